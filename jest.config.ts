@@ -1,0 +1,18 @@
+import type { Config } from 'jest';
+
+const packages = ['core', 'testing', 'streaming', 'handoff', 'choreography', 'patterns', 'ai-sdk'];
+
+const config: Config = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages', '<rootDir>/test'],
+  testMatch: ['**/test/**/*.spec.ts'],
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.base.json' }],
+  },
+  moduleNameMapper: Object.fromEntries(packages.map((name) => [`^@rxagents/${name}$`, `<rootDir>/packages/${name}/src/index.ts`])),
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs'],
+};
+
+export default config;

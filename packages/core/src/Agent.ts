@@ -1,0 +1,80 @@
+import type { ObservableInput } from 'rxjs';
+import type { Message } from './Message';
+
+/**
+ * What an agent receives with every `chat` call.
+ *
+ * @remarks
+ * `signal` aborts when the caller unsubscribes or a timeout passes: stop work and release resources
+ * when it fires. `context` is the conversation history the caller chose to share (a handoff's context
+ * policy decides it); agents are never mutated to carry it.
+ */
+export interface ChatOptions {
+  /** Aborts when the work is no longer wanted (unsubscription, timeout, an outer abort). */
+  readonly signal: AbortSignal;
+  /** Prior messages the caller shares with the agent, oldest first. */
+  readonly context?: readonly Message[];
+  /** Free-form facts about the call (task id, handoff chain, ...). */
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A message delivered to an agent outside `chat`, such as a `HANDOFF_REQUEST`.
+ *
+ * @example
+ * ```ts
+ * import type { AgentMessage } from '@rxagents/core';
+ *
+ * const request: AgentMessage = {
+ *   type: 'HANDOFF_REQUEST',
+ *   from: 'intake',
+ *   to: 'billing',
+ *   payload: { taskId: 'ticket-7', invoiceId: '42' },
+ * };
+ * ```
+ */
+export interface AgentMessage {
+  /** The message kind, for example `HANDOFF_REQUEST`. */
+  readonly type: string;
+  /** The sending agent's id. */
+  readonly from: string;
+  /** The receiving agent's id. */
+  readonly to: string;
+  /** The message body. */
+  readonly payload: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The contract every agent fulfils: an id and a `chat` method.
+ *
+ * @remarks
+ * The toolkit does not own an LLM: an agent is yours. `chat` may return a Promise of the whole reply,
+ * or an Observable or AsyncIterable of chunks (streamed tokens); the reply is the concatenation of all
+ * chunks. It may also throw. Call agents through {@link invoke} or {@link reply}, which normalise
+ * these forms, wire cancellation to `options.signal` and wrap failures in {@link AgentError}.
+ *
+ * @example
+ * ```ts
+ * import type { Agent } from '@rxagents/core';
+ *
+ * const echo: Agent = {
+ *   id: 'echo',
+ *   name: 'Echo',
+ *   chat: async (input) => `You said: ${input}`,
+ * };
+ * ```
+ */
+export interface Agent {
+  /** Unique id, used in every result and error. */
+  readonly id: string;
+  /** Human-readable name (used, for example, in generated handoff tool names). */
+  readonly name?: string;
+  /** The agent's role, woven into generated handoff descriptions. */
+  readonly role?: string;
+  /** The agent's goal, woven into generated handoff descriptions. */
+  readonly goal?: string;
+  /** Answers `input`: a Promise of the reply, or an Observable/AsyncIterable of its chunks. */
+  chat(input: string, options: ChatOptions): ObservableInput<string>;
+  /** Receives out-of-band messages such as a `HANDOFF_REQUEST`. Optional. */
+  receive?(message: AgentMessage): void;
+}

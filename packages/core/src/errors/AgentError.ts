@@ -1,0 +1,54 @@
+import { CoordinationError } from './CoordinationError';
+
+/** Options for {@link AgentError}. */
+export interface AgentErrorOptions {
+  /** Overrides the retryable flag; by default it is taken from a retryable `cause`. */
+  readonly retryable?: boolean;
+  /** A provider status code (for example an HTTP status), when the failure came from one. */
+  readonly status?: number;
+  /** Extra structured facts. */
+  readonly context?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * An agent threw, rejected or errored while answering.
+ *
+ * @remarks
+ * {@link invoke} wraps anything an agent's `chat` throws or errors with in an `AgentError` that names
+ * the agent, keeping the original error as `cause`. It is retryable when the cause says so (a
+ * {@link CoordinationError} that is retryable, or an explicit `retryable` option).
+ *
+ * @example
+ * ```ts
+ * import { AgentError } from '@rxagents/core';
+ *
+ * const error = new AgentError('billing', new Error('rate limited'), { status: 429, retryable: true });
+ * console.log(error.message); // Agent "billing" failed: rate limited
+ * ```
+ */
+export class AgentError extends CoordinationError {
+  /** The id of the agent that failed. */
+  readonly agentId: string;
+  /** The provider status code, when known. */
+  readonly status: number | undefined;
+
+  constructor(agentId: string, cause: unknown, options: AgentErrorOptions = {}) {
+    super('AGENT_ERROR', `Agent "${agentId}" failed: ${describeCause(cause)}`, {
+      cause,
+      retryable: options.retryable ?? (cause instanceof CoordinationError && cause.retryable),
+      context: { agentId, ...(options.status === undefined ? {} : { status: options.status }), ...options.context },
+    });
+    this.agentId = agentId;
+    this.status = options.status;
+  }
+}
+
+function describeCause(cause: unknown): string {
+  if (cause instanceof Error) return cause.message;
+  if (typeof cause === 'string') return cause;
+  try {
+    return JSON.stringify(cause) ?? String(cause);
+  } catch {
+    return String(cause);
+  }
+}

@@ -1,0 +1,57 @@
+import { preview } from '../preview';
+import { CoordinationError } from './CoordinationError';
+
+/** One broken rule in a configuration object. */
+export interface ConfigIssue {
+  /** Dotted path of the offending field, for example `bufferSize` or `interactions.2.id`; empty for the root. */
+  readonly path: string;
+  /** The rule that was broken, for example `must be a positive integer`. */
+  readonly rule: string;
+  /** The value that broke it (`undefined` when the field was missing). */
+  readonly received: unknown;
+}
+
+/**
+ * A configuration object broke one or more rules.
+ *
+ * @remarks
+ * Thrown by builders and factories at `build()`/construction time, before any work starts. The message
+ * names what was being configured, the field path and the rule, for example
+ * `StreamingChannel options: bufferSize must be a positive integer, got -1`. Every issue is also
+ * available, structured, in {@link ConfigError.issues}. Never retryable: the same input fails again.
+ *
+ * @example
+ * ```ts
+ * import { ConfigError } from '@rxagents/core';
+ *
+ * const error = new ConfigError('Retry options', [{ path: 'attempts', rule: 'must be at least 1', received: 0 }]);
+ * console.log(error.message); // Retry options: attempts must be at least 1, got 0
+ * ```
+ *
+ * @see {@link parseConfig}
+ */
+export class ConfigError extends CoordinationError {
+  /** What was being configured, for example `StreamingChannel options`. */
+  readonly subject: string;
+  /** Every broken rule. */
+  readonly issues: readonly ConfigIssue[];
+
+  constructor(subject: string, issues: readonly ConfigIssue[]) {
+    super('CONFIG_INVALID', `${subject}: ${issues.map(formatIssue).join('; ')}`, {
+      retryable: false,
+      context: { subject, issues },
+    });
+    this.subject = subject;
+    this.issues = Object.freeze([...issues]);
+  }
+
+  /** The first issue's path, the field most users need to fix first. */
+  get path(): string {
+    return this.issues[0]?.path ?? '';
+  }
+}
+
+function formatIssue(issue: ConfigIssue): string {
+  const field = issue.path === '' ? 'value' : issue.path;
+  return `${field} ${issue.rule}, got ${preview(issue.received)}`;
+}

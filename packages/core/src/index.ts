@@ -1,0 +1,13 @@
+export type { Agent, AgentMessage, ChatOptions } from './Agent';
+export type { Message, MessageRole, ToolCall } from './Message';
+export { defineAgent, type AgentDefinition } from './defineAgent';
+export { invoke, type InvokeOptions } from './invoke';
+export { reply } from './reply';
+export { lastValue, type LastValueOptions } from './lastValue';
+export { parseConfig } from './parseConfig';
+export { configRules } from './configRules';
+export { CoordinationError, type CoordinationErrorOptions } from './errors/CoordinationError';
+export { ConfigError, type ConfigIssue } from './errors/ConfigError';
+export { preview } from './preview';
+export { AgentError, type AgentErrorOptions } from './errors/AgentError';
+export { AgentTimeoutError } from './errors/AgentTimeoutError';

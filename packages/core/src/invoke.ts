@@ -1,0 +1,125 @@
+import { asyncScheduler, from, Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import type { Agent } from './Agent';
+import { AgentError } from './errors/AgentError';
+import { AgentTimeoutError } from './errors/AgentTimeoutError';
+import { ConfigError } from './errors/ConfigError';
+import type { Message } from './Message';
+
+/** Options of {@link invoke} and {@link reply}. */
+export interface InvokeOptions {
+  /** Fails with {@link AgentTimeoutError} when the whole reply takes longer than this, in ms (on `scheduler`). */
+  readonly timeout?: number;
+  /** The clock for `timeout`. Defaults to `asyncScheduler`, so `TestScheduler.run` virtualises it. */
+  readonly scheduler?: SchedulerLike;
+  /** History shared with the agent, passed as {@link ChatOptions.context}. */
+  readonly context?: readonly Message[];
+  /** Facts passed as {@link ChatOptions.metadata}. */
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Calls an agent and streams its reply's chunks as a cold Observable.
+ *
+ * @remarks
+ * Accepts every form {@link Agent.chat} may return (a Promise, an Observable, an AsyncIterable) and
+ * a synchronous throw. Each subscription calls the agent once, with a fresh `AbortController` whose
+ * signal aborts on unsubscription and on timeout; chunks arriving after that are ignored. Anything
+ * the agent throws or errors with is delivered as an {@link AgentError} naming the agent (an
+ * `AgentError` the agent raised about itself passes through unchanged); a passed `timeout` is an
+ * {@link AgentTimeoutError}.
+ *
+ * @param agent - The agent to call.
+ * @param input - The prompt.
+ * @param options - Timeout, scheduler, context and metadata.
+ * @returns The reply's chunks, in order; completes when the agent is done.
+ * @throws {@link ConfigError} synchronously when `timeout` is not a positive number.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, invoke } from '@rxagents/core';
+ * import { from } from 'rxjs';
+ *
+ * const writer = defineAgent('writer', () => from(['Once ', 'upon ', 'a time']));
+ * invoke(writer, 'Tell a story', { timeout: 30_000 }).subscribe((chunk) => console.log(chunk));
+ * ```
+ *
+ * @see {@link reply} for the joined reply.
+ */
+export function invoke(agent: Agent, input: string, options: InvokeOptions = {}): Observable<string> {
+  const { timeout, scheduler = asyncScheduler, context, metadata } = options;
+  if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0 && Number.isFinite(timeout))) {
+    throw new ConfigError('invoke options', [{ path: 'timeout', rule: 'must be a positive number of milliseconds', received: timeout }]);
+  }
+  return new Observable<string>((subscriber) => {
+    const controller = new AbortController();
+    let settled = false;
+    let timer: Subscription | undefined;
+    let inner: Subscription | undefined;
+    const settle = (): void => {
+      settled = true;
+      timer?.unsubscribe();
+    };
+
+    if (timeout !== undefined) {
+      timer = scheduler.schedule(() => {
+        const error = new AgentTimeoutError(agent.id, timeout);
+        settled = true;
+        controller.abort(error);
+        inner?.unsubscribe();
+        subscriber.error(error);
+      }, timeout);
+    }
+
+    let source: Observable<string>;
+    try {
+      source = from(
+        agent.chat(input, {
+          signal: controller.signal,
+          ...(context === undefined ? {} : { context }),
+          ...(metadata === undefined ? {} : { metadata }),
+        }),
+      );
+    } catch (error) {
+      settle();
+      subscriber.error(asAgentError(agent, error));
+      return;
+    }
+
+    inner = source.subscribe({
+      next: (chunk) => {
+        if (settled || controller.signal.aborted) return;
+        if (typeof chunk !== 'string') {
+          settle();
+          controller.abort();
+          inner?.unsubscribe();
+          subscriber.error(new AgentError(agent.id, new TypeError(`chat emitted a ${typeof chunk} chunk; chunks must be strings`)));
+          return;
+        }
+        subscriber.next(chunk);
+      },
+      error: (error: unknown) => {
+        if (settled) return;
+        settle();
+        subscriber.error(asAgentError(agent, error));
+      },
+      complete: () => {
+        if (settled) return;
+        settle();
+        subscriber.complete();
+      },
+    });
+
+    return () => {
+      timer?.unsubscribe();
+      inner?.unsubscribe();
+      if (!settled) {
+        settled = true;
+        controller.abort();
+      }
+    };
+  });
+}
+
+function asAgentError(agent: Agent, error: unknown): AgentError {
+  return error instanceof AgentError && error.agentId === agent.id ? error : new AgentError(agent.id, error);
+}

@@ -1,0 +1,59 @@
+import { EmptyError, type Observable } from 'rxjs';
+
+/** Options of {@link lastValue}. */
+export interface LastValueOptions {
+  /** Aborting it unsubscribes from the source and rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Subscribes to an Observable and resolves with its last value: the Promise edge of an Observable API.
+ *
+ * @remarks
+ * Like RxJS's `lastValueFrom`, plus cancellation: when `signal` aborts (or is already aborted), the
+ * subscription is closed, so all work under it stops, and the Promise rejects with `signal.reason`.
+ * An Observable that completes without a value rejects with RxJS's `EmptyError`. Every `execute()`
+ * in rxagents is built on it.
+ *
+ * @example
+ * ```ts
+ * import { lastValue } from '@rxagents/core';
+ * import { timer } from 'rxjs';
+ *
+ * const controller = new AbortController();
+ * const pending = lastValue(timer(60_000), { signal: controller.signal });
+ * controller.abort();
+ * await pending.catch((reason) => console.log('cancelled:', reason));
+ * ```
+ */
+export function lastValue<T>(source: Observable<T>, options: LastValueOptions = {}): Promise<T> {
+  const { signal } = options;
+  return new Promise<T>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    let hasValue = false;
+    let last: T | undefined;
+    const onAbort = (): void => {
+      subscription.unsubscribe();
+      reject(signal?.reason);
+    };
+    const subscription = source.subscribe({
+      next: (value) => {
+        hasValue = true;
+        last = value;
+      },
+      error: (error: unknown) => {
+        signal?.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+      complete: () => {
+        signal?.removeEventListener('abort', onAbort);
+        if (hasValue) resolve(last as T);
+        else reject(new EmptyError());
+      },
+    });
+    if (!subscription.closed) signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
