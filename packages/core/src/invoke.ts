@@ -111,11 +111,11 @@ export function invoke(agent: Agent, input: string, options: InvokeOptions = {})
 
     return () => {
       timer?.unsubscribe();
-      inner?.unsubscribe();
       if (!settled) {
         settled = true;
         controller.abort();
       }
+      inner?.unsubscribe();
     };
   });
 }

@@ -1,0 +1,76 @@
+import { from, type ObservableInput } from 'rxjs';
+import type { Agent, AgentMessage, ChatOptions } from '@rxagents/core';
+
+/** One call a {@link recordingAgent} received. */
+export interface RecordedCall {
+  readonly input: string;
+  readonly options: ChatOptions;
+  /** Whether the call's signal has been aborted (read live). */
+  readonly aborted: boolean;
+}
+
+/** An agent that records every input, `ChatOptions`, abort and received message. */
+export interface RecordingAgent extends Agent {
+  readonly calls: readonly RecordedCall[];
+  readonly inputs: readonly string[];
+  /** Messages delivered through `receive` (for example `HANDOFF_REQUEST`). */
+  readonly received: readonly AgentMessage[];
+  readonly abortCount: number;
+}
+
+/**
+ * Wraps an agent (or an answering function) and records everything it is asked.
+ *
+ * @remarks
+ * Use it to assert what context a handoff passed, which metadata arrived, or that a call was aborted.
+ * With no `inner`, it answers `''` at once.
+ *
+ * @example
+ * ```ts
+ * import { reply } from '@rxagents/core';
+ * import { recordingAgent } from '@rxagents/testing';
+ *
+ * const writer = recordingAgent('writer', async (input) => `draft of ${input}`);
+ * reply(writer, 'the intro', { context: [{ role: 'user', content: 'be brief' }] }).subscribe();
+ * console.log(writer.calls[0]?.options.context?.length); // 1
+ * ```
+ */
+export function recordingAgent(
+  id: string,
+  inner: Agent | ((input: string, options: ChatOptions) => ObservableInput<string>) = async () => '',
+  details: { readonly name?: string; readonly role?: string; readonly goal?: string } = {},
+): RecordingAgent {
+  const calls: RecordedCall[] = [];
+  const received: AgentMessage[] = [];
+  const answer = typeof inner === 'function' ? inner : (input: string, options: ChatOptions) => inner.chat(input, options);
+  return {
+    id,
+    ...details,
+    get calls() {
+      return calls;
+    },
+    get inputs() {
+      return calls.map((call) => call.input);
+    },
+    get received() {
+      return received;
+    },
+    get abortCount() {
+      return calls.filter((call) => call.aborted).length;
+    },
+    chat(input: string, options: ChatOptions): ObservableInput<string> {
+      calls.push({
+        input,
+        options,
+        get aborted() {
+          return options.signal.aborted;
+        },
+      });
+      return from(answer(input, options));
+    },
+    receive(message: AgentMessage): void {
+      received.push(message);
+      if (typeof inner !== 'function') inner.receive?.(message);
+    },
+  };
+}
