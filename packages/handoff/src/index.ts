@@ -1,0 +1,1 @@
+export type { ToolCallingModel, ToolCallingRequest, ToolCallingResponse, ToolDefinition } from './ToolCallingModel';
