@@ -16,6 +16,7 @@ export interface RecordingAgent extends Agent {
   /** Messages delivered through `receive` (for example `HANDOFF_REQUEST`). */
   readonly received: readonly AgentMessage[];
   readonly abortCount: number;
+  receive(message: AgentMessage): void;
 }
 
 /**

@@ -54,6 +54,13 @@ export interface ScriptedAgent extends Agent {
  * reply(billing, 'Where is my invoice?').subscribe(console.log); // Your invoice is paid.
  * ```
  */
+export function scriptedAgent(id: string, rules: readonly ScriptRule[], options?: ScriptedAgentOptions): ScriptedAgent;
+/** An agent that always answers the same way, or answers from a function of the input. */
+export function scriptedAgent(
+  id: string,
+  answer: ScriptAnswer | ((input: string, options: ChatOptions) => ScriptAnswer),
+  options?: ScriptedAgentOptions,
+): ScriptedAgent;
 export function scriptedAgent(id: string, script: Script, options: ScriptedAgentOptions = {}): ScriptedAgent {
   const scheduler = options.scheduler ?? asyncScheduler;
   const calls: { input: string; options: ChatOptions }[] = [];

@@ -1,0 +1,42 @@
+import { EmptyError, EMPTY, NEVER, Observable, of, throwError } from 'rxjs';
+import { lastValue } from '@rxagents/core';
+
+describe('lastValue', () => {
+  it('resolves with the last value', async () => {
+    await expect(lastValue(of(1, 2, 3))).resolves.toBe(3);
+  });
+
+  it('rejects with the error', async () => {
+    await expect(lastValue(throwError(() => new Error('nope')))).rejects.toThrow('nope');
+  });
+
+  it('rejects an empty Observable with EmptyError', async () => {
+    await expect(lastValue(EMPTY)).rejects.toBeInstanceOf(EmptyError);
+  });
+
+  it('unsubscribes and rejects with the reason when the signal aborts', async () => {
+    let tornDown = false;
+    const source = new Observable<number>(() => () => (tornDown = true));
+    const controller = new AbortController();
+    const pending = lastValue(source, { signal: controller.signal });
+    controller.abort(new Error('stop'));
+    await expect(pending).rejects.toThrow('stop');
+    expect(tornDown).toBe(true);
+  });
+
+  it('rejects at once, without subscribing, when the signal is already aborted', async () => {
+    let subscribed = false;
+    const source = new Observable<number>(() => {
+      subscribed = true;
+    });
+    await expect(lastValue(source, { signal: AbortSignal.abort(new Error('already')) })).rejects.toThrow('already');
+    expect(subscribed).toBe(false);
+  });
+
+  it('does not keep a listener on the signal after settling', async () => {
+    const controller = new AbortController();
+    await lastValue(of(1), { signal: controller.signal });
+    expect(() => controller.abort()).not.toThrow();
+    await expect(lastValue(NEVER.pipe(), { signal: AbortSignal.abort('x') })).rejects.toBe('x');
+  });
+});
