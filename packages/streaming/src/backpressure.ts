@@ -1,0 +1,195 @@
+import { asyncScheduler, from, Observable, type ObservableInput, type OperatorFunction, type SchedulerLike, Subscription } from 'rxjs';
+import { z } from 'zod';
+import { configRules, parseConfig } from '@rxagents/core';
+import { BackpressureStrategy, BackpressureStrategySchema } from './BackpressureStrategy';
+import type { DropReason } from './DropReason';
+import { BufferOverflowError } from './errors/BufferOverflowError';
+import { ParkedQueue } from './internal/ParkedQueue';
+import { RingBuffer } from './internal/RingBuffer';
+
+/**
+ * The zod schema of {@link BackpressureOptions}, exported so settings can be validated from JSON.
+ *
+ * @example
+ * ```ts
+ * import { BackpressureOptionsSchema } from '@rxagents/streaming';
+ *
+ * const options = BackpressureOptionsSchema.parse({ concurrency: 2 });
+ * console.log(options.bufferSize, options.strategy); // 256 DROP_OLDEST
+ * ```
+ */
+export const BackpressureOptionsSchema = z.strictObject({
+  concurrency: configRules.positiveInt().default(1),
+  bufferSize: configRules.positiveInt().default(256),
+  strategy: BackpressureStrategySchema.default(BackpressureStrategy.DROP_OLDEST),
+  offerTimeout: configRules.nonNegativeNumber().default(5000),
+  maxPendingOffers: configRules.nonNegativeInt().default(1024),
+  scheduler: configRules.scheduler().optional(),
+  onDrop: configRules.function<(value: never, reason: DropReason) => void>().optional(),
+});
+
+/** Options of {@link backpressure}. */
+export interface BackpressureOptions<T> {
+  /** How many projects may run at once. Default 1 (a bounded `concatMap`). */
+  readonly concurrency?: number;
+  /** How many values may wait while every slot is busy. Default 256. */
+  readonly bufferSize?: number;
+  /** What happens to a value that finds the buffer full. Default `DROP_OLDEST`, as for channels. */
+  readonly strategy?: BackpressureStrategy;
+  /** Under `BLOCK`: how long (ms, on `scheduler`) a value may wait for buffer space before it is dropped. Default 5000. */
+  readonly offerTimeout?: number;
+  /** Under `BLOCK`: how many values may wait for space at once; more are dropped at once. Default 1024. */
+  readonly maxPendingOffers?: number;
+  /** The clock of `offerTimeout`. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** Receives every dropped value and why it was dropped. */
+  readonly onDrop?: (value: T, reason: DropReason) => void;
+}
+
+/**
+ * Projects each value to an inner source with bounded concurrency and a bounded, strategy-driven buffer:
+ * the bounded `concatMap`/`mergeMap` that RxJS lacks.
+ *
+ * @remarks
+ * Runs `project(value, index)` for at most `concurrency` values at once (`index` counts the values
+ * projected, so dropped values take no index) and merges their outputs. Values arriving while every slot
+ * is busy wait in a buffer of `bufferSize`; when it is full, `strategy` decides: `DROP_OLDEST` drops the
+ * oldest waiting value, `DROP_NEWEST` the arriving one, `ERROR` fails downstream with
+ * {@link BufferOverflowError}, and `BLOCK` parks the value for up to `offerTimeout` on `scheduler` (at
+ * most `maxPendingOffers` parked; more are dropped) until buffer space frees up. `onDrop` receives every
+ * dropped value. Source completion drains the buffer and the parked values, then completes; a source or
+ * project error fails at once; unsubscription discards the buffer and cancels the running projects.
+ * Every step is O(1): ring buffer, one timer for all parked values.
+ *
+ * @param project - Maps a value (and its index) to an `ObservableInput`.
+ * @param options - Concurrency, buffer, strategy and its timing.
+ * @throws {@link ConfigError} when an option breaks its rule.
+ *
+ * @example
+ * ```ts
+ * import { backpressure, BackpressureStrategy } from '@rxagents/streaming';
+ * import { interval, take, timer, map } from 'rxjs';
+ *
+ * // A fast producer, a slow renderer: keep the 3 newest values while one render runs.
+ * interval(10).pipe(
+ *   take(20),
+ *   backpressure((n) => timer(50).pipe(map(() => `rendered ${n}`)), {
+ *     bufferSize: 3,
+ *     strategy: BackpressureStrategy.DROP_OLDEST,
+ *     onDrop: (n, reason) => console.log(`skipped ${n} (${reason})`),
+ *   }),
+ * ).subscribe(console.log);
+ * ```
+ *
+ * @see {@link StreamingChannel} for the same strategies on a multi-subscriber channel.
+ */
+export function backpressure<T, R>(
+  project: (value: T, index: number) => ObservableInput<R>,
+  options: BackpressureOptions<T> = {},
+): OperatorFunction<T, R> {
+  const { concurrency, bufferSize, strategy, offerTimeout, maxPendingOffers, scheduler = asyncScheduler, onDrop } = parseConfig(
+    BackpressureOptionsSchema,
+    options,
+    'backpressure options',
+  );
+  const drop = onDrop as ((value: T, reason: DropReason) => void) | undefined;
+
+  return (source) =>
+    new Observable<R>((subscriber) => {
+      const buffer = new RingBuffer<T>(bufferSize);
+      const inners = new Subscription();
+      let active = 0;
+      let index = 0;
+      let sourceDone = false;
+      let draining = false;
+
+      const fail = (error: unknown): void => subscriber.error(error);
+      const dropped = (value: T, reason: DropReason): void => {
+        if (drop === undefined) return;
+        try {
+          drop(value, reason);
+        } catch (error) {
+          fail(error);
+        }
+      };
+      const parked = new ParkedQueue<T>(offerTimeout, scheduler, (entry) => {
+        dropped(entry.item, 'OFFER_TIMEOUT');
+        drain();
+      });
+
+      const run = (value: T): void => {
+        active += 1;
+        let done = false;
+        let inner: Subscription | undefined;
+        try {
+          inner = from(project(value, index++)).subscribe({
+            next: (result) => subscriber.next(result),
+            error: fail,
+            complete: () => {
+              done = true;
+              active -= 1;
+              if (inner !== undefined) inners.remove(inner);
+              drain();
+            },
+          });
+        } catch (error) {
+          fail(error);
+          return;
+        }
+        if (!done) inners.add(inner);
+      };
+
+      const drain = (): void => {
+        if (draining) return;
+        draining = true;
+        while (active < concurrency && buffer.size > 0 && !subscriber.closed) {
+          const value = buffer.shift();
+          const next = parked.take();
+          if (next !== undefined) buffer.push(next.item);
+          run(value);
+        }
+        draining = false;
+        if (sourceDone && active === 0 && buffer.size === 0 && parked.size === 0) subscriber.complete();
+      };
+
+      const accept = (value: T): void => {
+        if (!buffer.full && parked.size === 0) {
+          buffer.push(value);
+          drain();
+          return;
+        }
+        switch (strategy) {
+          case BackpressureStrategy.DROP_OLDEST:
+            dropped(buffer.shift(), 'DROP_OLDEST');
+            buffer.push(value);
+            return;
+          case BackpressureStrategy.DROP_NEWEST:
+            dropped(value, 'DROP_NEWEST');
+            return;
+          case BackpressureStrategy.ERROR:
+            dropped(value, 'OVERFLOW');
+            fail(new BufferOverflowError('backpressure', bufferSize));
+            return;
+          default:
+            if (parked.size < maxPendingOffers) parked.park(value);
+            else dropped(value, 'PENDING_OFFERS_FULL');
+        }
+      };
+
+      const upstream = source.subscribe({
+        next: accept,
+        error: fail,
+        complete: () => {
+          sourceDone = true;
+          drain();
+        },
+      });
+
+      return () => {
+        upstream.unsubscribe();
+        inners.unsubscribe();
+        parked.clear();
+        buffer.clear();
+      };
+    });
+}

@@ -1,0 +1,8 @@
+export { BackpressureStrategy, BackpressureStrategySchema } from './BackpressureStrategy';
+export type { DropReason } from './DropReason';
+export { backpressure, BackpressureOptionsSchema, type BackpressureOptions } from './backpressure';
+export { BufferOverflowError } from './errors/BufferOverflowError';
+export { ChannelClosedError } from './errors/ChannelClosedError';
+export { ChannelItemError } from './errors/ChannelItemError';
+export { DuplicateChannelError } from './errors/DuplicateChannelError';
+export { UnknownChannelError } from './errors/UnknownChannelError';
