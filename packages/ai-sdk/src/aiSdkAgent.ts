@@ -1,0 +1,140 @@
+import { configRules, parseConfig, type Agent, type ChatOptions } from '@rxagents/core';
+import type { LanguageModel, TextStreamPart, ToolSet } from 'ai';
+import { catchError, filter, map, type Observable, Subject, tap, throwError } from 'rxjs';
+import { z } from 'zod';
+import { aiSdkSettingsRule, type AiSdkSettings } from './AiSdkSettings';
+import { toAiSdkUsage, type AiSdkUsageReport } from './AiSdkUsage';
+import { languageModelRule } from './languageModelRule';
+import { streamModelParts, type ModelStreamPart } from './streamModelParts';
+import { toAgentError } from './toAgentError';
+import { toModelMessages } from './toModelMessages';
+
+/** Options of {@link aiSdkAgent}. */
+export interface AiSdkAgentOptions {
+  /** Unique id, used in every result and error. */
+  readonly id: string;
+  readonly name?: string;
+  readonly role?: string;
+  readonly goal?: string;
+  /** The AI SDK language model, for example `openai('gpt-4o-mini')` or `createOpenAICompatible(...)('llama3')`. */
+  readonly model: LanguageModel;
+  /** The system prompt of every call. */
+  readonly system?: string;
+  /** AI SDK call settings (temperature, maxOutputTokens, maxRetries, providerOptions, ...). */
+  readonly settings?: AiSdkSettings;
+  /** Called with each reply's usage; a throwing callback is reported by RxJS, it never fails the reply. */
+  readonly onUsage?: (report: AiSdkUsageReport) => void;
+}
+
+/** The zod schema of {@link AiSdkAgentOptions}. */
+export const AiSdkAgentOptionsSchema = z.strictObject({
+  id: configRules.nonEmptyString(),
+  name: z.string({ error: 'must be a string' }).optional(),
+  role: z.string({ error: 'must be a string' }).optional(),
+  goal: z.string({ error: 'must be a string' }).optional(),
+  model: languageModelRule(),
+  system: z.string({ error: 'must be a string' }).optional(),
+  settings: aiSdkSettingsRule().optional(),
+  onUsage: configRules.function<(report: AiSdkUsageReport) => void>().optional(),
+});
+
+/** An {@link Agent} backed by an AI SDK language model, with its token usage observable. */
+export interface AiSdkAgent extends Agent {
+  /** Every finished reply's usage, hot: subscribe before calling to see a call's report. Never completes. */
+  readonly usage$: Observable<AiSdkUsageReport>;
+  /** The usage of the last reply that finished, or `undefined` before the first. */
+  readonly lastUsage: AiSdkUsageReport | undefined;
+}
+
+/**
+ * An agent that answers through the Vercel AI SDK's `streamText`, streaming the model's text deltas as chunks.
+ *
+ * @remarks
+ * Each subscription to `chat` makes one `streamText` call: the options' `system` as the system prompt,
+ * `ChatOptions.context` as prior messages (see {@link toModelMessages}), the input as the last user
+ * message, `settings` as call settings and `ChatOptions.signal` as the abort signal (unsubscribing aborts
+ * too, which cancels the HTTP request). Chunks are the text deltas, in order. A provider failure errors the
+ * reply with an `AgentError` carrying the HTTP `status`, retryable for 429 and 5xx (see {@link toAgentError});
+ * an abort errors it with the signal's reason, so a cut-off reply never looks whole.
+ *
+ * Token usage cannot travel in the reply (chunks are strings), so it travels beside it: when a reply
+ * finishes, an {@link AiSdkUsageReport} is emitted on `usage$`, stored as `lastUsage` and passed to
+ * `onUsage`, before the reply completes. Aborted or failed calls report nothing.
+ *
+ * @throws {@link ConfigError} when an option is invalid (empty `id`, no `model`, unknown option).
+ *
+ * @example
+ * ```ts
+ * import { reply } from '@rxagents/core';
+ * import { aiSdkAgent } from '@rxagents/ai-sdk';
+ * import { MockLanguageModelV3, convertArrayToReadableStream } from 'ai/test';
+ * import { lastValueFrom } from 'rxjs';
+ *
+ * const model = new MockLanguageModelV3({
+ *   doStream: {
+ *     stream: convertArrayToReadableStream([
+ *       { type: 'text-start', id: 't' },
+ *       { type: 'text-delta', id: 't', delta: 'Your invoice ' },
+ *       { type: 'text-delta', id: 't', delta: 'is paid.' },
+ *       { type: 'text-end', id: 't' },
+ *       {
+ *         type: 'finish',
+ *         finishReason: { unified: 'stop', raw: 'stop' },
+ *         usage: {
+ *           inputTokens: { total: 12, noCache: 12, cacheRead: 0, cacheWrite: 0 },
+ *           outputTokens: { total: 5, text: 5, reasoning: 0 },
+ *         },
+ *       },
+ *     ]),
+ *   },
+ * });
+ * const billing = aiSdkAgent({ id: 'billing', role: 'Billing specialist', model, system: 'You answer billing questions.' });
+ * billing.usage$.subscribe((usage) => console.log(`${usage.inputTokens} in, ${usage.outputTokens} out`)); // 12 in, 5 out
+ * console.log(await lastValueFrom(reply(billing, 'Is my invoice paid?'))); // Your invoice is paid.
+ * ```
+ */
+export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {
+  const parsed = parseConfig(AiSdkAgentOptionsSchema, options, 'aiSdkAgent options');
+  const { id, model, system, settings } = parsed;
+  const usage = new Subject<AiSdkUsageReport>();
+  let lastUsage: AiSdkUsageReport | undefined;
+  if (parsed.onUsage !== undefined) usage.subscribe(parsed.onUsage);
+
+  const chat = (input: string, chatOptions: ChatOptions): Observable<string> => {
+    const { signal, context = [], metadata } = chatOptions;
+    return streamModelParts({
+      model,
+      ...(system === undefined ? {} : { system }),
+      messages: [...toModelMessages(context), { role: 'user', content: input }],
+      ...(settings === undefined ? {} : { settings }),
+      signal,
+    }).pipe(
+      tap((part) => {
+        if (part.type !== 'finish') return;
+        lastUsage = { ...toAiSdkUsage(part.totalUsage, part.finishReason), agentId: id, input, ...(metadata === undefined ? {} : { metadata }) };
+        usage.next(lastUsage);
+      }),
+      filter(isTextDelta),
+      map((part) => part.text),
+      filter((text) => text !== ''),
+      catchError((error: unknown) => throwError(() => (signal.aborted ? signal.reason : toAgentError(id, error)))),
+    );
+  };
+
+  const agent: AiSdkAgent = {
+    id,
+    ...(parsed.name === undefined ? {} : { name: parsed.name }),
+    ...(parsed.role === undefined ? {} : { role: parsed.role }),
+    ...(parsed.goal === undefined ? {} : { goal: parsed.goal }),
+    chat,
+    usage$: usage.asObservable(),
+    get lastUsage() {
+      return lastUsage;
+    },
+  };
+  return Object.freeze(agent);
+}
+
+function isTextDelta(part: ModelStreamPart): part is Extract<TextStreamPart<ToolSet>, { type: 'text-delta' }> {
+  return part.type === 'text-delta';
+}

@@ -1,0 +1,37 @@
+import { AgentError } from '@rxagents/core';
+import { providerFailure } from './providerFailure';
+
+/**
+ * Wraps an AI SDK error in an {@link AgentError} carrying the provider's HTTP status and retryability.
+ *
+ * @remarks
+ * `aiSdkAgent` uses it for every failure of a reply. An `APICallError` (or a `RetryError` whose last
+ * attempt was one) gives `status`; the error is `retryable` for 429 and 5xx, and for a request that got no
+ * answer at all when the SDK itself calls that retryable. A 4xx other than 429, an invalid prompt or any
+ * other error is not retryable. The original error is kept as `cause`; an `AgentError` about the same agent
+ * passes through unchanged.
+ *
+ * @param agentId - The agent that failed.
+ * @param error - What the AI SDK threw or streamed.
+ * @returns The error to deliver.
+ *
+ * @example
+ * ```ts
+ * import { APICallError } from 'ai';
+ * import { toAgentError } from '@rxagents/ai-sdk';
+ *
+ * const rateLimited = new APICallError({
+ *   message: 'Too Many Requests',
+ *   url: 'http://127.0.0.1/v1/chat/completions',
+ *   requestBodyValues: {},
+ *   statusCode: 429,
+ * });
+ * const error = toAgentError('support', rateLimited);
+ * console.log(error.status, error.retryable); // 429 true
+ * ```
+ */
+export function toAgentError(agentId: string, error: unknown): AgentError {
+  if (error instanceof AgentError && error.agentId === agentId) return error;
+  const { status, retryable } = providerFailure(error);
+  return new AgentError(agentId, error, { retryable, ...(status === undefined ? {} : { status }) });
+}

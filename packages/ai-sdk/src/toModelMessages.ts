@@ -1,0 +1,75 @@
+import type { Message } from '@rxagents/core';
+import type { ModelMessage } from 'ai';
+
+/**
+ * Converts rxagents {@link Message}s (the chat-completion shape) into AI SDK `ModelMessage`s.
+ *
+ * @remarks
+ * `system`, `user` and plain `assistant` messages map one to one. An assistant message with `toolCalls`
+ * becomes text plus `tool-call` parts (arguments parsed from their JSON string; kept as the raw string if
+ * they do not parse). A `tool` message becomes a `tool-result` part; its tool name is looked up from the
+ * assistant call it answers (`toolCallId`), falling back to its `name`. A `tool` message without a
+ * `toolCallId` cannot be placed by any provider, so it is sent as a user message with the same content.
+ * `name` has no AI SDK field and is dropped.
+ *
+ * @param messages - Conversation history, oldest first.
+ * @returns The same conversation, ready for `streamText({ messages })`.
+ *
+ * @example
+ * ```ts
+ * import { toModelMessages } from '@rxagents/ai-sdk';
+ *
+ * const messages = toModelMessages([
+ *   { role: 'user', content: 'Where is my invoice?' },
+ *   { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'transfer_to_billing', arguments: '{}' }] },
+ *   { role: 'tool', content: 'Transferred to Billing', toolCallId: 'c1' },
+ * ]);
+ * console.log(messages.map((message) => message.role)); // [ 'user', 'assistant', 'tool' ]
+ * ```
+ */
+export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
+  const toolNames = new Map<string, string>();
+  return messages.map((message): ModelMessage => {
+    switch (message.role) {
+      case 'system':
+        return { role: 'system', content: message.content };
+      case 'user':
+        return { role: 'user', content: message.content };
+      case 'assistant': {
+        const calls = message.toolCalls ?? [];
+        if (calls.length === 0) return { role: 'assistant', content: message.content };
+        for (const call of calls) toolNames.set(call.id, call.name);
+        return {
+          role: 'assistant',
+          content: [
+            ...(message.content === '' ? [] : [{ type: 'text' as const, text: message.content }]),
+            ...calls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.id, toolName: call.name, input: parseArguments(call.arguments) })),
+          ],
+        };
+      }
+      case 'tool': {
+        if (message.toolCallId === undefined) return { role: 'user', content: message.content };
+        return {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: message.toolCallId,
+              toolName: toolNames.get(message.toolCallId) ?? message.name ?? 'unknown_tool',
+              output: { type: 'text', value: message.content },
+            },
+          ],
+        };
+      }
+    }
+  });
+}
+
+function parseArguments(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
