@@ -1,0 +1,196 @@
+import { ConfigError, type Message } from '@rxagents/core';
+import type { ToolDefinition } from '@rxagents/handoff';
+import { config, from, lastValueFrom } from 'rxjs';
+import { aiSdkToolCallingModel, ModelCallError, type AiSdkUsage } from '@rxagents/ai-sdk';
+import { controlledModel, failingModel, settle, streamingModel, textParts, usage } from './mockModels';
+
+const transferTools: ToolDefinition[] = [
+  {
+    type: 'function',
+    function: {
+      name: 'transfer_to_billing',
+      description: 'Hand off to Billing for invoices and payments',
+      parameters: { type: 'object', properties: { reason: { type: 'string' } }, additionalProperties: false },
+    },
+  },
+  {
+    type: 'function',
+    function: { name: 'transfer_to_support', description: 'Hand off to Support', parameters: { type: 'object', properties: {} } },
+  },
+];
+const question: Message[] = [{ role: 'user', content: 'A question about my invoice' }];
+
+describe('aiSdkToolCallingModel', () => {
+  it('offers the tools as AI SDK function tools with their JSON Schema, and no tool when none is offered', async () => {
+    const mock = streamingModel(textParts(['ok']));
+    const model = aiSdkToolCallingModel({ model: mock });
+
+    await lastValueFrom(from(model({ messages: question, tools: transferTools })));
+    await lastValueFrom(from(model({ messages: question, tools: [] })));
+
+    expect(mock.doStreamCalls[0]?.tools).toEqual([
+      {
+        type: 'function',
+        name: 'transfer_to_billing',
+        description: 'Hand off to Billing for invoices and payments',
+        inputSchema: { type: 'object', properties: { reason: { type: 'string' } }, additionalProperties: false },
+      },
+      { type: 'function', name: 'transfer_to_support', description: 'Hand off to Support', inputSchema: { type: 'object', properties: {} } },
+    ]);
+    expect(mock.doStreamCalls[1]?.tools).toBeUndefined();
+  });
+
+  it('returns the model tool calls as { id, name, arguments } with arguments as a JSON string', async () => {
+    const model = aiSdkToolCallingModel({
+      model: streamingModel([
+        { type: 'tool-call', toolCallId: 'call-1', toolName: 'transfer_to_billing', input: '{"reason":"invoice"}' },
+        { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(30, 8) },
+      ]),
+    });
+
+    const response = await lastValueFrom(from(model({ messages: question, tools: transferTools })));
+
+    expect(response).toEqual({ toolCalls: [{ id: 'call-1', name: 'transfer_to_billing', arguments: '{"reason":"invoice"}' }] });
+    expect(JSON.parse(response.toolCalls?.[0]?.arguments ?? '')).toEqual({ reason: 'invoice' });
+  });
+
+  it('returns text and several tool calls together, in order', async () => {
+    const model = aiSdkToolCallingModel({
+      model: streamingModel([
+        { type: 'text-start', id: 't' },
+        { type: 'text-delta', id: 't', delta: 'Let me ' },
+        { type: 'text-delta', id: 't', delta: 'transfer you.' },
+        { type: 'text-end', id: 't' },
+        { type: 'tool-call', toolCallId: 'a', toolName: 'transfer_to_billing', input: '{}' },
+        { type: 'tool-call', toolCallId: 'b', toolName: 'transfer_to_support', input: '' },
+        { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(30, 8) },
+      ]),
+    });
+
+    const response = await lastValueFrom(from(model({ messages: question, tools: transferTools })));
+
+    expect(response).toEqual({
+      content: 'Let me transfer you.',
+      toolCalls: [
+        { id: 'a', name: 'transfer_to_billing', arguments: '{}' },
+        { id: 'b', name: 'transfer_to_support', arguments: '{}' },
+      ],
+    });
+  });
+
+  it('hands back arguments that are not JSON, and calls of unknown tools, for the handoff to reject', async () => {
+    const model = aiSdkToolCallingModel({
+      model: streamingModel([
+        { type: 'tool-call', toolCallId: 'a', toolName: 'transfer_to_billing', input: '{"reason": oops' },
+        { type: 'tool-call', toolCallId: 'b', toolName: 'transfer_to_nowhere', input: '{"x":1}' },
+        { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(30, 8) },
+      ]),
+    });
+
+    const response = await lastValueFrom(from(model({ messages: question, tools: transferTools })));
+
+    expect(response.toolCalls).toEqual([
+      { id: 'a', name: 'transfer_to_billing', arguments: '{"reason": oops' },
+      { id: 'b', name: 'transfer_to_nowhere', arguments: '{"x":1}' },
+    ]);
+  });
+
+  it('sends system, then the request messages, including earlier tool calls and results', async () => {
+    const mock = streamingModel(textParts(['done']));
+    const model = aiSdkToolCallingModel({ model: mock, system: 'Route the user to the right team.' });
+
+    const response = await lastValueFrom(
+      from(
+        model({
+          messages: [
+            ...question,
+            { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'transfer_to_support', arguments: '{}' }] },
+            { role: 'tool', content: 'Support is closed', toolCallId: 'c1' },
+          ],
+          tools: transferTools,
+        }),
+      ),
+    );
+
+    expect(response).toEqual({ content: 'done' });
+    expect(mock.doStreamCalls[0]?.prompt).toEqual([
+      { role: 'system', content: 'Route the user to the right team.' },
+      { role: 'user', content: [{ type: 'text', text: 'A question about my invoice' }] },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'transfer_to_support', input: {} }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'transfer_to_support', output: { type: 'text', value: 'Support is closed' } }] },
+    ]);
+  });
+
+  it.each([
+    [429, true],
+    [502, true],
+    [400, false],
+  ])('fails a provider HTTP %i with a ModelCallError carrying the status, retryable %s', async (status, retryable) => {
+    const model = aiSdkToolCallingModel({ model: failingModel(status), settings: { maxRetries: 0 } });
+
+    const error = await lastValueFrom(from(model({ messages: question, tools: transferTools }))).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect(error).toMatchObject({ code: 'MODEL_CALL_FAILED', status, retryable });
+  });
+
+  it('aborts the model call with the request signal and errors with its reason', async () => {
+    const controlled = controlledModel();
+    const model = aiSdkToolCallingModel({ model: controlled.model });
+    const controller = new AbortController();
+
+    const outcome = lastValueFrom(from(model({ messages: question, tools: transferTools, signal: controller.signal }))).catch((e: unknown) => e);
+    const call = await controlled.called;
+    controller.abort(new Error('router cancelled'));
+    controlled.close();
+
+    await expect(outcome).resolves.toEqual(new Error('router cancelled'));
+    expect(call.abortSignal?.aborted).toBe(true);
+  });
+
+  it('reports usage on usage$, lastUsage and onUsage', async () => {
+    const seen: AiSdkUsage[] = [];
+    const model = aiSdkToolCallingModel({
+      model: streamingModel([
+        { type: 'tool-call', toolCallId: 'a', toolName: 'transfer_to_billing', input: '{}' },
+        { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(120, 15) },
+      ]),
+      onUsage: (report) => seen.push(report),
+    });
+    const fromStream: AiSdkUsage[] = [];
+    model.usage$.subscribe((report) => fromStream.push(report));
+
+    await lastValueFrom(from(model({ messages: question, tools: transferTools })));
+
+    expect(fromStream).toEqual(seen);
+    expect(model.lastUsage).toMatchObject({ inputTokens: 120, outputTokens: 15, totalTokens: 135, finishReason: 'tool-calls' });
+  });
+
+  it('keeps the call working when onUsage throws', async () => {
+    const unhandled: unknown[] = [];
+    const previous = config.onUnhandledError;
+    config.onUnhandledError = (error) => unhandled.push(error);
+    try {
+      const model = aiSdkToolCallingModel({
+        model: streamingModel(textParts(['fine'])),
+        onUsage: () => {
+          throw new Error('meter broke');
+        },
+      });
+
+      const response = await lastValueFrom(from(model({ messages: question, tools: [] })));
+      await settle();
+
+      expect(response).toEqual({ content: 'fine' });
+      expect(unhandled).toEqual([new Error('meter broke')]);
+    } finally {
+      config.onUnhandledError = previous;
+    }
+  });
+
+  it('rejects bad options with a ConfigError', () => {
+    expect(() => aiSdkToolCallingModel({} as never)).toThrow(ConfigError);
+    expect(() => aiSdkToolCallingModel({ model: 42 } as never)).toThrow(/aiSdkToolCallingModel options: model must be an AI SDK language model/);
+    expect(() => aiSdkToolCallingModel({ model: streamingModel([]), onUsage: 'x' } as never)).toThrow(/onUsage must be a function/);
+  });
+});

@@ -1,0 +1,82 @@
+import fc from 'fast-check';
+import type { Message } from '@rxagents/core';
+import { toAiSdkTools, toModelMessages } from '@rxagents/ai-sdk';
+
+describe('toModelMessages', () => {
+  it('maps system, user and plain assistant messages one to one and drops name', () => {
+    expect(
+      toModelMessages([
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hi', name: 'ada' },
+        { role: 'assistant', content: 'Hello', name: 'support' },
+      ]),
+    ).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello' },
+    ]);
+  });
+
+  it('maps tool calls to tool-call parts and tool results to the tool named by the call', () => {
+    expect(
+      toModelMessages([
+        { role: 'assistant', content: 'Transferring', toolCalls: [{ id: 'c1', name: 'transfer_to_billing', arguments: '{"reason":"invoice"}' }] },
+        { role: 'tool', content: 'ok', toolCallId: 'c1' },
+      ]),
+    ).toEqual([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Transferring' },
+          { type: 'tool-call', toolCallId: 'c1', toolName: 'transfer_to_billing', input: { reason: 'invoice' } },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'transfer_to_billing', output: { type: 'text', value: 'ok' } }] },
+    ]);
+  });
+
+  it('keeps unparsable arguments as text, names an orphan result by its name, and sends an id-less tool message as user text', () => {
+    expect(
+      toModelMessages([
+        { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'lookup', arguments: 'not json' }] },
+        { role: 'tool', content: 'found', toolCallId: 'c9', name: 'search' },
+        { role: 'tool', content: 'stray' },
+      ]),
+    ).toEqual([
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: 'not json' }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c9', toolName: 'search', output: { type: 'text', value: 'found' } }] },
+      { role: 'user', content: 'stray' },
+    ]);
+  });
+
+  it('keeps the length, order, and roles of any history without tool messages', () => {
+    const message = fc.record({
+      role: fc.constantFrom('system' as const, 'user' as const, 'assistant' as const),
+      content: fc.string(),
+    });
+    fc.assert(
+      fc.property(fc.array(message), (history: Message[]) => {
+        const converted = toModelMessages(history);
+        expect(converted.map((m) => m.role)).toEqual(history.map((m) => m.role));
+        expect(converted.map((m) => m.content)).toEqual(history.map((m) => m.content));
+      }),
+    );
+  });
+});
+
+describe('toAiSdkTools', () => {
+  it('keys tools by name, keeps the description and JSON Schema, and has no execute', async () => {
+    const tools = toAiSdkTools([
+      { type: 'function', function: { name: 'transfer_to_billing', description: 'Billing', parameters: { type: 'object', properties: { a: { type: 'number' } } } } },
+    ]);
+
+    const billing = tools.transfer_to_billing;
+    expect(Object.keys(tools)).toEqual(['transfer_to_billing']);
+    expect(billing?.description).toBe('Billing');
+    expect(billing?.execute).toBeUndefined();
+    expect(billing && 'jsonSchema' in billing.inputSchema ? await billing.inputSchema.jsonSchema : undefined).toEqual({
+      type: 'object',
+      properties: { a: { type: 'number' } },
+    });
+  });
+});
