@@ -6,3 +6,14 @@ export { ChannelClosedError } from './errors/ChannelClosedError';
 export { ChannelItemError } from './errors/ChannelItemError';
 export { DuplicateChannelError } from './errors/DuplicateChannelError';
 export { UnknownChannelError } from './errors/UnknownChannelError';
+export { StreamingChannel } from './StreamingChannel';
+export { StreamingChannelBuilder } from './StreamingChannelBuilder';
+export { StreamingChannelOptionsSchema, type StreamingChannelOptions, type ItemSchema } from './StreamingChannelOptions';
+export type { ChannelMetrics } from './ChannelMetrics';
+export {
+  SubscribeOptionsSchema,
+  type SubscribeOptions,
+  type ChannelHandler,
+  type ChannelHandlerResult,
+  type ChannelObserver,
+} from './ChannelSubscriber';

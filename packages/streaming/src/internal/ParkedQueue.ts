@@ -5,7 +5,7 @@ export interface ParkedEntry<T> {
   readonly item: T;
   readonly deadline: number;
   /** Called once with `true` when the item entered the buffer, `false` when it was dropped. */
-  readonly settle: ((accepted: boolean) => void) | undefined;
+  settle: ((accepted: boolean) => void) | undefined;
   cancelled: boolean;
 }
 

@@ -1,0 +1,87 @@
+import type { SchedulerLike } from 'rxjs';
+import { z } from 'zod';
+import { configRules } from '@rxagents/core';
+import { BackpressureStrategy, BackpressureStrategySchema } from './BackpressureStrategy';
+
+const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A random 8-character channel id, the seed's default. @internal */
+export function randomChannelId(): string {
+  let id = '';
+  for (let i = 0; i < 8; i++) id += ID_ALPHABET[Math.floor(Math.random() * ID_ALPHABET.length)];
+  return id;
+}
+
+/** Anything with zod's `safeParse`: the item schema of a channel. */
+export interface ItemSchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { message: string; path: readonly PropertyKey[] }[] } };
+}
+
+/**
+ * The zod schema of {@link StreamingChannelOptions}; `StreamingChannel.create` and `build()` validate with it.
+ *
+ * @example
+ * ```ts
+ * import { StreamingChannelOptionsSchema } from '@rxagents/streaming';
+ *
+ * const options = StreamingChannelOptionsSchema.parse({ id: 'tokens' });
+ * console.log(options.bufferSize, options.backpressure, options.offerTimeout); // 256 DROP_OLDEST 5000
+ * ```
+ */
+export const StreamingChannelOptionsSchema = z.strictObject({
+  id: configRules.nonEmptyString().default(randomChannelId),
+  bufferSize: configRules.positiveInt().default(256),
+  backpressure: BackpressureStrategySchema.default(BackpressureStrategy.DROP_OLDEST),
+  offerTimeout: configRules.nonNegativeNumber().default(5000),
+  maxPendingOffers: configRules.nonNegativeInt().default(1024),
+  strictPendingOffers: z.boolean({ error: 'must be a boolean' }).default(false),
+  metricsSampleTime: configRules.positiveNumber().default(250),
+  scheduler: configRules.scheduler().optional(),
+  dispatchScheduler: configRules.scheduler().optional(),
+  schema: z
+    .custom<ItemSchema<unknown>>((value) => typeof value === 'object' && value !== null && typeof (value as ItemSchema<unknown>).safeParse === 'function', {
+      error: 'must be a zod schema (with safeParse())',
+    })
+    .optional(),
+});
+
+/**
+ * Options of {@link StreamingChannel.create} (the builder sets the same fields).
+ *
+ * @example
+ * ```ts
+ * import { asapScheduler } from 'rxjs';
+ * import { BackpressureStrategy, StreamingChannel, type StreamingChannelOptions } from '@rxagents/streaming';
+ *
+ * const options: StreamingChannelOptions<string> = {
+ *   id: 'analysis-stream',
+ *   bufferSize: 100,
+ *   backpressure: BackpressureStrategy.BLOCK,
+ *   offerTimeout: 5_000,
+ *   dispatchScheduler: asapScheduler,
+ * };
+ * const channel = StreamingChannel.create(options);
+ * ```
+ */
+export interface StreamingChannelOptions<T = unknown> {
+  /** The channel's id, used in metrics and errors. Default: a random 8-character id. */
+  readonly id?: string;
+  /** Capacity of the channel's buffer. Default 256. */
+  readonly bufferSize?: number;
+  /** What happens when the buffer is full. Default `DROP_OLDEST`. */
+  readonly backpressure?: BackpressureStrategy;
+  /** Under `BLOCK`: how long (ms, on `scheduler`) an offer may wait for space. Default 5000. */
+  readonly offerTimeout?: number;
+  /** Under `BLOCK`: how many offers may wait at once; more fail at once. Default 1024. */
+  readonly maxPendingOffers?: number;
+  /** Under `BLOCK`: past `maxPendingOffers`, throw {@link BufferOverflowError} instead of dropping. Default false. */
+  readonly strictPendingOffers?: boolean;
+  /** The shortest time (ms, on `scheduler`) between two `metrics$` emissions. Default 250. */
+  readonly metricsSampleTime?: number;
+  /** The clock of `offerTimeout` and `metrics$`. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** When set, draining runs on this scheduler, in batches, instead of on the emitter's stack. */
+  readonly dispatchScheduler?: SchedulerLike;
+  /** Items failing it are rejected at `emit` with {@link ChannelItemError}. */
+  readonly schema?: ItemSchema<T>;
+}

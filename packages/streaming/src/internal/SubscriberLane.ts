@@ -1,0 +1,197 @@
+import type { Subscription } from 'rxjs';
+import { BackpressureStrategy } from '../BackpressureStrategy';
+import type { ChannelObserver } from '../ChannelSubscriber';
+import { BufferOverflowError } from '../errors/BufferOverflowError';
+import { RingBuffer } from './RingBuffer';
+
+/** What a {@link SubscriberLane} needs from its channel. @internal */
+export interface LaneHost<T> {
+  readonly id: string;
+  /** The lane started or stopped holding the dispatcher back. */
+  blockingChanged(blocking: boolean): void;
+  /** A handler threw or rejected. */
+  reportError(error: unknown, item: T | undefined): void;
+  /** The lane's own buffer dropped an item. */
+  laneDropped(): void;
+  /** The lane failed (its `ERROR` buffer overflowed) and must be removed. */
+  laneFailed(lane: SubscriberLane<T>): void;
+}
+
+/**
+ * One subscriber of a channel: calls its handler, waits for a returned Promise/Observable, and, when
+ * it has its own buffer, queues items there under its own strategy.
+ *
+ * @remarks
+ * A lane without its own buffer "blocks" (holds the dispatcher back) while its handler is pending; a
+ * lane with a `BLOCK` buffer blocks only while that buffer is full. Draining is trampolined, so a
+ * handler that settles synchronously never grows the stack.
+ *
+ * @internal
+ */
+export class SubscriberLane<T> {
+  blocking = false;
+  #pending = false;
+  #closed = false;
+  #completing = false;
+  #draining = false;
+  #inner: Subscription | undefined;
+  readonly #host: LaneHost<T>;
+  readonly #observer: Partial<ChannelObserver<T>>;
+  readonly #next: (item: T) => unknown;
+  readonly #buffer: RingBuffer<T> | undefined;
+  readonly #strategy: BackpressureStrategy;
+
+  constructor(host: LaneHost<T>, observer: Partial<ChannelObserver<T>>, bufferSize: number | undefined, strategy: BackpressureStrategy) {
+    this.#host = host;
+    this.#observer = observer;
+    this.#next = typeof observer.next === 'function' ? observer.next.bind(observer) : () => undefined;
+    this.#buffer = bufferSize === undefined ? undefined : new RingBuffer<T>(bufferSize);
+    this.#strategy = strategy;
+  }
+
+  /** Items waiting in the lane's own buffer. */
+  get buffered(): number {
+    return this.#buffer === undefined ? 0 : this.#buffer.size;
+  }
+
+  /** Hands one item to the subscriber; the dispatcher only calls it while the lane is not blocking. */
+  deliver(item: T): void {
+    if (!this.#pending) {
+      this.#run(item);
+      return;
+    }
+    const buffer = this.#buffer as RingBuffer<T>;
+    if (!buffer.full) {
+      buffer.push(item);
+      if (buffer.full && this.#strategy === BackpressureStrategy.BLOCK) this.#setBlocking(true);
+      return;
+    }
+    switch (this.#strategy) {
+      case BackpressureStrategy.DROP_OLDEST:
+        buffer.shift();
+        buffer.push(item);
+        this.#host.laneDropped();
+        return;
+      case BackpressureStrategy.ERROR:
+        this.#host.laneDropped();
+        this.#fail(new BufferOverflowError(this.#host.id, buffer.capacity, 'a subscriber buffer'));
+        return;
+      default:
+        this.#host.laneDropped();
+    }
+  }
+
+  /** The channel finished: complete the subscriber once its own buffer is delivered. */
+  complete(): void {
+    this.#completing = true;
+    if (!this.#pending && !this.#draining) this.#finish();
+  }
+
+  /** The channel closed: discard the own buffer, cancel a pending handler, complete the subscriber. */
+  close(): void {
+    if (this.#closed) return;
+    const discarded = this.buffered;
+    this.dispose();
+    for (let i = 0; i < discarded; i++) this.#host.laneDropped();
+    this.#callComplete();
+  }
+
+  /** Unsubscribed: stop everything silently. */
+  dispose(): void {
+    this.#closed = true;
+    this.#inner?.unsubscribe();
+    this.#inner = undefined;
+    this.#buffer?.clear();
+  }
+
+  #run(item: T): void {
+    let result: unknown;
+    try {
+      result = this.#next(item);
+    } catch (error) {
+      this.#host.reportError(error, item);
+      return;
+    }
+    if (result === undefined || result === null || typeof result !== 'object') return;
+    if (typeof (result as PromiseLike<unknown>).then === 'function') this.#awaitPromise(result as PromiseLike<unknown>, item);
+    else if (typeof (result as { subscribe?: unknown }).subscribe === 'function') this.#awaitObservable(result as { subscribe: (o: object) => Subscription }, item);
+  }
+
+  #awaitPromise(promise: PromiseLike<unknown>, item: T): void {
+    this.#startPending();
+    promise.then(
+      () => this.#settled(),
+      (error: unknown) => {
+        if (!this.#closed) this.#host.reportError(error, item);
+        this.#settled();
+      },
+    );
+  }
+
+  #awaitObservable(source: { subscribe: (o: object) => Subscription }, item: T): void {
+    this.#startPending();
+    let finished = false;
+    const inner = source.subscribe({
+      error: (error: unknown) => {
+        finished = true;
+        this.#inner = undefined;
+        if (!this.#closed) this.#host.reportError(error, item);
+        this.#settled();
+      },
+      complete: () => {
+        finished = true;
+        this.#inner = undefined;
+        this.#settled();
+      },
+    });
+    if (!finished && !this.#closed) this.#inner = inner;
+  }
+
+  #startPending(): void {
+    this.#pending = true;
+    if (this.#buffer === undefined || (this.#strategy === BackpressureStrategy.BLOCK && this.#buffer.full)) this.#setBlocking(true);
+  }
+
+  #settled(): void {
+    if (this.#closed) return;
+    this.#pending = false;
+    if (this.#draining) return;
+    this.#draining = true;
+    const buffer = this.#buffer;
+    while (!this.#pending && !this.#closed && buffer !== undefined && buffer.size > 0) {
+      const item = buffer.shift();
+      this.#run(item);
+    }
+    this.#draining = false;
+    if (this.#closed) return;
+    if (this.blocking && !(this.#pending && (buffer === undefined || buffer.full))) this.#setBlocking(false);
+    if (this.#completing && !this.#pending) this.#finish();
+  }
+
+  #setBlocking(blocking: boolean): void {
+    if (this.blocking === blocking) return;
+    this.blocking = blocking;
+    this.#host.blockingChanged(blocking);
+  }
+
+  #fail(error: unknown): void {
+    this.dispose();
+    this.#host.laneFailed(this);
+    if (this.#observer.error === undefined) this.#host.reportError(error, undefined);
+    else this.#observer.error(error);
+  }
+
+  #finish(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#callComplete();
+  }
+
+  #callComplete(): void {
+    try {
+      this.#observer.complete?.();
+    } catch (error) {
+      this.#host.reportError(error, undefined);
+    }
+  }
+}
