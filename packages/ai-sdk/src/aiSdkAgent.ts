@@ -66,31 +66,21 @@ export interface AiSdkAgent extends Agent {
  * @example
  * ```ts
  * import { reply } from '@rxagents/core';
- * import { aiSdkAgent } from '@rxagents/ai-sdk';
- * import { MockLanguageModelV3, convertArrayToReadableStream } from 'ai/test';
+ * import { aiSdkAgent, type AiSdkAgentOptions } from '@rxagents/ai-sdk';
  * import { lastValueFrom } from 'rxjs';
  *
- * const model = new MockLanguageModelV3({
- *   doStream: {
- *     stream: convertArrayToReadableStream([
- *       { type: 'text-start', id: 't' },
- *       { type: 'text-delta', id: 't', delta: 'Your invoice ' },
- *       { type: 'text-delta', id: 't', delta: 'is paid.' },
- *       { type: 'text-end', id: 't' },
- *       {
- *         type: 'finish',
- *         finishReason: { unified: 'stop', raw: 'stop' },
- *         usage: {
- *           inputTokens: { total: 12, noCache: 12, cacheRead: 0, cacheWrite: 0 },
- *           outputTokens: { total: 5, text: 5, reasoning: 0 },
- *         },
- *       },
- *     ]),
- *   },
+ * // Any AI SDK model: openai('gpt-4o-mini'), anthropic('claude-sonnet-4-5'), createOpenAICompatible({ ... })('llama3.1').
+ * declare const model: AiSdkAgentOptions['model'];
+ *
+ * const billing = aiSdkAgent({
+ *   id: 'billing',
+ *   role: 'Billing specialist',
+ *   model,
+ *   system: 'You answer billing questions in two sentences.',
+ *   settings: { temperature: 0.2, maxRetries: 0 },
  * });
- * const billing = aiSdkAgent({ id: 'billing', role: 'Billing specialist', model, system: 'You answer billing questions.' });
- * billing.usage$.subscribe((usage) => console.log(`${usage.inputTokens} in, ${usage.outputTokens} out`)); // 12 in, 5 out
- * console.log(await lastValueFrom(reply(billing, 'Is my invoice paid?'))); // Your invoice is paid.
+ * billing.usage$.subscribe((usage) => console.log(`${usage.inputTokens} tokens in, ${usage.outputTokens} out`));
+ * console.log(await lastValueFrom(reply(billing, 'Why was I charged twice?', { timeout: 30_000 })));
  * ```
  */
 export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {

@@ -58,41 +58,26 @@ export interface AiSdkToolCallingModel extends ToolCallingModel {
  *
  * @example
  * ```ts
- * import { aiSdkToolCallingModel } from '@rxagents/ai-sdk';
- * import { MockLanguageModelV3, convertArrayToReadableStream } from 'ai/test';
- * import { lastValueFrom, from } from 'rxjs';
+ * import { aiSdkToolCallingModel, type AiSdkToolCallingModelOptions } from '@rxagents/ai-sdk';
+ * import { from, lastValueFrom } from 'rxjs';
  *
- * const model = aiSdkToolCallingModel({
- *   model: new MockLanguageModelV3({
- *     doStream: {
- *       stream: convertArrayToReadableStream([
- *         { type: 'tool-call', toolCallId: 'call-1', toolName: 'transfer_to_billing', input: '{"reason":"invoice"}' },
- *         {
- *           type: 'finish',
- *           finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
- *           usage: {
- *             inputTokens: { total: 40, noCache: 40, cacheRead: 0, cacheWrite: 0 },
- *             outputTokens: { total: 9, text: 9, reasoning: 0 },
- *           },
- *         },
- *       ]),
- *     },
- *   }),
- * });
+ * declare const model: AiSdkToolCallingModelOptions['model']; // any AI SDK model that can call tools
+ *
+ * const router = aiSdkToolCallingModel({ model, system: 'Route the customer to the right team.' });
  * const response = await lastValueFrom(
  *   from(
- *     model({
+ *     router({
  *       messages: [{ role: 'user', content: 'A question about my invoice' }],
  *       tools: [
  *         {
  *           type: 'function',
- *           function: { name: 'transfer_to_billing', description: 'Billing questions', parameters: { type: 'object', properties: {} } },
+ *           function: { name: 'transfer_to_billing', description: 'Invoices and payments', parameters: { type: 'object', properties: {} } },
  *         },
  *       ],
  *     }),
  *   ),
  * );
- * console.log(response.toolCalls); // [ { id: 'call-1', name: 'transfer_to_billing', arguments: '{"reason":"invoice"}' } ]
+ * console.log(response.toolCalls); // [ { id: 'call_…', name: 'transfer_to_billing', arguments: '{}' } ]
  * ```
  */
 export function aiSdkToolCallingModel(options: AiSdkToolCallingModelOptions): AiSdkToolCallingModel {

@@ -17,17 +17,17 @@ import { providerFailure } from './providerFailure';
  *
  * @example
  * ```ts
- * import { APICallError } from 'ai';
+ * import { defineAgent } from '@rxagents/core';
  * import { toAgentError } from '@rxagents/ai-sdk';
  *
- * const rateLimited = new APICallError({
- *   message: 'Too Many Requests',
- *   url: 'http://127.0.0.1/v1/chat/completions',
- *   requestBodyValues: {},
- *   statusCode: 429,
- * });
- * const error = toAgentError('support', rateLimited);
- * console.log(error.status, error.retryable); // 429 true
+ * // Your own agent around an SDK call (generateText, a provider client, ...): report failures with status.
+ * declare function callModel(input: string, signal: AbortSignal): Promise<string>;
+ *
+ * const summarizer = defineAgent('summarizer', (input, { signal }) =>
+ *   callModel(input, signal).catch((error: unknown) => {
+ *     throw toAgentError('summarizer', error); // an HTTP 429 or 5xx is retryable, a 400 is not
+ *   }),
+ * );
  * ```
  */
 export function toAgentError(agentId: string, error: unknown): AgentError {
