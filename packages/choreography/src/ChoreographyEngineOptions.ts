@@ -1,0 +1,58 @@
+import { type Agent, configRules } from '@rxagents/core';
+import { z } from 'zod';
+import type { ChoreographyLogger } from './ChoreographyLogger';
+import { ChoreographySpec } from './ChoreographySpec';
+import type { EventBus } from './EventBus';
+
+const isAgent = (value: unknown): value is Agent =>
+  typeof value === 'object' && value !== null && typeof (value as Agent).chat === 'function';
+
+const agentsRule = z.custom<ReadonlyMap<string, Agent> | Readonly<Record<string, Agent>>>(
+  (value) => {
+    if (value instanceof Map) return [...value.values()].every(isAgent);
+    return typeof value === 'object' && value !== null && Object.values(value).every(isAgent);
+  },
+  { error: 'must be a Map or record of agents (objects with a chat function)' },
+);
+
+/**
+ * The zod schema of {@link ChoreographyEngineOptions}.
+ *
+ * @remarks
+ * `timeout` defaults to 5 minutes (300,000 ms), as in the seed. `agents` maps the ids interactions
+ * name as `target` to agents; a Map or a plain record. `logger` needs a `warn` method; `bus` needs
+ * `events$`, `publish` and `close`.
+ *
+ * @example
+ * ```ts
+ * import { ChoreographyEngineOptionsSchema, ChoreographySpec } from '@rxagents/choreography';
+ *
+ * const spec = ChoreographySpec.builder('ping').initialEvent('go').interaction('ping', 'a', 'b', 'go', null, 'Say ping').build();
+ * console.log(ChoreographyEngineOptionsSchema.parse({ spec }).timeout); // 300000
+ * ```
+ */
+export const ChoreographyEngineOptionsSchema = z.strictObject({
+  spec: z.custom<ChoreographySpec>((value) => value instanceof ChoreographySpec, { error: 'must be a ChoreographySpec' }),
+  agents: agentsRule.optional(),
+  timeout: configRules.positiveNumber().default(300_000),
+  scheduler: configRules.scheduler().optional(),
+  logger: z
+    .custom<ChoreographyLogger>((value) => typeof value === 'object' && value !== null && typeof (value as ChoreographyLogger).warn === 'function', {
+      error: 'must have a warn(message) method',
+    })
+    .optional(),
+  bus: z
+    .custom<EventBus>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        typeof (value as EventBus).publish === 'function' &&
+        typeof (value as EventBus).close === 'function' &&
+        typeof (value as EventBus).events$?.subscribe === 'function',
+      { error: 'must be an EventBus (events$, publish, close)' },
+    )
+    .optional(),
+});
+
+/** The settings of a {@link ChoreographyEngine}; see {@link ChoreographyEngineOptionsSchema}. */
+export type ChoreographyEngineOptions = z.input<typeof ChoreographyEngineOptionsSchema>;

@@ -1,0 +1,48 @@
+import { configRules } from '@rxagents/core';
+import { z } from 'zod';
+import { InteractionSchema } from './Interaction';
+
+/**
+ * The zod schema of a {@link ChoreographySpec} in JSON form.
+ *
+ * @remarks
+ * Strict at every level: an unknown key (including `__proto__` and `constructor`) is rejected, so a spec
+ * loaded from a file cannot smuggle anything in. At least one initial event and one interaction are
+ * required, and interaction ids must be unique. Use it to validate files or to generate a JSON Schema
+ * with `z.toJSONSchema(ChoreographySpecSchema)`.
+ *
+ * @example
+ * ```ts
+ * import { ChoreographySpecSchema } from '@rxagents/choreography';
+ *
+ * const result = ChoreographySpecSchema.safeParse({ name: 'empty', initialEvents: ['start'], interactions: [] });
+ * console.log(result.success); // false
+ * ```
+ */
+export const ChoreographySpecSchema = z
+  .strictObject({
+    name: configRules.nonEmptyString(),
+    initialEvents: z
+      .array(configRules.nonEmptyString(), { error: 'must be a list of event names' })
+      .min(1, 'must list at least one initial event'),
+    interactions: z.array(InteractionSchema, { error: 'must be a list of interactions' }).min(1, 'must list at least one interaction'),
+  })
+  .superRefine((spec, context) => {
+    const firstIndex = new Map<string, number>();
+    spec.interactions.forEach((interaction, index) => {
+      const first = firstIndex.get(interaction.id);
+      if (first === undefined) {
+        firstIndex.set(interaction.id, index);
+        return;
+      }
+      context.addIssue({
+        code: 'custom',
+        path: ['interactions', index, 'id'],
+        message: `must be unique (interactions.${first}.id is also "${interaction.id}")`,
+        input: interaction.id,
+      });
+    });
+  });
+
+/** A {@link ChoreographySpec} as plain JSON data (what `toJSON()` returns and `parse()` accepts). */
+export type ChoreographySpecJson = z.input<typeof ChoreographySpecSchema>;

@@ -1,0 +1,219 @@
+import { ConfigError } from '@rxagents/core';
+import {
+  ChoreographyAlreadyExecutedError,
+  ChoreographyEngine,
+  type ChoreographyEvent,
+  ChoreographySpec,
+  ChoreographyTimeoutError,
+  type EventBus,
+  InMemoryEventBus,
+} from '@rxagents/choreography';
+import { failingAgent, hangingAgent, scriptedAgent } from '@rxagents/testing';
+import { Subject } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+
+const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+const silent = { warn: () => undefined };
+
+const articleSpec = () =>
+  ChoreographySpec.builder('article')
+    .initialEvent('start')
+    .interaction('research', 'system', 'researcher', 'start', 'researched', 'Collect sources')
+    .interaction('draft', 'researcher', 'writer', 'researched', 'drafted', 'Write a draft')
+    .interaction('review', 'writer', 'reviewer', 'drafted', null, 'Review the draft')
+    .build();
+
+describe('ChoreographyEngine: timeout', () => {
+  it('ends at the timeout, aborts the running agent, and lists never-started ids as pending', () => {
+    newScheduler().run(({ expectObservable, flush }) => {
+      const writer = hangingAgent('writer');
+      const engine = ChoreographyEngine.builder()
+        .spec(articleSpec())
+        .agents({ researcher: scriptedAgent('researcher', { reply: 'sources', delay: 100 }), writer, reviewer: scriptedAgent('reviewer', 'ok') })
+        .timeout(1000)
+        .logger(silent)
+        .build();
+      const timeoutMessage = new ChoreographyTimeoutError('article', 1000).message;
+      expectObservable(engine.steps$).toBe('100ms a 899ms (b|)', {
+        a: { interactionId: 'research', agentId: 'researcher', output: 'sources', durationMs: 100, success: true },
+        b: { interactionId: 'draft', agentId: 'writer', durationMs: 900, success: false, error: timeoutMessage },
+      });
+      expectObservable(engine.execute$()).toBe('1000ms (r|)', {
+        r: expect.objectContaining({ success: false, timedOut: true, pending: ['review'], completedCount: 1, failedCount: 1, totalDurationMs: 1000 }),
+      });
+      flush();
+      expect(writer.callCount).toBe(1);
+      expect(writer.aborted).toBe(true);
+      expect(timeoutMessage).toBe('Choreography "article" timed out after 1000 ms');
+    });
+  });
+
+  it('a timed-out run with no failed step still reports success, as the seed says, but timedOut and pending tell the truth', () => {
+    newScheduler().run(({ expectObservable }) => {
+      const spec = ChoreographySpec.builder('orphan')
+        .initialEvent('start')
+        .interaction('first', 's', 'a', 'start', null, 'Go')
+        .interaction('never', 's', 'b', 'nobody-emits-this', null, 'Wait')
+        .build();
+      const engine = ChoreographyEngine.builder().spec(spec).agents({ a: scriptedAgent('a', 'done'), b: scriptedAgent('b', 'x') }).timeout(500).logger(silent).build();
+      expectObservable(engine.execute$()).toBe('500ms (r|)', {
+        r: expect.objectContaining({ success: true, timedOut: true, pending: ['never'], stepResults: [expect.objectContaining({ interactionId: 'first' })] }),
+      });
+    });
+  });
+
+  it('defaults the timeout to 5 minutes', () => {
+    newScheduler().run(({ expectObservable }) => {
+      const spec = ChoreographySpec.builder('wait').initialEvent('start').interaction('never', 's', 'b', 'other', null, 'Wait').build();
+      const engine = ChoreographyEngine.builder().spec(spec).logger(silent).build();
+      expectObservable(engine.execute$()).toBe('300000ms (r|)', { r: expect.objectContaining({ timedOut: true, pending: ['never'] }) });
+    });
+  });
+
+  it('an interaction timeout fails its step with the agent timeout', () => {
+    newScheduler().run(({ expectObservable }) => {
+      const spec = ChoreographySpec.builder('slow')
+        .initialEvent('start')
+        .interaction({ id: 'slow', source: 's', target: 'sloth', trigger: 'start', emits: null, task: 'Hurry', timeout: 50 })
+        .build();
+      const engine = ChoreographyEngine.builder().spec(spec).agent('sloth', scriptedAgent('sloth', { reply: 'late', delay: 80 })).logger(silent).build();
+      expectObservable(engine.steps$).toBe('50ms (a|)', {
+        a: { interactionId: 'slow', agentId: 'sloth', durationMs: 50, success: false, error: 'Agent "sloth" did not answer within 50 ms' },
+      });
+      expectObservable(engine.execute$()).toBe('50ms (r|)', { r: expect.objectContaining({ success: false, failedCount: 1 }) });
+    });
+  });
+});
+
+describe('ChoreographyEngine: failing steps', () => {
+  it('fails an interaction whose target has no agent with "Agent not found: <id>" and does not emit its event', () => {
+    newScheduler().run(({ expectObservable }) => {
+      const engine = ChoreographyEngine.builder()
+        .spec(articleSpec())
+        .agents({ researcher: scriptedAgent('researcher', { reply: 'sources', delay: 10 }), reviewer: scriptedAgent('reviewer', 'ok') })
+        .timeout(100)
+        .logger(silent)
+        .build();
+      expectObservable(engine.steps$).toBe('10ms (ab) 86ms |', {
+        a: expect.objectContaining({ interactionId: 'research', success: true }),
+        b: { interactionId: 'draft', agentId: 'writer', durationMs: 0, success: false, error: 'Agent not found: writer' },
+      });
+      expectObservable(engine.execute$()).toBe('100ms (r|)', { r: expect.objectContaining({ success: false, pending: ['review'], timedOut: true }) });
+    });
+  });
+
+  const failedResult = expect.objectContaining({
+    success: false,
+    failedCount: 1,
+    completedCount: 0,
+    stepResults: [expect.objectContaining({ success: false, error: 'Agent "broken" failed: model down' })],
+  });
+
+  it.each(['throw', 'error'] as const)('records an agent that fails by %s as a failed step and publishes nothing for it', (mode) => {
+    newScheduler().run(({ expectObservable }) => {
+      const spec = ChoreographySpec.builder('one').initialEvent('go').interaction('only', 's', 'broken', 'go', 'done', 'Try').build();
+      const agent = failingAgent('broken', new Error('model down'), { mode, delay: 5 });
+      const engine = ChoreographyEngine.builder().spec(spec).agent('broken', agent).logger(silent).build();
+      expectObservable(engine.events$).toBe(mode === 'error' ? 's 4ms |' : '(s|)', { s: { name: 'go' } });
+      expectObservable(engine.execute$()).toBe(mode === 'error' ? '5ms (r|)' : '(r|)', { r: failedResult });
+    });
+  });
+
+  it('records an agent that rejects as a failed step', async () => {
+    const spec = ChoreographySpec.builder('one').initialEvent('go').interaction('only', 's', 'broken', 'go', 'done', 'Try').build();
+    const engine = ChoreographyEngine.builder().spec(spec).agent('broken', failingAgent('broken', new Error('model down'), { mode: 'reject' })).logger(silent).build();
+    await expect(engine.execute()).resolves.toEqual(failedResult);
+  });
+});
+
+describe('ChoreographyEngine: runs once, cancellation, bus', () => {
+  it('a second execute$ subscription errors; a second execute() rejects; the run closed its bus', async () => {
+    const bus = new InMemoryEventBus();
+    const spec = ChoreographySpec.builder('one').initialEvent('go').interaction('only', 's', 'a', 'go', null, 'Try').build();
+    const engine = ChoreographyEngine.builder().spec(spec).agent('a', scriptedAgent('a', 'ok')).bus(bus).logger(silent).build();
+    const result = await engine.execute();
+    expect(result.success).toBe(true);
+    expect(bus.closed).toBe(true);
+    await expect(engine.execute()).rejects.toBeInstanceOf(ChoreographyAlreadyExecutedError);
+    await expect(engine.execute()).rejects.toThrow('Choreography "one" has already been executed; an engine runs once');
+  });
+
+  it('unsubscribing cancels the run: running agents are aborted, the bus is closed, steps$ completes', () => {
+    newScheduler().run(({ expectObservable, flush }) => {
+      const bus = new InMemoryEventBus();
+      const writer = hangingAgent('writer');
+      const engine = ChoreographyEngine.builder().spec(articleSpec()).agents({ researcher: scriptedAgent('r', 'x'), writer }).bus(bus).logger(silent).build();
+      expectObservable(engine.steps$).toBe('a 9ms |', { a: expect.objectContaining({ interactionId: 'research' }) });
+      expectObservable(engine.execute$(), '^ 9ms !').toBe('');
+      flush();
+      expect(writer.aborted).toBe(true);
+      expect(bus.closed).toBe(true);
+    });
+  });
+
+  it('execute({ signal }) rejects with the reason when aborted and aborts running agents', async () => {
+    const writer = hangingAgent('writer');
+    const engine = ChoreographyEngine.builder().spec(articleSpec()).agents({ researcher: scriptedAgent('r', 'x'), writer }).logger(silent).build();
+    const controller = new AbortController();
+    const pending = engine.execute({ signal: controller.signal });
+    controller.abort(new Error('user left'));
+    await expect(pending).rejects.toThrow('user left');
+    expect(writer.aborted).toBe(true);
+  });
+
+  it('runs on a custom EventBus and closes it', () => {
+    newScheduler().run(({ expectObservable, flush }) => {
+      const subject = new Subject<ChoreographyEvent>();
+      const published: string[] = [];
+      let closed = false;
+      const bus: EventBus = {
+        events$: subject.asObservable(),
+        publish: (event) => {
+          published.push(event.name);
+          subject.next(event);
+        },
+        close: () => {
+          closed = true;
+          subject.complete();
+        },
+      };
+      const engine = ChoreographyEngine.builder()
+        .spec(articleSpec())
+        .agents({ researcher: scriptedAgent('r', { reply: 'x', delay: 1 }), writer: scriptedAgent('w', { reply: 'y', delay: 1 }), reviewer: scriptedAgent('v', { reply: 'z', delay: 1 }) })
+        .bus(bus)
+        .logger(silent)
+        .build();
+      expectObservable(engine.execute$()).toBe('---(r|)', { r: expect.objectContaining({ completedCount: 3 }) });
+      flush();
+      expect(published).toEqual(['start', 'researched', 'drafted']);
+      expect(closed).toBe(true);
+    });
+  });
+});
+
+describe('ChoreographyEngine options', () => {
+  const spec = articleSpec();
+  it.each([
+    [{}, 'spec'],
+    [{ spec, timeout: 0 }, 'timeout'],
+    [{ spec, timeout: -5 }, 'timeout'],
+    [{ spec, logger: { info: () => undefined } }, 'logger'],
+    [{ spec, bus: {} }, 'bus'],
+    [{ spec, scheduler: {} }, 'scheduler'],
+    [{ spec, agents: { a: { id: 'a' } } }, 'agents'],
+    [{ spec, retries: 3 }, 'retries'],
+  ])('rejects %p at %s', (options, path) => {
+    let error: unknown;
+    try {
+      new ChoreographyEngine(options as never);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).path).toBe(path);
+  });
+
+  it('the builder reports a missing spec', () => {
+    expect(() => ChoreographyEngine.builder().build()).toThrow('ChoreographyEngine options: spec must be a ChoreographySpec, got undefined');
+  });
+});
