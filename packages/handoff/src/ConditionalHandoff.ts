@@ -1,0 +1,200 @@
+import { asyncScheduler, catchError, defer, map, mergeMap, Observable, of, type SchedulerLike, type Subscription } from 'rxjs';
+import { lastValue, type Agent } from '@rxagents/core';
+import { HandoffRoutingError } from './errors/HandoffRoutingError';
+import type { HandoffContext } from './HandoffContext';
+import type { HandoffPredicate } from './HandoffPredicate';
+import type { HandoffResult } from './HandoffResult';
+import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
+import { evaluatePredicate } from './internal/evaluatePredicate';
+
+type RouteDecision = { readonly agent: Agent | undefined } | { readonly error: unknown };
+
+/** One route of a {@link ConditionalHandoff}. */
+export interface HandoffRoute {
+  readonly predicate: HandoffPredicate;
+  readonly agent: Agent;
+}
+
+/**
+ * Routes one task to the first agent whose predicate matches, or to the `otherwise` agent.
+ *
+ * @remarks
+ * Immutable: `when` and `otherwise` return a new router, so one can be shared and extended. Predicates
+ * may answer at once or later (a Promise or Observable of boolean); all are asked at once, and the first
+ * *declared* match wins even when a later predicate answers sooner. With no match and no fallback the
+ * result is a failure whose `toAgentId` is `'none'` and whose `error` is a {@link HandoffRoutingError}.
+ * A predicate that throws or errors fails the routing when it is the one that decides.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { ConditionalHandoff, DefaultHandoff, HandoffContext } from '@rxagents/handoff';
+ *
+ * const intake = defineAgent('intake', async () => '');
+ * const billing = defineAgent('billing', async () => 'Invoice 42 is paid.');
+ * const support = defineAgent('support', async () => 'How can I help?');
+ * const routed = await new ConditionalHandoff()
+ *   .when((context) => 'invoiceId' in context.payload, billing)
+ *   .otherwise(support)
+ *   .execute(new DefaultHandoff(), intake, HandoffContext.of('ticket-7', { invoiceId: '42' }));
+ * console.log(`${routed.toAgentId}: ${routed.output}`); // billing: Invoice 42 is paid.
+ * ```
+ */
+export class ConditionalHandoff {
+  /** The routes, in declaration order. */
+  readonly routes: readonly HandoffRoute[];
+  /** The agent used when no route matches. */
+  readonly fallback: Agent | undefined;
+
+  constructor(routes: readonly HandoffRoute[] = [], fallback?: Agent) {
+    this.routes = Object.freeze([...routes]);
+    this.fallback = fallback;
+  }
+
+  /**
+   * A router with one more route, tried after the existing ones.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { ConditionalHandoff } from '@rxagents/handoff';
+   *
+   * const billing = defineAgent('billing', async () => 'ok');
+   * const router = new ConditionalHandoff().when((context) => context.metadata.topic === 'billing', billing);
+   * console.log(router.routes.length); // 1
+   * ```
+   */
+  when(predicate: HandoffPredicate, agent: Agent): ConditionalHandoff {
+    return new ConditionalHandoff([...this.routes, { predicate, agent }], this.fallback);
+  }
+
+  /**
+   * A router that falls back to `agent` when no route matches.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { ConditionalHandoff } from '@rxagents/handoff';
+   *
+   * const support = defineAgent('support', async () => 'ok');
+   * console.log(new ConditionalHandoff().otherwise(support).fallback?.id); // support
+   * ```
+   */
+  otherwise(agent: Agent): ConditionalHandoff {
+    return new ConditionalHandoff(this.routes, agent);
+  }
+
+  /**
+   * Emits the agent `context` routes to (`undefined` for none), or errors with what a deciding predicate threw.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { ConditionalHandoff, HandoffContext } from '@rxagents/handoff';
+   *
+   * const billing = defineAgent('billing', async () => 'ok');
+   * new ConditionalHandoff().when(async () => true, billing).route$(HandoffContext.of('t-1')).subscribe((agent) => console.log(agent?.id)); // billing
+   * ```
+   */
+  route$(context: HandoffContext): Observable<Agent | undefined> {
+    const { routes, fallback } = this;
+    return new Observable<Agent | undefined>((subscriber) => {
+      const answers: (boolean | { readonly error: unknown } | undefined)[] = new Array(routes.length);
+      const subscriptions: (Subscription | undefined)[] = [];
+      let decided = false;
+      let cursor = 0;
+      const decide = (): void => {
+        while (!decided && cursor < routes.length) {
+          const answer = answers[cursor];
+          if (answer === undefined) return;
+          if (answer === true) {
+            decided = true;
+            subscriber.next((routes[cursor] as HandoffRoute).agent);
+            subscriber.complete();
+            return;
+          }
+          if (answer !== false) {
+            decided = true;
+            subscriber.error(answer.error);
+            return;
+          }
+          cursor += 1;
+        }
+        if (!decided) {
+          decided = true;
+          subscriber.next(fallback);
+          subscriber.complete();
+        }
+      };
+      for (let index = 0; index < routes.length && !subscriber.closed; index += 1) {
+        subscriptions.push(
+          evaluatePredicate(
+            (routes[index] as HandoffRoute).predicate,
+            context,
+            (answer) => {
+              answers[index] = answer;
+              decide();
+            },
+            (error) => {
+              answers[index] = { error };
+              decide();
+            },
+          ),
+        );
+      }
+      if (routes.length === 0) decide();
+      return () => {
+        for (const subscription of subscriptions) subscription?.unsubscribe();
+      };
+    });
+  }
+
+  /**
+   * Routes `context` and hands it off with `handoff`; emits one result, never errors.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { ConditionalHandoff, DefaultHandoff, HandoffContext } from '@rxagents/handoff';
+   *
+   * const router = new ConditionalHandoff();
+   * router.execute$(new DefaultHandoff(), { id: 'intake' }, HandoffContext.of('t-1')).subscribe((r) => console.log(r.toAgentId)); // none
+   * ```
+   */
+  execute$(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
+    const scheduler: SchedulerLike = options?.scheduler ?? asyncScheduler;
+    return defer(() => {
+      const start = scheduler.now();
+      const failure = (error: unknown): Observable<HandoffResult> =>
+        of({ success: false, fromAgentId: from.id, toAgentId: 'none', durationMs: scheduler.now() - start, output: null, error });
+      return this.route$(context).pipe(
+        map((agent): RouteDecision => ({ agent })),
+        catchError((error: unknown) => of<RouteDecision>({ error })),
+        mergeMap((decision) => {
+          if ('error' in decision) return failure(decision.error);
+          if (decision.agent === undefined) {
+            return failure(new HandoffRoutingError(from.id, `no predicate matched task "${context.taskId}" and no otherwise agent is set`));
+          }
+          return handoff.execute$(from, decision.agent, context, options);
+        }),
+      );
+    });
+  }
+
+  /**
+   * The Promise form of {@link ConditionalHandoff.execute$}: resolves with the result, never rejects.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { ConditionalHandoff, DefaultHandoff, HandoffContext } from '@rxagents/handoff';
+   *
+   * const support = defineAgent('support', async () => 'ok');
+   * const result = await new ConditionalHandoff().otherwise(support).execute(new DefaultHandoff(), { id: 'intake' }, HandoffContext.of('t-1'));
+   * console.log(result.toAgentId); // support
+   * ```
+   */
+  execute(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, options?: HandoffExecuteOptions): Promise<HandoffResult> {
+    return lastValue(this.execute$(handoff, from, context, options));
+  }
+}

@@ -1,0 +1,179 @@
+import { asyncScheduler, Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { z } from 'zod';
+import { AgentError, configRules, lastValue, parseConfig, reply, type Agent } from '@rxagents/core';
+import { currentHandoffChain } from './currentHandoffChain';
+import type { HandoffContext } from './HandoffContext';
+import type { HandoffListener } from './HandoffListener';
+import type { HandoffResult } from './HandoffResult';
+import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
+import { underHandoffChain } from './internal/underHandoffChain';
+
+/** The zod schema of {@link HandoffExecuteOptions}, used for a {@link DefaultHandoff}'s defaults and per-call options. */
+export const HandoffExecuteOptionsSchema = z.strictObject({
+  timeout: configRules.positiveNumber().optional(),
+  scheduler: configRules.scheduler().optional(),
+  signal: configRules.abortSignal().optional(),
+});
+
+/**
+ * The shipped {@link HandoffStrategy}: a `HANDOFF_REQUEST` message, then one `chat` call.
+ *
+ * @remarks
+ * For each handoff it delivers a `HANDOFF_REQUEST` {@link AgentMessage} (payload: the context's payload
+ * plus `taskId`) to the receiver's `receive`, if it has one, then calls its `chat` with
+ * `Process handoff task: <taskId> | payload: <payload as JSON>` and the context's metadata (plus
+ * `taskId`) in `ChatOptions.metadata`. The whole reply is the result's `output`. Anything thrown,
+ * rejected, errored, timed out or aborted gives a failure result with `output: null` and `error`.
+ * `durationMs` is measured on `scheduler`. Listeners are notified before, after a success and on a
+ * failure; a throwing listener is ignored. The receiver runs under the handoff chain in scope extended
+ * with the sender, so handoffs it starts see where they come from.
+ *
+ * @throws {@link ConfigError} from the constructor or `execute$` when options are invalid.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { DefaultHandoff, HandoffContext } from '@rxagents/handoff';
+ *
+ * const intake = defineAgent('intake', async () => 'ok');
+ * const billing = defineAgent('billing', async (input) => `billing got: ${input}`);
+ * const handoff = new DefaultHandoff({ timeout: 30_000 });
+ * const result = await handoff.execute(intake, billing, HandoffContext.of('ticket-7', { invoiceId: '42' }));
+ * console.log(result.output); // billing got: Process handoff task: ticket-7 | payload: {"invoiceId":"42"}
+ * ```
+ */
+export class DefaultHandoff implements HandoffStrategy {
+  readonly #listeners = new Set<{ readonly listener: HandoffListener }>();
+  readonly #defaults: HandoffExecuteOptions;
+
+  constructor(options: HandoffExecuteOptions = {}) {
+    this.#defaults = parseConfig(HandoffExecuteOptionsSchema, options, 'DefaultHandoff options');
+  }
+
+  /**
+   * Adds a listener; returns a function that removes it.
+   *
+   * @example
+   * ```ts
+   * import { DefaultHandoff } from '@rxagents/handoff';
+   *
+   * const handoff = new DefaultHandoff();
+   * const remove = handoff.addListener({ onFailed: (result) => console.error(result.error) });
+   * remove();
+   * ```
+   */
+  addListener(listener: HandoffListener): () => void {
+    const entry = { listener };
+    this.#listeners.add(entry);
+    return () => {
+      this.#listeners.delete(entry);
+    };
+  }
+
+  /**
+   * Hands `context` from `from` to `to`; emits exactly one {@link HandoffResult}, never errors.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { DefaultHandoff, HandoffContext } from '@rxagents/handoff';
+   *
+   * const writer = defineAgent('writer', async () => 'draft');
+   * new DefaultHandoff().execute$({ id: 'editor' }, writer, HandoffContext.of('t-1')).subscribe((r) => console.log(r.output));
+   * ```
+   */
+  execute$(from: HandoffSource, to: Agent, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
+    const settings = options === undefined ? this.#defaults : { ...this.#defaults, ...parseConfig(HandoffExecuteOptionsSchema, options, 'DefaultHandoff execute options') };
+    const scheduler: SchedulerLike = settings.scheduler ?? asyncScheduler;
+    const { signal, timeout } = settings;
+    return new Observable<HandoffResult>((subscriber) => {
+      const start = scheduler.now();
+      let inner: Subscription | undefined;
+      let done = false;
+      const finish = (output: string | null, error: unknown, success: boolean): void => {
+        if (done) return;
+        done = true;
+        signal?.removeEventListener('abort', onAbort);
+        const result: HandoffResult = success
+          ? { success, fromAgentId: from.id, toAgentId: to.id, durationMs: scheduler.now() - start, output }
+          : { success, fromAgentId: from.id, toAgentId: to.id, durationMs: scheduler.now() - start, output: null, error };
+        this.#notify(success ? 'onAfter' : 'onFailed', result);
+        subscriber.next(result);
+        subscriber.complete();
+      };
+      const onAbort = (): void => {
+        inner?.unsubscribe();
+        finish(null, signal?.reason, false);
+      };
+      if (signal?.aborted) {
+        finish(null, signal.reason, false);
+        return undefined;
+      }
+      this.#notifyBefore(from, to, context);
+      try {
+        to.receive?.({ type: 'HANDOFF_REQUEST', from: from.id, to: to.id, payload: { ...context.payload, taskId: context.taskId } });
+      } catch (error) {
+        finish(null, new AgentError(to.id, error), false);
+        return undefined;
+      }
+      const prompt = `Process handoff task: ${context.taskId} | payload: ${stringify(context.payload)}`;
+      const metadata = { ...context.metadata, taskId: context.taskId };
+      const chain = [...(context.handoffChain ?? currentHandoffChain()), from.id];
+      const answer$ = reply(to, prompt, { scheduler, metadata, ...(timeout === undefined ? {} : { timeout }) });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      inner = underHandoffChain(chain, answer$).subscribe({
+        next: (output) => finish(output, undefined, true),
+        error: (error: unknown) => finish(null, error, false),
+      });
+      return () => {
+        signal?.removeEventListener('abort', onAbort);
+        inner?.unsubscribe();
+      };
+    });
+  }
+
+  /**
+   * The Promise form of {@link DefaultHandoff.execute$}: resolves with the result, never rejects.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { DefaultHandoff, HandoffContext } from '@rxagents/handoff';
+   *
+   * const writer = defineAgent('writer', async () => 'draft');
+   * const result = await new DefaultHandoff().execute({ id: 'editor' }, writer, HandoffContext.of('t-1'));
+   * console.log(result.success); // true
+   * ```
+   */
+  execute(from: HandoffSource, to: Agent, context: HandoffContext, options?: HandoffExecuteOptions): Promise<HandoffResult> {
+    return lastValue(this.execute$(from, to, context, options));
+  }
+
+  #notifyBefore(from: HandoffSource, to: Agent, context: HandoffContext): void {
+    for (const { listener } of this.#listeners) {
+      try {
+        listener.onBefore?.(from, to, context);
+      } catch {
+        // A listener never breaks a handoff.
+      }
+    }
+  }
+
+  #notify(event: 'onAfter' | 'onFailed', result: HandoffResult): void {
+    for (const { listener } of this.#listeners) {
+      try {
+        listener[event]?.(result);
+      } catch {
+        // A listener never breaks a handoff.
+      }
+    }
+  }
+}
+
+function stringify(payload: Readonly<Record<string, unknown>>): string {
+  try {
+    return JSON.stringify(payload) ?? '{}';
+  } catch {
+    return String(payload);
+  }
+}

@@ -1,0 +1,204 @@
+import { Observable, type Subscription, toArray } from 'rxjs';
+import { lastValue, type Agent } from '@rxagents/core';
+import type { HandoffContext } from './HandoffContext';
+import type { HandoffPredicate } from './HandoffPredicate';
+import type { HandoffResult } from './HandoffResult';
+import type { HandoffExecuteOptions, HandoffStrategy } from './HandoffStrategy';
+import { evaluatePredicate } from './internal/evaluatePredicate';
+
+/** One step of a {@link HandoffChain}: an agent, and the predicate that decides whether it runs. */
+export interface HandoffChainStep {
+  readonly agent: Agent;
+  readonly predicate?: HandoffPredicate;
+}
+
+/**
+ * Builds a {@link HandoffChain}: `HandoffChain.builder().add(a).add(b, predicate).build()`.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { HandoffChain } from '@rxagents/handoff';
+ *
+ * const agent = (id: string) => defineAgent(id, async () => id);
+ * const chain = HandoffChain.builder().add(agent('intake')).add(agent('writer')).build();
+ * console.log(chain.steps.length); // 2
+ * ```
+ */
+export class HandoffChainBuilder {
+  readonly #steps: HandoffChainStep[] = [];
+
+  /** Appends an agent; with a `predicate`, the step is skipped when it answers `false`. */
+  add(agent: Agent, predicate?: HandoffPredicate): this {
+    this.#steps.push(predicate === undefined ? { agent } : { agent, predicate });
+    return this;
+  }
+
+  /** The chain, with the steps added so far (later `add` calls do not change it). */
+  build(): HandoffChain {
+    return new HandoffChain(this.#steps);
+  }
+}
+
+/**
+ * A fixed sequence of handoffs: each agent hands its output to the next.
+ *
+ * @remarks
+ * The first agent is only the source and never runs. Each later agent receives a handoff from the
+ * previous one that ran; the next context's payload is just `{ previousOutput: <output> }`, while the
+ * task id and metadata carry over. A step added with a predicate is skipped when the predicate answers
+ * `false` (predicates may answer later, as a Promise or Observable). The chain stops at the first failed
+ * step (a predicate that throws counts as that step failing). `execute$` emits one array with one result
+ * per step that ran (`[]` for fewer than two agents); `results$` emits each result as it arrives.
+ * Unsubscribing (or aborting `options.signal`) aborts the running agent.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { DefaultHandoff, HandoffChain, HandoffContext } from '@rxagents/handoff';
+ *
+ * const agent = (id: string) => defineAgent(id, async (input) => `${id}(${input.length})`);
+ * const chain = HandoffChain.builder()
+ *   .add(agent('intake'))
+ *   .add(agent('extractor'))
+ *   .add(agent('translator'), (context) => context.metadata.language === 'de')
+ *   .add(agent('writer'))
+ *   .build();
+ * const results = await chain.execute(new DefaultHandoff(), HandoffContext.of('invoice-42', { document: '...' }));
+ * console.log(results.map((r) => r.toAgentId)); // [ 'extractor', 'writer' ]
+ * ```
+ */
+export class HandoffChain {
+  /** The steps, in order; the first is only the source. */
+  readonly steps: readonly HandoffChainStep[];
+
+  constructor(steps: readonly HandoffChainStep[]) {
+    this.steps = Object.freeze([...steps]);
+  }
+
+  /**
+   * Starts building a chain.
+   *
+   * @example
+   * ```ts
+   * import { HandoffChain } from '@rxagents/handoff';
+   *
+   * const empty = HandoffChain.builder().build();
+   * console.log(empty.steps.length); // 0
+   * ```
+   */
+  static builder(): HandoffChainBuilder {
+    return new HandoffChainBuilder();
+  }
+
+  /**
+   * Runs the chain and emits each step's result as it arrives, then completes.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { DefaultHandoff, HandoffChain, HandoffContext } from '@rxagents/handoff';
+   *
+   * const agent = (id: string) => defineAgent(id, async () => id);
+   * const chain = HandoffChain.builder().add(agent('a')).add(agent('b')).add(agent('c')).build();
+   * chain.results$(new DefaultHandoff(), HandoffContext.of('t-1')).subscribe((r) => console.log(r.toAgentId)); // b, c
+   * ```
+   */
+  results$(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
+    const steps = this.steps;
+    return new Observable<HandoffResult>((subscriber) => {
+      if (steps.length < 2) {
+        subscriber.complete();
+        return undefined;
+      }
+      let from: Agent = (steps[0] as HandoffChainStep).agent;
+      let current = context;
+      let index = 1;
+      let active: Subscription | undefined;
+      let pumping = false;
+      let pending = false;
+
+      const pump = (): void => {
+        pending = true;
+        if (pumping) return;
+        pumping = true;
+        while (pending && !subscriber.closed) {
+          pending = false;
+          next();
+        }
+        pumping = false;
+      };
+
+      const run = (agent: Agent): void => {
+        active = handoff.execute$(from, agent, current, options).subscribe((result) => {
+          subscriber.next(result);
+          if (!result.success) {
+            subscriber.complete();
+            return;
+          }
+          from = agent;
+          current = current.withPayloadReplaced({ previousOutput: result.output });
+          pump();
+        });
+      };
+
+      const next = (): void => {
+        if (index >= steps.length || options?.signal?.aborted) {
+          subscriber.complete();
+          return;
+        }
+        const step = steps[index++] as HandoffChainStep;
+        if (step.predicate === undefined) {
+          run(step.agent);
+          return;
+        }
+        active = evaluatePredicate(
+          step.predicate,
+          current,
+          (answer) => (answer ? run(step.agent) : pump()),
+          (error) => {
+            subscriber.next({ success: false, fromAgentId: from.id, toAgentId: step.agent.id, durationMs: 0, output: null, error });
+            subscriber.complete();
+          },
+        );
+      };
+
+      pump();
+      return () => active?.unsubscribe();
+    });
+  }
+
+  /**
+   * Runs the chain; emits one array of results (one per step that ran), never errors.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { DefaultHandoff, HandoffChain, HandoffContext } from '@rxagents/handoff';
+   *
+   * const agent = (id: string) => defineAgent(id, async () => id);
+   * const chain = HandoffChain.builder().add(agent('a')).add(agent('b')).build();
+   * chain.execute$(new DefaultHandoff(), HandoffContext.of('t-1')).subscribe((results) => console.log(results.length)); // 1
+   * ```
+   */
+  execute$(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult[]> {
+    return this.results$(handoff, context, options).pipe(toArray());
+  }
+
+  /**
+   * The Promise form of {@link HandoffChain.execute$}.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { DefaultHandoff, HandoffChain, HandoffContext } from '@rxagents/handoff';
+   *
+   * const agent = (id: string) => defineAgent(id, async () => id);
+   * const results = await HandoffChain.builder().add(agent('a')).add(agent('b')).build().execute(new DefaultHandoff(), HandoffContext.of('t-1'));
+   * console.log(results[0]?.output); // b
+   * ```
+   */
+  execute(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Promise<HandoffResult[]> {
+    return lastValue(this.execute$(handoff, context, options));
+  }
+}

@@ -1,0 +1,209 @@
+import { z } from 'zod';
+import { configRules, parseConfig } from '@rxagents/core';
+
+/**
+ * What a {@link HandoffContext} is built from.
+ *
+ * @remarks
+ * `chain`, `depth` and `max_depth` are PraisonAI's legacy spellings, accepted so Python-shaped
+ * snippets keep working: `chain` is `handoffChain`, `max_depth` is `maxDepth`, and `depth` declares how
+ * deep the chain already is when its agent ids are not known.
+ */
+export interface HandoffContextInit {
+  /** The task's id; required, non-empty. */
+  readonly taskId: string;
+  /** What the receiver works on. `null` or missing becomes `{}`. */
+  readonly payload?: Readonly<Record<string, unknown>> | null;
+  /** Facts about the task (language, tenant, ...). `null` or missing becomes `{}`. */
+  readonly metadata?: Readonly<Record<string, unknown>> | null;
+  /** The id of the handoff this one continues, if any. */
+  readonly parentHandoffId?: string | null;
+  /** The agent ids already traversed, oldest first; unset means "the chain in force". */
+  readonly handoffChain?: readonly string[];
+  /** Legacy alias of `handoffChain`. */
+  readonly chain?: readonly string[];
+  /** Legacy: how many handoffs were already made, when the chain's ids are unknown. */
+  readonly depth?: number;
+  /** Overrides a handoff's `maxDepth` for this context. */
+  readonly maxDepth?: number;
+  /** Legacy alias of `maxDepth`. */
+  readonly max_depth?: number;
+}
+
+/** The zod schema of {@link HandoffContextInit}. */
+export const HandoffContextInitSchema = z.object({
+  taskId: configRules.nonEmptyString(),
+  payload: z.record(z.string(), z.unknown()).nullish(),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+  parentHandoffId: z.string({ error: 'must be a string' }).nullish(),
+  handoffChain: z.array(z.string()).readonly().optional(),
+  chain: z.array(z.string()).readonly().optional(),
+  depth: configRules.nonNegativeInt().optional(),
+  maxDepth: configRules.int().optional(),
+  max_depth: configRules.int().optional(),
+});
+
+const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
+const TRUSTED = Symbol('trusted');
+
+interface ContextFields {
+  readonly taskId: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly parentHandoffId: string | undefined;
+  readonly handoffChain: readonly string[] | undefined;
+  readonly declaredDepth: number | undefined;
+  readonly maxDepth: number | undefined;
+}
+
+/**
+ * The immutable record a handoff carries to its receiver: task id, payload, metadata, parent id.
+ *
+ * @remarks
+ * The receiver gets only this context, never the sender's history. Missing or `null` maps become empty
+ * frozen maps; every field is read-only and `withPayload` returns a copy. `handoffChain` is optional:
+ * leave it unset and the chain in force for the current execution is used (see
+ * {@link currentHandoffChain}); set it to resume a chain that crossed a process boundary.
+ *
+ * @throws {@link ConfigError} from the constructor when `taskId` is empty or a field has the wrong type.
+ *
+ * @example
+ * ```ts
+ * import { HandoffContext } from '@rxagents/handoff';
+ *
+ * const start = new HandoffContext({ taskId: 'invoice-42', payload: { document: 'Invoice text ...' }, metadata: { language: 'de' } });
+ * const next = HandoffContext.of('ticket-7').withPayload('invoiceId', '42');
+ * console.log(start.metadata.language, next.payload.invoiceId); // de 42
+ * ```
+ */
+export class HandoffContext {
+  /** The task's id. */
+  readonly taskId: string;
+  /** What the receiver works on (frozen). */
+  readonly payload: Readonly<Record<string, unknown>>;
+  /** Facts about the task (frozen). */
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** The id of the handoff this one continues, if any. */
+  readonly parentHandoffId: string | undefined;
+  /** The agent ids already traversed, oldest first, when set explicitly. */
+  readonly handoffChain: readonly string[] | undefined;
+  /** A per-context override of a handoff's `maxDepth`. */
+  readonly maxDepth: number | undefined;
+  readonly #declaredDepth: number | undefined;
+
+  constructor(init: HandoffContextInit);
+  /** @internal */
+  constructor(init: ContextFields, trusted: typeof TRUSTED);
+  constructor(init: HandoffContextInit | ContextFields, trusted?: typeof TRUSTED) {
+    const fields = trusted === TRUSTED ? (init as ContextFields) : normalise(init as HandoffContextInit);
+    this.taskId = fields.taskId;
+    this.payload = fields.payload;
+    this.metadata = fields.metadata;
+    this.parentHandoffId = fields.parentHandoffId;
+    this.handoffChain = fields.handoffChain;
+    this.maxDepth = fields.maxDepth;
+    this.#declaredDepth = fields.declaredDepth;
+    Object.freeze(this);
+  }
+
+  /**
+   * A context with a task id and, optionally, a payload.
+   *
+   * @example
+   * ```ts
+   * import { HandoffContext } from '@rxagents/handoff';
+   *
+   * const context = HandoffContext.of('ticket-7', { invoiceId: '42' });
+   * console.log(context.payload.invoiceId); // 42
+   * ```
+   */
+  static of(taskId: string, payload?: Readonly<Record<string, unknown>>): HandoffContext {
+    return new HandoffContext(payload === undefined ? { taskId } : { taskId, payload });
+  }
+
+  /** How many handoffs were made before this context: the declared `depth`, else the chain's length, else 0. */
+  get depth(): number {
+    return this.#declaredDepth ?? this.handoffChain?.length ?? 0;
+  }
+
+  /** Legacy alias of {@link HandoffContext.handoffChain}. */
+  get chain(): readonly string[] | undefined {
+    return this.handoffChain;
+  }
+
+  /**
+   * A copy with one more payload entry (or one entry replaced).
+   *
+   * @example
+   * ```ts
+   * import { HandoffContext } from '@rxagents/handoff';
+   *
+   * const base = HandoffContext.of('t-1');
+   * const more = base.withPayload('priority', 'high');
+   * console.log(Object.keys(base.payload).length, more.payload.priority); // 0 high
+   * ```
+   */
+  withPayload(key: string, value: unknown): HandoffContext {
+    return this.#copy({ payload: Object.freeze({ ...this.payload, [key]: value }) });
+  }
+
+  /**
+   * A copy whose payload is replaced by `payload` (what a chain does between steps).
+   *
+   * @example
+   * ```ts
+   * import { HandoffContext } from '@rxagents/handoff';
+   *
+   * const next = HandoffContext.of('t-1', { document: '...' }).withPayloadReplaced({ previousOutput: 'summary' });
+   * console.log(next.payload); // { previousOutput: 'summary' }
+   * ```
+   */
+  withPayloadReplaced(payload: Readonly<Record<string, unknown>>): HandoffContext {
+    return this.#copy({ payload: Object.freeze({ ...payload }) });
+  }
+
+  /**
+   * A copy with an explicit handoff chain.
+   *
+   * @example
+   * ```ts
+   * import { HandoffContext } from '@rxagents/handoff';
+   *
+   * const resumed = HandoffContext.of('t-1').withHandoffChain(['intake', 'triage']);
+   * console.log(resumed.depth); // 2
+   * ```
+   */
+  withHandoffChain(handoffChain: readonly string[]): HandoffContext {
+    return this.#copy({ handoffChain: Object.freeze([...handoffChain]), declaredDepth: undefined });
+  }
+
+  #copy(changes: Partial<ContextFields>): HandoffContext {
+    return new HandoffContext(
+      {
+        taskId: this.taskId,
+        payload: this.payload,
+        metadata: this.metadata,
+        parentHandoffId: this.parentHandoffId,
+        handoffChain: this.handoffChain,
+        declaredDepth: this.#declaredDepth,
+        maxDepth: this.maxDepth,
+        ...changes,
+      },
+      TRUSTED,
+    );
+  }
+}
+
+function normalise(init: HandoffContextInit): ContextFields {
+  const parsed = parseConfig(HandoffContextInitSchema, init, 'HandoffContext');
+  const chain = parsed.handoffChain ?? parsed.chain;
+  return {
+    taskId: parsed.taskId,
+    payload: parsed.payload ? Object.freeze({ ...parsed.payload }) : EMPTY,
+    metadata: parsed.metadata ? Object.freeze({ ...parsed.metadata }) : EMPTY,
+    parentHandoffId: parsed.parentHandoffId ?? undefined,
+    handoffChain: chain === undefined ? undefined : Object.freeze([...chain]),
+    declaredDepth: parsed.depth,
+    maxDepth: parsed.maxDepth ?? parsed.max_depth,
+  };
+}

@@ -1,0 +1,46 @@
+import type { Observable, SchedulerLike } from 'rxjs';
+import type { Agent } from '@rxagents/core';
+import type { HandoffContext } from './HandoffContext';
+import type { HandoffResult } from './HandoffResult';
+
+/** The sending side of a handoff: only its id is used, so any agent (or a plain `{ id }`) fits. */
+export type HandoffSource = Pick<Agent, 'id'>;
+
+/** Per-call options of a {@link HandoffStrategy}. */
+export interface HandoffExecuteOptions {
+  /** Fails the handoff when the receiver takes longer than this, in ms (on `scheduler`). */
+  readonly timeout?: number;
+  /** The clock for `timeout` and `durationMs`. Defaults to `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** Aborting it aborts the receiver and gives a failure result whose `error` is the abort reason. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * How a task moves from one agent to another (the seed's `Handoff` interface).
+ *
+ * @remarks
+ * `execute$` emits exactly one {@link HandoffResult} and completes; it never errors: anything that goes
+ * wrong is a failure result. Unsubscribing aborts the receiver. `execute` is the Promise form.
+ * {@link DefaultHandoff} is the shipped implementation; {@link HandoffChain} and
+ * {@link ConditionalHandoff} accept any.
+ *
+ * @example
+ * ```ts
+ * import { of } from 'rxjs';
+ * import { lastValue } from '@rxagents/core';
+ * import type { HandoffStrategy } from '@rxagents/handoff';
+ *
+ * // A dry-run strategy that never calls the receiver.
+ * const dryRun: HandoffStrategy = {
+ *   execute$: (from, to) => of({ success: true, fromAgentId: from.id, toAgentId: to.id, durationMs: 0, output: 'dry run' }),
+ *   execute: (from, to, context, options) => lastValue(dryRun.execute$(from, to, context, options)),
+ * };
+ * ```
+ */
+export interface HandoffStrategy {
+  /** Hands `context` from `from` to `to`; resolves with the result, never rejects. */
+  execute(from: HandoffSource, to: Agent, context: HandoffContext, options?: HandoffExecuteOptions): Promise<HandoffResult>;
+  /** Hands `context` from `from` to `to`; emits one result, never errors. */
+  execute$(from: HandoffSource, to: Agent, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult>;
+}

@@ -1,0 +1,31 @@
+import { concatMap, type OperatorFunction } from 'rxjs';
+import type { ConditionalHandoff } from './ConditionalHandoff';
+import type { HandoffContext } from './HandoffContext';
+import type { HandoffResult } from './HandoffResult';
+import { type HandoffOperatorOptions, splitOperatorOptions } from './handoffTo';
+
+/**
+ * Routes each incoming context with a {@link ConditionalHandoff}, one at a time, and emits each result.
+ *
+ * @remarks
+ * The operator form of {@link ConditionalHandoff.execute$}, built on `concatMap`. A context no route
+ * takes gives a failure result with `toAgentId: 'none'`; the stream never errors.
+ *
+ * @example
+ * ```ts
+ * import { of } from 'rxjs';
+ * import { defineAgent } from '@rxagents/core';
+ * import { ConditionalHandoff, HandoffContext, routeHandoff } from '@rxagents/handoff';
+ *
+ * const billing = defineAgent('billing', async () => 'paid');
+ * const support = defineAgent('support', async () => 'hello');
+ * const router = new ConditionalHandoff().when((context) => 'invoiceId' in context.payload, billing).otherwise(support);
+ * of(HandoffContext.of('t-1', { invoiceId: '42' }), HandoffContext.of('t-2'))
+ *   .pipe(routeHandoff(router, { from: { id: 'intake' } }))
+ *   .subscribe((r) => console.log(r.toAgentId)); // billing, support
+ * ```
+ */
+export function routeHandoff(routing: ConditionalHandoff, options: HandoffOperatorOptions = {}): OperatorFunction<HandoffContext, HandoffResult> {
+  const { from, strategy, execute } = splitOperatorOptions(options);
+  return concatMap((context) => routing.execute$(strategy, from, context, execute));
+}

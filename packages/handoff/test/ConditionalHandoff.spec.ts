@@ -1,0 +1,84 @@
+import { TestScheduler } from 'rxjs/testing';
+import { map, NEVER, of, throwError, timer } from 'rxjs';
+import { defineAgent, type Agent } from '@rxagents/core';
+import { recordingAgent, scriptedAgent } from '@rxagents/testing';
+import { ConditionalHandoff, DefaultHandoff, HandoffContext, HandoffRoutingError } from '@rxagents/handoff';
+
+const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+const intake: Agent = defineAgent('intake', async () => '');
+const named = (id: string): Agent => defineAgent(id, async () => `${id} here`);
+
+describe('ConditionalHandoff', () => {
+  it('routes to the first agent whose predicate matches', async () => {
+    const routed = await new ConditionalHandoff()
+      .when((context) => 'invoiceId' in context.payload, named('billing'))
+      .when(() => true, named('sales'))
+      .otherwise(named('support'))
+      .execute(new DefaultHandoff(), intake, HandoffContext.of('ticket-7', { invoiceId: '42' }));
+    expect(routed).toMatchObject({ success: true, fromAgentId: 'intake', toAgentId: 'billing', output: 'billing here' });
+  });
+
+  it('falls back to the otherwise agent', async () => {
+    const routed = await new ConditionalHandoff().when(() => false, named('billing')).otherwise(named('support')).execute(new DefaultHandoff(), intake, HandoffContext.of('t'));
+    expect(routed.toAgentId).toBe('support');
+  });
+
+  it('with no match and no fallback returns a failure whose toAgentId is none', async () => {
+    const routed = await new ConditionalHandoff().when(() => false, named('billing')).execute(new DefaultHandoff(), intake, HandoffContext.of('t'));
+    expect(routed).toMatchObject({ success: false, fromAgentId: 'intake', toAgentId: 'none', output: null });
+    expect(routed.error).toBeInstanceOf(HandoffRoutingError);
+  });
+
+  it('predicates may return a Promise or an Observable of boolean', async () => {
+    const router = new ConditionalHandoff().when(async () => false, named('a')).when(() => of(true), named('b'));
+    await expect(router.execute(new DefaultHandoff(), intake, HandoffContext.of('t'))).resolves.toMatchObject({ toAgentId: 'b' });
+  });
+
+  it('the first declared match wins even when a later predicate answers sooner', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const router = new ConditionalHandoff()
+        .when(() => timer(10).pipe(map(() => true)), scriptedAgent('slow-but-first', 'first'))
+        .when(() => of(true), scriptedAgent('fast-but-second', 'second'));
+      expectObservable(router.execute$(new DefaultHandoff(), intake, HandoffContext.of('t')).pipe(map((r) => r.toAgentId))).toBe('10ms (a|)', { a: 'slow-but-first' });
+    });
+  });
+
+  it('decides as soon as the earlier predicates answered false, without waiting for later ones', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const router = new ConditionalHandoff()
+        .when(() => timer(3).pipe(map(() => false)), named('a'))
+        .when(() => timer(5).pipe(map(() => true)), named('b'))
+        .when(() => NEVER, named('c'));
+      expectObservable(router.route$(HandoffContext.of('t')).pipe(map((agent) => agent?.id))).toBe('5ms (b|)', { b: 'b' });
+    });
+  });
+
+  it('a predicate that errors fails the routing only when it decides', async () => {
+    const oops = new Error('predicate down');
+    const decided = await new ConditionalHandoff().when(() => true, named('a')).when(() => throwError(() => oops), named('b')).execute(new DefaultHandoff(), intake, HandoffContext.of('t'));
+    expect(decided.toAgentId).toBe('a');
+    const failed = await new ConditionalHandoff().when(() => { throw oops; }, named('a')).otherwise(named('z')).execute(new DefaultHandoff(), intake, HandoffContext.of('t'));
+    expect(failed).toMatchObject({ success: false, toAgentId: 'none', output: null, error: oops });
+  });
+
+  it('does not ask predicates after a synchronous match', async () => {
+    const later = jest.fn(() => true);
+    await new ConditionalHandoff().when(() => true, named('a')).when(later, named('b')).execute(new DefaultHandoff(), intake, HandoffContext.of('t'));
+    expect(later).not.toHaveBeenCalled();
+  });
+
+  it('is immutable: when and otherwise return new routers', () => {
+    const base = new ConditionalHandoff().when(() => true, named('a'));
+    const extended = base.otherwise(named('z'));
+    expect(base.fallback).toBeUndefined();
+    expect(extended.routes).toHaveLength(1);
+    expect(extended).not.toBe(base);
+  });
+
+  it('unsubscribing stops pending predicates and the receiver', () => {
+    const receiver = recordingAgent('r', () => NEVER);
+    const subscription = new ConditionalHandoff().when(() => true, receiver).execute$(new DefaultHandoff(), intake, HandoffContext.of('t')).subscribe();
+    subscription.unsubscribe();
+    expect(receiver.abortCount).toBe(1);
+  });
+});

@@ -1,0 +1,139 @@
+import { TestScheduler } from 'rxjs/testing';
+import { AgentError, AgentTimeoutError, ConfigError, defineAgent, type Agent } from '@rxagents/core';
+import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
+import { currentHandoffChain, DefaultHandoff, HandoffContext, type HandoffResult } from '@rxagents/handoff';
+
+const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+const intake: Agent = defineAgent('intake', async () => '');
+
+describe('DefaultHandoff', () => {
+  it('delivers a HANDOFF_REQUEST with the payload and task id, then chats with the task line', async () => {
+    const billing = recordingAgent('billing', async () => 'Invoice 42 is paid.');
+    const result = await new DefaultHandoff().execute(intake, billing, new HandoffContext({ taskId: 'ticket-7', payload: { invoiceId: '42' }, metadata: { lang: 'en' } }));
+    expect(billing.received).toEqual([{ type: 'HANDOFF_REQUEST', from: 'intake', to: 'billing', payload: { invoiceId: '42', taskId: 'ticket-7' } }]);
+    expect(billing.inputs).toEqual(['Process handoff task: ticket-7 | payload: {"invoiceId":"42"}']);
+    expect(billing.calls[0]?.options.metadata).toEqual({ lang: 'en', taskId: 'ticket-7' });
+    expect(result).toEqual({ success: true, fromAgentId: 'intake', toAgentId: 'billing', durationMs: expect.any(Number), output: 'Invoice 42 is paid.' });
+  });
+
+  it('the reply becomes output and durationMs is measured on the scheduler', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const writer = scriptedAgent('writer', { chunks: ['Dear ', 'customer'], delay: 3, interval: 4 });
+      expectObservable(new DefaultHandoff().execute$(intake, writer, HandoffContext.of('t'))).toBe('-------(r|)', {
+        r: { success: true, fromAgentId: 'intake', toAgentId: 'writer', durationMs: 7, output: 'Dear customer' },
+      });
+    });
+  });
+
+  it.each(['throw', 'reject', 'error'] as const)('a receiver that fails by %s gives a failure with null output', async (mode) => {
+    const cause = new Error('model down');
+    const result = await new DefaultHandoff().execute(intake, failingAgent('broken', cause, { mode }), HandoffContext.of('t'));
+    expect(result.success).toBe(false);
+    expect(result.output).toBeNull();
+    expect(result.error).toBeInstanceOf(AgentError);
+    expect((result.error as AgentError).cause).toBe(cause);
+  });
+
+  it('a receive that throws gives a failure and chat is never called', async () => {
+    const chat = jest.fn(async () => 'never');
+    const agent: Agent = { id: 'picky', chat, receive: () => { throw new Error('no thanks'); } };
+    const result = await new DefaultHandoff().execute(intake, agent, HandoffContext.of('t'));
+    expect(result).toMatchObject({ success: false, toAgentId: 'picky', output: null });
+    expect(chat).not.toHaveBeenCalled();
+  });
+
+  it('a receiver past its timeout fails on virtual time and is aborted', () => {
+    testScheduler().run(({ expectObservable, flush }) => {
+      const stuck = hangingAgent('stuck');
+      expectObservable(new DefaultHandoff({ timeout: 50 }).execute$(intake, stuck, HandoffContext.of('t'))).toBe('50ms (r|)', {
+        r: { success: false, fromAgentId: 'intake', toAgentId: 'stuck', durationMs: 50, output: null, error: expect.any(AgentTimeoutError) },
+      });
+      flush();
+      expect(stuck.aborted).toBe(true);
+    });
+  });
+
+  it('per-call options override the defaults', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const slow = scriptedAgent('slow', { reply: 'late', delay: 30 });
+      const handoff = new DefaultHandoff({ timeout: 10 });
+      expectObservable(handoff.execute$(intake, slow, HandoffContext.of('t'), { timeout: 100 })).toBe('30ms (r|)', {
+        r: expect.objectContaining({ success: true, output: 'late' }),
+      });
+    });
+  });
+
+  it('an aborted signal aborts the receiver and gives a failure carrying the reason', async () => {
+    const stuck = hangingAgent('stuck');
+    const controller = new AbortController();
+    const pending = new DefaultHandoff().execute(intake, stuck, HandoffContext.of('t'), { signal: controller.signal });
+    controller.abort(new Error('user left'));
+    const result = await pending;
+    expect(result).toMatchObject({ success: false, output: null, error: new Error('user left') });
+    expect(stuck.aborted).toBe(true);
+    const already = await new DefaultHandoff().execute(intake, stuck, HandoffContext.of('t'), { signal: controller.signal });
+    expect(already.success).toBe(false);
+    expect(stuck.callCount).toBe(1);
+  });
+
+  it('unsubscribing aborts the receiver', () => {
+    const stuck = hangingAgent('stuck');
+    new DefaultHandoff().execute$(intake, stuck, HandoffContext.of('t')).subscribe().unsubscribe();
+    expect(stuck.aborted).toBe(true);
+  });
+
+  it('notifies listeners before, after a success and on a failure', async () => {
+    const handoff = new DefaultHandoff();
+    const events: string[] = [];
+    handoff.addListener({
+      onBefore: (from, to, context) => events.push(`before ${from.id}->${to.id} ${context.taskId}`),
+      onAfter: (result) => events.push(`after ${result.toAgentId}`),
+      onFailed: (result) => events.push(`failed ${result.toAgentId}`),
+    });
+    await handoff.execute(intake, defineAgent('ok', async () => 'fine'), HandoffContext.of('t1'));
+    await handoff.execute(intake, failingAgent('bad'), HandoffContext.of('t2'));
+    expect(events).toEqual(['before intake->ok t1', 'after ok', 'before intake->bad t2', 'failed bad']);
+  });
+
+  it('listener methods are optional, and addListener returns a remover', async () => {
+    const handoff = new DefaultHandoff();
+    const seen: HandoffResult[] = [];
+    handoff.addListener({});
+    const remove = handoff.addListener({ onAfter: (result) => seen.push(result) });
+    await handoff.execute(intake, defineAgent('ok', async () => 'one'), HandoffContext.of('t'));
+    remove();
+    await handoff.execute(intake, defineAgent('ok', async () => 'two'), HandoffContext.of('t'));
+    expect(seen.map((result) => result.output)).toEqual(['one']);
+  });
+
+  it('a throwing listener never breaks a handoff nor silences other listeners', async () => {
+    const handoff = new DefaultHandoff();
+    const after = jest.fn();
+    handoff.addListener({
+      onBefore: () => { throw new Error('listener bug'); },
+      onAfter: () => { throw new Error('listener bug'); },
+      onFailed: () => { throw new Error('listener bug'); },
+    });
+    handoff.addListener({ onAfter: after });
+    await expect(handoff.execute(intake, defineAgent('ok', async () => 'fine'), HandoffContext.of('t'))).resolves.toMatchObject({ success: true, output: 'fine' });
+    await expect(handoff.execute(intake, failingAgent('bad'), HandoffContext.of('t'))).resolves.toMatchObject({ success: false });
+    expect(after).toHaveBeenCalledTimes(1);
+  });
+
+  it('the receiver runs under the chain in scope extended with the sender', async () => {
+    let seen: readonly string[] = [];
+    const probe = defineAgent('probe', async () => {
+      await Promise.resolve();
+      seen = currentHandoffChain();
+      return 'ok';
+    });
+    await new DefaultHandoff().execute(intake, probe, HandoffContext.of('t').withHandoffChain(['root']));
+    expect(seen).toEqual(['root', 'intake']);
+  });
+
+  it('validates its options', () => {
+    expect(() => new DefaultHandoff({ timeout: -1 })).toThrow(ConfigError);
+    expect(() => new DefaultHandoff({ timeout: -1 })).toThrow('DefaultHandoff options: timeout must be a positive number, got -1');
+    expect(() => new DefaultHandoff().execute$(intake, intake, HandoffContext.of('t'), { scheduler: {} as never })).toThrow(/scheduler/);
+  });
+});

@@ -1,0 +1,135 @@
+import { TestScheduler } from 'rxjs/testing';
+import { of, timer, map } from 'rxjs';
+import { defineAgent, type Agent } from '@rxagents/core';
+import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
+import { DefaultHandoff, HandoffChain, HandoffContext } from '@rxagents/handoff';
+
+const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+const echo = (id: string): Agent => defineAgent(id, async () => `${id}-out`);
+
+describe('HandoffChain', () => {
+  it('the first agent is only the source and never runs; later agents run in turn', async () => {
+    const intake = recordingAgent('intake');
+    const extractor = recordingAgent('extractor', async () => 'fields');
+    const writer = recordingAgent('writer', async () => 'letter');
+    const results = await HandoffChain.builder().add(intake).add(extractor).add(writer).build().execute(new DefaultHandoff(), HandoffContext.of('t'));
+    expect(intake.calls).toHaveLength(0);
+    expect(results.map((r) => [r.fromAgentId, r.toAgentId, r.output])).toEqual([
+      ['intake', 'extractor', 'fields'],
+      ['extractor', 'writer', 'letter'],
+    ]);
+  });
+
+  it('the next payload is just { previousOutput }, while task id and metadata carry over', async () => {
+    const extractor = recordingAgent('extractor', async () => 'fields');
+    const writer = recordingAgent('writer', async () => 'letter');
+    const start = new HandoffContext({ taskId: 'invoice-42', payload: { document: 'Invoice text ...' }, metadata: { language: 'de' } });
+    await HandoffChain.builder().add(echo('intake')).add(extractor).add(writer).build().execute(new DefaultHandoff(), start);
+    expect(extractor.inputs).toEqual(['Process handoff task: invoice-42 | payload: {"document":"Invoice text ..."}']);
+    expect(writer.inputs).toEqual(['Process handoff task: invoice-42 | payload: {"previousOutput":"fields"}']);
+    expect(writer.calls[0]?.options.metadata).toEqual({ language: 'de', taskId: 'invoice-42' });
+  });
+
+  it('a step whose predicate is false is skipped; the next step receives from the last agent that ran', async () => {
+    const translator = recordingAgent('translator', async () => 'übersetzt');
+    const chain = HandoffChain.builder()
+      .add(echo('intake'))
+      .add(echo('extractor'))
+      .add(translator, (context) => context.metadata.language === 'de')
+      .add(echo('writer'))
+      .build();
+    const english = await chain.execute(new DefaultHandoff(), new HandoffContext({ taskId: 't', metadata: { language: 'en' } }));
+    expect(translator.calls).toHaveLength(0);
+    expect(english.map((r) => `${r.fromAgentId}->${r.toAgentId}`)).toEqual(['intake->extractor', 'extractor->writer']);
+    const german = await chain.execute(new DefaultHandoff(), new HandoffContext({ taskId: 't', metadata: { language: 'de' } }));
+    expect(german.map((r) => `${r.fromAgentId}->${r.toAgentId}`)).toEqual(['intake->extractor', 'extractor->translator', 'translator->writer']);
+  });
+
+  it('predicates may answer later, as a Promise or an Observable', async () => {
+    const chain = HandoffChain.builder()
+      .add(echo('a'))
+      .add(echo('b'), async () => false)
+      .add(echo('c'), () => of(true))
+      .add(echo('d'), () => of<boolean>())
+      .build();
+    const results = await chain.execute(new DefaultHandoff(), HandoffContext.of('t'));
+    expect(results.map((r) => r.toAgentId)).toEqual(['c']);
+  });
+
+  it('stops at the first failed step', async () => {
+    const writer = recordingAgent('writer');
+    const results = await HandoffChain.builder().add(echo('a')).add(echo('b')).add(failingAgent('broken')).add(writer).build().execute(new DefaultHandoff(), HandoffContext.of('t'));
+    expect(results.map((r) => [r.toAgentId, r.success])).toEqual([['b', true], ['broken', false]]);
+    expect(writer.calls).toHaveLength(0);
+  });
+
+  it('a predicate that throws fails its step and stops the chain', async () => {
+    const oops = new Error('predicate bug');
+    const results = await HandoffChain.builder().add(echo('a')).add(echo('b'), () => { throw oops; }).add(echo('c')).build().execute(new DefaultHandoff(), HandoffContext.of('t'));
+    expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', durationMs: 0, output: null, error: oops }]);
+  });
+
+  it('returns [] for fewer than two agents', async () => {
+    await expect(HandoffChain.builder().build().execute(new DefaultHandoff(), HandoffContext.of('t'))).resolves.toEqual([]);
+    const lone = recordingAgent('lone');
+    await expect(HandoffChain.builder().add(lone).build().execute(new DefaultHandoff(), HandoffContext.of('t'))).resolves.toEqual([]);
+    expect(lone.calls).toHaveLength(0);
+  });
+
+  it('results$ emits each step result as it arrives, on virtual time', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const chain = HandoffChain.builder()
+        .add(echo('a'))
+        .add(scriptedAgent('b', { reply: 'B', delay: 2 }))
+        .add(scriptedAgent('c', { reply: 'C', delay: 3 }), () => timer(1).pipe(map(() => true)))
+        .build();
+      expectObservable(chain.results$(new DefaultHandoff(), HandoffContext.of('t')).pipe(map((r) => `${r.toAgentId}:${r.output}:${r.durationMs}`))).toBe('--x---(y|)', {
+        x: 'b:B:2',
+        y: 'c:C:3',
+      });
+    });
+  });
+
+  it('execute$ emits one array of results', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const chain = HandoffChain.builder().add(echo('a')).add(scriptedAgent('b', { reply: 'B', delay: 5 })).build();
+      expectObservable(chain.execute$(new DefaultHandoff(), HandoffContext.of('t')).pipe(map((results) => results.length))).toBe('-----(n|)', { n: 1 });
+    });
+  });
+
+  it('cancelling a chain aborts the running agent', () => {
+    const stuck = hangingAgent('stuck');
+    const after = recordingAgent('after');
+    const subscription = HandoffChain.builder().add(echo('a')).add(stuck).add(after).build().execute$(new DefaultHandoff(), HandoffContext.of('t')).subscribe();
+    subscription.unsubscribe();
+    expect(stuck.aborted).toBe(true);
+    expect(after.calls).toHaveLength(0);
+  });
+
+  it('aborting the signal aborts the running agent and ends with its failure', async () => {
+    const stuck = hangingAgent('stuck');
+    const controller = new AbortController();
+    const pending = HandoffChain.builder().add(echo('a')).add(echo('b')).add(stuck).add(echo('c')).build().execute(new DefaultHandoff(), HandoffContext.of('t'), { signal: controller.signal });
+    await new Promise((resolve) => setImmediate(resolve));
+    controller.abort('stop');
+    const results = await pending;
+    expect(results.map((r) => [r.toAgentId, r.success])).toEqual([['b', true], ['stuck', false]]);
+    expect(results[1]?.error).toBe('stop');
+    expect(stuck.aborted).toBe(true);
+  });
+
+  it('runs 10,000 synchronous steps without growing the stack', async () => {
+    const builder = HandoffChain.builder();
+    for (let index = 0; index <= 10_000; index += 1) builder.add(defineAgent(`s${index}`, () => of('x')));
+    const results = await builder.build().execute(new DefaultHandoff(), HandoffContext.of('t'));
+    expect(results).toHaveLength(10_000);
+    expect(results.every((r) => r.success)).toBe(true);
+  });
+
+  it('build() snapshots the steps', () => {
+    const builder = HandoffChain.builder().add(echo('a'));
+    const chain = builder.build();
+    builder.add(echo('b'));
+    expect(chain.steps).toHaveLength(1);
+  });
+});
