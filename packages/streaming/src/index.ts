@@ -17,3 +17,5 @@ export {
   type ChannelHandlerResult,
   type ChannelObserver,
 } from './ChannelSubscriber';
+export { toChannel, type ToChannelOptions } from './toChannel';
+export { AgentStreamBridge, type BridgeChannelOptions } from './AgentStreamBridge';

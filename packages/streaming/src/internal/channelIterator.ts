@@ -11,8 +11,8 @@ type Subscribe<T> = (observer: Partial<ChannelObserver<T>>) => Subscription;
  * @internal
  */
 export function channelIterator<T>(subscribe: Subscribe<T>): AsyncIterableIterator<T> {
-  let item: { value: T } | undefined;
-  let ack: Ack | undefined;
+  let item: { value: T; gate: Ack } | undefined;
+  let consumed: Ack | undefined;
   let waiting: ((result: IteratorResult<T>) => void) | undefined;
   let failWaiting: ((error: unknown) => void) | undefined;
   let done = false;
@@ -21,14 +21,14 @@ export function channelIterator<T>(subscribe: Subscribe<T>): AsyncIterableIterat
   const subscription = subscribe({
     next: (value) => {
       const gate = new Ack();
-      ack = gate;
       if (waiting !== undefined) {
         const resolve = waiting;
         waiting = undefined;
         failWaiting = undefined;
+        consumed = gate;
         resolve({ value, done: false });
       } else {
-        item = { value };
+        item = { value, gate };
       }
       return gate;
     },
@@ -48,12 +48,13 @@ export function channelIterator<T>(subscribe: Subscribe<T>): AsyncIterableIterat
 
   const iterator: AsyncIterableIterator<T> = {
     next: () => {
-      const previous = ack;
-      ack = undefined;
+      const previous = consumed;
+      consumed = undefined;
       previous?.release();
       if (item !== undefined) {
-        const { value } = item;
+        const { value, gate } = item;
         item = undefined;
+        consumed = gate;
         return Promise.resolve({ value, done: false });
       }
       if (failure !== undefined) return Promise.reject(failure.error);

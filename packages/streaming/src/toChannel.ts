@@ -1,0 +1,45 @@
+import { mergeMap, Observable, type OperatorFunction } from 'rxjs';
+import type { StreamingChannel } from './StreamingChannel';
+
+/** Options of {@link toChannel}. */
+export interface ToChannelOptions {
+  /** Complete the channel when the source completes. Default false (a channel may have several producers). */
+  readonly complete?: boolean;
+}
+
+/**
+ * Pipes an Observable (an agent's token stream, say) into a channel, honouring `BLOCK` through `offer$`.
+ *
+ * @remarks
+ * Each source value is offered with {@link StreamingChannel.offer$} as it arrives; under `BLOCK` the
+ * channel parks it (FIFO, so order is kept) until there is space or `offerTimeout` passes, at most
+ * `maxPendingOffers` at a time. The result emits, as each offer settles, whether its value was accepted
+ * (`true`) or dropped (`false`) (accepted values keep their source order), and completes when the source has completed and every offer has settled
+ * (completing the channel too with `{ complete: true }`). Source errors pass through; an offer to a
+ * closed channel errors with {@link ChannelClosedError}. Unsubscribing withdraws parked offers.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, invoke } from '@rxagents/core';
+ * import { BackpressureStrategy, StreamingChannel, toChannel } from '@rxagents/streaming';
+ * import { from } from 'rxjs';
+ *
+ * const writer = defineAgent('writer', () => from(['Once ', 'upon ', 'a time']));
+ * const tokens = StreamingChannel.create<string>({ id: 'tokens', backpressure: BackpressureStrategy.BLOCK });
+ * tokens.subscribe((token) => console.log(token));
+ * invoke(writer, 'Tell a story').pipe(toChannel(tokens, { complete: true })).subscribe();
+ * ```
+ */
+export function toChannel<T>(channel: StreamingChannel<T>, options: ToChannelOptions = {}): OperatorFunction<T, boolean> {
+  return (source) =>
+    new Observable<boolean>((subscriber) =>
+      source.pipe(mergeMap((value) => channel.offer$(value))).subscribe({
+        next: (accepted) => subscriber.next(accepted),
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => {
+          if (options.complete === true) channel.complete();
+          subscriber.complete();
+        },
+      }),
+    );
+}

@@ -1,0 +1,77 @@
+import { from, lastValueFrom, take, toArray } from 'rxjs';
+import { BackpressureStrategy, StreamingChannel } from '@rxagents/streaming';
+
+const flushMicrotasks = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('StreamingChannel interop', () => {
+  it('asObservable() and from(channel) (Symbol.observable) subscribe as channel subscribers', async () => {
+    const channel = StreamingChannel.create<string>();
+    const viaFrom = lastValueFrom(from(channel).pipe(toArray()));
+    const viaAs = lastValueFrom(channel.asObservable().pipe(take(2), toArray()));
+    channel.emitAll(['a', 'b', 'c']);
+    channel.complete();
+    await expect(viaFrom).resolves.toEqual(['a', 'b', 'c']);
+    await expect(viaAs).resolves.toEqual(['a', 'b']);
+    const key = (typeof Symbol === 'function' && (Symbol as { observable?: symbol }).observable) || '@@observable';
+    expect(typeof (channel as unknown as Record<PropertyKey, unknown>)[key]).toBe('function');
+  });
+
+  it('for await is a pacing subscriber: items wait while the loop body runs', async () => {
+    const channel = StreamingChannel.create<number>({ bufferSize: 2 });
+    const seen: number[] = [];
+    let release!: () => void;
+    const firstBody = new Promise<void>((resolve) => (release = resolve));
+    const loop = (async () => {
+      for await (const n of channel) {
+        seen.push(n);
+        if (n === 1) await firstBody;
+      }
+    })();
+    channel.emit(1);
+    await flushMicrotasks();
+    channel.emitAll([2, 3, 4, 5]);
+    expect(channel.metrics()).toMatchObject({ bufferUsed: 2, dropped: 2 });
+    channel.complete();
+    release();
+    await loop;
+    expect(seen).toEqual([1, 4, 5]);
+  });
+
+  it('leaving a for await loop unsubscribes', async () => {
+    const channel = StreamingChannel.create<number>();
+    channel.emitAll([1, 2, 3]);
+    const seen: number[] = [];
+    for await (const n of channel) {
+      seen.push(n);
+      if (n === 2) break;
+    }
+    expect(seen).toEqual([1, 2]);
+    expect(channel.metrics().subscriberCount).toBe(0);
+    expect(channel.metrics().bufferUsed).toBe(1);
+  });
+
+  it('toReadableStream(): the reader pulls pace the channel; cancel unsubscribes', async () => {
+    const channel = StreamingChannel.create<number>({ bufferSize: 10, backpressure: BackpressureStrategy.BLOCK });
+    const stream = channel.toReadableStream();
+    channel.emitAll([1, 2, 3, 4]);
+    expect(channel.metrics().bufferUsed).toBe(3);
+    const reader = stream.getReader();
+    await expect(reader.read()).resolves.toEqual({ value: 1, done: false });
+    await flushMicrotasks();
+    expect(channel.metrics().bufferUsed).toBe(2);
+    await expect(reader.read()).resolves.toEqual({ value: 2, done: false });
+    await reader.cancel();
+    expect(channel.metrics().subscriberCount).toBe(0);
+  });
+
+  it('toReadableStream() closes when the channel completes', async () => {
+    const channel = StreamingChannel.create<string>();
+    const stream = channel.toReadableStream();
+    channel.emitAll(['x', 'y']);
+    channel.complete();
+    const reader = stream.getReader();
+    const items: string[] = [];
+    for (let result = await reader.read(); !result.done; result = await reader.read()) items.push(result.value);
+    expect(items).toEqual(['x', 'y']);
+  });
+});

@@ -1,0 +1,39 @@
+import { TestScheduler } from 'rxjs/testing';
+import { lastValueFrom, map, timer, toArray } from 'rxjs';
+import { invoke } from '@rxagents/core';
+import { scriptedAgent } from '@rxagents/testing';
+import { BackpressureStrategy, ChannelClosedError, StreamingChannel, toChannel } from '@rxagents/streaming';
+
+const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+
+describe('toChannel', () => {
+  it('pipes an agent token stream into a channel and completes it', async () => {
+    const writer = scriptedAgent('writer', { chunks: ['Once ', 'upon ', 'a time'] });
+    const channel = StreamingChannel.create<string>({ backpressure: BackpressureStrategy.BLOCK });
+    const tokens: string[] = [];
+    const done = new Promise<void>((resolve) => channel.onComplete(resolve));
+    channel.subscribe((token) => void tokens.push(token));
+    await expect(lastValueFrom(invoke(writer, 'story').pipe(toChannel(channel, { complete: true }), toArray()))).resolves.toEqual([true, true, true]);
+    await done;
+    expect(tokens.join('')).toBe('Once upon a time');
+  });
+
+  it('honours BLOCK: values wait for space within offerTimeout and the late ones are dropped (virtual time)', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const channel = StreamingChannel.create<string>({ bufferSize: 1, backpressure: BackpressureStrategy.BLOCK, offerTimeout: 25, maxPendingOffers: 2 });
+      const handled: string[] = [];
+      channel.subscribe((token) => timer(10).pipe(map(() => handled.push(token))));
+      const tokens = cold('abcde|');
+      expectObservable(tokens.pipe(toChannel(channel))).toBe('t t 2ms f 5ms t 9ms (t|)', { t: true, f: false });
+    });
+  });
+
+  it('fails when the channel is closed, and passes source errors through', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const closed = StreamingChannel.create<string>({ id: 'gone' });
+      closed.close();
+      expectObservable(cold('a|').pipe(toChannel(closed))).toBe('#', undefined, new ChannelClosedError('gone', 'closed'));
+      expectObservable(cold('-#', undefined, 'boom').pipe(toChannel(StreamingChannel.create<string>()))).toBe('-#', undefined, 'boom');
+    });
+  });
+});
