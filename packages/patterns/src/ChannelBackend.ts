@@ -1,0 +1,101 @@
+import { defer, finalize, map, type Observable, tap } from 'rxjs';
+import { configRules, parseConfig } from '@rxagents/core';
+import { BackpressureStrategy, BackpressureStrategySchema, StreamingChannel } from '@rxagents/streaming';
+import { z } from 'zod';
+import type { AgentResult } from './AgentResult';
+import type { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
+import type { PostedMessage } from './ConversationState';
+import type { ExecutionBackend } from './ExecutionBackend';
+import type { ExecutionModel } from './ExecutionModel';
+import type { ExecutionResult } from './ExecutionResult';
+import { runCollectStrategy } from './runCollectStrategy';
+import { runConversationStrategy } from './runConversationStrategy';
+
+/** A pattern run's channel: conversation messages (Conversation), or agent results (FanIn, Barrier). */
+export type PatternChannel = StreamingChannel<PostedMessage> | StreamingChannel<AgentResult>;
+
+/** Options of {@link ChannelBackend}: the channel each run creates. */
+export interface ChannelBackendOptions {
+  /** The channel's id. Default: a random 8-character id (the channel's own default). */
+  readonly id?: string;
+  /** The channel's buffer. Default 256. */
+  readonly bufferSize?: number;
+  /** The channel's strategy. Default `BLOCK`: a pattern's messages are never dropped, a slow watcher slows the run. */
+  readonly backpressure?: BackpressureStrategy;
+  /** Called with each run's channel before anything is posted: subscribe a UI or a logger here. */
+  readonly onChannel?: (channel: PatternChannel) => void;
+}
+
+/** The zod schema of {@link ChannelBackendOptions}. */
+export const ChannelBackendOptionsSchema = z.strictObject({
+  id: configRules.nonEmptyString().optional(),
+  bufferSize: configRules.positiveInt().optional(),
+  backpressure: BackpressureStrategySchema.optional(),
+  onChannel: configRules.function<(channel: PatternChannel) => void>().optional(),
+});
+
+/** A backend made by {@link ChannelBackend}; it says which strategy it runs. */
+export type ChannelExecutionBackend<T> = ExecutionBackend<T> & { readonly strategy: ChannelExecutionStrategy<T> };
+
+/**
+ * A backend that runs each pattern run over its own `StreamingChannel`, with the given strategy.
+ *
+ * @remarks
+ * Per run (per subscription): creates the channel on the model's scheduler, hands it to the strategy
+ * (Conversation, FanIn or Barrier), and tears it down in a finalizer: `complete()` when the run
+ * completes (watchers drain what they have not read yet), `close()` on error and on unsubscription
+ * (a cancelled run delivers nothing more). Results report `mode: 'channel'`. `.overChannel()` on a
+ * pattern builder sets this backend with the strategy the pattern implies.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { ChannelBackend, ChannelExecutionStrategy, ExecutionModel, Patterns, runModel } from '@rxagents/patterns';
+ *
+ * const a = defineAgent('a', async () => 'approve');
+ * const b = defineAgent('b', async () => 'approve');
+ * const direct = Patterns.voting({ agents: [a, b] }).build();
+ * const overChannel = ExecutionModel.withBackend(direct, ChannelBackend(ChannelExecutionStrategy.fanIn(), {
+ *   onChannel: (channel) => channel.subscribe((item) => console.log('on the channel:', item)),
+ * }));
+ * runModel(overChannel, 'Ship?').subscribe((result) => console.log(result.mode, result.status));
+ * ```
+ */
+export function ChannelBackend<T>(strategy: ChannelExecutionStrategy<T>, options: ChannelBackendOptions = {}): ChannelExecutionBackend<T> {
+  const settings = parseConfig(ChannelBackendOptionsSchema, options, 'ChannelBackend options');
+  const open = <M>(model: ExecutionModel<T>): StreamingChannel<M> =>
+    StreamingChannel.create<M>({
+      backpressure: settings.backpressure ?? BackpressureStrategy.BLOCK,
+      scheduler: model.scheduler,
+      ...(settings.id === undefined ? {} : { id: settings.id }),
+      ...(settings.bufferSize === undefined ? {} : { bufferSize: settings.bufferSize }),
+    });
+  const backend = (model: ExecutionModel<T>, input: string): Observable<ExecutionResult<T>> =>
+    defer(() => {
+      if (strategy.kind === 'conversation') {
+        const channel = open<PostedMessage>(model);
+        settings.onChannel?.(channel);
+        return tearDownAfter(channel, runConversationStrategy(strategy, model, input, channel));
+      }
+      const channel = open<AgentResult>(model);
+      settings.onChannel?.(channel);
+      return tearDownAfter(channel, runCollectStrategy(strategy, model, input, channel));
+    });
+  return Object.assign(backend, { strategy });
+}
+
+function tearDownAfter<M, T>(channel: StreamingChannel<M>, run$: Observable<ExecutionResult<T>>): Observable<ExecutionResult<T>> {
+  let completed = false;
+  return run$.pipe(
+    map((result): ExecutionResult<T> => (result.mode === 'channel' ? result : { ...result, mode: 'channel' })),
+    tap({
+      complete: () => {
+        completed = true;
+        channel.complete();
+      },
+    }),
+    finalize(() => {
+      if (!completed) channel.close();
+    }),
+  );
+}

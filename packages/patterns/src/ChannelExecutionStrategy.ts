@@ -1,0 +1,125 @@
+import { configRules, parseConfig } from '@rxagents/core';
+import { z } from 'zod';
+import type { ConversationState } from './ConversationState';
+import type { ConversationPrompt } from './conversationPrompt';
+import type { TerminationCondition } from './TerminationCondition';
+import type { TurnPolicy } from './TurnPolicy';
+
+/** Runs a pattern as a conversation on the channel (see {@link ChannelExecutionStrategy}). */
+export interface ConversationStrategy<T> {
+  readonly kind: 'conversation';
+  /** Who speaks next. */
+  readonly turnPolicy: TurnPolicy;
+  /** The conversation's own condition: it terminates on the projection, not on the model's `T`. */
+  readonly termination: TerminationCondition<ConversationState>;
+  /** Maps the projection to the model's state type (identity for a debate). */
+  readonly project: (state: ConversationState) => T;
+  /** What a speaker is asked. Default `conversationPrompt`. */
+  readonly prompt?: ConversationPrompt;
+}
+
+/** How FanIn and Barrier dispatch: concurrency and timeouts (each falls back to the model's). */
+export interface CollectOptions {
+  /** How many agents run at once. Default: all of them. */
+  readonly concurrency?: number;
+  /** Per-agent limit in ms: a late agent is recorded as a failed result (`AgentTimeoutError`). */
+  readonly agentTimeout?: number;
+  /** Overall limit in ms: agents still working are recorded as failed (`ExecutionTimeoutError`). */
+  readonly timeout?: number;
+}
+
+/** The zod schema of {@link CollectOptions}. */
+export const CollectOptionsSchema = z.strictObject({
+  concurrency: configRules.positiveInt().optional(),
+  agentTimeout: configRules.positiveNumber().optional(),
+  timeout: configRules.positiveNumber().optional(),
+});
+
+/** Invokes every agent and aggregates each result as it arrives on the channel (see {@link ChannelExecutionStrategy}). */
+export interface FanInStrategy extends CollectOptions {
+  readonly kind: 'fanIn';
+}
+
+/** Invokes every agent and releases once every contributor has written (see {@link ChannelExecutionStrategy}). */
+export interface BarrierStrategy extends CollectOptions {
+  readonly kind: 'barrier';
+}
+
+/**
+ * How a pattern uses its channel: the seed's sealed interface, as a discriminated union on `kind`.
+ *
+ * @remarks
+ * - `conversation`: a {@link ConversationOrchestrator} over the channel: participants post replies, the
+ *   state is the channel's fold, a turn policy picks speakers, the strategy's own
+ *   `TerminationCondition<ConversationState>` decides when to stop, `project` maps the projection to
+ *   the model's state (so no unsound cast bridges `ConversationState` and `T`).
+ * - `fanIn`: invokes every agent concurrently (bounded by `concurrency`), posts each result on the
+ *   channel, and aggregates results in arrival order, one snapshot each.
+ * - `barrier`: the same dispatch, but nothing is aggregated until every contributor has written; then the
+ *   results are aggregated in agent order, in one step.
+ * Unlike the seed's Java version, FanIn and Barrier dispatch concurrently with a per-agent and an
+ * overall timeout; a timed-out agent is a recorded result, never a hang.
+ *
+ * @example
+ * ```ts
+ * import { ChannelExecutionStrategy, TerminationCondition, TurnPolicy } from '@rxagents/patterns';
+ *
+ * const debate = ChannelExecutionStrategy.conversation({
+ *   turnPolicy: TurnPolicy.roundRobin(),
+ *   termination: TerminationCondition.maxIterations(3),
+ *   project: (state) => state,
+ * });
+ * const vote = ChannelExecutionStrategy.fanIn({ concurrency: 4, agentTimeout: 10_000, timeout: 30_000 });
+ * const gate = ChannelExecutionStrategy.barrier({ timeout: 60_000 });
+ * ```
+ */
+export type ChannelExecutionStrategy<T> = ConversationStrategy<T> | FanInStrategy | BarrierStrategy;
+
+/** Builds {@link ChannelExecutionStrategy} values. */
+export const ChannelExecutionStrategy = {
+  /**
+   * A conversation strategy.
+   *
+   * @example
+   * ```ts
+   * import { ChannelExecutionStrategy, TerminationCondition, TurnPolicy } from '@rxagents/patterns';
+   *
+   * const strategy = ChannelExecutionStrategy.conversation({
+   *   turnPolicy: TurnPolicy.addressed(),
+   *   termination: TerminationCondition.maxMessages(12),
+   *   project: (state) => state.messages.length,
+   * });
+   * ```
+   */
+  conversation<T>(settings: Omit<ConversationStrategy<T>, 'kind'>): ConversationStrategy<T> {
+    return Object.freeze({ kind: 'conversation', ...settings });
+  },
+
+  /**
+   * A fan-in strategy; options are validated.
+   *
+   * @example
+   * ```ts
+   * import { ChannelExecutionStrategy } from '@rxagents/patterns';
+   *
+   * const strategy = ChannelExecutionStrategy.fanIn({ agentTimeout: 5_000 });
+   * ```
+   */
+  fanIn(options: CollectOptions = {}): FanInStrategy {
+    return Object.freeze({ kind: 'fanIn', ...parseConfig(CollectOptionsSchema, options, 'FanIn options') });
+  },
+
+  /**
+   * A barrier strategy; options are validated.
+   *
+   * @example
+   * ```ts
+   * import { ChannelExecutionStrategy } from '@rxagents/patterns';
+   *
+   * const strategy = ChannelExecutionStrategy.barrier({ timeout: 20_000 });
+   * ```
+   */
+  barrier(options: CollectOptions = {}): BarrierStrategy {
+    return Object.freeze({ kind: 'barrier', ...parseConfig(CollectOptionsSchema, options, 'Barrier options') });
+  },
+} as const;

@@ -1,0 +1,90 @@
+import { last, map, type Observable, takeWhile } from 'rxjs';
+import type { Agent, ChatOptions } from '@rxagents/core';
+import { PatternFailedError } from './errors/PatternFailedError';
+import type { ExecutionModel } from './ExecutionModel';
+import type { ExecutionResult } from './ExecutionResult';
+import { runModel } from './runModel';
+
+/** Options of a {@link ComposedAgent}. */
+export interface ComposedAgentOptions<T> {
+  readonly name?: string;
+  readonly role?: string;
+  readonly goal?: string;
+  /**
+   * Watches every snapshot of the sub-task (the live projection); returning true stops it there: the
+   * sub-task is cancelled and its current output is the reply (status `completed`, reason
+   * `stopped by observer`).
+   */
+  readonly stopWhen?: (snapshot: ExecutionResult<T>) => boolean;
+}
+
+/**
+ * A whole pattern run as one agent, so a supervisor can dispatch a debate or a vote as a sub-task.
+ *
+ * @remarks
+ * `chat(input)` runs the model on its own backend (over a channel when it was built with
+ * `.overChannel()`; the caller neither knows nor cares) and replies with the pattern's output. A
+ * `completed` run replies with the output as is; `escalated` and `deadlocked` runs reply with it
+ * prefixed by `[status: reason]`, so the caller sees that nobody decided; a `failed` run errors with
+ * {@link PatternFailedError}. Cancelling the call (its `AbortSignal`, an unsubscription, a timeout)
+ * cancels the whole sub-task. `observe(input)` gives every snapshot of a run (the seed's #97), and
+ * `stopWhen` lets the caller stop a sub-task on what it observes.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, reply } from '@rxagents/core';
+ * import { ComposedAgent, Patterns } from '@rxagents/patterns';
+ *
+ * const optimist = defineAgent('optimist', async () => 'It will work.');
+ * const skeptic = defineAgent('skeptic', async () => 'It might not.');
+ * const debate = Patterns.debate({ agents: [optimist, skeptic], maxRounds: 2 }).overChannel().build();
+ * const panel = new ComposedAgent('panel', debate, { role: 'Debate panel' });
+ * reply(panel, 'Adopt the new framework?').subscribe(console.log);
+ * ```
+ */
+export class ComposedAgent<T> implements Agent {
+  readonly id: string;
+  readonly name?: string;
+  readonly role?: string;
+  readonly goal?: string;
+  /** The pattern this agent runs. */
+  readonly model: ExecutionModel<T>;
+  private readonly stopWhen: ((snapshot: ExecutionResult<T>) => boolean) | undefined;
+
+  constructor(id: string, model: ExecutionModel<T>, options: ComposedAgentOptions<T> = {}) {
+    this.id = id;
+    if (options.name !== undefined) this.name = options.name;
+    if (options.role !== undefined) this.role = options.role;
+    if (options.goal !== undefined) this.goal = options.goal;
+    this.model = model;
+    this.stopWhen = options.stopWhen;
+  }
+
+  /** Every snapshot of one run on `input`, ending with the final result (honours `stopWhen`). */
+  observe(input: string): Observable<ExecutionResult<T>> {
+    const runs = runModel(this.model, input);
+    const stopWhen = this.stopWhen;
+    if (stopWhen === undefined) return runs;
+    return runs.pipe(
+      map((snapshot): ExecutionResult<T> =>
+        snapshot.status === 'running' && stopWhen(snapshot) ? { ...snapshot, status: 'completed', reason: 'stopped by observer' } : snapshot,
+      ),
+      takeWhile((snapshot) => snapshot.status === 'running', true),
+    );
+  }
+
+  /** The final result of one run on `input`. */
+  run(input: string): Observable<ExecutionResult<T>> {
+    return this.observe(input).pipe(last());
+  }
+
+  /** Runs the pattern and replies with its output; see the class notes for non-completed outcomes. */
+  chat(input: string, _options: ChatOptions): Observable<string> {
+    return this.run(input).pipe(
+      map((result) => {
+        if (result.status === 'failed') throw new PatternFailedError(result.pattern, result.reason ?? 'unknown reason', result.error);
+        return result.status === 'completed' ? result.output : `[${result.status}: ${result.reason ?? ''}] ${result.output}`;
+      }),
+    );
+  }
+}

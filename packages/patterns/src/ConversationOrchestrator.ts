@@ -1,0 +1,228 @@
+import { asyncScheduler, BehaviorSubject, concat, concatMap, defer, first, ignoreElements, map, merge, type Observable, of, race, scan, type SchedulerLike, takeWhile, tap, timer } from 'rxjs';
+import { configRules, parseConfig } from '@rxagents/core';
+import { z } from 'zod';
+import type { AgentRef } from './AgentRef';
+import type { AgentFailure, AgentResult } from './AgentResult';
+import { type ConversationMessage, ConversationState, type PostedMessage } from './ConversationState';
+import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
+import { dispatchAgents } from './dispatchAgents';
+import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
+import { UnknownParticipantError } from './errors/UnknownParticipantError';
+import { evaluateTermination, type TerminationCondition } from './TerminationCondition';
+import type { TerminationDecision } from './TerminationDecision';
+import { TurnPolicy } from './TurnPolicy';
+
+/** The part of a `StreamingChannel` a conversation needs: post a message, watch every message. */
+export interface ConversationChannel {
+  emit(message: PostedMessage): boolean;
+  asObservable(): Observable<PostedMessage>;
+}
+
+/** Options of {@link ConversationOrchestrator.create}. */
+export interface ConversationOrchestratorOptions {
+  /** Who takes part, in order (round robin follows it). At least one. */
+  readonly participants: readonly AgentRef[];
+  /** Who speaks next. Default: round robin. */
+  readonly turnPolicy?: TurnPolicy;
+  /** When the conversation ends; evaluated on the projection after every turn. */
+  readonly termination: TerminationCondition<ConversationState>;
+  /** What a speaker is asked. Default {@link conversationPrompt}. */
+  readonly prompt?: ConversationPrompt;
+  /** Per-turn limit for each speaker, in ms (core's `AgentTimeoutError`). */
+  readonly agentTimeout?: number;
+  /** Whole-conversation limit, in ms (`ExecutionTimeoutError`, status failed). */
+  readonly timeout?: number;
+  /** How many speakers of one turn (a free-for-all) answer at once. Default: all of them. */
+  readonly concurrency?: number;
+  /** The clock. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** The pattern name used in errors. Default `conversation`. */
+  readonly pattern?: string;
+}
+
+/** The zod schema of {@link ConversationOrchestratorOptions}. */
+export const ConversationOrchestratorOptionsSchema = z.strictObject({
+  participants: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one participant'),
+  turnPolicy: z.custom<TurnPolicy>((v) => typeof (v as TurnPolicy | undefined)?.next === 'function', { error: 'must be a TurnPolicy' }).optional(),
+  termination: z.custom<TerminationCondition<ConversationState>>((v) => typeof (v as TerminationCondition<ConversationState> | undefined)?.evaluate === 'function', {
+    error: 'must be a TerminationCondition',
+  }),
+  prompt: configRules.function<ConversationPrompt>().optional(),
+  agentTimeout: configRules.positiveNumber().optional(),
+  timeout: configRules.positiveNumber().optional(),
+  concurrency: configRules.positiveInt().optional(),
+  scheduler: configRules.scheduler().optional(),
+  pattern: configRules.nonEmptyString().optional(),
+});
+
+/** A conversation's progress: a message folded into the projection, or the end. */
+export type ConversationEvent =
+  | {
+      readonly type: 'message';
+      readonly message: ConversationMessage;
+      readonly state: ConversationState;
+      /** Every speaker's result so far, in completion order. */
+      readonly results: readonly AgentResult[];
+    }
+  | {
+      readonly type: 'finished';
+      readonly state: ConversationState;
+      readonly decision: Exclude<TerminationDecision, { type: 'continue' }>;
+      /** Every speaker's result, in completion order. */
+      readonly results: readonly AgentResult[];
+    };
+
+/**
+ * Runs a conversation whose participants share a channel: the seed's ConversationOrchestrator.
+ *
+ * @remarks
+ * Every reply is posted on the channel; the state is a fold (`scan`) of the channel's messages
+ * ({@link ConversationState.fold}), so whatever else watches the channel (a UI, a supervisor) sees
+ * exactly what the participants see. Each turn: evaluate termination on the projection, ask the turn
+ * policy who speaks, build each speaker's prompt from the projection (it lists the messages before its
+ * turn), call the speakers through core's `reply`, post each reply, and wait until the projection holds
+ * the turn's messages. A speaker that fails or times out ends the conversation as `failed`. Unsubscribing
+ * aborts the speaker in flight and clears every timer; the channel is the caller's and stays open.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { StreamingChannel } from '@rxagents/streaming';
+ * import { ConversationOrchestrator, TerminationCondition, type PostedMessage } from '@rxagents/patterns';
+ *
+ * const alice = defineAgent('alice', async () => 'I propose Friday.');
+ * const bob = defineAgent('bob', async () => 'Friday works. TERMINATE');
+ * const orchestrator = ConversationOrchestrator.create({
+ *   participants: [alice, bob],
+ *   termination: TerminationCondition.textMention('TERMINATE'),
+ * });
+ * const channel = StreamingChannel.create<PostedMessage>({ id: 'planning' });
+ * orchestrator.run('When do we release?', channel).subscribe((event) => {
+ *   if (event.type === 'message') console.log(`${event.message.speaker}: ${event.message.content}`);
+ * });
+ * ```
+ */
+export class ConversationOrchestrator {
+  private readonly options: Required<Omit<ConversationOrchestratorOptions, 'agentTimeout' | 'timeout' | 'concurrency'>> &
+    Pick<ConversationOrchestratorOptions, 'agentTimeout' | 'timeout' | 'concurrency'>;
+
+  private constructor(options: ConversationOrchestrator['options']) {
+    this.options = options;
+  }
+
+  /**
+   * Validates the options and builds an orchestrator (reusable: each `run` is independent).
+   *
+   * @throws `ConfigError` when an option breaks its rule.
+   */
+  static create(options: ConversationOrchestratorOptions): ConversationOrchestrator {
+    const parsed = parseConfig(ConversationOrchestratorOptionsSchema, options, 'ConversationOrchestrator options');
+    return new ConversationOrchestrator({
+      ...parsed,
+      participants: [...options.participants],
+      termination: options.termination,
+      turnPolicy: parsed.turnPolicy ?? TurnPolicy.roundRobin(),
+      prompt: parsed.prompt ?? conversationPrompt,
+      scheduler: parsed.scheduler ?? asyncScheduler,
+      pattern: parsed.pattern ?? 'conversation',
+    });
+  }
+
+  /** The participants' ids, in order. */
+  get participantIds(): readonly string[] {
+    return this.options.participants.map((p) => p.id);
+  }
+
+  /**
+   * Runs one conversation on `topic` over `channel`: message events as the projection folds them, then
+   * one `finished` event. Cold; unsubscribe to cancel.
+   */
+  run(topic: string, channel: ConversationChannel): Observable<ConversationEvent> {
+    const { participants, turnPolicy, termination, prompt, agentTimeout, timeout, scheduler, pattern } = this.options;
+    const byId = new Map(participants.map((p) => [p.id, p] as const));
+    const ids = participants.map((p) => p.id);
+    return defer(() => {
+      const startedAt = scheduler.now();
+      const overall = timeout === undefined ? undefined : { timeoutMs: timeout, endsAt: startedAt + timeout };
+      const projection = new BehaviorSubject(ConversationState.initial(topic, ids));
+      const results: AgentResult[] = [];
+      let posted = 0;
+      const finished = (decision: Exclude<TerminationDecision, { type: 'continue' }>): ConversationEvent => ({
+        type: 'finished',
+        state: projection.value,
+        decision,
+        results: [...results],
+      });
+
+      const messages$ = channel.asObservable().pipe(
+        scan(ConversationState.fold, projection.value),
+        tap((state) => projection.next(state)),
+        map((state): ConversationEvent => ({
+          type: 'message',
+          message: state.messages[state.messages.length - 1] as ConversationMessage,
+          state,
+          results: [...results],
+        })),
+      );
+
+      const turn = (): Observable<ConversationEvent> =>
+        defer(() => {
+          const state = projection.value;
+          const decision$ = evaluateTermination(termination, { state, iteration: state.round, elapsedMs: scheduler.now() - startedAt });
+          const bounded$ =
+            overall === undefined
+              ? decision$
+              : race(decision$, timer(Math.max(0, overall.endsAt - scheduler.now()), scheduler).pipe(map(() => timedOut(pattern, overall.timeoutMs))));
+          return bounded$.pipe(concatMap((decision) => (decision.type === 'continue' ? speak(state) : of(finished(decision)))));
+        });
+
+      const speak = (state: ConversationState): Observable<ConversationEvent> => {
+        if (overall !== undefined && scheduler.now() >= overall.endsAt) return of(finished(timedOut(pattern, overall.timeoutMs)));
+        const next = turnPolicy.next(state);
+        if (next.length === 0) return of(finished({ type: 'complete', reason: `${turnPolicy.name} named no speaker` }));
+        const unknown = next.find((id) => !byId.has(id));
+        if (unknown !== undefined) {
+          const error = new UnknownParticipantError(unknown, ids);
+          return of(finished({ type: 'failed', reason: error.message, error }));
+        }
+        const speakers = next.map((id) => byId.get(id) as AgentRef);
+        let failure: AgentFailure | undefined;
+        const replies$ = dispatchAgents(speakers, (speaker) => prompt(projection.value, speaker.id), {
+          pattern,
+          concurrency: this.options.concurrency ?? speakers.length,
+          agentTimeout,
+          overall,
+          failFast: true,
+          scheduler,
+        }).pipe(
+          tap((result) => {
+            results.push(result);
+            if (!result.ok) failure = result;
+            else {
+              posted += 1;
+              channel.emit({ speaker: result.agentId, content: result.output, at: result.finishedAt });
+            }
+          }),
+          ignoreElements(),
+        );
+        return concat(
+          replies$,
+          defer(() =>
+            failure !== undefined
+              ? of(finished({ type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error }))
+              : projection.pipe(
+                  first((s) => s.messages.length >= posted),
+                  concatMap(() => turn()),
+                ),
+          ),
+        );
+      };
+
+      return merge(messages$, turn()).pipe(takeWhile((event) => event.type !== 'finished', true));
+    });
+  }
+}
+
+function timedOut(pattern: string, timeoutMs: number): Exclude<TerminationDecision, { type: 'continue' }> {
+  return { type: 'failed', reason: `timed out after ${timeoutMs} ms`, error: new ExecutionTimeoutError(pattern, timeoutMs) };
+}

@@ -1,0 +1,126 @@
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { type Agent, configRules, parseConfig } from '@rxagents/core';
+import { z } from 'zod';
+import type { AgentRef } from './AgentRef';
+import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
+import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
+import { ConversationState } from './ConversationState';
+import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
+import type { JudgeConvergenceOptions } from './conversationTerminations';
+import { ExecutionModel } from './ExecutionModel';
+import { PatternBuilder } from './PatternBuilder';
+import { TerminationCondition } from './TerminationCondition';
+import { TurnPolicy } from './TurnPolicy';
+
+/** Options of {@link Patterns.debate}. */
+export interface DebateOptions {
+  /** The debaters, in speaking order. At least two. */
+  readonly agents: readonly AgentRef[];
+  /** Rounds (every debater speaks once per round) before the debate ends. Default 5. */
+  readonly maxRounds?: number;
+  /** Asked after every round whether the debaters converged; a yes ends the debate. */
+  readonly judge?: Agent;
+  /** How the judge is asked and read (`predicate`, `prompt`, `timeout`). */
+  readonly judgeOptions?: Omit<JudgeConvergenceOptions, 'maxIterations' | 'scheduler'>;
+  /** What a debater is asked. Default {@link conversationPrompt}. */
+  readonly prompt?: ConversationPrompt;
+  /** Per-turn limit in ms. */
+  readonly agentTimeout?: number;
+  /** Whole-debate limit in ms. */
+  readonly timeout?: number;
+  /** The clock. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+/** The zod schema of {@link DebateOptions}. */
+export const DebateOptionsSchema = z.strictObject({
+  agents: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(2, 'must list at least two debaters'),
+  maxRounds: configRules.positiveInt().default(5),
+  judge: z.custom<Agent>((v) => typeof (v as Agent | undefined)?.chat === 'function', { error: 'must be an agent' }).optional(),
+  judgeOptions: z.strictObject({
+    predicate: configRules.function<(verdict: string, state: ConversationState) => boolean>().optional(),
+    prompt: configRules.function<(state: ConversationState) => string>().optional(),
+    timeout: configRules.positiveNumber().optional(),
+  }).optional(),
+  prompt: configRules.function<ConversationPrompt>().optional(),
+  agentTimeout: configRules.positiveNumber().optional(),
+  timeout: configRules.positiveNumber().optional(),
+  scheduler: configRules.scheduler().optional(),
+});
+
+type DebateSettings = z.output<typeof DebateOptionsSchema>;
+
+/**
+ * A debate: debaters speak in turn, round after round, each seeing the transcript so far.
+ *
+ * @remarks
+ * Its state is a {@link ConversationState} in both modes. The termination condition is derived from
+ * the settings, the seed's way: `maxRounds` becomes `maxIterations`, `judge` becomes
+ * `judgeConvergence`, combined with `or` (the judge is asked first, so it can still call convergence
+ * in the last round); both read the conversation state, so no cast bridges two state types. Directly,
+ * each driver iteration is one round: the debaters are called one after another, each prompt built
+ * from the transcript so far. `.overChannel()` runs it as a Conversation with round-robin turns: replies
+ * travel on a `StreamingChannel` and the transcript is the channel's fold. Either way a debater's
+ * failure ends the debate as `failed`. The output is the transcript.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns } from '@rxagents/patterns';
+ *
+ * const pro = defineAgent('pro', async () => 'Remote work raises output.');
+ * const con = defineAgent('con', async () => 'It weakens mentoring.');
+ * const judge = defineAgent('judge', async () => 'CONVERGED: both see trade-offs.');
+ * const result = await Patterns.debate({ agents: [pro, con], maxRounds: 3, judge }).overChannel().execute('Remote work?');
+ * console.log(result.status, result.iterations); // completed 1
+ * ```
+ */
+export class DebateBuilder extends PatternBuilder<ConversationState> {
+  readonly #settings: DebateSettings;
+  readonly #channel: ChannelBackendOptions | undefined;
+
+  /** Validates `options`; prefer {@link Patterns.debate}. @throws `ConfigError`. */
+  constructor(options: DebateOptions, channel?: ChannelBackendOptions) {
+    super();
+    this.#settings = { ...parseConfig(DebateOptionsSchema, options, 'Debate options'), agents: [...options.agents] };
+    this.#channel = channel;
+  }
+
+  /** The same debate, run as a Conversation with round-robin turns over a `StreamingChannel`. */
+  overChannel(options: ChannelBackendOptions = {}): DebateBuilder {
+    return new DebateBuilder(this.#settings, options);
+  }
+
+  /** The conversation condition derived from `maxRounds` and `judge`. */
+  termination(): TerminationCondition<ConversationState> {
+    const { maxRounds, judge, judgeOptions, scheduler } = this.#settings;
+    const rounds = TerminationCondition.maxIterations<ConversationState>(maxRounds);
+    if (judge === undefined) return rounds;
+    const converged = TerminationCondition.judgeConvergence(judge, { ...judgeOptions, ...(scheduler === undefined ? {} : { scheduler }) });
+    return TerminationCondition.or(converged, rounds);
+  }
+
+  build(): ExecutionModel<ConversationState> {
+    const { agents, prompt = conversationPrompt, agentTimeout, timeout, scheduler = asyncScheduler } = this.#settings;
+    const ids = agents.map((agent) => agent.id);
+    const termination = this.termination();
+    const model = ExecutionModel.create<ConversationState>({
+      pattern: 'debate',
+      agents,
+      initialState: (input) => ConversationState.initial(input, ids),
+      route: () => agents,
+      prompt: (state, agent) => prompt(state, agent.id),
+      aggregate: (state, result) => (result.ok ? ConversationState.fold(state, { speaker: result.agentId, content: result.output, at: result.finishedAt }) : state),
+      termination,
+      output: ConversationState.transcript,
+      failOnAgentError: true,
+      concurrency: 1,
+      scheduler,
+      ...(agentTimeout === undefined ? {} : { agentTimeout }),
+      ...(timeout === undefined ? {} : { timeout }),
+    });
+    if (this.#channel === undefined) return model;
+    const strategy = ChannelExecutionStrategy.conversation<ConversationState>({ turnPolicy: TurnPolicy.roundRobin(), termination, project: (state) => state, prompt });
+    return ExecutionModel.withBackend(model, ChannelBackend(strategy, this.#channel));
+  }
+}

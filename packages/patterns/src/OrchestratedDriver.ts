@@ -1,0 +1,95 @@
+import { concat, concatMap, defer, map, type Observable, of, race, timer } from 'rxjs';
+import type { AgentFailure, AgentResult } from './AgentResult';
+import { dispatchAgents } from './dispatchAgents';
+import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
+import type { ExecutionModel } from './ExecutionModel';
+import type { ExecutionResult } from './ExecutionResult';
+import { resultOf } from './resultOf';
+import { evaluateTermination } from './TerminationCondition';
+import type { TerminationDecision } from './TerminationDecision';
+
+type Stop = Exclude<TerminationDecision, { type: 'continue' }>;
+
+/**
+ * The default backend: the five-phase loop (route, activate, dispatch, aggregate, check termination)
+ * with agents invoked directly.
+ *
+ * @remarks
+ * The driver holds the state; agents never see each other's output except through what the model's
+ * `prompt` chooses to tell them. Each iteration routes agents, calls them through core's `reply`
+ * (concurrently up to the model's `concurrency`, each prompt built when its call starts), folds every
+ * result into the state as it arrives (one `running` snapshot each), then evaluates the termination
+ * condition on the new snapshot. The run ends when routing returns no agent, when a condition stops,
+ * when an agent fails and the model has `failOnAgentError`, or when the overall `timeout` has passed
+ * (`failed`). Unsubscribing aborts every agent call in flight (their `AbortSignal`s fire) and clears
+ * every timer. The loop is an Observable (`defer`/`concat`/`concatMap`), so it runs on virtual time
+ * under `TestScheduler.run`.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { OrchestratedDriver, Patterns } from '@rxagents/patterns';
+ *
+ * const a = defineAgent('a', async () => 'yes');
+ * const b = defineAgent('b', async () => 'yes');
+ * const model = Patterns.voting({ agents: [a, b] }).build();
+ * OrchestratedDriver(model, 'Ship it?').subscribe((result) => console.log(result.status, result.output));
+ * ```
+ */
+export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): Observable<ExecutionResult<T>> {
+  return defer(() => {
+    const { scheduler } = model;
+    const startedAt = scheduler.now();
+    const overall = model.timeout === undefined ? undefined : { timeoutMs: model.timeout, endsAt: startedAt + model.timeout };
+    const results: AgentResult[] = [];
+    let state = model.initialState(input);
+    const facts = (iterations: number) => ({ model, mode: 'direct' as const, state, iterations, results, startedAt });
+
+    const iterate = (iteration: number): Observable<ExecutionResult<T>> =>
+      defer(() => {
+        const routed = model.route(state, iteration);
+        if (routed.length === 0) return of(resultOf(facts(iteration), { type: 'complete', reason: 'no agent left to route' }));
+        let failure: AgentFailure | undefined;
+        const step$ = dispatchAgents(routed, (ref) => model.prompt(state, ref, iteration), {
+          pattern: model.pattern,
+          concurrency: model.concurrency,
+          agentTimeout: model.agentTimeout,
+          overall,
+          failFast: model.failOnAgentError,
+          scheduler,
+        }).pipe(
+          map((result) => {
+            state = model.aggregate(state, result);
+            results.push(result);
+            if (!result.ok && model.failOnAgentError) failure ??= result;
+            return resultOf(facts(iteration));
+          }),
+        );
+        return concat(
+          step$,
+          defer(() => check(iteration + 1, failure)),
+        );
+      });
+
+    const check = (completed: number, failure: AgentFailure | undefined): Observable<ExecutionResult<T>> => {
+      if (failure !== undefined) {
+        return of(resultOf(facts(completed), { type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error }));
+      }
+      const decision$ = evaluateTermination(model.termination, { state, iteration: completed, elapsedMs: scheduler.now() - startedAt });
+      const bounded$ = overall === undefined ? decision$ : race(decision$, timer(Math.max(0, overall.endsAt - scheduler.now()), scheduler).pipe(map(() => timedOut(model.pattern, overall.timeoutMs))));
+      return bounded$.pipe(
+        concatMap((decision) => {
+          if (decision.type !== 'continue') return of(resultOf(facts(completed), decision));
+          if (overall !== undefined && scheduler.now() >= overall.endsAt) return of(resultOf(facts(completed), timedOut(model.pattern, overall.timeoutMs)));
+          return iterate(completed);
+        }),
+      );
+    };
+
+    return iterate(0);
+  });
+}
+
+function timedOut(pattern: string, timeoutMs: number): Stop {
+  return { type: 'failed', reason: `timed out after ${timeoutMs} ms`, error: new ExecutionTimeoutError(pattern, timeoutMs) };
+}

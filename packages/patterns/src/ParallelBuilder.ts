@@ -1,0 +1,113 @@
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { configRules, parseConfig } from '@rxagents/core';
+import { z } from 'zod';
+import type { AgentRef } from './AgentRef';
+import type { AgentResult } from './AgentResult';
+import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
+import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
+import { ExecutionModel } from './ExecutionModel';
+import { PatternBuilder } from './PatternBuilder';
+import { TerminationCondition } from './TerminationCondition';
+
+/** Options of {@link Patterns.parallel}. */
+export interface ParallelOptions {
+  /** The contributors. At least one. */
+  readonly agents: readonly AgentRef[];
+  /** What a contributor is asked. Default: the input as is. */
+  readonly prompt?: (input: string, agentId: string) => string;
+  /** Joins the contributions (in agent order) into the output. Default: `id: output` lines. */
+  readonly merge?: (results: readonly AgentResult[]) => string;
+  /** How many contributors work at once. Default: all. */
+  readonly concurrency?: number;
+  /** Per-contributor limit in ms; a late one is recorded as a timed-out result. */
+  readonly agentTimeout?: number;
+  /** Overall limit in ms; contributors still working are recorded as timed out and the gate opens. */
+  readonly timeout?: number;
+  readonly scheduler?: SchedulerLike;
+}
+
+/** The zod schema of {@link ParallelOptions}. */
+export const ParallelOptionsSchema = z.strictObject({
+  agents: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one agent'),
+  prompt: configRules.function<(input: string, agentId: string) => string>().optional(),
+  merge: configRules.function<(results: readonly AgentResult[]) => string>().optional(),
+  concurrency: configRules.positiveInt().optional(),
+  agentTimeout: configRules.positiveNumber().optional(),
+  timeout: configRules.positiveNumber().optional(),
+  scheduler: configRules.scheduler().optional(),
+});
+
+/** The state of a parallel run: the input and each contributor's result, in agent order. */
+export interface ParallelState {
+  readonly input: string;
+  readonly contributions: readonly AgentResult[];
+}
+
+const defaultMerge = (results: readonly AgentResult[]): string =>
+  results.map((result) => `${result.agentId}: ${result.ok ? result.output : `(failed: ${String((result.error as Error | undefined)?.message ?? result.error)})`}`).join('\n');
+
+/**
+ * Parallel work behind a barrier: every agent works on the input at once; the run ends when all have answered.
+ *
+ * @remarks
+ * Directly, the driver calls every agent concurrently in one iteration. `.overChannel()` runs it as a
+ * Barrier: each contribution is posted on the channel and the gate opens once every contributor has
+ * written (or been recorded as timed out), so a barrier waits for its slowest contributor. Contributions
+ * are kept in agent order; failures are recorded, not fatal.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns } from '@rxagents/patterns';
+ *
+ * const legal = defineAgent('legal', async () => 'No blockers.');
+ * const security = defineAgent('security', async () => 'Needs a pen test.');
+ * const result = await Patterns.parallel({ agents: [legal, security] }).overChannel().execute('Review the launch plan');
+ * console.log(result.output);
+ * ```
+ */
+export class ParallelBuilder extends PatternBuilder<ParallelState> {
+  readonly #settings: z.output<typeof ParallelOptionsSchema>;
+  readonly #channel: ChannelBackendOptions | undefined;
+
+  /** Validates `options`; prefer {@link Patterns.parallel}. @throws `ConfigError`. */
+  constructor(options: ParallelOptions, channel?: ChannelBackendOptions) {
+    super();
+    this.#settings = { ...parseConfig(ParallelOptionsSchema, options, 'Parallel options'), agents: [...options.agents] };
+    this.#channel = channel;
+  }
+
+  /** The same work as a Barrier over a `StreamingChannel`. */
+  overChannel(options: ChannelBackendOptions = {}): ParallelBuilder {
+    return new ParallelBuilder(this.#settings, options);
+  }
+
+  build(): ExecutionModel<ParallelState> {
+    const { agents, prompt, merge = defaultMerge, concurrency, agentTimeout, timeout } = this.#settings;
+    const order = new Map(agents.map((agent, index) => [agent.id, index] as const));
+    const model = ExecutionModel.create<ParallelState>({
+      pattern: 'parallel',
+      agents,
+      initialState: (input) => ({ input, contributions: [] }),
+      route: () => agents,
+      prompt: (state, agent) => (prompt === undefined ? state.input : prompt(state.input, agent.id)),
+      aggregate: (state, result) => ({
+        ...state,
+        contributions: [...state.contributions, result].sort((a, b) => (order.get(a.agentId) ?? 0) - (order.get(b.agentId) ?? 0)),
+      }),
+      termination: TerminationCondition.maxIterations(1),
+      output: (state) => merge(state.contributions),
+      concurrency: concurrency ?? agents.length,
+      scheduler: this.#settings.scheduler ?? asyncScheduler,
+      ...(agentTimeout === undefined ? {} : { agentTimeout }),
+      ...(timeout === undefined ? {} : { timeout }),
+    });
+    if (this.#channel === undefined) return model;
+    const strategy = ChannelExecutionStrategy.barrier({
+      ...(concurrency === undefined ? {} : { concurrency }),
+      ...(agentTimeout === undefined ? {} : { agentTimeout }),
+      ...(timeout === undefined ? {} : { timeout }),
+    });
+    return ExecutionModel.withBackend(model, ChannelBackend(strategy, this.#channel));
+  }
+}

@@ -1,0 +1,58 @@
+import { defer, last, type Observable } from 'rxjs';
+import { lastValue } from '@rxagents/core';
+import { ComposedAgent, type ComposedAgentOptions } from './ComposedAgent';
+import type { ExecutionModel } from './ExecutionModel';
+import type { ExecutionResult } from './ExecutionResult';
+import { runModel } from './runModel';
+
+/** Options of {@link PatternBuilder.execute}. */
+export interface ExecuteOptions {
+  /** Aborting it cancels the run (every agent call in flight is aborted) and rejects with its reason. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * What every pattern builder offers: `build()`, `run()`, `observe()`, `execute()`, `asAgent()`.
+ *
+ * @remarks
+ * Builders are immutable: a mode switch such as `.overChannel()` returns a new builder. `run(input)` is a
+ * cold Observable of the final {@link ExecutionResult} (each subscription is a run); `observe(input)`
+ * also emits every `running` snapshot before it; `execute(input)` is the Promise edge. All run on the
+ * model's backend: the orchestrated driver, or a channel after `.overChannel()`.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns } from '@rxagents/patterns';
+ *
+ * const a = defineAgent('a', async () => 'yes');
+ * const b = defineAgent('b', async () => 'no');
+ * const c = defineAgent('c', async () => 'yes');
+ * const result = await Patterns.voting({ agents: [a, b, c] }).execute('Release today?');
+ * console.log(result.status, result.output); // completed yes
+ * ```
+ */
+export abstract class PatternBuilder<T> {
+  /** The validated, frozen model of this pattern. */
+  abstract build(): ExecutionModel<T>;
+
+  /** One run on `input`: the final result only. */
+  run(input: string): Observable<ExecutionResult<T>> {
+    return this.observe(input).pipe(last());
+  }
+
+  /** One run on `input`: every `running` snapshot, then the final result (the live projection). */
+  observe(input: string): Observable<ExecutionResult<T>> {
+    return defer(() => runModel(this.build(), input));
+  }
+
+  /** One run on `input`, as a Promise of the final result; `signal` cancels it. */
+  execute(input: string, options: ExecuteOptions = {}): Promise<ExecutionResult<T>> {
+    return lastValue(this.run(input), options);
+  }
+
+  /** This pattern as one agent, for a supervisor or another pattern. */
+  asAgent(id: string, options?: ComposedAgentOptions<T>): ComposedAgent<T> {
+    return new ComposedAgent(id, this.build(), options);
+  }
+}

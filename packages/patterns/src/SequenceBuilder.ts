@@ -1,0 +1,82 @@
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { configRules, parseConfig } from '@rxagents/core';
+import { z } from 'zod';
+import type { AgentRef } from './AgentRef';
+import { ExecutionModel } from './ExecutionModel';
+import { PatternBuilder } from './PatternBuilder';
+import { TerminationCondition } from './TerminationCondition';
+
+/** Options of {@link Patterns.sequence}. */
+export interface SequenceOptions {
+  /** The steps, in order. At least one. */
+  readonly agents: readonly AgentRef[];
+  /** What step `index` is asked, given the previous output (the input for the first). Default: that output. */
+  readonly prompt?: (previous: string, agentId: string, index: number) => string;
+  /** Per-step limit in ms. */
+  readonly agentTimeout?: number;
+  /** Whole-pipeline limit in ms. */
+  readonly timeout?: number;
+  readonly scheduler?: SchedulerLike;
+}
+
+/** The zod schema of {@link SequenceOptions}. */
+export const SequenceOptionsSchema = z.strictObject({
+  agents: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one agent'),
+  prompt: configRules.function<(previous: string, agentId: string, index: number) => string>().optional(),
+  agentTimeout: configRules.positiveNumber().optional(),
+  timeout: configRules.positiveNumber().optional(),
+  scheduler: configRules.scheduler().optional(),
+});
+
+/** The state of a sequence: the input and each step's output so far. */
+export interface SequenceState {
+  readonly input: string;
+  readonly outputs: readonly { readonly agentId: string; readonly output: string }[];
+}
+
+/**
+ * A pipeline: each agent works on the previous agent's output; the last output is the answer.
+ *
+ * @remarks
+ * Runs directly (one agent per driver iteration; there is nothing for a channel to share). A failing
+ * step fails the run.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns } from '@rxagents/patterns';
+ *
+ * const draft = defineAgent('draft', async (topic) => `A draft about ${topic}`);
+ * const edit = defineAgent('edit', async (text) => text.toUpperCase());
+ * const result = await Patterns.sequence({ agents: [draft, edit] }).execute('otters');
+ * console.log(result.output); // A DRAFT ABOUT OTTERS
+ * ```
+ */
+export class SequenceBuilder extends PatternBuilder<SequenceState> {
+  readonly #settings: z.output<typeof SequenceOptionsSchema>;
+
+  /** Validates `options`; prefer {@link Patterns.sequence}. @throws `ConfigError`. */
+  constructor(options: SequenceOptions) {
+    super();
+    this.#settings = { ...parseConfig(SequenceOptionsSchema, options, 'Sequence options'), agents: [...options.agents] };
+  }
+
+  build(): ExecutionModel<SequenceState> {
+    const { agents, prompt, agentTimeout, timeout } = this.#settings;
+    const previous = (state: SequenceState): string => state.outputs[state.outputs.length - 1]?.output ?? state.input;
+    return ExecutionModel.create<SequenceState>({
+      pattern: 'sequence',
+      agents,
+      initialState: (input) => ({ input, outputs: [] }),
+      route: (_state, iteration) => (iteration < agents.length ? [agents[iteration] as AgentRef] : []),
+      prompt: (state, agent, iteration) => (prompt === undefined ? previous(state) : prompt(previous(state), agent.id, iteration)),
+      aggregate: (state, result) => (result.ok ? { ...state, outputs: [...state.outputs, { agentId: result.agentId, output: result.output }] } : state),
+      termination: TerminationCondition.maxIterations(agents.length),
+      output: previous,
+      failOnAgentError: true,
+      scheduler: this.#settings.scheduler ?? asyncScheduler,
+      ...(agentTimeout === undefined ? {} : { agentTimeout }),
+      ...(timeout === undefined ? {} : { timeout }),
+    });
+  }
+}

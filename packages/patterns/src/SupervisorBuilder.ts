@@ -1,0 +1,136 @@
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { type Agent, configRules, parseConfig } from '@rxagents/core';
+import { z } from 'zod';
+import type { AgentRef } from './AgentRef';
+import { UnknownParticipantError } from './errors/UnknownParticipantError';
+import { ExecutionModel } from './ExecutionModel';
+import { PatternBuilder } from './PatternBuilder';
+import { TerminationCondition } from './TerminationCondition';
+
+/** Options of {@link Patterns.supervisor}. */
+export interface SupervisorOptions {
+  /** Decides, step by step, which worker does what, and when the task is done. */
+  readonly supervisor: Agent;
+  /** The workers it may delegate to: agents, or whole patterns as `ComposedAgent`s. At least one. */
+  readonly workers: readonly AgentRef[];
+  /** Delegations before the run escalates for lack of a final answer. Default 10. */
+  readonly maxSteps?: number;
+  /** What the supervisor is asked. Default: the task, the workers, the results so far, the reply format. */
+  readonly prompt?: (state: SupervisorState, workers: readonly AgentRef[]) => string;
+  /** Per-call limit in ms (supervisor and workers). */
+  readonly agentTimeout?: number;
+  /** Whole-run limit in ms. */
+  readonly timeout?: number;
+  readonly scheduler?: SchedulerLike;
+}
+
+/** The zod schema of {@link SupervisorOptions}. */
+export const SupervisorOptionsSchema = z.strictObject({
+  supervisor: z.custom<Agent>((v) => typeof (v as Agent | undefined)?.chat === 'function', { error: 'must be an agent' }),
+  workers: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one worker'),
+  maxSteps: configRules.positiveInt().default(10),
+  prompt: configRules.function<(state: SupervisorState, workers: readonly AgentRef[]) => string>().optional(),
+  agentTimeout: configRules.positiveNumber().optional(),
+  timeout: configRules.positiveNumber().optional(),
+  scheduler: configRules.scheduler().optional(),
+});
+
+/** One delegation: who was asked what, and what came back. */
+export interface SupervisorStep {
+  readonly worker: string;
+  readonly instruction: string;
+  readonly output: string;
+}
+
+/** The state of a supervised run. */
+export interface SupervisorState {
+  readonly task: string;
+  readonly steps: readonly SupervisorStep[];
+  /** The delegation the supervisor just decided, waiting for its worker. */
+  readonly pending: { readonly worker: string; readonly instruction: string } | undefined;
+  /** The supervisor's final answer, once given. */
+  readonly final: string | undefined;
+  /** Why the run cannot go on (an unknown worker named), if so. */
+  readonly error: unknown;
+}
+
+const DELEGATE = /^\s*DELEGATE\s+([\w.-]+)\s*:\s*([\s\S]*)$/i;
+const FINAL = /^\s*FINAL\s*:\s*/i;
+
+const defaultPrompt = (state: SupervisorState, workers: readonly AgentRef[]): string =>
+  [
+    `Task: ${state.task}`,
+    `Workers: ${workers.map((w) => (w.role === undefined ? w.id : `${w.id} (${w.role})`)).join(', ')}`,
+    'Results so far:',
+    state.steps.length === 0 ? '(none)' : state.steps.map((s) => `- ${s.worker} <- ${s.instruction}\n  ${s.output}`).join('\n'),
+    'Reply "DELEGATE <worker>: <instruction>" to delegate, or "FINAL: <answer>" when the task is done.',
+  ].join('\n');
+
+/**
+ * A supervisor: one agent delegates sub-tasks to workers, one at a time, until it gives a final answer.
+ *
+ * @remarks
+ * Each driver iteration is one call: the supervisor (whose reply is `DELEGATE <worker>: <instruction>`
+ * or `FINAL: <answer>`; any other reply is taken as the final answer), then the named worker with the
+ * instruction, then the supervisor again with the results so far. A worker may be a `ComposedAgent`: a
+ * debate built with `.overChannel()` runs over its own channel as one sub-task, and the supervisor
+ * neither knows nor cares. Workers are called with core's `reply` through the orchestrated driver, so
+ * timeouts and cancellation reach them like any agent; a failing call fails the run. Naming an unknown
+ * worker fails with `UnknownParticipantError`; `maxSteps` delegations without a final answer escalate.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns } from '@rxagents/patterns';
+ *
+ * let asked = 0;
+ * const lead = defineAgent('lead', async () => (asked++ === 0 ? 'DELEGATE researcher: find the numbers' : 'FINAL: revenue grew 12%'));
+ * const researcher = defineAgent('researcher', async () => 'Q3 revenue +12%');
+ * const result = await Patterns.supervisor({ supervisor: lead, workers: [researcher] }).execute('Summarise Q3');
+ * console.log(result.output); // revenue grew 12%
+ * ```
+ */
+export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
+  readonly #settings: z.output<typeof SupervisorOptionsSchema>;
+
+  /** Validates `options`; prefer {@link Patterns.supervisor}. @throws `ConfigError`. */
+  constructor(options: SupervisorOptions) {
+    super();
+    this.#settings = { ...parseConfig(SupervisorOptionsSchema, options, 'Supervisor options'), workers: [...options.workers] };
+  }
+
+  build(): ExecutionModel<SupervisorState> {
+    const { supervisor, workers, maxSteps, prompt = defaultPrompt, agentTimeout, timeout } = this.#settings;
+    const byId = new Map(workers.map((worker) => [worker.id, worker] as const));
+    const ids = workers.map((worker) => worker.id);
+    return ExecutionModel.create<SupervisorState>({
+      pattern: 'supervisor',
+      agents: [supervisor, ...workers],
+      initialState: (task) => ({ task, steps: [], pending: undefined, final: undefined, error: undefined }),
+      route: (state) => (state.pending === undefined ? [supervisor] : [byId.get(state.pending.worker) as AgentRef]),
+      prompt: (state, agent) => (agent === supervisor ? prompt(state, workers) : (state.pending?.instruction ?? state.task)),
+      aggregate: (state, result) => {
+        if (!result.ok) return state;
+        if (state.pending !== undefined) {
+          return { ...state, steps: [...state.steps, { ...state.pending, output: result.output }], pending: undefined };
+        }
+        const delegation = DELEGATE.exec(result.output);
+        if (delegation === null) return { ...state, final: result.output.replace(FINAL, '').trim() };
+        const [, worker = '', instruction = ''] = delegation;
+        if (!byId.has(worker)) return { ...state, error: new UnknownParticipantError(worker, ids) };
+        return { ...state, pending: { worker, instruction: instruction.trim() } };
+      },
+      termination: TerminationCondition.of(`supervisor(maxSteps ${maxSteps})`, ({ state }) => {
+        if (state.error !== undefined) return { type: 'failed', reason: (state.error as Error).message, error: state.error };
+        if (state.final !== undefined) return { type: 'complete', reason: `${supervisor.id} gave a final answer` };
+        if (state.pending === undefined && state.steps.length >= maxSteps) return { type: 'escalate', reason: `no final answer after ${maxSteps} delegations` };
+        return { type: 'continue' };
+      }),
+      output: (state) => state.final ?? '',
+      failOnAgentError: true,
+      scheduler: this.#settings.scheduler ?? asyncScheduler,
+      ...(agentTimeout === undefined ? {} : { agentTimeout }),
+      ...(timeout === undefined ? {} : { timeout }),
+    });
+  }
+}

@@ -1,0 +1,118 @@
+import type { ConversationState } from './ConversationState';
+
+/**
+ * Decides who speaks next in a conversation.
+ *
+ * @remarks
+ * `next(state)` returns the ids of the participants who speak in the next turn: one for a round robin,
+ * every participant at once for a free-for-all (they answer concurrently, each seeing the same
+ * transcript). An empty list ends the conversation with status `completed`. A returned id that is not a
+ * participant fails the run with `UnknownParticipantError`. Policies must be pure functions of the state;
+ * build one with {@link TurnPolicy.custom}.
+ *
+ * @example
+ * ```ts
+ * import { ConversationState, TurnPolicy } from '@rxagents/patterns';
+ *
+ * const policy = TurnPolicy.roundRobin();
+ * const state = ConversationState.initial('topic', ['a', 'b', 'c']);
+ * console.log(policy.next(state)); // [ 'a' ]
+ * ```
+ */
+export interface TurnPolicy {
+  /** A short name for logs and results, e.g. `round-robin`. */
+  readonly name: string;
+  /** The ids of those who speak next; empty to end the conversation. */
+  next(state: ConversationState): readonly string[];
+}
+
+/** The built-in {@link TurnPolicy} factories. */
+export const TurnPolicy = {
+  /**
+   * Each participant in declaration order, one per turn, after whoever spoke last.
+   *
+   * @example
+   * ```ts
+   * import { TurnPolicy } from '@rxagents/patterns';
+   *
+   * const debateTurns = TurnPolicy.roundRobin();
+   * ```
+   */
+  roundRobin(): TurnPolicy {
+    return {
+      name: 'round-robin',
+      next: (state) => {
+        const { participants, lastSpeaker } = state;
+        if (participants.length === 0) return [];
+        const last = lastSpeaker === undefined ? -1 : participants.indexOf(lastSpeaker);
+        return [participants[(last + 1) % participants.length] as string];
+      },
+    };
+  },
+
+  /**
+   * Everybody at once: each turn, every participant answers concurrently.
+   *
+   * @example
+   * ```ts
+   * import { ConversationState, TurnPolicy } from '@rxagents/patterns';
+   *
+   * console.log(TurnPolicy.freeForAll().next(ConversationState.initial('t', ['a', 'b']))); // [ 'a', 'b' ]
+   * ```
+   */
+  freeForAll(): TurnPolicy {
+    return { name: 'free-for-all', next: (state) => state.participants };
+  },
+
+  /**
+   * Whoever the last message addresses with `@id` answers; with no address, `fallback` decides.
+   *
+   * @remarks
+   * Mentions of unknown ids and of the speaker themself are ignored. The default fallback is a round
+   * robin, so a conversation never stalls on a message that addresses nobody.
+   *
+   * @example
+   * ```ts
+   * import { ConversationState, TurnPolicy } from '@rxagents/patterns';
+   *
+   * const state = ConversationState.fold(ConversationState.initial('t', ['pm', 'dev', 'qa']), {
+   *   speaker: 'pm',
+   *   content: '@qa can you check the release?',
+   *   at: 0,
+   * });
+   * console.log(TurnPolicy.addressed().next(state)); // [ 'qa' ]
+   * ```
+   */
+  addressed(fallback: TurnPolicy = TurnPolicy.roundRobin()): TurnPolicy {
+    return {
+      name: 'addressed',
+      next: (state) => {
+        const last = state.messages[state.messages.length - 1];
+        if (last === undefined) return fallback.next(state);
+        const named = new Set<string>();
+        for (const match of last.content.matchAll(/@([\w.-]+)/g)) {
+          const id = match[1] as string;
+          if (id !== last.speaker && state.participants.includes(id)) named.add(id);
+        }
+        return named.size > 0 ? [...named] : fallback.next(state);
+      },
+    };
+  },
+
+  /**
+   * A policy from your own function of the state.
+   *
+   * @example
+   * ```ts
+   * import { TurnPolicy } from '@rxagents/patterns';
+   *
+   * // The moderator speaks after everybody else.
+   * const moderated = TurnPolicy.custom('moderated', (state) =>
+   *   state.lastSpeaker === 'moderator' || state.lastSpeaker === undefined ? ['alice', 'bob'] : ['moderator'],
+   * );
+   * ```
+   */
+  custom(name: string, next: (state: ConversationState) => readonly string[]): TurnPolicy {
+    return { name, next };
+  },
+} as const;

@@ -1,0 +1,120 @@
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { configRules, parseConfig } from '@rxagents/core';
+import { z } from 'zod';
+import type { AgentRef } from './AgentRef';
+import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
+import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
+import { ExecutionModel } from './ExecutionModel';
+import { PatternBuilder } from './PatternBuilder';
+import { TerminationCondition } from './TerminationCondition';
+import { type Vote, VotingAggregation, type VotingDecision } from './VotingAggregation';
+
+/** Options of {@link Patterns.voting}. */
+export interface VotingOptions {
+  /** The voters. At least one. */
+  readonly agents: readonly AgentRef[];
+  /** How votes become a decision. Default {@link VotingAggregation.majority}. */
+  readonly aggregation?: VotingAggregation;
+  /** Reads a vote from a reply. Default: the first line, trimmed, lower-cased, without final punctuation. */
+  readonly parseVote?: (reply: string) => string;
+  /** What a voter is asked. Default: the question as is. */
+  readonly prompt?: (question: string, voterId: string) => string;
+  /** How many voters answer at once. Default: all. */
+  readonly concurrency?: number;
+  /** Per-voter limit in ms; a late voter abstains (recorded as a timed-out result). */
+  readonly agentTimeout?: number;
+  /** Whole-vote limit in ms; voters still thinking abstain. */
+  readonly timeout?: number;
+  readonly scheduler?: SchedulerLike;
+}
+
+/** The zod schema of {@link VotingOptions}. */
+export const VotingOptionsSchema = z.strictObject({
+  agents: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one voter'),
+  aggregation: configRules.function<VotingAggregation>().optional(),
+  parseVote: configRules.function<(reply: string) => string>().optional(),
+  prompt: configRules.function<(question: string, voterId: string) => string>().optional(),
+  concurrency: configRules.positiveInt().optional(),
+  agentTimeout: configRules.positiveNumber().optional(),
+  timeout: configRules.positiveNumber().optional(),
+  scheduler: configRules.scheduler().optional(),
+});
+
+/** The state of a vote: the question, the votes so far, and what the aggregation concludes from them. */
+export interface VotingState {
+  readonly question: string;
+  readonly votes: readonly Vote[];
+  readonly decision: VotingDecision;
+}
+
+const defaultParseVote = (reply: string): string =>
+  (reply.trim().split('\n')[0] ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/[.!?]+$/, '');
+
+/**
+ * A vote: every agent answers the same question at once; the aggregation picks the winner.
+ *
+ * @remarks
+ * Directly, the driver calls every voter concurrently in one iteration. `.overChannel()` runs it as a
+ * FanIn (free-for-all: everybody answers at once): each vote is posted on the channel and tallied as it
+ * arrives. A voter that fails or times out abstains (its result is recorded, the vote goes on). A tie
+ * (no winner) gives status `deadlocked`; the output is the winner, or `''` when deadlocked.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns } from '@rxagents/patterns';
+ *
+ * const a = defineAgent('a', async () => 'Approve.');
+ * const b = defineAgent('b', async () => 'Reject.');
+ * const result = await Patterns.voting({ agents: [a, b] }).overChannel().execute('Merge #42?');
+ * console.log(result.status, result.reason); // deadlocked tie between approve, reject (1 vote each)
+ * ```
+ */
+export class VotingBuilder extends PatternBuilder<VotingState> {
+  readonly #settings: z.output<typeof VotingOptionsSchema>;
+  readonly #channel: ChannelBackendOptions | undefined;
+
+  /** Validates `options`; prefer {@link Patterns.voting}. @throws `ConfigError`. */
+  constructor(options: VotingOptions, channel?: ChannelBackendOptions) {
+    super();
+    this.#settings = { ...parseConfig(VotingOptionsSchema, options, 'Voting options'), agents: [...options.agents] };
+    this.#channel = channel;
+  }
+
+  /** The same vote as a FanIn over a `StreamingChannel`. */
+  overChannel(options: ChannelBackendOptions = {}): VotingBuilder {
+    return new VotingBuilder(this.#settings, options);
+  }
+
+  build(): ExecutionModel<VotingState> {
+    const { agents, aggregation = VotingAggregation.majority(), parseVote = defaultParseVote, prompt, concurrency, agentTimeout, timeout } = this.#settings;
+    const model = ExecutionModel.create<VotingState>({
+      pattern: 'voting',
+      agents,
+      initialState: (question) => ({ question, votes: [], decision: aggregation([]) }),
+      route: () => agents,
+      prompt: (state, voter) => (prompt === undefined ? state.question : prompt(state.question, voter.id)),
+      aggregate: (state, result) => {
+        const votes = [...state.votes, { agentId: result.agentId, choice: result.ok ? parseVote(result.output) : undefined }];
+        return { ...state, votes, decision: aggregation(votes) };
+      },
+      termination: TerminationCondition.of('every vote counted', ({ state }) => ({ type: 'complete', reason: state.decision.reason })),
+      output: (state) => state.decision.winner ?? '',
+      deadlocked: (state) => state.decision.winner === undefined,
+      concurrency: concurrency ?? agents.length,
+      scheduler: this.#settings.scheduler ?? asyncScheduler,
+      ...(agentTimeout === undefined ? {} : { agentTimeout }),
+      ...(timeout === undefined ? {} : { timeout }),
+    });
+    if (this.#channel === undefined) return model;
+    const strategy = ChannelExecutionStrategy.fanIn({
+      ...(concurrency === undefined ? {} : { concurrency }),
+      ...(agentTimeout === undefined ? {} : { agentTimeout }),
+      ...(timeout === undefined ? {} : { timeout }),
+    });
+    return ExecutionModel.withBackend(model, ChannelBackend(strategy, this.#channel));
+  }
+}

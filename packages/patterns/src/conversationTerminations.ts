@@ -1,0 +1,124 @@
+import { catchError, map, of, type SchedulerLike } from 'rxjs';
+import { type Agent, configRules, parseConfig, reply } from '@rxagents/core';
+import { z } from 'zod';
+import { ConversationState } from './ConversationState';
+import type { TerminationCondition } from './TerminationCondition';
+import { CONTINUE } from './TerminationDecision';
+
+/** Options of {@link conversationTerminations.judgeConvergence}. */
+export interface JudgeConvergenceOptions {
+  /** After this many completed rounds without convergence, `escalate`. Unset: ask the judge forever. */
+  readonly maxIterations?: number;
+  /** Reads the judge's verdict: `true` means converged. Default: the verdict starts with `CONVERGED`. */
+  readonly predicate?: (verdict: string, state: ConversationState) => boolean;
+  /** What the judge is asked. Default: the topic, the transcript, and "answer CONVERGED or CONTINUE". */
+  readonly prompt?: (state: ConversationState) => string;
+  /** Per-verdict timeout in ms; a judge that times out fails the run. */
+  readonly timeout?: number;
+  /** The clock for `timeout`. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+/** The zod schema of {@link JudgeConvergenceOptions}. */
+export const JudgeConvergenceOptionsSchema = z.strictObject({
+  maxIterations: configRules.positiveInt().optional(),
+  predicate: configRules.function<(verdict: string, state: ConversationState) => boolean>().optional(),
+  prompt: configRules.function<(state: ConversationState) => string>().optional(),
+  timeout: configRules.positiveNumber().optional(),
+  scheduler: configRules.scheduler().optional(),
+});
+
+const defaultJudgePrompt = (state: ConversationState): string =>
+  [
+    `You judge a discussion. Topic: ${state.topic}`,
+    'Transcript:',
+    ConversationState.transcript(state),
+    'Have the participants converged? Answer CONVERGED or CONTINUE, then one sentence.',
+  ].join('\n');
+
+const defaultPredicate = (verdict: string): boolean => /^\s*CONVERGED\b/i.test(verdict);
+
+/** Conditions that read a {@link ConversationState}; exposed through `TerminationCondition`. */
+export const conversationTerminations = {
+  /**
+   * Completes when the last message contains `text` (AutoGen's `TextMentionTermination`).
+   *
+   * @example
+   * ```ts
+   * import { TerminationCondition } from '@rxagents/patterns';
+   *
+   * const done = TerminationCondition.textMention('TERMINATE');
+   * ```
+   */
+  textMention(text: string, from?: string): TerminationCondition<ConversationState> {
+    const needle = parseConfig(configRules.nonEmptyString(), text, 'textMention');
+    return {
+      description: `textMention(${JSON.stringify(needle)})`,
+      evaluate: ({ state }) => {
+        const last = state.messages[state.messages.length - 1];
+        if (last === undefined || (from !== undefined && last.speaker !== from) || !last.content.includes(needle)) return CONTINUE;
+        return { type: 'complete', reason: `${last.speaker} said ${JSON.stringify(needle)}` };
+      },
+    };
+  },
+
+  /**
+   * Completes once the transcript holds `max` messages.
+   *
+   * @example
+   * ```ts
+   * import { TerminationCondition } from '@rxagents/patterns';
+   *
+   * const short = TerminationCondition.maxMessages(6);
+   * ```
+   */
+  maxMessages(max: number): TerminationCondition<ConversationState> {
+    const limit = parseConfig(configRules.positiveInt(), max, 'maxMessages');
+    return {
+      description: `maxMessages(${limit})`,
+      evaluate: ({ state }) => (state.messages.length >= limit ? { type: 'complete', reason: `reached ${limit} messages` } : CONTINUE),
+    };
+  },
+
+  /**
+   * Asks a judge agent, after every completed round, whether the participants have converged.
+   *
+   * @remarks
+   * The judge is only consulted when the snapshot's `roundComplete` is true, so a three-agent round robin
+   * costs one verdict per three turns. A verdict the predicate accepts completes the run; after
+   * `maxIterations` rounds without one, the run escalates. A judge that fails or times out fails the run.
+   * The judge is called through core's `reply`, so cancelling the run aborts it.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { TerminationCondition } from '@rxagents/patterns';
+   *
+   * const judge = defineAgent('judge', async () => 'CONVERGED: they agree on a hybrid plan.');
+   * const converged = TerminationCondition.judgeConvergence(judge, { maxIterations: 4 });
+   * ```
+   */
+  judgeConvergence(judge: Agent, options: JudgeConvergenceOptions = {}): TerminationCondition<ConversationState> {
+    const { maxIterations, predicate = defaultPredicate, prompt = defaultJudgePrompt, timeout, scheduler } = parseConfig(
+      JudgeConvergenceOptionsSchema,
+      options,
+      'judgeConvergence options',
+    );
+    return {
+      description: `judgeConvergence(${judge.id}${maxIterations === undefined ? '' : `, ${maxIterations}`})`,
+      evaluate: ({ state, iteration }) => {
+        if (!state.roundComplete) return CONTINUE;
+        return reply(judge, prompt(state), { ...(timeout === undefined ? {} : { timeout }), ...(scheduler === undefined ? {} : { scheduler }) }).pipe(
+          map((verdict) => {
+            if (predicate(verdict, state)) return { type: 'complete' as const, reason: `${judge.id}: ${verdict}` };
+            if (maxIterations !== undefined && iteration >= maxIterations) {
+              return { type: 'escalate' as const, reason: `${judge.id} saw no convergence in ${maxIterations} rounds` };
+            }
+            return CONTINUE;
+          }),
+          catchError((error: unknown) => of({ type: 'failed' as const, reason: `judge ${judge.id} failed`, error })),
+        );
+      },
+    };
+  },
+} as const;

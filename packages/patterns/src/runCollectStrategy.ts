@@ -1,0 +1,78 @@
+import { concat, concatMap, defer, ignoreElements, map, merge, type Observable, of, take, tap, toArray } from 'rxjs';
+import type { AgentResult } from './AgentResult';
+import type { BarrierStrategy, FanInStrategy } from './ChannelExecutionStrategy';
+import { dispatchAgents } from './dispatchAgents';
+import type { ExecutionModel } from './ExecutionModel';
+import type { ExecutionResult } from './ExecutionResult';
+import { resultOf } from './resultOf';
+import { evaluateTermination } from './TerminationCondition';
+
+/** The channel a FanIn or Barrier posts results on. */
+export interface ResultChannel {
+  emit(result: AgentResult): boolean;
+  asObservable(): Observable<AgentResult>;
+}
+
+/**
+ * FanIn and Barrier: dispatch every agent concurrently, post each result on the channel, collect them
+ * back from the channel (as they arrive for FanIn, all at once in agent order for Barrier), then decide
+ * once with the model's termination condition (`continue` counts as `complete`: everybody answered).
+ */
+export function runCollectStrategy<T>(
+  strategy: FanInStrategy | BarrierStrategy,
+  model: ExecutionModel<T>,
+  input: string,
+  channel: ResultChannel,
+): Observable<ExecutionResult<T>> {
+  return defer(() => {
+    const { scheduler, agents } = model;
+    const startedAt = scheduler.now();
+    const timeoutMs = strategy.timeout ?? model.timeout;
+    const initial = model.initialState(input);
+    let state = initial;
+    let results: AgentResult[] = [];
+    const facts = (iterations: number) => ({ model, mode: 'channel' as const, state, iterations, results, startedAt });
+
+    const arrivals$ = channel.asObservable().pipe(take(agents.length));
+    const collected$: Observable<ExecutionResult<T>> =
+      strategy.kind === 'fanIn'
+        ? arrivals$.pipe(
+            map((result) => {
+              state = model.aggregate(state, result);
+              results.push(result);
+              return resultOf(facts(0));
+            }),
+          )
+        : arrivals$.pipe(
+            toArray(),
+            map((arrived) => {
+              const byAgent = new Map(arrived.map((result) => [result.agentId, result] as const));
+              results = agents.flatMap((agent) => byAgent.get(agent.id) ?? []);
+              for (const result of results) state = model.aggregate(state, result);
+              return resultOf(facts(0));
+            }),
+          );
+    const dispatched$ = dispatchAgents(agents, (ref) => model.prompt(initial, ref, 0), {
+      pattern: model.pattern,
+      concurrency: strategy.concurrency ?? model.agents.length,
+      agentTimeout: strategy.agentTimeout ?? model.agentTimeout,
+      overall: timeoutMs === undefined ? undefined : { timeoutMs, endsAt: startedAt + timeoutMs },
+      failFast: false,
+      scheduler,
+    }).pipe(
+      tap((result) => channel.emit(result)),
+      ignoreElements(),
+    );
+
+    const decide$ = defer(() => {
+      const failure = model.failOnAgentError ? results.find((result) => !result.ok) : undefined;
+      if (failure !== undefined && !failure.ok) {
+        return of(resultOf(facts(1), { type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error }));
+      }
+      return evaluateTermination(model.termination, { state, iteration: 1, elapsedMs: scheduler.now() - startedAt }).pipe(
+        concatMap((decision) => of(resultOf(facts(1), decision.type === 'continue' ? { type: 'complete', reason: 'every agent answered' } : decision))),
+      );
+    });
+    return concat(merge(collected$, dispatched$), decide$);
+  });
+}

@@ -1,0 +1,27 @@
+import type { Observable } from 'rxjs';
+import type { ExecutionModel } from './ExecutionModel';
+import type { ExecutionResult } from './ExecutionResult';
+import { OrchestratedDriver } from './OrchestratedDriver';
+
+/**
+ * Runs a model on its own backend (`model.backend`), or on the {@link OrchestratedDriver} when it has none.
+ *
+ * @remarks
+ * Cold: each subscription is one run. It emits `running` snapshots, then the final result.
+ * This is the check the seed's `AgentInvoker.invokeComposed()` gained: a model built with
+ * `.overChannel()` runs over its channel wherever it is run from, a `ComposedAgent` included.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns, runModel } from '@rxagents/patterns';
+ *
+ * const yes = defineAgent('yes', async () => 'approve');
+ * const no = defineAgent('no', async () => 'reject');
+ * const model = Patterns.voting({ agents: [yes, no] }).overChannel().build();
+ * runModel(model, 'Merge the PR?').subscribe((result) => console.log(result.mode, result.status));
+ * ```
+ */
+export function runModel<T>(model: ExecutionModel<T>, input: string): Observable<ExecutionResult<T>> {
+  return (model.backend ?? OrchestratedDriver)(model, input);
+}
