@@ -1,0 +1,252 @@
+import { parseConfig, preview } from '@rxagents/core';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import type { ChoreographyLogger } from './ChoreographyLogger';
+import { CircuitBreakerOpenError } from './errors/CircuitBreakerOpenError';
+import { LivelockDetectorBuilder } from './LivelockDetectorBuilder';
+import { type LivelockDetectorOptions, LivelockDetectorOptionsSchema } from './LivelockDetectorOptions';
+import type { LivelockListener } from './LivelockListener';
+import type { LivelockReport } from './LivelockReport';
+import type { LivelockViolation, LivelockViolationType } from './LivelockViolation';
+
+interface MessageTrack {
+  /** The last `repeatedMessageThreshold` times this message was recorded, as a ring. */
+  readonly times: number[];
+  next: number;
+  count: number;
+  latest: number;
+}
+
+interface StateTrack {
+  current: string;
+  previous: string | undefined;
+  alternations: number;
+}
+
+interface ProgressTrack {
+  readonly seen: Set<string>;
+  lastProgressAt: number;
+  stalled: boolean;
+}
+
+/**
+ * Watches what agents do and reports livelock: busy agents that make no progress.
+ *
+ * @remarks
+ * A separate tool you feed yourself with {@link LivelockDetector.recordMessage},
+ * {@link LivelockDetector.recordStateChange} and {@link LivelockDetector.recordAction}; time is read
+ * from `scheduler.now()`, so it is marble-testable. It reports:
+ * - `REPEATED_MESSAGE` when an agent records the same message `repeatedMessageThreshold` (5) times
+ *   within `messageWindowMs` (10 s, bounds included);
+ * - `OSCILLATING_STATE` when an agent's state goes back and forth between two values
+ *   `oscillationThreshold` (4) times in a row (A→B→A→B→A is 4 alternations);
+ * - `PROGRESS_STALL` when an agent that has recorded actions records no new action (one it never
+ *   recorded before) for `progressTimeoutMs` (30 s): checked on each of its records and by `analyze()`.
+ *
+ * After a report its counter starts over, so a persisting symptom is reported again only after it
+ * repeats in full. Once `circuitBreakerThreshold` (3) violations have been found in total, the
+ * circuit breaker trips: every `record*` call throws {@link CircuitBreakerOpenError} until
+ * {@link LivelockDetector.reset}. Listeners hear violations, the trip and resets as they happen.
+ *
+ * @example
+ * ```ts
+ * import { LivelockDetector } from '@rxagents/choreography';
+ *
+ * const detector = LivelockDetector.builder().repeatedMessageThreshold(3).build();
+ * detector.addListener({ onViolation: (v) => console.log(v.type, v.detail) });
+ * for (let i = 0; i < 3; i += 1) detector.recordMessage('planner', 'Let me re-plan.');
+ * // REPEATED_MESSAGE Message repeated 3 times within 10000 ms: "Let me re-plan."
+ * console.log(detector.analyze().livelockDetected); // true
+ * ```
+ */
+export class LivelockDetector {
+  readonly #options: Required<Omit<LivelockDetectorOptions, 'scheduler' | 'logger'>>;
+  readonly #scheduler: SchedulerLike;
+  readonly #logger: ChoreographyLogger;
+  readonly #listeners = new Set<LivelockListener>();
+  #messages = new Map<string, MessageTrack>();
+  #states = new Map<string, StateTrack>();
+  #progress = new Map<string, ProgressTrack>();
+  #violations: LivelockViolation[] = [];
+  #open = false;
+
+  /**
+   * Validates the options ({@link LivelockDetectorOptionsSchema}); every one has the seed's default.
+   *
+   * @throws `ConfigError` when an option breaks a rule.
+   */
+  constructor(options: LivelockDetectorOptions = {}) {
+    const { scheduler, logger, ...thresholds } = parseConfig(LivelockDetectorOptionsSchema, options, 'LivelockDetector options');
+    this.#options = thresholds;
+    this.#scheduler = scheduler ?? asyncScheduler;
+    this.#logger = logger ?? console;
+  }
+
+  /**
+   * Starts a builder with the seed's defaults.
+   *
+   * @example
+   * ```ts
+   * import { LivelockDetector } from '@rxagents/choreography';
+   *
+   * const detector = LivelockDetector.builder().progressTimeoutMs(60_000).circuitBreakerThreshold(5).build();
+   * ```
+   */
+  static builder(): LivelockDetectorBuilder {
+    return new LivelockDetectorBuilder((options) => new LivelockDetector(options));
+  }
+
+  /** Whether the circuit breaker is open (recording throws until `reset()`). */
+  get circuitBreakerOpen(): boolean {
+    return this.#open;
+  }
+
+  /**
+   * Records a message an agent sent.
+   *
+   * @throws {@link CircuitBreakerOpenError} while the breaker is open.
+   */
+  recordMessage(agentId: string, message: string): void {
+    const now = this.#admit(agentId);
+    const key = `${agentId}\u0000${message}`;
+    const limit = this.#options.repeatedMessageThreshold;
+    let track = this.#messages.get(key);
+    if (track === undefined) {
+      track = { times: new Array<number>(limit), next: 0, count: 0, latest: now };
+      this.#messages.set(key, track);
+    }
+    track.times[track.next] = now;
+    track.next = (track.next + 1) % limit;
+    track.count = Math.min(track.count + 1, limit);
+    track.latest = now;
+    const oldest = track.times[track.next % limit] as number;
+    if (track.count === limit && now - oldest <= this.#options.messageWindowMs) {
+      track.count = 0;
+      this.#report('REPEATED_MESSAGE', agentId, `Message repeated ${limit} times within ${this.#options.messageWindowMs} ms: ${preview(message)}`, now);
+    }
+  }
+
+  /**
+   * Records an agent's new state; recording the current state again is not a change.
+   *
+   * @throws {@link CircuitBreakerOpenError} while the breaker is open.
+   */
+  recordStateChange(agentId: string, state: string): void {
+    const now = this.#admit(agentId);
+    const track = this.#states.get(agentId);
+    if (track === undefined) {
+      this.#states.set(agentId, { current: state, previous: undefined, alternations: 0 });
+      return;
+    }
+    if (state === track.current) return;
+    track.alternations = state === track.previous ? track.alternations + 1 : 1;
+    track.previous = track.current;
+    track.current = state;
+    if (track.alternations >= this.#options.oscillationThreshold) {
+      track.alternations = 0;
+      this.#report(
+        'OSCILLATING_STATE',
+        agentId,
+        `State alternated ${this.#options.oscillationThreshold} times between ${preview(track.previous)} and ${preview(track.current)}`,
+        now,
+      );
+    }
+  }
+
+  /**
+   * Records an action an agent took; an action it never took before counts as progress.
+   *
+   * @throws {@link CircuitBreakerOpenError} while the breaker is open.
+   */
+  recordAction(agentId: string, action: string): void {
+    if (this.#open) throw new CircuitBreakerOpenError(this.#violations.length);
+    const now = this.#scheduler.now();
+    let track = this.#progress.get(agentId);
+    if (track === undefined) {
+      track = { seen: new Set(), lastProgressAt: now, stalled: false };
+      this.#progress.set(agentId, track);
+    }
+    if (!track.seen.has(action)) {
+      track.seen.add(action);
+      track.lastProgressAt = now;
+      track.stalled = false;
+    }
+    this.#checkStall(agentId, track, now);
+  }
+
+  /**
+   * Checks every agent for a progress stall now, and reports all violations since the last reset.
+   * Never throws, even with the breaker open.
+   */
+  analyze(): LivelockReport {
+    const now = this.#scheduler.now();
+    for (const [agentId, track] of this.#progress) this.#checkStall(agentId, track, now);
+    for (const [key, track] of this.#messages) {
+      if (now - track.latest > this.#options.messageWindowMs) this.#messages.delete(key);
+    }
+    return { livelockDetected: this.#violations.length > 0, violations: [...this.#violations], circuitBreakerOpen: this.#open };
+  }
+
+  /**
+   * When `agentId` will count as stalled if it takes no new action (scheduler time), or `undefined`
+   * when it has recorded no action or is already reported as stalled.
+   */
+  stallDeadline(agentId: string): number | undefined {
+    const track = this.#progress.get(agentId);
+    return track === undefined || track.stalled ? undefined : track.lastProgressAt + this.#options.progressTimeoutMs;
+  }
+
+  /** Adds a listener (an object, or a function that hears violations); returns a function removing it. */
+  addListener(listener: LivelockListener | ((violation: LivelockViolation) => void)): () => void {
+    const entry: LivelockListener = typeof listener === 'function' ? { onViolation: listener } : listener;
+    this.#listeners.add(entry);
+    return () => {
+      this.#listeners.delete(entry);
+    };
+  }
+
+  /** Closes the breaker and forgets every violation and everything recorded. */
+  reset(): void {
+    this.#messages = new Map();
+    this.#states = new Map();
+    this.#progress = new Map();
+    this.#violations = [];
+    this.#open = false;
+    this.#notify((listener) => listener.onReset?.());
+  }
+
+  #admit(agentId: string): number {
+    if (this.#open) throw new CircuitBreakerOpenError(this.#violations.length);
+    const now = this.#scheduler.now();
+    const progress = this.#progress.get(agentId);
+    if (progress !== undefined) this.#checkStall(agentId, progress, now);
+    return now;
+  }
+
+  #checkStall(agentId: string, track: ProgressTrack, now: number): void {
+    const idle = now - track.lastProgressAt;
+    if (track.stalled || idle < this.#options.progressTimeoutMs) return;
+    track.stalled = true;
+    this.#report('PROGRESS_STALL', agentId, `No new action for ${idle} ms (limit ${this.#options.progressTimeoutMs} ms)`, now);
+  }
+
+  #report(type: LivelockViolationType, agentId: string, detail: string, timestamp: number): void {
+    const violation: LivelockViolation = Object.freeze({ type, agentId, detail, timestamp });
+    this.#violations.push(violation);
+    this.#notify((listener) => listener.onViolation?.(violation));
+    if (!this.#open && this.#violations.length >= this.#options.circuitBreakerThreshold) {
+      this.#open = true;
+      const violations = [...this.#violations];
+      this.#notify((listener) => listener.onCircuitBreakerOpen?.(violations));
+    }
+  }
+
+  #notify(call: (listener: LivelockListener) => void): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        call(listener);
+      } catch (error) {
+        this.#logger.warn('LivelockDetector: a listener threw; recording continues.', error);
+      }
+    }
+  }
+}

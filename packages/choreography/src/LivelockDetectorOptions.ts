@@ -1,0 +1,36 @@
+import { configRules } from '@rxagents/core';
+import { z } from 'zod';
+import type { ChoreographyLogger } from './ChoreographyLogger';
+
+/**
+ * The zod schema of {@link LivelockDetectorOptions}, with the seed's defaults.
+ *
+ * @remarks
+ * A message repeated 5 times within 10 seconds, 4 state alternations, no new action for 30 seconds,
+ * and a circuit breaker at 3 violations in total. Durations are milliseconds on `scheduler`
+ * (default `asyncScheduler`). `logger` (default `console`) hears listener errors.
+ *
+ * @example
+ * ```ts
+ * import { LivelockDetectorOptionsSchema } from '@rxagents/choreography';
+ *
+ * console.log(LivelockDetectorOptionsSchema.parse({}));
+ * // { repeatedMessageThreshold: 5, messageWindowMs: 10000, oscillationThreshold: 4, progressTimeoutMs: 30000, circuitBreakerThreshold: 3 }
+ * ```
+ */
+export const LivelockDetectorOptionsSchema = z.strictObject({
+  repeatedMessageThreshold: configRules.positiveInt().default(5),
+  messageWindowMs: configRules.positiveNumber().default(10_000),
+  oscillationThreshold: configRules.positiveInt().default(4),
+  progressTimeoutMs: configRules.positiveNumber().default(30_000),
+  circuitBreakerThreshold: configRules.positiveInt().default(3),
+  scheduler: configRules.scheduler().optional(),
+  logger: z
+    .custom<ChoreographyLogger>((value) => typeof value === 'object' && value !== null && typeof (value as ChoreographyLogger).warn === 'function', {
+      error: 'must have a warn(message) method',
+    })
+    .optional(),
+});
+
+/** Settings of a {@link LivelockDetector} and of {@link detectLivelock}; see {@link LivelockDetectorOptionsSchema}. */
+export type LivelockDetectorOptions = z.input<typeof LivelockDetectorOptionsSchema>;

@@ -1,0 +1,63 @@
+import { ConfigError } from '@rxagents/core';
+import { CircuitBreakerOpenError, detectLivelock, type LivelockEvent } from '@rxagents/choreography';
+import { TestScheduler } from 'rxjs/testing';
+
+const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+
+const events: Record<string, LivelockEvent> = {
+  m: { kind: 'message', agentId: 'a', message: 'retry' },
+  A: { kind: 'state', agentId: 'a', state: 'A' },
+  B: { kind: 'state', agentId: 'a', state: 'B' },
+  x: { kind: 'action', agentId: 'a', action: 'search' },
+  y: { kind: 'action', agentId: 'a', action: 'book' },
+};
+
+describe('detectLivelock', () => {
+  it('emits a repeated message live, at the 5th within the window', () => {
+    newScheduler().run(({ cold, expectObservable }) => {
+      const source = cold('m 2499ms m 2499ms m 2499ms m 2499ms m 10ms |', events);
+      expectObservable(source.pipe(detectLivelock())).toBe('10000ms v 10ms |', {
+        v: { type: 'REPEATED_MESSAGE', agentId: 'a', detail: 'Message repeated 5 times within 10000 ms: "retry"', timestamp: 10_000 },
+      });
+    });
+  });
+
+  it('emits an oscillation at the 4th alternation', () => {
+    newScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold('ABABA|', events).pipe(detectLivelock())).toBe('----v|', { v: expect.objectContaining({ type: 'OSCILLATING_STATE', timestamp: 4 }) });
+    });
+  });
+
+  it('emits a progress stall on time, exactly 30 s after the last new action, without waiting for another event', () => {
+    newScheduler().run(({ cold, expectObservable }) => {
+      const source = cold('x 9999ms x 9999ms y 59999ms |', events);
+      expectObservable(source.pipe(detectLivelock())).toBe('50000ms s 29999ms |', {
+        s: { type: 'PROGRESS_STALL', agentId: 'a', detail: 'No new action for 30000 ms (limit 30000 ms)', timestamp: 50_000 },
+      });
+    });
+  });
+
+  it('emits the violation that trips the breaker, then errors with CircuitBreakerOpenError', () => {
+    newScheduler().run(({ cold, expectObservable }) => {
+      const output = cold('m-m-m-m|', events).pipe(detectLivelock({ repeatedMessageThreshold: 1, circuitBreakerThreshold: 3 }));
+      expectObservable(output).toBe('v-v-(v#)', { v: expect.objectContaining({ type: 'REPEATED_MESSAGE' }) }, new CircuitBreakerOpenError(3));
+    });
+  });
+
+  it('cancels its stall timers when the source completes or the subscriber leaves', () => {
+    newScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold('x|', events).pipe(detectLivelock())).toBe('-|');
+      expectObservable(cold('x', events).pipe(detectLivelock()), '^ 100ms !').toBe('');
+    });
+  });
+
+  it('passes source errors through', () => {
+    newScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(cold('x#', events, new Error('feed broke')).pipe(detectLivelock())).toBe('-#', undefined, new Error('feed broke'));
+    });
+  });
+
+  it('validates its options when created', () => {
+    expect(() => detectLivelock({ progressTimeoutMs: 0 })).toThrow(ConfigError);
+  });
+});
