@@ -1,0 +1,83 @@
+import { map } from 'rxjs';
+import { scriptedAgent } from '@rxagents/testing';
+import { StreamingChannel } from '@rxagents/streaming';
+import { ConversationOrchestrator, TerminationCondition, TurnPolicy, UnknownParticipantError, type ConversationEvent, type PostedMessage } from '@rxagents/patterns';
+import { debater, testScheduler } from './helpers';
+
+const describeEvent = (event: ConversationEvent): string =>
+  event.type === 'message' ? `${event.message.speaker}#${event.state.round}` : `${event.decision.type}:${event.decision.reason}`;
+
+describe('ConversationOrchestrator', () => {
+  it('lets a watcher of the channel see every message, and exposes the live projection (seed thread #97)', () => {
+    const seen: string[] = [];
+    testScheduler().run(({ expectObservable }) => {
+      const channel = StreamingChannel.create<PostedMessage>({ id: 'room' });
+      channel.subscribe((message) => void seen.push(`${message.speaker}:${message.content}`));
+      const orchestrator = ConversationOrchestrator.create({
+        participants: [debater('a', 5), debater('b', 5)],
+        termination: TerminationCondition.maxMessages(3),
+      });
+      expectObservable(orchestrator.run('t', channel).pipe(map(describeEvent))).toBe('5ms x 4ms y 4ms (zw|)', {
+        x: 'a#0',
+        y: 'b#1',
+        z: 'a#1',
+        w: 'complete:reached 3 messages',
+      });
+    });
+    expect(seen).toEqual(['a:a r1', 'b:b r1', 'a:a r2']);
+  });
+
+  it('with a free-for-all, every participant answers each turn concurrently, seeing the same transcript', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const a = scriptedAgent('a', (input) => ({ reply: `a saw ${input.split('\n').length}`, delay: 10 }));
+      const b = scriptedAgent('b', (input) => ({ reply: `b saw ${input.split('\n').length}`, delay: 4 }));
+      const orchestrator = ConversationOrchestrator.create({
+        participants: [a, b],
+        turnPolicy: TurnPolicy.freeForAll(),
+        termination: TerminationCondition.maxIterations(2),
+      });
+      const contents$ = orchestrator.run('t', StreamingChannel.create<PostedMessage>()).pipe(map((e) => (e.type === 'message' ? e.message.content : e.decision.type)));
+      expectObservable(contents$).toBe('4ms x 5ms y 3ms z 5ms (wv|)', { x: 'b saw 5', y: 'a saw 5', z: 'b saw 6', w: 'a saw 6', v: 'complete' });
+    });
+  });
+
+  it('with the addressed policy, whoever is named answers', async () => {
+    const pm = scriptedAgent('pm', '@qa is the build green?');
+    const dev = scriptedAgent('dev', 'not me');
+    const qa = scriptedAgent('qa', 'green. TERMINATE');
+    const orchestrator = ConversationOrchestrator.create({
+      participants: [pm, dev, qa],
+      turnPolicy: TurnPolicy.addressed(),
+      termination: TerminationCondition.textMention('TERMINATE'),
+    });
+    const speakers: string[] = [];
+    orchestrator.run('status', StreamingChannel.create<PostedMessage>()).subscribe((e) => e.type === 'message' && speakers.push(e.message.speaker));
+    await Promise.resolve();
+    expect(speakers).toEqual(['pm', 'qa']);
+    expect(dev.inputs).toHaveLength(0);
+  });
+
+  it('fails when the turn policy names a stranger', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const orchestrator = ConversationOrchestrator.create({
+        participants: [debater('a', 1)],
+        turnPolicy: TurnPolicy.custom('broken', () => ['mallory']),
+        termination: TerminationCondition.maxMessages(5),
+      });
+      const end$ = orchestrator.run('t', StreamingChannel.create<PostedMessage>()).pipe(map((e) => e.type === 'finished' && e.decision.type === 'failed' && e.decision.error instanceof UnknownParticipantError));
+      expectObservable(end$).toBe('(t|)', { t: true });
+    });
+  });
+
+  it('ends as failed when the whole conversation passes its timeout', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const orchestrator = ConversationOrchestrator.create({
+        participants: [debater('a', 10), debater('b', 100)],
+        termination: TerminationCondition.maxMessages(10),
+        timeout: 50,
+      });
+      const end$ = orchestrator.run('t', StreamingChannel.create<PostedMessage>()).pipe(map((e) => (e.type === 'message' ? 'm' : `${e.decision.type}:${e.decision.reason}`)));
+      expectObservable(end$).toBe('10ms m 39ms (f|)', { m: 'm', f: 'failed:agent b failed' });
+    });
+  });
+});

@@ -1,0 +1,55 @@
+import { map } from 'rxjs';
+import { ConfigError } from '@rxagents/core';
+import { hangingAgent, scriptedAgent } from '@rxagents/testing';
+import { ExecutionModel, ExecutionTimeoutError, OrchestratedDriver, TerminationCondition, type AgentRef } from '@rxagents/patterns';
+import { testScheduler } from './helpers';
+
+const counterModel = (agents: AgentRef[], extra: Partial<ExecutionModel<number>> = {}) =>
+  ExecutionModel.create<number>({
+    pattern: 'count',
+    agents,
+    initialState: (input) => Number(input),
+    route: (_state, iteration) => (iteration < 3 ? agents : []),
+    prompt: (state) => String(state),
+    aggregate: (state, result) => (result.ok ? state + Number(result.output) : state),
+    termination: TerminationCondition.of<number>('state >= 10', ({ state }) => (state >= 10 ? { type: 'complete', reason: 'reached 10' } : { type: 'continue' })),
+    output: String,
+    ...extra,
+  });
+
+describe('OrchestratedDriver', () => {
+  it('runs the five phases: one snapshot per aggregated result, termination after each iteration', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const plusTwo = scriptedAgent('plus-two', { reply: '2', delay: 10 });
+      const states$ = OrchestratedDriver(counterModel([plusTwo]), '5').pipe(map((r) => `${r.status}:${r.state}:${r.iterations}`));
+      expectObservable(states$).toBe('10ms a 9ms b 9ms (cz|)', { a: 'running:7:0', b: 'running:9:1', c: 'running:11:2', z: 'completed:11:3' });
+    });
+  });
+
+  it('ends as completed when routing names no agent', async () => {
+    const zero = scriptedAgent('zero', '0');
+    const result = await new Promise((resolve) => OrchestratedDriver(counterModel([zero]), '0').subscribe((r) => r.status !== 'running' && resolve(r)));
+    expect(result).toMatchObject({ status: 'completed', reason: 'no agent left to route', iterations: 3 });
+  });
+
+  it('builds each prompt when the call starts, so with concurrency 1 an agent sees earlier results', async () => {
+    const a = scriptedAgent('a', '1');
+    const b = scriptedAgent('b', '1');
+    await new Promise((resolve) => OrchestratedDriver(counterModel([a, b]), '0').subscribe({ complete: () => resolve(null) }));
+    expect([a.inputs[0], b.inputs[0]]).toEqual(['0', '1']);
+  });
+
+  it('records agents still working at the overall timeout and ends as failed', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const result$ = OrchestratedDriver(counterModel([hangingAgent('stuck')], { timeout: 25 }), '0').pipe(
+        map((r) => `${r.status}:${r.reason}:${r.results.length && !r.results[0]?.ok && (r.results[0] as { error: unknown }).error instanceof ExecutionTimeoutError}`),
+      );
+      expectObservable(result$).toBe('25ms (ab|)', { a: 'running:undefined:true', b: 'failed:timed out after 25 ms:true' });
+    });
+  });
+
+  it('validates the model', () => {
+    expect(() => counterModel([], {})).toThrow(ConfigError);
+    expect(() => counterModel([scriptedAgent('a', '1')], { concurrency: 0 })).toThrow('ExecutionModel: concurrency must be a positive integer, got 0');
+  });
+});

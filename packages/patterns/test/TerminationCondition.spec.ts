@@ -1,0 +1,64 @@
+import { lastValueFrom } from 'rxjs';
+import { ConfigError } from '@rxagents/core';
+import { failingAgent, scriptedAgent } from '@rxagents/testing';
+import { ConversationState, evaluateTermination, TerminationCondition, type TerminationDecision } from '@rxagents/patterns';
+
+const said = (...contents: string[]): ConversationState =>
+  contents.reduce((state, content, index) => ConversationState.fold(state, { speaker: index % 2 === 0 ? 'a' : 'b', content, at: index }), ConversationState.initial('t', ['a', 'b']));
+
+const decide = <T>(condition: TerminationCondition<T>, state: T, iteration = 0, elapsedMs = 0): Promise<TerminationDecision> =>
+  lastValueFrom(evaluateTermination(condition, { state, iteration, elapsedMs }));
+
+describe('TerminationCondition', () => {
+  it('maxIterations, timeout, textMention and maxMessages decide on the snapshot', async () => {
+    expect((await decide(TerminationCondition.maxIterations(2), null, 1)).type).toBe('continue');
+    expect(await decide(TerminationCondition.maxIterations(2), null, 2)).toEqual({ type: 'complete', reason: 'reached 2 iterations' });
+    expect((await decide(TerminationCondition.timeout(100, 'failed'), null, 0, 100)).type).toBe('failed');
+    expect((await decide(TerminationCondition.textMention('TERMINATE'), said('hi', 'ok TERMINATE'))).type).toBe('complete');
+    expect((await decide(TerminationCondition.textMention('TERMINATE', 'a'), said('hi', 'ok TERMINATE'))).type).toBe('continue');
+    expect((await decide(TerminationCondition.maxMessages(3), said('1', '2'))).type).toBe('continue');
+    expect((await decide(TerminationCondition.maxMessages(3), said('1', '2', '3'))).type).toBe('complete');
+  });
+
+  it('or stops with the first part that stops and does not evaluate the rest', async () => {
+    const later = scriptedAgent('judge', 'CONVERGED');
+    const condition = TerminationCondition.or<ConversationState>(TerminationCondition.maxMessages(2), TerminationCondition.judgeConvergence(later));
+    expect(await decide(condition, said('1', '2'))).toEqual({ type: 'complete', reason: 'reached 2 messages' });
+    expect(later.inputs).toHaveLength(0);
+  });
+
+  it('and is evaluated on one snapshot: a part that held earlier does not count (unlike AutoGen\'s sticky &)', async () => {
+    const condition = TerminationCondition.and<ConversationState>(TerminationCondition.textMention('AGREED'), TerminationCondition.maxMessages(3));
+    // AGREED was said at message 2, but by message 3 the last message no longer mentions it.
+    expect((await decide(condition, said('x', 'AGREED'))).type).toBe('continue');
+    expect((await decide(condition, said('x', 'AGREED', 'y'))).type).toBe('continue');
+    expect(await decide(condition, said('x', 'y', 'AGREED'))).toEqual({ type: 'complete', reason: 'a said "AGREED" and reached 3 messages' });
+  });
+
+  it('and reports the most severe decision of its parts', async () => {
+    const failed = TerminationCondition.of<null>('f', () => ({ type: 'failed', reason: 'broke' }));
+    const done = TerminationCondition.of<null>('d', () => ({ type: 'complete', reason: 'done' }));
+    expect(await decide(TerminationCondition.and(done, failed), null)).toEqual({ type: 'failed', reason: 'done and broke' });
+  });
+
+  it('judgeConvergence asks only after a completed round, escalates at maxIterations, fails with the judge', async () => {
+    const judge = scriptedAgent('judge', 'CONTINUE');
+    const condition = TerminationCondition.judgeConvergence(judge, { maxIterations: 2 });
+    expect((await decide(condition, said('a1'), 0)).type).toBe('continue');
+    expect(judge.inputs).toHaveLength(0);
+    expect((await decide(condition, said('a1', 'b1'), 1)).type).toBe('continue');
+    expect(judge.inputs[0]).toContain('a: a1\nb: b1');
+    expect((await decide(condition, said('a1', 'b1', 'a2', 'b2'), 2)).type).toBe('escalate');
+    const broken = TerminationCondition.judgeConvergence(failingAgent('judge', new Error('no verdict')));
+    const decision = await decide(broken, said('a1', 'b1'), 1);
+    expect(decision.type === 'failed' && (decision.error as Error).message).toBe('Agent "judge" failed: no verdict');
+  });
+
+  it('accepts a custom predicate and rejects bad settings', async () => {
+    const judge = scriptedAgent('judge', 'yes, settled');
+    const condition = TerminationCondition.judgeConvergence(judge, { predicate: (verdict) => verdict.startsWith('yes') });
+    expect((await decide(condition, said('a1', 'b1'), 1)).type).toBe('complete');
+    expect(() => TerminationCondition.maxIterations(0)).toThrow(ConfigError);
+    expect(() => TerminationCondition.judgeConvergence(judge, { maxIterations: -1 })).toThrow('judgeConvergence options: maxIterations must be a positive integer, got -1');
+  });
+});
