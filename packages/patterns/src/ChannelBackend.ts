@@ -56,7 +56,7 @@ export type ChannelExecutionBackend<T> = ExecutionBackend<T> & { readonly strate
  * const b = defineAgent('b', async () => 'approve');
  * const direct = Patterns.voting({ agents: [a, b] }).build();
  * const overChannel = ExecutionModel.withBackend(direct, ChannelBackend(ChannelExecutionStrategy.fanIn(), {
- *   onChannel: (channel) => channel.subscribe((item) => console.log('on the channel:', item)),
+ *   onChannel: (channel) => channel.subscribe((item: unknown) => console.log('on the channel:', item)),
  * }));
  * runModel(overChannel, 'Ship?').subscribe((result) => console.log(result.mode, result.status));
  * ```
