@@ -1,0 +1,70 @@
+import { asyncScheduler } from 'rxjs';
+import { ChoreographyEngine, ChoreographySpec, DeadlockDetector, LivelockDetector } from '@rxagents/choreography';
+import { scriptedAgent } from '@rxagents/testing';
+import type { Scene } from '../Scene';
+
+/** research -> draft -> review printed as steps$ emits; then a spec with a cycle, warned about and run anyway. */
+export const scene: Scene = {
+  name: 'choreography',
+  title: 'agents react to each other\'s events (ChoreographyEngine, DeadlockDetector, LivelockDetector)',
+  async run() {
+    const started = asyncScheduler.now();
+    const stamp = (): string => `${String(asyncScheduler.now() - started).padStart(5)} ms`;
+
+    console.log('1) The article: research -> draft -> review, each agent triggered by the previous one\'s event');
+    const article = ChoreographySpec.builder('article')
+      .initialEvent('start')
+      .interaction('research', 'system', 'researcher', 'start', 'researched', 'Collect sources on agent coordination')
+      .interaction('draft', 'researcher', 'writer', 'researched', 'drafted', 'Write a draft from the research')
+      .interaction('review', 'writer', 'reviewer', 'drafted', null, 'Review the draft')
+      .build();
+    const writer = scriptedAgent('writer', { reply: 'Agents that coordinate without a boss: a draft.', delay: 500 });
+    const engine = ChoreographyEngine.builder()
+      .spec(article)
+      .agent('researcher', scriptedAgent('researcher', { reply: '3 sources: RxJS docs, XState, Effect', delay: 400 }))
+      .agent('writer', writer)
+      .agent('reviewer', scriptedAgent('reviewer', { reply: 'Approved, ship it.', delay: 300 }))
+      .timeout(5_000)
+      .build();
+    engine.events$.subscribe((event) => console.log(`${stamp()}  event   ${event.name}${event.agentId === undefined ? '' : ` (from ${event.agentId})`}`));
+    engine.steps$.subscribe((step) =>
+      console.log(`${stamp()}  step    ${step.interactionId} by ${step.agentId}: ${step.success ? JSON.stringify(step.output) : step.error} in ${step.durationMs} ms`),
+    );
+    const result = await engine.execute();
+    console.log(`         the writer was sent: ${JSON.stringify(writer.inputs[0])}`);
+    console.log(`         result: success=${result.success} completed=${result.completedCount} failed=${result.failedCount} timedOut=${result.timedOut} pending=[${result.pending.join(', ')}] total=${result.totalDurationMs} ms`);
+
+    console.log('\n2) A review loop: editor -> writer -> editor is a cycle; the engine warns, then runs');
+    const loop = ChoreographySpec.builder('review-loop')
+      .initialEvent('start')
+      .interaction('draft', 'editor', 'writer', 'start', 'drafted', 'Write a draft')
+      .interaction('review', 'writer', 'editor', 'drafted', 'reviewed', 'Review the draft')
+      .interaction('revise', 'editor', 'writer', 'reviewed', null, 'Revise the draft')
+      .build();
+    const { hasDeadlock, cycles } = DeadlockDetector.detect(loop);
+    console.log(`         DeadlockDetector.detect: hasDeadlock=${hasDeadlock}, cycles=${JSON.stringify(cycles)}`);
+    const looped = await ChoreographyEngine.builder()
+      .spec(loop)
+      .agents({ writer: scriptedAgent('writer', { reply: 'a draft', delay: 150 }), editor: scriptedAgent('editor', { reply: 'needs work', delay: 150 }) })
+      .logger({ warn: (message: string) => console.log(`         WARN ${message}`) })
+      .timeout(2_000)
+      .build()
+      .execute();
+    console.log(`         ran anyway: ${looped.stepResults.map((step) => step.interactionId).join(' -> ')} (each interaction once), success=${looped.success}`);
+
+    console.log('\n3) A planner stuck re-planning: LivelockDetector trips its circuit breaker');
+    const detector = LivelockDetector.builder().repeatedMessageThreshold(3).oscillationThreshold(2).circuitBreakerThreshold(2).build();
+    detector.addListener({
+      onViolation: (violation) => console.log(`         ${violation.type}: ${violation.detail}`),
+      onCircuitBreakerOpen: () => console.log('         circuit breaker OPEN: recording now throws until reset()'),
+    });
+    try {
+      for (let round = 0; round < 10; round += 1) {
+        detector.recordMessage('planner', 'Let me re-plan the trip.');
+        detector.recordStateChange('planner', round % 2 === 0 ? 'planning' : 'replanning');
+      }
+    } catch (error) {
+      console.log(`         stopped: ${(error as Error).message}`);
+    }
+  },
+};
