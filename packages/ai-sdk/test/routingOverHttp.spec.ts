@@ -1,8 +1,8 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { lastValue, reply } from '@rxagents/core';
+import { AgentError, lastValue, reply } from '@rxagents/core';
 import { handoff, HandoffValidationError, routingAgent } from '@rxagents/handoff';
 import { z } from 'zod';
-import { aiSdkAgent, aiSdkToolCallingModel } from '@rxagents/ai-sdk';
+import { aiSdkAgent, aiSdkToolCallingModel, ModelCallError } from '@rxagents/ai-sdk';
 import { lastUserText, startOpenAiCompatibleServer, type ChatCompletionsBody, type OpenAiCompatibleServer } from './openAiCompatibleServer';
 
 function systemText(body: ChatCompletionsBody): string {
@@ -22,6 +22,7 @@ describe('routingAgent with aiSdkToolCallingModel, over real HTTP', () => {
     server = await startOpenAiCompatibleServer((body) => {
       const text = lastUserText(body);
       const offered = body.tools?.map((tool) => tool.function.name) ?? [];
+      if (offered.length > 0 && /busy/i.test(text)) return { kind: 'http-error', status: 429, message: 'Rate limit reached' };
       if (offered.includes('transfer_to_billing') && /malformed/i.test(text)) {
         return { kind: 'tool-call', name: 'transfer_to_billing', argumentChunks: ['{"reason":', '42}'] };
       }
@@ -79,5 +80,15 @@ describe('routingAgent with aiSdkToolCallingModel, over real HTTP', () => {
     const error = await lastValue(reply(router, 'malformed invoice request')).catch((e: unknown) => e);
 
     expect(error).toMatchObject({ cause: expect.any(HandoffValidationError) });
+  });
+
+  it('fails with a retryable AgentError caused by a ModelCallError when the routing call is rate limited', async () => {
+    const { router } = build();
+
+    const error = await lastValue(reply(router, 'are you busy?')).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(AgentError);
+    expect(error).toMatchObject({ agentId: 'triage', retryable: true, cause: expect.any(ModelCallError) });
+    expect((error as AgentError).cause).toMatchObject({ status: 429, retryable: true });
   });
 });
