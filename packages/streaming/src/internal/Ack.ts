@@ -18,6 +18,12 @@ export class Ack implements PromiseLike<void> {
     return this as unknown as PromiseLike<R1 | R2>;
   }
 
+  /** Calls `callback` once released (at once if already released); the dispatcher's fast path. */
+  whenReleased(callback: () => void): void {
+    if (this.#released) callback();
+    else this.#callback = callback;
+  }
+
   /** Lets the dispatcher go on. */
   release(): void {
     if (this.#released) return;

@@ -2,6 +2,7 @@ import type { Subscription } from 'rxjs';
 import { BackpressureStrategy } from '../BackpressureStrategy';
 import type { ChannelObserver } from '../ChannelSubscriber';
 import { BufferOverflowError } from '../errors/BufferOverflowError';
+import { Ack } from './Ack';
 import { RingBuffer } from './RingBuffer';
 
 /** What a {@link SubscriberLane} needs from its channel. @internal */
@@ -35,6 +36,12 @@ export class SubscriberLane<T> {
   #completing = false;
   #draining = false;
   #inner: Subscription | undefined;
+  #item: T | undefined;
+  readonly #onFulfilled = (): void => this.#settled();
+  readonly #onRejected = (error: unknown): void => {
+    if (!this.#closed) this.#host.reportError(error, this.#item);
+    this.#settled();
+  };
   readonly #host: LaneHost<T>;
   readonly #observer: Partial<ChannelObserver<T>>;
   readonly #next: (item: T) => unknown;
@@ -113,19 +120,17 @@ export class SubscriberLane<T> {
       return;
     }
     if (result === undefined || result === null || typeof result !== 'object') return;
-    if (typeof (result as PromiseLike<unknown>).then === 'function') this.#awaitPromise(result as PromiseLike<unknown>, item);
+    if (result instanceof Ack) {
+      this.#startPending();
+      result.whenReleased(this.#onFulfilled);
+    } else if (typeof (result as PromiseLike<unknown>).then === 'function') this.#awaitPromise(result as PromiseLike<unknown>, item);
     else if (typeof (result as { subscribe?: unknown }).subscribe === 'function') this.#awaitObservable(result as { subscribe: (o: object) => Subscription }, item);
   }
 
   #awaitPromise(promise: PromiseLike<unknown>, item: T): void {
+    this.#item = item;
     this.#startPending();
-    promise.then(
-      () => this.#settled(),
-      (error: unknown) => {
-        if (!this.#closed) this.#host.reportError(error, item);
-        this.#settled();
-      },
-    );
+    promise.then(this.#onFulfilled, this.#onRejected);
   }
 
   #awaitObservable(source: { subscribe: (o: object) => Subscription }, item: T): void {
@@ -155,6 +160,7 @@ export class SubscriberLane<T> {
   #settled(): void {
     if (this.#closed) return;
     this.#pending = false;
+    this.#item = undefined;
     if (this.#draining) return;
     this.#draining = true;
     const buffer = this.#buffer;

@@ -1,0 +1,195 @@
+import { Readable } from 'node:stream';
+import { FixedBuffer, Repeater } from '@repeaterjs/repeater';
+import { Effect, Fiber, Queue } from 'effect';
+import { pushable } from 'it-pushable';
+import { Subject } from 'rxjs';
+import { BackpressureStrategy, StreamingChannel } from '@rxagents/streaming';
+import type { BenchFigure, BenchSuite } from '../BenchSuite';
+
+const ITEMS = 1_000_000;
+const BUFFER = 256;
+const ROUNDS = 5;
+
+type Run = () => Promise<void> | void;
+
+async function seconds(run: Run): Promise<number> {
+  const start = process.hrtime.bigint();
+  await run();
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** Runs every contender once per round, interleaved, after one warm-up; returns median items/s of each. */
+async function race(contenders: Record<string, Run>, rounds: number, items: number): Promise<Record<string, number>> {
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
+  for (const run of Object.values(contenders)) await run();
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, run] of Object.entries(contenders)) {
+      global.gc?.();
+      times[name]!.push(await seconds(run));
+    }
+  }
+  return Object.fromEntries(Object.entries(times).map(([name, list]) => [name, items / median(list)]));
+}
+
+let sink = 0;
+
+const syncContenders: Record<string, Run> = {
+  channel: () => {
+    const channel = StreamingChannel.create<number>({ bufferSize: BUFFER });
+    channel.subscribe((n) => {
+      sink += n;
+    });
+    for (let i = 0; i < ITEMS; i++) channel.emit(i);
+  },
+  'Subject.next': () => {
+    const subject = new Subject<number>();
+    subject.subscribe((n) => {
+      sink += n;
+    });
+    for (let i = 0; i < ITEMS; i++) subject.next(i);
+  },
+};
+
+const blockContenders: Record<string, Run> = {
+  channel: async () => {
+    const channel = StreamingChannel.create<number>({ bufferSize: BUFFER, backpressure: BackpressureStrategy.BLOCK });
+    const done = new Promise<void>((resolve) => channel.onComplete(resolve));
+    channel.subscribe(async (n) => {
+      sink += n;
+    });
+    for (let i = 0; i < ITEMS; i++) await channel.offer(i);
+    channel.complete();
+    await done;
+  },
+  'channel (for await)': async () => {
+    const channel = StreamingChannel.create<number>({ bufferSize: BUFFER, backpressure: BackpressureStrategy.BLOCK });
+    const consumer = (async () => {
+      for await (const n of channel) sink += n;
+    })();
+    for (let i = 0; i < ITEMS; i++) await channel.offer(i);
+    channel.complete();
+    await consumer;
+  },
+  'it-pushable': async () => {
+    const source = pushable<number>({ objectMode: true });
+    const consumer = (async () => {
+      for await (const n of source) sink += n;
+    })();
+    for (let i = 0; i < ITEMS; i++) {
+      source.push(i);
+      if (source.readableLength >= BUFFER) await source.onEmpty();
+    }
+    source.end();
+    await consumer;
+  },
+  'node Readable': async () => {
+    let resume: (() => void) | undefined;
+    const readable = new Readable({
+      objectMode: true,
+      highWaterMark: BUFFER,
+      read() {
+        const go = resume;
+        resume = undefined;
+        go?.();
+      },
+    });
+    const consumer = (async () => {
+      for await (const n of readable) sink += n as number;
+    })();
+    for (let i = 0; i < ITEMS; i++) {
+      if (!readable.push(i)) await new Promise<void>((resolve) => (resume = resolve));
+    }
+    readable.push(null);
+    await consumer;
+  },
+  repeater: async () => {
+    const repeater = new Repeater<number>(async (push, stop) => {
+      for (let i = 0; i < ITEMS; i++) await push(i);
+      stop();
+    }, new FixedBuffer(BUFFER));
+    for await (const n of repeater) sink += n;
+  },
+  'effect Queue': () =>
+    Effect.runPromise(
+      Effect.gen(function* () {
+        const queue = yield* Queue.bounded<number>(BUFFER);
+        const consumer = yield* Effect.fork(
+          Effect.gen(function* () {
+            for (let i = 0; i < ITEMS; i++) sink += yield* Queue.take(queue);
+          }),
+        );
+        for (let i = 0; i < ITEMS; i++) yield* Queue.offer(queue, i);
+        yield* Fiber.join(consumer);
+      }),
+    ),
+};
+
+function stalledBurst(items: number): Run {
+  return () => {
+    const channel = StreamingChannel.create<number>({ bufferSize: BUFFER });
+    channel.subscribe(() => new Promise<void>(() => undefined));
+    for (let i = 0; i < items; i++) channel.emit(i);
+  };
+}
+
+async function heapGrowthMB(items: number): Promise<number> {
+  global.gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const channel = StreamingChannel.create<number>({ bufferSize: BUFFER });
+  channel.subscribe(() => new Promise<void>(() => undefined));
+  for (let i = 0; i < items; i++) channel.emit(i);
+  global.gc?.();
+  const after = process.memoryUsage().heapUsed;
+  if (channel.metrics().emitted !== items) throw new Error('heap bench lost count');
+  return (after - before) / (1024 * 1024);
+}
+
+const format = (perSecond: number) => `${(perSecond / 1e6).toFixed(2)}M items/s`;
+
+export const suite: BenchSuite = {
+  name: 'streaming',
+  async run(log) {
+    const sync = await race(syncContenders, ROUNDS, ITEMS);
+    for (const [name, perSecond] of Object.entries(sync)) log(`sync  ${name.padEnd(22)} ${format(perSecond)}`);
+
+    const block = await race(blockContenders, 3, ITEMS);
+    for (const [name, perSecond] of Object.entries(block)) log(`block ${name.padEnd(22)} ${format(perSecond)}`);
+    const peers = Object.entries(block).filter(([name]) => !name.startsWith('channel'));
+    const [fastestPeer, fastestRate] = peers.reduce((best, entry) => (entry[1] > best[1] ? entry : best));
+
+    const burst = await race({ million: stalledBurst(1_000_000), hundredThousand: stalledBurst(100_000) }, ROUNDS, 1);
+    const growth = await heapGrowthMB(10_000_000);
+    log(`burst 1,000,000 in ${(1000 / burst.million!).toFixed(1)} ms, 100,000 in ${(1000 / burst.hundredThousand!).toFixed(1)} ms`);
+    if (sink === -1) log('unreachable');
+
+    const figures: Record<string, BenchFigure> = {
+      syncRatio: {
+        value: sync.channel! / sync['Subject.next']!,
+        label: 'items/s: channel with a synchronous subscriber / raw Subject.next',
+        bar: { op: '>=', limit: 0.5 },
+      },
+      blockRatio: {
+        value: block.channel! / fastestRate,
+        label: `items/s: await offer() under BLOCK, async consumer / fastest peer (${fastestPeer})`,
+        bar: { op: '>=', limit: 1.5 },
+      },
+      burstScaling: {
+        value: burst.hundredThousand! / burst.million!,
+        label: 'time for 1,000,000 DROP_OLDEST emits with a stalled consumer / time for 100,000',
+        bar: { op: '<=', limit: 12 },
+      },
+      heapGrowthMB: {
+        value: growth,
+        label: 'heap growth (MB) after 10,000,000 DROP_OLDEST emits with a stalled consumer',
+        bar: { op: '<', limit: 16 },
+      },
+    };
+    return figures;
+  },
+};
