@@ -132,13 +132,13 @@ export const ExecutionModel = {
    */
   create<T>(definition: ExecutionModelDefinition<T>): ExecutionModel<T> {
     const parsed = parseConfig(ExecutionModelSchema, definition, 'ExecutionModel');
-    const model = {
+    const model: ExecutionModel<T> = {
       ...definition,
       failOnAgentError: parsed.failOnAgentError,
       concurrency: parsed.concurrency,
       scheduler: parsed.scheduler,
       agents: Object.freeze([...definition.agents]),
-    } as ExecutionModel<T>;
+    };
     return Object.freeze(model);
   },
 
