@@ -1,27 +1,22 @@
-import { asyncScheduler, config, interval, Observable, type SchedulerLike, Subscription } from 'rxjs';
+import { asyncScheduler, Observable, type Subscription } from 'rxjs';
 import { parseConfig } from '@rxagents/core';
 import { BackpressureStrategy } from './BackpressureStrategy';
 import { type ChannelMetrics, createChannelMetrics } from './ChannelMetrics';
 import { type ChannelHandler, type ChannelObserver, type SubscribeOptions, SubscribeOptionsSchema } from './ChannelSubscriber';
-import { BufferOverflowError } from './errors/BufferOverflowError';
-import { ChannelClosedError } from './errors/ChannelClosedError';
 import { ChannelItemError } from './errors/ChannelItemError';
+import { ChannelDispatcher, ChannelState } from './internal/ChannelDispatcher';
 import { channelIterator } from './internal/channelIterator';
 import { channelReadableStream } from './internal/channelReadableStream';
-import { type ParkedEntry, ParkedQueue } from './internal/ParkedQueue';
-import { RingBuffer } from './internal/RingBuffer';
-import { type LaneHost, SubscriberLane } from './internal/SubscriberLane';
+import { metricsStream } from './internal/metricsStream';
 import { StreamingChannelBuilder } from './StreamingChannelBuilder';
 import { type ItemSchema, type StreamingChannelOptions, StreamingChannelOptionsSchema } from './StreamingChannelOptions';
 
-const OPEN = 0;
-const COMPLETING = 1;
-const COMPLETED = 2;
-const CLOSED = 3;
 const observableKey: string | symbol = (typeof Symbol === 'function' && (Symbol as { observable?: symbol }).observable) || '@@observable';
 
 type Settings = Required<Omit<StreamingChannelOptions<unknown>, 'scheduler' | 'dispatchScheduler' | 'schema'>> &
   Pick<StreamingChannelOptions<unknown>, 'scheduler' | 'dispatchScheduler'>;
+
+const ended = (state: ChannelState) => state === ChannelState.Completed || state === ChannelState.Closed;
 
 /**
  * A bounded, observable channel from producers to subscribers, with an explicit backpressure strategy
@@ -63,30 +58,13 @@ type Settings = Required<Omit<StreamingChannelOptions<unknown>, 'scheduler' | 'd
 export class StreamingChannel<T> implements AsyncIterable<T> {
   /** The channel's id. */
   readonly id: string;
-  /** Metrics for dashboards: the current snapshot at once, then at most one per `metricsSampleTime` while they change; completes when the channel ends. */
+  /** Metrics for dashboards: the snapshot at once, then at most one per `metricsSampleTime` (on `scheduler`) while they change; completes when the channel has ended. */
   readonly metrics$: Observable<ChannelMetrics>;
   readonly #settings: Settings;
-  readonly #buffer: RingBuffer<T>;
-  readonly #strategy: BackpressureStrategy;
-  readonly #scheduler: SchedulerLike;
-  readonly #dispatchScheduler: SchedulerLike | undefined;
+  readonly #core: ChannelDispatcher<T>;
   readonly #schema: ItemSchema<T> | undefined;
-  readonly #parked: ParkedQueue<T>;
-  readonly #host: LaneHost<T>;
   readonly #accepted = Promise.resolve(true);
   readonly #refused = Promise.resolve(false);
-  #lanes: SubscriberLane<T>[] = [];
-  #errorHandlers: ((error: unknown, item: T | undefined) => void)[] = [];
-  #completeHandlers: (() => void)[] = [];
-  #teardowns: (() => void)[] = [];
-  #state = OPEN;
-  #draining = false;
-  #blocking = 0;
-  #scheduledDrain: Subscription | undefined;
-  #emitted = 0;
-  #delivered = 0;
-  #dropped = 0;
-  #subscriberDropped = 0;
 
   static {
     Object.defineProperty(this.prototype, observableKey, {
@@ -131,25 +109,12 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
   /** Prefer {@link StreamingChannel.create} or {@link StreamingChannel.builder}; same validation. */
   constructor(options: StreamingChannelOptions<T> = {}) {
     const { schema, ...settings } = parseConfig(StreamingChannelOptionsSchema, options, 'StreamingChannel options');
+    const scheduler = settings.scheduler ?? asyncScheduler;
     this.#settings = settings;
     this.id = settings.id;
-    this.#buffer = new RingBuffer<T>(settings.bufferSize);
-    this.#strategy = settings.backpressure;
-    this.#scheduler = settings.scheduler ?? asyncScheduler;
-    this.#dispatchScheduler = settings.dispatchScheduler;
     this.#schema = schema as ItemSchema<T> | undefined;
-    this.#parked = new ParkedQueue<T>(settings.offerTimeout, this.#scheduler, (entry) => this.#expired(entry));
-    this.#host = {
-      id: this.id,
-      blockingChanged: (blocking) => {
-        this.#blocking += blocking ? 1 : -1;
-        if (!blocking) this.#requestDrain();
-      },
-      reportError: (error, item) => this.#reportError(error, item),
-      laneDropped: () => (this.#subscriberDropped += 1),
-      laneFailed: (lane) => this.#removeLane(lane),
-    };
-    this.metrics$ = this.#metricsStream(settings.metricsSampleTime);
+    this.#core = new ChannelDispatcher<T>({ ...settings, scheduler, dispatchScheduler: settings.dispatchScheduler });
+    this.metrics$ = metricsStream(() => this.metrics(), () => ended(this.#core.state), settings.metricsSampleTime, scheduler);
   }
 
   /**
@@ -165,19 +130,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
    * @throws {@link ChannelItemError} when the item fails the channel's schema.
    */
   emit(item: T): boolean {
-    if (this.#state !== OPEN) throw new ChannelClosedError(this.id, this.#state === CLOSED ? 'closed' : 'completed');
-    if (this.#schema !== undefined) item = this.#validate(item);
-    this.#emitted += 1;
-    const buffer = this.#buffer;
-    if (buffer.size === 0 && !this.#draining && this.#blocking === 0 && this.#lanes.length > 0 && this.#dispatchScheduler === undefined) {
-      this.#draining = true;
-      this.#dispatch(item);
-      this.#draining = false;
-      if (buffer.size > 0) this.#drain();
-      return true;
-    }
-    const result = this.#enqueue(item, undefined);
-    return result !== false;
+    return this.#core.emit(this.#schema === undefined ? item : this.#validate(item));
   }
 
   /**
@@ -200,18 +153,16 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
    * {@link ChannelClosedError}, {@link BufferOverflowError} or {@link ChannelItemError} where `emit` throws.
    */
   offer(item: T): Promise<boolean> {
-    let result: boolean | ParkedEntry<T>;
+    let result;
     try {
-      result = this.#offerItem(item, undefined);
+      result = this.#core.offer(this.#schema === undefined ? item : this.#validate(item), undefined);
     } catch (error) {
       return Promise.reject(error);
     }
     if (result === true) return this.#accepted;
     if (result === false) return this.#refused;
     const entry = result;
-    return new Promise<boolean>((resolve) => {
-      entry.settle = resolve;
-    });
+    return new Promise<boolean>((resolve) => (entry.settle = resolve));
   }
 
   /**
@@ -225,40 +176,23 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
         subscriber.next(accepted);
         subscriber.complete();
       };
-      const result = this.#offerItem(item, settle);
+      const result = this.#core.offer(this.#schema === undefined ? item : this.#validate(item), settle);
       if (typeof result === 'boolean') {
         settle(result);
         return undefined;
       }
-      return () => {
-        if (this.#parked.cancel(result)) this.#dropped += 1;
-      };
+      return () => this.#core.cancelOffer(result);
     });
   }
 
   /** Refuses new items, delivers what is buffered and parked, then runs `onComplete` handlers and completes every subscriber. */
   complete(): void {
-    if (this.#state !== OPEN) return;
-    this.#state = COMPLETING;
-    this.#requestDrain();
+    this.#core.complete();
   }
 
   /** Stops at once: discards the buffer and parked offers (their `offer` resolves `false`) and completes every subscriber. `onComplete` handlers do not run. */
   close(): void {
-    if (this.#state === CLOSED || this.#state === COMPLETED) return;
-    this.#state = CLOSED;
-    this.#scheduledDrain?.unsubscribe();
-    this.#dropped += this.#buffer.size;
-    this.#buffer.clear();
-    for (const entry of this.#parked.clear()) {
-      this.#dropped += 1;
-      entry.settle?.(false);
-    }
-    const lanes = this.#lanes;
-    this.#lanes = [];
-    this.#blocking = 0;
-    for (const lane of lanes) lane.close();
-    this.#runTeardowns();
+    this.#core.close();
   }
 
   /**
@@ -275,38 +209,25 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
   subscribe(subscriber: ChannelHandler<T> | Partial<ChannelObserver<T>>, options?: SubscribeOptions): Subscription {
     const observer: Partial<ChannelObserver<T>> = typeof subscriber === 'function' ? { next: subscriber } : subscriber;
     let bufferSize: number | undefined;
-    let strategy = BackpressureStrategy.BLOCK as BackpressureStrategy;
+    let strategy: BackpressureStrategy = BackpressureStrategy.BLOCK;
     if (options !== undefined) {
       const parsed = parseConfig(SubscribeOptionsSchema, options, 'StreamingChannel subscribe options');
       if (parsed.bufferSize !== undefined || parsed.backpressure !== undefined) {
         bufferSize = parsed.bufferSize ?? this.#settings.bufferSize;
-        strategy = parsed.backpressure ?? this.#strategy;
+        strategy = parsed.backpressure ?? this.#settings.backpressure;
       }
     }
-    if (this.#state === COMPLETED || this.#state === CLOSED) {
-      observer.complete?.();
-      return Subscription.EMPTY;
-    }
-    const lane = new SubscriberLane<T>(this.#host, observer, bufferSize, strategy);
-    this.#lanes = [...this.#lanes, lane];
-    this.#requestDrain();
-    return new Subscription(() => this.#removeLane(lane));
+    return this.#core.subscribe(observer, bufferSize, strategy);
   }
 
-  /** Registers a handler for subscriber failures (a throw or a rejection); the dispatcher keeps going. Unsubscribe to remove it. */
+  /** Registers a handler for subscriber failures (a throw or a rejection), with the item; the dispatcher keeps going. Unsubscribe to remove it. */
   onError(handler: (error: unknown, item: T | undefined) => void): Subscription {
-    this.#errorHandlers = [...this.#errorHandlers, handler];
-    return new Subscription(() => (this.#errorHandlers = this.#errorHandlers.filter((h) => h !== handler)));
+    return this.#core.onError(handler);
   }
 
   /** Registers a handler run once every item is delivered after `complete()` (not after `close()`); runs at once if that already happened. */
   onComplete(handler: () => void): Subscription {
-    if (this.#state === COMPLETED) {
-      this.#safely(handler);
-      return Subscription.EMPTY;
-    }
-    this.#completeHandlers = [...this.#completeHandlers, handler];
-    return new Subscription(() => (this.#completeHandlers = this.#completeHandlers.filter((h) => h !== handler)));
+    return this.#core.onComplete(handler);
   }
 
   /** A new channel `<id>-mapped` (same buffer size and strategy) fed with `fn(item)`; it completes when this one completes. */
@@ -321,28 +242,19 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
 
   /** A snapshot of the channel's counters (see {@link ChannelMetrics}). */
   metrics(): ChannelMetrics {
+    const state = this.#core.state;
     return createChannelMetrics({
       channelId: this.id,
-      emitted: this.#emitted,
-      delivered: this.#delivered,
-      dropped: this.#dropped,
-      bufferUsed: this.#buffer.size,
-      bufferCapacity: this.#buffer.capacity,
-      pendingOffers: this.#parked.size,
-      subscriberCount: this.#lanes.length,
-      subscriberDropped: this.#subscriberDropped,
-      completed: this.#state === COMPLETING || this.#state === COMPLETED,
-      closed: this.#state === CLOSED,
+      ...this.#core.counters(),
+      completed: state === ChannelState.Completing || state === ChannelState.Completed,
+      closed: state === ChannelState.Closed,
     });
   }
 
   /** The channel as an RxJS Observable: each subscription is a channel subscriber (optionally with its own buffer). */
   asObservable(options?: SubscribeOptions): Observable<T> {
     return new Observable<T>((subscriber) =>
-      this.subscribe(
-        { next: (item) => subscriber.next(item), error: (error) => subscriber.error(error), complete: () => subscriber.complete() },
-        options,
-      ),
+      this.subscribe({ next: (item) => subscriber.next(item), error: (error) => subscriber.error(error), complete: () => subscriber.complete() }, options),
     );
   }
 
@@ -356,193 +268,30 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     return channelReadableStream<T>((observer) => this.subscribe(observer));
   }
 
-  #offerItem(item: T, settle: ((accepted: boolean) => void) | undefined): boolean | ParkedEntry<T> {
-    if (this.#state !== OPEN) throw new ChannelClosedError(this.id, this.#state === CLOSED ? 'closed' : 'completed');
-    if (this.#schema !== undefined) item = this.#validate(item);
-    this.#emitted += 1;
-    return this.#enqueue(item, settle);
-  }
-
-  #enqueue(item: T, settle: ((accepted: boolean) => void) | undefined): boolean | ParkedEntry<T> {
-    const buffer = this.#buffer;
-    if (!buffer.full && this.#parked.size === 0) {
-      buffer.push(item);
-      this.#requestDrain();
-      return true;
-    }
-    switch (this.#strategy) {
-      case BackpressureStrategy.DROP_OLDEST:
-        buffer.shift();
-        buffer.push(item);
-        this.#dropped += 1;
-        return true;
-      case BackpressureStrategy.DROP_NEWEST:
-        this.#dropped += 1;
-        return false;
-      case BackpressureStrategy.ERROR:
-        this.#dropped += 1;
-        throw new BufferOverflowError(this.id, buffer.capacity);
-      default:
-        if (this.#parked.size < this.#settings.maxPendingOffers) return this.#parked.park(item, settle);
-        this.#dropped += 1;
-        if (this.#settings.strictPendingOffers) throw new BufferOverflowError(this.id, this.#settings.maxPendingOffers, 'the parked-offer queue');
-        return false;
-    }
-  }
-
-  #requestDrain(): void {
-    if (this.#dispatchScheduler === undefined) this.#drain();
-    else if (this.#scheduledDrain === undefined && this.#state !== CLOSED) {
-      this.#scheduledDrain = this.#dispatchScheduler.schedule(() => {
-        this.#scheduledDrain = undefined;
-        this.#drain();
-      });
-    }
-  }
-
-  #drain(): void {
-    if (this.#draining) return;
-    this.#draining = true;
-    const buffer = this.#buffer;
-    const parked = this.#parked;
-    while (buffer.size > 0 && this.#blocking === 0 && this.#lanes.length > 0) {
-      const item = buffer.shift();
-      if (parked.size > 0) {
-        const entry = parked.take() as ParkedEntry<T>;
-        buffer.push(entry.item);
-        entry.settle?.(true);
-      }
-      this.#dispatch(item);
-    }
-    this.#draining = false;
-    if (this.#state === COMPLETING && buffer.size === 0 && parked.size === 0 && this.#blocking === 0) this.#finish();
-  }
-
-  #dispatch(item: T): void {
-    const lanes = this.#lanes;
-    for (let i = 0; i < lanes.length; i++) (lanes[i] as SubscriberLane<T>).deliver(item);
-    this.#delivered += 1;
-  }
-
-  #finish(): void {
-    this.#state = COMPLETED;
-    for (const handler of this.#completeHandlers) this.#safely(handler);
-    this.#completeHandlers = [];
-    const lanes = this.#lanes;
-    this.#lanes = [];
-    for (const lane of lanes) lane.complete();
-    this.#runTeardowns();
-  }
-
-  #expired(entry: ParkedEntry<T>): void {
-    this.#dropped += 1;
-    entry.settle?.(false);
-    if (this.#state === COMPLETING) this.#requestDrain();
-  }
-
-  #removeLane(lane: SubscriberLane<T>): void {
-    const index = this.#lanes.indexOf(lane);
-    if (index < 0) return;
-    lane.dispose();
-    this.#lanes = this.#lanes.filter((other) => other !== lane);
-    if (lane.blocking) {
-      lane.blocking = false;
-      this.#blocking -= 1;
-    }
-    this.#requestDrain();
-  }
-
-  #reportError(error: unknown, item: T | undefined): void {
-    const handlers = this.#errorHandlers;
-    if (handlers.length === 0) {
-      reportUnhandled(error);
-      return;
-    }
-    for (const handler of handlers) {
-      try {
-        handler(error, item);
-      } catch (handlerError) {
-        reportUnhandled(handlerError);
-      }
-    }
-  }
-
-  #safely(handler: () => void): void {
-    try {
-      handler();
-    } catch (error) {
-      this.#reportError(error, undefined);
-    }
-  }
-
   #validate(item: T): T {
+    this.#core.assertOpen();
     const result = (this.#schema as ItemSchema<T>).safeParse(item);
     if (result.success) return result.data;
     const issues = result.error.issues.map((issue) => (issue.path.length === 0 ? issue.message : `${issue.path.map(String).join('.')}: ${issue.message}`));
     throw new ChannelItemError(this.id, item, issues, result.error);
   }
 
-  #forward(item: T): Promise<unknown> | undefined {
-    if (this.#state !== OPEN) return undefined;
-    if (this.#strategy !== BackpressureStrategy.BLOCK || (!this.#buffer.full && this.#parked.size === 0)) {
+  #forward(item: T): Promise<boolean> | undefined {
+    if (this.#core.state !== ChannelState.Open) return undefined;
+    if (this.#settings.backpressure !== BackpressureStrategy.BLOCK || !this.#core.wouldPark) {
       this.emit(item);
       return undefined;
     }
     return this.offer(item);
   }
 
-  #derive<R>(suffix: string, feed: (item: T, child: StreamingChannel<R>) => unknown): StreamingChannel<R> {
+  #derive<R>(suffix: string, feed: (item: T, child: StreamingChannel<R>) => Promise<boolean> | undefined): StreamingChannel<R> {
     const child = new StreamingChannel<R>({ ...this.#settings, id: `${this.id}-${suffix}` });
     const link = this.subscribe({
-      next: (item) => feed(item, child) as Promise<unknown> | undefined,
-      complete: () => (this.#state === CLOSED ? child.close() : child.complete()),
+      next: (item) => feed(item, child),
+      complete: () => (this.#core.state === ChannelState.Closed ? child.close() : child.complete()),
     });
-    child.#teardowns.push(() => link.unsubscribe());
+    child.#core.onEnd(() => link.unsubscribe());
     return child;
   }
-
-  #runTeardowns(): void {
-    const teardowns = this.#teardowns;
-    this.#teardowns = [];
-    for (const teardown of teardowns) teardown();
-  }
-
-  #metricsStream(sampleTime: number): Observable<ChannelMetrics> {
-    return new Observable<ChannelMetrics>((subscriber) => {
-      let last = this.metrics();
-      subscriber.next(last);
-      if (this.#state === COMPLETED || this.#state === CLOSED) {
-        subscriber.complete();
-        return undefined;
-      }
-      return interval(sampleTime, this.#scheduler).subscribe(() => {
-        const current = this.metrics();
-        if (!sameCounters(last, current)) subscriber.next((last = current));
-        if (this.#state === COMPLETED || this.#state === CLOSED) subscriber.complete();
-      });
-    });
-  }
-}
-
-function sameCounters(a: ChannelMetrics, b: ChannelMetrics): boolean {
-  return (
-    a.emitted === b.emitted &&
-    a.delivered === b.delivered &&
-    a.dropped === b.dropped &&
-    a.bufferUsed === b.bufferUsed &&
-    a.pendingOffers === b.pendingOffers &&
-    a.subscriberCount === b.subscriberCount &&
-    a.subscriberDropped === b.subscriberDropped &&
-    a.completed === b.completed &&
-    a.closed === b.closed
-  );
-}
-
-function reportUnhandled(error: unknown): void {
-  const report = config.onUnhandledError;
-  if (report !== null && report !== undefined) report(error);
-  else
-    queueMicrotask(() => {
-      throw error;
-    });
 }
