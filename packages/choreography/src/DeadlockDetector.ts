@@ -5,7 +5,17 @@ import type { DeadlockResult } from './DeadlockResult';
 import { DirectedGraph } from './graph/DirectedGraph';
 import { elementaryCycles } from './graph/elementaryCycles';
 
-/** A wait-for graph: each key waits for every id in its list. */
+/**
+ * A wait-for graph for {@link DeadlockDetector.detectFromWaitGraph}: each key waits for every id in its list.
+ *
+ * @example
+ * ```ts
+ * import type { WaitGraph } from '@rxagents/choreography';
+ *
+ * const waits: WaitGraph = new Map([['payments', ['ledger']], ['ledger', ['payments']]]);
+ * const sameAsRecord: WaitGraph = { payments: ['ledger'], ledger: ['payments'] };
+ * ```
+ */
 export type WaitGraph = ReadonlyMap<string, Iterable<string>> | Readonly<Record<string, readonly string[]>>;
 
 function analyse(graph: DirectedGraph, options: DeadlockDetectorOptions | undefined): DeadlockResult {

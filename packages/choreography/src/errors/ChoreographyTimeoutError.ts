@@ -4,9 +4,9 @@ import { CoordinationError } from '@rxagents/core';
  * A choreography's timeout passed while an interaction was still running.
  *
  * @remarks
- * When the engine's `timeout` passes, running agents are aborted (their `AbortSignal` fires with this
- * error as reason) and each of their interactions gets a failed {@link StepResult} whose `error` is
- * this message. Interactions that never started are listed in `ChoreographyResult.pending` instead.
+ * When the engine's `timeout` passes, running agents are aborted (their `AbortSignal` fires, as on
+ * any unsubscription) and each of their interactions gets a failed {@link StepResult} whose `error` is
+ * this error's message. Interactions that never started are listed in `ChoreographyResult.pending` instead.
  *
  * @example
  * ```ts
