@@ -215,9 +215,10 @@ describe('aiSdkAgent', () => {
     });
 
     it('calls onUsage, and a throwing onUsage never fails the reply', async () => {
-      const unhandled: unknown[] = [];
+      let reported: (error: unknown) => void = () => undefined;
+      const unhandled = new Promise<unknown>((resolve) => (reported = resolve));
       const previous = config.onUnhandledError;
-      config.onUnhandledError = (error) => unhandled.push(error);
+      config.onUnhandledError = (error) => reported(error);
       try {
         const seen: number[] = [];
         const agent = aiSdkAgent({
@@ -230,11 +231,10 @@ describe('aiSdkAgent', () => {
         });
 
         const text = await lastValueFrom(reply(agent, 'hi'));
-        await settle();
 
         expect(text).toBe('ok');
         expect(seen).toEqual([3]);
-        expect(unhandled).toEqual([new Error('listener broke')]);
+        await expect(unhandled).resolves.toEqual(new Error('listener broke'));
       } finally {
         config.onUnhandledError = previous;
       }

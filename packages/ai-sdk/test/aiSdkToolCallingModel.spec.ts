@@ -2,7 +2,7 @@ import { ConfigError, type Message } from '@rxagents/core';
 import type { ToolDefinition } from '@rxagents/handoff';
 import { config, from, lastValueFrom } from 'rxjs';
 import { aiSdkToolCallingModel, ModelCallError, type AiSdkUsage } from '@rxagents/ai-sdk';
-import { controlledModel, failingModel, settle, streamingModel, textParts, usage } from './mockModels';
+import { controlledModel, failingModel, streamingModel, textParts, usage } from './mockModels';
 
 const transferTools: ToolDefinition[] = [
   {
@@ -167,9 +167,10 @@ describe('aiSdkToolCallingModel', () => {
   });
 
   it('keeps the call working when onUsage throws', async () => {
-    const unhandled: unknown[] = [];
+    let reported: (error: unknown) => void = () => undefined;
+    const unhandled = new Promise<unknown>((resolve) => (reported = resolve));
     const previous = config.onUnhandledError;
-    config.onUnhandledError = (error) => unhandled.push(error);
+    config.onUnhandledError = (error) => reported(error);
     try {
       const model = aiSdkToolCallingModel({
         model: streamingModel(textParts(['fine'])),
@@ -179,10 +180,9 @@ describe('aiSdkToolCallingModel', () => {
       });
 
       const response = await lastValueFrom(from(model({ messages: question, tools: [] })));
-      await settle();
 
       expect(response).toEqual({ content: 'fine' });
-      expect(unhandled).toEqual([new Error('meter broke')]);
+      await expect(unhandled).resolves.toEqual(new Error('meter broke'));
     } finally {
       config.onUnhandledError = previous;
     }
