@@ -9,7 +9,7 @@ import {
   InMemoryEventBus,
 } from '@rxagents/choreography';
 import { failingAgent, hangingAgent, scriptedAgent } from '@rxagents/testing';
-import { Subject } from 'rxjs';
+import { asyncScheduler, config, Observable, Subject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 
 const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
@@ -123,6 +123,53 @@ describe('ChoreographyEngine: failing steps', () => {
     const spec = ChoreographySpec.builder('one').initialEvent('go').interaction('only', 's', 'broken', 'go', 'done', 'Try').build();
     const engine = ChoreographyEngine.builder().spec(spec).agent('broken', failingAgent('broken', new Error('model down'), { mode: 'reject' })).logger(silent).build();
     await expect(engine.execute()).resolves.toEqual(failedResult);
+  });
+});
+
+describe('ChoreographyEngine: misbehaving agents and subscribers', () => {
+  it('ignores an agent that emits after it was aborted at the timeout', () => {
+    newScheduler().run(({ expectObservable, flush }) => {
+      const spec = ChoreographySpec.builder('late').initialEvent('go').interaction('late', 's', 'stubborn', 'go', 'done', 'Answer').build();
+      const stubborn = {
+        id: 'stubborn',
+        // Ignores its AbortSignal and has no teardown: it still emits at 2000 ms.
+        chat: () => new Observable<string>((subscriber) => void asyncScheduler.schedule(() => (subscriber.next('too late'), subscriber.complete()), 2000)),
+      };
+      const engine = ChoreographyEngine.builder().spec(spec).agent('stubborn', stubborn).timeout(1000).logger(silent).build();
+      const events: string[] = [];
+      engine.events$.subscribe((event) => events.push(event.name));
+      expectObservable(engine.steps$).toBe('1000ms (a|)', { a: expect.objectContaining({ interactionId: 'late', success: false }) });
+      expectObservable(engine.execute$()).toBe('1000ms (r|)', { r: expect.objectContaining({ timedOut: true, failedCount: 1 }) });
+      flush();
+      expect(events).toEqual(['go']);
+    });
+  });
+
+  it('a steps$ subscriber that throws does not stop the run (RxJS reports the error as unhandled)', async () => {
+    const unhandled: unknown[] = [];
+    const previous = config.onUnhandledError;
+    const allReported = new Promise<void>((resolve) => {
+      config.onUnhandledError = (error) => {
+        unhandled.push(error);
+        if (unhandled.length === 3) resolve();
+      };
+    });
+    try {
+      const engine = ChoreographyEngine.builder()
+        .spec(articleSpec())
+        .agents({ researcher: scriptedAgent('r', 'x'), writer: scriptedAgent('w', 'y'), reviewer: scriptedAgent('v', 'z') })
+        .logger(silent)
+        .build();
+      engine.steps$.subscribe(() => {
+        throw new Error('UI bug');
+      });
+      const result = await engine.execute();
+      expect(result.completedCount).toBe(3);
+      await allReported;
+      expect(unhandled).toEqual([new Error('UI bug'), new Error('UI bug'), new Error('UI bug')]);
+    } finally {
+      config.onUnhandledError = previous;
+    }
   });
 });
 
