@@ -32,6 +32,12 @@ import { AgentNotFoundError } from './errors/AgentNotFoundError';
 import { ChoreographyAlreadyExecutedError } from './errors/ChoreographyAlreadyExecutedError';
 import { ChoreographyTimeoutError } from './errors/ChoreographyTimeoutError';
 
+/** An interaction whose agent is running, and since when (scheduler time). */
+interface RunningStep {
+  readonly interaction: Interaction;
+  readonly startedAt: number;
+}
+
 /**
  * Runs a {@link ChoreographySpec}: an event-to-interaction operator graph over a shared event stream.
  *
@@ -156,7 +162,7 @@ export class ChoreographyEngine {
     const startedAt = scheduler.now();
     this.#warnAboutCycles();
     const router = new InteractionRouter(this.#routes);
-    const running = new Map<string, { readonly interaction: Interaction; readonly startedAt: number }>();
+    const running = new Map<string, RunningStep>();
     const stepResults: StepResult[] = [];
     const record = (step: StepResult): void => {
       stepResults.push(step);
@@ -211,7 +217,7 @@ export class ChoreographyEngine {
     );
   }
 
-  #runStep({ interaction, input }: ReadyInteraction, running: Map<string, { interaction: Interaction; startedAt: number }>): Observable<StepResult> {
+  #runStep({ interaction, input }: ReadyInteraction, running: Map<string, RunningStep>): Observable<StepResult> {
     return defer(() => {
       const scheduler = this.#scheduler;
       const startedAt = scheduler.now();

@@ -30,7 +30,7 @@ import type { EventBus } from './EventBus';
 export class ChoreographyEngineBuilder {
   readonly #create: (options: ChoreographyEngineOptions) => ChoreographyEngine;
   readonly #agents = new Map<string, Agent>();
-  #options: Omit<ChoreographyEngineOptions, 'agents'> | { spec?: ChoreographySpec } = {};
+  #options: Partial<Omit<ChoreographyEngineOptions, 'agents'>> = {};
 
   /** @internal Use {@link ChoreographyEngine.builder}. */
   constructor(create: (options: ChoreographyEngineOptions) => ChoreographyEngine) {
