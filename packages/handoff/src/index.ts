@@ -22,3 +22,34 @@ export { HandoffDepthError } from './errors/HandoffDepthError';
 export { HandoffTimeoutError } from './errors/HandoffTimeoutError';
 export { HandoffValidationError } from './errors/HandoffValidationError';
 export { HandoffRoutingError } from './errors/HandoffRoutingError';
+export { Handoff, handoff, type HandoffCallOptions } from './Handoff';
+export { HandoffConfigSchema, type HandoffConfig, type ResolvedHandoffConfig } from './HandoffConfig';
+export { HandoffRequestSchema, type HandoffRequest } from './HandoffRequest';
+export type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
+export {
+  selectHandoffMessages,
+  estimateTokens,
+  SUMMARY_MESSAGE_COUNT,
+  type ContextPolicy,
+  type TokenCounter,
+  type HandoffMessageSelection,
+} from './selectHandoffMessages';
+export { handoffToolName, handoffToolDescription, MAX_TOOL_NAME_LENGTH } from './handoffToolName';
+export {
+  resolveHandoffToolPolicy,
+  DEFAULT_HANDOFF_TOOL_POLICY,
+  HandoffToolPolicySchema,
+  type HandoffToolPolicy,
+  type HandoffToolPolicyMode,
+} from './HandoffToolPolicy';
+export { handoffFilters, type HandoffCondition, type HandoffConditionContext } from './handoffFilters';
+export { messageFilters, type MessageFilter } from './messageFilters';
+export { normalizeHandoffs, type HandoffSpec } from './normalizeHandoffs';
+export {
+  parallelHandoffs,
+  parallelHandoffs$,
+  ParallelHandoffsOptionsSchema,
+  type ParallelHandoffsOptions,
+  type ParallelHandoffTask,
+} from './parallelHandoffs';
+export { routingAgent, RoutingAgentConfigSchema, type RoutingAgent, type RoutingAgentConfig } from './routingAgent';

@@ -1,0 +1,260 @@
+import { asyncScheduler, catchError, defer, map, type Observable, of, type SchedulerLike, tap, throwError } from 'rxjs';
+import { z } from 'zod';
+import { AgentTimeoutError, lastValue, parseConfig, reply, type Agent } from '@rxagents/core';
+import { currentHandoffChain } from './currentHandoffChain';
+import { HandoffCycleError } from './errors/HandoffCycleError';
+import { HandoffDepthError } from './errors/HandoffDepthError';
+import { HandoffTimeoutError } from './errors/HandoffTimeoutError';
+import { HandoffValidationError } from './errors/HandoffValidationError';
+import { HandoffConfigSchema, type HandoffConfig, type ResolvedHandoffConfig } from './HandoffConfig';
+import type { HandoffConditionContext } from './handoffFilters';
+import type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
+import { HandoffRequestSchema, type HandoffRequest } from './HandoffRequest';
+import type { HandoffSource } from './HandoffStrategy';
+import { handoffToolDescription, handoffToolName } from './handoffToolName';
+import { resolveHandoffToolPolicy } from './HandoffToolPolicy';
+import { Semaphore } from './internal/Semaphore';
+import { toolNamesOf } from './internal/toolNamesOf';
+import { underHandoffChain } from './internal/underHandoffChain';
+import { selectHandoffMessages } from './selectHandoffMessages';
+import type { ToolDefinition } from './ToolCallingModel';
+
+/** Per-call options of {@link Handoff.execute}. */
+export interface HandoffCallOptions {
+  /** Aborting it aborts the target and rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A configured handoff to one agent: guards, context policy, timeout, concurrency, and its tool form.
+ *
+ * @remarks
+ * `execute(source, request)` runs, in order: argument validation (`inputSchema`), the cycle check, the
+ * depth check (both before the chain is extended and before the target is touched, so a rejected handoff
+ * never consumes a chain slot), context selection ({@link selectHandoffMessages}), then the target,
+ * under this instance's semaphore (`maxConcurrent`) and bounded by `timeoutSeconds`. The target gets the
+ * selected messages in `ChatOptions.context` (no agent is mutated) and runs under the extended chain, so
+ * handoffs it starts see it. Guard failures reject with {@link HandoffCycleError},
+ * {@link HandoffDepthError}, {@link HandoffTimeoutError} or {@link HandoffValidationError}; a target that
+ * fails resolves with `success: false`. `execute$` is the Observable form; unsubscribing aborts the target.
+ *
+ * @throws {@link ConfigError} from the constructor when the config breaks a rule.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Handoff } from '@rxagents/handoff';
+ *
+ * const billing = defineAgent({ id: 'billing', name: 'Billing', chat: async () => 'Your invoice is paid.' });
+ * const triage = defineAgent({ id: 'triage', chat: async () => '' });
+ * const toBilling = new Handoff({ agent: billing, timeoutSeconds: 30, maxConcurrent: 3 });
+ * const outcome = await toBilling.execute(triage, { input: 'A question about my invoice' });
+ * console.log(toBilling.toolName, outcome.output, outcome.context.handoffChain); // transfer_to_billing Your invoice is paid. [ 'triage' ]
+ * ```
+ */
+export class Handoff {
+  /** The target agent. */
+  readonly agent: Agent;
+  /** The validated config, with every default applied. */
+  readonly config: Readonly<ResolvedHandoffConfig>;
+  /** The tool name the model calls, e.g. `transfer_to_billing`. */
+  readonly toolName: string;
+  /** The tool description the model reads. */
+  readonly toolDescription: string;
+  readonly #semaphore: Semaphore;
+  readonly #scheduler: SchedulerLike;
+
+  constructor(config: HandoffConfig) {
+    this.config = Object.freeze(parseConfig(HandoffConfigSchema, config, 'Handoff config'));
+    this.agent = this.config.agent;
+    this.toolName = this.config.name ?? handoffToolName(this.agent);
+    this.toolDescription = this.config.description ?? handoffToolDescription(this.agent);
+    this.#semaphore = new Semaphore(this.config.maxConcurrent);
+    this.#scheduler = this.config.scheduler ?? asyncScheduler;
+  }
+
+  /**
+   * Whether this handoff's `condition` matches (`false` when it has none).
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { handoff, handoffFilters } from '@rxagents/handoff';
+   *
+   * const billing = defineAgent('billing', async () => 'ok');
+   * const h = handoff({ agent: billing, condition: handoffFilters.topic(['invoice']) });
+   * console.log(h.matches({ input: 'my invoice', messages: [], metadata: {} })); // true
+   * ```
+   */
+  matches(context: HandoffConditionContext): boolean {
+    return this.config.condition?.(context) ?? false;
+  }
+
+  /**
+   * The handoff as an OpenAI-style function tool; its parameters are the JSON Schema of `inputSchema`.
+   *
+   * @example
+   * ```ts
+   * import { z } from 'zod';
+   * import { defineAgent } from '@rxagents/core';
+   * import { handoff } from '@rxagents/handoff';
+   *
+   * const refunds = defineAgent({ id: 'refunds', name: 'Refunds', chat: async () => 'ok' });
+   * const tool = handoff({ agent: refunds, inputSchema: z.object({ orderId: z.string() }) }).toolDefinition();
+   * console.log(tool.function.name, tool.function.parameters.required); // transfer_to_refunds [ 'orderId' ]
+   * ```
+   */
+  toolDefinition(): ToolDefinition {
+    const schema = this.config.inputSchema;
+    const parameters: Record<string, unknown> =
+      schema === undefined ? { type: 'object', properties: {}, additionalProperties: false } : { ...(z.toJSONSchema(schema) as Record<string, unknown>) };
+    delete parameters.$schema;
+    return { type: 'function', function: { name: this.toolName, description: this.toolDescription, parameters } };
+  }
+
+  /**
+   * Hands `request` from `source` to the target; emits one {@link HandoffOutcome}, errors on a guard.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { handoff } from '@rxagents/handoff';
+   *
+   * const billing = defineAgent('billing', async () => 'paid');
+   * handoff({ agent: billing }).execute$({ id: 'triage' }, { input: 'invoice?' }).subscribe((outcome) => console.log(outcome.output));
+   * ```
+   */
+  execute$(source: HandoffSource, request: HandoffRequest): Observable<HandoffOutcome> {
+    const { config, agent: target } = this;
+    return defer(() => {
+      const start = this.#scheduler.now();
+      const elapsed = (): number => (this.#scheduler.now() - start) / 1000;
+      let context: HandoffRunContext;
+      try {
+        context = this.#prepare(source, parseConfig(HandoffRequestSchema, request, 'Handoff request') as HandoffRequest);
+      } catch (error) {
+        this.#safely(() => config.onError?.(error));
+        return throwError(() => error);
+      }
+      const run$ = reply(target, context.input, {
+        scheduler: this.#scheduler,
+        context: context.messages,
+        metadata: this.#metadata(source, request, context),
+        ...(config.timeoutSeconds > 0 ? { timeout: config.timeoutSeconds * 1000 } : {}),
+      });
+      return this.#semaphore.run(underHandoffChain(context.handoffChain, run$)).pipe(
+        map((output): HandoffOutcome => ({ success: true, handedOffTo: target.id, output, durationSeconds: elapsed(), context })),
+        catchError((error: unknown) =>
+          error instanceof AgentTimeoutError && error.agentId === target.id
+            ? throwError(() => new HandoffTimeoutError(target.id, config.timeoutSeconds, error))
+            : of<HandoffOutcome>({ success: false, handedOffTo: target.id, output: null, durationSeconds: elapsed(), context, error }),
+        ),
+        tap({
+          next: (outcome) => this.#safely(() => (outcome.success ? config.onComplete?.(outcome) : config.onError?.(outcome.error))),
+          error: (error: unknown) => this.#safely(() => config.onError?.(error)),
+        }),
+      );
+    });
+  }
+
+  /**
+   * The Promise form of {@link Handoff.execute$}: rejects on a guard, resolves otherwise.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { handoff, HandoffCycleError } from '@rxagents/handoff';
+   *
+   * const billing = defineAgent('billing', async () => 'paid');
+   * await handoff({ agent: billing })
+   *   .execute({ id: 'triage' }, { input: 'invoice?', handoffChain: ['billing'] })
+   *   .catch((error) => console.log(error instanceof HandoffCycleError)); // true
+   * ```
+   */
+  execute(source: HandoffSource, request: HandoffRequest, options: HandoffCallOptions = {}): Promise<HandoffOutcome> {
+    return lastValue(this.execute$(source, request), options);
+  }
+
+  #prepare(source: HandoffSource, request: HandoffRequest): HandoffRunContext {
+    const { config, agent: target } = this;
+    const args = this.#validateArguments(request.arguments);
+    const base = request.handoffChain ?? request.chain ?? currentHandoffChain();
+    const path = [...base, source.id];
+    if (config.detectCycles && path.includes(target.id)) throw new HandoffCycleError([...path, target.id]);
+    const depth = Math.max(base.length, request.depth ?? 0);
+    const maxDepth = request.maxDepth ?? request.max_depth ?? config.maxDepth;
+    if (depth >= maxDepth) throw new HandoffDepthError(maxDepth, depth);
+    const history = request.messages ?? [];
+    const messages = selectHandoffMessages(config.inputFilter === undefined ? history : config.inputFilter(history), config);
+    const context: HandoffRunContext = {
+      input: request.input,
+      messages: Object.freeze(messages),
+      handoffChain: Object.freeze(path),
+      ...(args === undefined ? {} : { arguments: args }),
+    };
+    this.#safely(() => config.onHandoff?.(source, context));
+    return context;
+  }
+
+  #validateArguments(raw: unknown): unknown {
+    const schema = this.config.inputSchema;
+    if (schema === undefined) return raw;
+    let value: unknown = raw ?? {};
+    if (typeof value === 'string') {
+      try {
+        value = value.trim() === '' ? {} : (JSON.parse(value) as unknown);
+      } catch (error) {
+        throw new HandoffValidationError(this.toolName, [`arguments are not valid JSON: ${(error as Error).message}`], error);
+      }
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      throw new HandoffValidationError(
+        this.toolName,
+        parsed.error.issues.map((issue) => `${issue.path.length === 0 ? 'arguments' : issue.path.join('.')}: ${issue.message}`),
+        parsed.error,
+      );
+    }
+    return parsed.data;
+  }
+
+  #metadata(source: HandoffSource, request: HandoffRequest, context: HandoffRunContext): Record<string, unknown> {
+    const targetTools = toolNamesOf(this.agent);
+    const sourceTools = toolNamesOf(source);
+    return {
+      ...request.metadata,
+      handoffChain: context.handoffChain,
+      sourceAgentId: source.id,
+      handoffTool: this.toolName,
+      ...(context.arguments === undefined ? {} : { handoffArguments: context.arguments }),
+      ...(targetTools === undefined && sourceTools === undefined
+        ? {}
+        : { allowedTools: resolveHandoffToolPolicy(targetTools ?? [], sourceTools, this.config.toolPolicy) }),
+    };
+  }
+
+  #safely(callback: () => void): void {
+    try {
+      callback();
+    } catch {
+      // A user callback never breaks a handoff.
+    }
+  }
+}
+
+/**
+ * Creates a {@link Handoff}: the same as `new Handoff(config)`.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { handoff } from '@rxagents/handoff';
+ *
+ * const billing = defineAgent({ id: 'billing', name: 'Billing', chat: async () => 'paid' });
+ * const h = handoff({ agent: billing, contextPolicy: 'last_n', maxContextMessages: 10, detectCycles: true, maxDepth: 5 });
+ * console.log(h.config.timeoutSeconds); // 300
+ * ```
+ */
+export function handoff(config: HandoffConfig): Handoff {
+  return new Handoff(config);
+}

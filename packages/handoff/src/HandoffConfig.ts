@@ -1,0 +1,114 @@
+import type { SchedulerLike } from 'rxjs';
+import { z } from 'zod';
+import { configRules, type Agent } from '@rxagents/core';
+import type { HandoffCondition } from './handoffFilters';
+import type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
+import type { HandoffSource } from './HandoffStrategy';
+import { HandoffToolPolicySchema, type HandoffToolPolicy } from './HandoffToolPolicy';
+import type { MessageFilter } from './messageFilters';
+import type { ContextPolicy, TokenCounter } from './selectHandoffMessages';
+
+/**
+ * Everything {@link handoff} (or `new Handoff`) accepts: the target, how it is exposed as a tool, what it
+ * sees, and the eight settings that bound it.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import type { HandoffConfig } from '@rxagents/handoff';
+ *
+ * const billing = defineAgent({ id: 'billing', name: 'Billing', chat: async () => 'paid' });
+ * const config: HandoffConfig = {
+ *   agent: billing,
+ *   contextPolicy: 'last_n',
+ *   maxContextMessages: 10,
+ *   maxContextTokens: 4000,
+ *   preserveSystem: true,
+ *   timeoutSeconds: 30,
+ *   maxConcurrent: 3,
+ *   detectCycles: true,
+ *   maxDepth: 5,
+ * };
+ * ```
+ */
+export interface HandoffConfig {
+  /** The target agent. */
+  readonly agent: Agent;
+  /** Overrides the generated tool name (`transfer_to_<name>`); 1 to 64 of `a-z A-Z 0-9 _ -`. */
+  readonly name?: string;
+  /** Overrides the generated tool description (`Transfer task to <name> (<role>) - <goal>`). */
+  readonly description?: string;
+  /** When a routing agent takes this handoff without asking a model. */
+  readonly condition?: HandoffCondition;
+  /** The tool's parameters (zod); arguments that do not fit fail with `HandoffValidationError`. */
+  readonly inputSchema?: z.ZodType;
+  /** What the target sees. Defaults to `'summary'` (the last 3 messages). */
+  readonly contextPolicy?: ContextPolicy;
+  /** Slice size for `last_n` only; `<= 0` keeps everything. Defaults to 10. */
+  readonly maxContextMessages?: number;
+  /** Token ceiling applied last, dropping the oldest first; `<= 0` disables. Defaults to 4000. */
+  readonly maxContextTokens?: number;
+  /** Keep `system` messages regardless of slice or token budget. Defaults to `true`. */
+  readonly preserveSystem?: boolean;
+  /** Bounds the target's turn, in seconds; `<= 0` disables. Defaults to 300. */
+  readonly timeoutSeconds?: number;
+  /** This instance's semaphore; `<= 0` is unlimited. Defaults to 5. Not process-wide. */
+  readonly maxConcurrent?: number;
+  /** Refuse a target already in the chain. Defaults to `true`. */
+  readonly detectCycles?: boolean;
+  /** Refuse when the chain is already this deep. Defaults to 10. */
+  readonly maxDepth?: number;
+  /** Counts a message's tokens for `maxContextTokens`. Defaults to about 4 characters a token. */
+  readonly countTokens?: TokenCounter;
+  /** Transforms the history before the context policy selects from it (see `messageFilters`). */
+  readonly inputFilter?: MessageFilter;
+  /** Which tools the target keeps. Defaults to `DEFAULT_HANDOFF_TOOL_POLICY` (`intersect`). */
+  readonly toolPolicy?: HandoffToolPolicy;
+  /** Called after the guards pass, before the target runs. A throwing callback is ignored. */
+  readonly onHandoff?: (source: HandoffSource, context: HandoffRunContext) => void;
+  /** Called with each successful outcome. A throwing callback is ignored. */
+  readonly onComplete?: (outcome: HandoffOutcome) => void;
+  /** Called with each failure: a guard's error or the target's. A throwing callback is ignored. */
+  readonly onError?: (error: unknown) => void;
+  /** The clock for `timeoutSeconds` and `durationSeconds`. Defaults to `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+const agentRule = z.custom<Agent>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Agent).id === 'string' &&
+    (value as Agent).id !== '' &&
+    typeof (value as Agent).chat === 'function',
+  { error: 'must be an agent (an object with a non-empty id and a chat function)' },
+);
+
+const zodSchemaRule = z.custom<z.ZodType>((value) => value instanceof z.ZodType, { error: 'must be a zod schema' });
+
+/** The zod schema of {@link HandoffConfig}, with the PraisonAI defaults. */
+export const HandoffConfigSchema = z.strictObject({
+  agent: agentRule,
+  name: z.string({ error: 'must be a string' }).regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -').optional(),
+  description: configRules.nonEmptyString().optional(),
+  condition: configRules.function<HandoffCondition>().optional(),
+  inputSchema: zodSchemaRule.optional(),
+  contextPolicy: z.enum(['none', 'last_n', 'summary', 'full']).default('summary'),
+  maxContextMessages: configRules.int().default(10),
+  maxContextTokens: configRules.int().default(4000),
+  preserveSystem: z.boolean({ error: 'must be a boolean' }).default(true),
+  timeoutSeconds: z.number({ error: 'must be a number' }).finite('must be a finite number').default(300),
+  maxConcurrent: configRules.int().default(5),
+  detectCycles: z.boolean({ error: 'must be a boolean' }).default(true),
+  maxDepth: configRules.nonNegativeInt().default(10),
+  countTokens: configRules.function<TokenCounter>().optional(),
+  inputFilter: configRules.function<MessageFilter>().optional(),
+  toolPolicy: HandoffToolPolicySchema.optional(),
+  onHandoff: configRules.function<NonNullable<HandoffConfig['onHandoff']>>().optional(),
+  onComplete: configRules.function<NonNullable<HandoffConfig['onComplete']>>().optional(),
+  onError: configRules.function<NonNullable<HandoffConfig['onError']>>().optional(),
+  scheduler: configRules.scheduler().optional(),
+});
+
+/** A {@link HandoffConfig} with every default applied. */
+export type ResolvedHandoffConfig = z.output<typeof HandoffConfigSchema>;

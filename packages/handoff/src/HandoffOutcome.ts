@@ -1,0 +1,48 @@
+import type { Message } from '@rxagents/core';
+
+/**
+ * What a {@link Handoff} hands over, and what the outcome reports back as `context`.
+ *
+ * @remarks
+ * On an outcome, `messages` are the ones the context policy selected and `handoffChain` is the
+ * extended chain: pass `outcome.context` onward to thread the chain by hand.
+ */
+export interface HandoffRunContext {
+  /** The prompt the target answers. */
+  readonly input: string;
+  /** The history the target sees (selected by the context policy). */
+  readonly messages: readonly Message[];
+  /** The agents traversed to reach the target, oldest first (the source last). */
+  readonly handoffChain: readonly string[];
+  /** The validated tool arguments, when the handoff has an `inputSchema`. */
+  readonly arguments?: unknown;
+}
+
+/**
+ * The outcome of {@link Handoff.execute}: who answered, what, how long it took, and the threaded context.
+ *
+ * @remarks
+ * A target that fails gives `success: false`, `output: null` and `error`; the guards (cycle, depth,
+ * timeout, validation) reject instead. `durationSeconds` is measured on the handoff's scheduler.
+ *
+ * @example
+ * ```ts
+ * import type { HandoffOutcome } from '@rxagents/handoff';
+ *
+ * const report = (outcome: HandoffOutcome) =>
+ *   `${outcome.handedOffTo} ${outcome.success ? 'answered' : 'failed'} in ${outcome.durationSeconds}s via ${outcome.context.handoffChain.join(' -> ')}`;
+ * ```
+ */
+export interface HandoffOutcome {
+  readonly success: boolean;
+  /** The target's id. */
+  readonly handedOffTo: string;
+  /** The target's whole reply; `null` on failure. */
+  readonly output: string | null;
+  /** Time from the start of the handoff to its outcome, in seconds on the scheduler's clock. */
+  readonly durationSeconds: number;
+  /** What the target was given, with the extended chain. */
+  readonly context: HandoffRunContext;
+  /** Why it failed; `undefined` on success. */
+  readonly error?: unknown;
+}

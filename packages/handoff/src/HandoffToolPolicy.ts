@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/**
+ * Which tools the target keeps during a transfer: `intersect` (only its own tools that the source also
+ * has, so a handoff never widens what is allowed) or `passthrough` (all its own tools).
+ */
+export type HandoffToolPolicyMode = 'intersect' | 'passthrough';
+
+/** The tool boundary of a handoff: a mode and tools that are always removed. */
+export interface HandoffToolPolicy {
+  readonly mode: HandoffToolPolicyMode;
+  /** Removed whatever the mode. */
+  readonly blockedTools?: readonly string[];
+}
+
+/** The zod schema of {@link HandoffToolPolicy}. */
+export const HandoffToolPolicySchema = z.strictObject({
+  mode: z.enum(['intersect', 'passthrough']),
+  blockedTools: z.array(z.string()).readonly().optional(),
+});
+
+/**
+ * The tool policy applied when a handoff does not set one: `intersect`, nothing blocked.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_HANDOFF_TOOL_POLICY } from '@rxagents/handoff';
+ *
+ * console.log(DEFAULT_HANDOFF_TOOL_POLICY.mode); // intersect
+ * ```
+ */
+export const DEFAULT_HANDOFF_TOOL_POLICY: HandoffToolPolicy = Object.freeze({ mode: 'intersect', blockedTools: Object.freeze([]) as readonly string[] });
+
+/**
+ * Resolves which tool names the target may use during a transfer.
+ *
+ * @remarks
+ * `targetTools` are the target's own tools. Under `intersect`, only those the source also has survive;
+ * when the source's tools are unknown (`undefined`), the target keeps its own. Under `passthrough` the
+ * target keeps its own. `blockedTools` are always removed. The target's order is kept. A handoff passes
+ * the result to the target as `ChatOptions.metadata.allowedTools` when either agent declares `tools`.
+ *
+ * @example
+ * ```ts
+ * import { resolveHandoffToolPolicy } from '@rxagents/handoff';
+ *
+ * const allowed = resolveHandoffToolPolicy(['search', 'refund', 'shell'], ['search', 'refund', 'email'], { mode: 'intersect', blockedTools: ['refund'] });
+ * console.log(allowed); // [ 'search' ]
+ * ```
+ */
+export function resolveHandoffToolPolicy(
+  targetTools: readonly string[],
+  sourceTools: readonly string[] | undefined,
+  policy: HandoffToolPolicy = DEFAULT_HANDOFF_TOOL_POLICY,
+): string[] {
+  const blocked = new Set(policy.blockedTools ?? []);
+  const sourceSet = policy.mode === 'intersect' && sourceTools !== undefined ? new Set(sourceTools) : undefined;
+  return targetTools.filter((tool) => !blocked.has(tool) && (sourceSet === undefined || sourceSet.has(tool)));
+}

@@ -1,0 +1,72 @@
+import type { Message } from '@rxagents/core';
+
+/** What a handoff condition looks at: the input, the history, and the call's metadata. */
+export interface HandoffConditionContext {
+  readonly input: string;
+  readonly messages: readonly Message[];
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+
+/** Decides whether a handoff applies; a routing agent takes the first handoff whose condition matches. */
+export type HandoffCondition = (context: HandoffConditionContext) => boolean;
+
+/**
+ * Ready-made {@link HandoffCondition}s: `topic`, `metadata`, `always`, `never`, `and`, `or`.
+ *
+ * @remarks
+ * `topic(words)` matches when the input or the last user message contains any word, ignoring case, on
+ * word boundaries (so `refund` matches "Refund please" and "refunds", not "prefund"). `metadata(key,
+ * value)` matches when the call's metadata has that value (`Object.is`). `and`/`or` combine conditions.
+ *
+ * @example
+ * ```ts
+ * import { handoffFilters } from '@rxagents/handoff';
+ *
+ * const billingTopic = handoffFilters.topic(['invoice', 'payment', 'refund']);
+ * console.log(billingTopic({ input: 'A question about my invoice', messages: [], metadata: {} })); // true
+ * const vipBilling = handoffFilters.and(billingTopic, handoffFilters.metadata('tier', 'vip'));
+ * console.log(vipBilling({ input: 'invoice', messages: [], metadata: { tier: 'free' } })); // false
+ * ```
+ */
+export const handoffFilters = Object.freeze({
+  /** Matches when the input (or the last user message) mentions any of `topics`. */
+  topic(topics: readonly string[]): HandoffCondition {
+    const patterns = topics.map((topic) => new RegExp(`(^|[^\\p{L}\\p{N}])${escape(topic)}`, 'iu'));
+    return ({ input, messages }) => {
+      const lastUser = findLastUser(messages);
+      return patterns.some((pattern) => pattern.test(input) || (lastUser !== undefined && pattern.test(lastUser)));
+    };
+  },
+  /** Matches when `metadata[key]` is `value`. */
+  metadata(key: string, value: unknown): HandoffCondition {
+    return ({ metadata }) => Object.is(metadata[key], value);
+  },
+  /** Always matches. */
+  always(): HandoffCondition {
+    return () => true;
+  },
+  /** Never matches. */
+  never(): HandoffCondition {
+    return () => false;
+  },
+  /** Matches when every condition matches. */
+  and(...conditions: readonly HandoffCondition[]): HandoffCondition {
+    return (context) => conditions.every((condition) => condition(context));
+  },
+  /** Matches when any condition matches. */
+  or(...conditions: readonly HandoffCondition[]): HandoffCondition {
+    return (context) => conditions.some((condition) => condition(context));
+  },
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function findLastUser(messages: readonly Message[]): string | undefined {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index] as Message;
+    if (message.role === 'user') return message.content;
+  }
+  return undefined;
+}

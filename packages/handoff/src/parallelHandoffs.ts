@@ -1,0 +1,103 @@
+import { defer, from, map, mergeMap, type Observable, of, catchError, reduce } from 'rxjs';
+import { z } from 'zod';
+import { configRules, lastValue, parseConfig, type Agent } from '@rxagents/core';
+import { currentHandoffChain } from './currentHandoffChain';
+import { Handoff } from './Handoff';
+import type { HandoffOutcome } from './HandoffOutcome';
+import type { HandoffSource } from './HandoffStrategy';
+import type { Message } from '@rxagents/core';
+
+/** One task of {@link parallelHandoffs}: a target (an agent or a configured {@link Handoff}) and its prompt. */
+export type ParallelHandoffTask = readonly [target: Agent | Handoff, prompt: string];
+
+/** Options of {@link parallelHandoffs}. */
+export interface ParallelHandoffsOptions {
+  /** How many targets run at once; `<= 0` is unlimited. Defaults to 5. */
+  readonly maxConcurrent?: number;
+  /** History shared with every target (each target's context policy selects from it). */
+  readonly messages?: readonly Message[];
+  /** Aborting it aborts every running target and rejects (Promise form only). */
+  readonly signal?: AbortSignal;
+}
+
+/** The zod schema of {@link ParallelHandoffsOptions}. */
+export const ParallelHandoffsOptionsSchema = z.strictObject({
+  maxConcurrent: configRules.int().default(5),
+  messages: z.array(z.custom<Message>((value) => typeof value === 'object' && value !== null)).readonly().optional(),
+  signal: configRules.abortSignal().optional(),
+});
+
+/**
+ * Fans a source agent's work out to several targets at once; emits every outcome, in input order.
+ *
+ * @remarks
+ * Built on `mergeMap` with `maxConcurrent` as its concurrency. The handoff chain in scope is read once
+ * and each sibling gets its own copy, so fan-out never reads the ambient value and no chain leaks between
+ * siblings: cycle detection and `maxDepth` are enforced per task. A failure, including a guard's error,
+ * is an outcome with `success: false` and `error`, never an error of the whole fan-out. An agent target
+ * gets a default {@link Handoff}; a `Handoff` target keeps its own settings and semaphore.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { parallelHandoffs$ } from '@rxagents/handoff';
+ *
+ * const billing = defineAgent('billing', async () => 'refunded the duplicate charge');
+ * const refunds = defineAgent('refunds', async () => 'refund for #42 started');
+ * parallelHandoffs$({ id: 'triage' }, [[billing, 'Why was I charged twice?'], [refunds, 'Refund order #42']]).subscribe((outcomes) =>
+ *   outcomes.forEach((o) => console.log(o.handedOffTo, o.success)),
+ * );
+ * ```
+ */
+export function parallelHandoffs$(source: HandoffSource, tasks: readonly ParallelHandoffTask[], options: ParallelHandoffsOptions = {}): Observable<HandoffOutcome[]> {
+  const { maxConcurrent, messages } = parseConfig(ParallelHandoffsOptionsSchema, options, 'parallelHandoffs options');
+  return defer(() => {
+    const snapshot = [...currentHandoffChain()];
+    const handoffs = tasks.map(([target]) => (target instanceof Handoff ? target : new Handoff({ agent: target })));
+    return from(tasks.map((task, index) => ({ prompt: task[1], index }))).pipe(
+      mergeMap(
+        ({ prompt, index }) => {
+          const handoff = handoffs[index] as Handoff;
+          const handoffChain = [...snapshot];
+          return handoff.execute$(source, { input: prompt, handoffChain, ...(messages === undefined ? {} : { messages }) }).pipe(
+            catchError((error: unknown) =>
+              of<HandoffOutcome>({
+                success: false,
+                handedOffTo: handoff.agent.id,
+                output: null,
+                durationSeconds: 0,
+                context: { input: prompt, messages: [], handoffChain: Object.freeze([...handoffChain, source.id]) },
+                error,
+              }),
+            ),
+            map((outcome) => ({ index, outcome })),
+          );
+        },
+        maxConcurrent <= 0 ? Number.POSITIVE_INFINITY : maxConcurrent,
+      ),
+      reduce((outcomes, { index, outcome }) => {
+        outcomes[index] = outcome;
+        return outcomes;
+      }, new Array<HandoffOutcome>(tasks.length)),
+    );
+  });
+}
+
+/**
+ * The Promise form of {@link parallelHandoffs$}: resolves with every outcome, in input order.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { parallelHandoffs } from '@rxagents/handoff';
+ *
+ * const billing = defineAgent({ id: 'billing', name: 'Billing', chat: async () => 'Charged once, refunded once.' });
+ * const refund = defineAgent({ id: 'refunds', name: 'Refunds', chat: async () => 'Refund started.' });
+ * const triage = defineAgent({ id: 'triage', name: 'Triage', chat: async () => '' });
+ * const results = await parallelHandoffs(triage, [[billing, 'Why was I charged twice?'], [refund, 'I want a refund for order #42']], { maxConcurrent: 5 });
+ * for (const r of results) console.log(r.handedOffTo, r.success, r.durationSeconds);
+ * ```
+ */
+export function parallelHandoffs(source: HandoffSource, tasks: readonly ParallelHandoffTask[], options: ParallelHandoffsOptions = {}): Promise<HandoffOutcome[]> {
+  return lastValue(parallelHandoffs$(source, tasks, options), options.signal === undefined ? {} : { signal: options.signal });
+}

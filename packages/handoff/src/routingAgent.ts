@@ -1,0 +1,127 @@
+import { defer, from, last, mergeMap, type Observable, of, throwError } from 'rxjs';
+import { z } from 'zod';
+import { configRules, parseConfig, type Agent, type ChatOptions, type Message } from '@rxagents/core';
+import { HandoffRoutingError } from './errors/HandoffRoutingError';
+import { HandoffValidationError } from './errors/HandoffValidationError';
+import type { Handoff } from './Handoff';
+import type { HandoffOutcome } from './HandoffOutcome';
+import { normalizeHandoffs, type HandoffSpec } from './normalizeHandoffs';
+import type { ToolCallingModel } from './ToolCallingModel';
+
+/** The settings of {@link routingAgent}. */
+export interface RoutingAgentConfig {
+  readonly id: string;
+  readonly name?: string;
+  readonly role?: string;
+  readonly goal?: string;
+  /** The system prompt the model gets. */
+  readonly instructions?: string;
+  /** Where it may hand off: agents, `{ agent, description }` configs or `handoff()` instances. */
+  readonly handoffs: readonly HandoffSpec[];
+  /** Chooses a handoff tool when no condition matched; without one, an unmatched input fails. */
+  readonly model?: ToolCallingModel;
+}
+
+/** The zod schema of {@link RoutingAgentConfig}. */
+export const RoutingAgentConfigSchema = z.strictObject({
+  id: configRules.nonEmptyString(),
+  name: z.string({ error: 'must be a string' }).optional(),
+  role: z.string({ error: 'must be a string' }).optional(),
+  goal: z.string({ error: 'must be a string' }).optional(),
+  instructions: z.string({ error: 'must be a string' }).optional(),
+  handoffs: z.array(z.unknown()).readonly(),
+  model: configRules.function<ToolCallingModel>().optional(),
+});
+
+/** An agent that hands off: see {@link routingAgent}. */
+export interface RoutingAgent extends Agent {
+  /** Its handoffs, normalised. */
+  readonly handoffs: readonly Handoff[];
+  readonly instructions: string | undefined;
+}
+
+/**
+ * An {@link Agent} that hands each input off to the right specialist, as PraisonAI's `handoffs` option.
+ *
+ * @remarks
+ * For each `chat(input)`: first, the first handoff whose `condition` matches the input (and the call's
+ * history and metadata) takes it, with no model. Otherwise, with a `model`, it offers every handoff as a
+ * tool (`transfer_to_*`) together with the instructions, history and input, and executes the handoff the
+ * model calls, passing the call's arguments (checked against that handoff's `inputSchema`); a model that
+ * answers without a tool call is the reply (the routing agent answers itself). With neither a matching
+ * condition nor a model, it fails with {@link HandoffRoutingError}. The target's reply is the routing
+ * agent's reply; a handoff that fails makes the call fail. History in `ChatOptions.context` is passed on,
+ * and each handoff's context policy selects from it.
+ *
+ * @throws {@link ConfigError} when the config or a handoff entry is invalid.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, lastValue, reply } from '@rxagents/core';
+ * import { handoff, handoffFilters, routingAgent } from '@rxagents/handoff';
+ *
+ * const billingAgent = defineAgent({ id: 'billing', name: 'Billing', chat: async () => 'Billing here: your invoice is paid.' });
+ * const mainAgent = routingAgent({
+ *   id: 'assistant',
+ *   name: 'Assistant',
+ *   instructions: 'You are a helpful assistant',
+ *   handoffs: [handoff({ agent: billingAgent, description: 'For billing', condition: handoffFilters.topic(['invoice', 'payment', 'refund']) })],
+ * });
+ * console.log(await lastValue(reply(mainAgent, 'I have a question about my invoice'))); // Billing here: your invoice is paid.
+ * ```
+ */
+export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
+  const parsed = parseConfig(RoutingAgentConfigSchema, config, 'routingAgent config');
+  const handoffs = Object.freeze(normalizeHandoffs(config.handoffs));
+  const byTool = new Map(handoffs.map((handoff) => [handoff.toolName, handoff]));
+  const { model, instructions } = config;
+
+  const agent: RoutingAgent = {
+    id: parsed.id,
+    ...(parsed.name === undefined ? {} : { name: parsed.name }),
+    ...(parsed.role === undefined ? {} : { role: parsed.role }),
+    ...(parsed.goal === undefined ? {} : { goal: parsed.goal }),
+    handoffs,
+    instructions,
+    chat: (input: string, options: ChatOptions): Observable<string> =>
+      defer(() => {
+        const history = options.context ?? [];
+        const metadata = options.metadata ?? {};
+        const matched = handoffs.find((handoff) => handoff.matches({ input, messages: history, metadata }));
+        const hand = (handoff: Handoff, args?: string): Observable<string> =>
+          handoff
+            .execute$(agent, { input, messages: history, metadata, ...(args === undefined ? {} : { arguments: args }) })
+            .pipe(mergeMap(outcomeToReply));
+        if (matched !== undefined) return hand(matched);
+        if (model === undefined) {
+          return throwError(() => new HandoffRoutingError(parsed.id, 'no handoff condition matched the input and no model is configured to choose'));
+        }
+        const messages: Message[] = [
+          ...(instructions === undefined ? [] : [{ role: 'system' as const, content: instructions }]),
+          ...history,
+          { role: 'user', content: input },
+        ];
+        const tools = handoffs.map((handoff) => handoff.toolDefinition());
+        return from(model({ messages, tools, signal: options.signal })).pipe(
+          last(),
+          mergeMap((response) => {
+            const calls = response.toolCalls ?? [];
+            const call = calls.find((candidate) => byTool.has(candidate.name));
+            if (call !== undefined) return hand(byTool.get(call.name) as Handoff, call.arguments);
+            if (calls.length > 0) {
+              return throwError(
+                () => new HandoffValidationError(calls[0]?.name ?? 'tool', [`the model called ${calls.map((c) => c.name).join(', ')}, but only ${[...byTool.keys()].join(', ') || 'no tools'} are offered`]),
+              );
+            }
+            return of(response.content ?? '');
+          }),
+        );
+      }),
+  };
+  return Object.freeze(agent);
+}
+
+function outcomeToReply(outcome: HandoffOutcome): Observable<string> {
+  return outcome.success ? of(outcome.output ?? '') : throwError(() => outcome.error);
+}
+

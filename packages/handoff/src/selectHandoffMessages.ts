@@ -1,0 +1,94 @@
+import type { Message } from '@rxagents/core';
+
+/** How much history a handoff's target sees: nothing, the last N messages, the last 3, or everything. */
+export type ContextPolicy = 'none' | 'last_n' | 'summary' | 'full';
+
+/** Counts the tokens of one message. */
+export type TokenCounter = (message: Message) => number;
+
+/** The settings {@link selectHandoffMessages} reads (a subset of {@link HandoffConfig}). */
+export interface HandoffMessageSelection {
+  /** Defaults to `'summary'`. */
+  readonly contextPolicy?: ContextPolicy;
+  /** Slice size for `last_n`; `<= 0` keeps everything. Defaults to 10. */
+  readonly maxContextMessages?: number;
+  /** Token ceiling applied last, dropping the oldest first; `<= 0` disables. Defaults to 4000. */
+  readonly maxContextTokens?: number;
+  /** Keep `system` messages regardless of slice or budget. Defaults to `true`. */
+  readonly preserveSystem?: boolean;
+  /** Defaults to {@link estimateTokens} (about 4 characters a token). */
+  readonly countTokens?: TokenCounter;
+}
+
+/** How many messages the `summary` policy keeps (hard-coded, as in PraisonAI). */
+export const SUMMARY_MESSAGE_COUNT = 3;
+
+/**
+ * The default token counter: about 4 characters a token, at least 1 per message.
+ *
+ * @example
+ * ```ts
+ * import { estimateTokens } from '@rxagents/handoff';
+ *
+ * console.log(estimateTokens({ role: 'user', content: 'x'.repeat(40) })); // 10
+ * ```
+ */
+export function estimateTokens(message: Message): number {
+  return Math.max(1, Math.ceil(message.content.length / 4));
+}
+
+/**
+ * Picks the messages a handoff's target sees: the standalone context selector.
+ *
+ * @remarks
+ * First the policy: `none` gives nothing; `last_n` the last `maxContextMessages` (`<= 0` keeps all);
+ * `summary` the last 3; `full` everything. With `preserveSystem` (the default), `system` messages outside
+ * the slice are kept too, in their place. Then the token budget (`maxContextTokens > 0`): the oldest
+ * messages are dropped until the rest fit, never a system message when `preserveSystem`, so a system
+ * prompt larger than the budget is kept in full. Order is always preserved; the input is not changed.
+ *
+ * @example
+ * ```ts
+ * import type { Message } from '@rxagents/core';
+ * import { selectHandoffMessages } from '@rxagents/handoff';
+ *
+ * const history: Message[] = [
+ *   { role: 'system', content: 'You are a helpful assistant' },
+ *   { role: 'user', content: 'Hi' },
+ *   { role: 'assistant', content: 'Hello!' },
+ *   { role: 'user', content: 'Why was I charged twice?' },
+ * ];
+ * const picked = selectHandoffMessages(history, { contextPolicy: 'last_n', maxContextMessages: 1 });
+ * console.log(picked.map((m) => m.role)); // [ 'system', 'user' ]
+ * ```
+ */
+export function selectHandoffMessages(messages: readonly Message[], config: HandoffMessageSelection = {}): Message[] {
+  const { contextPolicy = 'summary', maxContextMessages = 10, maxContextTokens = 4000, preserveSystem = true, countTokens = estimateTokens } = config;
+  if (contextPolicy === 'none') return [];
+  const keepFrom = sliceStart(messages.length, contextPolicy, maxContextMessages);
+  const selected: Message[] = [];
+  for (let index = 0; index < messages.length; index += 1) {
+    const message = messages[index] as Message;
+    if (index >= keepFrom || (preserveSystem && message.role === 'system')) selected.push(message);
+  }
+  return maxContextTokens > 0 ? fitBudget(selected, maxContextTokens, preserveSystem, countTokens) : selected;
+}
+
+function sliceStart(length: number, policy: ContextPolicy, maxContextMessages: number): number {
+  if (policy === 'full') return 0;
+  const count = policy === 'summary' ? SUMMARY_MESSAGE_COUNT : maxContextMessages;
+  return count <= 0 ? 0 : Math.max(0, length - count);
+}
+
+function fitBudget(messages: Message[], budget: number, preserveSystem: boolean, countTokens: TokenCounter): Message[] {
+  const tokens = messages.map(countTokens);
+  let total = tokens.reduce((sum, count) => sum + count, 0);
+  if (total <= budget) return messages;
+  const dropped = new Array<boolean>(messages.length).fill(false);
+  for (let index = 0; index < messages.length && total > budget; index += 1) {
+    if (preserveSystem && (messages[index] as Message).role === 'system') continue;
+    dropped[index] = true;
+    total -= tokens[index] as number;
+  }
+  return messages.filter((_, index) => !dropped[index]);
+}
