@@ -1,0 +1,358 @@
+import { TestScheduler } from 'rxjs/testing';
+import { map, merge } from 'rxjs';
+import { z } from 'zod';
+import { AgentError, ConfigError, CoordinationError, defineAgent, type Agent, type Message } from '@rxagents/core';
+import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
+import {
+  currentHandoffChain,
+  Handoff,
+  handoff,
+  HandoffCycleError,
+  HandoffDepthError,
+  HandoffTimeoutError,
+  HandoffValidationError,
+  runWithHandoffChain,
+} from '@rxagents/handoff';
+
+const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+const source: Agent = defineAgent({ id: 'assistant', name: 'Assistant', chat: async () => '' });
+const agentNamed = (name: string, details: { role?: string; goal?: string } = {}): Agent => defineAgent({ id: name.toLowerCase(), name, ...details, chat: async () => 'ok' });
+
+describe('handoff() configuration', () => {
+  it('handoff(config) and new Handoff(config) build the same thing', () => {
+    const billing = agentNamed('Billing');
+    expect(handoff({ agent: billing })).toBeInstanceOf(Handoff);
+    expect(handoff({ agent: billing }).config).toEqual(new Handoff({ agent: billing }).config);
+  });
+
+  it('applies the eight defaults', () => {
+    expect(handoff({ agent: agentNamed('Billing') }).config).toMatchObject({
+      contextPolicy: 'summary',
+      maxContextMessages: 10,
+      maxContextTokens: 4000,
+      preserveSystem: true,
+      timeoutSeconds: 300,
+      maxConcurrent: 5,
+      detectCycles: true,
+      maxDepth: 10,
+    });
+  });
+
+  it('accepts all eight settings at once', () => {
+    const config = handoff({
+      agent: agentNamed('Billing'),
+      contextPolicy: 'last_n',
+      maxContextMessages: 10,
+      maxContextTokens: 4000,
+      preserveSystem: true,
+      timeoutSeconds: 30,
+      maxConcurrent: 3,
+      detectCycles: true,
+      maxDepth: 5,
+    }).config;
+    expect(config).toMatchObject({ contextPolicy: 'last_n', timeoutSeconds: 30, maxConcurrent: 3, maxDepth: 5 });
+  });
+
+  it.each([
+    [{ maxConcurrent: 1.5 }, 'Handoff config: maxConcurrent must be an integer, got 1.5'],
+    [{ contextPolicy: 'some' }, 'Handoff config: contextPolicy must be one of "none", "last_n", "summary", "full", got "some"'],
+    [{ maxDepth: -1 }, 'Handoff config: maxDepth must be a non-negative integer, got -1'],
+    [{ detectCycles: 'yes' }, 'Handoff config: detectCycles must be a boolean, got "yes"'],
+    [{ name: 'has spaces' }, 'Handoff config: name must be 1 to 64 letters, digits, _ or -, got "has spaces"'],
+    [{ timeoutSecs: 3 }, 'Handoff config: timeoutSecs is not a known option, got 3'],
+  ])('refuses a bad config %p with a ConfigError', (bad, message) => {
+    expect(() => handoff({ agent: agentNamed('Billing'), ...(bad as object) })).toThrow(ConfigError);
+    expect(() => handoff({ agent: agentNamed('Billing'), ...(bad as object) })).toThrow(message);
+  });
+
+  it('refuses a missing agent', () => {
+    expect(() => handoff({} as never)).toThrow(/agent must be an agent/);
+  });
+});
+
+describe('generated tool name and description', () => {
+  it.each([
+    ['Billing', 'transfer_to_billing'],
+    ['Support Bot', 'transfer_to_support_bot'],
+    ['Tier-2 Ops', 'transfer_to_tier-2_ops'],
+  ])('agent name %p becomes tool %p', (name, tool) => {
+    expect(handoff({ agent: agentNamed(name) }).toolName).toBe(tool);
+  });
+
+  it('sanitises any name to a provider-legal tool name capped at 64 characters', () => {
+    const long = handoff({ agent: agentNamed(`Très  Long! Agent ${'x'.repeat(100)}`) }).toolName;
+    expect(long).toHaveLength(64);
+    expect(long).toMatch(/^transfer_to_[a-z0-9_-]+$/);
+    expect(long.startsWith('transfer_to_tr_s_long_agent_')).toBe(true);
+  });
+
+  it('falls back to the agent id when it has no name', () => {
+    expect(handoff({ agent: defineAgent('billing-v2', async () => '') }).toolName).toBe('transfer_to_billing-v2');
+  });
+
+  it('name: overrides the tool name', () => {
+    expect(handoff({ agent: agentNamed('Billing'), name: 'escalate_billing' }).toolName).toBe('escalate_billing');
+  });
+
+  it('without role or goal the description is sparse', () => {
+    expect(handoff({ agent: agentNamed('Support Bot') }).toolDescription).toBe('Transfer task to Support Bot');
+  });
+
+  it('role and goal make a richer description', () => {
+    const rich = agentNamed('Support Bot', { role: 'Support Specialist', goal: 'Resolve customer tickets' });
+    expect(handoff({ agent: rich }).toolDescription).toBe('Transfer task to Support Bot (Support Specialist) - Resolve customer tickets');
+  });
+
+  it('description: overrides the generated description', () => {
+    expect(handoff({ agent: agentNamed('Billing'), description: 'Transfer for payment or billing questions' }).toolDescription).toBe('Transfer for payment or billing questions');
+  });
+
+  it('toolDefinition() is an OpenAI-style function tool with the JSON Schema of inputSchema', () => {
+    const tool = handoff({ agent: agentNamed('Refunds'), inputSchema: z.object({ orderId: z.string(), reason: z.string().optional() }) }).toolDefinition();
+    expect(tool).toEqual({
+      type: 'function',
+      function: {
+        name: 'transfer_to_refunds',
+        description: 'Transfer task to Refunds',
+        parameters: { type: 'object', properties: { orderId: { type: 'string' }, reason: { type: 'string' } }, required: ['orderId'], additionalProperties: false },
+      },
+    });
+    expect(handoff({ agent: agentNamed('Billing') }).toolDefinition().function.parameters).toEqual({ type: 'object', properties: {}, additionalProperties: false });
+  });
+});
+
+describe('Handoff.execute', () => {
+  it('runs the target with the input and the selected messages in ChatOptions.context, without mutating it', async () => {
+    const billing = recordingAgent('billing', async () => 'paid');
+    const messages: Message[] = [
+      { role: 'system', content: 'You are a helpful assistant' },
+      { role: 'user', content: 'one' },
+      { role: 'assistant', content: 'two' },
+      { role: 'user', content: 'three' },
+      { role: 'assistant', content: 'four' },
+    ];
+    const outcome = await handoff({ agent: billing }).execute(source, { input: 'invoice?', messages });
+    expect(billing.inputs).toEqual(['invoice?']);
+    expect(billing.calls[0]?.options.context).toEqual([messages[0], messages[2], messages[3], messages[4]]);
+    expect(outcome).toEqual({
+      success: true,
+      handedOffTo: 'billing',
+      output: 'paid',
+      durationSeconds: expect.any(Number),
+      context: { input: 'invoice?', messages: [messages[0], messages[2], messages[3], messages[4]], handoffChain: ['assistant'] },
+    });
+    expect(Object.keys(billing)).not.toContain('history');
+  });
+
+  it('durationSeconds is measured on the scheduler', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const slow = scriptedAgent('slow', { reply: 'done', delay: 1500 });
+      expectObservable(handoff({ agent: slow }).execute$(source, { input: 'x' }).pipe(map((o) => o.durationSeconds))).toBe('1500ms (d|)', { d: 1.5 });
+    });
+  });
+
+  it('a target that fails resolves with success false, output null and the error', async () => {
+    const outcome = await handoff({ agent: failingAgent('broken', new Error('down'), { mode: 'reject' }) }).execute(source, { input: 'x' });
+    expect(outcome).toMatchObject({ success: false, handedOffTo: 'broken', output: null });
+    expect(outcome.error).toBeInstanceOf(AgentError);
+  });
+
+  it('the result carries the extended chain; passing result.context onward threads it by hand', async () => {
+    const billing = recordingAgent('billing', async () => 'paid');
+    const refunds = recordingAgent('refunds', async () => 'refunded');
+    const first = await handoff({ agent: billing }).execute(source, { input: 'x' });
+    const second = await handoff({ agent: refunds }).execute(billing, first.context);
+    expect(first.context.handoffChain).toEqual(['assistant']);
+    expect(second.context.handoffChain).toEqual(['assistant', 'billing']);
+    expect(refunds.calls[0]?.options.metadata?.handoffChain).toEqual(['assistant', 'billing']);
+    await expect(handoff({ agent: source }).execute(refunds, second.context)).rejects.toBeInstanceOf(HandoffCycleError);
+  });
+
+  it('unsubscribing aborts the target; an aborted signal rejects with its reason', async () => {
+    const stuck = hangingAgent('stuck');
+    handoff({ agent: stuck }).execute$(source, { input: 'x' }).subscribe().unsubscribe();
+    expect(stuck.aborted).toBe(true);
+    const controller = new AbortController();
+    const pending = handoff({ agent: stuck }).execute(source, { input: 'x' }, { signal: controller.signal });
+    controller.abort(new Error('user left'));
+    await expect(pending).rejects.toThrow('user left');
+    expect(stuck.abortCount).toBe(2);
+  });
+
+  it('refuses a bad request with a ConfigError', async () => {
+    await expect(handoff({ agent: agentNamed('Billing') }).execute(source, { input: 42 } as never)).rejects.toThrow('Handoff request: input must be a string, got 42');
+  });
+
+  it('calls onHandoff, onComplete and onError; a throwing callback is ignored', async () => {
+    const events: string[] = [];
+    const h = handoff({
+      agent: agentNamed('Billing'),
+      onHandoff: (from, context) => {
+        events.push(`handoff ${from.id} ${context.input}`);
+        throw new Error('callback bug');
+      },
+      onComplete: (outcome) => events.push(`complete ${outcome.output}`),
+      onError: (error) => events.push(`error ${(error as Error).name}`),
+    });
+    await expect(h.execute(source, { input: 'x' })).resolves.toMatchObject({ success: true });
+    await expect(h.execute(source, { input: 'y', handoffChain: ['billing'] })).rejects.toBeInstanceOf(HandoffCycleError);
+    const broken = handoff({ agent: failingAgent('broken'), onError: () => { throw new Error('callback bug'); } });
+    await expect(broken.execute(source, { input: 'z' })).resolves.toMatchObject({ success: false });
+    expect(events).toEqual(['handoff assistant x', 'complete ok', 'error HandoffCycleError']);
+  });
+});
+
+describe('safety guards', () => {
+  it('cycle detection prevents A -> B -> A, with context.cycle_path, before touching the target', async () => {
+    const a = recordingAgent('a');
+    const error = await handoff({ agent: a }).execute({ id: 'b' }, { input: 'x', handoffChain: ['a'] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HandoffCycleError);
+    expect((error as HandoffCycleError).context).toEqual({ cycle_path: ['a', 'b', 'a'] });
+    expect((error as HandoffCycleError).retryable).toBe(false);
+    expect(a.calls).toHaveLength(0);
+  });
+
+  it('a handoff to the source itself is a cycle', async () => {
+    await expect(handoff({ agent: source }).execute(source, { input: 'x' })).rejects.toThrow('Handoff cycle detected: assistant -> assistant');
+  });
+
+  it('detectCycles: false allows revisiting an agent', async () => {
+    await expect(handoff({ agent: agentNamed('A'), detectCycles: false }).execute({ id: 'b' }, { input: 'x', handoffChain: ['a'] })).resolves.toMatchObject({ success: true });
+  });
+
+  it('depth limit: maximum 10 handoffs in a chain by default, with context.max_depth and current_depth', async () => {
+    const target = recordingAgent('target');
+    const nine = Array.from({ length: 9 }, (_, i) => `agent-${i}`);
+    await expect(handoff({ agent: target }).execute({ id: 'src' }, { input: 'x', handoffChain: nine })).resolves.toMatchObject({ success: true });
+    const error = await handoff({ agent: target }).execute({ id: 'src' }, { input: 'x', handoffChain: [...nine, 'agent-9'] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HandoffDepthError);
+    expect((error as HandoffDepthError).context).toEqual({ max_depth: 10, current_depth: 10 });
+    expect(target.calls).toHaveLength(1);
+  });
+
+  it('maxDepth overrides the limit, and a depth of 0 refuses every handoff', async () => {
+    await expect(handoff({ agent: agentNamed('T'), maxDepth: 2 }).execute({ id: 's' }, { input: 'x', handoffChain: ['a', 'b'] })).rejects.toBeInstanceOf(HandoffDepthError);
+    await expect(handoff({ agent: agentNamed('T'), maxDepth: 0 }).execute({ id: 's' }, { input: 'x' })).rejects.toBeInstanceOf(HandoffDepthError);
+  });
+
+  it('the cycle check runs before the depth check', async () => {
+    await expect(handoff({ agent: agentNamed('A'), maxDepth: 1 }).execute({ id: 'b' }, { input: 'x', handoffChain: ['a', 'c'] })).rejects.toBeInstanceOf(HandoffCycleError);
+  });
+
+  it('a rejected handoff never consumes a chain slot', async () => {
+    const seen: (readonly string[])[] = [];
+    const probe = defineAgent('probe', async () => {
+      seen.push(currentHandoffChain());
+      return 'ok';
+    });
+    await runWithHandoffChain(['root'], async () => {
+      await expect(handoff({ agent: agentNamed('Root') }).execute(source, { input: 'x' })).rejects.toBeInstanceOf(HandoffCycleError);
+      await expect(handoff({ agent: agentNamed('Deep'), maxDepth: 1 }).execute(source, { input: 'x' })).rejects.toBeInstanceOf(HandoffDepthError);
+      expect(currentHandoffChain()).toEqual(['root']);
+      await handoff({ agent: probe }).execute(source, { input: 'x' });
+    });
+    expect(seen).toEqual([['root', 'assistant']]);
+  });
+
+  it('accepts the legacy aliases chain, depth and max_depth', async () => {
+    const h = handoff({ agent: agentNamed('T') });
+    await expect(h.execute({ id: 's' }, { input: 'x', chain: ['t'] })).rejects.toBeInstanceOf(HandoffCycleError);
+    await expect(h.execute({ id: 's' }, { input: 'x', depth: 10 })).rejects.toMatchObject({ context: { max_depth: 10, current_depth: 10 } });
+    await expect(h.execute({ id: 's' }, { input: 'x', max_depth: 1, handoffChain: ['a'] })).rejects.toBeInstanceOf(HandoffDepthError);
+  });
+
+  it('times out after timeoutSeconds on virtual time with a retryable HandoffTimeoutError, aborting the target', () => {
+    testScheduler().run(({ expectObservable, flush }) => {
+      const stuck = hangingAgent('stuck');
+      expectObservable(handoff({ agent: stuck, timeoutSeconds: 30 }).execute$(source, { input: 'x' })).toBe('30s #', undefined, expect.any(HandoffTimeoutError));
+      flush();
+      expect(stuck.aborted).toBe(true);
+    });
+    const error = new HandoffTimeoutError('stuck', 30);
+    expect(error.isRetryable).toBe(true);
+    expect(error).toBeInstanceOf(CoordinationError);
+  });
+
+  it('times out after 5 minutes by default', () => {
+    testScheduler().run(({ expectObservable }) => {
+      expectObservable(handoff({ agent: hangingAgent('stuck') }).execute$(source, { input: 'x' }).pipe(map(() => 'value'))).toBe('5m #', undefined, expect.any(HandoffTimeoutError));
+    });
+  });
+
+  it('timeoutSeconds <= 0 disables the timeout', () => {
+    testScheduler().run(({ expectObservable }) => {
+      expectObservable(handoff({ agent: hangingAgent('stuck'), timeoutSeconds: 0 }).execute$(source, { input: 'x' }), '^ 60m !').toBe('');
+    });
+  });
+
+  it('a target that times out inside does not count as this handoff timing out', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const inner = scriptedAgent('inner', { reply: 'late', delay: 50 });
+      const outer = defineAgent('outer', () => handoff({ agent: inner, timeoutSeconds: 0.01 }).execute$({ id: 'outer' }, { input: 'x' }).pipe(map((o) => String(o.output))));
+      expectObservable(handoff({ agent: outer, timeoutSeconds: 1 }).execute$(source, { input: 'x' }).pipe(map((o) => `${o.success}:${(o.error as AgentError).cause instanceof HandoffTimeoutError}`))).toBe(
+        '10ms (r|)',
+        { r: 'false:true' },
+      );
+    });
+  });
+
+  it('an argument that does not fit inputSchema fails with a non-retryable HandoffValidationError before the target is touched', async () => {
+    const refunds = recordingAgent('refunds', async () => 'ok', { name: 'Refunds' });
+    const h = handoff({ agent: refunds, inputSchema: z.object({ orderId: z.string() }) });
+    const error = await h.execute(source, { input: 'x', arguments: { orderId: 42 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HandoffValidationError);
+    expect((error as HandoffValidationError).retryable).toBe(false);
+    expect((error as HandoffValidationError).message).toMatch(/^Invalid input for transfer_to_refunds: orderId: /);
+    await expect(h.execute(source, { input: 'x', arguments: '{not json' })).rejects.toThrow(/arguments are not valid JSON/);
+    expect(refunds.calls).toHaveLength(0);
+    const outcome = await h.execute(source, { input: 'x', arguments: '{"orderId":"42"}' });
+    expect(outcome.context.arguments).toEqual({ orderId: '42' });
+  });
+});
+
+describe('concurrency', () => {
+  const slowAgent = (id: string) => scriptedAgent(id, { reply: id, delay: 10 });
+
+  it('each Handoff instance has its own semaphore (maxConcurrent)', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const h = handoff({ agent: slowAgent('billing'), maxConcurrent: 1 });
+      const two$ = merge(h.execute$(source, { input: '1' }), h.execute$(source, { input: '2' })).pipe(map((o) => o.durationSeconds * 1000));
+      expectObservable(two$).toBe('10ms a 9ms (b|)', { a: 10, b: 20 });
+    });
+  });
+
+  it('two Handoff instances at 1 each run in parallel: not process-wide', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const one = handoff({ agent: slowAgent('billing'), maxConcurrent: 1 });
+      const other = handoff({ agent: slowAgent('billing'), maxConcurrent: 1 });
+      expectObservable(merge(one.execute$(source, { input: '1' }), other.execute$(source, { input: '2' })).pipe(map(() => 'x'))).toBe('10ms (xx|)');
+    });
+  });
+
+  it('maxConcurrent <= 0 is unlimited', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const h = handoff({ agent: slowAgent('billing'), maxConcurrent: 0 });
+      const many$ = merge(...Array.from({ length: 20 }, (_, i) => h.execute$(source, { input: String(i) }))).pipe(map(() => 'x'));
+      expectObservable(many$.pipe(map(() => 1))).toBe(`10ms (${'a'.repeat(20)}|)`, { a: 1 });
+    });
+  });
+
+  it('a queued handoff that is cancelled never touches the target and frees its turn', () => {
+    testScheduler().run(({ expectObservable, flush }) => {
+      const billing = scriptedAgent('billing', { reply: 'ok', delay: 10 });
+      const h = handoff({ agent: billing, maxConcurrent: 1 });
+      h.execute$(source, { input: 'first' }).subscribe();
+      h.execute$(source, { input: 'cancelled' }).subscribe().unsubscribe();
+      expectObservable(h.execute$(source, { input: 'third' }).pipe(map((o) => o.durationSeconds * 1000))).toBe('20ms (t|)', { t: 20 });
+      flush();
+      expect(billing.inputs).toEqual(['first', 'third']);
+    });
+  });
+
+  it('a timeout bounds the target turn, not the wait for the semaphore', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const h = handoff({ agent: slowAgent('billing'), maxConcurrent: 1, timeoutSeconds: 0.015 });
+      expectObservable(merge(h.execute$(source, { input: '1' }), h.execute$(source, { input: '2' })).pipe(map((o) => o.success))).toBe('10ms a 9ms (a|)', { a: true });
+    });
+  });
+});

@@ -1,0 +1,43 @@
+import { defineAgent, type Agent } from '@rxagents/core';
+import { recordingAgent } from '@rxagents/testing';
+import { DEFAULT_HANDOFF_TOOL_POLICY, handoff, resolveHandoffToolPolicy } from '@rxagents/handoff';
+
+describe('tool policy', () => {
+  it('DEFAULT_HANDOFF_TOOL_POLICY intersects and blocks nothing', () => {
+    expect(DEFAULT_HANDOFF_TOOL_POLICY).toEqual({ mode: 'intersect', blockedTools: [] });
+  });
+
+  it('intersect keeps only the target tools the source also has', () => {
+    expect(resolveHandoffToolPolicy(['search', 'refund', 'email'], ['search', 'refund', 'shell'])).toEqual(['search', 'refund']);
+  });
+
+  it('intersect with unknown source tools keeps the target tools', () => {
+    expect(resolveHandoffToolPolicy(['search'], undefined)).toEqual(['search']);
+  });
+
+  it('passthrough keeps the target tools', () => {
+    expect(resolveHandoffToolPolicy(['search', 'email'], ['search'], { mode: 'passthrough' })).toEqual(['search', 'email']);
+  });
+
+  it('blockedTools are always removed', () => {
+    expect(resolveHandoffToolPolicy(['search', 'refund'], ['search', 'refund'], { mode: 'intersect', blockedTools: ['refund'] })).toEqual(['search']);
+    expect(resolveHandoffToolPolicy(['search', 'refund'], undefined, { mode: 'passthrough', blockedTools: ['refund'] })).toEqual(['search']);
+  });
+
+  it('a handoff passes the allowed tools to the target in ChatOptions.metadata.allowedTools', async () => {
+    const inner = recordingAgent('billing');
+    const target = Object.assign(Object.create(inner) as Agent, { tools: ['refund', { name: 'search' }, { type: 'function', function: { name: 'shell' } }] });
+    const source = Object.assign(defineAgent('triage', async () => ''), {}) as Agent & { tools?: string[] };
+    const triage = { ...source, tools: ['search', 'shell'] };
+    await handoff({ agent: target, toolPolicy: { mode: 'intersect', blockedTools: ['shell'] } }).execute(triage, { input: 'x' });
+    expect(inner.calls[0]?.options.metadata?.allowedTools).toEqual(['search']);
+    await handoff({ agent: target, toolPolicy: { mode: 'passthrough' } }).execute(triage, { input: 'x' });
+    expect(inner.calls[1]?.options.metadata?.allowedTools).toEqual(['refund', 'search', 'shell']);
+  });
+
+  it('no allowedTools when neither agent declares tools', async () => {
+    const target = recordingAgent('billing');
+    await handoff({ agent: target }).execute({ id: 's' }, { input: 'x' });
+    expect(target.calls[0]?.options.metadata).not.toHaveProperty('allowedTools');
+  });
+});

@@ -1,0 +1,29 @@
+import { ConfigError, defineAgent } from '@rxagents/core';
+import { handoff, handoffFilters, normalizeHandoffs } from '@rxagents/handoff';
+
+const billing = defineAgent({ id: 'billing', name: 'Billing', chat: async () => 'paid' });
+const support = defineAgent({ id: 'support', name: 'Support', chat: async () => 'fixed' });
+
+describe('normalizeHandoffs (configuration levels)', () => {
+  it('level 1, an agent list, becomes default handoffs', () => {
+    const [a, b] = normalizeHandoffs([billing, support]);
+    expect([a?.toolName, b?.toolName]).toEqual(['transfer_to_billing', 'transfer_to_support']);
+    expect(a?.config.contextPolicy).toBe('summary');
+  });
+
+  it('level 2, { agent, description }, keeps the description', () => {
+    const [h] = normalizeHandoffs([{ agent: billing, description: 'For billing questions' }]);
+    expect(h?.toolDescription).toBe('For billing questions');
+  });
+
+  it('level 3, a handoff() instance, is kept as it is', () => {
+    const instance = handoff({ agent: billing, description: 'For billing', condition: handoffFilters.topic(['invoice', 'payment', 'refund']) });
+    expect(normalizeHandoffs([instance])[0]).toBe(instance);
+  });
+
+  it('refuses entries of no known form and repeated tool names', () => {
+    expect(() => normalizeHandoffs([null as never])).toThrow(ConfigError);
+    expect(() => normalizeHandoffs([billing, { agent: billing }])).toThrow('handoffs: 1 must not repeat tool name transfer_to_billing (already used by entry 0), got "billing"');
+    expect(() => normalizeHandoffs([{ agent: billing, maxDepth: 'deep' } as never])).toThrow('Handoff config: maxDepth');
+  });
+});

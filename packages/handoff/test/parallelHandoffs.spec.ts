@@ -1,0 +1,80 @@
+import { TestScheduler } from 'rxjs/testing';
+import { map } from 'rxjs';
+import { ConfigError, defineAgent } from '@rxagents/core';
+import { failingAgent, hangingAgent, scriptedAgent } from '@rxagents/testing';
+import { handoff, HandoffCycleError, parallelHandoffs, parallelHandoffs$, runWithHandoffChain } from '@rxagents/handoff';
+
+const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+
+describe('parallelHandoffs', () => {
+  it('fans out to several specialists and returns results in input order', async () => {
+    const billing = defineAgent({ id: 'billing', name: 'Billing', chat: async () => 'charged once' });
+    const refund = defineAgent({ id: 'refunds', name: 'Refunds', chat: async () => 'refund started' });
+    const triage = defineAgent({ id: 'triage', name: 'Triage', chat: async () => '' });
+    const results = await parallelHandoffs(triage, [[billing, 'Why was I charged twice?'], [refund, 'I want a refund for order #42']], { maxConcurrent: 5 });
+    expect(results.map((r) => [r.handedOffTo, r.success, r.output, r.context.input])).toEqual([
+      ['billing', true, 'charged once', 'Why was I charged twice?'],
+      ['refunds', true, 'refund started', 'I want a refund for order #42'],
+    ]);
+    expect(results.every((r) => typeof r.durationSeconds === 'number')).toBe(true);
+  });
+
+  it('keeps input order when later tasks finish first', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const tasks = [30, 10, 20].map((delay, i) => [scriptedAgent(`a${i}`, { reply: `r${i}`, delay }), `t${i}`] as const);
+      expectObservable(parallelHandoffs$({ id: 'src' }, tasks).pipe(map((rs) => rs.map((r) => r.output).join(',')))).toBe('30ms (x|)', { x: 'r0,r1,r2' });
+    });
+  });
+
+  it('runs at most maxConcurrent at once (default 5); <= 0 is unlimited', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const tasks = (n: number) => Array.from({ length: n }, (_, i) => [scriptedAgent(`a${i}`, { reply: 'ok', delay: 10 }), 'x'] as const);
+      expectObservable(parallelHandoffs$({ id: 's' }, tasks(6)).pipe(map((rs) => rs.length))).toBe('20ms (n|)', { n: 6 });
+      expectObservable(parallelHandoffs$({ id: 's' }, tasks(4), { maxConcurrent: 2 }).pipe(map((rs) => rs.length))).toBe('20ms (n|)', { n: 4 });
+      expectObservable(parallelHandoffs$({ id: 's' }, tasks(50), { maxConcurrent: 0 }).pipe(map((rs) => rs.length))).toBe('10ms (n|)', { n: 50 });
+    });
+  });
+
+  it('reports failures as results, including guard errors, without failing the fan-out', async () => {
+    const results = await runWithHandoffChain(['ops'], () =>
+      parallelHandoffs({ id: 'triage' }, [
+        [failingAgent('broken'), 'a'],
+        [defineAgent('ops', async () => 'never'), 'b'],
+        [defineAgent('fine', async () => 'ok'), 'c'],
+      ]),
+    );
+    expect(results.map((r) => r.success)).toEqual([false, false, true]);
+    expect(results[1]?.error).toBeInstanceOf(HandoffCycleError);
+    expect(results[1]?.context.handoffChain).toEqual(['ops', 'triage']);
+  });
+
+  it('each sibling gets its own copy of the chain: cycle detection and maxDepth are per task', async () => {
+    const deep = Array.from({ length: 8 }, (_, i) => `d${i}`);
+    const results = await runWithHandoffChain(deep, () =>
+      parallelHandoffs({ id: 'triage' }, Array.from({ length: 5 }, (_, i) => [handoff({ agent: defineAgent(`t${i}`, async () => 'ok'), maxDepth: 9 }), 'x'] as const)),
+    );
+    expect(results.every((r) => r.success)).toBe(true);
+    expect(new Set(results.map((r) => r.context.handoffChain)).size).toBe(5);
+  });
+
+  it('a Handoff target keeps its own settings', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const tasks = [[handoff({ agent: hangingAgent('stuck'), timeoutSeconds: 1 }), 'x'] as const];
+      expectObservable(parallelHandoffs$({ id: 's' }, tasks).pipe(map((rs) => rs[0]?.error?.constructor.name))).toBe('1s (e|)', { e: 'HandoffTimeoutError' });
+    });
+  });
+
+  it('an aborted signal aborts every running target and rejects', async () => {
+    const stuck = [hangingAgent('a'), hangingAgent('b')];
+    const controller = new AbortController();
+    const pending = parallelHandoffs({ id: 's' }, stuck.map((agent) => [agent, 'x'] as const), { signal: controller.signal });
+    controller.abort(new Error('cancelled'));
+    await expect(pending).rejects.toThrow('cancelled');
+    expect(stuck.every((agent) => agent.aborted)).toBe(true);
+  });
+
+  it('an empty list gives an empty result, and bad options a ConfigError', async () => {
+    await expect(parallelHandoffs({ id: 's' }, [])).resolves.toEqual([]);
+    expect(() => parallelHandoffs$({ id: 's' }, [], { maxConcurrent: 1.5 })).toThrow(ConfigError);
+  });
+});
