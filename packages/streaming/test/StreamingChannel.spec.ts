@@ -171,6 +171,34 @@ describe('StreamingChannel', () => {
       await expect(strict.offer(3)).rejects.toThrow(BufferOverflowError);
     });
 
+    it('BLOCK: offers that park and unpark over and over arm one timer, not one per item', () => {
+      testScheduler().run(({ flush }) => {
+        let scheduled = 0;
+        const counting: SchedulerLike = {
+          now: () => asapScheduler.now(),
+          schedule: (work: never, delay?: number, state?: never) => {
+            scheduled += 1;
+            return asapScheduler.schedule(work, delay, state);
+          },
+        };
+        const channel = StreamingChannel.create<number>({ bufferSize: 1, backpressure: BackpressureStrategy.BLOCK, offerTimeout: 1_000, scheduler: counting });
+        const gates: Subject<void>[] = [];
+        const seen: number[] = [];
+        channel.subscribe((n) => (seen.push(n), (gates.push(new Subject<void>()), gates[gates.length - 1])));
+        channel.emit(0);
+        channel.emit(1);
+        for (let n = 2; n < 200; n++) {
+          channel.emit(n);
+          gates.shift()?.complete();
+        }
+        expect(channel.metrics()).toMatchObject({ dropped: 0, pendingOffers: 0, bufferUsed: 1 });
+        expect(scheduled).toBe(1);
+        while (gates.length > 0) gates.shift()?.complete();
+        flush();
+        expect(seen).toEqual(Array.from({ length: 200 }, (_, i) => i));
+      });
+    });
+
     it('an unsubscribed offer$ withdraws its parked item', () => {
       testScheduler().run(() => {
         const channel = StreamingChannel.create<number>({ bufferSize: 1, backpressure: BackpressureStrategy.BLOCK });

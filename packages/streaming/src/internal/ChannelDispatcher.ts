@@ -252,6 +252,7 @@ export class ChannelDispatcher<T> {
 
   #finish(): void {
     this.state = ChannelState.Completed;
+    this.#parked.clear();
     const handlers = this.#completeHandlers;
     this.#completeHandlers = [];
     for (const handler of handlers) this.#safely(handler);

@@ -14,8 +14,11 @@ export interface ParkedEntry<T> {
  *
  * @remarks
  * Every entry waits the same `timeout`, so deadlines grow in FIFO order and one timer, set for the
- * oldest live entry, is enough: no scheduler action per item. Cancelled entries stay as tombstones and
- * are skipped; the array is compacted once its dead prefix is large, so every operation is amortised O(1).
+ * oldest live entry, is enough. The timer is not cancelled when the queue empties (a stale timer fires,
+ * finds nothing due and re-arms only for a live entry), so a queue that keeps filling and emptying costs
+ * at most one scheduler action per `timeout`, never one per item; {@link ParkedQueue.clear} cancels it.
+ * Cancelled entries stay as tombstones and are skipped; the array is compacted once its dead prefix is
+ * large, so every operation is amortised O(1).
  *
  * @internal
  */
@@ -60,7 +63,7 @@ export class ParkedQueue<T> {
     if (entry.cancelled) return false;
     entry.cancelled = true;
     this.#live -= 1;
-    if (this.#live === 0) this.#reset();
+    if (this.#live === 0) this.#empty();
     return true;
   }
 
@@ -74,7 +77,9 @@ export class ParkedQueue<T> {
         live.push(entry);
       }
     }
-    this.#reset();
+    this.#empty();
+    this.#timer?.unsubscribe();
+    this.#timer = undefined;
     return live;
   }
 
@@ -92,19 +97,17 @@ export class ParkedQueue<T> {
     entry.cancelled = true;
     this.#head += 1;
     this.#live -= 1;
-    if (this.#live === 0) this.#reset();
+    if (this.#live === 0) this.#empty();
     else if (this.#head >= 1024 && this.#head * 2 >= this.#entries.length) {
       this.#entries = this.#entries.slice(this.#head);
       this.#head = 0;
     }
   }
 
-  #reset(): void {
+  #empty(): void {
     this.#entries = [];
     this.#head = 0;
     this.#live = 0;
-    this.#timer?.unsubscribe();
-    this.#timer = undefined;
   }
 
   #arm(delay: number): void {
