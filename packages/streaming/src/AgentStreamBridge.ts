@@ -6,7 +6,17 @@ import { UnknownChannelError } from './errors/UnknownChannelError';
 import { StreamingChannel } from './StreamingChannel';
 import type { ItemSchema, StreamingChannelOptions } from './StreamingChannelOptions';
 
-/** Options of {@link AgentStreamBridge.createChannel}: channel options without `id` (the name is the id). */
+/**
+ * Options of {@link AgentStreamBridge.createChannel}: channel options without `id` (the name is the id).
+ *
+ * @example
+ * ```ts
+ * import { AgentStreamBridge, BackpressureStrategy, type BridgeChannelOptions } from '@rxagents/streaming';
+ *
+ * const options: BridgeChannelOptions<string> = { bufferSize: 512, backpressure: BackpressureStrategy.BLOCK };
+ * new AgentStreamBridge().createChannel('drafts', options);
+ * ```
+ */
 export type BridgeChannelOptions<T> = Omit<StreamingChannelOptions<T>, 'id'>;
 
 /**

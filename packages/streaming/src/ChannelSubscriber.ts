@@ -10,6 +10,14 @@ import { BackpressureStrategySchema, type BackpressureStrategy } from './Backpre
  * A Promise (or any thenable) or an Observable makes the dispatcher wait until it settles (completes,
  * for an Observable): that is how a slow consumer creates backpressure. Values an Observable emits are
  * ignored; a rejection or error is reported to the channel's `onError` handlers.
+ *
+ * @example
+ * ```ts
+ * import { timer } from 'rxjs';
+ * import type { ChannelHandlerResult } from '@rxagents/streaming';
+ *
+ * const handle = (chunk: string): ChannelHandlerResult => (chunk.length > 100 ? timer(10) : undefined);
+ * ```
  */
 export type ChannelHandlerResult = void | PromiseLike<unknown> | Observable<unknown>;
 
@@ -75,6 +83,14 @@ export const SubscribeOptionsSchema = z.strictObject({
  * strategy acts on that buffer alone. `DROP_OLDEST`/`DROP_NEWEST` never hold the channel back; `ERROR`
  * fails that subscription with {@link BufferOverflowError}; `BLOCK` holds the dispatcher back only while
  * the subscriber's own buffer is full, so it loses nothing.
+ *
+ * @example
+ * ```ts
+ * import { BackpressureStrategy, StreamingChannel, type SubscribeOptions } from '@rxagents/streaming';
+ *
+ * const latestOnly: SubscribeOptions = { bufferSize: 8, backpressure: BackpressureStrategy.DROP_OLDEST };
+ * StreamingChannel.create<string>().subscribe((token) => console.log(token), latestOnly);
+ * ```
  */
 export interface SubscribeOptions {
   /** Capacity of the subscriber's own buffer. */

@@ -12,7 +12,22 @@ export function randomChannelId(): string {
   return id;
 }
 
-/** Anything with zod's `safeParse`: the item schema of a channel. */
+/**
+ * Anything with zod's `safeParse`: the item schema of a channel.
+ *
+ * @remarks
+ * Any zod 4 schema fits; items failing it are rejected at `emit` with {@link ChannelItemError}, and the
+ * parsed output is what subscribers receive.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod';
+ * import { StreamingChannel, type ItemSchema } from '@rxagents/streaming';
+ *
+ * const Score: ItemSchema<number> = z.number().min(0).max(10);
+ * const scores = StreamingChannel.builder<number>().schema(Score).build();
+ * ```
+ */
 export interface ItemSchema<T> {
   safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { message: string; path: readonly PropertyKey[] }[] } };
 }

@@ -28,7 +28,26 @@ export const BackpressureOptionsSchema = z.strictObject({
   onDrop: configRules.function<(value: never, reason: DropReason) => void>().optional(),
 });
 
-/** Options of {@link backpressure}. */
+/**
+ * Options of {@link backpressure}.
+ *
+ * @remarks
+ * Validated with {@link BackpressureOptionsSchema} when the operator is created.
+ *
+ * @example
+ * ```ts
+ * import { BackpressureStrategy, type BackpressureOptions } from '@rxagents/streaming';
+ *
+ * const options: BackpressureOptions<string> = {
+ *   concurrency: 2,
+ *   bufferSize: 64,
+ *   strategy: BackpressureStrategy.BLOCK,
+ *   offerTimeout: 1_000,
+ *   maxPendingOffers: 16,
+ *   onDrop: (value, reason) => console.warn(`dropped ${value}: ${reason}`),
+ * };
+ * ```
+ */
 export interface BackpressureOptions<T> {
   /** How many projects may run at once. Default 1 (a bounded `concatMap`). */
   readonly concurrency?: number;

@@ -1,7 +1,18 @@
 import { mergeMap, Observable, type OperatorFunction } from 'rxjs';
 import type { StreamingChannel } from './StreamingChannel';
 
-/** Options of {@link toChannel}. */
+/**
+ * Options of {@link toChannel}.
+ *
+ * @example
+ * ```ts
+ * import { of } from 'rxjs';
+ * import { StreamingChannel, toChannel, type ToChannelOptions } from '@rxagents/streaming';
+ *
+ * const options: ToChannelOptions = { complete: true };
+ * of('a', 'b').pipe(toChannel(StreamingChannel.create<string>(), options)).subscribe();
+ * ```
+ */
 export interface ToChannelOptions {
   /** Complete the channel when the source completes. Default false (a channel may have several producers). */
   readonly complete?: boolean;
