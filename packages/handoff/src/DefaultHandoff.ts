@@ -1,12 +1,11 @@
-import { asyncScheduler, Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, Observable, type SchedulerLike, type Unsubscribable } from 'rxjs';
 import { z } from 'zod';
-import { AgentError, configRules, lastValue, parseConfig, reply, type Agent } from '@rxagents/core';
-import { currentHandoffChain } from './currentHandoffChain';
+import { configRules, lastValue, parseConfig, type Agent } from '@rxagents/core';
 import type { HandoffContext } from './HandoffContext';
 import type { HandoffListener } from './HandoffListener';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
-import { underHandoffChain } from './internal/underHandoffChain';
+import { HandoffAttempt, type AttemptListeners, type AttemptObserver } from './internal/HandoffAttempt';
 
 /** The zod schema of {@link HandoffExecuteOptions}, used for a {@link DefaultHandoff}'s defaults and per-call options. */
 export const HandoffExecuteOptionsSchema = z.strictObject({
@@ -43,11 +42,11 @@ export const HandoffExecuteOptionsSchema = z.strictObject({
  * ```
  */
 export class DefaultHandoff implements HandoffStrategy {
-  readonly #listeners = new Set<{ readonly listener: HandoffListener }>();
-  readonly #defaults: HandoffExecuteOptions;
+  private readonly listeners = new Set<{ readonly listener: HandoffListener }>();
+  private readonly defaults: HandoffExecuteOptions;
 
   constructor(options: HandoffExecuteOptions = {}) {
-    this.#defaults = parseConfig(HandoffExecuteOptionsSchema, options, 'DefaultHandoff options');
+    this.defaults = parseConfig(HandoffExecuteOptionsSchema, options, 'DefaultHandoff options');
   }
 
   /**
@@ -64,9 +63,9 @@ export class DefaultHandoff implements HandoffStrategy {
    */
   addListener(listener: HandoffListener): () => void {
     const entry = { listener };
-    this.#listeners.add(entry);
+    this.listeners.add(entry);
     return () => {
-      this.#listeners.delete(entry);
+      this.listeners.delete(entry);
     };
   }
 
@@ -83,53 +82,23 @@ export class DefaultHandoff implements HandoffStrategy {
    * ```
    */
   execute$(from: HandoffSource, to: Agent, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
-    const settings = options === undefined ? this.#defaults : { ...this.#defaults, ...parseConfig(HandoffExecuteOptionsSchema, options, 'DefaultHandoff execute options') };
+    const settings = options === undefined ? this.defaults : { ...this.defaults, ...parseConfig(HandoffExecuteOptionsSchema, options, 'DefaultHandoff execute options') };
     const scheduler: SchedulerLike = settings.scheduler ?? asyncScheduler;
     const { signal, timeout } = settings;
-    return new Observable<HandoffResult>((subscriber) => {
-      const start = scheduler.now();
-      let inner: Subscription | undefined;
-      let done = false;
-      const finish = (output: string | null, error: unknown, success: boolean): void => {
-        if (done) return;
-        done = true;
-        signal?.removeEventListener('abort', onAbort);
-        const result: HandoffResult = success
-          ? { success, fromAgentId: from.id, toAgentId: to.id, durationMs: scheduler.now() - start, output }
-          : { success, fromAgentId: from.id, toAgentId: to.id, durationMs: scheduler.now() - start, output: null, error };
-        this.#notify(success ? 'onAfter' : 'onFailed', result);
-        subscriber.next(result);
-        subscriber.complete();
-      };
-      const onAbort = (): void => {
-        inner?.unsubscribe();
-        finish(null, signal?.reason, false);
-      };
-      if (signal?.aborted) {
-        finish(null, signal.reason, false);
-        return undefined;
-      }
-      this.#notifyBefore(from, to, context);
-      try {
-        to.receive?.({ type: 'HANDOFF_REQUEST', from: from.id, to: to.id, payload: { ...context.payload, taskId: context.taskId } });
-      } catch (error) {
-        finish(null, new AgentError(to.id, error), false);
-        return undefined;
-      }
-      const prompt = `Process handoff task: ${context.taskId} | payload: ${stringify(context.payload)}`;
-      const metadata = { ...context.metadata, taskId: context.taskId };
-      const chain = [...(context.handoffChain ?? currentHandoffChain()), from.id];
-      const answer$ = reply(to, prompt, { scheduler, metadata, ...(timeout === undefined ? {} : { timeout }) });
-      signal?.addEventListener('abort', onAbort, { once: true });
-      inner = underHandoffChain(chain, answer$).subscribe({
-        next: (output) => finish(output, undefined, true),
-        error: (error: unknown) => finish(null, error, false),
-      });
-      return () => {
-        signal?.removeEventListener('abort', onAbort);
-        inner?.unsubscribe();
-      };
-    });
+    const attemptSettings = { scheduler, timeout, signal };
+    return new Observable<HandoffResult>((subscriber) => new HandoffAttempt(subscriber, from, to, context, attemptSettings, this.attemptListeners).run());
+  }
+
+  /**
+   * Starts one handoff delivering its result straight to `observer`, without an intermediate Observable:
+   * the path `HandoffChain` takes for a `DefaultHandoff`. Same behaviour as subscribing to `execute$`.
+   *
+   * @internal
+   */
+  attempt(from: HandoffSource, to: Agent, context: HandoffContext, options: HandoffExecuteOptions | undefined, observer: AttemptObserver): Unsubscribable {
+    const settings = options === undefined ? this.defaults : { ...this.defaults, ...parseConfig(HandoffExecuteOptionsSchema, options, 'DefaultHandoff execute options') };
+    const attemptSettings = { scheduler: settings.scheduler ?? asyncScheduler, timeout: settings.timeout, signal: settings.signal };
+    return new HandoffAttempt(observer, from, to, context, attemptSettings, this.attemptListeners).run();
   }
 
   /**
@@ -149,31 +118,27 @@ export class DefaultHandoff implements HandoffStrategy {
     return lastValue(this.execute$(from, to, context, options));
   }
 
-  #notifyBefore(from: HandoffSource, to: Agent, context: HandoffContext): void {
-    for (const { listener } of this.#listeners) {
-      try {
-        listener.onBefore?.(from, to, context);
-      } catch {
-        // A listener never breaks a handoff.
+  private readonly attemptListeners: AttemptListeners = {
+    notifyBefore: (from, to, context) => {
+      if (this.listeners.size === 0) return;
+      for (const { listener } of this.listeners) {
+        try {
+          listener.onBefore?.(from, to, context);
+        } catch {
+          // A listener never breaks a handoff.
+        }
       }
-    }
-  }
-
-  #notify(event: 'onAfter' | 'onFailed', result: HandoffResult): void {
-    for (const { listener } of this.#listeners) {
-      try {
-        listener[event]?.(result);
-      } catch {
-        // A listener never breaks a handoff.
+    },
+    notifyResult: (result) => {
+      if (this.listeners.size === 0) return;
+      const event = result.success ? 'onAfter' : 'onFailed';
+      for (const { listener } of this.listeners) {
+        try {
+          listener[event]?.(result);
+        } catch {
+          // A listener never breaks a handoff.
+        }
       }
-    }
-  }
-}
-
-function stringify(payload: Readonly<Record<string, unknown>>): string {
-  try {
-    return JSON.stringify(payload) ?? '{}';
-  } catch {
-    return String(payload);
-  }
+    },
+  };
 }

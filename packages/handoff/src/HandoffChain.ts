@@ -1,10 +1,10 @@
-import { Observable, type Subscription, toArray } from 'rxjs';
+import { Observable, toArray } from 'rxjs';
 import { lastValue, type Agent } from '@rxagents/core';
 import type { HandoffContext } from './HandoffContext';
 import type { HandoffPredicate } from './HandoffPredicate';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffStrategy } from './HandoffStrategy';
-import { evaluatePredicate } from './internal/evaluatePredicate';
+import { ChainRun } from './internal/ChainRun';
 
 /** One step of a {@link HandoffChain}: an agent, and the predicate that decides whether it runs. */
 export interface HandoffChainStep {
@@ -111,60 +111,9 @@ export class HandoffChain {
         subscriber.complete();
         return undefined;
       }
-      let from: Agent = (steps[0] as HandoffChainStep).agent;
-      let current = context;
-      let index = 1;
-      let active: Subscription | undefined;
-      let pumping = false;
-      let pending = false;
-
-      const pump = (): void => {
-        pending = true;
-        if (pumping) return;
-        pumping = true;
-        while (pending && !subscriber.closed) {
-          pending = false;
-          next();
-        }
-        pumping = false;
-      };
-
-      const run = (agent: Agent): void => {
-        active = handoff.execute$(from, agent, current, options).subscribe((result) => {
-          subscriber.next(result);
-          if (!result.success) {
-            subscriber.complete();
-            return;
-          }
-          from = agent;
-          current = current.withPayloadReplaced({ previousOutput: result.output });
-          pump();
-        });
-      };
-
-      const next = (): void => {
-        if (index >= steps.length || options?.signal?.aborted) {
-          subscriber.complete();
-          return;
-        }
-        const step = steps[index++] as HandoffChainStep;
-        if (step.predicate === undefined) {
-          run(step.agent);
-          return;
-        }
-        active = evaluatePredicate(
-          step.predicate,
-          current,
-          (answer) => (answer ? run(step.agent) : pump()),
-          (error) => {
-            subscriber.next({ success: false, fromAgentId: from.id, toAgentId: step.agent.id, durationMs: 0, output: null, error });
-            subscriber.complete();
-          },
-        );
-      };
-
-      pump();
-      return () => active?.unsubscribe();
+      const run = new ChainRun(subscriber, steps, handoff, context, options);
+      run.pump();
+      return run;
     });
   }
 

@@ -89,7 +89,7 @@ export class HandoffContext {
   readonly handoffChain: readonly string[] | undefined;
   /** A per-context override of a handoff's `maxDepth`. */
   readonly maxDepth: number | undefined;
-  readonly #declaredDepth: number | undefined;
+  private readonly declaredDepth: number | undefined;
 
   constructor(init: HandoffContextInit);
   /** @internal */
@@ -102,7 +102,7 @@ export class HandoffContext {
     this.parentHandoffId = fields.parentHandoffId;
     this.handoffChain = fields.handoffChain;
     this.maxDepth = fields.maxDepth;
-    this.#declaredDepth = fields.declaredDepth;
+    this.declaredDepth = fields.declaredDepth;
     Object.freeze(this);
   }
 
@@ -123,7 +123,7 @@ export class HandoffContext {
 
   /** How many handoffs were made before this context: the declared `depth`, else the chain's length, else 0. */
   get depth(): number {
-    return this.#declaredDepth ?? this.handoffChain?.length ?? 0;
+    return this.declaredDepth ?? this.handoffChain?.length ?? 0;
   }
 
   /** Legacy alias of {@link HandoffContext.handoffChain}. */
@@ -144,7 +144,7 @@ export class HandoffContext {
    * ```
    */
   withPayload(key: string, value: unknown): HandoffContext {
-    return this.#copy({ payload: Object.freeze({ ...this.payload, [key]: value }) });
+    return this.copy({ payload: Object.freeze({ ...this.payload, [key]: value }) });
   }
 
   /**
@@ -159,7 +159,23 @@ export class HandoffContext {
    * ```
    */
   withPayloadReplaced(payload: Readonly<Record<string, unknown>>): HandoffContext {
-    return this.#copy({ payload: Object.freeze({ ...payload }) });
+    return this.copy({ payload: Object.freeze({ ...payload }) });
+  }
+
+  /** The chain's hot path: a copy whose payload is just `{ previousOutput }`. */
+  withPreviousOutput(previousOutput: string | null): HandoffContext {
+    return new HandoffContext(
+      {
+        taskId: this.taskId,
+        payload: Object.freeze({ previousOutput }),
+        metadata: this.metadata,
+        parentHandoffId: this.parentHandoffId,
+        handoffChain: this.handoffChain,
+        declaredDepth: this.declaredDepth,
+        maxDepth: this.maxDepth,
+      },
+      TRUSTED,
+    );
   }
 
   /**
@@ -174,10 +190,10 @@ export class HandoffContext {
    * ```
    */
   withHandoffChain(handoffChain: readonly string[]): HandoffContext {
-    return this.#copy({ handoffChain: Object.freeze([...handoffChain]), declaredDepth: undefined });
+    return this.copy({ handoffChain: Object.freeze([...handoffChain]), declaredDepth: undefined });
   }
 
-  #copy(changes: Partial<ContextFields>): HandoffContext {
+  private copy(changes: Partial<ContextFields>): HandoffContext {
     return new HandoffContext(
       {
         taskId: this.taskId,
@@ -185,7 +201,7 @@ export class HandoffContext {
         metadata: this.metadata,
         parentHandoffId: this.parentHandoffId,
         handoffChain: this.handoffChain,
-        declaredDepth: this.#declaredDepth,
+        declaredDepth: this.declaredDepth,
         maxDepth: this.maxDepth,
         ...changes,
       },
@@ -199,8 +215,9 @@ function normalise(init: HandoffContextInit): ContextFields {
   const chain = parsed.handoffChain ?? parsed.chain;
   return {
     taskId: parsed.taskId,
-    payload: parsed.payload ? Object.freeze({ ...parsed.payload }) : EMPTY,
-    metadata: parsed.metadata ? Object.freeze({ ...parsed.metadata }) : EMPTY,
+    // Copied from the input, not zod's output: spreading keeps an own "__proto__" key as data.
+    payload: init.payload ? Object.freeze({ ...init.payload }) : EMPTY,
+    metadata: init.metadata ? Object.freeze({ ...init.metadata }) : EMPTY,
     parentHandoffId: parsed.parentHandoffId ?? undefined,
     handoffChain: chain === undefined ? undefined : Object.freeze([...chain]),
     declaredDepth: parsed.depth,

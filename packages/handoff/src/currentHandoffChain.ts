@@ -1,7 +1,7 @@
 /** The part of Node's `AsyncLocalStorage` this module uses; declared locally so browsers load the package. */
 interface ChainStorage {
   getStore(): readonly string[] | undefined;
-  run<R>(store: readonly string[], fn: () => R): R;
+  run<R, A extends unknown[]>(store: readonly string[], fn: (...args: A) => R, ...args: A): R;
 }
 
 interface AsyncHooksModule {
@@ -67,7 +67,7 @@ export function currentHandoffDepth(): number {
 }
 
 /**
- * Runs `fn` with `chain` as the handoff chain in scope, and returns what it returns.
+ * Runs `fn` (with `args`, if given) with `chain` as the handoff chain in scope, and returns what it returns.
  *
  * @remarks
  * With `AsyncLocalStorage`, everything `fn` starts (Promises, timers, RxJS subscriptions) sees the
@@ -85,14 +85,14 @@ export function currentHandoffDepth(): number {
  * console.log(seen); // [ 'intake' ] (with AsyncLocalStorage)
  * ```
  */
-export function runWithHandoffChain<R>(chain: readonly string[], fn: () => R): R {
+export function runWithHandoffChain<R, A extends unknown[] = []>(chain: readonly string[], fn: (...args: A) => R, ...args: A): R {
   const frozen = Object.isFrozen(chain) ? chain : Object.freeze([...chain]);
-  if (storage !== undefined) return storage.run(frozen, fn);
+  if (storage !== undefined) return storage.run(frozen, fn, ...args);
   const previous = fallbackChain;
   fallbackChain = frozen;
   let result: R;
   try {
-    result = fn();
+    result = fn(...args);
   } catch (error) {
     fallbackChain = previous;
     throw error;

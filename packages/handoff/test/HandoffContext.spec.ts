@@ -58,6 +58,13 @@ describe('HandoffContext', () => {
     );
   });
 
+  it('keeps an own "__proto__" payload key as data', () => {
+    const payload = JSON.parse('{"__proto__": 1, "a": 2}') as Record<string, unknown>;
+    const context = HandoffContext.of('t', payload);
+    expect(Object.keys(context.payload)).toEqual(['__proto__', 'a']);
+    expect(Object.getPrototypeOf(context.payload)).toBe(Object.prototype);
+  });
+
   it('carries an optional handoffChain, with depth its length', () => {
     expect(HandoffContext.of('t').handoffChain).toBeUndefined();
     const context = new HandoffContext({ taskId: 't', handoffChain: ['intake', 'triage'] });

@@ -11,13 +11,13 @@ interface Waiter {
  * (a head index, not `Array.prototype.shift`); a waiter that unsubscribes is skipped.
  */
 export class Semaphore {
-  #available: number;
-  #waiters: Waiter[] = [];
-  #head = 0;
+  private available: number;
+  private waiters: Waiter[] = [];
+  private head = 0;
 
   /** `permits <= 0` means unlimited. */
   constructor(permits: number) {
-    this.#available = permits <= 0 ? Number.POSITIVE_INFINITY : permits;
+    this.available = permits <= 0 ? Number.POSITIVE_INFINITY : permits;
   }
 
   run<T>(work: Observable<T>): Observable<T> {
@@ -27,7 +27,7 @@ export class Semaphore {
       const release = (): void => {
         if (!holding) return;
         holding = false;
-        this.#release();
+        this.release();
       };
       const start = (): void => {
         holding = true;
@@ -44,12 +44,12 @@ export class Semaphore {
         });
       };
       let waiter: Waiter | undefined;
-      if (this.#available > 0) {
-        this.#available -= 1;
+      if (this.available > 0) {
+        this.available -= 1;
         start();
       } else {
         waiter = { start, cancelled: false };
-        this.#waiters.push(waiter);
+        this.waiters.push(waiter);
       }
       return () => {
         if (waiter !== undefined) waiter.cancelled = true;
@@ -59,27 +59,27 @@ export class Semaphore {
     });
   }
 
-  #release(): void {
-    while (this.#head < this.#waiters.length) {
-      const next = this.#waiters[this.#head] as Waiter;
-      this.#head += 1;
-      this.#compact();
+  private release(): void {
+    while (this.head < this.waiters.length) {
+      const next = this.waiters[this.head] as Waiter;
+      this.head += 1;
+      this.compact();
       if (!next.cancelled) {
         next.cancelled = true;
         next.start();
         return;
       }
     }
-    this.#available += 1;
+    this.available += 1;
   }
 
-  #compact(): void {
-    if (this.#head === this.#waiters.length) {
-      this.#waiters = [];
-      this.#head = 0;
-    } else if (this.#head > 1024 && this.#head * 2 > this.#waiters.length) {
-      this.#waiters = this.#waiters.slice(this.#head);
-      this.#head = 0;
+  private compact(): void {
+    if (this.head === this.waiters.length) {
+      this.waiters = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.waiters.length) {
+      this.waiters = this.waiters.slice(this.head);
+      this.head = 0;
     }
   }
 }

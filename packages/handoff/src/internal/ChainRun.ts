@@ -1,0 +1,100 @@
+import type { Observer, Subscriber, Unsubscribable } from 'rxjs';
+import type { Agent } from '@rxagents/core';
+import type { HandoffChainStep } from '../HandoffChain';
+import type { HandoffContext } from '../HandoffContext';
+import type { HandoffResult } from '../HandoffResult';
+import type { HandoffExecuteOptions, HandoffStrategy } from '../HandoffStrategy';
+import { DefaultHandoff } from '../DefaultHandoff';
+import { evaluatePredicate } from './evaluatePredicate';
+
+/**
+ * One run of a `HandoffChain`: a trampolined loop over the steps (constant stack however many steps
+ * answer synchronously), observer of each step's result, and its own teardown. Methods rather than
+ * per-step closures keep a hop's allocations low (`pnpm bench handoff`).
+ */
+export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
+  private from: Agent;
+  private current: HandoffContext;
+  private index = 1;
+  private active: Unsubscribable | undefined;
+  private pumping = false;
+  private pending = false;
+  private running: Agent | undefined;
+
+  constructor(
+    private readonly subscriber: Subscriber<HandoffResult>,
+    private readonly steps: readonly HandoffChainStep[],
+    private readonly handoff: HandoffStrategy,
+    context: HandoffContext,
+    private readonly options: HandoffExecuteOptions | undefined,
+  ) {
+    this.from = (steps[0] as HandoffChainStep).agent;
+    this.current = context;
+  }
+
+  /** Runs the next step, unless one is already being run further up the stack (then the loop picks it up). */
+  pump(): void {
+    this.pending = true;
+    if (this.pumping) return;
+    this.pumping = true;
+    while (this.pending && !this.subscriber.closed) {
+      this.pending = false;
+      this.step();
+    }
+    this.pumping = false;
+  }
+
+  next(result: HandoffResult): void {
+    this.subscriber.next(result);
+    if (!result.success) {
+      this.subscriber.complete();
+      return;
+    }
+    this.from = this.running as Agent;
+    this.current = this.current.withPreviousOutput(result.output);
+    this.pump();
+  }
+
+  error(error: unknown): void {
+    this.subscriber.error(error);
+  }
+
+  complete(): void {
+    // A strategy emits one result and completes; the next step starts from `next`.
+  }
+
+  unsubscribe(): void {
+    this.active?.unsubscribe();
+  }
+
+  private step(): void {
+    const { steps, subscriber } = this;
+    if (this.index >= steps.length || this.options?.signal?.aborted) {
+      subscriber.complete();
+      return;
+    }
+    const step = steps[this.index++] as HandoffChainStep;
+    if (step.predicate === undefined) {
+      this.run(step.agent);
+      return;
+    }
+    this.active = evaluatePredicate(
+      step.predicate,
+      this.current,
+      (answer) => (answer ? this.run(step.agent) : this.pump()),
+      (error) => {
+        subscriber.next({ success: false, fromAgentId: this.from.id, toAgentId: step.agent.id, durationMs: 0, output: null, error });
+        subscriber.complete();
+      },
+    );
+  }
+
+  private run(agent: Agent): void {
+    this.running = agent;
+    const { handoff } = this;
+    this.active =
+      handoff instanceof DefaultHandoff
+        ? handoff.attempt(this.from, agent, this.current, this.options, this)
+        : handoff.execute$(this.from, agent, this.current, this.options).subscribe(this);
+  }
+}

@@ -1,0 +1,130 @@
+import type { Observable, Observer, SchedulerLike, Subscription, Unsubscribable } from 'rxjs';
+import { AgentError, invoke, type Agent } from '@rxagents/core';
+import { currentHandoffChain, runWithHandoffChain } from '../currentHandoffChain';
+import type { HandoffContext } from '../HandoffContext';
+import type { HandoffResult } from '../HandoffResult';
+import type { HandoffSource } from '../HandoffStrategy';
+
+/** Who hears about an attempt: the {@link DefaultHandoff}'s listeners. */
+export interface AttemptListeners {
+  notifyBefore(from: HandoffSource, to: Agent, context: HandoffContext): void;
+  notifyResult(result: HandoffResult): void;
+}
+
+/** Where an attempt delivers its one result: an RxJS subscriber, or the chain runner directly. */
+export interface AttemptObserver {
+  next(result: HandoffResult): void;
+  complete(): void;
+}
+
+/** The settings of one attempt. */
+export interface AttemptSettings {
+  readonly scheduler: SchedulerLike;
+  readonly timeout: number | undefined;
+  readonly signal: AbortSignal | undefined;
+}
+
+/**
+ * One `DefaultHandoff` delivery, as an object with methods rather than closures: it is the observer of
+ * the receiver's chunks, the abort listener and the teardown, so a hop allocates a handful of objects.
+ * This is the hot path `pnpm bench handoff` measures.
+ */
+export class HandoffAttempt implements Observer<string>, Unsubscribable {
+  private output = '';
+  private done = false;
+  private inner: Subscription | undefined;
+  private readonly start: number;
+  /** The chain in scope where the attempt was subscribed; results are delivered under it, not the receiver's. */
+  private readonly callerChain: readonly string[];
+
+  constructor(
+    private readonly subscriber: AttemptObserver,
+    private readonly from: HandoffSource,
+    private readonly to: Agent,
+    private readonly context: HandoffContext,
+    private readonly settings: AttemptSettings,
+    private readonly listeners: AttemptListeners,
+  ) {
+    this.start = settings.scheduler.now();
+    this.callerChain = currentHandoffChain();
+  }
+
+  /** Starts the attempt; returns itself as the teardown. */
+  run(): Unsubscribable {
+    const { from, to, context, settings } = this;
+    if (settings.signal?.aborted) {
+      this.finish(null, settings.signal.reason, false);
+      return this;
+    }
+    this.listeners.notifyBefore(from, to, context);
+    try {
+      to.receive?.({ type: 'HANDOFF_REQUEST', from: from.id, to: to.id, payload: { ...context.payload, taskId: context.taskId } });
+    } catch (error) {
+      this.finish(null, new AgentError(to.id, error), false);
+      return this;
+    }
+    const prompt = `Process handoff task: ${context.taskId} | payload: ${stringify(context.payload)}`;
+    const metadata = { ...context.metadata, taskId: context.taskId };
+    const chain = Object.freeze([...(context.handoffChain ?? this.callerChain), from.id]);
+    const chunks$ = invoke(to, prompt, settings.timeout === undefined ? { scheduler: settings.scheduler, metadata } : { scheduler: settings.scheduler, metadata, timeout: settings.timeout });
+    settings.signal?.addEventListener('abort', this, { once: true });
+    // Subscribing under the chain makes the receiver's chat (and, with AsyncLocalStorage, its async work) see it.
+    this.inner = runWithHandoffChain(chain, subscribeWith, chunks$, this);
+    return this;
+  }
+
+  next(chunk: string): void {
+    this.output += chunk;
+  }
+
+  error(error: unknown): void {
+    this.finish(null, error, false);
+  }
+
+  complete(): void {
+    this.finish(this.output, undefined, true);
+  }
+
+  /** The abort listener. */
+  handleEvent(): void {
+    this.inner?.unsubscribe();
+    this.finish(null, this.settings.signal?.reason, false);
+  }
+
+  unsubscribe(): void {
+    this.settings.signal?.removeEventListener('abort', this);
+    this.inner?.unsubscribe();
+  }
+
+  private finish(output: string | null, error: unknown, success: boolean): void {
+    if (this.done) return;
+    this.done = true;
+    this.settings.signal?.removeEventListener('abort', this);
+    const { from, to } = this;
+    const durationMs = this.settings.scheduler.now() - this.start;
+    const result: HandoffResult = success
+      ? { success, fromAgentId: from.id, toAgentId: to.id, durationMs, output }
+      : { success, fromAgentId: from.id, toAgentId: to.id, durationMs, output: null, error };
+    // The receiver's reply arrives in its async context (under the extended chain); deliver the result under
+    // the caller's chain so nothing downstream inherits the receiver's chain.
+    runWithHandoffChain(this.callerChain, deliver, this.subscriber, result, this.listeners);
+  }
+}
+
+function deliver(subscriber: AttemptObserver, result: HandoffResult, listeners: AttemptListeners): void {
+  listeners.notifyResult(result);
+  subscriber.next(result);
+  subscriber.complete();
+}
+
+function subscribeWith(chunks$: Observable<string>, attempt: HandoffAttempt): Subscription {
+  return chunks$.subscribe(attempt);
+}
+
+function stringify(payload: Readonly<Record<string, unknown>>): string {
+  try {
+    return JSON.stringify(payload) ?? '{}';
+  } catch {
+    return String(payload);
+  }
+}
