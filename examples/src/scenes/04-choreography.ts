@@ -1,6 +1,7 @@
 import { asyncScheduler } from 'rxjs';
 import { ChoreographyEngine, ChoreographySpec, DeadlockDetector, LivelockDetector } from '@rxagents/choreography';
 import { scriptedAgent } from '@rxagents/testing';
+import { liveAgent, liveModelsConfigured } from '../liveModels';
 import type { Scene } from '../Scene';
 
 /** research -> draft -> review printed as steps$ emits; then a spec with a cycle, warned about and run anyway. */
@@ -21,17 +22,18 @@ export const scene: Scene = {
     const writer = scriptedAgent('writer', { reply: 'Agents that coordinate without a boss: a draft.', delay: 500 });
     const engine = ChoreographyEngine.builder()
       .spec(article)
-      .agent('researcher', scriptedAgent('researcher', { reply: '3 sources: RxJS docs, XState, Effect', delay: 400 }))
-      .agent('writer', writer)
-      .agent('reviewer', scriptedAgent('reviewer', { reply: 'Approved, ship it.', delay: 300 }))
-      .timeout(5_000)
+      // With OPENAI_BASE_URL set, liveAgent swaps each scripted agent for a real model (docs/llm.md).
+      .agent('researcher', liveAgent(scriptedAgent('researcher', { reply: '3 sources: RxJS docs, XState, Effect', delay: 400 })))
+      .agent('writer', liveAgent(writer))
+      .agent('reviewer', liveAgent(scriptedAgent('reviewer', { reply: 'Approved, ship it.', delay: 300 })))
+      .timeout(liveModelsConfigured() ? 180_000 : 5_000)
       .build();
     engine.events$.subscribe((event) => console.log(`${stamp()}  event   ${event.name}${event.agentId === undefined ? '' : ` (from ${event.agentId})`}`));
     engine.steps$.subscribe((step) =>
       console.log(`${stamp()}  step    ${step.interactionId} by ${step.agentId}: ${step.success ? JSON.stringify(step.output) : step.error} in ${step.durationMs} ms`),
     );
     const result = await engine.execute();
-    console.log(`         the writer was sent: ${JSON.stringify(writer.inputs[0])}`);
+    if (!liveModelsConfigured()) console.log(`         the writer was sent: ${JSON.stringify(writer.inputs[0])}`);
     console.log(`         result: success=${result.success} completed=${result.completedCount} failed=${result.failedCount} timedOut=${result.timedOut} pending=[${result.pending.join(', ')}] total=${result.totalDurationMs} ms`);
 
     console.log('\n2) A review loop: editor -> writer -> editor is a cycle; the engine warns, then runs');

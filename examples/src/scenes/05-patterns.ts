@@ -1,7 +1,8 @@
 import { asyncScheduler } from 'rxjs';
-import { lastValue } from '@rxagents/core';
+import { defineAgent, lastValue } from '@rxagents/core';
 import { scriptedAgent } from '@rxagents/testing';
 import { Patterns, type PostedMessage } from '@rxagents/patterns';
+import { liveAgent, liveModelsConfigured } from '../liveModels';
 import type { Scene } from '../Scene';
 
 const lines: Record<string, readonly string[]> = {
@@ -27,13 +28,26 @@ export const scene: Scene = {
   name: 'patterns',
   title: 'a three-agent debate over a channel, ended by a judge',
   async run() {
+    // With OPENAI_BASE_URL set, liveAgent swaps each scripted agent for a real model (docs/llm.md).
     const debater = (id: string, delay: number) =>
-      scriptedAgent(id, (prompt) => ({ reply: lines[id]?.[Number(/Round (\d+)/.exec(prompt)?.[1] ?? 1) - 1] ?? '(nothing more)', delay }));
-    const judge = scriptedAgent('judge', (prompt) =>
-      /Signed off/.test(prompt)
-        ? { reply: 'CONVERGED: extract billing only, same pipeline, capped budget.', delay: 150 }
-        : { reply: 'CONTINUE: positions still differ.', delay: 150 },
+      liveAgent(
+        scriptedAgent(id, (prompt) => ({ reply: lines[id]?.[Number(/Round (\d+)/.exec(prompt)?.[1] ?? 1) - 1] ?? '(nothing more)', delay }), {
+          role: `the ${id} in an architecture debate`,
+        }),
+      );
+    const judgeModel = liveAgent(
+      scriptedAgent('judge', (prompt) =>
+        /Signed off/.test(prompt)
+          ? { reply: 'CONVERGED: extract billing only, same pipeline, capped budget.', delay: 150 }
+          : { reply: 'CONTINUE: positions still differ.', delay: 150 },
+      ),
+      { system: 'You judge a debate. Reply "CONVERGED: <the agreed position>" once the debaters agree, else "CONTINUE: <what still differs>".' },
     );
+    let verdictsAsked = 0;
+    const judge = defineAgent('judge', (input, options) => {
+      verdictsAsked += 1;
+      return judgeModel.chat(input, options);
+    });
     const started = asyncScheduler.now();
     const stamp = () => `${String(asyncScheduler.now() - started).padStart(5)} ms`;
 
@@ -41,7 +55,7 @@ export const scene: Scene = {
       agents: [debater('architect', 220), debater('operator', 180), debater('accountant', 200)],
       maxRounds: 5,
       judge,
-      agentTimeout: 2_000,
+      agentTimeout: liveModelsConfigured() ? 60_000 : 2_000,
     }).overChannel({
       id: 'architecture-debate',
       // Watch the raw channel: each turn is printed the moment it is posted.
@@ -54,6 +68,6 @@ export const scene: Scene = {
 
     const result = await lastValue(debate.run('Should we split the monolith this year?'));
     console.log(`${stamp()}  judge      ${result.reason ?? ''}`);
-    console.log(`status: ${result.status}, rounds: ${result.iterations}, messages: ${result.state.messages.length}, verdicts asked: ${judge.inputs.length}, mode: ${result.mode}`);
+    console.log(`status: ${result.status}, rounds: ${result.iterations}, messages: ${result.state.messages.length}, verdicts asked: ${verdictsAsked}, mode: ${result.mode}`);
   },
 };
