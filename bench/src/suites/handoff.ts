@@ -1,4 +1,4 @@
-import { defineAgent, type Agent } from '@rxagents/core';
+import { defineAgent, invoke, type Agent } from '@rxagents/core';
 import { DefaultHandoff, HandoffChain, HandoffContext } from '@rxagents/handoff';
 import type { BenchFigure, BenchSuite } from '../BenchSuite';
 
@@ -33,6 +33,18 @@ async function handLoop(agents: readonly Agent[], taskId: string): Promise<strin
   return output;
 }
 
+/** The floor every handoff pays: the same agents called in turn through core's invoke(), nothing else. */
+function invokeLoop(agents: readonly Agent[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let i = 1;
+    const next = (): void => {
+      if (i >= agents.length) return resolve();
+      invoke(agents[i++] as Agent, 'Go').subscribe({ error: reject, complete: next });
+    };
+    next();
+  });
+}
+
 export const suite: BenchSuite = {
   name: 'handoff',
   async run(log) {
@@ -51,6 +63,7 @@ export const suite: BenchSuite = {
     const chainTimes: number[] = [];
     const loopTimes: number[] = [];
     const ratios: number[] = [];
+    const invokeRatios: number[] = [];
     global.gc?.();
     const heapBefore = process.memoryUsage().heapUsed;
     for (let round = 0; round < ROUNDS; round += 1) {
@@ -73,6 +86,10 @@ export const suite: BenchSuite = {
       const chainTime = chainFirst ? await timeChain() : 0;
       const loopTime = await timeLoop();
       const chainTimeLate = chainFirst ? chainTime : await timeChain();
+      global.gc?.();
+      const invokeStart = process.hrtime.bigint();
+      await invokeLoop(agents);
+      invokeRatios.push(seconds(invokeStart) / loopTime);
       chainTimes.push(chainTimeLate);
       loopTimes.push(loopTime);
       ratios.push(chainTimeLate / loopTime);
@@ -90,6 +107,7 @@ export const suite: BenchSuite = {
       hopRatio: { value: median(ratios), label: `time of a ${STEPS.toLocaleString('en')}-step HandoffChain / a hand-written loop awaiting the same agents (median of per-round ratios)`, bar: { op: '<=', limit: 3 } },
       chainPerHopUs: { value: (chainMedian / STEPS) * 1e6, label: 'µs per hop in the HandoffChain (DefaultHandoff: prompt, invoke() with its AbortController, chain threading, result)' },
       loopPerHopUs: { value: (loopMedian / STEPS) * 1e6, label: 'µs per hop in the hand-written loop' },
+      invokeFloorRatio: { value: median(invokeRatios), label: 'the same 10,000 agents called in turn through invoke() alone / the hand-written loop: the part of hopRatio that is core\'s agent call' },
       heapGrowthMiB: { value: heapGrowth, label: `heap growth over ${ROUNDS} measured rounds (MiB, after GC; results are dropped each round)`, bar: { op: '<=', limit: 5 } },
     };
     return figures;
