@@ -9,7 +9,17 @@ import { evaluatePredicate } from './internal/evaluatePredicate';
 
 type RouteDecision = { readonly agent: Agent | undefined } | { readonly error: unknown };
 
-/** One route of a {@link ConditionalHandoff}. */
+/**
+ * One route of a {@link ConditionalHandoff}.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import type { HandoffRoute } from '@rxagents/handoff';
+ *
+ * const route: HandoffRoute = { predicate: (context) => 'invoiceId' in context.payload, agent: defineAgent('billing', async () => 'paid') };
+ * ```
+ */
 export interface HandoffRoute {
   readonly predicate: HandoffPredicate;
   readonly agent: Agent;

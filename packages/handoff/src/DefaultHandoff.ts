@@ -7,7 +7,16 @@ import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { HandoffAttempt, type AttemptListeners, type AttemptObserver } from './internal/HandoffAttempt';
 
-/** The zod schema of {@link HandoffExecuteOptions}, used for a {@link DefaultHandoff}'s defaults and per-call options. */
+/**
+ * The zod schema of {@link HandoffExecuteOptions}, used for a {@link DefaultHandoff}'s defaults and per-call options.
+ *
+ * @example
+ * ```ts
+ * import { HandoffExecuteOptionsSchema } from '@rxagents/handoff';
+ *
+ * console.log(HandoffExecuteOptionsSchema.safeParse({ timeout: -1 }).success); // false
+ * ```
+ */
 export const HandoffExecuteOptionsSchema = z.strictObject({
   timeout: configRules.positiveNumber().optional(),
   scheduler: configRules.scheduler().optional(),

@@ -19,7 +19,16 @@ import { underHandoffChain } from './internal/underHandoffChain';
 import { selectHandoffMessages } from './selectHandoffMessages';
 import type { ToolDefinition } from './ToolCallingModel';
 
-/** Per-call options of {@link Handoff.execute}. */
+/**
+ * Per-call options of {@link Handoff.execute}.
+ *
+ * @example
+ * ```ts
+ * import type { HandoffCallOptions } from '@rxagents/handoff';
+ *
+ * const options: HandoffCallOptions = { signal: AbortSignal.timeout(30_000) };
+ * ```
+ */
 export interface HandoffCallOptions {
   /** Aborting it aborts the target and rejects with the signal's reason. */
   readonly signal?: AbortSignal;

@@ -6,7 +6,17 @@ import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffStrategy } from './HandoffStrategy';
 import { ChainRun } from './internal/ChainRun';
 
-/** One step of a {@link HandoffChain}: an agent, and the predicate that decides whether it runs. */
+/**
+ * One step of a {@link HandoffChain}: an agent, and the predicate that decides whether it runs.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import type { HandoffChainStep } from '@rxagents/handoff';
+ *
+ * const step: HandoffChainStep = { agent: defineAgent('translator', async () => '...'), predicate: (context) => context.metadata.language === 'de' };
+ * ```
+ */
 export interface HandoffChainStep {
   readonly agent: Agent;
   readonly predicate?: HandoffPredicate;

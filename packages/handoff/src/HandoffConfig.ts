@@ -86,7 +86,19 @@ const agentRule = z.custom<Agent>(
 
 const zodSchemaRule = z.custom<z.ZodType>((value) => value instanceof z.ZodType, { error: 'must be a zod schema' });
 
-/** The zod schema of {@link HandoffConfig}, with the PraisonAI defaults. */
+/**
+ * The zod schema of {@link HandoffConfig}, with the PraisonAI defaults.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod';
+ * import { HandoffConfigSchema } from '@rxagents/handoff';
+ *
+ * // The settings part as JSON Schema, for a settings form.
+ * const settings = HandoffConfigSchema.pick({ contextPolicy: true, maxDepth: true, timeoutSeconds: true });
+ * console.log(JSON.stringify(z.toJSONSchema(settings, { io: 'input' })));
+ * ```
+ */
 export const HandoffConfigSchema = z.strictObject({
   agent: agentRule,
   name: z.string({ error: 'must be a string' }).regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -').optional(),
@@ -110,5 +122,16 @@ export const HandoffConfigSchema = z.strictObject({
   scheduler: configRules.scheduler().optional(),
 });
 
-/** A {@link HandoffConfig} with every default applied. */
+/**
+ * A {@link HandoffConfig} with every default applied.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { handoff, type ResolvedHandoffConfig } from '@rxagents/handoff';
+ *
+ * const config: ResolvedHandoffConfig = handoff({ agent: defineAgent('billing', async () => 'paid') }).config;
+ * console.log(config.contextPolicy, config.maxDepth); // summary 10
+ * ```
+ */
 export type ResolvedHandoffConfig = z.output<typeof HandoffConfigSchema>;

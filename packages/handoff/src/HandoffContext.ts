@@ -8,6 +8,14 @@ import { configRules, parseConfig } from '@rxagents/core';
  * `chain`, `depth` and `max_depth` are PraisonAI's legacy spellings, accepted so Python-shaped
  * snippets keep working: `chain` is `handoffChain`, `max_depth` is `maxDepth`, and `depth` declares how
  * deep the chain already is when its agent ids are not known.
+ *
+ * @example
+ * ```ts
+ * import { HandoffContext, type HandoffContextInit } from '@rxagents/handoff';
+ *
+ * const legacy: HandoffContextInit = { taskId: 't-1', chain: ['intake'], max_depth: 3 };
+ * console.log(new HandoffContext(legacy).handoffChain); // [ 'intake' ]
+ * ```
  */
 export interface HandoffContextInit {
   /** The task's id; required, non-empty. */
@@ -30,7 +38,16 @@ export interface HandoffContextInit {
   readonly max_depth?: number;
 }
 
-/** The zod schema of {@link HandoffContextInit}. */
+/**
+ * The zod schema of {@link HandoffContextInit}.
+ *
+ * @example
+ * ```ts
+ * import { HandoffContextInitSchema } from '@rxagents/handoff';
+ *
+ * console.log(HandoffContextInitSchema.safeParse({ taskId: '' }).success); // false
+ * ```
+ */
 export const HandoffContextInitSchema = z.object({
   taskId: configRules.nonEmptyString(),
   payload: z.record(z.string(), z.unknown()).nullish(),
@@ -162,7 +179,16 @@ export class HandoffContext {
     return this.copy({ payload: Object.freeze({ ...payload }) });
   }
 
-  /** The chain's hot path: a copy whose payload is just `{ previousOutput }`. */
+  /**
+   * A copy whose payload is just `{ previousOutput }`: what a {@link HandoffChain} passes to its next step.
+   *
+   * @example
+   * ```ts
+   * import { HandoffContext } from '@rxagents/handoff';
+   *
+   * console.log(HandoffContext.of('t-1', { document: '...' }).withPreviousOutput('fields').payload); // { previousOutput: 'fields' }
+   * ```
+   */
   withPreviousOutput(previousOutput: string | null): HandoffContext {
     return new HandoffContext(
       {

@@ -6,6 +6,13 @@ import type { Message } from '@rxagents/core';
  * @remarks
  * On an outcome, `messages` are the ones the context policy selected and `handoffChain` is the
  * extended chain: pass `outcome.context` onward to thread the chain by hand.
+ *
+ * @example
+ * ```ts
+ * import type { HandoffRunContext } from '@rxagents/handoff';
+ *
+ * const resumed: HandoffRunContext = { input: 'Refund order #42', messages: [], handoffChain: ['gateway', 'triage'] };
+ * ```
  */
 export interface HandoffRunContext {
   /** The prompt the target answers. */

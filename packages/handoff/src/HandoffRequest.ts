@@ -44,7 +44,16 @@ const MessageSchema = z.looseObject({
   content: z.string({ error: 'must be a string' }),
 });
 
-/** The zod schema of {@link HandoffRequest}. */
+/**
+ * The zod schema of {@link HandoffRequest}.
+ *
+ * @example
+ * ```ts
+ * import { HandoffRequestSchema } from '@rxagents/handoff';
+ *
+ * console.log(HandoffRequestSchema.safeParse({ input: 'hi', chain: ['a'] }).success); // true
+ * ```
+ */
 export const HandoffRequestSchema = z.strictObject({
   input: z.string({ error: 'must be a string' }),
   messages: z.array(MessageSchema).readonly().optional(),

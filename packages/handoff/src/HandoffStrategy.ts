@@ -3,10 +3,29 @@ import type { Agent } from '@rxagents/core';
 import type { HandoffContext } from './HandoffContext';
 import type { HandoffResult } from './HandoffResult';
 
-/** The sending side of a handoff: only its id is used, so any agent (or a plain `{ id }`) fits. */
+/**
+ * The sending side of a handoff: only its id is used, so any agent (or a plain `{ id }`) fits.
+ *
+ * @example
+ * ```ts
+ * import type { HandoffSource } from '@rxagents/handoff';
+ *
+ * const gateway: HandoffSource = { id: 'http-gateway' };
+ * ```
+ */
 export type HandoffSource = Pick<Agent, 'id'>;
 
-/** Per-call options of a {@link HandoffStrategy}. */
+/**
+ * Per-call options of a {@link HandoffStrategy}.
+ *
+ * @example
+ * ```ts
+ * import { asapScheduler } from 'rxjs';
+ * import type { HandoffExecuteOptions } from '@rxagents/handoff';
+ *
+ * const options: HandoffExecuteOptions = { timeout: 30_000, scheduler: asapScheduler, signal: new AbortController().signal };
+ * ```
+ */
 export interface HandoffExecuteOptions {
   /** Fails the handoff when the receiver takes longer than this, in ms (on `scheduler`). */
   readonly timeout?: number;

@@ -3,17 +3,42 @@ import { z } from 'zod';
 /**
  * Which tools the target keeps during a transfer: `intersect` (only its own tools that the source also
  * has, so a handoff never widens what is allowed) or `passthrough` (all its own tools).
+ *
+ * @example
+ * ```ts
+ * import type { HandoffToolPolicyMode } from '@rxagents/handoff';
+ *
+ * const mode: HandoffToolPolicyMode = 'passthrough';
+ * ```
  */
 export type HandoffToolPolicyMode = 'intersect' | 'passthrough';
 
-/** The tool boundary of a handoff: a mode and tools that are always removed. */
+/**
+ * The tool boundary of a handoff: a mode and tools that are always removed.
+ *
+ * @example
+ * ```ts
+ * import type { HandoffToolPolicy } from '@rxagents/handoff';
+ *
+ * const noShell: HandoffToolPolicy = { mode: 'intersect', blockedTools: ['shell'] };
+ * ```
+ */
 export interface HandoffToolPolicy {
   readonly mode: HandoffToolPolicyMode;
   /** Removed whatever the mode. */
   readonly blockedTools?: readonly string[];
 }
 
-/** The zod schema of {@link HandoffToolPolicy}. */
+/**
+ * The zod schema of {@link HandoffToolPolicy}.
+ *
+ * @example
+ * ```ts
+ * import { HandoffToolPolicySchema } from '@rxagents/handoff';
+ *
+ * console.log(HandoffToolPolicySchema.safeParse({ mode: 'everything' }).success); // false
+ * ```
+ */
 export const HandoffToolPolicySchema = z.strictObject({
   mode: z.enum(['intersect', 'passthrough']),
   blockedTools: z.array(z.string()).readonly().optional(),

@@ -1,13 +1,31 @@
 import type { Message } from '@rxagents/core';
 
-/** What a handoff condition looks at: the input, the history, and the call's metadata. */
+/**
+ * What a handoff condition looks at: the input, the history, and the call's metadata.
+ *
+ * @example
+ * ```ts
+ * import type { HandoffConditionContext } from '@rxagents/handoff';
+ *
+ * const context: HandoffConditionContext = { input: 'Where is my refund?', messages: [], metadata: { tier: 'vip' } };
+ * ```
+ */
 export interface HandoffConditionContext {
   readonly input: string;
   readonly messages: readonly Message[];
   readonly metadata: Readonly<Record<string, unknown>>;
 }
 
-/** Decides whether a handoff applies; a routing agent takes the first handoff whose condition matches. */
+/**
+ * Decides whether a handoff applies; a routing agent takes the first handoff whose condition matches.
+ *
+ * @example
+ * ```ts
+ * import type { HandoffCondition } from '@rxagents/handoff';
+ *
+ * const longQuestions: HandoffCondition = ({ input }) => input.length > 200;
+ * ```
+ */
 export type HandoffCondition = (context: HandoffConditionContext) => boolean;
 
 /**

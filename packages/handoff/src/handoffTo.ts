@@ -5,7 +5,16 @@ import type { HandoffContext } from './HandoffContext';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 
-/** Options of the handoff operators ({@link handoffTo}, {@link handoffThrough}, {@link routeHandoff}). */
+/**
+ * Options of the handoff operators ({@link handoffTo}, {@link handoffThrough}, {@link routeHandoff}).
+ *
+ * @example
+ * ```ts
+ * import { DefaultHandoff, type HandoffOperatorOptions } from '@rxagents/handoff';
+ *
+ * const options: HandoffOperatorOptions = { from: { id: 'intake' }, strategy: new DefaultHandoff(), timeout: 30_000 };
+ * ```
+ */
 export interface HandoffOperatorOptions extends HandoffExecuteOptions {
   /** The sender. Defaults to `{ id: 'caller' }`. */
   readonly from?: HandoffSource;

@@ -1,6 +1,15 @@
 import type { Agent } from '@rxagents/core';
 
-/** The longest tool name providers accept. */
+/**
+ * The longest tool name providers accept.
+ *
+ * @example
+ * ```ts
+ * import { MAX_TOOL_NAME_LENGTH, handoffToolName } from '@rxagents/handoff';
+ *
+ * console.log(handoffToolName({ id: 'x', name: 'a'.repeat(100) }).length === MAX_TOOL_NAME_LENGTH); // true
+ * ```
+ */
 export const MAX_TOOL_NAME_LENGTH = 64;
 
 /**

@@ -1,6 +1,15 @@
 import type { Message } from '@rxagents/core';
 
-/** Transforms the history before a handoff selects its context (a handoff's `inputFilter`). */
+/**
+ * Transforms the history before a handoff selects its context (a handoff's `inputFilter`).
+ *
+ * @example
+ * ```ts
+ * import type { MessageFilter } from '@rxagents/handoff';
+ *
+ * const userOnly: MessageFilter = (messages) => messages.filter((message) => message.role === 'user');
+ * ```
+ */
 export type MessageFilter = (messages: readonly Message[]) => Message[];
 
 /**

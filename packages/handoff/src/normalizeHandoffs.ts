@@ -6,6 +6,15 @@ import type { HandoffConfig } from './HandoffConfig';
  * One entry of an agent's `handoffs` list, at any of PraisonAI's three configuration levels: an agent
  * (level 1), `{ agent, description }` or any other {@link HandoffConfig} (level 2), or a {@link Handoff}
  * instance (level 3).
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { handoff, type HandoffSpec } from '@rxagents/handoff';
+ *
+ * const billing = defineAgent('billing', async () => 'paid');
+ * const specs: HandoffSpec[] = [billing, { agent: billing, description: 'For billing' }, handoff({ agent: billing })];
+ * ```
  */
 export type HandoffSpec = Agent | HandoffConfig | Handoff;
 

@@ -7,10 +7,29 @@ import type { HandoffOutcome } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';
 import type { Message } from '@rxagents/core';
 
-/** One task of {@link parallelHandoffs}: a target (an agent or a configured {@link Handoff}) and its prompt. */
+/**
+ * One task of {@link parallelHandoffs}: a target (an agent or a configured {@link Handoff}) and its prompt.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import type { ParallelHandoffTask } from '@rxagents/handoff';
+ *
+ * const task: ParallelHandoffTask = [defineAgent('billing', async () => 'paid'), 'Why was I charged twice?'];
+ * ```
+ */
 export type ParallelHandoffTask = readonly [target: Agent | Handoff, prompt: string];
 
-/** Options of {@link parallelHandoffs}. */
+/**
+ * Options of {@link parallelHandoffs}.
+ *
+ * @example
+ * ```ts
+ * import type { ParallelHandoffsOptions } from '@rxagents/handoff';
+ *
+ * const options: ParallelHandoffsOptions = { maxConcurrent: 0, messages: [{ role: 'user', content: 'context' }] };
+ * ```
+ */
 export interface ParallelHandoffsOptions {
   /** How many targets run at once; `<= 0` is unlimited. Defaults to 5. */
   readonly maxConcurrent?: number;
@@ -20,7 +39,16 @@ export interface ParallelHandoffsOptions {
   readonly signal?: AbortSignal;
 }
 
-/** The zod schema of {@link ParallelHandoffsOptions}. */
+/**
+ * The zod schema of {@link ParallelHandoffsOptions}.
+ *
+ * @example
+ * ```ts
+ * import { ParallelHandoffsOptionsSchema } from '@rxagents/handoff';
+ *
+ * console.log(ParallelHandoffsOptionsSchema.parse({}).maxConcurrent); // 5
+ * ```
+ */
 export const ParallelHandoffsOptionsSchema = z.strictObject({
   maxConcurrent: configRules.int().default(5),
   messages: z.array(z.custom<Message>((value) => typeof value === 'object' && value !== null)).readonly().optional(),

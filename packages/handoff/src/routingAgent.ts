@@ -8,7 +8,17 @@ import type { HandoffOutcome } from './HandoffOutcome';
 import { normalizeHandoffs, type HandoffSpec } from './normalizeHandoffs';
 import type { ToolCallingModel } from './ToolCallingModel';
 
-/** The settings of {@link routingAgent}. */
+/**
+ * The settings of {@link routingAgent}.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import type { RoutingAgentConfig } from '@rxagents/handoff';
+ *
+ * const config: RoutingAgentConfig = { id: 'assistant', instructions: 'You are a helpful assistant', handoffs: [defineAgent('billing', async () => 'paid')] };
+ * ```
+ */
 export interface RoutingAgentConfig {
   readonly id: string;
   readonly name?: string;
@@ -22,7 +32,16 @@ export interface RoutingAgentConfig {
   readonly model?: ToolCallingModel;
 }
 
-/** The zod schema of {@link RoutingAgentConfig}. */
+/**
+ * The zod schema of {@link RoutingAgentConfig}.
+ *
+ * @example
+ * ```ts
+ * import { RoutingAgentConfigSchema } from '@rxagents/handoff';
+ *
+ * console.log(RoutingAgentConfigSchema.safeParse({ id: 'assistant', handoffs: [] }).success); // true
+ * ```
+ */
 export const RoutingAgentConfigSchema = z.strictObject({
   id: configRules.nonEmptyString(),
   name: z.string({ error: 'must be a string' }).optional(),
@@ -33,7 +52,18 @@ export const RoutingAgentConfigSchema = z.strictObject({
   model: configRules.function<ToolCallingModel>().optional(),
 });
 
-/** An agent that hands off: see {@link routingAgent}. */
+/**
+ * An agent that hands off: see {@link routingAgent}.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { routingAgent, type RoutingAgent } from '@rxagents/handoff';
+ *
+ * const assistant: RoutingAgent = routingAgent({ id: 'assistant', handoffs: [defineAgent('billing', async () => 'paid')] });
+ * console.log(assistant.handoffs[0]?.toolName); // transfer_to_billing
+ * ```
+ */
 export interface RoutingAgent extends Agent {
   /** Its handoffs, normalised. */
   readonly handoffs: readonly Handoff[];

@@ -1,12 +1,40 @@
 import type { Message } from '@rxagents/core';
 
-/** How much history a handoff's target sees: nothing, the last N messages, the last 3, or everything. */
+/**
+ * How much history a handoff's target sees: nothing, the last N messages, the last 3, or everything.
+ *
+ * @example
+ * ```ts
+ * import type { ContextPolicy } from '@rxagents/handoff';
+ *
+ * const acrossTrustBoundary: ContextPolicy = 'none';
+ * ```
+ */
 export type ContextPolicy = 'none' | 'last_n' | 'summary' | 'full';
 
-/** Counts the tokens of one message. */
+/**
+ * Counts the tokens of one message.
+ *
+ * @example
+ * ```ts
+ * import type { TokenCounter } from '@rxagents/handoff';
+ *
+ * // A rough word-based count, for models whose tokens are closer to words.
+ * const byWords: TokenCounter = (message) => message.content.split(/\s+/).filter(Boolean).length;
+ * ```
+ */
 export type TokenCounter = (message: Message) => number;
 
-/** The settings {@link selectHandoffMessages} reads (a subset of {@link HandoffConfig}). */
+/**
+ * The settings {@link selectHandoffMessages} reads (a subset of {@link HandoffConfig}).
+ *
+ * @example
+ * ```ts
+ * import type { HandoffMessageSelection } from '@rxagents/handoff';
+ *
+ * const selection: HandoffMessageSelection = { contextPolicy: 'last_n', maxContextMessages: 6, maxContextTokens: 2000 };
+ * ```
+ */
 export interface HandoffMessageSelection {
   /** Defaults to `'summary'`. */
   readonly contextPolicy?: ContextPolicy;
@@ -20,7 +48,16 @@ export interface HandoffMessageSelection {
   readonly countTokens?: TokenCounter;
 }
 
-/** How many messages the `summary` policy keeps (hard-coded, as in PraisonAI). */
+/**
+ * How many messages the `summary` policy keeps (hard-coded, as in PraisonAI).
+ *
+ * @example
+ * ```ts
+ * import { SUMMARY_MESSAGE_COUNT } from '@rxagents/handoff';
+ *
+ * console.log(SUMMARY_MESSAGE_COUNT); // 3
+ * ```
+ */
 export const SUMMARY_MESSAGE_COUNT = 3;
 
 /**
