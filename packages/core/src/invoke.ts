@@ -1,8 +1,9 @@
 import { asyncScheduler, from, Observable, type SchedulerLike, type Subscription } from 'rxjs';
-import type { Agent } from './Agent';
+import type { Agent, ChatOptions } from './Agent';
 import { AgentError } from './errors/AgentError';
 import { AgentTimeoutError } from './errors/AgentTimeoutError';
 import { ConfigError } from './errors/ConfigError';
+import { LazyAbort } from './internal/LazyAbort';
 import type { Message } from './Message';
 
 /** Options of {@link invoke} and {@link reply}. */
@@ -22,8 +23,10 @@ export interface InvokeOptions {
  *
  * @remarks
  * Accepts every form {@link Agent.chat} may return (a Promise, an Observable, an AsyncIterable) and
- * a synchronous throw. Each subscription calls the agent once, with a fresh `AbortController` whose
- * signal aborts on unsubscription and on timeout; chunks arriving after that are ignored. Anything
+ * a synchronous throw. Each subscription calls the agent once, with a fresh `AbortSignal` that
+ * aborts on unsubscription and on timeout; chunks arriving after that are ignored. (The signal's
+ * `AbortController` is created when the agent first reads `options.signal`; an abort before that
+ * read is remembered, so the agent always sees the truth.) Anything
  * the agent throws or errors with is delivered as an {@link AgentError} naming the agent (an
  * `AgentError` the agent raised about itself passes through unchanged); a passed `timeout` is an
  * {@link AgentTimeoutError}.
@@ -51,7 +54,7 @@ export function invoke(agent: Agent, input: string, options: InvokeOptions = {})
     throw new ConfigError('invoke options', [{ path: 'timeout', rule: 'must be a positive number of milliseconds', received: timeout }]);
   }
   return new Observable<string>((subscriber) => {
-    const controller = new AbortController();
+    const controller = new LazyAbort();
     let settled = false;
     let timer: Subscription | undefined;
     let inner: Subscription | undefined;
@@ -72,13 +75,7 @@ export function invoke(agent: Agent, input: string, options: InvokeOptions = {})
 
     let source: Observable<string>;
     try {
-      source = from(
-        agent.chat(input, {
-          signal: controller.signal,
-          ...(context === undefined ? {} : { context }),
-          ...(metadata === undefined ? {} : { metadata }),
-        }),
-      );
+      source = from(agent.chat(input, chatOptions(controller, context, metadata)));
     } catch (error) {
       settle();
       subscriber.error(asAgentError(agent, error));
@@ -87,7 +84,7 @@ export function invoke(agent: Agent, input: string, options: InvokeOptions = {})
 
     inner = source.subscribe({
       next: (chunk) => {
-        if (settled || controller.signal.aborted) return;
+        if (settled || controller.isAborted) return;
         if (typeof chunk !== 'string') {
           settle();
           controller.abort();
@@ -118,6 +115,18 @@ export function invoke(agent: Agent, input: string, options: InvokeOptions = {})
       inner?.unsubscribe();
     };
   });
+}
+
+// The signal is an own, enumerable getter, so `{ ...options }` in a wrapping agent still carries it.
+function chatOptions(controller: LazyAbort, context: InvokeOptions['context'], metadata: InvokeOptions['metadata']): ChatOptions {
+  const options: { readonly signal: AbortSignal; context?: readonly Message[]; metadata?: Readonly<Record<string, unknown>> } = {
+    get signal() {
+      return controller.signal;
+    },
+  };
+  if (context !== undefined) options.context = context;
+  if (metadata !== undefined) options.metadata = metadata;
+  return options;
 }
 
 function asAgentError(agent: Agent, error: unknown): AgentError {

@@ -186,3 +186,29 @@ describe('invoke', () => {
     });
   });
 });
+
+describe('invoke signal, read late', () => {
+  it('an agent that reads its signal only after the abort sees it aborted, with the reason', () => {
+    let late: ChatOptions | undefined;
+    const agent = defineAgent('late', (_input, options) => {
+      late = options; // keeps the options, does not touch the signal yet
+      return NEVER;
+    });
+    invoke(agent, 'x').subscribe().unsubscribe();
+    expect(late?.signal.aborted).toBe(true);
+    expect((late?.signal.reason as Error).name).toBe('AbortError');
+  });
+
+  it('a wrapping agent that spreads the options passes a live signal on', () => {
+    let inner: ChatOptions | undefined;
+    const wrapped = defineAgent('inner', (_input, options) => {
+      inner = options;
+      return NEVER;
+    });
+    const outer = defineAgent('outer', (input, options) => wrapped.chat(input, { ...options, metadata: { via: 'outer' } }));
+    const subscription = invoke(outer, 'x').subscribe();
+    expect(inner?.signal.aborted).toBe(false);
+    subscription.unsubscribe();
+    expect(inner?.signal.aborted).toBe(true);
+  });
+});
