@@ -1,10 +1,2 @@
-import { defineConfig } from 'tsdown';
-
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  tsconfig: 'tsconfig.build.json',
-  sourcemap: false,
-  clean: true,
-});
+// The shared package build; see the repository root.
+export { default } from '../../tsdown.shared';
