@@ -8,6 +8,16 @@ import type { Message } from './Message';
  * `signal` aborts when the caller unsubscribes or a timeout passes: stop work and release resources
  * when it fires. `context` is the conversation history the caller chose to share (a handoff's context
  * policy decides it); agents are never mutated to carry it.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, type ChatOptions } from '@rxagents/core';
+ *
+ * const summariser = defineAgent('summariser', async (input: string, { signal, context = [] }: ChatOptions) => {
+ *   signal.throwIfAborted();
+ *   return `Summary of ${context.length} earlier messages and "${input}"`;
+ * });
+ * ```
  */
 export interface ChatOptions {
   /** Aborts when the work is no longer wanted (unsubscription, timeout, an outer abort). */

@@ -4,7 +4,26 @@ import { configRules } from './configRules';
 import { parseConfig } from './parseConfig';
 import type { Agent, AgentMessage, ChatOptions } from './Agent';
 
-/** The settings of {@link defineAgent}. */
+/**
+ * The settings of {@link defineAgent}.
+ *
+ * @remarks
+ * The same fields as {@link Agent}, as plain data: `id` must be a non-empty string and `chat` a
+ * function; `name`, `role` and `goal` are optional descriptions.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, type AgentDefinition } from '@rxagents/core';
+ *
+ * const definition: AgentDefinition = {
+ *   id: 'billing',
+ *   role: 'Billing specialist',
+ *   goal: 'Resolve invoice questions',
+ *   chat: async (input) => `Billing looked at: ${input}`,
+ * };
+ * const billing = defineAgent(definition);
+ * ```
+ */
 export interface AgentDefinition {
   /** Unique id. */
   readonly id: string;

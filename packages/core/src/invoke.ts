@@ -6,7 +6,26 @@ import { ConfigError } from './errors/ConfigError';
 import { LazyAbort } from './internal/LazyAbort';
 import type { Message } from './Message';
 
-/** Options of {@link invoke} and {@link reply}. */
+/**
+ * Options of {@link invoke} and {@link reply}.
+ *
+ * @remarks
+ * All optional. `context` and `metadata` reach the agent as {@link ChatOptions}; `timeout` must be a
+ * positive number of milliseconds, measured on `scheduler`.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, reply, type InvokeOptions } from '@rxagents/core';
+ *
+ * const agent = defineAgent('support', async (input, { context = [] }) => `${input} [history: ${context.length}]`);
+ * const options: InvokeOptions = {
+ *   timeout: 10_000,
+ *   context: [{ role: 'user', content: 'My invoice is wrong' }],
+ *   metadata: { taskId: 'ticket-7' },
+ * };
+ * reply(agent, 'Please check it', options).subscribe(console.log); // Please check it [history: 1]
+ * ```
+ */
 export interface InvokeOptions {
   /** Fails with {@link AgentTimeoutError} when the whole reply takes longer than this, in ms (on `scheduler`). */
   readonly timeout?: number;

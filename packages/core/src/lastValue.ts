@@ -1,6 +1,17 @@
 import { EmptyError, type Observable } from 'rxjs';
 
-/** Options of {@link lastValue}. */
+/**
+ * Options of {@link lastValue}.
+ *
+ * @example
+ * ```ts
+ * import { lastValue, type LastValueOptions } from '@rxagents/core';
+ * import { of } from 'rxjs';
+ *
+ * const options: LastValueOptions = { signal: AbortSignal.timeout(5_000) };
+ * console.log(await lastValue(of(1, 2, 3), options)); // 3
+ * ```
+ */
 export interface LastValueOptions {
   /** Aborting it unsubscribes from the source and rejects with the signal's reason. */
   readonly signal?: AbortSignal;

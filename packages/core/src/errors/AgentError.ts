@@ -1,6 +1,22 @@
 import { CoordinationError } from './CoordinationError';
 
-/** Options for {@link AgentError}. */
+/**
+ * Options for {@link AgentError}.
+ *
+ * @remarks
+ * Useful when an agent wraps a provider failure itself: it can pass the HTTP status and say whether
+ * a retry may help. {@link invoke} passes such an `AgentError` through unchanged.
+ *
+ * @example
+ * ```ts
+ * import { AgentError, defineAgent, type AgentErrorOptions } from '@rxagents/core';
+ *
+ * const agent = defineAgent('llm', async () => {
+ *   const options: AgentErrorOptions = { status: 503, retryable: true, context: { provider: 'local' } };
+ *   throw new AgentError('llm', new Error('service unavailable'), options);
+ * });
+ * ```
+ */
 export interface AgentErrorOptions {
   /** Overrides the retryable flag; by default it is taken from a retryable `cause`. */
   readonly retryable?: boolean;

@@ -1,7 +1,27 @@
 import { preview } from '../preview';
 import { CoordinationError } from './CoordinationError';
 
-/** One broken rule in a configuration object. */
+/**
+ * One broken rule in a configuration object.
+ *
+ * @remarks
+ * A {@link ConfigError} carries one per broken rule in {@link ConfigError.issues}, so a program can
+ * point at each bad field instead of parsing the message.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod';
+ * import { ConfigError, configRules, parseConfig, type ConfigIssue } from '@rxagents/core';
+ *
+ * const schema = z.strictObject({ bufferSize: configRules.positiveInt() });
+ * try {
+ *   parseConfig(schema, { bufferSize: -1 }, 'Buffer options');
+ * } catch (error) {
+ *   const issues: readonly ConfigIssue[] = error instanceof ConfigError ? error.issues : [];
+ *   for (const { path, rule, received } of issues) console.log(path, rule, received); // bufferSize must be a positive integer -1
+ * }
+ * ```
+ */
 export interface ConfigIssue {
   /** Dotted path of the offending field, for example `bufferSize` or `interactions.2.id`; empty for the root. */
   readonly path: string;

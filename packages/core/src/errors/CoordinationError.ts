@@ -1,4 +1,21 @@
-/** Options shared by every {@link CoordinationError}. */
+/**
+ * Options shared by every {@link CoordinationError}.
+ *
+ * @remarks
+ * The third argument of the `CoordinationError` constructor; subclasses pass it through `super`.
+ *
+ * @example
+ * ```ts
+ * import { CoordinationError, type CoordinationErrorOptions } from '@rxagents/core';
+ *
+ * class QuotaExceededError extends CoordinationError {
+ *   constructor(tenant: string, cause?: unknown) {
+ *     const options: CoordinationErrorOptions = { retryable: true, context: { tenant }, cause };
+ *     super('QUOTA_EXCEEDED', `Tenant "${tenant}" is over its quota`, options);
+ *   }
+ * }
+ * ```
+ */
 export interface CoordinationErrorOptions {
   /** Whether trying the same operation again may succeed. Defaults to `false`. */
   readonly retryable?: boolean;
