@@ -11,6 +11,22 @@ import type { ObservableNotification } from 'rxjs';
  * - `{ marbles, values?, error? }`: a marble diagram, one frame per virtual millisecond (`-` is 1 ms,
  *   `|` completes, `#` errors with `error`), e.g. `'--a-b|'` with `values: { a: 'Hel', b: 'lo' }`;
  * - `{ error, delay? }`: fail with `error` after `delay` ms.
+ *
+ * @remarks
+ * Delays run on the scripted agent's scheduler, so inside `TestScheduler.run` they cost no real time.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from 'node:assert';
+ * import { TestScheduler } from 'rxjs/testing';
+ * import { reply } from '@rxagents/core';
+ * import { scriptedAgent, type ScriptAnswer } from '@rxagents/testing';
+ *
+ * const answer: ScriptAnswer = { marbles: '--a-b|', values: { a: 'Hel', b: 'lo' } };
+ * new TestScheduler(deepStrictEqual).run(({ expectObservable }) => {
+ *   expectObservable(reply(scriptedAgent('greeter', answer), 'hi')).toBe('-----(x|)', { x: 'Hello' });
+ * });
+ * ```
  */
 export type ScriptAnswer =
   | string

@@ -1,10 +1,42 @@
 import { asyncScheduler, mergeMap, type ObservableInput, type SchedulerLike, throwError, timer } from 'rxjs';
 import type { Agent } from '@rxagents/core';
 
-/** How a {@link failingAgent} fails: a synchronous throw, a rejected Promise, or an erroring Observable. */
+/**
+ * How a {@link failingAgent} fails: a synchronous throw, a rejected Promise, or an erroring Observable.
+ *
+ * @remarks
+ * {@link invoke} turns all three into the same `AgentError`; test each to cover every path an agent can fail by.
+ *
+ * @example
+ * ```ts
+ * import { reply } from '@rxagents/core';
+ * import { failingAgent, type FailureMode } from '@rxagents/testing';
+ *
+ * const modes: FailureMode[] = ['throw', 'reject', 'error'];
+ * for (const mode of modes) {
+ *   const agent = failingAgent(`by-${mode}`, new Error('boom'), { mode });
+ *   reply(agent, 'hi').subscribe({ error: (error) => console.log(mode, error.name) }); // throw AgentError, ...
+ * }
+ * ```
+ */
 export type FailureMode = 'throw' | 'reject' | 'error';
 
-/** Options of {@link failingAgent}. */
+/**
+ * Options of {@link failingAgent}.
+ *
+ * @example
+ * ```ts
+ * import { VirtualTimeScheduler } from 'rxjs';
+ * import { reply } from '@rxagents/core';
+ * import { failingAgent, type FailingAgentOptions } from '@rxagents/testing';
+ *
+ * const clock = new VirtualTimeScheduler();
+ * const options: FailingAgentOptions = { mode: 'error', delay: 500, scheduler: clock, name: 'Flaky' };
+ * const flaky = failingAgent('flaky', new Error('upstream timeout'), options);
+ * reply(flaky, 'hi').subscribe({ error: (error) => console.log(clock.now(), error.message) });
+ * clock.flush(); // 500 Agent "flaky" failed: upstream timeout
+ * ```
+ */
 export interface FailingAgentOptions {
   /** How to fail. Defaults to `'error'`. */
   readonly mode?: FailureMode;

@@ -1,7 +1,26 @@
 import { NEVER, type Observable } from 'rxjs';
 import type { Agent, ChatOptions } from '@rxagents/core';
 
-/** An agent that never answers, and records the aborts it receives. */
+/**
+ * An agent that never answers, and records the aborts it receives.
+ *
+ * @remarks
+ * What {@link hangingAgent} returns. Read its counters to prove a timeout or an unsubscription reached
+ * the agent's `AbortSignal`.
+ *
+ * @example
+ * ```ts
+ * import { VirtualTimeScheduler } from 'rxjs';
+ * import { reply } from '@rxagents/core';
+ * import { hangingAgent, type HangingAgent } from '@rxagents/testing';
+ *
+ * const clock = new VirtualTimeScheduler();
+ * const stuck: HangingAgent = hangingAgent('stuck');
+ * reply(stuck, 'hello?', { timeout: 1_000, scheduler: clock }).subscribe({ error: (error) => console.log(error.code) });
+ * clock.flush(); // AGENT_TIMEOUT
+ * console.log(stuck.callCount, stuck.abortCount, stuck.aborted); // 1 1 true
+ * ```
+ */
 export interface HangingAgent extends Agent {
   /** How many times `chat` was called. */
   readonly callCount: number;

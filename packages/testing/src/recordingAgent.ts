@@ -1,7 +1,24 @@
 import { from, type ObservableInput } from 'rxjs';
 import type { Agent, AgentMessage, ChatOptions } from '@rxagents/core';
 
-/** One call a {@link recordingAgent} received. */
+/**
+ * One call a {@link recordingAgent} received.
+ *
+ * @remarks
+ * `options` is the {@link ChatOptions} the agent was given, so context and metadata can be asserted;
+ * `aborted` reads the call's signal each time it is accessed.
+ *
+ * @example
+ * ```ts
+ * import { reply } from '@rxagents/core';
+ * import { recordingAgent, type RecordedCall } from '@rxagents/testing';
+ *
+ * const writer = recordingAgent('writer', async (input) => input);
+ * reply(writer, 'draft', { metadata: { taskId: 't1' } }).subscribe().unsubscribe();
+ * const [call]: readonly RecordedCall[] = writer.calls;
+ * console.log(call?.input, call?.options.metadata, call?.aborted); // draft { taskId: 't1' } true
+ * ```
+ */
 export interface RecordedCall {
   readonly input: string;
   readonly options: ChatOptions;
@@ -9,7 +26,23 @@ export interface RecordedCall {
   readonly aborted: boolean;
 }
 
-/** An agent that records every input, `ChatOptions`, abort and received message. */
+/**
+ * An agent that records every input, `ChatOptions`, abort and received message.
+ *
+ * @remarks
+ * What {@link recordingAgent} returns. `receive` records the message and forwards it to a wrapped agent.
+ *
+ * @example
+ * ```ts
+ * import { reply } from '@rxagents/core';
+ * import { recordingAgent, scriptedAgent, type RecordingAgent } from '@rxagents/testing';
+ *
+ * const billing: RecordingAgent = recordingAgent('billing', scriptedAgent('billing-script', 'Refund issued.'));
+ * billing.receive({ type: 'HANDOFF_REQUEST', from: 'intake', to: 'billing', payload: { taskId: 't1' } });
+ * reply(billing, 'Refund order 42').subscribe(console.log); // Refund issued.
+ * console.log(billing.inputs, billing.received.length); // [ 'Refund order 42' ] 1
+ * ```
+ */
 export interface RecordingAgent extends Agent {
   readonly calls: readonly RecordedCall[];
   readonly inputs: readonly string[];

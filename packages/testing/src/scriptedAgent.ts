@@ -2,19 +2,90 @@ import { asyncScheduler, defer, type Observable, type SchedulerLike } from 'rxjs
 import type { Agent, ChatOptions } from '@rxagents/core';
 import { answerToObservable, type ScriptAnswer } from './ScriptAnswer';
 
-/** Decides whether a {@link ScriptRule} answers an input. */
+/**
+ * Decides whether a {@link ScriptRule} answers an input.
+ *
+ * @remarks
+ * A string matches the input exactly, a RegExp is tested against it, and a function sees the input
+ * and the call's {@link ChatOptions} (context, metadata) and returns whether the rule applies.
+ *
+ * @example
+ * ```ts
+ * import { scriptedAgent, type ScriptMatcher } from '@rxagents/testing';
+ *
+ * const exact: ScriptMatcher = 'ping';
+ * const aboutMoney: ScriptMatcher = /refund|invoice/i;
+ * const followUp: ScriptMatcher = (_input, { context = [] }) => context.length > 0;
+ * const router = scriptedAgent('router', [
+ *   { match: exact, answer: 'pong' },
+ *   { match: aboutMoney, answer: 'billing' },
+ *   { match: followUp, answer: 'as I said before...' },
+ * ]);
+ * ```
+ */
 export type ScriptMatcher = string | RegExp | ((input: string, options: ChatOptions) => boolean);
 
-/** One rule of a script: when `match` fits the input, answer with `answer`. */
+/**
+ * One rule of a script: when `match` fits the input, answer with `answer`.
+ *
+ * @remarks
+ * `answer` is a {@link ScriptAnswer} or a function of the input and {@link ChatOptions} returning one.
+ *
+ * @example
+ * ```ts
+ * import { reply } from '@rxagents/core';
+ * import { scriptedAgent, type ScriptRule } from '@rxagents/testing';
+ *
+ * const rules: ScriptRule[] = [
+ *   { match: 'ping', answer: 'pong' },
+ *   { match: /^echo /, answer: (input) => input.slice('echo '.length) },
+ * ];
+ * reply(scriptedAgent('bot', rules), 'echo hi').subscribe(console.log); // hi
+ * ```
+ */
 export interface ScriptRule {
   readonly match: ScriptMatcher;
   readonly answer: ScriptAnswer | ((input: string, options: ChatOptions) => ScriptAnswer);
 }
 
-/** A whole script: rules tried in order, a fixed answer, or a function of the input. */
+/**
+ * A whole script: rules tried in order, a fixed answer, or a function of the input.
+ *
+ * @remarks
+ * The three shapes {@link scriptedAgent} accepts as its second argument. Use `satisfies Script` to
+ * check a script declared apart from the call while keeping its precise shape.
+ *
+ * @example
+ * ```ts
+ * import { scriptedAgent, type Script } from '@rxagents/testing';
+ *
+ * const rules = [{ match: 'ping', answer: 'pong' }] satisfies Script;
+ * const fixed = { chunks: ['Hel', 'lo'], interval: 10 } satisfies Script;
+ * const computed = ((input: string) => input.toUpperCase()) satisfies Script;
+ * const agents = [scriptedAgent('rules', rules), scriptedAgent('fixed', fixed), scriptedAgent('computed', computed)];
+ * ```
+ */
 export type Script = readonly ScriptRule[] | ScriptAnswer | ((input: string, options: ChatOptions) => ScriptAnswer);
 
-/** Options of {@link scriptedAgent}. */
+/**
+ * Options of {@link scriptedAgent}.
+ *
+ * @remarks
+ * `scheduler` times the script's delays and marbles; `name`, `role` and `goal` are copied onto the agent.
+ *
+ * @example
+ * ```ts
+ * import { VirtualTimeScheduler } from 'rxjs';
+ * import { reply } from '@rxagents/core';
+ * import { scriptedAgent, type ScriptedAgentOptions } from '@rxagents/testing';
+ *
+ * const clock = new VirtualTimeScheduler();
+ * const options: ScriptedAgentOptions = { scheduler: clock, name: 'Billing', role: 'Billing specialist' };
+ * const billing = scriptedAgent('billing', { reply: 'Paid.', delay: 30_000 }, options);
+ * reply(billing, 'Status?').subscribe((text) => console.log(clock.now(), text));
+ * clock.flush(); // 30000 Paid. (printed at once: the 30 s are virtual)
+ * ```
+ */
 export interface ScriptedAgentOptions {
   /** The clock for delays and marbles. Defaults to `asyncScheduler` (virtualised by `TestScheduler.run`). */
   readonly scheduler?: SchedulerLike;
@@ -23,7 +94,23 @@ export interface ScriptedAgentOptions {
   readonly goal?: string;
 }
 
-/** An agent that answers from a script, and remembers what it was asked. */
+/**
+ * An agent that answers from a script, and remembers what it was asked.
+ *
+ * @remarks
+ * What {@link scriptedAgent} returns: an {@link Agent} plus read-only records for assertions.
+ *
+ * @example
+ * ```ts
+ * import { lastValueFrom } from 'rxjs';
+ * import { reply } from '@rxagents/core';
+ * import { scriptedAgent, type ScriptedAgent } from '@rxagents/testing';
+ *
+ * const echo: ScriptedAgent = scriptedAgent('echo', (input) => `echo: ${input}`);
+ * await lastValueFrom(reply(echo, 'one', { metadata: { taskId: 't1' } }));
+ * console.log(echo.inputs, echo.calls[0]?.options.metadata, echo.abortCount); // [ 'one' ] { taskId: 't1' } 0
+ * ```
+ */
 export interface ScriptedAgent extends Agent {
   /** Every input, in call order. */
   readonly inputs: readonly string[];
