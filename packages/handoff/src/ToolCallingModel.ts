@@ -1,7 +1,28 @@
 import type { ObservableInput } from 'rxjs';
 import type { Message, ToolCall } from '@rxagents/core';
 
-/** A function tool offered to a model, in the OpenAI function-calling shape. */
+/**
+ * A function tool offered to a model, in the OpenAI function-calling shape.
+ *
+ * @remarks
+ * {@link Handoff.toolDefinition} builds one per handoff (`transfer_to_*`, parameters from its
+ * `inputSchema`); a routing agent offers them to its {@link ToolCallingModel} in
+ * {@link ToolCallingRequest.tools}.
+ *
+ * @example
+ * ```ts
+ * import type { ToolDefinition } from '@rxagents/handoff';
+ *
+ * const transferToRefunds: ToolDefinition = {
+ *   type: 'function',
+ *   function: {
+ *     name: 'transfer_to_refunds',
+ *     description: 'Hand the conversation to the refunds team',
+ *     parameters: { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'] },
+ *   },
+ * };
+ * ```
+ */
 export interface ToolDefinition {
   readonly type: 'function';
   readonly function: {
@@ -14,7 +35,27 @@ export interface ToolDefinition {
   };
 }
 
-/** What a {@link ToolCallingModel} is asked: the conversation so far and the tools it may call. */
+/**
+ * What a {@link ToolCallingModel} is asked: the conversation so far and the tools it may call.
+ *
+ * @remarks
+ * A routing agent sends its instructions as a `system` message, then the shared history, then the
+ * input as a `user` message; `tools` holds one `transfer_to_*` tool per handoff.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, lastValue, reply } from '@rxagents/core';
+ * import { routingAgent, type ToolCallingRequest } from '@rxagents/handoff';
+ *
+ * const model = async ({ messages, tools }: ToolCallingRequest) => {
+ *   console.log(messages.map((m) => m.role), tools.map((t) => t.function.name)); // [ 'system', 'user' ] [ 'transfer_to_billing' ]
+ *   return { toolCalls: [{ id: 'call-1', name: 'transfer_to_billing', arguments: '{}' }] };
+ * };
+ * const billing = defineAgent('billing', async () => 'Refund issued.');
+ * const assistant = routingAgent({ id: 'assistant', instructions: 'Route billing questions', model, handoffs: [billing] });
+ * console.log(await lastValue(reply(assistant, 'Refund please'))); // Refund issued.
+ * ```
+ */
 export interface ToolCallingRequest {
   readonly messages: readonly Message[];
   readonly tools: readonly ToolDefinition[];
@@ -22,7 +63,25 @@ export interface ToolCallingRequest {
   readonly signal?: AbortSignal;
 }
 
-/** A model's answer: text, tool calls, or both. */
+/**
+ * A model's answer: text, tool calls, or both.
+ *
+ * @remarks
+ * A routing agent executes the first tool call that names one of its handoffs, passing its
+ * `arguments`; a response without tool calls is the routing agent's own reply (`content`).
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, lastValue, reply } from '@rxagents/core';
+ * import { routingAgent, type ToolCallingModel, type ToolCallingResponse } from '@rxagents/handoff';
+ *
+ * const answer: ToolCallingResponse = { content: 'We are open 9 to 5.' };
+ * const transfer: ToolCallingResponse = { toolCalls: [{ id: 'call-1', name: 'transfer_to_billing', arguments: '{}' }] };
+ * const model: ToolCallingModel = async ({ messages }) => (messages.at(-1)?.content.includes('refund') ? transfer : answer);
+ * const assistant = routingAgent({ id: 'assistant', model, handoffs: [defineAgent('billing', async () => 'Refund issued.')] });
+ * console.log(await lastValue(reply(assistant, 'When are you open?'))); // We are open 9 to 5.
+ * ```
+ */
 export interface ToolCallingResponse {
   readonly content?: string;
   readonly toolCalls?: readonly ToolCall[];
