@@ -54,5 +54,27 @@ export const ChoreographyEngineOptionsSchema = z.strictObject({
     .optional(),
 });
 
-/** The settings of a {@link ChoreographyEngine}; see {@link ChoreographyEngineOptionsSchema}. */
+/**
+ * The settings of a {@link ChoreographyEngine}; see {@link ChoreographyEngineOptionsSchema}.
+ *
+ * @remarks
+ * Only `spec` is required. `agents` maps each interaction `target` to an agent, `timeout` bounds the
+ * whole run in ms (default 300,000), and `scheduler`, `logger` and `bus` replace the clock, the
+ * console and the in-memory event bus. {@link ChoreographyEngine.builder} assembles the same object step by step.
+ *
+ * @example
+ * ```ts
+ * import { ChoreographyEngine, ChoreographySpec, type ChoreographyEngineOptions } from '@rxagents/choreography';
+ * import { defineAgent } from '@rxagents/core';
+ *
+ * const spec = ChoreographySpec.builder('ping').initialEvent('go').interaction('ping', 'a', 'b', 'go', null, 'Say ping').build();
+ * const options: ChoreographyEngineOptions = {
+ *   spec,
+ *   agents: { b: defineAgent('b', async () => 'ping') },
+ *   timeout: 10_000,
+ *   logger: { warn: (message) => console.warn(`[choreography] ${message}`) },
+ * };
+ * console.log((await new ChoreographyEngine(options).execute()).success); // true
+ * ```
+ */
 export type ChoreographyEngineOptions = z.input<typeof ChoreographyEngineOptionsSchema>;

@@ -44,5 +44,25 @@ export const ChoreographySpecSchema = z
     });
   });
 
-/** A {@link ChoreographySpec} as plain JSON data (what `toJSON()` returns and `parse()` accepts). */
+/**
+ * A {@link ChoreographySpec} as plain JSON data (what `toJSON()` returns and `parse()` accepts).
+ *
+ * @remarks
+ * The input side of {@link ChoreographySpecSchema}: `emits` may be left out (it defaults to `null`).
+ * Type a spec kept in code or a config file with it, then validate it with the schema or load it with
+ * {@link ChoreographySpec.parse}.
+ *
+ * @example
+ * ```ts
+ * import { ChoreographySpec, ChoreographySpecSchema, type ChoreographySpecJson } from '@rxagents/choreography';
+ *
+ * const json: ChoreographySpecJson = {
+ *   name: 'greeting',
+ *   initialEvents: ['start'],
+ *   interactions: [{ id: 'greet', source: 'system', target: 'greeter', trigger: 'start', task: 'Say hello' }],
+ * };
+ * console.log(ChoreographySpecSchema.safeParse(json).success); // true
+ * console.log(ChoreographySpec.parse(json).interactions[0]?.emits); // null
+ * ```
+ */
 export type ChoreographySpecJson = z.input<typeof ChoreographySpecSchema>;

@@ -42,7 +42,26 @@ export const InteractionSchema = z.strictObject({
   timeout: configRules.positiveNumber().optional(),
 });
 
-/** One interaction of a {@link ChoreographySpec}: who runs what, on which event, and what it emits. */
+/**
+ * One interaction of a {@link ChoreographySpec}: who runs what, on which event, and what it emits.
+ *
+ * @remarks
+ * The validated, frozen form found in {@link ChoreographySpec.interactions}: `emits` is always present
+ * (`null` for none). Use {@link triggersOf} to read `trigger` as a list.
+ *
+ * @example
+ * ```ts
+ * import { ChoreographySpec, type Interaction } from '@rxagents/choreography';
+ *
+ * const spec = ChoreographySpec.builder('article')
+ *   .initialEvent('start')
+ *   .interaction('research', 'system', 'researcher', 'start', 'researched', 'Collect sources')
+ *   .interaction('draft', 'researcher', 'writer', 'researched', null, 'Write a draft')
+ *   .build();
+ * const final: Interaction[] = spec.interactions.filter((interaction) => interaction.emits === null);
+ * console.log(final.map(({ id, target }) => `${id} -> ${target}`)); // [ 'draft -> writer' ]
+ * ```
+ */
 export interface Interaction {
   /** Unique within the spec. */
   readonly id: string;
@@ -60,7 +79,25 @@ export interface Interaction {
   readonly timeout?: number;
 }
 
-/** An interaction as written by hand or in JSON (`emits` may be left out). */
+/**
+ * An interaction as written by hand or in JSON (`emits` may be left out).
+ *
+ * @remarks
+ * The input side of {@link InteractionSchema}, accepted by the builder's object form
+ * (`.interaction(definition)`), which is the only way to declare an AND-join `trigger`.
+ *
+ * @example
+ * ```ts
+ * import { ChoreographySpec, InteractionSchema, type InteractionDefinition } from '@rxagents/choreography';
+ *
+ * const review: InteractionDefinition = {
+ *   id: 'review', source: 'writer', target: 'reviewer',
+ *   trigger: ['drafted', 'fact-checked'], task: 'Review the checked draft', timeout: 60_000,
+ * };
+ * console.log(InteractionSchema.parse(review).emits); // null
+ * const spec = ChoreographySpec.builder('review').initialEvent('drafted').initialEvent('fact-checked').interaction(review).build();
+ * ```
+ */
 export type InteractionDefinition = z.input<typeof InteractionSchema>;
 
 /**

@@ -32,5 +32,23 @@ export const LivelockDetectorOptionsSchema = z.strictObject({
     .optional(),
 });
 
-/** Settings of a {@link LivelockDetector} and of {@link detectLivelock}; see {@link LivelockDetectorOptionsSchema}. */
+/**
+ * Settings of a {@link LivelockDetector} and of {@link detectLivelock}; see {@link LivelockDetectorOptionsSchema}.
+ *
+ * @remarks
+ * Every field is optional and has the seed's default. Pass a `scheduler` to read time from a virtual
+ * clock in tests.
+ *
+ * @example
+ * ```ts
+ * import { VirtualTimeScheduler } from 'rxjs';
+ * import { LivelockDetector, type LivelockDetectorOptions } from '@rxagents/choreography';
+ *
+ * const clock = new VirtualTimeScheduler();
+ * const options: LivelockDetectorOptions = { repeatedMessageThreshold: 3, messageWindowMs: 5_000, scheduler: clock };
+ * const detector = new LivelockDetector(options);
+ * for (let i = 0; i < 3; i += 1) detector.recordMessage('planner', 'Let me re-plan.');
+ * console.log(detector.analyze().violations.map((v) => v.type)); // [ 'REPEATED_MESSAGE' ]
+ * ```
+ */
 export type LivelockDetectorOptions = z.input<typeof LivelockDetectorOptionsSchema>;
