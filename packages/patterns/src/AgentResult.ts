@@ -19,7 +19,20 @@
  */
 export type AgentResult = AgentSuccess | AgentFailure;
 
-/** A reply an agent finished. See {@link AgentResult}. */
+/**
+ * A reply an agent finished. See {@link AgentResult}.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns, type AgentSuccess } from '@rxagents/patterns';
+ *
+ * const agents = [defineAgent('fast', async () => 'done'), defineAgent('slow', async () => 'done too')];
+ * const { results } = await Patterns.parallel({ agents }).execute('Work');
+ * const answers = results.filter((result): result is AgentSuccess => result.ok);
+ * console.log(answers.map((a) => `${a.agentId} took ${a.finishedAt - a.startedAt} ms`));
+ * ```
+ */
 export interface AgentSuccess {
   readonly ok: true;
   /** The agent's id. */
@@ -32,7 +45,23 @@ export interface AgentSuccess {
   readonly finishedAt: number;
 }
 
-/** A call that failed or timed out, recorded as a result. See {@link AgentResult}. */
+/**
+ * A call that failed or timed out, recorded as a result. See {@link AgentResult}.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns, type AgentFailure } from '@rxagents/patterns';
+ *
+ * const ok = defineAgent('ok', async () => 'done');
+ * const broken = defineAgent('broken', async () => {
+ *   throw new Error('quota exceeded');
+ * });
+ * const { results } = await Patterns.parallel({ agents: [ok, broken] }).execute('Work');
+ * const failures = results.filter((result): result is AgentFailure => !result.ok);
+ * console.log(failures.map((f) => `${f.timedOut ? 'late' : 'failed'}: ${(f.error as Error).message}`)); // [ 'failed: Agent "broken" failed: quota exceeded' ]
+ * ```
+ */
 export interface AgentFailure {
   readonly ok: false;
   /** The agent's id. */

@@ -11,10 +11,45 @@ import type { ExecutionResult } from './ExecutionResult';
 import { runCollectStrategy } from './runCollectStrategy';
 import { runConversationStrategy } from './runConversationStrategy';
 
-/** A pattern run's channel: conversation messages (Conversation), or agent results (FanIn, Barrier). */
+/**
+ * A pattern run's channel: conversation messages (Conversation), or agent results (FanIn, Barrier).
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns, type PatternChannel } from '@rxagents/patterns';
+ *
+ * // A logger for any pattern's channel: it prints each item as it is posted.
+ * const logChannel = (channel: PatternChannel): void => {
+ *   channel.subscribe((item: unknown) => console.log(`[${channel.id}]`, item));
+ * };
+ * const voters = [defineAgent('a', async () => 'yes'), defineAgent('b', async () => 'yes')];
+ * await Patterns.voting({ agents: voters }).overChannel({ id: 'vote-42', onChannel: logChannel }).execute('Ship?');
+ * ```
+ */
 export type PatternChannel = StreamingChannel<PostedMessage> | StreamingChannel<AgentResult>;
 
-/** Options of {@link ChannelBackend}: the channel each run creates. */
+/**
+ * Options of {@link ChannelBackend}: the channel each run creates.
+ *
+ * @remarks
+ * Every pattern's `.overChannel(options)` takes them; each run opens its own channel with them, so
+ * `onChannel` is called once per run.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns, type ChannelBackendOptions } from '@rxagents/patterns';
+ *
+ * const options: ChannelBackendOptions = {
+ *   id: 'release-debate',
+ *   bufferSize: 64,
+ *   onChannel: (channel) => console.log('opened', channel.id),
+ * };
+ * const debaters = [defineAgent('pro', async () => 'Ship.'), defineAgent('con', async () => 'Wait.')];
+ * await Patterns.debate({ agents: debaters, maxRounds: 1 }).overChannel(options).execute('Release today?'); // opened release-debate
+ * ```
+ */
 export interface ChannelBackendOptions {
   /** The channel's id. Default: a random 8-character id (the channel's own default). */
   readonly id?: string;
@@ -26,7 +61,23 @@ export interface ChannelBackendOptions {
   readonly onChannel?: (channel: PatternChannel) => void;
 }
 
-/** The zod schema of {@link ChannelBackendOptions}. */
+/**
+ * The zod schema of {@link ChannelBackendOptions}.
+ *
+ * @remarks
+ * Strict: an unknown key is an error.
+ *
+ * @example
+ * ```ts
+ * import { parseConfig } from '@rxagents/core';
+ * import { ChannelBackendOptionsSchema } from '@rxagents/patterns';
+ *
+ * // Channel settings from a JSON file; `backpressure` is checked against the streaming strategies.
+ * const settings = parseConfig(ChannelBackendOptionsSchema, JSON.parse('{ "bufferSize": 32, "backpressure": "BLOCK" }'), 'Channel options');
+ * console.log(settings.bufferSize, settings.backpressure); // 32 BLOCK
+ * console.log(ChannelBackendOptionsSchema.safeParse({ bufferSize: -1 }).success); // false
+ * ```
+ */
 export const ChannelBackendOptionsSchema = z.strictObject({
   id: configRules.nonEmptyString().optional(),
   bufferSize: configRules.positiveInt().optional(),
@@ -34,7 +85,17 @@ export const ChannelBackendOptionsSchema = z.strictObject({
   onChannel: configRules.function<(channel: PatternChannel) => void>().optional(),
 });
 
-/** A backend made by {@link ChannelBackend}; it says which strategy it runs. */
+/**
+ * A backend made by {@link ChannelBackend}; it says which strategy it runs.
+ *
+ * @example
+ * ```ts
+ * import { ChannelBackend, ChannelExecutionStrategy, type ChannelExecutionBackend, type VotingState } from '@rxagents/patterns';
+ *
+ * const backend: ChannelExecutionBackend<VotingState> = ChannelBackend(ChannelExecutionStrategy.fanIn({ concurrency: 4 }));
+ * console.log(backend.strategy.kind); // fanIn
+ * ```
+ */
 export type ChannelExecutionBackend<T> = ExecutionBackend<T> & { readonly strategy: ChannelExecutionStrategy<T> };
 
 /**

@@ -5,7 +5,22 @@ import type { ConversationPrompt } from './conversationPrompt';
 import type { TerminationCondition } from './TerminationCondition';
 import type { TurnPolicy } from './TurnPolicy';
 
-/** Runs a pattern as a conversation on the channel (see {@link ChannelExecutionStrategy}). */
+/**
+ * Runs a pattern as a conversation on the channel (see {@link ChannelExecutionStrategy}).
+ *
+ * @example
+ * ```ts
+ * import { ChannelExecutionStrategy, TerminationCondition, TurnPolicy, type ConversationStrategy } from '@rxagents/patterns';
+ *
+ * // Everybody answers each turn; the model's state is just the message count.
+ * const brainstorm: ConversationStrategy<number> = ChannelExecutionStrategy.conversation({
+ *   turnPolicy: TurnPolicy.freeForAll(),
+ *   termination: TerminationCondition.maxMessages(9),
+ *   project: (state) => state.messages.length,
+ * });
+ * console.log(brainstorm.kind, brainstorm.turnPolicy.name); // conversation free-for-all
+ * ```
+ */
 export interface ConversationStrategy<T> {
   readonly kind: 'conversation';
   /** Who speaks next. */
@@ -18,7 +33,18 @@ export interface ConversationStrategy<T> {
   readonly prompt?: ConversationPrompt;
 }
 
-/** How FanIn and Barrier dispatch: concurrency and timeouts (each falls back to the model's). */
+/**
+ * How FanIn and Barrier dispatch: concurrency and timeouts (each falls back to the model's).
+ *
+ * @example
+ * ```ts
+ * import { ChannelExecutionStrategy, type CollectOptions } from '@rxagents/patterns';
+ *
+ * const limits: CollectOptions = { concurrency: 3, agentTimeout: 10_000, timeout: 45_000 };
+ * const vote = ChannelExecutionStrategy.fanIn(limits);
+ * const gate = ChannelExecutionStrategy.barrier(limits);
+ * ```
+ */
 export interface CollectOptions {
   /** How many agents run at once. Default: all of them. */
   readonly concurrency?: number;
@@ -28,19 +54,61 @@ export interface CollectOptions {
   readonly timeout?: number;
 }
 
-/** The zod schema of {@link CollectOptions}. */
+/**
+ * The zod schema of {@link CollectOptions}.
+ *
+ * @remarks
+ * Strict: an unknown key is an error. `fanIn()` and `barrier()` validate with it.
+ *
+ * @example
+ * ```ts
+ * import { parseConfig } from '@rxagents/core';
+ * import { ChannelExecutionStrategy, CollectOptionsSchema } from '@rxagents/patterns';
+ *
+ * const limits = parseConfig(CollectOptionsSchema, JSON.parse('{ "concurrency": 2, "timeout": 30000 }'), 'FanIn options');
+ * const strategy = ChannelExecutionStrategy.fanIn(limits);
+ * console.log(CollectOptionsSchema.safeParse({ concurrency: 1.5 }).success); // false
+ * ```
+ */
 export const CollectOptionsSchema = z.strictObject({
   concurrency: configRules.positiveInt().optional(),
   agentTimeout: configRules.positiveNumber().optional(),
   timeout: configRules.positiveNumber().optional(),
 });
 
-/** Invokes every agent and aggregates each result as it arrives on the channel (see {@link ChannelExecutionStrategy}). */
+/**
+ * Invokes every agent and aggregates each result as it arrives on the channel (see {@link ChannelExecutionStrategy}).
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { ChannelBackend, ChannelExecutionStrategy, ExecutionModel, Patterns, runModel, type FanInStrategy } from '@rxagents/patterns';
+ *
+ * const voters = [defineAgent('a', async () => 'yes'), defineAgent('b', async () => 'yes'), defineAgent('c', async () => 'no')];
+ * // Like `.overChannel()`, but at most two voters answer at once.
+ * const twoAtATime: FanInStrategy = ChannelExecutionStrategy.fanIn({ concurrency: 2 });
+ * const model = ExecutionModel.withBackend(Patterns.voting({ agents: voters }).build(), ChannelBackend(twoAtATime));
+ * runModel(model, 'Ship?').subscribe(({ status, output }) => console.log(status, output));
+ * // running yes (once per vote), then: completed yes
+ * ```
+ */
 export interface FanInStrategy extends CollectOptions {
   readonly kind: 'fanIn';
 }
 
-/** Invokes every agent and releases once every contributor has written (see {@link ChannelExecutionStrategy}). */
+/**
+ * Invokes every agent and releases once every contributor has written (see {@link ChannelExecutionStrategy}).
+ *
+ * @example
+ * ```ts
+ * import { ChannelExecutionStrategy, type BarrierStrategy } from '@rxagents/patterns';
+ *
+ * const describe = (strategy: ChannelExecutionStrategy<unknown>): string =>
+ *   strategy.kind === 'conversation' ? `conversation (${strategy.turnPolicy.name})` : `${strategy.kind}, timeout ${strategy.timeout ?? 'from the model'}`;
+ * const gate: BarrierStrategy = ChannelExecutionStrategy.barrier({ timeout: 60_000 });
+ * console.log(describe(gate)); // barrier, timeout 60000
+ * ```
+ */
 export interface BarrierStrategy extends CollectOptions {
   readonly kind: 'barrier';
 }

@@ -5,7 +5,28 @@ import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { runModel } from './runModel';
 
-/** Options of a {@link ComposedAgent}. */
+/**
+ * Options of a {@link ComposedAgent}.
+ *
+ * @remarks
+ * `name`, `role` and `goal` are the agent description a supervisor sees, as on any `Agent`.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, reply } from '@rxagents/core';
+ * import { Patterns, type ComposedAgentOptions, type ConversationState } from '@rxagents/patterns';
+ *
+ * const pro = defineAgent('pro', async () => 'Yes.');
+ * const con = defineAgent('con', async () => 'No.');
+ * // Cut the debate short after four messages, whatever maxRounds says.
+ * const options: ComposedAgentOptions<ConversationState> = {
+ *   role: 'Debate panel',
+ *   stopWhen: (snapshot) => snapshot.state.messages.length >= 4,
+ * };
+ * const panel = Patterns.debate({ agents: [pro, con], maxRounds: 10 }).asAgent('panel', options);
+ * reply(panel, 'Adopt the new framework?').subscribe(console.log); // the four-message transcript
+ * ```
+ */
 export interface ComposedAgentOptions<T> {
   readonly name?: string;
   readonly role?: string;

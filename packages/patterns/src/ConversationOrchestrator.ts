@@ -12,13 +12,50 @@ import { evaluateTermination, type TerminationCondition } from './TerminationCon
 import type { TerminationDecision } from './TerminationDecision';
 import { TurnPolicy } from './TurnPolicy';
 
-/** The part of a `StreamingChannel` a conversation needs: post a message, watch every message. */
+/**
+ * The part of a `StreamingChannel` a conversation needs: post a message, watch every message.
+ *
+ * @remarks
+ * A `StreamingChannel<PostedMessage>` is one; `emit` returns whether the message was accepted.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Subject } from 'rxjs';
+ * import { ConversationOrchestrator, TerminationCondition, type ConversationChannel, type PostedMessage } from '@rxagents/patterns';
+ *
+ * // A bare in-memory channel (no buffer, no backpressure), for a test say.
+ * const posted = new Subject<PostedMessage>();
+ * const channel: ConversationChannel = { emit: (message) => (posted.next(message), true), asObservable: () => posted.asObservable() };
+ * const echo = defineAgent('echo', async () => 'hi');
+ * const orchestrator = ConversationOrchestrator.create({ participants: [echo], termination: TerminationCondition.maxMessages(2) });
+ * orchestrator.run('Say hi', channel).subscribe((event) => console.log(event.type)); // message, message, finished
+ * ```
+ */
 export interface ConversationChannel {
   emit(message: PostedMessage): boolean;
   asObservable(): Observable<PostedMessage>;
 }
 
-/** Options of {@link ConversationOrchestrator.create}. */
+/**
+ * Options of {@link ConversationOrchestrator.create}.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { ConversationOrchestrator, TerminationCondition, TurnPolicy, type ConversationOrchestratorOptions } from '@rxagents/patterns';
+ *
+ * const options: ConversationOrchestratorOptions = {
+ *   participants: ['pm', 'dev', 'qa'].map((id) => defineAgent(id, async () => `${id} here. @qa please confirm.`)),
+ *   turnPolicy: TurnPolicy.addressed(),
+ *   termination: TerminationCondition.or(TerminationCondition.textMention('DONE'), TerminationCondition.maxMessages(10)),
+ *   prompt: (state, speaker) => `You are ${speaker}. ${state.messages.length} messages so far on: ${state.topic}`,
+ *   agentTimeout: 30_000,
+ *   pattern: 'release-chat',
+ * };
+ * const orchestrator = ConversationOrchestrator.create(options);
+ * ```
+ */
 export interface ConversationOrchestratorOptions {
   /** Who takes part, in order (round robin follows it). At least one. */
   readonly participants: readonly AgentRef[];
@@ -40,7 +77,22 @@ export interface ConversationOrchestratorOptions {
   readonly pattern?: string;
 }
 
-/** The zod schema of {@link ConversationOrchestratorOptions}. */
+/**
+ * The zod schema of {@link ConversationOrchestratorOptions}.
+ *
+ * @remarks
+ * Strict: an unknown key is an error. {@link ConversationOrchestrator.create} validates with it.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { ConversationOrchestrator, ConversationOrchestratorOptionsSchema, TerminationCondition } from '@rxagents/patterns';
+ *
+ * // Validate the JSON-friendly part from a settings file, then add the parts only code can give.
+ * const limits = ConversationOrchestratorOptionsSchema.pick({ agentTimeout: true, timeout: true, pattern: true }).parse(JSON.parse('{ "timeout": 60000, "pattern": "standup" }'));
+ * const orchestrator = ConversationOrchestrator.create({ ...limits, participants: [defineAgent('a', async () => 'ok')], termination: TerminationCondition.maxMessages(4) });
+ * ```
+ */
 export const ConversationOrchestratorOptionsSchema = z.strictObject({
   participants: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one participant'),
   turnPolicy: z.custom<TurnPolicy>((v) => typeof (v as TurnPolicy | undefined)?.next === 'function', { error: 'must be a TurnPolicy' }).optional(),
@@ -55,7 +107,27 @@ export const ConversationOrchestratorOptionsSchema = z.strictObject({
   pattern: configRules.nonEmptyString().optional(),
 });
 
-/** A conversation's progress: a message folded into the projection, or the end. */
+/**
+ * A conversation's progress: a message folded into the projection, or the end.
+ *
+ * @remarks
+ * One `message` event per message the channel delivers, then one `finished` event with the decision.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { StreamingChannel } from '@rxagents/streaming';
+ * import { ConversationOrchestrator, TerminationCondition, type ConversationEvent, type PostedMessage } from '@rxagents/patterns';
+ *
+ * const show = (event: ConversationEvent): string =>
+ *   event.type === 'message' ? `${event.message.speaker}: ${event.message.content}` : `${event.decision.type} (${event.decision.reason})`;
+ * const bot = defineAgent('bot', async () => 'All done. TERMINATE');
+ * const orchestrator = ConversationOrchestrator.create({ participants: [bot], termination: TerminationCondition.textMention('TERMINATE') });
+ * orchestrator.run('Wrap up', StreamingChannel.create<PostedMessage>()).subscribe((event) => console.log(show(event)));
+ * // bot: All done. TERMINATE
+ * // complete (bot said "TERMINATE")
+ * ```
+ */
 export type ConversationEvent =
   | {
       readonly type: 'message';

@@ -1,4 +1,21 @@
-/** A message as a participant posts it on the conversation channel. */
+/**
+ * A message as a participant posts it on the conversation channel.
+ *
+ * @remarks
+ * `speaker` must be a participant id for the message to count towards rounds; `at` is scheduler time
+ * (the run's scheduler in a pattern).
+ *
+ * @example
+ * ```ts
+ * import { asyncScheduler } from 'rxjs';
+ * import { StreamingChannel } from '@rxagents/streaming';
+ * import type { PostedMessage } from '@rxagents/patterns';
+ *
+ * // A moderator steps into a running conversation: whatever is posted on the channel is in the transcript.
+ * const channel = StreamingChannel.create<PostedMessage>({ id: 'planning' });
+ * channel.emit({ speaker: 'moderator', content: 'Five minutes left, please converge.', at: asyncScheduler.now() });
+ * ```
+ */
 export interface PostedMessage {
   /** The speaker's participant id. */
   readonly speaker: string;
@@ -8,7 +25,20 @@ export interface PostedMessage {
   readonly at: number;
 }
 
-/** A message once folded into a {@link ConversationState}: numbered, with the round it belongs to. */
+/**
+ * A message once folded into a {@link ConversationState}: numbered, with the round it belongs to.
+ *
+ * @example
+ * ```ts
+ * import { ConversationState, type ConversationMessage } from '@rxagents/patterns';
+ *
+ * let state = ConversationState.initial('Pricing', ['alice', 'bob']);
+ * state = ConversationState.fold(state, { speaker: 'alice', content: 'Raise it.', at: 0 });
+ * state = ConversationState.fold(state, { speaker: 'alice', content: 'Really.', at: 1 });
+ * const label = (m: ConversationMessage): string => `#${m.index} ${m.speaker}, round ${m.round}: ${m.content}`;
+ * console.log(state.messages.map(label)); // [ '#0 alice, round 1: Raise it.', '#1 alice, round 2: Really.' ]
+ * ```
+ */
 export interface ConversationMessage extends PostedMessage {
   /** Position in the transcript, from 0. */
   readonly index: number;

@@ -12,7 +12,29 @@ import { PatternBuilder } from './PatternBuilder';
 import { TerminationCondition } from './TerminationCondition';
 import { TurnPolicy } from './TurnPolicy';
 
-/** Options of {@link Patterns.debate}. */
+/**
+ * Options of {@link Patterns.debate}.
+ *
+ * @remarks
+ * Only `agents` is required; the rest is validated by {@link DebateOptionsSchema} when the builder is
+ * made, so a bad value throws a `ConfigError` before any agent is called.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns, type DebateOptions } from '@rxagents/patterns';
+ *
+ * const options: DebateOptions = {
+ *   agents: [defineAgent('pro', async () => 'Monorepo: one version.'), defineAgent('con', async () => 'Polyrepo: clear ownership.')],
+ *   maxRounds: 3,
+ *   judge: defineAgent('judge', async () => 'CONTINUE: no agreement yet.'),
+ *   judgeOptions: { predicate: (verdict) => verdict.startsWith('AGREED') },
+ *   agentTimeout: 20_000,
+ * };
+ * const result = await Patterns.debate(options).execute('Monorepo or polyrepo?');
+ * console.log(result.status, result.iterations); // completed 3
+ * ```
+ */
 export interface DebateOptions {
   /** The debaters, in speaking order. At least two. */
   readonly agents: readonly AgentRef[];
@@ -32,7 +54,25 @@ export interface DebateOptions {
   readonly scheduler?: SchedulerLike;
 }
 
-/** The zod schema of {@link DebateOptions}. */
+/**
+ * The zod schema of {@link DebateOptions}.
+ *
+ * @remarks
+ * Strict: an unknown key is an error. Parsing applies the default `maxRounds` (5).
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, parseConfig } from '@rxagents/core';
+ * import { DebateOptionsSchema } from '@rxagents/patterns';
+ *
+ * const pro = defineAgent('pro', async () => 'Yes.');
+ * const con = defineAgent('con', async () => 'No.');
+ * // Limits from a JSON settings file; the agents come from code.
+ * const fromFile = JSON.parse('{ "agentTimeout": 20000, "timeout": 120000 }');
+ * const settings = parseConfig(DebateOptionsSchema, { ...fromFile, agents: [pro, con] }, 'Debate options');
+ * console.log(settings.maxRounds, settings.agentTimeout); // 5 20000
+ * ```
+ */
 export const DebateOptionsSchema = z.strictObject({
   agents: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(2, 'must list at least two debaters'),
   maxRounds: configRules.positiveInt().default(5),

@@ -70,13 +70,48 @@ export interface ExecutionModel<T> {
   readonly backend?: ExecutionBackend<T>;
 }
 
-/** What {@link ExecutionModel.create} accepts: the model with `failOnAgentError`, `concurrency`, `scheduler` optional. */
+/**
+ * What {@link ExecutionModel.create} accepts: the model with `failOnAgentError`, `concurrency`, `scheduler` optional.
+ *
+ * @remarks
+ * `create` fills the three in: `concurrency` 1, `failOnAgentError` false, `asyncScheduler`.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { ExecutionModel, TerminationCondition, type ExecutionModelDefinition } from '@rxagents/patterns';
+ *
+ * const echo = defineAgent('echo', async (input) => input);
+ * const definition: ExecutionModelDefinition<string> = {
+ *   pattern: 'echo-once', agents: [echo], initialState: (input) => input, route: () => [echo], prompt: (state) => state,
+ *   aggregate: (state, result) => (result.ok ? result.output : state), termination: TerminationCondition.maxIterations(1), output: (state) => state,
+ * };
+ * const model = ExecutionModel.create(definition);
+ * console.log(model.concurrency, model.failOnAgentError); // 1 false
+ * ```
+ */
 export type ExecutionModelDefinition<T> = Omit<ExecutionModel<T>, 'failOnAgentError' | 'concurrency' | 'scheduler'> &
   Partial<Pick<ExecutionModel<T>, 'failOnAgentError' | 'concurrency' | 'scheduler'>>;
 
 const fn = configRules.function;
 
-/** The zod schema {@link ExecutionModel.create} validates with. */
+/**
+ * The zod schema {@link ExecutionModel.create} validates with.
+ *
+ * @remarks
+ * Not strict: extra keys are kept. The functions are checked to be functions, not called; `termination`
+ * must have an `evaluate()`.
+ *
+ * @example
+ * ```ts
+ * import { ExecutionModelSchema } from '@rxagents/patterns';
+ *
+ * // Which fields a half-written definition still lacks or gets wrong.
+ * const check = ExecutionModelSchema.safeParse({ pattern: 'draft', agents: [], concurrency: 2 });
+ * if (!check.success) console.log(check.error.issues.map((issue) => issue.path.join('.')));
+ * // [ 'agents', 'initialState', 'route', 'prompt', 'aggregate', 'termination', 'output' ]
+ * ```
+ */
 export const ExecutionModelSchema = z.object({
   pattern: configRules.nonEmptyString(),
   agents: z

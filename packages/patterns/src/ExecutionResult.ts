@@ -1,6 +1,20 @@
 import type { AgentResult } from './AgentResult';
 
-/** Where a run stands: `running` for progress snapshots, anything else for the final result. */
+/**
+ * Where a run stands: `running` for progress snapshots, anything else for the final result.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns, type ExecutionStatus } from '@rxagents/patterns';
+ *
+ * // Escalated and deadlocked runs ended without a decision: a person should look.
+ * const needsAPerson = (status: ExecutionStatus): boolean => status === 'escalated' || status === 'deadlocked';
+ * const voters = [defineAgent('a', async () => 'yes'), defineAgent('b', async () => 'no')];
+ * const { status } = await Patterns.voting({ agents: voters }).execute('Ship?');
+ * console.log(status, needsAPerson(status)); // deadlocked true
+ * ```
+ */
 export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'escalated' | 'deadlocked';
 
 /**

@@ -9,7 +9,25 @@ import { ExecutionModel } from './ExecutionModel';
 import { PatternBuilder } from './PatternBuilder';
 import { TerminationCondition } from './TerminationCondition';
 
-/** Options of {@link Patterns.parallel}. */
+/**
+ * Options of {@link Patterns.parallel}.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns, type ParallelOptions } from '@rxagents/patterns';
+ *
+ * const options: ParallelOptions = {
+ *   agents: [defineAgent('legal', async () => 'No blockers.'), defineAgent('security', async () => 'Needs a pen test.')],
+ *   prompt: (input, agentId) => `You review for ${agentId}. ${input}`,
+ *   merge: (results) => results.map((r) => (r.ok ? `- ${r.agentId}: ${r.output}` : `- ${r.agentId}: no answer`)).join('\n'),
+ *   timeout: 60_000,
+ * };
+ * console.log((await Patterns.parallel(options).execute('Review the launch plan.')).output);
+ * // - legal: No blockers.
+ * // - security: Needs a pen test.
+ * ```
+ */
 export interface ParallelOptions {
   /** The contributors. At least one. */
   readonly agents: readonly AgentRef[];
@@ -26,7 +44,24 @@ export interface ParallelOptions {
   readonly scheduler?: SchedulerLike;
 }
 
-/** The zod schema of {@link ParallelOptions}. */
+/**
+ * The zod schema of {@link ParallelOptions}.
+ *
+ * @remarks
+ * Strict: an unknown key is an error.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, parseConfig } from '@rxagents/core';
+ * import { ParallelOptionsSchema } from '@rxagents/patterns';
+ *
+ * const reviewers = [defineAgent('legal', async () => 'ok'), defineAgent('security', async () => 'ok')];
+ * // Limits from JSON; the agents come from code.
+ * const limits = JSON.parse('{ "concurrency": 1, "agentTimeout": 15000 }');
+ * const settings = parseConfig(ParallelOptionsSchema, { ...limits, agents: reviewers }, 'Parallel options');
+ * console.log(settings.concurrency, settings.agentTimeout); // 1 15000
+ * ```
+ */
 export const ParallelOptionsSchema = z.strictObject({
   agents: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one agent'),
   prompt: configRules.function<(input: string, agentId: string) => string>().optional(),
@@ -37,7 +72,25 @@ export const ParallelOptionsSchema = z.strictObject({
   scheduler: configRules.scheduler().optional(),
 });
 
-/** The state of a parallel run: the input and each contributor's result, in agent order. */
+/**
+ * The state of a parallel run: the input and each contributor's result, in agent order.
+ *
+ * @remarks
+ * Failed and timed-out contributors are in `contributions` too, with `ok: false`.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns, type ParallelState } from '@rxagents/patterns';
+ *
+ * const agents = [defineAgent('legal', async () => 'No blockers.'), defineAgent('security', async () => 'Needs a pen test.')];
+ * const progress = (state: ParallelState): string => `${state.contributions.length}/${agents.length} in: ${state.contributions.map((c) => c.agentId).join(', ')}`;
+ * Patterns.parallel({ agents }).observe('Review the plan').subscribe(({ status, state }) => console.log(status, progress(state)));
+ * // running 1/2 in: legal
+ * // running 2/2 in: legal, security
+ * // completed 2/2 in: legal, security
+ * ```
+ */
 export interface ParallelState {
   readonly input: string;
   readonly contributions: readonly AgentResult[];

@@ -5,7 +5,21 @@ import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { runModel } from './runModel';
 
-/** Options of {@link PatternBuilder.execute}. */
+/**
+ * Options of {@link PatternBuilder.execute}.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns, type ExecuteOptions } from '@rxagents/patterns';
+ *
+ * const a = defineAgent('a', async () => 'yes');
+ * // Give up (and abort every agent call in flight) after 30 s.
+ * const options: ExecuteOptions = { signal: AbortSignal.timeout(30_000) };
+ * const result = await Patterns.voting({ agents: [a] }).execute('Ship it?', options);
+ * console.log(result.output); // yes
+ * ```
+ */
 export interface ExecuteOptions {
   /** Aborting it cancels the run (every agent call in flight is aborted) and rejects with its reason. */
   readonly signal?: AbortSignal;

@@ -6,7 +6,22 @@ import { ExecutionModel } from './ExecutionModel';
 import { PatternBuilder } from './PatternBuilder';
 import { TerminationCondition } from './TerminationCondition';
 
-/** Options of {@link Patterns.sequence}. */
+/**
+ * Options of {@link Patterns.sequence}.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns, type SequenceOptions } from '@rxagents/patterns';
+ *
+ * const options: SequenceOptions = {
+ *   agents: [defineAgent('outline', async (topic) => `1. ${topic}`), defineAgent('write', async (prompt) => prompt.toUpperCase())],
+ *   prompt: (previous, agentId, index) => (index === 0 ? previous : `[${agentId}] expand: ${previous}`),
+ *   agentTimeout: 30_000,
+ * };
+ * console.log((await Patterns.sequence(options).execute('otters')).output); // [WRITE] EXPAND: 1. OTTERS
+ * ```
+ */
 export interface SequenceOptions {
   /** The steps, in order. At least one. */
   readonly agents: readonly AgentRef[];
@@ -19,7 +34,24 @@ export interface SequenceOptions {
   readonly scheduler?: SchedulerLike;
 }
 
-/** The zod schema of {@link SequenceOptions}. */
+/**
+ * The zod schema of {@link SequenceOptions}.
+ *
+ * @remarks
+ * Strict: an unknown key is an error. `Patterns.sequence(...)` validates with it.
+ *
+ * @example
+ * ```ts
+ * import { parseConfig } from '@rxagents/core';
+ * import { SequenceOptionsSchema } from '@rxagents/patterns';
+ *
+ * try {
+ *   parseConfig(SequenceOptionsSchema, { agents: [] }, 'Sequence options');
+ * } catch (error) {
+ *   console.log((error as Error).message); // Sequence options: agents must list at least one agent, got []
+ * }
+ * ```
+ */
 export const SequenceOptionsSchema = z.strictObject({
   agents: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one agent'),
   prompt: configRules.function<(previous: string, agentId: string, index: number) => string>().optional(),
@@ -28,7 +60,23 @@ export const SequenceOptionsSchema = z.strictObject({
   scheduler: configRules.scheduler().optional(),
 });
 
-/** The state of a sequence: the input and each step's output so far. */
+/**
+ * The state of a sequence: the input and each step's output so far.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns, type SequenceState } from '@rxagents/patterns';
+ *
+ * const draft = defineAgent('draft', async (topic) => `A draft about ${topic}`);
+ * const edit = defineAgent('edit', async (text) => text.toUpperCase());
+ * const lastStep = (state: SequenceState): string => state.outputs.map((o) => o.agentId).join(' -> ') || '(none yet)';
+ * Patterns.sequence({ agents: [draft, edit] }).observe('otters').subscribe(({ status, state }) => console.log(status, lastStep(state)));
+ * // running draft
+ * // running draft -> edit
+ * // completed draft -> edit
+ * ```
+ */
 export interface SequenceState {
   readonly input: string;
   readonly outputs: readonly { readonly agentId: string; readonly output: string }[];

@@ -7,7 +7,28 @@ import { ExecutionModel } from './ExecutionModel';
 import { PatternBuilder } from './PatternBuilder';
 import { TerminationCondition } from './TerminationCondition';
 
-/** Options of {@link Patterns.supervisor}. */
+/**
+ * Options of {@link Patterns.supervisor}.
+ *
+ * @remarks
+ * A custom `prompt` must still ask for the reply format the supervisor parses:
+ * `DELEGATE <worker>: <instruction>` or `FINAL: <answer>`.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns, type SupervisorOptions } from '@rxagents/patterns';
+ *
+ * const options: SupervisorOptions = {
+ *   supervisor: defineAgent('lead', async () => 'FINAL: nothing to delegate'),
+ *   workers: [defineAgent('researcher', async () => 'facts', { role: 'finds facts' })],
+ *   maxSteps: 4,
+ *   prompt: (state, workers) => `Task: ${state.task}. Done: ${state.steps.length}. Workers: ${workers.map((w) => w.id).join(', ')}`,
+ *   agentTimeout: 60_000,
+ * };
+ * console.log((await Patterns.supervisor(options).execute('Summarise Q3')).output); // nothing to delegate
+ * ```
+ */
 export interface SupervisorOptions {
   /** Decides, step by step, which worker does what, and when the task is done. */
   readonly supervisor: Agent;
@@ -24,7 +45,24 @@ export interface SupervisorOptions {
   readonly scheduler?: SchedulerLike;
 }
 
-/** The zod schema of {@link SupervisorOptions}. */
+/**
+ * The zod schema of {@link SupervisorOptions}.
+ *
+ * @remarks
+ * Strict: an unknown key is an error. Parsing applies the default `maxSteps` (10).
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, parseConfig } from '@rxagents/core';
+ * import { SupervisorOptionsSchema } from '@rxagents/patterns';
+ *
+ * const lead = defineAgent('lead', async () => 'FINAL: done');
+ * const worker = defineAgent('worker', async () => 'ok');
+ * const limits = JSON.parse('{ "timeout": 300000 }');
+ * const settings = parseConfig(SupervisorOptionsSchema, { ...limits, supervisor: lead, workers: [worker] }, 'Supervisor options');
+ * console.log(settings.maxSteps, settings.timeout); // 10 300000
+ * ```
+ */
 export const SupervisorOptionsSchema = z.strictObject({
   supervisor: z.custom<Agent>((v) => typeof (v as Agent | undefined)?.chat === 'function', { error: 'must be an agent' }),
   workers: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one worker'),
@@ -35,14 +73,53 @@ export const SupervisorOptionsSchema = z.strictObject({
   scheduler: configRules.scheduler().optional(),
 });
 
-/** One delegation: who was asked what, and what came back. */
+/**
+ * One delegation: who was asked what, and what came back.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns, type SupervisorStep } from '@rxagents/patterns';
+ *
+ * let turn = 0;
+ * const lead = defineAgent('lead', async () => (turn++ === 0 ? 'DELEGATE researcher: find Q3 revenue' : 'FINAL: revenue grew 12%'));
+ * const researcher = defineAgent('researcher', async () => 'Q3 revenue +12%');
+ * const line = (step: SupervisorStep): string => `${step.worker} <- ${step.instruction}: ${step.output}`;
+ * const result = await Patterns.supervisor({ supervisor: lead, workers: [researcher] }).execute('Summarise Q3');
+ * console.log(result.state.steps.map(line)); // [ 'researcher <- find Q3 revenue: Q3 revenue +12%' ]
+ * ```
+ */
 export interface SupervisorStep {
   readonly worker: string;
   readonly instruction: string;
   readonly output: string;
 }
 
-/** The state of a supervised run. */
+/**
+ * The state of a supervised run.
+ *
+ * @remarks
+ * Each driver iteration changes it once: a delegation sets `pending`, the worker's reply moves it
+ * into `steps`, a final answer sets `final`.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns, type SupervisorState } from '@rxagents/patterns';
+ *
+ * let turn = 0;
+ * const lead = defineAgent('lead', async () => (turn++ === 0 ? 'DELEGATE researcher: find the numbers' : 'FINAL: up 12%'));
+ * const researcher = defineAgent('researcher', async () => 'Q3 revenue +12%');
+ * const show = (s: SupervisorState): string => s.final ?? (s.pending ? `waiting for ${s.pending.worker}` : `${s.steps.length} step(s) done`);
+ * Patterns.supervisor({ supervisor: lead, workers: [researcher] })
+ *   .observe('Summarise Q3')
+ *   .subscribe(({ status, state }) => console.log(status, show(state)));
+ * // running waiting for researcher
+ * // running 1 step(s) done
+ * // running up 12%
+ * // completed up 12%
+ * ```
+ */
 export interface SupervisorState {
   readonly task: string;
   readonly steps: readonly SupervisorStep[];

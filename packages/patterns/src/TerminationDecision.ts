@@ -17,7 +17,18 @@ export type TerminationDecision =
   | { readonly type: 'continue' }
   | { readonly type: 'complete' | 'failed' | 'escalate'; readonly reason: string; readonly error?: unknown };
 
-/** What a {@link TerminationCondition} evaluates: one consistent view of the run. */
+/**
+ * What a {@link TerminationCondition} evaluates: one consistent view of the run.
+ *
+ * @example
+ * ```ts
+ * import { ConversationState, TerminationCondition, evaluateTermination, type TerminationSnapshot } from '@rxagents/patterns';
+ *
+ * // Check a condition on a hand-made snapshot, as a unit test would.
+ * const snapshot: TerminationSnapshot<ConversationState> = { state: ConversationState.initial('t', ['a']), iteration: 0, elapsedMs: 1_500 };
+ * evaluateTermination(TerminationCondition.timeout(1_000), snapshot).subscribe((decision) => console.log(decision.type)); // complete
+ * ```
+ */
 export interface TerminationSnapshot<T> {
   /** The run's state (the driver's state, or the conversation's projection). */
   readonly state: T;
@@ -27,5 +38,19 @@ export interface TerminationSnapshot<T> {
   readonly elapsedMs: number;
 }
 
-/** The one `continue` decision, shared. */
+/**
+ * The one `continue` decision, shared.
+ *
+ * @remarks
+ * Frozen; return it from a condition rather than allocating `{ type: 'continue' }` on every step.
+ *
+ * @example
+ * ```ts
+ * import { CONTINUE, TerminationCondition } from '@rxagents/patterns';
+ *
+ * const underBudget = TerminationCondition.of<{ spent: number }>('spent <= 5', ({ state }) =>
+ *   state.spent > 5 ? { type: 'escalate', reason: `spent ${state.spent}` } : CONTINUE,
+ * );
+ * ```
+ */
 export const CONTINUE: TerminationDecision = Object.freeze({ type: 'continue' });

@@ -9,7 +9,26 @@ import { PatternBuilder } from './PatternBuilder';
 import { TerminationCondition } from './TerminationCondition';
 import { type Vote, VotingAggregation, type VotingDecision } from './VotingAggregation';
 
-/** Options of {@link Patterns.voting}. */
+/**
+ * Options of {@link Patterns.voting}.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns, VotingAggregation, type VotingOptions } from '@rxagents/patterns';
+ *
+ * const reviewers = ['alice', 'bob', 'carol'].map((id) => defineAgent(id, async () => 'YES, tests pass'));
+ * const options: VotingOptions = {
+ *   agents: reviewers,
+ *   aggregation: VotingAggregation.unanimous(),
+ *   prompt: (question) => `${question}\nStart your reply with YES or NO.`,
+ *   parseVote: (reply) => (reply.trim().toUpperCase().startsWith('YES') ? 'yes' : 'no'),
+ *   agentTimeout: 10_000,
+ * };
+ * const result = await Patterns.voting(options).execute('Merge #42?');
+ * console.log(result.output, '-', result.reason); // yes - unanimous: yes
+ * ```
+ */
 export interface VotingOptions {
   /** The voters. At least one. */
   readonly agents: readonly AgentRef[];
@@ -28,7 +47,26 @@ export interface VotingOptions {
   readonly scheduler?: SchedulerLike;
 }
 
-/** The zod schema of {@link VotingOptions}. */
+/**
+ * The zod schema of {@link VotingOptions}.
+ *
+ * @remarks
+ * Strict: an unknown key is an error. {@link VotingBuilder} validates with it, so the same messages
+ * come from `Patterns.voting(...)`.
+ *
+ * @example
+ * ```ts
+ * import { ConfigError, parseConfig } from '@rxagents/core';
+ * import { VotingOptionsSchema } from '@rxagents/patterns';
+ *
+ * try {
+ *   parseConfig(VotingOptionsSchema, { agents: [], concurrency: 0 }, 'Voting options');
+ * } catch (error) {
+ *   if (error instanceof ConfigError) console.log(error.message);
+ *   // Voting options: agents must list at least one voter, got []; concurrency must be a positive integer, got 0
+ * }
+ * ```
+ */
 export const VotingOptionsSchema = z.strictObject({
   agents: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one voter'),
   aggregation: configRules.function<VotingAggregation>().optional(),
@@ -40,7 +78,26 @@ export const VotingOptionsSchema = z.strictObject({
   scheduler: configRules.scheduler().optional(),
 });
 
-/** The state of a vote: the question, the votes so far, and what the aggregation concludes from them. */
+/**
+ * The state of a vote: the question, the votes so far, and what the aggregation concludes from them.
+ *
+ * @remarks
+ * `decision` is recomputed after every vote, so an `observe()` callback sees the standing result as
+ * votes arrive.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns, type VotingState } from '@rxagents/patterns';
+ *
+ * const voters = [defineAgent('a', async () => 'Approve'), defineAgent('b', async () => 'Approve')];
+ * const tally = (state: VotingState): string => `${state.votes.length} vote(s): ${state.decision.reason}`;
+ * Patterns.voting({ agents: voters }).observe('Release?').subscribe((snapshot) => console.log(snapshot.status, tally(snapshot.state)));
+ * // running 1 vote(s): approve won with 1 of 1 votes
+ * // running 2 vote(s): approve won with 2 of 2 votes
+ * // completed 2 vote(s): approve won with 2 of 2 votes
+ * ```
+ */
 export interface VotingState {
   readonly question: string;
   readonly votes: readonly Vote[];

@@ -1,6 +1,23 @@
 import type { ConversationState } from './ConversationState';
 
-/** Builds what a participant is asked on its turn, from the conversation so far. */
+/**
+ * Builds what a participant is asked on its turn, from the conversation so far.
+ *
+ * @remarks
+ * The `prompt` option of a debate and of a `ConversationOrchestrator`; the default is {@link conversationPrompt}.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { ConversationState, Patterns, type ConversationPrompt } from '@rxagents/patterns';
+ *
+ * // Only the last two messages, to keep long debates within the context window.
+ * const recent: ConversationPrompt = (state, speaker) =>
+ *   `Topic: ${state.topic}\n${ConversationState.transcript({ ...state, messages: state.messages.slice(-2) })}\nYou are ${speaker}; reply briefly.`;
+ * const debaters = [defineAgent('pro', async () => 'Yes.'), defineAgent('con', async () => 'No.')];
+ * const debate = Patterns.debate({ agents: debaters, prompt: recent });
+ * ```
+ */
 export type ConversationPrompt = (state: ConversationState, speaker: string) => string;
 
 /**

@@ -5,7 +5,23 @@ import { ConversationState } from './ConversationState';
 import type { TerminationCondition } from './TerminationCondition';
 import { CONTINUE } from './TerminationDecision';
 
-/** Options of {@link conversationTerminations.judgeConvergence}. */
+/**
+ * Options of `TerminationCondition.judgeConvergence`.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { ConversationState, TerminationCondition, type JudgeConvergenceOptions } from '@rxagents/patterns';
+ *
+ * const options: JudgeConvergenceOptions = {
+ *   maxIterations: 5,
+ *   prompt: (state) => `Do they agree? Answer 1 to 10.\n${ConversationState.transcript(state)}`,
+ *   predicate: (verdict) => Number.parseInt(verdict, 10) >= 8,
+ *   timeout: 20_000,
+ * };
+ * const converged = TerminationCondition.judgeConvergence(defineAgent('judge', async () => '9'), options);
+ * ```
+ */
 export interface JudgeConvergenceOptions {
   /** After this many completed rounds without convergence, `escalate`. Unset: ask the judge forever. */
   readonly maxIterations?: number;
@@ -19,7 +35,22 @@ export interface JudgeConvergenceOptions {
   readonly scheduler?: SchedulerLike;
 }
 
-/** The zod schema of {@link JudgeConvergenceOptions}. */
+/**
+ * The zod schema of {@link JudgeConvergenceOptions}.
+ *
+ * @remarks
+ * Strict: an unknown key is an error. `judgeConvergence` validates with it.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, parseConfig } from '@rxagents/core';
+ * import { JudgeConvergenceOptionsSchema, TerminationCondition } from '@rxagents/patterns';
+ *
+ * const limits = parseConfig(JudgeConvergenceOptionsSchema, JSON.parse('{ "maxIterations": 4, "timeout": 30000 }'), 'Judge options');
+ * const converged = TerminationCondition.judgeConvergence(defineAgent('judge', async () => 'CONTINUE'), limits);
+ * console.log(converged.description); // judgeConvergence(judge, 4)
+ * ```
+ */
 export const JudgeConvergenceOptionsSchema = z.strictObject({
   maxIterations: configRules.positiveInt().optional(),
   predicate: configRules.function<(verdict: string, state: ConversationState) => boolean>().optional(),
