@@ -37,7 +37,7 @@ export interface DispatcherSettings {
  *
  * @internal
  */
-export class ChannelDispatcher<T> {
+export class ChannelDispatcher<T> implements LaneHost<T> {
   state: ChannelState = ChannelState.Open;
   emitted = 0;
   delivered = 0;
@@ -48,7 +48,6 @@ export class ChannelDispatcher<T> {
   readonly #strategy: BackpressureStrategy;
   readonly #parked: ParkedQueue<T>;
   readonly #dispatchScheduler: SchedulerLike | undefined;
-  readonly #host: LaneHost<T>;
   #lanes: SubscriberLane<T>[] = [];
   #errorHandlers: ((error: unknown, item: T | undefined) => void)[] = [];
   #completeHandlers: (() => void)[] = [];
@@ -63,16 +62,23 @@ export class ChannelDispatcher<T> {
     this.#strategy = settings.backpressure;
     this.#dispatchScheduler = settings.dispatchScheduler;
     this.#parked = new ParkedQueue<T>(settings.offerTimeout, settings.scheduler, (entry) => this.#expired(entry));
-    this.#host = {
-      id: settings.id,
-      blockingChanged: (blocking) => {
-        this.#blocking += blocking ? 1 : -1;
-        if (!blocking) this.#requestDrain();
-      },
-      reportError: (error, item) => this.reportError(error, item),
-      laneDropped: () => (this.subscriberDropped += 1),
-      laneFailed: (lane) => this.#removeLane(lane),
-    };
+  }
+
+  get id(): string {
+    return this.#settings.id;
+  }
+
+  blockingChanged(blocking: boolean): void {
+    this.#blocking += blocking ? 1 : -1;
+    if (!blocking) this.#requestDrain();
+  }
+
+  laneDropped(): void {
+    this.subscriberDropped += 1;
+  }
+
+  laneFailed(lane: SubscriberLane<T>): void {
+    this.#removeLane(lane);
   }
 
   /** Whether a new item would have to park (the buffer is full or offers are already parked). */
@@ -87,12 +93,8 @@ export class ChannelDispatcher<T> {
   emit(item: T): boolean {
     if (this.state !== ChannelState.Open) this.assertOpen();
     this.emitted += 1;
-    const buffer = this.#buffer;
-    if (buffer.size === 0 && !this.#draining && this.#blocking === 0 && this.#lanes.length > 0 && this.#dispatchScheduler === undefined) {
-      this.#draining = true;
-      this.#dispatch(item);
-      this.#draining = false;
-      if (buffer.size > 0) this.#drain();
+    if (this.#idle()) {
+      this.#dispatchNow(item);
       return true;
     }
     return this.#enqueue(item, undefined) !== false;
@@ -101,6 +103,10 @@ export class ChannelDispatcher<T> {
   offer(item: T, settle: ((accepted: boolean) => void) | undefined): boolean | ParkedEntry<T> {
     this.assertOpen();
     this.emitted += 1;
+    if (this.#idle()) {
+      this.#dispatchNow(item);
+      return true;
+    }
     return this.#enqueue(item, settle);
   }
 
@@ -113,7 +119,7 @@ export class ChannelDispatcher<T> {
       observer.complete?.();
       return Subscription.EMPTY;
     }
-    const lane = new SubscriberLane<T>(this.#host, observer, bufferSize, strategy);
+    const lane = new SubscriberLane<T>(this, observer, bufferSize, strategy);
     this.#lanes = [...this.#lanes, lane];
     this.#requestDrain();
     return new Subscription(() => this.#removeLane(lane));
@@ -214,6 +220,19 @@ export class ChannelDispatcher<T> {
         if (this.#settings.strictPendingOffers) throw new BufferOverflowError(this.#settings.id, this.#settings.maxPendingOffers, 'the parked-offer queue');
         return false;
     }
+  }
+
+  /** Nothing is queued or in flight and every lane is ready: an item can skip the buffer. */
+  #idle(): boolean {
+    return this.#buffer.size === 0 && !this.#draining && this.#blocking === 0 && this.#lanes.length > 0 && this.#dispatchScheduler === undefined && this.#parked.size === 0;
+  }
+
+  /** The fast path of `emit`/`offer`: hands the item straight to the lanes, then drains what subscribers emitted meanwhile (or finishes, if one of them called `complete()`). */
+  #dispatchNow(item: T): void {
+    this.#draining = true;
+    this.#dispatch(item);
+    this.#draining = false;
+    if (this.#buffer.size > 0 || this.state === ChannelState.Completing) this.#drain();
   }
 
   #requestDrain(): void {
