@@ -9,7 +9,30 @@ import { streamModelParts, type ModelStreamPart } from './streamModelParts';
 import { toAgentError } from './toAgentError';
 import { toModelMessages } from './toModelMessages';
 
-/** Options of {@link aiSdkAgent}. */
+/**
+ * Options of {@link aiSdkAgent}.
+ *
+ * @remarks
+ * `id` and `model` are required; validated by {@link AiSdkAgentOptionsSchema}. Call settings go in
+ * `settings`, never at the top level (an unknown option is a `ConfigError`).
+ *
+ * @example
+ * ```ts
+ * import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+ * import { aiSdkAgent, type AiSdkAgentOptions } from '@rxagents/ai-sdk';
+ *
+ * const local = createOpenAICompatible({ name: 'local', baseURL: 'http://127.0.0.1:11434/v1', includeUsage: true });
+ * const options: AiSdkAgentOptions = {
+ *   id: 'support',
+ *   role: 'Support specialist',
+ *   model: local('llama3.1'),
+ *   system: 'Answer in at most three sentences.',
+ *   settings: { temperature: 0.3, maxOutputTokens: 300, maxRetries: 0 },
+ *   onUsage: (report) => console.log(report.agentId, report.totalTokens),
+ * };
+ * const support = aiSdkAgent(options);
+ * ```
+ */
 export interface AiSdkAgentOptions {
   /** Unique id, used in every result and error. */
   readonly id: string;
@@ -26,7 +49,23 @@ export interface AiSdkAgentOptions {
   readonly onUsage?: (report: AiSdkUsageReport) => void;
 }
 
-/** The zod schema of {@link AiSdkAgentOptions}. */
+/**
+ * The zod schema of {@link AiSdkAgentOptions}.
+ *
+ * @remarks
+ * Strict: unknown keys are rejected. `model` must be a provider's model object (one with `doStream`)
+ * or a non-empty model id string; `settings` must be an object. Use it to check options read from a
+ * config file before building the agent.
+ *
+ * @example
+ * ```ts
+ * import { AiSdkAgentOptionsSchema } from '@rxagents/ai-sdk';
+ *
+ * const fromFile: unknown = JSON.parse('{ "id": "support", "model": "openai/gpt-4o-mini", "temperature": 0.2 }');
+ * const result = AiSdkAgentOptionsSchema.safeParse(fromFile);
+ * if (!result.success) console.log(result.error.issues[0]?.message); // Unrecognized key: "temperature" (it belongs in settings)
+ * ```
+ */
 export const AiSdkAgentOptionsSchema = z.strictObject({
   id: configRules.nonEmptyString(),
   name: z.string({ error: 'must be a string' }).optional(),
@@ -38,7 +77,26 @@ export const AiSdkAgentOptionsSchema = z.strictObject({
   onUsage: configRules.function<(report: AiSdkUsageReport) => void>().optional(),
 });
 
-/** An {@link Agent} backed by an AI SDK language model, with its token usage observable. */
+/**
+ * An {@link Agent} backed by an AI SDK language model, with its token usage observable.
+ *
+ * @remarks
+ * What {@link aiSdkAgent} returns: call it with `invoke`/`reply` like any agent, and read token usage
+ * from `usage$` (every reply, as it finishes) or `lastUsage` (the latest one).
+ *
+ * @example
+ * ```ts
+ * import { lastValue, reply } from '@rxagents/core';
+ * import { aiSdkAgent, type AiSdkAgent, type AiSdkAgentOptions } from '@rxagents/ai-sdk';
+ *
+ * declare const model: AiSdkAgentOptions['model'];
+ *
+ * const writer: AiSdkAgent = aiSdkAgent({ id: 'writer', model });
+ * writer.usage$.subscribe(({ input, totalTokens }) => console.log(`${input}: ${totalTokens ?? '?'} tokens`));
+ * await lastValue(reply(writer, 'A haiku about queues', { metadata: { taskId: 't1' } }));
+ * console.log(writer.lastUsage?.metadata); // { taskId: 't1' }
+ * ```
+ */
 export interface AiSdkAgent extends Agent {
   /** Every finished reply's usage, hot: subscribe before calling to see a call's report. Never completes. */
   readonly usage$: Observable<AiSdkUsageReport>;

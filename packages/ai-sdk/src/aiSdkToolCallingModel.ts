@@ -12,7 +12,28 @@ import { streamModelParts, type ModelStreamPart } from './streamModelParts';
 import { toAiSdkTools } from './toAiSdkTools';
 import { toModelMessages } from './toModelMessages';
 
-/** Options of {@link aiSdkToolCallingModel}. */
+/**
+ * Options of {@link aiSdkToolCallingModel}.
+ *
+ * @remarks
+ * Only `model` is required; validated by {@link AiSdkToolCallingModelOptionsSchema}. A temperature of
+ * 0 makes the routing choice as repeatable as the provider allows.
+ *
+ * @example
+ * ```ts
+ * import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+ * import { aiSdkToolCallingModel, type AiSdkToolCallingModelOptions } from '@rxagents/ai-sdk';
+ *
+ * const local = createOpenAICompatible({ name: 'local', baseURL: 'http://127.0.0.1:11434/v1' });
+ * const options: AiSdkToolCallingModelOptions = {
+ *   model: local('qwen2.5'),
+ *   system: 'Hand the customer to the team that fits; answer greetings yourself.',
+ *   settings: { temperature: 0, maxRetries: 0 },
+ *   onUsage: (usage) => console.log(usage.finishReason, usage.totalTokens),
+ * };
+ * const router = aiSdkToolCallingModel(options);
+ * ```
+ */
 export interface AiSdkToolCallingModelOptions {
   /** The AI SDK language model; it must support tool calling. */
   readonly model: LanguageModel;
@@ -24,7 +45,22 @@ export interface AiSdkToolCallingModelOptions {
   readonly onUsage?: (usage: AiSdkUsage) => void;
 }
 
-/** The zod schema of {@link AiSdkToolCallingModelOptions}. */
+/**
+ * The zod schema of {@link AiSdkToolCallingModelOptions}.
+ *
+ * @remarks
+ * Strict: unknown keys are rejected; `model` must be a provider's model object or a model id string,
+ * `settings` an object and `onUsage` a function.
+ *
+ * @example
+ * ```ts
+ * import { AiSdkToolCallingModelOptionsSchema } from '@rxagents/ai-sdk';
+ *
+ * const result = AiSdkToolCallingModelOptionsSchema.safeParse({ model: 'openai/gpt-4o-mini', settings: 'fast' });
+ * if (!result.success) console.log(result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+ * // [ 'settings: must be an object of AI SDK call settings' ]
+ * ```
+ */
 export const AiSdkToolCallingModelOptionsSchema = z.strictObject({
   model: languageModelRule(),
   system: z.string({ error: 'must be a string' }).optional(),
@@ -32,7 +68,28 @@ export const AiSdkToolCallingModelOptionsSchema = z.strictObject({
   onUsage: configRules.function<(usage: AiSdkUsage) => void>().optional(),
 });
 
-/** A {@link ToolCallingModel} backed by an AI SDK model, with its token usage observable. */
+/**
+ * A {@link ToolCallingModel} backed by an AI SDK model, with its token usage observable.
+ *
+ * @remarks
+ * What {@link aiSdkToolCallingModel} returns: a function you pass as a routing agent's `model`, which
+ * also carries `usage$` and `lastUsage` for the routing calls' tokens.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, lastValue, reply } from '@rxagents/core';
+ * import { aiSdkToolCallingModel, type AiSdkToolCallingModel, type AiSdkToolCallingModelOptions } from '@rxagents/ai-sdk';
+ * import { routingAgent } from '@rxagents/handoff';
+ *
+ * declare const model: AiSdkToolCallingModelOptions['model'];
+ *
+ * const router: AiSdkToolCallingModel = aiSdkToolCallingModel({ model });
+ * const billing = defineAgent({ id: 'billing', name: 'Billing', chat: async () => 'Your invoice is paid.' });
+ * const assistant = routingAgent({ id: 'assistant', instructions: 'Route billing questions.', model: router, handoffs: [billing] });
+ * console.log(await lastValue(reply(assistant, 'Was my invoice paid?'))); // Your invoice is paid.
+ * console.log(router.lastUsage?.finishReason); // tool-calls
+ * ```
+ */
 export interface AiSdkToolCallingModel extends ToolCallingModel {
   /** Every finished call's usage, hot. Never completes. */
   readonly usage$: Observable<AiSdkUsage>;
