@@ -148,6 +148,8 @@ export function scriptedAgent(
   answer: ScriptAnswer | ((input: string, options: ChatOptions) => ScriptAnswer),
   options?: ScriptedAgentOptions,
 ): ScriptedAgent;
+/** An agent that answers from any {@link Script}. */
+export function scriptedAgent(id: string, script: Script, options?: ScriptedAgentOptions): ScriptedAgent;
 export function scriptedAgent(id: string, script: Script, options: ScriptedAgentOptions = {}): ScriptedAgent {
   const scheduler = options.scheduler ?? asyncScheduler;
   const calls: { input: string; options: ChatOptions }[] = [];
