@@ -1,4 +1,4 @@
-import { asyncScheduler, BehaviorSubject, concat, concatMap, defer, first, ignoreElements, map, merge, type Observable, of, race, scan, type SchedulerLike, takeWhile, tap, timer } from 'rxjs';
+import { asyncScheduler, BehaviorSubject, concat, defer, first, ignoreElements, map, merge, type Observable, of, race, scan, type SchedulerLike, takeWhile, tap, timer } from 'rxjs';
 import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
@@ -11,6 +11,7 @@ import { UnknownParticipantError } from './errors/UnknownParticipantError';
 import { evaluateTermination, type TerminationCondition } from './TerminationCondition';
 import type { TerminationDecision } from './TerminationDecision';
 import { TurnPolicy } from './TurnPolicy';
+import { unfoldSteps, type Unfolded } from './unfoldSteps';
 
 /**
  * The part of a `StreamingChannel` a conversation needs: post a message, watch every message.
@@ -237,7 +238,7 @@ export class ConversationOrchestrator {
         })),
       );
 
-      const turn = (): Observable<ConversationEvent> =>
+      const check = (): Observable<Unfolded<TurnStep, ConversationEvent>> =>
         defer(() => {
           const state = projection.value;
           const decision$ = evaluateTermination(termination, { state, iteration: state.round, elapsedMs: scheduler.now() - startedAt });
@@ -245,17 +246,20 @@ export class ConversationOrchestrator {
             overall === undefined
               ? decision$
               : race(decision$, timer(Math.max(0, overall.endsAt - scheduler.now()), scheduler).pipe(map(() => timedOut(pattern, overall.timeoutMs))));
-          return bounded$.pipe(concatMap((decision) => (decision.type === 'continue' ? speak(state) : of(finished(decision)))));
+          return bounded$.pipe(
+            map((decision): Unfolded<TurnStep, ConversationEvent> => (decision.type === 'continue' ? { next: { speak: state } } : { emit: finished(decision) })),
+          );
         });
 
-      const speak = (state: ConversationState): Observable<ConversationEvent> => {
-        if (overall !== undefined && scheduler.now() >= overall.endsAt) return of(finished(timedOut(pattern, overall.timeoutMs)));
+      const speak = (state: ConversationState): Observable<Unfolded<TurnStep, ConversationEvent>> => {
+        const end = (decision: Exclude<TerminationDecision, { type: 'continue' }>) => of({ emit: finished(decision) });
+        if (overall !== undefined && scheduler.now() >= overall.endsAt) return end(timedOut(pattern, overall.timeoutMs));
         const next = turnPolicy.next(state);
-        if (next.length === 0) return of(finished({ type: 'complete', reason: `${turnPolicy.name} named no speaker` }));
+        if (next.length === 0) return end({ type: 'complete', reason: `${turnPolicy.name} named no speaker` });
         const unknown = next.find((id) => !byId.has(id));
         if (unknown !== undefined) {
           const error = new UnknownParticipantError(unknown, ids);
-          return of(finished({ type: 'failed', reason: error.message, error }));
+          return end({ type: 'failed', reason: error.message, error });
         }
         const speakers = next.map((id) => byId.get(id) as AgentRef);
         let failure: AgentFailure | undefined;
@@ -281,19 +285,24 @@ export class ConversationOrchestrator {
           replies$,
           defer(() =>
             failure !== undefined
-              ? of(finished({ type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error }))
+              ? end({ type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error })
               : projection.pipe(
                   first((s) => s.messages.length >= posted),
-                  concatMap(() => turn()),
+                  map((): Unfolded<TurnStep, ConversationEvent> => ({ next: { check: true } })),
                 ),
           ),
         );
       };
 
-      return merge(messages$, turn()).pipe(takeWhile((event) => event.type !== 'finished', true));
+      // Turns run from a flat loop (see unfoldSteps), so agents that answer synchronously run in constant stack.
+      const turns$ = unfoldSteps<TurnStep, ConversationEvent>({ check: true }, (step) => ('speak' in step ? speak(step.speak) : check()));
+      return merge(messages$, turns$).pipe(takeWhile((event) => event.type !== 'finished', true));
     });
   }
 }
+
+/** One step of the turn loop: check termination, or let the next speakers speak. */
+type TurnStep = { readonly check: true } | { readonly speak: ConversationState };
 
 function timedOut(pattern: string, timeoutMs: number): Exclude<TerminationDecision, { type: 'continue' }> {
   return { type: 'failed', reason: `timed out after ${timeoutMs} ms`, error: new ExecutionTimeoutError(pattern, timeoutMs) };

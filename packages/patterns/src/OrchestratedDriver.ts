@@ -1,10 +1,11 @@
-import { concat, concatMap, defer, map, type Observable, of, race, timer } from 'rxjs';
+import { concat, defer, map, type Observable, of, race, timer } from 'rxjs';
 import type { AgentFailure, AgentResult } from './AgentResult';
 import { dispatchAgents } from './dispatchAgents';
 import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { resultOf } from './resultOf';
+import { unfoldSteps, type Unfolded } from './unfoldSteps';
 import { evaluateTermination } from './TerminationCondition';
 import type { TerminationDecision } from './TerminationDecision';
 
@@ -22,8 +23,8 @@ type Stop = Exclude<TerminationDecision, { type: 'continue' }>;
  * condition on the new snapshot. The run ends when routing returns no agent, when a condition stops,
  * when an agent fails and the model has `failOnAgentError`, or when the overall `timeout` has passed
  * (`failed`). Unsubscribing aborts every agent call in flight (their `AbortSignal`s fire) and clears
- * every timer. The loop is an Observable (`defer`/`concat`/`concatMap`), so it runs on virtual time
- * under `TestScheduler.run`.
+ * every timer. The loop is an Observable whose steps are subscribed one after another from a flat
+ * loop, so it runs on virtual time under `TestScheduler.run` and in constant stack.
  *
  * @example
  * ```ts
@@ -44,51 +45,52 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
     const results: AgentResult[] = [];
     let state = model.initialState(input);
     const facts = (iterations: number) => ({ model, mode: 'direct' as const, state, iterations, results, startedAt });
+    const emit = (result: ExecutionResult<T>): Unfolded<LoopStep, ExecutionResult<T>> => ({ emit: result });
 
-    const iterate = (iteration: number): Observable<ExecutionResult<T>> =>
-      defer(() => {
-        const routed = model.route(state, iteration);
-        if (routed.length === 0) return of(resultOf(facts(iteration), { type: 'complete', reason: 'no agent left to route' }));
-        let failure: AgentFailure | undefined;
-        const step$ = dispatchAgents(routed, (ref) => model.prompt(state, ref, iteration), {
-          pattern: model.pattern,
-          concurrency: model.concurrency,
-          agentTimeout: model.agentTimeout,
-          overall,
-          failFast: model.failOnAgentError,
-          scheduler,
-        }).pipe(
-          map((result) => {
-            state = model.aggregate(state, result);
-            results.push(result);
-            if (!result.ok && model.failOnAgentError) failure ??= result;
-            return resultOf(facts(iteration));
-          }),
-        );
-        return concat(
-          step$,
-          defer(() => check(iteration + 1, failure)),
-        );
-      });
+    const iterate = (iteration: number): Observable<Unfolded<LoopStep, ExecutionResult<T>>> => {
+      const routed = model.route(state, iteration);
+      if (routed.length === 0) return of(emit(resultOf(facts(iteration), { type: 'complete', reason: 'no agent left to route' })));
+      let failure: AgentFailure | undefined;
+      const step$ = dispatchAgents(routed, (ref) => model.prompt(state, ref, iteration), {
+        pattern: model.pattern,
+        concurrency: model.concurrency,
+        agentTimeout: model.agentTimeout,
+        overall,
+        failFast: model.failOnAgentError,
+        scheduler,
+      }).pipe(
+        map((result) => {
+          state = model.aggregate(state, result);
+          results.push(result);
+          if (!result.ok && model.failOnAgentError) failure ??= result;
+          return emit(resultOf(facts(iteration)));
+        }),
+      );
+      return concat(step$, defer(() => of({ next: { check: iteration + 1, failure } })));
+    };
 
-    const check = (completed: number, failure: AgentFailure | undefined): Observable<ExecutionResult<T>> => {
+    const check = (completed: number, failure: AgentFailure | undefined): Observable<Unfolded<LoopStep, ExecutionResult<T>>> => {
       if (failure !== undefined) {
-        return of(resultOf(facts(completed), { type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error }));
+        return of(emit(resultOf(facts(completed), { type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error })));
       }
       const decision$ = evaluateTermination(model.termination, { state, iteration: completed, elapsedMs: scheduler.now() - startedAt });
       const bounded$ = overall === undefined ? decision$ : race(decision$, timer(Math.max(0, overall.endsAt - scheduler.now()), scheduler).pipe(map(() => timedOut(model.pattern, overall.timeoutMs))));
       return bounded$.pipe(
-        concatMap((decision) => {
-          if (decision.type !== 'continue') return of(resultOf(facts(completed), decision));
-          if (overall !== undefined && scheduler.now() >= overall.endsAt) return of(resultOf(facts(completed), timedOut(model.pattern, overall.timeoutMs)));
-          return iterate(completed);
+        map((decision): Unfolded<LoopStep, ExecutionResult<T>> => {
+          if (decision.type !== 'continue') return emit(resultOf(facts(completed), decision));
+          if (overall !== undefined && scheduler.now() >= overall.endsAt) return emit(resultOf(facts(completed), timedOut(model.pattern, overall.timeoutMs)));
+          return { next: { iterate: completed } };
         }),
       );
     };
 
-    return iterate(0);
+    // A flat loop (see unfoldSteps): agents that answer synchronously run in constant stack.
+    return unfoldSteps<LoopStep, ExecutionResult<T>>({ iterate: 0 }, (step) => ('iterate' in step ? iterate(step.iterate) : check(step.check, step.failure)));
   });
 }
+
+/** One step of the driver loop: an iteration to run, or a termination check to make. */
+type LoopStep = { readonly iterate: number } | { readonly check: number; readonly failure: AgentFailure | undefined };
 
 function timedOut(pattern: string, timeoutMs: number): Stop {
   return { type: 'failed', reason: `timed out after ${timeoutMs} ms`, error: new ExecutionTimeoutError(pattern, timeoutMs) };
