@@ -2,6 +2,7 @@ import { parseConfig } from '@rxagents/core';
 import type { ChoreographySpec } from './ChoreographySpec';
 import { type DeadlockDetectorOptions, DeadlockDetectorOptionsSchema } from './DeadlockDetectorOptions';
 import type { DeadlockResult } from './DeadlockResult';
+import type { Interaction } from './Interaction';
 import { DirectedGraph } from './graph/DirectedGraph';
 import { elementaryCycles } from './graph/elementaryCycles';
 
@@ -20,7 +21,7 @@ export type WaitGraph = ReadonlyMap<string, Iterable<string>> | Readonly<Record<
 
 function analyse(graph: DirectedGraph, options: DeadlockDetectorOptions | undefined): DeadlockResult {
   const { maxCycles } = parseConfig(DeadlockDetectorOptionsSchema, options ?? {}, 'DeadlockDetector options');
-  const search = elementaryCycles(graph.deduplicate().adjacency, maxCycles);
+  const search = elementaryCycles(graph.compile(), maxCycles);
   return {
     hasDeadlock: search.hasCycle,
     cycles: search.cycles.map((cycle) => cycle.map((vertex) => graph.names[vertex] as string)),
@@ -64,8 +65,12 @@ export const DeadlockDetector = Object.freeze({
    * @throws `ConfigError` when `options.maxCycles` is not a non-negative integer.
    */
   detect(spec: ChoreographySpec, options?: DeadlockDetectorOptions): DeadlockResult {
-    const graph = new DirectedGraph();
-    for (const interaction of spec.interactions) graph.edge(interaction.source, interaction.target);
+    const interactions = spec.interactions;
+    const graph = new DirectedGraph(interactions.length);
+    for (let i = 0; i < interactions.length; i += 1) {
+      const interaction = interactions[i] as Interaction;
+      graph.edge(interaction.source, interaction.target);
+    }
     return analyse(graph, options);
   },
 

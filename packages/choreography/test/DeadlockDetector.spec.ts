@@ -117,3 +117,26 @@ describe('DeadlockDetector.detectFromWaitGraph', () => {
     );
   });
 });
+
+describe('DeadlockDetector graph building', () => {
+  it("keeps each agent's edges in declaration order when they are spread across the spec", () => {
+    const result = DeadlockDetector.detect(specOf([['a', 'c'], ['b', 'a'], ['a', 'b'], ['c', 'a'], ['a', 'c'], ['a', 'b']]));
+    expect(result).toEqual({ cycles: [['a', 'c'], ['a', 'b']], hasDeadlock: true, truncated: false });
+  });
+
+  it('gives a spec the same answer as its wait-for graph, with repeated edges scattered anywhere after (property)', () => {
+    const vertex = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g');
+    const waitGraph = fc.uniqueArray(fc.tuple(vertex, fc.array(vertex, { minLength: 1, maxLength: 5 })), { selector: ([waiter]) => waiter, minLength: 1 });
+    fc.assert(
+      fc.property(waitGraph, fc.array(fc.nat()), fc.integer({ min: 0, max: 30 }), (entries, picks, maxCycles) => {
+        // The spec lists the wait graph's edges in its order (so both number the vertices alike),
+        // then repeats some of them in any order: duplicates spread across the spec change nothing.
+        const edges = entries.flatMap(([waiter, holders]) => holders.map((holder) => [waiter, holder] as const));
+        const repeated = picks.map((pick) => edges[pick % edges.length]!);
+        const waits = new Map(entries);
+        expect(DeadlockDetector.detect(specOf([...edges, ...repeated]), { maxCycles })).toEqual(DeadlockDetector.detectFromWaitGraph(waits, { maxCycles }));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
