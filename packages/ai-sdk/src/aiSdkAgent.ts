@@ -119,7 +119,7 @@ export interface AiSdkAgent extends Agent {
  * finishes, an {@link AiSdkUsageReport} is emitted on `usage$`, stored as `lastUsage` and passed to
  * `onUsage`, before the reply completes. Aborted or failed calls report nothing.
  *
- * @throws {@link ConfigError} when an option is invalid (empty `id`, no `model`, unknown option).
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when an option is invalid (empty `id`, no `model`, unknown option).
  *
  * @example
  * ```ts

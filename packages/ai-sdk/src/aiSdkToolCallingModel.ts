@@ -111,7 +111,7 @@ export interface AiSdkToolCallingModel extends ToolCallingModel {
  * for 429 and 5xx); an abort errors with the signal's reason. Usage is on `usage$`, `lastUsage` and
  * `onUsage`, as for {@link aiSdkAgent}.
  *
- * @throws {@link ConfigError} when an option is invalid.
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when an option is invalid.
  *
  * @example
  * ```ts

@@ -51,7 +51,7 @@ interface RunningStep {
  *
  * The run ends when every interaction has run once, or when `timeout` passes on the scheduler: then
  * running agents are aborted (their signals fire), each gets a failed step, and never-started
- * interactions are listed in `pending`. Before running, {@link DeadlockDetector.detect} checks the
+ * interactions are listed in `pending`. Before running, `DeadlockDetector.detect` checks the
  * spec and a cycle is logged as a warning. An engine runs once; its run closes its bus.
  *
  * `steps$` emits each {@link StepResult} as it happens and `events$` every event published; both

@@ -27,7 +27,7 @@ export const HandoffExecuteOptionsSchema = z.strictObject({
  * The shipped {@link HandoffStrategy}: a `HANDOFF_REQUEST` message, then one `chat` call.
  *
  * @remarks
- * For each handoff it delivers a `HANDOFF_REQUEST` {@link AgentMessage} (payload: the context's payload
+ * For each handoff it delivers a `HANDOFF_REQUEST` {@link @rxagents/core!AgentMessage | AgentMessage} (payload: the context's payload
  * plus `taskId`) to the receiver's `receive`, if it has one, then calls its `chat` with
  * `Process handoff task: <taskId> | payload: <payload as JSON>` and the context's metadata (plus
  * `taskId`) in `ChatOptions.metadata`. The whole reply is the result's `output`. Anything thrown,
@@ -36,7 +36,7 @@ export const HandoffExecuteOptionsSchema = z.strictObject({
  * failure; a throwing listener is ignored. The receiver runs under the handoff chain in scope extended
  * with the sender, so handoffs it starts see where they come from.
  *
- * @throws {@link ConfigError} from the constructor or `execute$` when options are invalid.
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} from the constructor or `execute$` when options are invalid.
  *
  * @example
  * ```ts

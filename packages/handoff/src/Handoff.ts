@@ -47,7 +47,7 @@ export interface HandoffCallOptions {
  * {@link HandoffDepthError}, {@link HandoffTimeoutError} or {@link HandoffValidationError}; a target that
  * fails resolves with `success: false`. `execute$` is the Observable form; unsubscribing aborts the target.
  *
- * @throws {@link ConfigError} from the constructor when the config breaks a rule.
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} from the constructor when the config breaks a rule.
  *
  * @example
  * ```ts

@@ -82,7 +82,7 @@ interface ContextFields {
  * leave it unset and the chain in force for the current execution is used (see
  * {@link currentHandoffChain}); set it to resume a chain that crossed a process boundary.
  *
- * @throws {@link ConfigError} from the constructor when `taskId` is empty or a field has the wrong type.
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} from the constructor when `taskId` is empty or a field has the wrong type.
  *
  * @example
  * ```ts

@@ -26,7 +26,7 @@ export type HandoffSpec = Agent | HandoffConfig | Handoff;
  * is (keeping its semaphore). Two entries with the same tool name are refused, since a model could not
  * tell them apart.
  *
- * @throws {@link ConfigError} when an entry is none of the three forms, a config is invalid, or two tool names clash.
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when an entry is none of the three forms, a config is invalid, or two tool names clash.
  *
  * @example
  * ```ts

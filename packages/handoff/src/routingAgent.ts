@@ -83,7 +83,7 @@ export interface RoutingAgent extends Agent {
  * agent's reply; a handoff that fails makes the call fail. History in `ChatOptions.context` is passed on,
  * and each handoff's context policy selects from it.
  *
- * @throws {@link ConfigError} when the config or a handoff entry is invalid.
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when the config or a handoff entry is invalid.
  *
  * @example
  * ```ts

@@ -48,7 +48,7 @@ export class AgentStreamBridge {
    * Creates a named channel (256 items, `DROP_OLDEST` unless `options` say otherwise).
    *
    * @throws {@link DuplicateChannelError} when the name is taken.
-   * @throws {@link ConfigError} when an option breaks its rule.
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} when an option breaks its rule.
    */
   createChannel<S extends ItemSchema<unknown>>(name: string, options: BridgeChannelOptions<unknown> & { readonly schema: S }): StreamingChannel<SchemaOutput<S>>;
   createChannel<T>(name: string, options?: BridgeChannelOptions<T>): StreamingChannel<T>;
@@ -99,5 +99,16 @@ export class AgentStreamBridge {
   }
 }
 
-/** The item type a schema produces. */
-type SchemaOutput<S> = S extends ItemSchema<infer T> ? T : never;
+/**
+ * The item type a channel's schema produces: the type `AgentStreamBridge.createChannel` infers from it.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod';
+ * import type { SchemaOutput } from '@rxagents/streaming';
+ *
+ * const Token = z.object({ agentId: z.string(), text: z.string() });
+ * const token: SchemaOutput<typeof Token> = { agentId: 'writer', text: 'Hello' };
+ * ```
+ */
+export type SchemaOutput<S> = S extends ItemSchema<infer T> ? T : never;

@@ -107,7 +107,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
   /**
    * Creates a channel from options, validated with {@link StreamingChannelOptionsSchema}.
    *
-   * @throws {@link ConfigError} when an option breaks its rule.
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} when an option breaks its rule.
    *
    * @example
    * ```ts
@@ -219,7 +219,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
    * (see {@link SubscribeOptions}). A handler that throws or rejects is reported to `onError` handlers and
    * the dispatcher keeps going. Subscribing to a completed or closed channel completes at once.
    *
-   * @throws {@link ConfigError} when `options` break their rules.
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} when `options` break their rules.
    */
   subscribe(subscriber: ChannelHandler<T> | Partial<ChannelObserver<T>>, options?: SubscribeOptions): Subscription {
     const observer: Partial<ChannelObserver<T>> = typeof subscriber === 'function' ? { next: subscriber } : subscriber;

@@ -8,7 +8,7 @@ import type { ItemSchema, StreamingChannelOptions } from './StreamingChannelOpti
  *
  * @remarks
  * Each setter records one option; `build()` validates them all with
- * {@link StreamingChannelOptionsSchema} and throws one {@link ConfigError} naming every bad field.
+ * {@link StreamingChannelOptionsSchema} and throws one {@link @rxagents/core!ConfigError | ConfigError} naming every bad field.
  * Defaults: a random 8-character id, buffer 256, `DROP_OLDEST`, offer timeout 5 s, 1024 parked offers.
  *
  * @example
@@ -98,7 +98,7 @@ export class StreamingChannelBuilder<T> {
   /**
    * Validates the options and creates the channel.
    *
-   * @throws {@link ConfigError} naming every field that breaks its rule.
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} naming every field that breaks its rule.
    */
   build(): StreamingChannel<T> {
     return this.#create({ ...this.#options });

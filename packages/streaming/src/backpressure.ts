@@ -82,7 +82,7 @@ export interface BackpressureOptions<T> {
  *
  * @param project - Maps a value (and its index) to an `ObservableInput`.
  * @param options - Concurrency, buffer, strategy and its timing.
- * @throws {@link ConfigError} when an option breaks its rule.
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when an option breaks its rule.
  *
  * @example
  * ```ts

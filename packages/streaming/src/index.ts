@@ -18,4 +18,4 @@ export {
   type ChannelObserver,
 } from './ChannelSubscriber';
 export { toChannel, type ToChannelOptions } from './toChannel';
-export { AgentStreamBridge, type BridgeChannelOptions } from './AgentStreamBridge';
+export { AgentStreamBridge, type BridgeChannelOptions, type SchemaOutput } from './AgentStreamBridge';

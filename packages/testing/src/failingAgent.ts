@@ -5,7 +5,7 @@ import type { Agent } from '@rxagents/core';
  * How a {@link failingAgent} fails: a synchronous throw, a rejected Promise, or an erroring Observable.
  *
  * @remarks
- * {@link invoke} turns all three into the same `AgentError`; test each to cover every path an agent can fail by.
+ * {@link @rxagents/core!invoke | invoke} turns all three into the same `AgentError`; test each to cover every path an agent can fail by.
  *
  * @example
  * ```ts
