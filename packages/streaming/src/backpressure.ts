@@ -1,4 +1,4 @@
-import { asyncScheduler, from, Observable, type ObservableInput, type OperatorFunction, type SchedulerLike, Subscription } from 'rxjs';
+import { asyncScheduler, from, Observable, type ObservableInput, type OperatorFunction, type SchedulerLike, Subject, takeUntil } from 'rxjs';
 import { z } from 'zod';
 import { configRules, parseConfig } from '@rxagents/core';
 import { BackpressureStrategy, BackpressureStrategySchema } from './BackpressureStrategy';
@@ -116,7 +116,10 @@ export function backpressure<T, R>(
   return (source) =>
     new Observable<R>((subscriber) => {
       const buffer = new RingBuffer<T>(bufferSize);
-      const inners = new Subscription();
+      // Fires on teardown. The source and every project are subscribed through takeUntil(stop), so a
+      // synchronous source or project stops at once when downstream unsubscribes (take(n) on an endless
+      // synchronous source) or fails, even before its subscribe() call has returned a Subscription.
+      const stop = new Subject<void>();
       let active = 0;
       let index = 0;
       let sourceDone = false;
@@ -138,24 +141,20 @@ export function backpressure<T, R>(
 
       const run = (value: T): void => {
         active += 1;
-        let done = false;
-        let inner: Subscription | undefined;
         try {
-          inner = from(project(value, index++)).subscribe({
-            next: (result) => subscriber.next(result),
-            error: fail,
-            complete: () => {
-              done = true;
-              active -= 1;
-              if (inner !== undefined) inners.remove(inner);
-              drain();
-            },
-          });
+          from(project(value, index++))
+            .pipe(takeUntil(stop))
+            .subscribe({
+              next: (result) => subscriber.next(result),
+              error: fail,
+              complete: () => {
+                active -= 1;
+                drain();
+              },
+            });
         } catch (error) {
           fail(error);
-          return;
         }
-        if (!done) inners.add(inner);
       };
 
       const drain = (): void => {
@@ -195,7 +194,13 @@ export function backpressure<T, R>(
         }
       };
 
-      const upstream = source.subscribe({
+      subscriber.add(() => {
+        stop.next();
+        parked.clear();
+        buffer.clear();
+      });
+
+      source.pipe(takeUntil(stop)).subscribe({
         next: accept,
         error: fail,
         complete: () => {
@@ -203,12 +208,5 @@ export function backpressure<T, R>(
           drain();
         },
       });
-
-      return () => {
-        upstream.unsubscribe();
-        inners.unsubscribe();
-        parked.clear();
-        buffer.clear();
-      };
     });
 }

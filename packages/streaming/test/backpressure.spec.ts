@@ -1,5 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
-import { map, NEVER, of, Subject, throwError, timer } from 'rxjs';
+import { map, NEVER, Observable, of, Subject, take, throwError, timer } from 'rxjs';
 import { ConfigError } from '@rxagents/core';
 import { backpressure, BackpressureStrategy, BufferOverflowError, type DropReason } from '@rxagents/streaming';
 
@@ -119,6 +119,51 @@ describe('backpressure', () => {
       expectObservable(source.pipe(backpressure(() => inner, { concurrency: 2 })), '^----!').toBe('');
       expectSubscriptions(inner.subscriptions).toBe(['^----!', '-^---!']);
     });
+  });
+
+  it('a synchronous source stops as soon as downstream unsubscribes (take on an endless source)', () => {
+    let pulled = 0;
+    const endless = new Observable<number>((subscriber) => {
+      for (let i = 0; i < 100_000 && !subscriber.closed; i++) {
+        pulled += 1;
+        subscriber.next(i);
+      }
+      subscriber.complete();
+    });
+    const seen: number[] = [];
+    endless.pipe(backpressure((n) => of(n)), take(3)).subscribe((n) => seen.push(n));
+    expect(seen).toEqual([0, 1, 2]);
+    expect(pulled).toBe(3);
+  });
+
+  it('a synchronous project stops as soon as downstream unsubscribes', () => {
+    let pulled = 0;
+    const endless = new Observable<number>((subscriber) => {
+      for (let i = 0; i < 100_000 && !subscriber.closed; i++) {
+        pulled += 1;
+        subscriber.next(i);
+      }
+      subscriber.complete();
+    });
+    const seen: number[] = [];
+    of('go').pipe(backpressure(() => endless), take(3)).subscribe((n) => seen.push(n));
+    expect(seen).toEqual([0, 1, 2]);
+    expect(pulled).toBe(3);
+  });
+
+  it('ERROR stops a synchronous source at the overflow', () => {
+    let pulled = 0;
+    const burst = new Observable<number>((subscriber) => {
+      for (let i = 0; i < 100_000 && !subscriber.closed; i++) {
+        pulled += 1;
+        subscriber.next(i);
+      }
+      subscriber.complete();
+    });
+    const errors: unknown[] = [];
+    burst.pipe(backpressure(() => NEVER, { bufferSize: 2, strategy: BackpressureStrategy.ERROR })).subscribe({ error: (e: unknown) => errors.push(e) });
+    expect(errors[0]).toBeInstanceOf(BufferOverflowError);
+    expect(pulled).toBe(4);
   });
 
   it('a source error fails at once, discarding the buffer', () => {
