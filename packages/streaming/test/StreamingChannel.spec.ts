@@ -399,6 +399,31 @@ describe('StreamingChannel', () => {
       expect(inner.observed).toBe(false);
       expect(other.metrics().subscriberCount).toBe(0);
     });
+    it('a subscriber unsubscribed by another during an item does not receive it', () => {
+      const channel = StreamingChannel.create<string>();
+      const log: string[] = [];
+      let second: { unsubscribe(): void } | undefined;
+      channel.subscribe((item) => {
+        log.push(`A:${item}`);
+        if (item === 'stop') second?.unsubscribe();
+      });
+      second = channel.subscribe((item) => void log.push(`B:${item}`));
+      channel.emitAll(['a', 'stop', 'b']);
+      expect(log).toEqual(['A:a', 'B:a', 'A:stop', 'A:b']);
+    });
+
+    it('close() from a subscriber: the others are completed and receive nothing after', () => {
+      const channel = StreamingChannel.create<string>();
+      const log: string[] = [];
+      channel.subscribe((item) => {
+        log.push(`A:${item}`);
+        if (item === 'stop') channel.close();
+      });
+      channel.subscribe({ next: (item) => void log.push(`B:${item}`), complete: () => log.push('B:complete') });
+      channel.emit('a');
+      channel.emit('stop');
+      expect(log).toEqual(['A:a', 'B:a', 'A:stop', 'B:complete']);
+    });
   });
 
   describe('derived channels', () => {

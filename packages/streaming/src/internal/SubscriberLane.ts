@@ -63,6 +63,8 @@ export class SubscriberLane<T> {
 
   /** Hands one item to the subscriber; the dispatcher only calls it while the lane is not blocking. */
   deliver(item: T): void {
+    // Another subscriber may unsubscribe this one, or close the channel, while the same item is being handed out.
+    if (this.#closed) return;
     if (!this.#pending) {
       this.#run(item);
       return;
