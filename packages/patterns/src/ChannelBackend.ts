@@ -55,7 +55,7 @@ export interface ChannelBackendOptions {
   readonly id?: string;
   /** The channel's buffer. Default 256. */
   readonly bufferSize?: number;
-  /** The channel's strategy. Default `BLOCK`: a pattern's messages are never dropped, a slow watcher slows the run. */
+  /** The channel's strategy. Default `BLOCK`: a slow watcher slows the run; a message dropped anyway fails it (`MessageDroppedError`). */
   readonly backpressure?: BackpressureStrategy;
   /** Called with each run's channel before anything is posted: subscribe a UI or a logger here. */
   readonly onChannel?: (channel: PatternChannel) => void;
@@ -105,7 +105,9 @@ export type ChannelExecutionBackend<T> = ExecutionBackend<T> & { readonly strate
  * Per run (per subscription): creates the channel on the model's scheduler, hands it to the strategy
  * (Conversation, FanIn or Barrier), and tears it down in a finalizer: `complete()` when the run
  * completes (watchers drain what they have not read yet), `close()` on error and on unsubscription
- * (a cancelled run delivers nothing more). Results report `mode: 'channel'`. `.overChannel()` on a
+ * (a cancelled run delivers nothing more). Results report `mode: 'channel'`. A message the channel
+ * drops (a slow watcher behind a `DROP_*` strategy, or past `offerTimeout` under `BLOCK`) ends the run
+ * as `failed` with {@link MessageDroppedError}, never a hang. `.overChannel()` on a
  * pattern builder sets this backend with the strategy the pattern implies.
  *
  * @example
@@ -136,13 +138,27 @@ export function ChannelBackend<T>(strategy: ChannelExecutionStrategy<T>, options
       if (strategy.kind === 'conversation') {
         const channel = open<PostedMessage>(model);
         settings.onChannel?.(channel);
-        return tearDownAfter(channel, runConversationStrategy(strategy, model, input, channel));
+        const conversation = { emit: (message: PostedMessage) => channel.emit(message), offer$: posting(channel), asObservable: () => channel.asObservable() };
+        return tearDownAfter(channel, runConversationStrategy(strategy, model, input, conversation));
       }
       const channel = open<AgentResult>(model);
       settings.onChannel?.(channel);
-      return tearDownAfter(channel, runCollectStrategy(strategy, model, input, channel));
+      return tearDownAfter(channel, runCollectStrategy(strategy, model, input, { offer$: posting(channel), asObservable: () => channel.asObservable() }));
     });
   return Object.assign(backend, { strategy });
+}
+
+/**
+ * Posts on a run's channel with `offer$` (under `BLOCK` a post waits for room rather than parking
+ * unseen) and reports `false` when anything was dropped meanwhile, an earlier item evicted by
+ * `DROP_OLDEST` included: the run could never collect it.
+ */
+function posting<M>(channel: StreamingChannel<M>): (item: M) => Observable<boolean> {
+  return (item) =>
+    defer(() => {
+      const droppedBefore = channel.metrics().dropped;
+      return channel.offer$(item).pipe(map((accepted) => accepted && channel.metrics().dropped === droppedBefore));
+    });
 }
 
 function tearDownAfter<M, T>(channel: StreamingChannel<M>, run$: Observable<ExecutionResult<T>>): Observable<ExecutionResult<T>> {

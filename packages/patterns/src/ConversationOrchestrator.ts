@@ -1,4 +1,4 @@
-import { asyncScheduler, BehaviorSubject, concat, defer, first, ignoreElements, map, merge, type Observable, of, race, scan, type SchedulerLike, takeWhile, tap, timer } from 'rxjs';
+import { asyncScheduler, BehaviorSubject, concat, concatMap, defer, EMPTY, first, ignoreElements, map, merge, type Observable, of, race, scan, type SchedulerLike, takeWhile, tap, timer } from 'rxjs';
 import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
@@ -7,6 +7,7 @@ import { type ConversationMessage, ConversationState, type PostedMessage } from 
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
 import { dispatchAgents } from './dispatchAgents';
 import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
+import { MessageDroppedError } from './errors/MessageDroppedError';
 import { UnknownParticipantError } from './errors/UnknownParticipantError';
 import { evaluateTermination, type TerminationCondition } from './TerminationCondition';
 import type { TerminationDecision } from './TerminationDecision';
@@ -17,7 +18,10 @@ import { unfoldSteps, type Unfolded } from './unfoldSteps';
  * The part of a `StreamingChannel` a conversation needs: post a message, watch every message.
  *
  * @remarks
- * A `StreamingChannel<PostedMessage>` is one; `emit` returns whether the message was accepted.
+ * A `StreamingChannel<PostedMessage>` is one; `emit` returns whether the message was accepted. When the
+ * channel has `offer$` (a `StreamingChannel` has), replies are posted with it, so under `BLOCK` a post
+ * waits for room instead of parking. A reply the channel drops ends the conversation as `failed` with
+ * {@link MessageDroppedError}: it would never reach the projection.
  *
  * @example
  * ```ts
@@ -35,6 +39,8 @@ import { unfoldSteps, type Unfolded } from './unfoldSteps';
  */
 export interface ConversationChannel {
   emit(message: PostedMessage): boolean;
+  /** Posts and emits once whether the message entered the channel (`false`: it was dropped). */
+  offer$?(message: PostedMessage): Observable<boolean>;
   asObservable(): Observable<PostedMessage>;
 }
 
@@ -263,6 +269,8 @@ export class ConversationOrchestrator {
         }
         const speakers = next.map((id) => byId.get(id) as AgentRef);
         let failure: AgentFailure | undefined;
+        let lost: MessageDroppedError | undefined;
+        const post$ = (message: PostedMessage): Observable<boolean> => (channel.offer$ === undefined ? of(channel.emit(message)) : channel.offer$(message));
         const replies$ = dispatchAgents(speakers, (speaker) => prompt(projection.value, speaker.id), {
           pattern,
           concurrency: this.options.concurrency ?? speakers.length,
@@ -271,20 +279,29 @@ export class ConversationOrchestrator {
           failFast: true,
           scheduler,
         }).pipe(
-          tap((result) => {
+          // Posted one after another, in completion order; a post may wait for room (BLOCK).
+          concatMap((result) => {
             results.push(result);
-            if (!result.ok) failure = result;
-            else {
-              posted += 1;
-              channel.emit({ speaker: result.agentId, content: result.output, at: result.finishedAt });
+            if (!result.ok) {
+              failure = result;
+              return EMPTY;
             }
+            posted += 1;
+            return post$({ speaker: result.agentId, content: result.output, at: result.finishedAt }).pipe(
+              tap((accepted) => {
+                if (!accepted) lost ??= new MessageDroppedError(pattern, result.agentId);
+              }),
+            );
           }),
+          takeWhile(() => lost === undefined),
           ignoreElements(),
         );
         return concat(
           replies$,
           defer(() =>
-            failure !== undefined
+            lost !== undefined
+              ? end({ type: 'failed', reason: lost.message, error: lost })
+              : failure !== undefined
               ? end({ type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error })
               : projection.pipe(
                   first((s) => s.messages.length >= posted),

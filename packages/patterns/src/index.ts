@@ -38,4 +38,5 @@ export { JudgeConvergenceOptionsSchema, type JudgeConvergenceOptions } from './c
 export { CONTINUE, type TerminationDecision, type TerminationSnapshot } from './TerminationDecision';
 export { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
 export { PatternFailedError } from './errors/PatternFailedError';
+export { MessageDroppedError } from './errors/MessageDroppedError';
 export { UnknownParticipantError } from './errors/UnknownParticipantError';

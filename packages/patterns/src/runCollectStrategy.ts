@@ -1,7 +1,8 @@
-import { concat, concatMap, defer, ignoreElements, map, merge, type Observable, of, take, tap, toArray } from 'rxjs';
+import { catchError, concat, concatMap, defer, ignoreElements, map, merge, type Observable, of, take, tap, throwError, toArray } from 'rxjs';
 import type { AgentResult } from './AgentResult';
 import type { BarrierStrategy, FanInStrategy } from './ChannelExecutionStrategy';
 import { dispatchAgents } from './dispatchAgents';
+import { MessageDroppedError } from './errors/MessageDroppedError';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { resultOf } from './resultOf';
@@ -9,7 +10,8 @@ import { evaluateTermination } from './TerminationCondition';
 
 /** The channel a FanIn or Barrier posts results on. */
 export interface ResultChannel {
-  emit(result: AgentResult): boolean;
+  /** Posts a result and emits once whether it entered the channel (`false`: it was dropped). */
+  offer$(result: AgentResult): Observable<boolean>;
   asObservable(): Observable<AgentResult>;
 }
 
@@ -17,6 +19,8 @@ export interface ResultChannel {
  * FanIn and Barrier: dispatch every agent concurrently, post each result on the channel, collect them
  * back from the channel (as they arrive for FanIn, all at once in agent order for Barrier), then decide
  * once with the model's termination condition (`continue` counts as `complete`: everybody answered).
+ * Results are posted one after another (a post may wait for room under `BLOCK`); a result the channel
+ * drops could never be collected, so it ends the run as `failed` with {@link MessageDroppedError}.
  */
 export function runCollectStrategy<T>(
   strategy: FanInStrategy | BarrierStrategy,
@@ -60,7 +64,13 @@ export function runCollectStrategy<T>(
       failFast: false,
       scheduler,
     }).pipe(
-      tap((result) => channel.emit(result)),
+      concatMap((result) =>
+        channel.offer$(result).pipe(
+          tap((accepted) => {
+            if (!accepted) throw new MessageDroppedError(model.pattern, result.agentId);
+          }),
+        ),
+      ),
       ignoreElements(),
     );
 
@@ -73,6 +83,10 @@ export function runCollectStrategy<T>(
         concatMap((decision) => of(resultOf(facts(1), decision.type === 'continue' ? { type: 'complete', reason: 'every agent answered' } : decision))),
       );
     });
-    return concat(merge(collected$, dispatched$), decide$);
+    return concat(merge(collected$, dispatched$), decide$).pipe(
+      catchError((error: unknown) =>
+        error instanceof MessageDroppedError ? of(resultOf(facts(1), { type: 'failed', reason: error.message, error })) : throwError(() => error),
+      ),
+    );
   });
 }
