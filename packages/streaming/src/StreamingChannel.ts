@@ -222,17 +222,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
    * @throws {@link @rxagents/core!ConfigError | ConfigError} when `options` break their rules.
    */
   subscribe(subscriber: ChannelHandler<T> | Partial<ChannelObserver<T>>, options?: SubscribeOptions): Subscription {
-    const observer: Partial<ChannelObserver<T>> = typeof subscriber === 'function' ? { next: subscriber } : subscriber;
-    let bufferSize: number | undefined;
-    let strategy: BackpressureStrategy = BackpressureStrategy.BLOCK;
-    if (options !== undefined) {
-      const parsed = parseConfig(SubscribeOptionsSchema, options, 'StreamingChannel subscribe options');
-      if (parsed.bufferSize !== undefined || parsed.backpressure !== undefined) {
-        bufferSize = parsed.bufferSize ?? this.#settings.bufferSize;
-        strategy = parsed.backpressure ?? this.#settings.backpressure;
-      }
-    }
-    return this.#core.subscribe(observer, bufferSize, strategy);
+    return this.#subscribe(subscriber, options, undefined);
   }
 
   /** Registers a handler for subscriber failures (a throw or a rejection), with the item; the dispatcher keeps going. Unsubscribe to remove it. */
@@ -268,9 +258,13 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
 
   /** The channel as an RxJS Observable: each subscription is a channel subscriber (optionally with its own buffer). */
   asObservable(options?: SubscribeOptions): Observable<T> {
-    return new Observable<T>((subscriber) =>
-      this.subscribe({ next: (item) => subscriber.next(item), error: (error) => subscriber.error(error), complete: () => subscriber.complete() }, options),
-    );
+    return new Observable<T>((subscriber) => {
+      this.#subscribe(
+        { next: (item) => subscriber.next(item), error: (error) => subscriber.error(error), complete: () => subscriber.complete() },
+        options,
+        (subscription) => subscriber.add(subscription),
+      );
+    });
   }
 
   /** A pacing subscriber for `for await`: the next item is handed over when the loop body has run. */
@@ -281,6 +275,24 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
   /** A Web `ReadableStream` of the items; the reader's pulls pace the channel; cancelling unsubscribes. */
   toReadableStream(): ReadableStream<T> {
     return channelReadableStream<T>((observer) => this.subscribe(observer));
+  }
+
+  #subscribe(
+    subscriber: ChannelHandler<T> | Partial<ChannelObserver<T>>,
+    options: SubscribeOptions | undefined,
+    register: ((subscription: Subscription) => void) | undefined,
+  ): Subscription {
+    const observer: Partial<ChannelObserver<T>> = typeof subscriber === 'function' ? { next: subscriber } : subscriber;
+    let bufferSize: number | undefined;
+    let strategy: BackpressureStrategy = BackpressureStrategy.BLOCK;
+    if (options !== undefined) {
+      const parsed = parseConfig(SubscribeOptionsSchema, options, 'StreamingChannel subscribe options');
+      if (parsed.bufferSize !== undefined || parsed.backpressure !== undefined) {
+        bufferSize = parsed.bufferSize ?? this.#settings.bufferSize;
+        strategy = parsed.backpressure ?? this.#settings.backpressure;
+      }
+    }
+    return this.#core.subscribe(observer, bufferSize, strategy, register);
   }
 
   #validate(item: T): T {

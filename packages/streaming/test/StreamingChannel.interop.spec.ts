@@ -1,4 +1,4 @@
-import { from, lastValueFrom, take, toArray } from 'rxjs';
+import { firstValueFrom, from, lastValueFrom, take, toArray } from 'rxjs';
 import { BackpressureStrategy, StreamingChannel } from '@rxagents/streaming';
 
 const flushMicrotasks = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -14,6 +14,16 @@ describe('StreamingChannel interop', () => {
     await expect(viaAs).resolves.toEqual(['a', 'b']);
     const key = (typeof Symbol === 'function' && (Symbol as { observable?: symbol }).observable) || '@@observable';
     expect(typeof (channel as unknown as Record<PropertyKey, unknown>)[key]).toBe('function');
+  });
+
+  it('take(1) on from(channel) takes one buffered item and leaves the rest for the next subscriber', async () => {
+    const channel = StreamingChannel.create<number>();
+    channel.emitAll([1, 2, 3]);
+    await expect(firstValueFrom(from(channel))).resolves.toBe(1);
+    expect(channel.metrics()).toMatchObject({ delivered: 1, bufferUsed: 2, subscriberCount: 0 });
+    const rest: number[] = [];
+    channel.subscribe((n) => void rest.push(n));
+    expect(rest).toEqual([2, 3]);
   });
 
   it('for await is a pacing subscriber: items wait while the loop body runs', async () => {

@@ -114,15 +114,27 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
     if (this.#parked.cancel(entry)) this.dropped += 1;
   }
 
-  subscribe(observer: Partial<ChannelObserver<T>>, bufferSize: number | undefined, strategy: BackpressureStrategy): Subscription {
+  /**
+   * Adds a lane and drains to it. `register` receives the lane's Subscription before the first item is
+   * handed over, so a consumer that unsubscribes during that first drain (`take(1)` on buffered items)
+   * stops the lane at once instead of consuming the rest of the buffer.
+   */
+  subscribe(
+    observer: Partial<ChannelObserver<T>>,
+    bufferSize: number | undefined,
+    strategy: BackpressureStrategy,
+    register?: (subscription: Subscription) => void,
+  ): Subscription {
     if (this.state === ChannelState.Completed || this.state === ChannelState.Closed) {
       observer.complete?.();
       return Subscription.EMPTY;
     }
     const lane = new SubscriberLane<T>(this, observer, bufferSize, strategy);
     this.#lanes = [...this.#lanes, lane];
+    const subscription = new Subscription(() => this.#removeLane(lane));
+    register?.(subscription);
     this.#requestDrain();
-    return new Subscription(() => this.#removeLane(lane));
+    return subscription;
   }
 
   onError(handler: (error: unknown, item: T | undefined) => void): Subscription {
