@@ -1,4 +1,4 @@
-import { mergeMap, Observable, type OperatorFunction } from 'rxjs';
+import { mergeMap, type OperatorFunction, tap } from 'rxjs';
 import type { StreamingChannel } from './StreamingChannel';
 
 /**
@@ -42,14 +42,14 @@ export interface ToChannelOptions {
  * ```
  */
 export function toChannel<T>(channel: StreamingChannel<T>, options: ToChannelOptions = {}): OperatorFunction<T, boolean> {
+  // Composed from operators (not a hand-made Observable over a plain observer), so a synchronous source
+  // stops at once when downstream unsubscribes.
   return (source) =>
-    new Observable<boolean>((subscriber) =>
-      source.pipe(mergeMap((value) => channel.offer$(value))).subscribe({
-        next: (accepted) => subscriber.next(accepted),
-        error: (error: unknown) => subscriber.error(error),
+    source.pipe(
+      mergeMap((value) => channel.offer$(value)),
+      tap({
         complete: () => {
           if (options.complete === true) channel.complete();
-          subscriber.complete();
         },
       }),
     );

@@ -1,5 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
-import { lastValueFrom, map, timer, toArray } from 'rxjs';
+import { lastValueFrom, map, Observable, take, timer, toArray } from 'rxjs';
 import { invoke } from '@rxagents/core';
 import { scriptedAgent } from '@rxagents/testing';
 import { BackpressureStrategy, ChannelClosedError, StreamingChannel, toChannel } from '@rxagents/streaming';
@@ -26,6 +26,23 @@ describe('toChannel', () => {
       const tokens = cold('abcde|');
       expectObservable(tokens.pipe(toChannel(channel))).toBe('t t 2ms f 5ms t 9ms (t|)', { t: true, f: false });
     });
+  });
+
+  it('stops a synchronous source as soon as downstream unsubscribes', () => {
+    let pulled = 0;
+    const endless = new Observable<string>((subscriber) => {
+      for (let i = 0; i < 100_000 && !subscriber.closed; i++) {
+        pulled += 1;
+        subscriber.next(`token ${i}`);
+      }
+      subscriber.complete();
+    });
+    const channel = StreamingChannel.create<string>();
+    const received: string[] = [];
+    channel.subscribe((token) => void received.push(token));
+    endless.pipe(toChannel(channel), take(2)).subscribe();
+    expect(pulled).toBe(2);
+    expect(received).toEqual(['token 0', 'token 1']);
   });
 
   it('fails when the channel is closed, and passes source errors through', () => {
