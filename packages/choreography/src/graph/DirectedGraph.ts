@@ -1,10 +1,12 @@
 import type { CsrGraph } from './CsrGraph';
+import { StringInterner } from './StringInterner';
 
 /**
  * Builds a directed graph over string ids, then compiles it to a {@link CsrGraph}.
  *
  * @remarks
- * Internal to {@link DeadlockDetector}. Vertices are numbered by first appearance. Edges are kept as
+ * Internal to {@link DeadlockDetector}. Vertices are numbered by first appearance
+ * ({@link StringInterner}). Edges are kept as
  * two growable `Int32Array`s (source, target) until {@link DirectedGraph.compile}, which counting-sorts
  * them by source (stable: each vertex's successors stay in insertion order) and drops duplicate
  * edges, so every elementary cycle is reported once.
@@ -12,28 +14,27 @@ import type { CsrGraph } from './CsrGraph';
  * @internal
  */
 export class DirectedGraph {
-  readonly names: string[] = [];
-  readonly #indexOf = new Map<string, number>();
+  readonly #interner: StringInterner;
   #sources: Int32Array;
   #targets: Int32Array;
   #edgeCount = 0;
 
   /** `edgeCapacity`: how many edges to make room for up front (the arrays still grow past it). */
   constructor(edgeCapacity = 16) {
+    this.#interner = new StringInterner(edgeCapacity);
     const capacity = Math.max(16, edgeCapacity);
     this.#sources = new Int32Array(capacity);
     this.#targets = new Int32Array(capacity);
   }
 
+  /** The vertex ids, by index. */
+  get names(): readonly string[] {
+    return this.#interner.names;
+  }
+
   /** The index of `name`, adding the vertex when it is new. */
   vertex(name: string): number {
-    let index = this.#indexOf.get(name);
-    if (index === undefined) {
-      index = this.names.length;
-      this.#indexOf.set(name, index);
-      this.names.push(name);
-    }
-    return index;
+    return this.#interner.intern(name);
   }
 
   /** Adds the edge `from -> to`. */
