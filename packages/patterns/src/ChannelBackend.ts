@@ -137,13 +137,17 @@ export function ChannelBackend<T>(strategy: ChannelExecutionStrategy<T>, options
     defer(() => {
       if (strategy.kind === 'conversation') {
         const channel = open<PostedMessage>(model);
-        settings.onChannel?.(channel);
-        const conversation = { emit: (message: PostedMessage) => channel.emit(message), offer$: posting(channel), asObservable: () => channel.asObservable() };
-        return tearDownAfter(channel, runConversationStrategy(strategy, model, input, conversation));
+        return tearDownAfter(channel, () => {
+          settings.onChannel?.(channel);
+          const conversation = { emit: (message: PostedMessage) => channel.emit(message), offer$: posting(channel), asObservable: () => channel.asObservable() };
+          return runConversationStrategy(strategy, model, input, conversation);
+        });
       }
       const channel = open<AgentResult>(model);
-      settings.onChannel?.(channel);
-      return tearDownAfter(channel, runCollectStrategy(strategy, model, input, { offer$: posting(channel), asObservable: () => channel.asObservable() }));
+      return tearDownAfter(channel, () => {
+        settings.onChannel?.(channel);
+        return runCollectStrategy(strategy, model, input, { offer$: posting(channel), asObservable: () => channel.asObservable() });
+      });
     });
   return Object.assign(backend, { strategy });
 }
@@ -161,9 +165,10 @@ function posting<M>(channel: StreamingChannel<M>): (item: M) => Observable<boole
     });
 }
 
-function tearDownAfter<M, T>(channel: StreamingChannel<M>, run$: Observable<ExecutionResult<T>>): Observable<ExecutionResult<T>> {
+/** Runs what `start` sets up on `channel`, and tears the channel down however it ends, a failing `start` included. */
+function tearDownAfter<M, T>(channel: StreamingChannel<M>, start: () => Observable<ExecutionResult<T>>): Observable<ExecutionResult<T>> {
   let completed = false;
-  return run$.pipe(
+  return defer(start).pipe(
     map((result): ExecutionResult<T> => (result.mode === 'channel' ? result : { ...result, mode: 'channel' })),
     tap({
       complete: () => {

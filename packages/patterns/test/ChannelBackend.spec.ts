@@ -1,7 +1,8 @@
 import { filter, map, timer } from 'rxjs';
 import { BackpressureStrategy, StreamingChannel } from '@rxagents/streaming';
 import { scriptedAgent } from '@rxagents/testing';
-import { ConversationOrchestrator, MessageDroppedError, Patterns, TerminationCondition, TurnPolicy, type ExecutionResult, type PatternChannel, type PostedMessage } from '@rxagents/patterns';
+import { lastValue } from '@rxagents/core';
+import { ChannelBackend, ChannelExecutionStrategy, ConversationOrchestrator, ExecutionModel, MessageDroppedError, runModel, type ConversationState, Patterns, TerminationCondition, TurnPolicy, type ExecutionResult, type PatternChannel, type PostedMessage } from '@rxagents/patterns';
 import { debater, testScheduler } from './helpers';
 
 const outcome = (result: ExecutionResult<unknown>) => ({
@@ -58,5 +59,26 @@ describe('ChannelBackend: a message the channel drops fails the run instead of h
       );
       expectObservable(end$).toBe('1ms (r|)', { r: { type: 'failed', error: 'Pattern "conversation" lost the message of agent "c": the channel dropped it' } });
     });
+  });
+});
+
+describe('ChannelBackend: teardown', () => {
+  it('closes the channel when setting the run up fails (onChannel throws, or the strategy is invalid)', async () => {
+    const agents = ['a', 'b'].map((id) => scriptedAgent(id, 'ok'));
+    const seen: { channel?: PatternChannel } = {};
+    const throwing = Patterns.voting({ agents }).overChannel({
+      onChannel: (channel) => {
+        seen.channel = channel;
+        throw new Error('watcher bug');
+      },
+    });
+    await expect(throwing.execute('?')).rejects.toThrow('watcher bug');
+    expect(seen.channel?.metrics().closed).toBe(true);
+
+    const seenAgain: { channel?: PatternChannel } = {};
+    const invalid = ChannelExecutionStrategy.conversation<ConversationState>({ turnPolicy: {} as TurnPolicy, termination: TerminationCondition.maxIterations(1), project: (state) => state });
+    const model = ExecutionModel.withBackend(Patterns.debate({ agents }).build(), ChannelBackend(invalid, { onChannel: (channel) => (seenAgain.channel = channel) }));
+    await expect(lastValue(runModel(model, 't'))).rejects.toThrow('turnPolicy must be a TurnPolicy');
+    expect(seenAgain.channel?.metrics().closed).toBe(true);
   });
 });
