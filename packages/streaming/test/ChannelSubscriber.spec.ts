@@ -1,4 +1,4 @@
-import { config } from 'rxjs';
+import { config, Subject } from 'rxjs';
 import { BackpressureStrategy, BufferOverflowError, StreamingChannel } from '@rxagents/streaming';
 
 function gate(): { promise: Promise<void>; open: () => void } {
@@ -78,6 +78,21 @@ describe('per-subscriber buffers', () => {
     channel.subscribe(() => stuck.promise, { bufferSize: 1 });
     channel.emitAll([1, 2, 3, 4]);
     expect(channel.metrics()).toMatchObject({ delivered: 4, subscriberDropped: 1 + 2 });
+  });
+
+  it('unsubscribing a buffered subscriber that is still draining after complete() stops it and cancels its handler', async () => {
+    const channel = StreamingChannel.create<number>();
+    const handler = new Subject<void>();
+    const seen: number[] = [];
+    const subscription = channel.subscribe((n) => (seen.push(n), handler), { bufferSize: 5 });
+    channel.emitAll([1, 2, 3]);
+    channel.complete();
+    expect(seen).toEqual([1]);
+    subscription.unsubscribe();
+    expect(handler.observed).toBe(false);
+    handler.complete();
+    await flushMicrotasks();
+    expect(seen).toEqual([1]);
   });
 
   it('complete() completes a buffered subscriber after its own buffer is delivered; close() discards it', async () => {

@@ -300,8 +300,9 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
   }
 
   #removeLane(lane: SubscriberLane<T>): void {
-    if (!this.#lanes.includes(lane)) return;
+    // A lane with its own buffer may still be draining after the channel finished (it is no longer listed).
     lane.dispose();
+    if (!this.#lanes.includes(lane)) return;
     this.#lanes = this.#lanes.filter((other) => other !== lane);
     if (lane.blocking) {
       lane.blocking = false;
