@@ -1,5 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
-import { asapScheduler, config, map, Subject, timer, type SchedulerLike } from 'rxjs';
+import { asapScheduler, config, map, queueScheduler, Subject, timer, type SchedulerLike } from 'rxjs';
 import { ConfigError } from '@rxagents/core';
 import { BackpressureStrategy, BufferOverflowError, ChannelClosedError, StreamingChannel } from '@rxagents/streaming';
 
@@ -101,6 +101,16 @@ describe('StreamingChannel', () => {
         expect(seen).toEqual([1, 2, 3, 4]);
         expect(scheduled).toBe(1);
       });
+    });
+
+    it('keeps delivering with a dispatchScheduler that runs work synchronously (queueScheduler)', () => {
+      const channel = StreamingChannel.create<number>({ dispatchScheduler: queueScheduler });
+      const seen: number[] = [];
+      channel.subscribe((n) => void seen.push(n));
+      channel.emitAll([1, 2, 3]);
+      expect(seen).toEqual([1, 2, 3]);
+      channel.emit(4);
+      expect(seen).toEqual([1, 2, 3, 4]);
     });
   });
 

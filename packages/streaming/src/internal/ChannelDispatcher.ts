@@ -250,10 +250,14 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
   #requestDrain(): void {
     if (this.#dispatchScheduler === undefined) this.#drain();
     else if (this.#scheduledDrain === undefined && this.state !== ChannelState.Closed) {
-      this.#scheduledDrain = this.#dispatchScheduler.schedule(() => {
+      let ran = false;
+      const action = this.#dispatchScheduler.schedule(() => {
+        ran = true;
         this.#scheduledDrain = undefined;
         this.#drain();
       });
+      // A scheduler may run the work at once (queueScheduler outside a queue); keep only a pending action.
+      if (!ran) this.#scheduledDrain = action;
     }
   }
 
