@@ -12,10 +12,12 @@ export interface ProviderFailure {
  * @remarks
  * A `RetryError` (the SDK gave up after `maxRetries`) is judged by its last error. An `APICallError`
  * with a status is retryable for 429 and 5xx; one without a status (the request never got an answer:
- * connection refused, reset) keeps the SDK's own `isRetryable`. Anything else is not retryable.
+ * connection refused, reset) keeps the SDK's own `isRetryable`. A `TimeoutError` (the SDK's `timeout`
+ * setting passed) is retryable, like core's `AgentTimeoutError`. Anything else is not retryable.
  */
 export function providerFailure(error: unknown): ProviderFailure {
   const last = RetryError.isInstance(error) ? error.lastError : error;
+  if (last instanceof Error && last.name === 'TimeoutError') return { status: undefined, retryable: true };
   if (!APICallError.isInstance(last)) return { status: undefined, retryable: false };
   const status = last.statusCode;
   if (status === undefined) return { status, retryable: last.isRetryable };

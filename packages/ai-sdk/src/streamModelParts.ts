@@ -21,9 +21,10 @@ export type ModelStreamPart = Exclude<TextStreamPart<ToolSet>, { type: 'error' }
  * @remarks
  * One `streamText` call per subscription. The SDK's abort signal aborts when `request.signal` aborts and
  * when the subscriber unsubscribes, so dropping the subscription cancels the HTTP request. An `error` part
- * errors the Observable with the provider's error; an `abort` part (or an already aborted signal) errors it
- * with the signal's reason, so a cut-off reply is never mistaken for a whole one. The SDK's default
- * `onError` (a `console.error`) is replaced: errors are delivered, not logged.
+ * errors the Observable with the provider's error and cancels the rest of the stream; an abort of
+ * `request.signal` errors it at once with the signal's reason, so a cut-off reply is never mistaken for a
+ * whole one. An `abort` part the SDK raised itself (its `timeout` setting) errors it with an `Error` named
+ * `TimeoutError`. The SDK's default `onError` (a `console.error`) is replaced: errors are delivered, not logged.
  */
 export function streamModelParts(request: StreamModelPartsRequest): Observable<ModelStreamPart> {
   return new Observable<ModelStreamPart>((subscriber) => {
@@ -33,9 +34,12 @@ export function streamModelParts(request: StreamModelPartsRequest): Observable<M
       return;
     }
     const controller = new AbortController();
-    const onOuterAbort = (): void => controller.abort(outer?.reason);
+    // Error at once, not when the provider next yields: a model that ignores its signal must not hang the reply.
+    const onOuterAbort = (): void => {
+      controller.abort(outer?.reason);
+      subscriber.error(outer?.reason);
+    };
     outer?.addEventListener('abort', onOuterAbort, { once: true });
-    const abortReason = (): unknown => (outer?.aborted ? outer.reason : controller.signal.reason);
     let finished = false;
 
     let reader: ReadableStreamDefaultReader<TextStreamPart<ToolSet>>;
@@ -61,13 +65,15 @@ export function streamModelParts(request: StreamModelPartsRequest): Observable<M
       reader.read().then(
         ({ done, value }) => {
           if (subscriber.closed) return;
-          if (done || value.type === 'error' || value.type === 'abort') finished = true;
           if (done) {
+            finished = true;
             subscriber.complete();
           } else if (value.type === 'error') {
+            // Not finished: the provider may keep streaming after an error part; the teardown cancels it.
             subscriber.error(value.error);
           } else if (value.type === 'abort') {
-            subscriber.error(abortReason());
+            finished = true;
+            subscriber.error(controller.signal.aborted ? controller.signal.reason : sdkTimeout());
           } else {
             subscriber.next(value);
             pump();
@@ -75,7 +81,7 @@ export function streamModelParts(request: StreamModelPartsRequest): Observable<M
         },
         (error: unknown) => {
           finished = true;
-          if (!subscriber.closed) subscriber.error(controller.signal.aborted ? abortReason() : error);
+          if (!subscriber.closed) subscriber.error(controller.signal.aborted ? controller.signal.reason : error);
         },
       );
     };
@@ -88,4 +94,12 @@ export function streamModelParts(request: StreamModelPartsRequest): Observable<M
       reader.cancel().catch(() => undefined);
     };
   });
+}
+
+// The SDK's signal also aborts on its own `timeout` setting; its abort part then carries only a message
+// (a serialised DOMException, `{}` when the DOMException comes from another realm), so say it plainly.
+function sdkTimeout(): Error {
+  const error = new Error("The model call was aborted by the AI SDK's timeout setting");
+  error.name = 'TimeoutError';
+  return error;
 }

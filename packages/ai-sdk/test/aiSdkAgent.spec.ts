@@ -97,6 +97,40 @@ describe('aiSdkAgent', () => {
     expect(call.abortSignal?.aborted).toBe(true);
   });
 
+  it('errors with the reason as soon as the chat signal aborts, even when the model ignores the abort', async () => {
+    const controlled = controlledModel();
+    const agent = aiSdkAgent({ id: 'deaf', model: controlled.model });
+    const controller = new AbortController();
+    let outcome: unknown = 'pending';
+    from(agent.chat('Talk', { signal: controller.signal })).subscribe({ error: (e: unknown) => (outcome = e), complete: () => (outcome = 'completed') });
+
+    const call = await controlled.called;
+    controlled.push({ type: 'text-start', id: 't' });
+    await settle();
+    const reason = new Error('user pressed stop');
+    controller.abort(reason);
+    await settle();
+
+    expect(outcome).toBe(reason);
+    expect(call.abortSignal?.aborted).toBe(true);
+  });
+
+  it('cancels the model stream after an error part, so a provider that keeps streaming is not left running', async () => {
+    const controlled = controlledModel();
+    const agent = aiSdkAgent({ id: 'e', model: controlled.model });
+    let outcome: unknown = 'pending';
+    invoke(agent, 'hi').subscribe({ error: (e: unknown) => (outcome = e), complete: () => (outcome = 'completed') });
+
+    const call = await controlled.called;
+    controlled.push({ type: 'text-start', id: 't' });
+    controlled.push({ type: 'text-delta', id: 't', delta: 'a' });
+    controlled.push({ type: 'error', error: new Error('bad chunk') });
+    await settle();
+
+    expect(outcome).toBeInstanceOf(AgentError);
+    expect(call.abortSignal?.aborted).toBe(true);
+  });
+
   it('fails at once with the reason when the signal is already aborted', async () => {
     const model = streamingModel(textParts(['never']));
     const agent = aiSdkAgent({ id: 'a', model });

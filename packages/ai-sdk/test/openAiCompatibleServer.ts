@@ -14,6 +14,7 @@ export type ServerReply =
   | { readonly kind: 'text'; readonly deltas: readonly string[] }
   | { readonly kind: 'tool-call'; readonly name: string; readonly argumentChunks: readonly string[] }
   | { readonly kind: 'hang'; readonly firstDelta: string }
+  | { readonly kind: 'error-then-hang'; readonly firstDelta: string; readonly message: string }
   | { readonly kind: 'http-error'; readonly status: number; readonly message: string };
 
 /** A tiny OpenAI-compatible chat-completions server on 127.0.0.1, answering `stream: true` requests with SSE. */
@@ -22,7 +23,7 @@ export interface OpenAiCompatibleServer {
   readonly baseURL: string;
   /** Every request body received, in order. */
   readonly requests: readonly ChatCompletionsBody[];
-  /** Resolves when the client closed a `hang` request's connection. */
+  /** Resolves when the client closed a `hang` or `error-then-hang` request's connection. */
   readonly hungUpRequest: Promise<void>;
   close(): Promise<void>;
 }
@@ -89,6 +90,11 @@ export function startOpenAiCompatibleServer(decide: (body: ChatCompletionsBody) 
       case 'hang':
         response.on('close', () => hungUp());
         send(chunk({ role: 'assistant', content: reply.firstDelta }));
+        return;
+      case 'error-then-hang':
+        response.on('close', () => hungUp());
+        send(chunk({ role: 'assistant', content: reply.firstDelta }));
+        send({ error: { message: reply.message, type: 'server_error' } });
         return;
     }
   };

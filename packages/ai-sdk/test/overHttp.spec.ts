@@ -58,6 +58,35 @@ describe('over real HTTP, through the OpenAI-compatible provider', () => {
     await expect(server.hungUpRequest).resolves.toBeUndefined();
   });
 
+  it('closes the HTTP request when the server streams an error mid-reply and keeps the connection open', async () => {
+    const failing = await startOpenAiCompatibleServer(() => ({ kind: 'error-then-hang', firstDelta: 'Half ', message: 'model crashed' }));
+    try {
+      const agent = aiSdkAgent({ id: 'crashy', model: createOpenAICompatible({ name: 'failing', baseURL: failing.baseURL })('test-model') });
+      const chunks: string[] = [];
+
+      const error = await new Promise<unknown>((resolve) =>
+        invoke(agent, 'hi').subscribe({ next: (chunk) => chunks.push(chunk), error: resolve, complete: () => resolve('completed') }),
+      );
+
+      expect(chunks).toEqual(['Half ']);
+      expect(error).toBeInstanceOf(AgentError);
+      expect((error as AgentError).message).toContain('model crashed');
+      await expect(failing.hungUpRequest).resolves.toBeUndefined();
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it("fails the SDK's own timeout setting with a retryable AgentError that says it timed out", async () => {
+    const agent = aiSdkAgent({ id: 'slow', model: provider('test-model'), settings: { timeout: 100, maxRetries: 0 } });
+
+    const error = await lastValueFrom(reply(agent, 'talk forever')).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(AgentError);
+    expect(error).toMatchObject({ agentId: 'slow', retryable: true, cause: expect.objectContaining({ name: 'TimeoutError' }) });
+    expect((error as AgentError).message).toMatch(/timeout/i);
+  });
+
   it('maps HTTP 429 to a retryable AgentError and 400 to a non-retryable one', async () => {
     const agent = aiSdkAgent({ id: 'billing', model: provider('test-model'), settings: { maxRetries: 0 } });
 
