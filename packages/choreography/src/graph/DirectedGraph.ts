@@ -27,9 +27,14 @@ export class DirectedGraph {
     this.#targets = new Int32Array(capacity);
   }
 
-  /** The vertex ids, by index. */
-  get names(): readonly string[] {
-    return this.#interner.names;
+  /** The number of vertices. */
+  get size(): number {
+    return this.#interner.size;
+  }
+
+  /** The id of vertex `index`. */
+  name(index: number): string {
+    return this.#interner.name(index);
   }
 
   /** The index of `name`, adding the vertex when it is new. */
@@ -50,7 +55,7 @@ export class DirectedGraph {
 
   /** The graph in compressed sparse row form without duplicate edges, in O(V + E). */
   compile(): CsrGraph {
-    const size = this.names.length;
+    const size = this.#interner.size;
     const edgeCount = this.#edgeCount;
     const sources = this.#sources;
     const edgeTargets = this.#targets;

@@ -34,8 +34,9 @@ export function hashString(text: string): number {
  * @internal
  */
 export class StringInterner {
-  /** The ids, by index. */
-  readonly names: string[] = [];
+  /** The ids, by index, in an array sized up front (holes past `#size`): pushing one by one costs more. */
+  readonly #names: string[];
+  #size = 0;
   #hashes: Int32Array;
   #slots: Int32Array;
   #mask: number;
@@ -48,6 +49,17 @@ export class StringInterner {
     this.#slots = new Int32Array(capacity);
     this.#mask = capacity - 1;
     this.#hashes = new Int32Array(capacity >>> 1);
+    this.#names = new Array<string>(capacity >>> 1);
+  }
+
+  /** How many distinct ids were seen. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** The id numbered `index`. */
+  name(index: number): string {
+    return this.#names[index] as string;
   }
 
   /** Whether colliding ids made the interner fall back to a `Map`. */
@@ -66,29 +78,33 @@ export class StringInterner {
     for (let probes = 0; probes < MAX_PROBES; probes += 1) {
       const entry = slots[slot] as number;
       if (entry === 0) return this.#add(name, hash, slot);
-      if (hashes[entry - 1] === hash && this.names[entry - 1] === name) return entry - 1;
+      if (hashes[entry - 1] === hash && this.#names[entry - 1] === name) return entry - 1;
       slot = (slot + 1) & mask;
     }
-    this.#fallback = new Map(this.names.map((known, index) => [known, index]));
+    const fallback = new Map<string, number>();
+    for (let index = 0; index < this.#size; index += 1) fallback.set(this.#names[index] as string, index);
+    this.#fallback = fallback;
     return this.#internInMap(this.#fallback, name);
   }
 
   #internInMap(map: Map<string, number>, name: string): number {
     let index = map.get(name);
     if (index === undefined) {
-      index = this.names.length;
+      index = this.#size;
       map.set(name, index);
-      this.names.push(name);
+      this.#names[index] = name;
+      this.#size = index + 1;
     }
     return index;
   }
 
   #add(name: string, hash: number, slot: number): number {
-    const index = this.names.length;
-    this.names.push(name);
+    const index = this.#size;
+    this.#names[index] = name;
+    this.#size = index + 1;
     this.#hashes[index] = hash;
     this.#slots[slot] = index + 1;
-    if (this.names.length === this.#hashes.length) this.#grow();
+    if (this.#size === this.#hashes.length) this.#grow();
     return index;
   }
 
@@ -99,7 +115,7 @@ export class StringInterner {
     const mask = capacity - 1;
     const hashes = new Int32Array(capacity >>> 1);
     hashes.set(this.#hashes);
-    for (let index = 0; index < this.names.length; index += 1) {
+    for (let index = 0; index < this.#size; index += 1) {
       let slot = (hashes[index] as number) & mask;
       while (slots[slot] !== 0) slot = (slot + 1) & mask;
       slots[slot] = index + 1;
