@@ -1,5 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
-import { map, merge } from 'rxjs';
+import { count, map, merge, of, timer } from 'rxjs';
 import { z } from 'zod';
 import { AgentError, ConfigError, CoordinationError, defineAgent, type Agent, type Message } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
@@ -346,6 +346,16 @@ describe('concurrency', () => {
       expectObservable(h.execute$(source, { input: 'third' }).pipe(map((o) => o.durationSeconds * 1000))).toBe('20ms (t|)', { t: 20 });
       flush();
       expect(billing.inputs).toEqual(['first', 'third']);
+    });
+  });
+
+  it('drains thousands of queued handoffs whose targets answer synchronously without growing the stack', () => {
+    testScheduler().run(({ expectObservable }) => {
+      let calls = 0;
+      const cached = defineAgent('cached', () => (calls++ === 0 ? timer(10).pipe(map(() => 'fresh')) : of('cached')));
+      const h = handoff({ agent: cached, maxConcurrent: 1 });
+      const all$ = merge(...Array.from({ length: 5000 }, (_, i) => h.execute$(source, { input: String(i) })));
+      expectObservable(all$.pipe(count((o) => o.success))).toBe('10ms (n|)', { n: 5000 });
     });
   });
 

@@ -14,6 +14,8 @@ export class Semaphore {
   private available: number;
   private waiters: Waiter[] = [];
   private head = 0;
+  private releases = 0;
+  private draining = false;
 
   /** `permits <= 0` means unlimited. */
   constructor(permits: number) {
@@ -59,7 +61,26 @@ export class Semaphore {
     });
   }
 
+  /**
+   * Hands the permit to the next waiter, or frees it. Trampolined: a waiter whose work ends synchronously
+   * releases from inside `start()`; that release is counted and served by the loop already running, so
+   * thousands of queued synchronous handoffs drain in constant stack.
+   */
   private release(): void {
+    this.releases += 1;
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.releases > 0) {
+        this.releases -= 1;
+        this.handOver();
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private handOver(): void {
     while (this.head < this.waiters.length) {
       const next = this.waiters[this.head] as Waiter;
       this.head += 1;
