@@ -190,6 +190,7 @@ function pickAnswer(id: string, script: Script, input: string, options: ChatOpti
 
 function matches(matcher: ScriptMatcher, input: string, options: ChatOptions): boolean {
   if (typeof matcher === 'string') return matcher === input;
-  if (matcher instanceof RegExp) return matcher.test(input);
+  // `search` ignores and keeps `lastIndex`: `test` with a /g or /y RegExp would fail every other call.
+  if (matcher instanceof RegExp) return input.search(matcher) !== -1;
   return matcher(input, options);
 }

@@ -128,3 +128,17 @@ describe('recordingAgent', () => {
     expect(agent.abortCount).toBe(1);
   });
 });
+
+describe('scriptedAgent, review regressions', () => {
+  it('answers a global RegExp rule on every call, not every other one', async () => {
+    const agent = scriptedAgent('g', [
+      { match: /invoice/gi, answer: 'billing' },
+      { match: () => true, answer: 'fallback' },
+    ]);
+
+    const answers = [];
+    for (let call = 0; call < 3; call += 1) answers.push(await lastValueFrom(reply(agent, 'my invoice')));
+
+    expect(answers).toEqual(['billing', 'billing', 'billing']);
+  });
+});
