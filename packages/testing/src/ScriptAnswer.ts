@@ -67,12 +67,17 @@ function fromMarbles(
   error: unknown,
   scheduler: SchedulerLike,
 ): Observable<string> {
-  const frames = TestScheduler.parseMarbles(marbles, values, error, false, true) as Array<{
+  const frames = MillisecondMarbles.parseMarbles(marbles, values, error, false, true) as Array<{
     frame: number;
     notification: ObservableNotification<string>;
   }>;
-  const factor = TestScheduler.frameTimeFactor;
-  return merge(
-    ...frames.map(({ frame, notification }) => after(frame / factor, scheduler).pipe(map(() => notification))),
-  ).pipe(dematerialize());
+  return merge(...frames.map(({ frame, notification }) => after(frame, scheduler).pipe(map(() => notification)))).pipe(
+    dematerialize(),
+  );
+}
+
+// One frame per millisecond, in and out of `TestScheduler.run`. `TestScheduler.frameTimeFactor` is 10
+// outside `run()`, where parsing '100ms' gives 100 frames but '-' gives 10, so no division fixes both.
+class MillisecondMarbles extends TestScheduler {
+  static override frameTimeFactor = 1;
 }

@@ -1,5 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
-import { lastValueFrom } from 'rxjs';
+import { lastValueFrom, VirtualTimeScheduler } from 'rxjs';
 import { AgentError, AgentTimeoutError, invoke, reply } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
 
@@ -140,5 +140,19 @@ describe('scriptedAgent, review regressions', () => {
     for (let call = 0; call < 3; call += 1) answers.push(await lastValueFrom(reply(agent, 'my invoice')));
 
     expect(answers).toEqual(['billing', 'billing', 'billing']);
+  });
+
+  it('reads marble time progression as milliseconds outside TestScheduler.run too', () => {
+    const clock = new VirtualTimeScheduler();
+    const agent = scriptedAgent('m', { marbles: '100ms a 9ms (b|)', values: { a: 'x', b: 'y' } }, { scheduler: clock });
+    const seen: [number, string][] = [];
+
+    invoke(agent, 'hi').subscribe((chunk) => seen.push([clock.now(), chunk]));
+    clock.flush();
+
+    expect(seen).toEqual([
+      [100, 'x'],
+      [110, 'y'],
+    ]);
   });
 });
