@@ -106,6 +106,17 @@ describe('HandoffChain', () => {
     expect(after.calls).toHaveLength(0);
   });
 
+  it.each([
+    ['a boolean', () => true],
+    ['an Observable answering at once', () => of(true)],
+  ])('cancelling a chain aborts an agent whose predicate answered with %s', (_, predicate) => {
+    const stuck = hangingAgent('stuck');
+    const subscription = HandoffChain.builder().add(echo('a')).add(stuck, predicate).build().execute$(new DefaultHandoff(), HandoffContext.of('t')).subscribe();
+    expect(stuck.callCount).toBe(1);
+    subscription.unsubscribe();
+    expect(stuck.aborted).toBe(true);
+  });
+
   it('aborting the signal aborts the running agent and ends with its failure', async () => {
     const stuck = hangingAgent('stuck');
     const controller = new AbortController();

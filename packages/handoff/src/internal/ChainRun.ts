@@ -78,15 +78,23 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
       this.run(step.agent);
       return;
     }
-    this.active = evaluatePredicate(
+    let answered = false;
+    const pending = evaluatePredicate(
       step.predicate,
       this.current,
-      (answer) => (answer ? this.run(step.agent) : this.pump()),
+      (answer) => {
+        answered = true;
+        if (answer) this.run(step.agent);
+        else this.pump();
+      },
       (error) => {
+        answered = true;
         subscriber.next({ success: false, fromAgentId: this.from.id, toAgentId: step.agent.id, durationMs: 0, output: null, error });
         subscriber.complete();
       },
     );
+    // A predicate that answered at once has already started the step (and set `active` to its teardown).
+    if (!answered) this.active = pending;
   }
 
   private run(agent: Agent): void {
