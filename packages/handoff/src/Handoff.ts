@@ -1,4 +1,4 @@
-import { asyncScheduler, catchError, defer, map, type Observable, of, type SchedulerLike, tap, throwError } from 'rxjs';
+import { asyncScheduler, catchError, defer, map, Observable, of, type SchedulerLike, tap, throwError } from 'rxjs';
 import { z } from 'zod';
 import { AgentTimeoutError, lastValue, parseConfig, reply, type Agent } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
@@ -43,7 +43,9 @@ export interface HandoffCallOptions {
  * never consumes a chain slot), context selection ({@link selectHandoffMessages}), then the target,
  * under this instance's semaphore (`maxConcurrent`) and bounded by `timeoutSeconds`. The target gets the
  * selected messages in `ChatOptions.context` (no agent is mutated) and runs under the extended chain, so
- * handoffs it starts see it. Guard failures reject with {@link HandoffCycleError},
+ * handoffs it starts see it. With `detectCycles: false`, a nested re-entry from within the target runs on
+ * its caller's permit rather than waiting for one, so a recursion is bounded by `maxDepth`, never stuck on
+ * the semaphore. Guard failures reject with {@link HandoffCycleError},
  * {@link HandoffDepthError}, {@link HandoffTimeoutError} or {@link HandoffValidationError}; a target that
  * fails resolves with `success: false`. `execute$` is the Observable form; unsubscribing aborts the target.
  *
@@ -72,6 +74,8 @@ export class Handoff {
   readonly toolDescription: string;
   readonly #semaphore: Semaphore;
   readonly #scheduler: SchedulerLike;
+  /** Chains this instance's target is running under, counted (kept only when `detectCycles` is off). */
+  readonly #running = new Map<string, number>();
 
   constructor(config: HandoffConfig) {
     this.config = Object.freeze(parseConfig(HandoffConfigSchema, config, 'Handoff config'));
@@ -151,7 +155,7 @@ export class Handoff {
         metadata: this.#metadata(source, request, context),
         ...(config.timeoutSeconds > 0 ? { timeout: config.timeoutSeconds * 1000 } : {}),
       });
-      return this.#semaphore.run(underHandoffChain(context.handoffChain, run$)).pipe(
+      return this.#bounded(context.handoffChain, underHandoffChain(context.handoffChain, run$)).pipe(
         map((output): HandoffOutcome => ({ success: true, handedOffTo: target.id, output, durationSeconds: elapsed(), context })),
         catchError((error: unknown) =>
           error instanceof AgentTimeoutError && error.agentId === target.id
@@ -205,6 +209,44 @@ export class Handoff {
     return context;
   }
 
+  /**
+   * `work$` under this instance's semaphore, except a nested re-entry from within its own target, which
+   * runs on the permit its caller holds: waiting for it would hang forever once the recursion is
+   * `maxConcurrent` deep. With `detectCycles` on, such a re-entry is refused by the cycle check instead.
+   */
+  #bounded<T>(chain: readonly string[], work$: Observable<T>): Observable<T> {
+    if (this.config.detectCycles) return this.#semaphore.run(work$);
+    const tracked$ = this.#tracked(chain, work$);
+    return this.#isReentry(chain) ? tracked$ : this.#semaphore.run(tracked$);
+  }
+
+  /**
+   * Whether a handoff along `path` is a nested re-entry from within this instance's own target: the target
+   * appears in `path`, and the chain before it is one this instance is running the target under.
+   */
+  #isReentry(path: readonly string[]): boolean {
+    const target = this.agent.id;
+    for (let index = 0; index < path.length; index += 1) {
+      if (path[index] === target && this.#running.has(chainKey(path, index))) return true;
+    }
+    return false;
+  }
+
+  /** Records, while `work$` runs, that the target runs under `chain` (read by `#isReentry`). */
+  #tracked<T>(chain: readonly string[], work$: Observable<T>): Observable<T> {
+    return new Observable<T>((subscriber) => {
+      const key = chainKey(chain, chain.length);
+      this.#running.set(key, (this.#running.get(key) ?? 0) + 1);
+      const subscription = work$.subscribe(subscriber);
+      return () => {
+        subscription.unsubscribe();
+        const left = (this.#running.get(key) ?? 1) - 1;
+        if (left === 0) this.#running.delete(key);
+        else this.#running.set(key, left);
+      };
+    });
+  }
+
   #validateArguments(raw: unknown): unknown {
     const schema = this.config.inputSchema;
     if (schema === undefined) return raw;
@@ -249,6 +291,10 @@ export class Handoff {
       // A user callback never breaks a handoff.
     }
   }
+}
+
+function chainKey(chain: readonly string[], length: number): string {
+  return JSON.stringify(chain.slice(0, length));
 }
 
 /**

@@ -359,6 +359,41 @@ describe('concurrency', () => {
     });
   });
 
+  describe('recursion through one instance (detectCycles: false)', () => {
+    const recursive = (settings: { maxConcurrent: number; maxDepth?: number }): Handoff => {
+      let self: Handoff | undefined;
+      const countdown = defineAgent('countdown', (input) => {
+        const n = Number(input);
+        if (n === 0) return timer(10).pipe(map(() => 'liftoff'));
+        return (self as Handoff).execute$({ id: 'countdown' }, { input: String(n - 1) }).pipe(map((o) => `${n}>${o.output}`));
+      });
+      self = handoff({ agent: countdown, detectCycles: false, ...settings });
+      return self;
+    };
+
+    it('a target re-entering its own handoff does not wait for a permit its caller holds', () => {
+      testScheduler().run(({ expectObservable }) => {
+        const h = recursive({ maxConcurrent: 2 });
+        expectObservable(h.execute$(source, { input: '6' }).pipe(map((o) => o.output))).toBe('10ms (o|)', { o: '6>5>4>3>2>1>liftoff' });
+      });
+    });
+
+    it('so maxDepth, not the semaphore, ends a runaway recursion', () => {
+      testScheduler().run(({ expectObservable }) => {
+        const h = recursive({ maxConcurrent: 1, maxDepth: 4 });
+        expectObservable(h.execute$(source, { input: '9' }).pipe(map((o) => o.output))).toBe('(o|)', { o: '9>8>7>null' });
+      });
+    });
+
+    it('independent callers still share the permits', () => {
+      testScheduler().run(({ expectObservable }) => {
+        const h = recursive({ maxConcurrent: 1 });
+        const two$ = merge(h.execute$(source, { input: '1' }), h.execute$({ id: 'other' }, { input: '1' })).pipe(map((o) => o.context.handoffChain[0]));
+        expectObservable(two$).toBe('10ms a 9ms (b|)', { a: 'assistant', b: 'other' });
+      });
+    });
+  });
+
   it('a timeout bounds the target turn, not the wait for the semaphore', () => {
     testScheduler().run(({ expectObservable }) => {
       const h = handoff({ agent: slowAgent('billing'), maxConcurrent: 1, timeoutSeconds: 0.015 });
