@@ -129,6 +129,25 @@ describe('HandoffChain', () => {
     expect(stuck.aborted).toBe(true);
   });
 
+  it('an already aborted signal ends with a failure carrying the reason, not an empty list', async () => {
+    const b = recordingAgent('b');
+    const controller = new AbortController();
+    controller.abort('stop');
+    const results = await HandoffChain.builder().add(echo('a')).add(b).build().execute(new DefaultHandoff(), HandoffContext.of('t'), { signal: controller.signal });
+    expect(results.map((r) => [r.fromAgentId, r.toAgentId, r.success, r.error])).toEqual([['a', 'b', false, 'stop']]);
+    expect(b.calls).toHaveLength(0);
+  });
+
+  it('aborting the signal while a predicate is pending ends with a failure carrying the reason', async () => {
+    const b = recordingAgent('b');
+    const controller = new AbortController();
+    const pending = HandoffChain.builder().add(echo('a')).add(b, () => new Promise<boolean>(() => undefined)).build().execute(new DefaultHandoff(), HandoffContext.of('t'), { signal: controller.signal });
+    controller.abort('stop');
+    const results = await pending;
+    expect(results.map((r) => [r.toAgentId, r.success, r.error])).toEqual([['b', false, 'stop']]);
+    expect(b.calls).toHaveLength(0);
+  });
+
   it('runs 10,000 synchronous steps without growing the stack', async () => {
     const builder = HandoffChain.builder();
     for (let index = 0; index <= 10_000; index += 1) builder.add(defineAgent(`s${index}`, () => of('x')));

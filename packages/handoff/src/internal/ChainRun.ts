@@ -68,33 +68,60 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
   }
 
   private step(): void {
-    const { steps, subscriber } = this;
-    if (this.index >= steps.length || this.options?.signal?.aborted) {
-      subscriber.complete();
+    const { steps } = this;
+    if (this.index >= steps.length) {
+      this.subscriber.complete();
       return;
     }
     const step = steps[this.index++] as HandoffChainStep;
+    const signal = this.options?.signal;
+    if (signal?.aborted) {
+      this.fail(step.agent, signal.reason);
+      return;
+    }
     if (step.predicate === undefined) {
       this.run(step.agent);
       return;
     }
     let answered = false;
+    let detach: (() => void) | undefined;
     const pending = evaluatePredicate(
       step.predicate,
       this.current,
       (answer) => {
         answered = true;
+        detach?.();
         if (answer) this.run(step.agent);
         else this.pump();
       },
       (error) => {
         answered = true;
-        subscriber.next({ success: false, fromAgentId: this.from.id, toAgentId: step.agent.id, durationMs: 0, output: null, error });
-        subscriber.complete();
+        detach?.();
+        this.fail(step.agent, error);
       },
     );
     // A predicate that answered at once has already started the step (and set `active` to its teardown).
-    if (!answered) this.active = pending;
+    if (answered) return;
+    this.active = pending;
+    if (signal === undefined) return;
+    // No agent runs while the predicate is pending, so the chain itself must hear an abort.
+    const onAbort = (): void => {
+      pending?.unsubscribe();
+      this.fail(step.agent, signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    detach = () => signal.removeEventListener('abort', onAbort);
+    this.active = {
+      unsubscribe: () => {
+        detach?.();
+        pending?.unsubscribe();
+      },
+    };
+  }
+
+  private fail(agent: Agent, error: unknown): void {
+    this.subscriber.next({ success: false, fromAgentId: this.from.id, toAgentId: agent.id, durationMs: 0, output: null, error });
+    this.subscriber.complete();
   }
 
   private run(agent: Agent): void {
