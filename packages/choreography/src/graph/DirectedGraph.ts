@@ -6,10 +6,10 @@ import { StringInterner } from './StringInterner';
  *
  * @remarks
  * Internal to {@link DeadlockDetector}. Vertices are numbered by first appearance
- * ({@link StringInterner}). Edges are kept as
- * two growable `Int32Array`s (source, target) until {@link DirectedGraph.compile}, which counting-sorts
- * them by source (stable: each vertex's successors stay in insertion order) and drops duplicate
- * edges, so every elementary cycle is reported once.
+ * ({@link StringInterner}). Edges are kept as two growable `Int32Array`s (source, target) until
+ * {@link DirectedGraph.compile}, which counting-sorts them by source (stable: each vertex's
+ * successors stay in insertion order) and drops duplicate edges, so every elementary cycle is
+ * reported once.
  *
  * @internal
  */
