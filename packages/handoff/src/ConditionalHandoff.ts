@@ -1,4 +1,4 @@
-import { asyncScheduler, catchError, defer, map, mergeMap, Observable, of, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, catchError, defer, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription } from 'rxjs';
 import { lastValue, type Agent } from '@rxagents/core';
 import { HandoffRoutingError } from './errors/HandoffRoutingError';
 import type { HandoffContext } from './HandoffContext';
@@ -177,7 +177,10 @@ export class ConditionalHandoff {
       const start = scheduler.now();
       const failure = (error: unknown): Observable<HandoffResult> =>
         of({ success: false, fromAgentId: from.id, toAgentId: 'none', durationMs: scheduler.now() - start, output: null, error });
-      return this.route$(context).pipe(
+      const signal = options?.signal;
+      // No agent runs while a predicate is pending, so the routing itself must hear an abort.
+      const routed$ = signal === undefined ? this.route$(context) : race(this.route$(context), abortOf(signal));
+      return routed$.pipe(
         map((agent): RouteDecision => ({ agent })),
         catchError((error: unknown) => of<RouteDecision>({ error })),
         mergeMap((decision) => {
@@ -207,4 +210,17 @@ export class ConditionalHandoff {
   execute(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, options?: HandoffExecuteOptions): Promise<HandoffResult> {
     return lastValue(this.execute$(handoff, from, context, options));
   }
+}
+
+/** Errors with the signal's reason when it aborts; never emits. */
+function abortOf(signal: AbortSignal): Observable<never> {
+  return new Observable<never>((subscriber) => {
+    const onAbort = (): void => subscriber.error(signal.reason);
+    if (signal.aborted) {
+      onAbort();
+      return undefined;
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+    return () => signal.removeEventListener('abort', onAbort);
+  });
 }

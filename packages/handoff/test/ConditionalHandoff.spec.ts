@@ -75,6 +75,15 @@ describe('ConditionalHandoff', () => {
     expect(extended).not.toBe(base);
   });
 
+  it('aborting the signal while a predicate is pending ends with a failure carrying the reason', async () => {
+    const receiver = recordingAgent('r');
+    const controller = new AbortController();
+    const pending = new ConditionalHandoff().when(() => NEVER, receiver).execute(new DefaultHandoff(), intake, HandoffContext.of('t'), { signal: controller.signal });
+    controller.abort('stop');
+    await expect(pending).resolves.toMatchObject({ success: false, fromAgentId: 'intake', toAgentId: 'none', output: null, error: 'stop' });
+    expect(receiver.calls).toHaveLength(0);
+  });
+
   it('unsubscribing stops pending predicates and the receiver', () => {
     const receiver = recordingAgent('r', () => NEVER);
     const subscription = new ConditionalHandoff().when(() => true, receiver).execute$(new DefaultHandoff(), intake, HandoffContext.of('t')).subscribe();
