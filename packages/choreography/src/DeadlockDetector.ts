@@ -24,7 +24,7 @@ function analyse(graph: DirectedGraph, options: DeadlockDetectorOptions | undefi
   const search = elementaryCycles(graph.compile(), maxCycles);
   return {
     hasDeadlock: search.hasCycle,
-    cycles: search.cycles.map((cycle) => cycle.map((vertex) => graph.name(vertex))),
+    cycles: search.cycles.map((cycle) => cycle.map((vertex) => graph.names[vertex] as string)),
     truncated: search.truncated,
   };
 }

@@ -1,45 +1,39 @@
 import type { CsrGraph } from './CsrGraph';
-import { StringInterner } from './StringInterner';
 
 /**
  * Builds a directed graph over string ids, then compiles it to a {@link CsrGraph}.
  *
  * @remarks
- * Internal to {@link DeadlockDetector}. Vertices are numbered by first appearance
- * ({@link StringInterner}). Edges are kept as two growable `Int32Array`s (source, target) until
- * {@link DirectedGraph.compile}, which counting-sorts them by source (stable: each vertex's
- * successors stay in insertion order) and drops duplicate edges, so every elementary cycle is
- * reported once.
+ * Internal to {@link DeadlockDetector}. Vertices are numbered by first appearance. Edges are kept as
+ * two growable `Int32Array`s (source, target) until {@link DirectedGraph.compile}, which counting-sorts
+ * them by source (stable: each vertex's successors stay in insertion order) and drops duplicate
+ * edges, so every elementary cycle is reported once.
  *
  * @internal
  */
 export class DirectedGraph {
-  readonly #interner: StringInterner;
+  readonly names: string[] = [];
+  readonly #indexOf = new Map<string, number>();
   #sources: Int32Array;
   #targets: Int32Array;
   #edgeCount = 0;
 
   /** `edgeCapacity`: how many edges to make room for up front (the arrays still grow past it). */
   constructor(edgeCapacity = 16) {
-    this.#interner = new StringInterner(edgeCapacity);
     const capacity = Math.max(16, edgeCapacity);
     this.#sources = new Int32Array(capacity);
     this.#targets = new Int32Array(capacity);
   }
 
-  /** The number of vertices. */
-  get size(): number {
-    return this.#interner.size;
-  }
-
-  /** The id of vertex `index`. */
-  name(index: number): string {
-    return this.#interner.name(index);
-  }
-
   /** The index of `name`, adding the vertex when it is new. */
   vertex(name: string): number {
-    return this.#interner.intern(name);
+    let index = this.#indexOf.get(name);
+    if (index === undefined) {
+      index = this.names.length;
+      this.#indexOf.set(name, index);
+      this.names.push(name);
+    }
+    return index;
   }
 
   /** Adds the edge `from -> to`. */
@@ -55,7 +49,7 @@ export class DirectedGraph {
 
   /** The graph in compressed sparse row form without duplicate edges, in O(V + E). */
   compile(): CsrGraph {
-    const size = this.#interner.size;
+    const size = this.names.length;
     const edgeCount = this.#edgeCount;
     const sources = this.#sources;
     const edgeTargets = this.#targets;
