@@ -1,4 +1,4 @@
-import { asyncScheduler, from, Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, from, Observable, type SchedulerLike, type Subscription, takeWhile } from 'rxjs';
 import type { Agent, ChatOptions } from './Agent';
 import { AgentError } from './errors/AgentError';
 import { AgentTimeoutError } from './errors/AgentTimeoutError';
@@ -94,7 +94,11 @@ export function invoke(agent: Agent, input: string, options: InvokeOptions = {})
 
     let source: Observable<string>;
     try {
-      source = from(agent.chat(input, chatOptions(controller, context, metadata)));
+      const answer = agent.chat(input, chatOptions(controller, context, metadata));
+      // A synchronous iterable or Observable can settle the call, or lose its caller, while `subscribe`
+      // still runs (before `inner` exists); `takeWhile` then closes the agent's subscriber so it stops
+      // producing at once. A Promise never emits synchronously and skips the extra operator.
+      source = isPromiseLike(answer) ? from(answer) : from(answer).pipe(takeWhile(() => !settled && !subscriber.closed));
     } catch (error) {
       settle();
       subscriber.error(asAgentError(agent, error));
@@ -119,7 +123,8 @@ export function invoke(agent: Agent, input: string, options: InvokeOptions = {})
         subscriber.error(asAgentError(agent, error));
       },
       complete: () => {
-        if (settled) return;
+        // Closed: `takeWhile` cut the agent off because the caller left; the teardown aborts it.
+        if (settled || subscriber.closed) return;
         settle();
         subscriber.complete();
       },
@@ -146,6 +151,10 @@ function chatOptions(controller: LazyAbort, context: InvokeOptions['context'], m
   if (context !== undefined) options.context = context;
   if (metadata !== undefined) options.metadata = metadata;
   return options;
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<string> {
+  return typeof (value as PromiseLike<string> | null)?.then === 'function';
 }
 
 function asAgentError(agent: Agent, error: unknown): AgentError {

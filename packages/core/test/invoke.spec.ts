@@ -212,3 +212,49 @@ describe('invoke signal, read late', () => {
     expect(inner?.signal.aborted).toBe(true);
   });
 });
+
+describe('invoke, review regressions', () => {
+  it('stops pulling a synchronous agent once the caller unsubscribed', async () => {
+    let pulled = 0;
+    const agent = defineAgent('sync', () =>
+      (function* () {
+        while (pulled < 10_000) {
+          pulled += 1;
+          yield 'x';
+        }
+      })(),
+    );
+
+    await expect(lastValueFrom(invoke(agent, 'hi').pipe(take(1), toArray()))).resolves.toEqual(['x']);
+    expect(pulled).toBeLessThanOrEqual(2);
+  });
+
+  it('aborts a synchronous agent the caller left while it was still emitting', () => {
+    let signal: AbortSignal | undefined;
+    const agent = defineAgent('sync', (_input, options) => {
+      signal = options.signal;
+      return of('a', 'b', 'c');
+    });
+
+    invoke(agent, 'hi').pipe(take(1)).subscribe();
+
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it('an agent that reads its signal only after a timeout sees the AgentTimeoutError as the reason', () => {
+    let late: ChatOptions | undefined;
+    let error: unknown;
+    testScheduler().run(({ flush }) => {
+      const agent = defineAgent('late', (_input, options) => {
+        late = options;
+        return NEVER;
+      });
+      invoke(agent, 'x', { timeout: 4 }).subscribe({ error: (e: unknown) => (error = e) });
+      flush();
+    });
+    expect(error).toBeInstanceOf(AgentTimeoutError);
+    expect(late?.signal.aborted).toBe(true);
+    expect(late?.signal.reason).toBe(error);
+  });
+});
+
