@@ -12,6 +12,7 @@ export function preview(value: unknown): string {
   if (value === undefined) return 'undefined';
   if (typeof value === 'function') return `[function ${value.name || 'anonymous'}]`;
   if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'number') return String(value); // JSON would show NaN and Infinity as null
   if (typeof value === 'symbol') return value.toString();
   let text: string;
   try {

@@ -41,6 +41,11 @@ describe('parseConfig', () => {
     expect(() => parseConfig(Options, { bufferSize: '5' }, 'X')).toThrow('X: bufferSize must be a positive integer, got "5"');
   });
 
+  it('shows NaN and Infinity as they are, not as null', () => {
+    expect(() => parseConfig(Options, { bufferSize: Number('lots') }, 'X')).toThrow('X: bufferSize must be a positive integer, got NaN');
+    expect(() => parseConfig(Options, { bufferSize: Infinity }, 'X')).toThrow('X: bufferSize must be a positive integer, got Infinity');
+  });
+
   it('names unknown keys', () => {
     expect(() => parseConfig(Options, { bufferSzie: 5 }, 'X')).toThrow('X: bufferSzie is not a known option, got 5');
   });
