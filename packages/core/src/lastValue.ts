@@ -65,6 +65,9 @@ export function lastValue<T>(source: Observable<T>, options: LastValueOptions = 
         else reject(new EmptyError());
       },
     });
-    if (!subscription.closed) signal?.addEventListener('abort', onAbort, { once: true });
+    if (subscription.closed || signal === undefined) return;
+    // The source may have aborted the signal while it was being subscribed: no 'abort' event will come.
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -1,4 +1,5 @@
 import { EmptyError, EMPTY, NEVER, Observable, of, throwError } from 'rxjs';
+import { getEventListeners } from 'node:events';
 import { lastValue } from '@rxagents/core';
 
 describe('lastValue', () => {
@@ -36,7 +37,33 @@ describe('lastValue', () => {
   it('does not keep a listener on the signal after settling', async () => {
     const controller = new AbortController();
     await lastValue(of(1), { signal: controller.signal });
-    expect(() => controller.abort()).not.toThrow();
+    const later = new Observable<number>((subscriber) => {
+      setImmediate(() => {
+        subscriber.next(2);
+        subscriber.complete();
+      });
+    });
+    const pending = lastValue(later, { signal: controller.signal });
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    await expect(pending).resolves.toBe(2);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     await expect(lastValue(NEVER.pipe(), { signal: AbortSignal.abort('x') })).rejects.toBe('x');
+  });
+
+  it('rejects when the signal aborts while the source is being subscribed', async () => {
+    const controller = new AbortController();
+    let tornDown = false;
+    const source = new Observable<number>(() => {
+      controller.abort(new Error('aborted during subscribe'));
+      return () => (tornDown = true);
+    });
+
+    const outcome = await Promise.race([
+      lastValue(source, { signal: controller.signal }).catch((e: unknown) => e),
+      new Promise((resolve) => setImmediate(() => resolve('still pending'))),
+    ]);
+
+    expect(outcome).toEqual(new Error('aborted during subscribe'));
+    expect(tornDown).toBe(true);
   });
 });
