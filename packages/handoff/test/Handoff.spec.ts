@@ -1,5 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
-import { count, map, merge, of, timer } from 'rxjs';
+import { count, map, merge, NEVER, of, timer } from 'rxjs';
 import { z } from 'zod';
 import { AgentError, ConfigError, CoordinationError, defineAgent, type Agent, type Message } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
@@ -346,6 +346,22 @@ describe('concurrency', () => {
       expectObservable(h.execute$(source, { input: 'third' }).pipe(map((o) => o.durationSeconds * 1000))).toBe('20ms (t|)', { t: 20 });
       flush();
       expect(billing.inputs).toEqual(['first', 'third']);
+    });
+  });
+
+  it('a holder that times out, fails or is cancelled releases its permit, so the next handoff runs', () => {
+    testScheduler().run(({ expectObservable, cold }) => {
+      const next = (h: Handoff) => h.execute$(source, { input: 'next' }).pipe(map((o) => o.output));
+      const timedOut = handoff({ agent: defineAgent('t', (input) => (input === 'next' ? of('ok') : NEVER)), maxConcurrent: 1, timeoutSeconds: 0.01 });
+      timedOut.execute$(source, { input: 'hang' }).subscribe({ error: () => undefined });
+      expectObservable(next(timedOut)).toBe('10ms (o|)', { o: 'ok' });
+      const failing = handoff({ agent: defineAgent('f', (input) => (input === 'next' ? of('ok') : cold('5ms #'))), maxConcurrent: 1 });
+      failing.execute$(source, { input: 'fail' }).subscribe();
+      expectObservable(next(failing)).toBe('5ms (o|)', { o: 'ok' });
+      const cancelled = handoff({ agent: defineAgent('c', (input) => (input === 'next' ? of('ok') : cold('-'))), maxConcurrent: 1 });
+      const holder = cancelled.execute$(source, { input: 'hold' }).subscribe();
+      cold('7ms a').subscribe(() => holder.unsubscribe());
+      expectObservable(next(cancelled)).toBe('7ms (o|)', { o: 'ok' });
     });
   });
 
