@@ -54,11 +54,11 @@ function ruleOf(issue: z.core.$ZodIssue): string {
     case 'too_small':
       return issue.origin === 'number' || issue.origin === 'bigint' || issue.origin === 'int'
         ? `must be ${issue.inclusive ? 'at least' : 'greater than'} ${String(issue.minimum)}`
-        : `must have ${issue.inclusive ? 'at least' : 'more than'} ${String(issue.minimum)} ${unit(issue.origin)}`;
+        : `must have ${issue.inclusive ? 'at least' : 'more than'} ${String(issue.minimum)} ${unit(issue.origin, issue.minimum)}`;
     case 'too_big':
       return issue.origin === 'number' || issue.origin === 'bigint' || issue.origin === 'int'
         ? `must be ${issue.inclusive ? 'at most' : 'less than'} ${String(issue.maximum)}`
-        : `must have ${issue.inclusive ? 'at most' : 'fewer than'} ${String(issue.maximum)} ${unit(issue.origin)}`;
+        : `must have ${issue.inclusive ? 'at most' : 'fewer than'} ${String(issue.maximum)} ${unit(issue.origin, issue.maximum)}`;
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     default:
@@ -71,8 +71,10 @@ function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
-function unit(origin: string): string {
-  return origin === 'string' ? 'characters' : 'items';
+function unit(origin: string, count: unknown): string {
+  const one = count === 1 || count === 1n;
+  if (origin === 'string') return one ? 'character' : 'characters';
+  return one ? 'item' : 'items';
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {

@@ -71,3 +71,11 @@ describe('defineAgent', () => {
     expect(() => defineAgent({ id: 'a' } as never)).toThrow('Agent definition: chat must be a function, got undefined');
   });
 });
+
+describe('parseConfig wording', () => {
+  it('says "item" for one and "items" for more', () => {
+    const List = z.strictObject({ agents: z.array(z.string()).min(1), pair: z.array(z.string()).min(2) });
+    expect(() => parseConfig(List, { agents: [], pair: ['a', 'b'] }, 'X')).toThrow('X: agents must have at least 1 item, got []');
+    expect(() => parseConfig(List, { agents: ['a'], pair: ['a'] }, 'X')).toThrow('X: pair must have at least 2 items, got ["a"]');
+  });
+});
