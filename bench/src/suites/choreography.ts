@@ -2,17 +2,12 @@ import { concat, defer, merge, of } from 'rxjs';
 import { ChoreographyEngine, ChoreographySpec, DeadlockDetector } from '@rxagents/choreography';
 import { defineAgent, lastValue, reply } from '@rxagents/core';
 import type { BenchFigure, BenchSuite } from '../BenchSuite';
+import { median } from '../median';
 
 const ROUNDS = 7;
 const WARM_UPS = 3;
 const silent = { warn: () => undefined };
 const instant = defineAgent('instant', () => of('x'));
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
 
 /** Median seconds of `run` over ROUNDS, after WARM_UPS untimed runs (for the JIT), with a GC before each round. */
 async function measure(run: () => Promise<unknown> | unknown): Promise<number> {

@@ -1,16 +1,11 @@
 import { defineAgent, invoke, type Agent } from '@rxagents/core';
 import { DefaultHandoff, HandoffChain, HandoffContext } from '@rxagents/handoff';
 import type { BenchFigure, BenchSuite } from '../BenchSuite';
+import { median } from '../median';
 
 const STEPS = 10_000;
 const ROUNDS = 11;
 const WARM_UPS = 3;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
 
 function seconds(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e9;

@@ -5,6 +5,7 @@ import { pushable } from 'it-pushable';
 import { Subject } from 'rxjs';
 import { BackpressureStrategy, StreamingChannel } from '@rxagents/streaming';
 import type { BenchFigure, BenchSuite } from '../BenchSuite';
+import { median } from '../median';
 
 const ITEMS = 1_000_000;
 const BUFFER = 256;
@@ -16,12 +17,6 @@ async function seconds(run: Run): Promise<number> {
   const start = process.hrtime.bigint();
   await run();
   return Number(process.hrtime.bigint() - start) / 1e9;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** Runs every contender once per round, interleaved, after one warm-up; returns median items/s of each. */
