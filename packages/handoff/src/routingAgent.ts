@@ -133,8 +133,9 @@ export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
         ];
         const tools = handoffs.map((handoff) => handoff.toolDefinition());
         return from(model({ messages, tools, signal: options.signal })).pipe(
-          last(),
+          last(undefined, null),
           mergeMap((response) => {
+            if (response === null) return throwError(() => new HandoffRoutingError(parsed.id, 'the model completed without an answer'));
             const calls = response.toolCalls ?? [];
             const call = calls.find((candidate) => byTool.has(candidate.name));
             if (call !== undefined) return hand(byTool.get(call.name) as Handoff, call.arguments);

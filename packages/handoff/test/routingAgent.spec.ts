@@ -146,4 +146,14 @@ describe('routingAgent', () => {
     expect(() => routingAgent({ id: '', handoffs: [] })).toThrow(ConfigError);
     expect(() => routingAgent({ id: 'a', handoffs: [42 as never] })).toThrow('handoffs: 0 must be an agent, a { agent, ... } config or a Handoff, got 42');
   });
+
+  it('fails with HandoffRoutingError when the model completes without an answer', async () => {
+    const billing = billingAgent();
+    const router = routingAgent({ id: 'router', handoffs: [handoff({ agent: billing })], model: () => of() });
+    const error = (await lastValue(reply(router, 'hello')).catch((e: unknown) => e)) as AgentError;
+    expect(error).toBeInstanceOf(AgentError);
+    expect(error.cause).toBeInstanceOf(HandoffRoutingError);
+    expect((error.cause as HandoffRoutingError).message).toBe('No handoff route from "router": the model completed without an answer');
+    expect(billing.inputs).toEqual([]);
+  });
 });
