@@ -3,6 +3,19 @@ import { asapScheduler, config, map, queueScheduler, Subject, timer, type Schedu
 import { ConfigError } from '@rxagents/core';
 import { BackpressureStrategy, BufferOverflowError, ChannelClosedError, StreamingChannel } from '@rxagents/streaming';
 
+/** asapScheduler, counting how many actions are scheduled on it. */
+function countingScheduler(): { scheduler: SchedulerLike; scheduled: () => number } {
+  let scheduled = 0;
+  const scheduler: SchedulerLike = {
+    now: () => asapScheduler.now(),
+    schedule: (work: never, delay?: number, state?: never) => {
+      scheduled += 1;
+      return asapScheduler.schedule(work, delay, state);
+    },
+  };
+  return { scheduler, scheduled: () => scheduled };
+}
+
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 function deferred(): { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void } {
@@ -84,14 +97,7 @@ describe('StreamingChannel', () => {
 
     it('drains on dispatchScheduler, in one batch per scheduled action, not one action per item', () => {
       testScheduler().run(({ flush }) => {
-        let scheduled = 0;
-        const counting: SchedulerLike = {
-          now: () => asapScheduler.now(),
-          schedule: (work: never, delay?: number, state?: never) => {
-            scheduled += 1;
-            return asapScheduler.schedule(work, delay, state);
-          },
-        };
+        const { scheduler: counting, scheduled } = countingScheduler();
         const channel = StreamingChannel.create<number>({ dispatchScheduler: counting });
         const seen: number[] = [];
         channel.subscribe((n) => void seen.push(n));
@@ -99,7 +105,7 @@ describe('StreamingChannel', () => {
         expect(seen).toEqual([]);
         flush();
         expect(seen).toEqual([1, 2, 3, 4]);
-        expect(scheduled).toBe(1);
+        expect(scheduled()).toBe(1);
       });
     });
 
@@ -183,14 +189,7 @@ describe('StreamingChannel', () => {
 
     it('BLOCK: offers that park and unpark over and over arm one timer, not one per item', () => {
       testScheduler().run(({ flush }) => {
-        let scheduled = 0;
-        const counting: SchedulerLike = {
-          now: () => asapScheduler.now(),
-          schedule: (work: never, delay?: number, state?: never) => {
-            scheduled += 1;
-            return asapScheduler.schedule(work, delay, state);
-          },
-        };
+        const { scheduler: counting, scheduled } = countingScheduler();
         const channel = StreamingChannel.create<number>({ bufferSize: 1, backpressure: BackpressureStrategy.BLOCK, offerTimeout: 1_000, scheduler: counting });
         const gates: Subject<void>[] = [];
         const seen: number[] = [];
@@ -202,7 +201,7 @@ describe('StreamingChannel', () => {
           gates.shift()?.complete();
         }
         expect(channel.metrics()).toMatchObject({ dropped: 0, pendingOffers: 0, bufferUsed: 1 });
-        expect(scheduled).toBe(1);
+        expect(scheduled()).toBe(1);
         while (gates.length > 0) gates.shift()?.complete();
         flush();
         expect(seen).toEqual(Array.from({ length: 200 }, (_, i) => i));

@@ -3,6 +3,19 @@ import { map, NEVER, Observable, of, Subject, take, throwError, timer } from 'rx
 import { ConfigError } from '@rxagents/core';
 import { backpressure, BackpressureStrategy, BufferOverflowError, type DropReason } from '@rxagents/streaming';
 
+/** A synchronous source of 100,000 numbers that stops when its subscriber closes, counting what it emitted. */
+function countingSource(): { source: Observable<number>; pulled: () => number } {
+  let pulled = 0;
+  const source = new Observable<number>((subscriber) => {
+    for (let i = 0; i < 100_000 && !subscriber.closed; i++) {
+      pulled += 1;
+      subscriber.next(i);
+    }
+    subscriber.complete();
+  });
+  return { source, pulled: () => pulled };
+}
+
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const slow = (frames: number) => (value: string) => timer(frames).pipe(map(() => value));
 
@@ -122,48 +135,27 @@ describe('backpressure', () => {
   });
 
   it('a synchronous source stops as soon as downstream unsubscribes (take on an endless source)', () => {
-    let pulled = 0;
-    const endless = new Observable<number>((subscriber) => {
-      for (let i = 0; i < 100_000 && !subscriber.closed; i++) {
-        pulled += 1;
-        subscriber.next(i);
-      }
-      subscriber.complete();
-    });
+    const { source: endless, pulled } = countingSource();
     const seen: number[] = [];
     endless.pipe(backpressure((n) => of(n)), take(3)).subscribe((n) => seen.push(n));
     expect(seen).toEqual([0, 1, 2]);
-    expect(pulled).toBe(3);
+    expect(pulled()).toBe(3);
   });
 
   it('a synchronous project stops as soon as downstream unsubscribes', () => {
-    let pulled = 0;
-    const endless = new Observable<number>((subscriber) => {
-      for (let i = 0; i < 100_000 && !subscriber.closed; i++) {
-        pulled += 1;
-        subscriber.next(i);
-      }
-      subscriber.complete();
-    });
+    const { source: endless, pulled } = countingSource();
     const seen: number[] = [];
     of('go').pipe(backpressure(() => endless), take(3)).subscribe((n) => seen.push(n));
     expect(seen).toEqual([0, 1, 2]);
-    expect(pulled).toBe(3);
+    expect(pulled()).toBe(3);
   });
 
   it('ERROR stops a synchronous source at the overflow', () => {
-    let pulled = 0;
-    const burst = new Observable<number>((subscriber) => {
-      for (let i = 0; i < 100_000 && !subscriber.closed; i++) {
-        pulled += 1;
-        subscriber.next(i);
-      }
-      subscriber.complete();
-    });
+    const { source: burst, pulled } = countingSource();
     const errors: unknown[] = [];
     burst.pipe(backpressure(() => NEVER, { bufferSize: 2, strategy: BackpressureStrategy.ERROR })).subscribe({ error: (e: unknown) => errors.push(e) });
     expect(errors[0]).toBeInstanceOf(BufferOverflowError);
-    expect(pulled).toBe(4);
+    expect(pulled()).toBe(4);
   });
 
   it('a source error fails at once, discarding the buffer', () => {
