@@ -1,5 +1,12 @@
 import type { SchedulerLike } from 'rxjs';
 import { z } from 'zod';
+import { MAX_COUNT, MAX_DELAY_MS } from './limits';
+
+// zod's number() refuses Infinity, which these rules accept as "never".
+const millis = (error: string) => z.union([z.number(), z.literal(Infinity)], { error });
+
+const delayRule = `from 0 to ${MAX_DELAY_MS} ms (about 24.8 days), or Infinity for never`;
+const timeoutRule = `a number of milliseconds greater than 0 and at most ${MAX_DELAY_MS} (about 24.8 days), or Infinity for no timeout`;
 
 /**
  * Reusable zod rules whose messages read well in a {@link ConfigError}.
@@ -21,11 +28,40 @@ import { z } from 'zod';
  * ```
  */
 export const configRules = {
-  /** An integer greater than zero. */
-  positiveInt: () => z.number({ error: 'must be a positive integer' }).int('must be a positive integer').positive('must be a positive integer'),
-  /** An integer of zero or more. */
-  nonNegativeInt: () =>
-    z.number({ error: 'must be a non-negative integer' }).int('must be a non-negative integer').nonnegative('must be a non-negative integer'),
+  /**
+   * An integer greater than zero and at most `max` (default {@link MAX_COUNT}): a count the
+   * implementation can honour, so a huge value is a `ConfigError`, never a `RangeError` later.
+   */
+  positiveInt: (max: number = MAX_COUNT) =>
+    z
+      .number({ error: 'must be a positive integer' })
+      .int('must be a positive integer')
+      .positive('must be a positive integer')
+      .max(max, `must be a positive integer of at most ${max}`),
+  /** An integer of zero or more, at most `max` (default {@link MAX_COUNT}). */
+  nonNegativeInt: (max: number = MAX_COUNT) =>
+    z
+      .number({ error: 'must be a non-negative integer' })
+      .int('must be a non-negative integer')
+      .nonnegative('must be a non-negative integer')
+      .max(max, `must be a non-negative integer of at most ${max}`),
+  /**
+   * A timeout in milliseconds: greater than 0 and at most {@link MAX_DELAY_MS}, or `Infinity` for "no
+   * timeout". Larger finite values are refused because the platform's timers cannot wait that long
+   * (Node fires them after 1 ms). Schedule with {@link scheduleDelay} or {@link delayTimer}, which
+   * never fire for `Infinity`.
+   */
+  timeoutMs: () => millis(`must be ${timeoutRule}`).refine((ms) => ms === Infinity || (ms > 0 && ms <= MAX_DELAY_MS), `must be ${timeoutRule}`),
+  /**
+   * A delay or interval in milliseconds: from 0 to {@link MAX_DELAY_MS}, or `Infinity` for "never".
+   * Schedule with {@link scheduleDelay} or {@link delayTimer}.
+   */
+  delayMs: () => millis(`must be ${delayRule}`).refine((ms) => ms === Infinity || (ms >= 0 && ms <= MAX_DELAY_MS), `must be ${delayRule}`),
+  /** An id: a string with at least one character that is not whitespace. */
+  id: () =>
+    z
+      .string({ error: 'must be a non-blank string' })
+      .refine((id) => id.trim().length > 0, 'must be a non-blank string'),
   /** Any integer (negative values often mean "disabled" in PraisonAI-style settings). */
   int: () => z.number({ error: 'must be an integer' }).int('must be an integer'),
   /** A finite number of zero or more, such as a duration in milliseconds. */

@@ -25,7 +25,7 @@ import type { Agent, AgentMessage, ChatOptions } from './Agent';
  * ```
  */
 export interface AgentDefinition {
-  /** Unique id. */
+  /** Unique id: any string that is not blank (spaces and any script are fine: `data analyst`, `аналитик`). */
   readonly id: string;
   readonly name?: string;
   readonly role?: string;
@@ -41,9 +41,10 @@ export interface AgentDefinition {
  *
  * @remarks
  * The returned object is frozen: the toolkit never mutates agents (handoff context travels in
- * {@link ChatOptions.context}). `id` must be a non-empty string.
+ * {@link ChatOptions.context}). `id` must be a string that is not blank; the definition is strict,
+ * so a misspelled field (`nmae`) is a `ConfigError` naming it and the likely intended field.
  *
- * @throws {@link ConfigError} when `id` is empty or `chat` is not a function.
+ * @throws {@link ConfigError} when `id` is blank, `chat` is not a function or a field is unknown.
  *
  * @example
  * ```ts
@@ -75,8 +76,8 @@ export function defineAgent(
   return Object.freeze(agent);
 }
 
-const AgentDefinitionSchema = z.object({
-  id: configRules.nonEmptyString(),
+const AgentDefinitionSchema = z.strictObject({
+  id: configRules.id(),
   name: z.string({ error: 'must be a string' }).optional(),
   role: z.string({ error: 'must be a string' }).optional(),
   goal: z.string({ error: 'must be a string' }).optional(),

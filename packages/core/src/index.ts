@@ -6,6 +6,8 @@ export { reply } from './reply';
 export { lastValue, type LastValueOptions } from './lastValue';
 export { parseConfig } from './parseConfig';
 export { configRules } from './configRules';
+export { MAX_COUNT, MAX_DELAY_MS } from './limits';
+export { delayTimer, scheduleDelay } from './delay';
 export { CoordinationError, type CoordinationErrorOptions } from './errors/CoordinationError';
 export { ConfigError, type ConfigIssue } from './errors/ConfigError';
 export { preview } from './preview';

@@ -1,17 +1,24 @@
 import { asyncScheduler, from, Observable, type SchedulerLike, type Subscription, takeWhile } from 'rxjs';
+import { z } from 'zod';
 import type { Agent, ChatOptions } from './Agent';
+import { configRules } from './configRules';
+import { scheduleDelay } from './delay';
 import { AgentError } from './errors/AgentError';
 import { AgentTimeoutError } from './errors/AgentTimeoutError';
 import { ConfigError } from './errors/ConfigError';
 import { LazyAbort } from './internal/LazyAbort';
+import { MAX_DELAY_MS } from './limits';
 import type { Message } from './Message';
+import { parseConfig } from './parseConfig';
 
 /**
  * Options of {@link invoke} and {@link reply}.
  *
  * @remarks
- * All optional. `context` and `metadata` reach the agent as {@link ChatOptions}; `timeout` must be a
- * positive number of milliseconds, measured on `scheduler`.
+ * All optional, and strict: an unknown key (a typo such as `timout`) is a `ConfigError` naming it.
+ * `context` and `metadata` reach the agent as {@link ChatOptions}; `timeout` is a number of
+ * milliseconds greater than 0 and at most {@link MAX_DELAY_MS}, measured on `scheduler`, or
+ * `Infinity` for no timeout (the same as leaving it out).
  *
  * @example
  * ```ts
@@ -27,7 +34,7 @@ import type { Message } from './Message';
  * ```
  */
 export interface InvokeOptions {
-  /** Fails with {@link AgentTimeoutError} when the whole reply takes longer than this, in ms (on `scheduler`). */
+  /** Fails with {@link AgentTimeoutError} when the whole reply takes longer than this, in ms (on `scheduler`); `Infinity` for none. */
   readonly timeout?: number;
   /** The clock for `timeout`. Defaults to `asyncScheduler`, so `TestScheduler.run` virtualises it. */
   readonly scheduler?: SchedulerLike;
@@ -50,11 +57,17 @@ export interface InvokeOptions {
  * `AgentError` the agent raised about itself passes through unchanged); a passed `timeout` is an
  * {@link AgentTimeoutError}.
  *
+ * The timeout is a timer on `scheduler`, and it is also checked against `scheduler.now()` on every
+ * chunk, so an agent that streams without ever yielding to the event loop (a synchronous generator,
+ * an async generator that only awaits already-settled Promises) is still cut off at its first chunk
+ * past the deadline. What remains out of reach: an agent whose `chat` blocks the thread without
+ * emitting (a busy loop) cannot be interrupted by anything in JavaScript.
+ *
  * @param agent - The agent to call.
  * @param input - The prompt.
  * @param options - Timeout, scheduler, context and metadata.
  * @returns The reply's chunks, in order; completes when the agent is done.
- * @throws {@link ConfigError} synchronously when `timeout` is not a positive number.
+ * @throws {@link ConfigError} synchronously when `input` is not a string or an option is unknown or invalid.
  *
  * @example
  * ```ts
@@ -68,10 +81,12 @@ export interface InvokeOptions {
  * @see {@link reply} for the joined reply.
  */
 export function invoke(agent: Agent, input: string, options: InvokeOptions = {}): Observable<string> {
-  const { timeout, scheduler = asyncScheduler, context, metadata } = options;
-  if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0 && Number.isFinite(timeout))) {
-    throw new ConfigError('invoke options', [{ path: 'timeout', rule: 'must be a positive number of milliseconds', received: timeout }]);
+  if (typeof input !== 'string') {
+    throw new ConfigError(`invoke ${agentName(agent)}`, [{ path: 'input', rule: 'must be a string', received: input }]);
   }
+  checkOptions(options);
+  const { timeout, scheduler = asyncScheduler, context, metadata } = options;
+  const limited = timeout !== undefined && timeout !== Infinity;
   return new Observable<string>((subscriber) => {
     const controller = new LazyAbort();
     let settled = false;
@@ -81,16 +96,17 @@ export function invoke(agent: Agent, input: string, options: InvokeOptions = {})
       settled = true;
       timer?.unsubscribe();
     };
+    const timeOut = (): void => {
+      const error = new AgentTimeoutError(agent.id, timeout as number);
+      settle();
+      controller.abort(error);
+      inner?.unsubscribe();
+      subscriber.error(error);
+    };
+    const deadline = limited ? scheduler.now() + (timeout as number) : Infinity;
+    const pastDeadline = (): boolean => limited && scheduler.now() >= deadline;
 
-    if (timeout !== undefined) {
-      timer = scheduler.schedule(() => {
-        const error = new AgentTimeoutError(agent.id, timeout);
-        settled = true;
-        controller.abort(error);
-        inner?.unsubscribe();
-        subscriber.error(error);
-      }, timeout);
-    }
+    if (limited) timer = scheduleDelay(scheduler, timeout as number, timeOut);
 
     let source: Observable<string>;
     try {
@@ -98,7 +114,7 @@ export function invoke(agent: Agent, input: string, options: InvokeOptions = {})
       // A synchronous iterable or Observable can settle the call, or lose its caller, while `subscribe`
       // still runs (before `inner` exists); `takeWhile` then closes the agent's subscriber so it stops
       // producing at once. A Promise never emits synchronously and skips the extra operator.
-      source = isPromiseLike(answer) ? from(answer) : from(answer).pipe(takeWhile(() => !settled && !subscriber.closed));
+      source = isPromiseLike(answer) ? from(answer) : from(answer).pipe(takeWhile(() => !settled && !subscriber.closed && !pastDeadline()));
     } catch (error) {
       settle();
       subscriber.error(asAgentError(agent, error));
@@ -108,6 +124,10 @@ export function invoke(agent: Agent, input: string, options: InvokeOptions = {})
     inner = source.subscribe({
       next: (chunk) => {
         if (settled || controller.isAborted) return;
+        if (pastDeadline()) {
+          timeOut();
+          return;
+        }
         if (typeof chunk !== 'string') {
           settle();
           controller.abort();
@@ -125,6 +145,11 @@ export function invoke(agent: Agent, input: string, options: InvokeOptions = {})
       complete: () => {
         // Closed: `takeWhile` cut the agent off because the caller left; the teardown aborts it.
         if (settled || subscriber.closed) return;
+        // `takeWhile` also cuts off a synchronous agent that streamed past its deadline.
+        if (pastDeadline()) {
+          timeOut();
+          return;
+        }
         settle();
         subscriber.complete();
       },
@@ -139,6 +164,32 @@ export function invoke(agent: Agent, input: string, options: InvokeOptions = {})
       inner?.unsubscribe();
     };
   });
+}
+
+const INVOKE_OPTION_KEYS = new Set(['timeout', 'scheduler', 'context', 'metadata']);
+
+const InvokeOptionsSchema = z.strictObject({
+  timeout: configRules.timeoutMs().optional(),
+  scheduler: configRules.scheduler().optional(),
+  context: z.array(z.unknown(), { error: 'must be an array of messages' }).optional(),
+  metadata: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional(),
+});
+
+// A fast check first (invoke is on every hot path); zod only to word the error.
+function checkOptions(options: InvokeOptions): void {
+  let valid = typeof options === 'object' && options !== null;
+  if (valid) {
+    for (const key in options) {
+      if (!INVOKE_OPTION_KEYS.has(key)) valid = false;
+    }
+    const { timeout } = options;
+    if (timeout !== undefined && !(typeof timeout === 'number' && (timeout === Infinity || (timeout > 0 && timeout <= MAX_DELAY_MS)))) valid = false;
+  }
+  if (!valid) parseConfig(InvokeOptionsSchema, options, 'invoke options');
+}
+
+function agentName(agent: Agent): string {
+  return typeof agent?.id === 'string' ? `'${agent.id}'` : 'agent';
 }
 
 // The signal is an own, enumerable getter, so `{ ...options }` in a wrapping agent still carries it.

@@ -30,17 +30,21 @@ import { ConfigError, type ConfigIssue } from './errors/ConfigError';
 export function parseConfig<S extends z.ZodType>(schema: S, value: unknown, subject: string): z.output<S> {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
-  throw new ConfigError(subject, result.error.issues.flatMap((issue) => toConfigIssues(issue, value)));
+  throw new ConfigError(subject, result.error.issues.flatMap((issue) => toConfigIssues(issue, value, schema)));
 }
 
-function toConfigIssues(issue: z.core.$ZodIssue, root: unknown): ConfigIssue[] {
+function toConfigIssues(issue: z.core.$ZodIssue, root: unknown, schema: z.ZodType): ConfigIssue[] {
   const path = issue.path.map(String);
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => ({
-      path: [...path, key].join('.'),
-      rule: 'is not a known option',
-      received: valueAt(root, [...issue.path, key]),
-    }));
+    const known = knownKeysAt(schema, issue.path);
+    return issue.keys.map((key) => {
+      const likely = closestKey(key, known);
+      return {
+        path: [...path, key].join('.'),
+        rule: likely === undefined ? 'is not a known option' : `is not a known option (did you mean ${likely}?)`,
+        received: valueAt(root, [...issue.path, key]),
+      };
+    });
   }
   const received = 'input' in issue ? issue.input : valueAt(root, issue.path);
   return [{ path: path.join('.'), rule: ruleOf(issue), received }];
@@ -75,6 +79,60 @@ function unit(origin: string, count: unknown): string {
   const one = count === 1 || count === 1n;
   if (origin === 'string') return one ? 'character' : 'characters';
   return one ? 'item' : 'items';
+}
+
+/** The keys an object schema at `path` accepts, looking through optional, default and pipe wrappers. */
+function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): readonly string[] {
+  let current: z.core.$ZodType | undefined = unwrap(schema);
+  for (const key of path) {
+    if (current === undefined) return [];
+    const def = current._zod.def as { type: string; shape?: Record<string, z.core.$ZodType>; element?: z.core.$ZodType };
+    if (def.type === 'object' && def.shape !== undefined && typeof key === 'string' && Object.hasOwn(def.shape, key)) current = unwrap(def.shape[key]);
+    else if (def.type === 'array' && typeof key === 'number') current = unwrap(def.element);
+    else return [];
+  }
+  const def = current?._zod.def as { type?: string; shape?: Record<string, unknown> } | undefined;
+  return def?.type === 'object' && def.shape !== undefined ? Object.keys(def.shape) : [];
+}
+
+function unwrap(schema: z.core.$ZodType | undefined): z.core.$ZodType | undefined {
+  let current = schema;
+  for (let depth = 0; current !== undefined && depth < 16; depth++) {
+    const def = current._zod.def as { type: string; innerType?: z.core.$ZodType; in?: z.core.$ZodType };
+    if (def.innerType !== undefined) current = def.innerType;
+    else if (def.type === 'pipe' && def.in !== undefined) current = def.in;
+    else return current;
+  }
+  return current;
+}
+
+/** The known key within two edits of `key` (insert, delete, substitute or swap two neighbours), if one is closest. */
+function closestKey(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = d;
+    }
+  }
+  return rows[a.length]![b.length]!;
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {

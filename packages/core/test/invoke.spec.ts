@@ -182,7 +182,7 @@ describe('invoke', () => {
     it('rejects a bad timeout with a ConfigError naming the field', () => {
       const agent = defineAgent('a', async () => 'x');
       expect(() => invoke(agent, 'hi', { timeout: -1 })).toThrow(ConfigError);
-      expect(() => invoke(agent, 'hi', { timeout: -1 })).toThrow('invoke options: timeout must be a positive number of milliseconds, got -1');
+      expect(() => invoke(agent, 'hi', { timeout: -1 })).toThrow('invoke options: timeout must be a number of milliseconds greater than 0 and at most 2147483647 (about 24.8 days), or Infinity for no timeout, got -1');
     });
   });
 });

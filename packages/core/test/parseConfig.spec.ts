@@ -47,7 +47,7 @@ describe('parseConfig', () => {
   });
 
   it('names unknown keys', () => {
-    expect(() => parseConfig(Options, { bufferSzie: 5 }, 'X')).toThrow('X: bufferSzie is not a known option, got 5');
+    expect(() => parseConfig(Options, { bufferSzie: 5 }, 'X')).toThrow('X: bufferSzie is not a known option (did you mean bufferSize?), got 5');
   });
 
   it('lists every broken rule', () => {
@@ -64,7 +64,7 @@ describe('defineAgent', () => {
   });
 
   it('rejects an empty id', () => {
-    expect(() => defineAgent('', async () => 'x')).toThrow('Agent definition: id must be a non-empty string, got ""');
+    expect(() => defineAgent('', async () => 'x')).toThrow('Agent definition: id must be a non-blank string, got ""');
   });
 
   it('rejects a missing chat function', () => {

@@ -37,8 +37,9 @@ export interface ConfigIssue {
  * @remarks
  * Thrown by builders and factories at `build()`/construction time, before any work starts. The message
  * names what was being configured, the field path and the rule, for example
- * `StreamingChannel options: bufferSize must be a positive integer, got -1`. Every issue is also
- * available, structured, in {@link ConfigError.issues}. Never retryable: the same input fails again.
+ * `StreamingChannel options: bufferSize must be a positive integer, got -1`. The message lists the
+ * first 20 issues and says how many more there are, so hostile input cannot make it huge; every issue
+ * is available, structured, in {@link ConfigError.issues}. Never retryable: the same input fails again.
  *
  * @example
  * ```ts
@@ -57,7 +58,7 @@ export class ConfigError extends CoordinationError {
   readonly issues: readonly ConfigIssue[];
 
   constructor(subject: string, issues: readonly ConfigIssue[]) {
-    super('CONFIG_INVALID', `${subject}: ${issues.map(formatIssue).join('; ')}`, {
+    super('CONFIG_INVALID', `${subject}: ${formatIssues(issues)}`, {
       retryable: false,
       context: { subject, issues },
     });
@@ -69,6 +70,15 @@ export class ConfigError extends CoordinationError {
   get path(): string {
     return this.issues[0]?.path ?? '';
   }
+}
+
+/** How many issues the message lists; all of them stay in {@link ConfigError.issues}. */
+const LISTED_ISSUES = 20;
+
+function formatIssues(issues: readonly ConfigIssue[]): string {
+  const listed = issues.slice(0, LISTED_ISSUES).map(formatIssue).join('; ');
+  const more = issues.length - LISTED_ISSUES;
+  return more > 0 ? `${listed}; and ${more} more (see issues)` : listed;
 }
 
 function formatIssue(issue: ConfigIssue): string {
