@@ -11,5 +11,6 @@ export { delayTimer, scheduleDelay } from './delay';
 export { CoordinationError, type CoordinationErrorOptions } from './errors/CoordinationError';
 export { ConfigError, type ConfigIssue } from './errors/ConfigError';
 export { preview } from './preview';
+export { reportUnhandledError } from './reportUnhandledError';
 export { AgentError, type AgentErrorOptions } from './errors/AgentError';
 export { AgentTimeoutError } from './errors/AgentTimeoutError';

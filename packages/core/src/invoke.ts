@@ -10,6 +10,7 @@ import { LazyAbort } from './internal/LazyAbort';
 import { MAX_DELAY_MS } from './limits';
 import type { Message } from './Message';
 import { parseConfig } from './parseConfig';
+import { reportUnhandledError } from './reportUnhandledError';
 
 /**
  * Options of {@link invoke} and {@link reply}.
@@ -100,8 +101,16 @@ export function invoke(agent: Agent, input: string, options: InvokeOptions = {})
       const error = new AgentTimeoutError(agent.id, timeout as number);
       settle();
       controller.abort(error);
-      inner?.unsubscribe();
+      stopAgent();
       subscriber.error(error);
+    };
+    // The agent's teardown is user code: if it throws, the caller still gets the real outcome.
+    const stopAgent = (): void => {
+      try {
+        inner?.unsubscribe();
+      } catch (error) {
+        reportUnhandledError(error);
+      }
     };
     const deadline = limited ? scheduler.now() + (timeout as number) : Infinity;
     const pastDeadline = (): boolean => limited && scheduler.now() >= deadline;
@@ -131,7 +140,7 @@ export function invoke(agent: Agent, input: string, options: InvokeOptions = {})
         if (typeof chunk !== 'string') {
           settle();
           controller.abort();
-          inner?.unsubscribe();
+          stopAgent();
           subscriber.error(new AgentError(agent.id, new TypeError(`chat emitted a ${typeof chunk} chunk; chunks must be strings`)));
           return;
         }
@@ -161,7 +170,7 @@ export function invoke(agent: Agent, input: string, options: InvokeOptions = {})
         settled = true;
         controller.abort();
       }
-      inner?.unsubscribe();
+      stopAgent();
     };
   });
 }

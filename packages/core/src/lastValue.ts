@@ -1,4 +1,5 @@
 import { EmptyError, type Observable } from 'rxjs';
+import { reportUnhandledError } from './reportUnhandledError';
 
 /**
  * Options of {@link lastValue}.
@@ -24,7 +25,8 @@ export interface LastValueOptions {
  * Like RxJS's `lastValueFrom`, plus cancellation: when `signal` aborts (or is already aborted), the
  * subscription is closed, so all work under it stops, and the Promise rejects with `signal.reason`.
  * An Observable that completes without a value rejects with RxJS's `EmptyError`. Every `execute()`
- * in rxagents is built on it.
+ * in rxagents is built on it. If a teardown throws while an abort unsubscribes, the Promise still
+ * rejects with the signal's reason and the teardown's error goes to {@link reportUnhandledError}.
  *
  * @example
  * ```ts
@@ -47,8 +49,13 @@ export function lastValue<T>(source: Observable<T>, options: LastValueOptions = 
     let hasValue = false;
     let last: T | undefined;
     const onAbort = (): void => {
-      subscription.unsubscribe();
       reject(signal?.reason);
+      // A teardown that throws must not escape into the signal's dispatch (an uncaught exception).
+      try {
+        subscription.unsubscribe();
+      } catch (error) {
+        reportUnhandledError(error);
+      }
     };
     const subscription = source.subscribe({
       next: (value) => {

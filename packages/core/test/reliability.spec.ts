@@ -1,13 +1,15 @@
 import { TestScheduler } from 'rxjs/testing';
-import { asyncScheduler, lastValueFrom, NEVER, VirtualTimeScheduler } from 'rxjs';
+import { asyncScheduler, config, lastValueFrom, NEVER, Observable, VirtualTimeScheduler } from 'rxjs';
 import { z } from 'zod';
 import {
+  AgentError,
   AgentTimeoutError,
   ConfigError,
   configRules,
   defineAgent,
   delayTimer,
   invoke,
+  lastValue,
   MAX_DELAY_MS,
   parseConfig,
   reply,
@@ -154,5 +156,52 @@ describe('ConfigError messages stay readable for hostile input', () => {
   it('bounds counts so a huge one is a ConfigError, not a RangeError later', () => {
     expect(() => parseConfig(configRules.positiveInt(), 2 ** 32, 'X')).toThrow('X: value must be a positive integer of at most 2147483647, got 4294967296');
     expect(() => parseConfig(configRules.nonNegativeInt(10), 11, 'X')).toThrow('X: value must be a non-negative integer of at most 10, got 11');
+  });
+});
+
+describe('user code that throws where nobody listens', () => {
+  let reported: unknown[];
+  let previous: typeof config.onUnhandledError;
+  beforeEach(() => {
+    previous = config.onUnhandledError;
+    reported = [];
+    config.onUnhandledError = (error) => void reported.push(error);
+  });
+  afterEach(() => {
+    config.onUnhandledError = previous;
+  });
+
+  it('an agent whose teardown throws still times out with AgentTimeoutError; the teardown error is reported', () => {
+    testScheduler().run(({ expectObservable, flush }) => {
+      const agent = defineAgent(
+        'messy',
+        () =>
+          new Observable<string>(() => () => {
+            throw new Error('teardown failed');
+          }),
+      );
+      expectObservable(invoke(agent, 'x', { timeout: 5 })).toBe('-----#', undefined, new AgentTimeoutError('messy', 5));
+      flush();
+    });
+    expect(reported).toHaveLength(1);
+  });
+
+  it('lastValue still rejects with the abort reason when a teardown throws', async () => {
+    const controller = new AbortController();
+    const pending = lastValue(
+      new Observable<number>(() => () => {
+        throw new Error('teardown failed');
+      }),
+      { signal: controller.signal },
+    );
+    controller.abort(new Error('user left'));
+    await expect(pending).rejects.toThrow('user left');
+    expect(reported).toHaveLength(1);
+  });
+
+  it('an AgentError describes a cause that cannot be stringified, and keeps the message short', () => {
+    const odd = Object.assign(Object.create(null) as object, { big: 1n });
+    expect(new AgentError('a', odd).message).toBe('Agent "a" failed: [object Object]');
+    expect(new AgentError('a', new Error('x'.repeat(1_000_000))).message.length).toBeLessThan(1_100);
   });
 });

@@ -1,3 +1,4 @@
+import { preview } from '../preview';
 import { CoordinationError } from './CoordinationError';
 
 /**
@@ -59,12 +60,14 @@ export class AgentError extends CoordinationError {
   }
 }
 
+/** Longest cause text in a message; the cause itself stays whole on `error.cause`. */
+const MAX_CAUSE_LENGTH = 1_000;
+
+// Never throws: a cause with no prototype or a BigInt inside would make String()/JSON.stringify throw.
 function describeCause(cause: unknown): string {
-  if (cause instanceof Error) return cause.message;
-  if (typeof cause === 'string') return cause;
-  try {
-    return JSON.stringify(cause) ?? String(cause);
-  } catch {
-    return String(cause);
-  }
+  let text: string;
+  if (cause instanceof Error) text = String(cause.message);
+  else if (typeof cause === 'string') text = cause;
+  else text = preview(cause);
+  return text.length > MAX_CAUSE_LENGTH ? `${text.slice(0, MAX_CAUSE_LENGTH - 3)}...` : text;
 }
