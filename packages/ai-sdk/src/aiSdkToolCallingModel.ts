@@ -1,4 +1,4 @@
-import { parseConfig, configRules, type ToolCall } from '@rxagents/core';
+import { ConfigError, configRules, parseConfig, type ToolCall } from '@rxagents/core';
 import type { ToolCallingModel, ToolCallingRequest, ToolCallingResponse } from '@rxagents/handoff';
 import type { LanguageModel } from 'ai';
 import { catchError, defer, map, type Observable, reduce, Subject, tap, throwError } from 'rxjs';
@@ -108,7 +108,8 @@ export interface AiSdkToolCallingModel extends ToolCallingModel {
  * `toolCalls` as `{ id, name, arguments }`, `arguments` being the call's input as a JSON string (the
  * model's raw text when it is not valid JSON, so the handoff's `inputSchema` can reject it). The SDK does
  * not validate arguments. A provider failure errors with a {@link ModelCallError} (HTTP `status`, retryable
- * for 429 and 5xx); an abort errors with the signal's reason. Usage is on `usage$`, `lastUsage` and
+ * for 429 and 5xx); an abort errors with the signal's reason; two tools of the same name error with a
+ * `ConfigError` before the model is called. Usage is on `usage$`, `lastUsage` and
  * `onUsage`, as for {@link aiSdkAgent}.
  *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} when an option is invalid.
@@ -189,7 +190,8 @@ function collect(response: { text: string; toolCalls: ToolCall[] }, part: ModelS
 }
 
 function toModelCallError(error: unknown): unknown {
-  if (error instanceof ModelCallError) return error;
+  // A request the model was never called with (two tools of one name) is the caller's mistake, not the model's.
+  if (error instanceof ModelCallError || error instanceof ConfigError) return error;
   const { status, retryable } = providerFailure(error);
   return new ModelCallError(error, { retryable, ...(status === undefined ? {} : { status }) });
 }

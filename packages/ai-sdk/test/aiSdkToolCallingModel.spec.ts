@@ -194,3 +194,47 @@ describe('aiSdkToolCallingModel', () => {
     expect(() => aiSdkToolCallingModel({ model: streamingModel([]), onUsage: 'x' } as never)).toThrow(/onUsage must be a function/);
   });
 });
+
+describe('aiSdkToolCallingModel, tool names that are Object.prototype keys', () => {
+  const namedTool = (name: string): ToolDefinition => ({
+    type: 'function',
+    function: { name, description: `The ${name} tool`, parameters: { type: 'object', properties: {} } },
+  });
+
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('offers a tool named %s and returns the model call of it', async (name) => {
+    const mock = streamingModel([
+      { type: 'tool-call', toolCallId: 'c1', toolName: name, input: '{"x":1}' },
+      { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(5, 1) },
+    ]);
+    const model = aiSdkToolCallingModel({ model: mock });
+
+    const response = await lastValueFrom(from(model({ messages: question, tools: [namedTool(name), ...transferTools] })));
+
+    expect(mock.doStreamCalls[0]?.tools?.map((offered) => offered.name)).toEqual([name, 'transfer_to_billing', 'transfer_to_support']);
+    expect(response).toEqual({ toolCalls: [{ id: 'c1', name, arguments: '{"x":1}' }] });
+  });
+
+  it.each(['constructor', 'toString', '__proto__'])('hands back a call of %s when no such tool was offered, like any unknown tool', async (name) => {
+    const model = aiSdkToolCallingModel({
+      model: streamingModel([
+        { type: 'tool-call', toolCallId: 'c1', toolName: name, input: '{}' },
+        { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(5, 1) },
+      ]),
+    });
+
+    const response = await lastValueFrom(from(model({ messages: question, tools: transferTools })));
+
+    expect(response.toolCalls).toEqual([{ id: 'c1', name, arguments: '{}' }]);
+  });
+
+  it('fails the call with a ConfigError naming a tool offered twice, without calling the model', async () => {
+    const mock = streamingModel(textParts(['never']));
+    const model = aiSdkToolCallingModel({ model: mock });
+
+    const error = await lastValueFrom(from(model({ messages: question, tools: [...transferTools, namedTool('transfer_to_billing')] }))).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toMatch(/tools\.2\.function\.name is offered twice/);
+    expect(mock.doStreamCalls).toHaveLength(0);
+  });
+});
