@@ -2,7 +2,7 @@ import { configRules, parseConfig, type Agent, type ChatOptions } from '@rxagent
 import type { LanguageModel, TextStreamPart, ToolSet } from 'ai';
 import { catchError, filter, map, type Observable, Subject, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { aiSdkSettingsRule, type AiSdkSettings } from './AiSdkSettings';
+import { aiSdkSettingsRule, toStreamTextSettings, type AiSdkSettings } from './AiSdkSettings';
 import { toAiSdkUsage, type AiSdkUsageReport } from './AiSdkUsage';
 import { languageModelRule } from './languageModelRule';
 import { streamModelParts, type ModelStreamPart } from './streamModelParts';
@@ -53,8 +53,9 @@ export interface AiSdkAgentOptions {
  * The zod schema of {@link AiSdkAgentOptions}.
  *
  * @remarks
- * Strict: unknown keys are rejected. `model` must be a provider's model object (one with `doStream`)
- * or a non-empty model id string; `settings` must be an object. Use it to check options read from a
+ * Strict: unknown keys are rejected. `id` must not be blank; `model` must be a provider's model object
+ * (one with `doStream`) or a non-empty model id string; `settings` must satisfy `AiSdkSettingsSchema`
+ * (strict too, timeouts within what a timer can wait). Use it to check options read from a
  * config file before building the agent.
  *
  * @example
@@ -67,7 +68,7 @@ export interface AiSdkAgentOptions {
  * ```
  */
 export const AiSdkAgentOptionsSchema = z.strictObject({
-  id: configRules.nonEmptyString(),
+  id: configRules.id(),
   name: z.string({ error: 'must be a string' }).optional(),
   role: z.string({ error: 'must be a string' }).optional(),
   goal: z.string({ error: 'must be a string' }).optional(),
@@ -143,7 +144,8 @@ export interface AiSdkAgent extends Agent {
  */
 export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {
   const parsed = parseConfig(AiSdkAgentOptionsSchema, options, 'aiSdkAgent options');
-  const { id, model, system, settings } = parsed;
+  const { id, model, system } = parsed;
+  const settings = parsed.settings === undefined ? undefined : toStreamTextSettings(parsed.settings);
   const usage = new Subject<AiSdkUsageReport>();
   let lastUsage: AiSdkUsageReport | undefined;
   if (parsed.onUsage !== undefined) usage.subscribe(parsed.onUsage);

@@ -3,7 +3,7 @@ import type { ToolCallingModel, ToolCallingRequest, ToolCallingResponse } from '
 import type { LanguageModel } from 'ai';
 import { catchError, defer, map, type Observable, reduce, Subject, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { aiSdkSettingsRule, type AiSdkSettings } from './AiSdkSettings';
+import { aiSdkSettingsRule, toStreamTextSettings, type AiSdkSettings } from './AiSdkSettings';
 import { toAiSdkUsage, type AiSdkUsage } from './AiSdkUsage';
 import { ModelCallError } from './errors/ModelCallError';
 import { languageModelRule } from './languageModelRule';
@@ -50,7 +50,7 @@ export interface AiSdkToolCallingModelOptions {
  *
  * @remarks
  * Strict: unknown keys are rejected; `model` must be a provider's model object or a model id string,
- * `settings` an object and `onUsage` a function.
+ * `settings` must satisfy `AiSdkSettingsSchema` and `onUsage` must be a function.
  *
  * @example
  * ```ts
@@ -140,7 +140,8 @@ export interface AiSdkToolCallingModel extends ToolCallingModel {
  */
 export function aiSdkToolCallingModel(options: AiSdkToolCallingModelOptions): AiSdkToolCallingModel {
   const parsed = parseConfig(AiSdkToolCallingModelOptionsSchema, options, 'aiSdkToolCallingModel options');
-  const { model, system, settings } = parsed;
+  const { model, system } = parsed;
+  const settings = parsed.settings === undefined ? undefined : toStreamTextSettings(parsed.settings);
   const usage = new Subject<AiSdkUsage>();
   let lastUsage: AiSdkUsage | undefined;
   if (parsed.onUsage !== undefined) usage.subscribe(parsed.onUsage);

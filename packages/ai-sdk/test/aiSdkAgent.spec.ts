@@ -302,7 +302,7 @@ describe('aiSdkAgent', () => {
     it('rejects a missing model, an empty id and unknown options with a ConfigError', () => {
       expect(() => aiSdkAgent({ id: 'a' } as never)).toThrow(ConfigError);
       expect(() => aiSdkAgent({ id: 'a' } as never)).toThrow(/aiSdkAgent options: model must be an AI SDK language model/);
-      expect(() => aiSdkAgent({ id: '', model: streamingModel([]) })).toThrow(/id must be a non-empty string, got ""/);
+      expect(() => aiSdkAgent({ id: '', model: streamingModel([]) })).toThrow(/id must be a non-blank string, got ""/);
       expect(() => aiSdkAgent({ id: 'a', model: streamingModel([]), temprature: 1 } as never)).toThrow(/temprature is not a known option/);
       expect(() => aiSdkAgent({ id: 'a', model: streamingModel([]), settings: 3 as never })).toThrow(/settings must be an object of AI SDK call settings/);
     });
