@@ -45,7 +45,7 @@ export interface AiSdkAgentOptions {
   readonly system?: string;
   /** AI SDK call settings (temperature, maxOutputTokens, maxRetries, providerOptions, ...). */
   readonly settings?: AiSdkSettings;
-  /** Called with each reply's usage; a throwing callback is reported by RxJS, it never fails the reply. */
+  /** Called with each reply's usage, before the reply completes; if it throws, the reply fails with an `AgentError` whose cause is the thrown error. */
   readonly onUsage?: (report: AiSdkUsageReport) => void;
 }
 
@@ -118,7 +118,9 @@ export interface AiSdkAgent extends Agent {
  *
  * Token usage cannot travel in the reply (chunks are strings), so it travels beside it: when a reply
  * finishes, an {@link AiSdkUsageReport} is emitted on `usage$`, stored as `lastUsage` and passed to
- * `onUsage`, before the reply completes. Aborted or failed calls report nothing.
+ * `onUsage`, before the reply completes. Aborted or failed calls report nothing. An `onUsage` that throws
+ * fails the reply with an `AgentError` (not retryable, the thrown error as `cause`), after the report
+ * reached `usage$` and `lastUsage`: nothing escapes as an unhandled error.
  *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} when an option is invalid (empty `id`, no `model`, unknown option).
  *
@@ -148,7 +150,7 @@ export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {
   const settings = parsed.settings === undefined ? undefined : toStreamTextSettings(parsed.settings);
   const usage = new Subject<AiSdkUsageReport>();
   let lastUsage: AiSdkUsageReport | undefined;
-  if (parsed.onUsage !== undefined) usage.subscribe(parsed.onUsage);
+  const { onUsage } = parsed;
 
   const chat = (input: string, chatOptions: ChatOptions): Observable<string> => {
     const { signal, context = [], metadata } = chatOptions;
@@ -163,6 +165,8 @@ export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {
         if (part.type !== 'finish') return;
         lastUsage = { ...toAiSdkUsage(part.totalUsage, part.finishReason), agentId: id, input, ...(metadata === undefined ? {} : { metadata }) };
         usage.next(lastUsage);
+        // Thrown here, it fails this reply (an AgentError naming the agent) instead of escaping unhandled.
+        onUsage?.(lastUsage);
       }),
       filter(isTextDelta),
       map((part) => part.text),

@@ -41,7 +41,7 @@ export interface AiSdkToolCallingModelOptions {
   readonly system?: string;
   /** AI SDK call settings (temperature, maxRetries, providerOptions, ...). */
   readonly settings?: AiSdkSettings;
-  /** Called with each call's usage; a throwing callback is reported by RxJS, it never fails the call. */
+  /** Called with each call's usage; if it throws, the call fails with a {@link ModelCallError} whose cause is the thrown error. */
   readonly onUsage?: (usage: AiSdkUsage) => void;
 }
 
@@ -110,7 +110,7 @@ export interface AiSdkToolCallingModel extends ToolCallingModel {
  * not validate arguments. A provider failure errors with a {@link ModelCallError} (HTTP `status`, retryable
  * for 429 and 5xx); an abort errors with the signal's reason; two tools of the same name error with a
  * `ConfigError` before the model is called. Usage is on `usage$`, `lastUsage` and
- * `onUsage`, as for {@link aiSdkAgent}.
+ * `onUsage`, as for {@link aiSdkAgent} (a throwing `onUsage` fails the call with a `ModelCallError`).
  *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} when an option is invalid.
  *
@@ -144,7 +144,7 @@ export function aiSdkToolCallingModel(options: AiSdkToolCallingModelOptions): Ai
   const settings = parsed.settings === undefined ? undefined : toStreamTextSettings(parsed.settings);
   const usage = new Subject<AiSdkUsage>();
   let lastUsage: AiSdkUsage | undefined;
-  if (parsed.onUsage !== undefined) usage.subscribe(parsed.onUsage);
+  const { onUsage } = parsed;
 
   const call = (request: ToolCallingRequest): Observable<ToolCallingResponse> =>
     defer(() =>
@@ -161,6 +161,8 @@ export function aiSdkToolCallingModel(options: AiSdkToolCallingModelOptions): Ai
         if (part.type !== 'finish') return;
         lastUsage = toAiSdkUsage(part.totalUsage, part.finishReason);
         usage.next(lastUsage);
+        // Thrown here, it fails this call (a ModelCallError) instead of escaping unhandled.
+        onUsage?.(lastUsage);
       }),
       reduce(collect, { text: '', toolCalls: [] as ToolCall[] }),
       map(({ text, toolCalls }): ToolCallingResponse => ({

@@ -2,7 +2,7 @@ import { ConfigError, type Message } from '@rxagents/core';
 import type { ToolDefinition } from '@rxagents/handoff';
 import { config, from, lastValueFrom } from 'rxjs';
 import { aiSdkToolCallingModel, ModelCallError, type AiSdkUsage } from '@rxagents/ai-sdk';
-import { controlledModel, failingModel, streamingModel, textParts, usage } from './mockModels';
+import { controlledModel, failingModel, settle, streamingModel, textParts, usage } from './mockModels';
 
 const transferTools: ToolDefinition[] = [
   {
@@ -166,23 +166,25 @@ describe('aiSdkToolCallingModel', () => {
     expect(model.lastUsage).toMatchObject({ inputTokens: 120, outputTokens: 15, totalTokens: 135, finishReason: 'tool-calls' });
   });
 
-  it('keeps the call working when onUsage throws', async () => {
-    let reported: (error: unknown) => void = () => undefined;
-    const unhandled = new Promise<unknown>((resolve) => (reported = resolve));
+  it('fails the call with a ModelCallError when onUsage throws, and reports nothing as unhandled', async () => {
+    const unhandled: unknown[] = [];
     const previous = config.onUnhandledError;
-    config.onUnhandledError = (error) => reported(error);
+    config.onUnhandledError = (error) => unhandled.push(error);
     try {
+      const broken = new Error('meter broke');
       const model = aiSdkToolCallingModel({
         model: streamingModel(textParts(['fine'])),
         onUsage: () => {
-          throw new Error('meter broke');
+          throw broken;
         },
       });
 
-      const response = await lastValueFrom(from(model({ messages: question, tools: [] })));
+      const error = await lastValueFrom(from(model({ messages: question, tools: [] }))).catch((e: unknown) => e);
+      await settle();
 
-      expect(response).toEqual({ content: 'fine' });
-      await expect(unhandled).resolves.toEqual(new Error('meter broke'));
+      expect(error).toBeInstanceOf(ModelCallError);
+      expect(error).toMatchObject({ retryable: false, cause: broken });
+      expect(unhandled).toEqual([]);
     } finally {
       config.onUnhandledError = previous;
     }
