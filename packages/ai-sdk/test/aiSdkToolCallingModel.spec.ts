@@ -1,5 +1,5 @@
-import { ConfigError, type Message } from '@rxagents/core';
-import type { ToolDefinition } from '@rxagents/handoff';
+import { ConfigError, defineAgent, reply, type Message } from '@rxagents/core';
+import { handoff, routingAgent, type ToolDefinition } from '@rxagents/handoff';
 import { config, from, lastValueFrom } from 'rxjs';
 import { aiSdkToolCallingModel, ModelCallError, type AiSdkUsage } from '@rxagents/ai-sdk';
 import { controlledModel, failingModel, settle, streamingModel, textParts, usage } from './mockModels';
@@ -238,5 +238,24 @@ describe('aiSdkToolCallingModel, tool names that are Object.prototype keys', () 
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toMatch(/tools\.2\.function\.name is offered twice/);
     expect(mock.doStreamCalls).toHaveLength(0);
+  });
+});
+
+describe('a routing agent over aiSdkToolCallingModel, with tool names that are Object.prototype keys', () => {
+  it.each(['__proto__', 'constructor', 'toString'])('hands off through a tool named %s', async (name) => {
+    const billing = defineAgent('billing', async () => 'Your invoice is paid.');
+    const mock = streamingModel([
+      { type: 'tool-call', toolCallId: 'c1', toolName: name, input: '{}' },
+      { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(5, 1) },
+    ]);
+    const triage = routingAgent({
+      id: 'triage',
+      instructions: 'Route.',
+      handoffs: [handoff({ agent: billing, name }), handoff({ agent: defineAgent('support', async () => 'Support here.') })],
+      model: aiSdkToolCallingModel({ model: mock }),
+    });
+
+    await expect(lastValueFrom(reply(triage, 'my invoice'))).resolves.toBe('Your invoice is paid.');
+    expect(mock.doStreamCalls[0]?.tools?.map((offered) => offered.name)).toEqual([name, 'transfer_to_support']);
   });
 });
