@@ -45,7 +45,8 @@ export type ScriptAnswer =
  * Turns a {@link ScriptAnswer} into the chunk Observable an agent returns, timed on `scheduler`.
  *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} when the answer has no known shape, an unknown
- * field, a delay outside 0 to `MAX_DELAY_MS` (other than `Infinity`) or an invalid marble diagram.
+ * field, a delay outside 0 to `MAX_DELAY_MS` (other than `Infinity`) or an invalid marble diagram, or
+ * `scheduler` is not a scheduler.
  *
  * @example
  * ```ts
@@ -55,7 +56,7 @@ export type ScriptAnswer =
  * ```
  */
 export function answerToObservable(answer: ScriptAnswer, scheduler: SchedulerLike = asyncScheduler): Observable<string> {
-  throwIfAny('script answer', answerIssues(answer, ''));
+  throwIfAny('script answer', [...answerIssues(answer, ''), ...issuesAt(configRules.scheduler(), scheduler, 'scheduler')]);
   return observeAnswer(answer, scheduler);
 }
 

@@ -203,5 +203,6 @@ describe('answerToObservable', () => {
   it('refuses an invalid answer with a ConfigError', () => {
     expect(() => answerToObservable({ reply: 'x', delay: -1 })).toThrow(ConfigError);
     expect(() => answerToObservable({ chunks: ['x'], intervl: 1 } as never)).toThrow(/intervl is not a known option \(did you mean interval\?\)/);
+    expect(() => answerToObservable({ reply: 'x', delay: 5 }, 5 as never)).toThrow(/script answer: scheduler must be an RxJS scheduler/);
   });
 });
