@@ -148,6 +148,19 @@ describe('aiSdkToolCallingModel', () => {
     expect(call.abortSignal?.aborted).toBe(true);
   });
 
+  it('never calls the model when the request signal aborts before the call is subscribed', async () => {
+    const mock = streamingModel(textParts(['never']));
+    const model = aiSdkToolCallingModel({ model: mock });
+    const controller = new AbortController();
+
+    const response = from(model({ messages: question, tools: transferTools, signal: controller.signal }));
+    controller.abort(new Error('cancelled first'));
+    const error = await lastValueFrom(response).catch((e: unknown) => e);
+
+    expect(error).toEqual(new Error('cancelled first'));
+    expect(mock.doStreamCalls).toHaveLength(0);
+  });
+
   it('reports usage on usage$, lastUsage and onUsage', async () => {
     const seen: AiSdkUsage[] = [];
     const model = aiSdkToolCallingModel({
