@@ -56,7 +56,7 @@ export type ScriptAnswer =
  * ```
  */
 export function answerToObservable(answer: ScriptAnswer, scheduler: SchedulerLike = asyncScheduler): Observable<string> {
-  throwIfAny('script answer', [...answerIssues(answer, ''), ...issuesAt(configRules.scheduler(), scheduler, 'scheduler')]);
+  throwIfAny('script answer', [...answerIssues(answer, ''), ...issuesAt(SchedulerSchema, scheduler, 'scheduler')]);
   return observeAnswer(answer, scheduler);
 }
 
@@ -87,6 +87,10 @@ const SHAPES = 'must be a string, { reply }, { chunks }, { marbles } or { error 
 
 const delay = () => configRules.delayMs().optional();
 
+const StringSchema = z.string();
+const NoShapeSchema = z.custom(() => false, { error: SHAPES });
+const SchedulerSchema = configRules.scheduler();
+
 const ReplySchema = z.strictObject({ reply: z.string({ error: 'must be a string' }), delay: delay() });
 const ChunksSchema = z.strictObject({
   chunks: z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of strings' }),
@@ -106,13 +110,13 @@ const MarblesSchema = z
 
 // The shape is chosen by its defining key, in the order `observeAnswer` reads them, so issues name the field.
 function answerSchema(answer: unknown): z.ZodType {
-  if (typeof answer === 'string') return z.string();
-  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return z.custom(() => false, { error: SHAPES });
+  if (typeof answer === 'string') return StringSchema;
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return NoShapeSchema;
   if ('marbles' in answer) return MarblesSchema;
   if ('chunks' in answer) return ChunksSchema;
   if ('reply' in answer) return ReplySchema;
   if ('error' in answer) return ErrorSchema;
-  return z.custom(() => false, { error: SHAPES });
+  return NoShapeSchema;
 }
 
 interface MarbleIssue {

@@ -1,7 +1,7 @@
 import { asyncScheduler, mergeMap, type ObservableInput, type SchedulerLike, throwError } from 'rxjs';
 import { configRules, delayTimer, type Agent } from '@rxagents/core';
 import { z } from 'zod';
-import { issuesAt, throwIfAny } from './internal/issuesAt';
+import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
 
 /**
  * How a {@link failingAgent} fails: a synchronous throw, a rejected Promise, or an erroring Observable.
@@ -65,7 +65,7 @@ export interface FailingAgentOptions {
  * ```
  */
 export function failingAgent(id: string, error: unknown = new Error(`${id} failed`), options: FailingAgentOptions = {}): Agent & { readonly callCount: number } {
-  throwIfAny('failingAgent', [...issuesAt(configRules.id(), id, 'id'), ...issuesAt(FailingAgentOptionsSchema, options, 'options')]);
+  throwIfAny('failingAgent', [...idIssues(id), ...issuesAt(FailingAgentOptionsSchema, options, 'options')]);
   const { mode = 'error', delay = 0, scheduler = asyncScheduler } = options;
   let callCount = 0;
   return {

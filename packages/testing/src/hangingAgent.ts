@@ -1,7 +1,7 @@
 import { NEVER, type Observable } from 'rxjs';
 import { configRules, type Agent, type ChatOptions } from '@rxagents/core';
 import { z } from 'zod';
-import { issuesAt, throwIfAny } from './internal/issuesAt';
+import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
 
 /**
  * An agent that never answers, and records the aborts it receives.
@@ -54,7 +54,7 @@ export interface HangingAgent extends Agent {
  * ```
  */
 export function hangingAgent(id: string, details: { readonly name?: string } = {}): HangingAgent {
-  throwIfAny('hangingAgent', [...issuesAt(configRules.id(), id, 'id'), ...issuesAt(DetailsSchema, details, 'details')]);
+  throwIfAny('hangingAgent', [...idIssues(id), ...issuesAt(DetailsSchema, details, 'details')]);
   let callCount = 0;
   const abortReasons: unknown[] = [];
   return {

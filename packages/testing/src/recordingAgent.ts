@@ -1,7 +1,7 @@
 import { from, type ObservableInput, throwError } from 'rxjs';
 import { configRules, type Agent, type AgentMessage, type ChatOptions } from '@rxagents/core';
 import { z } from 'zod';
-import { issuesAt, throwIfAny } from './internal/issuesAt';
+import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
 
 /**
  * One call a {@link recordingAgent} received.
@@ -81,7 +81,7 @@ export function recordingAgent(
   details: { readonly name?: string; readonly role?: string; readonly goal?: string } = {},
 ): RecordingAgent {
   throwIfAny('recordingAgent', [
-    ...issuesAt(configRules.id(), id, 'id'),
+    ...idIssues(id),
     ...issuesAt(InnerSchema, inner, 'inner'),
     ...issuesAt(DetailsSchema, details, 'details'),
   ]);

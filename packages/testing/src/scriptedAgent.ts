@@ -1,7 +1,7 @@
 import { asyncScheduler, defer, Observable, type SchedulerLike } from 'rxjs';
 import { configRules, preview, type Agent, type ChatOptions, type ConfigIssue } from '@rxagents/core';
 import { z } from 'zod';
-import { issuesAt, throwIfAny } from './internal/issuesAt';
+import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
 import { answerIssues, observeAnswer, type ScriptAnswer } from './ScriptAnswer';
 
 /**
@@ -164,7 +164,7 @@ export function scriptedAgent(
 /** An agent that answers from any {@link Script}. */
 export function scriptedAgent(id: string, script: Script, options?: ScriptedAgentOptions): ScriptedAgent;
 export function scriptedAgent(id: string, script: Script, options: ScriptedAgentOptions = {}): ScriptedAgent {
-  throwIfAny('scriptedAgent', [...issuesAt(configRules.id(), id, 'id'), ...scriptIssues(script), ...issuesAt(ScriptedAgentOptionsSchema, options, 'options')]);
+  throwIfAny('scriptedAgent', [...idIssues(id), ...scriptIssues(script), ...issuesAt(ScriptedAgentOptionsSchema, options, 'options')]);
   const scheduler = options.scheduler ?? asyncScheduler;
   const calls: { input: string; options: ChatOptions }[] = [];
   let abortCount = 0;

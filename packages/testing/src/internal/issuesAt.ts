@@ -1,4 +1,4 @@
-import { ConfigError, parseConfig, type ConfigIssue } from '@rxagents/core';
+import { ConfigError, configRules, parseConfig, type ConfigIssue } from '@rxagents/core';
 import type { z } from 'zod';
 
 /**
@@ -21,4 +21,11 @@ export function issuesAt(schema: z.ZodType, value: unknown, path: string): Confi
 /** @internal Throws one `ConfigError` about `subject` when there is any issue. */
 export function throwIfAny(subject: string, issues: readonly ConfigIssue[]): void {
   if (issues.length > 0) throw new ConfigError(subject, issues);
+}
+
+const IdSchema = configRules.id();
+
+/** @internal The issues of an agent id (a string that is not blank), under `id`. */
+export function idIssues(id: unknown): ConfigIssue[] {
+  return typeof id === 'string' && id.trim() !== '' ? [] : issuesAt(IdSchema, id, 'id');
 }
