@@ -1,5 +1,5 @@
 import { asyncScheduler, defer, Observable, type SchedulerLike } from 'rxjs';
-import { configRules, preview, type Agent, type ChatOptions, type ConfigIssue } from '@rxagents/core';
+import { ConfigError, configRules, type Agent, type ChatOptions, type ConfigIssue } from '@rxagents/core';
 import { z } from 'zod';
 import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
 import { answerIssues, observeAnswer, type ScriptAnswer } from './ScriptAnswer';
@@ -275,7 +275,7 @@ function matches(id: string, matcher: ScriptMatcher, input: string, options: Cha
   if (matcher instanceof RegExp) return input.search(matcher) !== -1;
   const verdict: unknown = matcher(input, options);
   if (typeof verdict !== 'boolean') {
-    throw new TypeError(`scriptedAgent "${id}": script.${index}.match returned ${preview(verdict)}; a matcher must return a boolean`);
+    throw new ConfigError(`scriptedAgent "${id}"`, [{ path: `script.${index}.match`, rule: 'must return a boolean (true or false)', received: verdict }]);
   }
   return verdict;
 }

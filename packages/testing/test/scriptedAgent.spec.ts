@@ -135,7 +135,8 @@ describe('scriptedAgent user functions', () => {
     const error = await failure(lastValueFrom(reply(agent, 'hi')));
 
     expect(error).toBeInstanceOf(AgentError);
-    expect((error as AgentError).message).toMatch(/script\.0\.match returned undefined; a matcher must return a boolean/);
+    expect((error as AgentError).cause).toBeInstanceOf(ConfigError);
+    expect((error as AgentError).message).toMatch(/script\.0\.match must return a boolean \(true or false\), got undefined/);
   });
 
   it('fails the call with the thrown error when a matcher or an answer function throws', async () => {
