@@ -1,5 +1,5 @@
 import { asyncScheduler, defer, Observable, type SchedulerLike } from 'rxjs';
-import { ConfigError, configRules, type Agent, type ChatOptions, type ConfigIssue } from '@rxagents/core';
+import { ConfigError, configRules, preview, type Agent, type ChatOptions, type ConfigIssue } from '@rxagents/core';
 import { z } from 'zod';
 import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
 import { answerIssues, observeAnswer, type ScriptAnswer } from './ScriptAnswer';
@@ -260,7 +260,7 @@ function pickAnswer(id: string, script: Script, input: string, options: ChatOpti
       return typeof rule.answer === 'function' ? checked(id, rule.answer(input, options), `script.${index}.answer`) : rule.answer;
     }
   }
-  throw new Error(`scriptedAgent "${id}" has no rule for input ${JSON.stringify(input)}`);
+  throw new Error(`scriptedAgent "${id}" has no rule for input ${preview(input)}`);
 }
 
 // A computed answer is checked like a written one; a forgotten `return` fails the call, naming the function.

@@ -200,6 +200,15 @@ describe('scriptedAgent cancellation', () => {
   });
 });
 
+describe('scriptedAgent without a matching rule', () => {
+  it('quotes at most 80 characters of the input in its error', async () => {
+    const error = await failure(lastValueFrom(reply(scriptedAgent('a', [{ match: 'hi', answer: 'x' }]), 'y'.repeat(100_000))));
+
+    expect((error as AgentError).message).toMatch(/has no rule for input "y+\.\.\.$/);
+    expect((error as AgentError).message.length).toBeLessThan(200);
+  });
+});
+
 describe('answerToObservable', () => {
   it('refuses an invalid answer with a ConfigError', () => {
     expect(() => answerToObservable({ reply: 'x', delay: -1 })).toThrow(ConfigError);
