@@ -2,7 +2,7 @@ import { configRules, parseConfig, type Agent, type ChatOptions } from '@rxagent
 import type { LanguageModel, TextStreamPart, ToolSet } from 'ai';
 import { catchError, filter, map, type Observable, Subject, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { aiSdkSettingsRule, type AiSdkSettings } from './AiSdkSettings';
+import { aiSdkSettingsRule, toStreamTextSettings, type AiSdkSettings } from './AiSdkSettings';
 import { toAiSdkUsage, type AiSdkUsageReport } from './AiSdkUsage';
 import { languageModelRule } from './languageModelRule';
 import { streamModelParts, type ModelStreamPart } from './streamModelParts';
@@ -45,7 +45,7 @@ export interface AiSdkAgentOptions {
   readonly system?: string;
   /** AI SDK call settings (temperature, maxOutputTokens, maxRetries, providerOptions, ...). */
   readonly settings?: AiSdkSettings;
-  /** Called with each reply's usage; a throwing callback is reported by RxJS, it never fails the reply. */
+  /** Called with each reply's usage, before the reply completes; if it throws, the reply fails with an `AgentError` whose cause is the thrown error. */
   readonly onUsage?: (report: AiSdkUsageReport) => void;
 }
 
@@ -53,8 +53,9 @@ export interface AiSdkAgentOptions {
  * The zod schema of {@link AiSdkAgentOptions}.
  *
  * @remarks
- * Strict: unknown keys are rejected. `model` must be a provider's model object (one with `doStream`)
- * or a non-empty model id string; `settings` must be an object. Use it to check options read from a
+ * Strict: unknown keys are rejected. `id` must not be blank; `model` must be a provider's model object
+ * (one with `doStream`) or a non-empty model id string; `settings` must satisfy `AiSdkSettingsSchema`
+ * (strict too, timeouts within what a timer can wait). Use it to check options read from a
  * config file before building the agent.
  *
  * @example
@@ -67,7 +68,7 @@ export interface AiSdkAgentOptions {
  * ```
  */
 export const AiSdkAgentOptionsSchema = z.strictObject({
-  id: configRules.nonEmptyString(),
+  id: configRules.id(),
   name: z.string({ error: 'must be a string' }).optional(),
   role: z.string({ error: 'must be a string' }).optional(),
   goal: z.string({ error: 'must be a string' }).optional(),
@@ -117,7 +118,9 @@ export interface AiSdkAgent extends Agent {
  *
  * Token usage cannot travel in the reply (chunks are strings), so it travels beside it: when a reply
  * finishes, an {@link AiSdkUsageReport} is emitted on `usage$`, stored as `lastUsage` and passed to
- * `onUsage`, before the reply completes. Aborted or failed calls report nothing.
+ * `onUsage`, before the reply completes. Aborted or failed calls report nothing. An `onUsage` that throws
+ * fails the reply with an `AgentError` (not retryable, the thrown error as `cause`), after the report
+ * reached `usage$` and `lastUsage`: nothing escapes as an unhandled error.
  *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} when an option is invalid (empty `id`, no `model`, unknown option).
  *
@@ -143,10 +146,11 @@ export interface AiSdkAgent extends Agent {
  */
 export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {
   const parsed = parseConfig(AiSdkAgentOptionsSchema, options, 'aiSdkAgent options');
-  const { id, model, system, settings } = parsed;
+  const { id, model, system } = parsed;
+  const settings = parsed.settings === undefined ? undefined : toStreamTextSettings(parsed.settings);
   const usage = new Subject<AiSdkUsageReport>();
   let lastUsage: AiSdkUsageReport | undefined;
-  if (parsed.onUsage !== undefined) usage.subscribe(parsed.onUsage);
+  const { onUsage } = parsed;
 
   const chat = (input: string, chatOptions: ChatOptions): Observable<string> => {
     const { signal, context = [], metadata } = chatOptions;
@@ -161,6 +165,8 @@ export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {
         if (part.type !== 'finish') return;
         lastUsage = { ...toAiSdkUsage(part.totalUsage, part.finishReason), agentId: id, input, ...(metadata === undefined ? {} : { metadata }) };
         usage.next(lastUsage);
+        // Thrown here, it fails this reply (an AgentError naming the agent) instead of escaping unhandled.
+        onUsage?.(lastUsage);
       }),
       filter(isTextDelta),
       map((part) => part.text),

@@ -1,9 +1,9 @@
-import { parseConfig, configRules, type ToolCall } from '@rxagents/core';
+import { ConfigError, configRules, parseConfig, type ToolCall } from '@rxagents/core';
 import type { ToolCallingModel, ToolCallingRequest, ToolCallingResponse } from '@rxagents/handoff';
 import type { LanguageModel } from 'ai';
 import { catchError, defer, map, type Observable, reduce, Subject, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { aiSdkSettingsRule, type AiSdkSettings } from './AiSdkSettings';
+import { aiSdkSettingsRule, toStreamTextSettings, type AiSdkSettings } from './AiSdkSettings';
 import { toAiSdkUsage, type AiSdkUsage } from './AiSdkUsage';
 import { ModelCallError } from './errors/ModelCallError';
 import { languageModelRule } from './languageModelRule';
@@ -41,7 +41,7 @@ export interface AiSdkToolCallingModelOptions {
   readonly system?: string;
   /** AI SDK call settings (temperature, maxRetries, providerOptions, ...). */
   readonly settings?: AiSdkSettings;
-  /** Called with each call's usage; a throwing callback is reported by RxJS, it never fails the call. */
+  /** Called with each call's usage; if it throws, the call fails with a {@link ModelCallError} whose cause is the thrown error. */
   readonly onUsage?: (usage: AiSdkUsage) => void;
 }
 
@@ -50,7 +50,7 @@ export interface AiSdkToolCallingModelOptions {
  *
  * @remarks
  * Strict: unknown keys are rejected; `model` must be a provider's model object or a model id string,
- * `settings` an object and `onUsage` a function.
+ * `settings` must satisfy `AiSdkSettingsSchema` and `onUsage` must be a function.
  *
  * @example
  * ```ts
@@ -108,8 +108,9 @@ export interface AiSdkToolCallingModel extends ToolCallingModel {
  * `toolCalls` as `{ id, name, arguments }`, `arguments` being the call's input as a JSON string (the
  * model's raw text when it is not valid JSON, so the handoff's `inputSchema` can reject it). The SDK does
  * not validate arguments. A provider failure errors with a {@link ModelCallError} (HTTP `status`, retryable
- * for 429 and 5xx); an abort errors with the signal's reason. Usage is on `usage$`, `lastUsage` and
- * `onUsage`, as for {@link aiSdkAgent}.
+ * for 429 and 5xx); an abort errors with the signal's reason; two tools of the same name error with a
+ * `ConfigError` before the model is called. Usage is on `usage$`, `lastUsage` and
+ * `onUsage`, as for {@link aiSdkAgent} (a throwing `onUsage` fails the call with a `ModelCallError`).
  *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} when an option is invalid.
  *
@@ -139,10 +140,11 @@ export interface AiSdkToolCallingModel extends ToolCallingModel {
  */
 export function aiSdkToolCallingModel(options: AiSdkToolCallingModelOptions): AiSdkToolCallingModel {
   const parsed = parseConfig(AiSdkToolCallingModelOptionsSchema, options, 'aiSdkToolCallingModel options');
-  const { model, system, settings } = parsed;
+  const { model, system } = parsed;
+  const settings = parsed.settings === undefined ? undefined : toStreamTextSettings(parsed.settings);
   const usage = new Subject<AiSdkUsage>();
   let lastUsage: AiSdkUsage | undefined;
-  if (parsed.onUsage !== undefined) usage.subscribe(parsed.onUsage);
+  const { onUsage } = parsed;
 
   const call = (request: ToolCallingRequest): Observable<ToolCallingResponse> =>
     defer(() =>
@@ -159,6 +161,8 @@ export function aiSdkToolCallingModel(options: AiSdkToolCallingModelOptions): Ai
         if (part.type !== 'finish') return;
         lastUsage = toAiSdkUsage(part.totalUsage, part.finishReason);
         usage.next(lastUsage);
+        // Thrown here, it fails this call (a ModelCallError) instead of escaping unhandled.
+        onUsage?.(lastUsage);
       }),
       reduce(collect, { text: '', toolCalls: [] as ToolCall[] }),
       map(({ text, toolCalls }): ToolCallingResponse => ({
@@ -189,7 +193,8 @@ function collect(response: { text: string; toolCalls: ToolCall[] }, part: ModelS
 }
 
 function toModelCallError(error: unknown): unknown {
-  if (error instanceof ModelCallError) return error;
+  // A request the model was never called with (two tools of one name) is the caller's mistake, not the model's.
+  if (error instanceof ModelCallError || error instanceof ConfigError) return error;
   const { status, retryable } = providerFailure(error);
   return new ModelCallError(error, { retryable, ...(status === undefined ? {} : { status }) });
 }

@@ -5,7 +5,7 @@ export {
   type AiSdkToolCallingModel,
   type AiSdkToolCallingModelOptions,
 } from './aiSdkToolCallingModel';
-export type { AiSdkSettings } from './AiSdkSettings';
+export { AiSdkSettingsSchema, type AiSdkSettings } from './AiSdkSettings';
 export type { AiSdkUsage, AiSdkUsageReport } from './AiSdkUsage';
 export { toModelMessages } from './toModelMessages';
 export { toAiSdkTools } from './toAiSdkTools';

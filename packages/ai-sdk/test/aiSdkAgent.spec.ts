@@ -248,27 +248,36 @@ describe('aiSdkAgent', () => {
       expect(usageAtCompletion).toBe(reports[0]);
     });
 
-    it('calls onUsage, and a throwing onUsage never fails the reply', async () => {
-      let reported: (error: unknown) => void = () => undefined;
-      const unhandled = new Promise<unknown>((resolve) => (reported = resolve));
+    it('calls onUsage with each report', async () => {
+      const seen: number[] = [];
+      const agent = aiSdkAgent({ id: 'a', model: streamingModel(textParts(['ok'], { input: 3, output: 1 })), onUsage: (report) => seen.push(report.inputTokens ?? -1) });
+
+      await expect(lastValueFrom(reply(agent, 'hi'))).resolves.toBe('ok');
+
+      expect(seen).toEqual([3]);
+    });
+
+    it('fails the reply with an AgentError when onUsage throws, and reports nothing as unhandled', async () => {
+      const unhandled: unknown[] = [];
       const previous = config.onUnhandledError;
-      config.onUnhandledError = (error) => reported(error);
+      config.onUnhandledError = (error) => unhandled.push(error);
       try {
-        const seen: number[] = [];
+        const broken = new Error('listener broke');
         const agent = aiSdkAgent({
           id: 'a',
           model: streamingModel(textParts(['ok'], { input: 3, output: 1 })),
-          onUsage: (report) => {
-            seen.push(report.inputTokens ?? -1);
-            throw new Error('listener broke');
+          onUsage: () => {
+            throw broken;
           },
         });
 
-        const text = await lastValueFrom(reply(agent, 'hi'));
+        const error = await lastValueFrom(reply(agent, 'hi')).catch((e: unknown) => e);
+        await settle();
 
-        expect(text).toBe('ok');
-        expect(seen).toEqual([3]);
-        await expect(unhandled).resolves.toEqual(new Error('listener broke'));
+        expect(error).toBeInstanceOf(AgentError);
+        expect(error).toMatchObject({ agentId: 'a', retryable: false, cause: broken });
+        expect(agent.lastUsage?.inputTokens).toBe(3);
+        expect(unhandled).toEqual([]);
       } finally {
         config.onUnhandledError = previous;
       }
@@ -302,7 +311,7 @@ describe('aiSdkAgent', () => {
     it('rejects a missing model, an empty id and unknown options with a ConfigError', () => {
       expect(() => aiSdkAgent({ id: 'a' } as never)).toThrow(ConfigError);
       expect(() => aiSdkAgent({ id: 'a' } as never)).toThrow(/aiSdkAgent options: model must be an AI SDK language model/);
-      expect(() => aiSdkAgent({ id: '', model: streamingModel([]) })).toThrow(/id must be a non-empty string, got ""/);
+      expect(() => aiSdkAgent({ id: '', model: streamingModel([]) })).toThrow(/id must be a non-blank string, got ""/);
       expect(() => aiSdkAgent({ id: 'a', model: streamingModel([]), temprature: 1 } as never)).toThrow(/temprature is not a known option/);
       expect(() => aiSdkAgent({ id: 'a', model: streamingModel([]), settings: 3 as never })).toThrow(/settings must be an object of AI SDK call settings/);
     });

@@ -1,8 +1,8 @@
-import { ConfigError, type Message } from '@rxagents/core';
-import type { ToolDefinition } from '@rxagents/handoff';
+import { ConfigError, defineAgent, reply, type Message } from '@rxagents/core';
+import { handoff, routingAgent, type ToolDefinition } from '@rxagents/handoff';
 import { config, from, lastValueFrom } from 'rxjs';
 import { aiSdkToolCallingModel, ModelCallError, type AiSdkUsage } from '@rxagents/ai-sdk';
-import { controlledModel, failingModel, streamingModel, textParts, usage } from './mockModels';
+import { controlledModel, failingModel, settle, streamingModel, textParts, usage } from './mockModels';
 
 const transferTools: ToolDefinition[] = [
   {
@@ -148,6 +148,19 @@ describe('aiSdkToolCallingModel', () => {
     expect(call.abortSignal?.aborted).toBe(true);
   });
 
+  it('never calls the model when the request signal aborts before the call is subscribed', async () => {
+    const mock = streamingModel(textParts(['never']));
+    const model = aiSdkToolCallingModel({ model: mock });
+    const controller = new AbortController();
+
+    const response = from(model({ messages: question, tools: transferTools, signal: controller.signal }));
+    controller.abort(new Error('cancelled first'));
+    const error = await lastValueFrom(response).catch((e: unknown) => e);
+
+    expect(error).toEqual(new Error('cancelled first'));
+    expect(mock.doStreamCalls).toHaveLength(0);
+  });
+
   it('reports usage on usage$, lastUsage and onUsage', async () => {
     const seen: AiSdkUsage[] = [];
     const model = aiSdkToolCallingModel({
@@ -166,23 +179,25 @@ describe('aiSdkToolCallingModel', () => {
     expect(model.lastUsage).toMatchObject({ inputTokens: 120, outputTokens: 15, totalTokens: 135, finishReason: 'tool-calls' });
   });
 
-  it('keeps the call working when onUsage throws', async () => {
-    let reported: (error: unknown) => void = () => undefined;
-    const unhandled = new Promise<unknown>((resolve) => (reported = resolve));
+  it('fails the call with a ModelCallError when onUsage throws, and reports nothing as unhandled', async () => {
+    const unhandled: unknown[] = [];
     const previous = config.onUnhandledError;
-    config.onUnhandledError = (error) => reported(error);
+    config.onUnhandledError = (error) => unhandled.push(error);
     try {
+      const broken = new Error('meter broke');
       const model = aiSdkToolCallingModel({
         model: streamingModel(textParts(['fine'])),
         onUsage: () => {
-          throw new Error('meter broke');
+          throw broken;
         },
       });
 
-      const response = await lastValueFrom(from(model({ messages: question, tools: [] })));
+      const error = await lastValueFrom(from(model({ messages: question, tools: [] }))).catch((e: unknown) => e);
+      await settle();
 
-      expect(response).toEqual({ content: 'fine' });
-      await expect(unhandled).resolves.toEqual(new Error('meter broke'));
+      expect(error).toBeInstanceOf(ModelCallError);
+      expect(error).toMatchObject({ retryable: false, cause: broken });
+      expect(unhandled).toEqual([]);
     } finally {
       config.onUnhandledError = previous;
     }
@@ -192,5 +207,68 @@ describe('aiSdkToolCallingModel', () => {
     expect(() => aiSdkToolCallingModel({} as never)).toThrow(ConfigError);
     expect(() => aiSdkToolCallingModel({ model: 42 } as never)).toThrow(/aiSdkToolCallingModel options: model must be an AI SDK language model/);
     expect(() => aiSdkToolCallingModel({ model: streamingModel([]), onUsage: 'x' } as never)).toThrow(/onUsage must be a function/);
+  });
+});
+
+describe('aiSdkToolCallingModel, tool names that are Object.prototype keys', () => {
+  const namedTool = (name: string): ToolDefinition => ({
+    type: 'function',
+    function: { name, description: `The ${name} tool`, parameters: { type: 'object', properties: {} } },
+  });
+
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('offers a tool named %s and returns the model call of it', async (name) => {
+    const mock = streamingModel([
+      { type: 'tool-call', toolCallId: 'c1', toolName: name, input: '{"x":1}' },
+      { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(5, 1) },
+    ]);
+    const model = aiSdkToolCallingModel({ model: mock });
+
+    const response = await lastValueFrom(from(model({ messages: question, tools: [namedTool(name), ...transferTools] })));
+
+    expect(mock.doStreamCalls[0]?.tools?.map((offered) => offered.name)).toEqual([name, 'transfer_to_billing', 'transfer_to_support']);
+    expect(response).toEqual({ toolCalls: [{ id: 'c1', name, arguments: '{"x":1}' }] });
+  });
+
+  it.each(['constructor', 'toString', '__proto__'])('hands back a call of %s when no such tool was offered, like any unknown tool', async (name) => {
+    const model = aiSdkToolCallingModel({
+      model: streamingModel([
+        { type: 'tool-call', toolCallId: 'c1', toolName: name, input: '{}' },
+        { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(5, 1) },
+      ]),
+    });
+
+    const response = await lastValueFrom(from(model({ messages: question, tools: transferTools })));
+
+    expect(response.toolCalls).toEqual([{ id: 'c1', name, arguments: '{}' }]);
+  });
+
+  it('fails the call with a ConfigError naming a tool offered twice, without calling the model', async () => {
+    const mock = streamingModel(textParts(['never']));
+    const model = aiSdkToolCallingModel({ model: mock });
+
+    const error = await lastValueFrom(from(model({ messages: question, tools: [...transferTools, namedTool('transfer_to_billing')] }))).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toMatch(/tools\.2\.function\.name is offered twice/);
+    expect(mock.doStreamCalls).toHaveLength(0);
+  });
+});
+
+describe('a routing agent over aiSdkToolCallingModel, with tool names that are Object.prototype keys', () => {
+  it.each(['__proto__', 'constructor', 'toString'])('hands off through a tool named %s', async (name) => {
+    const billing = defineAgent('billing', async () => 'Your invoice is paid.');
+    const mock = streamingModel([
+      { type: 'tool-call', toolCallId: 'c1', toolName: name, input: '{}' },
+      { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(5, 1) },
+    ]);
+    const triage = routingAgent({
+      id: 'triage',
+      instructions: 'Route.',
+      handoffs: [handoff({ agent: billing, name }), handoff({ agent: defineAgent('support', async () => 'Support here.') })],
+      model: aiSdkToolCallingModel({ model: mock }),
+    });
+
+    await expect(lastValueFrom(reply(triage, 'my invoice'))).resolves.toBe('Your invoice is paid.');
+    expect(mock.doStreamCalls[0]?.tools?.map((offered) => offered.name)).toEqual([name, 'transfer_to_support']);
   });
 });

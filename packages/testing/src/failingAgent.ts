@@ -1,5 +1,7 @@
-import { asyncScheduler, mergeMap, type ObservableInput, type SchedulerLike, throwError, timer } from 'rxjs';
-import type { Agent } from '@rxagents/core';
+import { asyncScheduler, mergeMap, type ObservableInput, type SchedulerLike, throwError } from 'rxjs';
+import { configRules, delayTimer, type Agent } from '@rxagents/core';
+import { z } from 'zod';
+import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
 
 /**
  * How a {@link failingAgent} fails: a synchronous throw, a rejected Promise, or an erroring Observable.
@@ -40,7 +42,7 @@ export type FailureMode = 'throw' | 'reject' | 'error';
 export interface FailingAgentOptions {
   /** How to fail. Defaults to `'error'`. */
   readonly mode?: FailureMode;
-  /** For `'error'`: fail after this many ms on `scheduler`. Defaults to 0. */
+  /** For `'error'`: fail after this many ms on `scheduler`, from 0 to `MAX_DELAY_MS`, or `Infinity` for never. Defaults to 0. */
   readonly delay?: number;
   readonly scheduler?: SchedulerLike;
   readonly name?: string;
@@ -48,6 +50,9 @@ export interface FailingAgentOptions {
 
 /**
  * An agent that always fails, in the way you choose, to test error paths.
+ *
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when the id is blank or an option is unknown or
+ * invalid (a `mode` other than the three, a `delay` outside 0 to `MAX_DELAY_MS` other than `Infinity`).
  *
  * @example
  * ```ts
@@ -60,6 +65,7 @@ export interface FailingAgentOptions {
  * ```
  */
 export function failingAgent(id: string, error: unknown = new Error(`${id} failed`), options: FailingAgentOptions = {}): Agent & { readonly callCount: number } {
+  throwIfAny('failingAgent', [...idIssues(id), ...issuesAt(FailingAgentOptionsSchema, options, 'options')]);
   const { mode = 'error', delay = 0, scheduler = asyncScheduler } = options;
   let callCount = 0;
   return {
@@ -72,7 +78,17 @@ export function failingAgent(id: string, error: unknown = new Error(`${id} faile
       callCount += 1;
       if (mode === 'throw') throw error;
       if (mode === 'reject') return Promise.reject(error);
-      return timer(delay, scheduler).pipe(mergeMap(() => throwError(() => error)));
+      return delayTimer(delay, scheduler).pipe(mergeMap(() => throwError(() => error)));
     },
   };
 }
+
+const FailingAgentOptionsSchema = z.strictObject(
+  {
+    mode: z.enum(['throw', 'reject', 'error']).optional(),
+    delay: configRules.delayMs().optional(),
+    scheduler: configRules.scheduler().optional(),
+    name: z.string({ error: 'must be a string' }).optional(),
+  },
+  { error: 'must be an object' },
+);

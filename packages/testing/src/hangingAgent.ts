@@ -1,5 +1,7 @@
 import { NEVER, type Observable } from 'rxjs';
-import type { Agent, ChatOptions } from '@rxagents/core';
+import { configRules, type Agent, type ChatOptions } from '@rxagents/core';
+import { z } from 'zod';
+import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
 
 /**
  * An agent that never answers, and records the aborts it receives.
@@ -35,6 +37,11 @@ export interface HangingAgent extends Agent {
 /**
  * An agent that never answers: for timeouts and cancellation tests.
  *
+ * @remarks
+ * A call whose signal is already aborted is counted as aborted at once, with the signal's reason.
+ *
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when the id is blank or `details` has an unknown key.
+ *
  * @example
  * ```ts
  * import { reply } from '@rxagents/core';
@@ -47,6 +54,7 @@ export interface HangingAgent extends Agent {
  * ```
  */
 export function hangingAgent(id: string, details: { readonly name?: string } = {}): HangingAgent {
+  throwIfAny('hangingAgent', [...idIssues(id), ...issuesAt(DetailsSchema, details, 'details')]);
   let callCount = 0;
   const abortReasons: unknown[] = [];
   return {
@@ -66,8 +74,13 @@ export function hangingAgent(id: string, details: { readonly name?: string } = {
     },
     chat(_input: string, options: ChatOptions): Observable<string> {
       callCount += 1;
-      options.signal.addEventListener('abort', () => abortReasons.push(options.signal.reason), { once: true });
+      const { signal } = options;
+      // An already aborted signal fires no 'abort' event: count it now.
+      if (signal.aborted) abortReasons.push(signal.reason);
+      else signal.addEventListener('abort', () => abortReasons.push(signal.reason), { once: true });
       return NEVER;
     },
   };
 }
+
+const DetailsSchema = z.strictObject({ name: z.string({ error: 'must be a string' }).optional() }, { error: 'must be an object' });

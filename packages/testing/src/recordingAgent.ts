@@ -1,5 +1,7 @@
-import { from, type ObservableInput } from 'rxjs';
-import type { Agent, AgentMessage, ChatOptions } from '@rxagents/core';
+import { from, type ObservableInput, throwError } from 'rxjs';
+import { configRules, type Agent, type AgentMessage, type ChatOptions } from '@rxagents/core';
+import { z } from 'zod';
+import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
 
 /**
  * One call a {@link recordingAgent} received.
@@ -57,7 +59,11 @@ export interface RecordingAgent extends Agent {
  *
  * @remarks
  * Use it to assert what context a handoff passed, which metadata arrived, or that a call was aborted.
- * With no `inner`, it answers `''` at once.
+ * With no `inner`, it answers `''` at once. A call whose signal is already aborted is recorded, but the
+ * inner agent is never started: the call fails with the signal's reason.
+ *
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when the id is blank, `inner` is neither an
+ * agent nor a function, or `details` has an unknown key.
  *
  * @example
  * ```ts
@@ -74,6 +80,11 @@ export function recordingAgent(
   inner: Agent | ((input: string, options: ChatOptions) => ObservableInput<string>) = async () => '',
   details: { readonly name?: string; readonly role?: string; readonly goal?: string } = {},
 ): RecordingAgent {
+  throwIfAny('recordingAgent', [
+    ...idIssues(id),
+    ...issuesAt(InnerSchema, inner, 'inner'),
+    ...issuesAt(DetailsSchema, details, 'details'),
+  ]);
   const calls: RecordedCall[] = [];
   const received: AgentMessage[] = [];
   const answer = typeof inner === 'function' ? inner : (input: string, options: ChatOptions) => inner.chat(input, options);
@@ -100,6 +111,7 @@ export function recordingAgent(
           return options.signal.aborted;
         },
       });
+      if (options.signal.aborted) return throwError(() => options.signal.reason);
       return from(answer(input, options));
     },
     receive(message: AgentMessage): void {
@@ -108,3 +120,17 @@ export function recordingAgent(
     },
   };
 }
+
+const InnerSchema = z.custom<unknown>(
+  (value) => typeof value === 'function' || (typeof value === 'object' && value !== null && typeof (value as Agent).chat === 'function'),
+  { error: 'must be an agent (with chat) or a function' },
+);
+
+const DetailsSchema = z.strictObject(
+  {
+    name: z.string({ error: 'must be a string' }).optional(),
+    role: z.string({ error: 'must be a string' }).optional(),
+    goal: z.string({ error: 'must be a string' }).optional(),
+  },
+  { error: 'must be an object' },
+);

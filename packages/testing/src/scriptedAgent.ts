@@ -1,13 +1,17 @@
-import { asyncScheduler, defer, type Observable, type SchedulerLike } from 'rxjs';
-import type { Agent, ChatOptions } from '@rxagents/core';
-import { answerToObservable, type ScriptAnswer } from './ScriptAnswer';
+import { asyncScheduler, defer, Observable, type SchedulerLike } from 'rxjs';
+import { ConfigError, configRules, preview, type Agent, type ChatOptions, type ConfigIssue } from '@rxagents/core';
+import { z } from 'zod';
+import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
+import { answerIssues, observeAnswer, type ScriptAnswer } from './ScriptAnswer';
 
 /**
  * Decides whether a {@link ScriptRule} answers an input.
  *
  * @remarks
  * A string matches the input exactly, a RegExp is tested against it, and a function sees the input
- * and the call's {@link ChatOptions} (context, metadata) and returns whether the rule applies.
+ * and the call's {@link ChatOptions} (context, metadata) and returns whether the rule applies: `true` or
+ * `false`. Anything else (a forgotten `return` gives `undefined`) fails the call, naming the rule, rather
+ * than silently falling through to the next rule.
  *
  * @example
  * ```ts
@@ -116,7 +120,7 @@ export interface ScriptedAgent extends Agent {
   readonly inputs: readonly string[];
   /** Every call's options, in call order. */
   readonly calls: readonly { readonly input: string; readonly options: ChatOptions }[];
-  /** How many calls were aborted before they finished. */
+  /** How many calls were aborted before they finished (an abort after the answer completed is not counted). */
   readonly abortCount: number;
 }
 
@@ -128,6 +132,15 @@ export interface ScriptedAgent extends Agent {
  * marble diagram or an error, optionally delayed (see {@link ScriptAnswer}). Timing runs on `scheduler`,
  * so inside `TestScheduler.run` the agent answers on virtual time. An input no rule matches makes `chat`
  * fail with an error that quotes the input.
+ *
+ * The id, the script and the options are checked when the agent is built (strict shapes, delays from 0
+ * to `MAX_DELAY_MS` or `Infinity` for never); an answer computed by a function is checked when it is
+ * computed, and a bad one fails that call (through `invoke`, an `AgentError` caused by a `ConfigError`).
+ * A matcher or answer function that throws fails the call the same way. A call whose signal is already
+ * aborted runs no script code: it fails with the signal's reason and counts as aborted.
+ *
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when the id is blank, the script or an answer
+ * has an unknown field or a bad delay or marble diagram, or an option is unknown or invalid.
  *
  * @example
  * ```ts
@@ -151,6 +164,7 @@ export function scriptedAgent(
 /** An agent that answers from any {@link Script}. */
 export function scriptedAgent(id: string, script: Script, options?: ScriptedAgentOptions): ScriptedAgent;
 export function scriptedAgent(id: string, script: Script, options: ScriptedAgentOptions = {}): ScriptedAgent {
+  throwIfAny('scriptedAgent', [...idIssues(id), ...scriptIssues(script), ...issuesAt(ScriptedAgentOptionsSchema, options, 'options')]);
   const scheduler = options.scheduler ?? asyncScheduler;
   const calls: { input: string; options: ChatOptions }[] = [];
   let abortCount = 0;
@@ -170,27 +184,98 @@ export function scriptedAgent(id: string, script: Script, options: ScriptedAgent
     },
     chat(input: string, chatOptions: ChatOptions): Observable<string> {
       calls.push({ input, options: chatOptions });
-      chatOptions.signal.addEventListener('abort', () => (abortCount += 1), { once: true });
-      return defer(() => answerToObservable(pickAnswer(id, script, input, chatOptions), scheduler));
+      const { signal } = chatOptions;
+      // Counted once per call, whenever it comes before the answer finished, and before any script code runs.
+      let counted = false;
+      const onAbort = (): void => {
+        if (counted) return;
+        counted = true;
+        abortCount += 1;
+      };
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+      return new Observable<string>((subscriber) => {
+        if (signal.aborted) {
+          onAbort();
+          subscriber.error(signal.reason);
+          return;
+        }
+        const subscription = defer(() => observeAnswer(pickAnswer(id, script, input, chatOptions), scheduler)).subscribe({
+          next: (chunk) => subscriber.next(chunk),
+          error: (error: unknown) => {
+            signal.removeEventListener('abort', onAbort);
+            subscriber.error(error);
+          },
+          complete: () => {
+            signal.removeEventListener('abort', onAbort);
+            subscriber.complete();
+          },
+        });
+        return () => subscription.unsubscribe();
+      });
     },
   };
   return agent;
 }
 
-function pickAnswer(id: string, script: Script, input: string, options: ChatOptions): ScriptAnswer {
-  if (typeof script === 'function') return script(input, options);
-  if (!Array.isArray(script)) return script as ScriptAnswer;
-  for (const rule of script as readonly ScriptRule[]) {
-    if (matches(rule.match, input, options)) {
-      return typeof rule.answer === 'function' ? rule.answer(input, options) : rule.answer;
-    }
-  }
-  throw new Error(`scriptedAgent "${id}" has no rule for input ${JSON.stringify(input)}`);
+const ScriptedAgentOptionsSchema = z.strictObject(
+  {
+    scheduler: configRules.scheduler().optional(),
+    name: z.string({ error: 'must be a string' }).optional(),
+    role: z.string({ error: 'must be a string' }).optional(),
+    goal: z.string({ error: 'must be a string' }).optional(),
+  },
+  { error: 'must be an object' },
+);
+
+const RuleSchema = z.strictObject(
+  {
+    match: z.custom<ScriptMatcher>((value) => typeof value === 'string' || value instanceof RegExp || typeof value === 'function', {
+      error: 'must be a string, a RegExp or a function',
+    }),
+    answer: z.unknown(),
+  },
+  { error: 'must be a rule { match, answer }' },
+);
+
+function scriptIssues(script: unknown): ConfigIssue[] {
+  if (typeof script === 'function') return [];
+  if (!Array.isArray(script)) return answerIssues(script, 'script');
+  return script.flatMap((rule: unknown, index) => {
+    const path = `script.${index}`;
+    const issues = issuesAt(RuleSchema, rule, path);
+    if (typeof rule !== 'object' || rule === null || !('answer' in rule)) return issues;
+    const { answer } = rule as { answer: unknown };
+    return typeof answer === 'function' ? issues : [...issues, ...answerIssues(answer, `${path}.answer`)];
+  });
 }
 
-function matches(matcher: ScriptMatcher, input: string, options: ChatOptions): boolean {
+function pickAnswer(id: string, script: Script, input: string, options: ChatOptions): ScriptAnswer {
+  if (typeof script === 'function') return checked(id, script(input, options), 'script');
+  if (!Array.isArray(script)) return script as ScriptAnswer;
+  const rules = script as readonly ScriptRule[];
+  for (let index = 0; index < rules.length; index += 1) {
+    const rule = rules[index] as ScriptRule;
+    if (matches(id, rule.match, input, options, index)) {
+      return typeof rule.answer === 'function' ? checked(id, rule.answer(input, options), `script.${index}.answer`) : rule.answer;
+    }
+  }
+  throw new Error(`scriptedAgent "${id}" has no rule for input ${preview(input)}`);
+}
+
+// A computed answer is checked like a written one; a forgotten `return` fails the call, naming the function.
+function checked(id: string, answer: unknown, source: string): ScriptAnswer {
+  throwIfAny(`scriptedAgent "${id}", the answer returned by ${source}`, answerIssues(answer, ''));
+  return answer as ScriptAnswer;
+}
+
+function matches(id: string, matcher: ScriptMatcher, input: string, options: ChatOptions, index: number): boolean {
   if (typeof matcher === 'string') return matcher === input;
   // `search` ignores and keeps `lastIndex`: `test` with a /g or /y RegExp would fail every other call.
   if (matcher instanceof RegExp) return input.search(matcher) !== -1;
-  return matcher(input, options);
+  const verdict: unknown = matcher(input, options);
+  if (typeof verdict !== 'boolean') {
+    throw new ConfigError(`scriptedAgent "${id}"`, [{ path: `script.${index}.match`, rule: 'must return a boolean (true or false)', received: verdict }]);
+  }
+  return verdict;
 }

@@ -1,4 +1,4 @@
-import { CoordinationError } from '@rxagents/core';
+import { CoordinationError, preview } from '@rxagents/core';
 
 /**
  * A tool-calling model's provider call failed (see `aiSdkToolCallingModel`).
@@ -22,7 +22,8 @@ export class ModelCallError extends CoordinationError {
   readonly status: number | undefined;
 
   constructor(cause: unknown, options: { readonly status?: number; readonly retryable?: boolean } = {}) {
-    super('MODEL_CALL_FAILED', `Model call failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+    // `preview`, not String(): a short message for any cause, even one with no prototype or a huge one.
+    super('MODEL_CALL_FAILED', `Model call failed: ${cause instanceof Error ? cause.message : preview(cause)}`, {
       cause,
       retryable: options.retryable ?? false,
       ...(options.status === undefined ? {} : { context: { status: options.status } }),

@@ -1,0 +1,23 @@
+import { from } from 'rxjs';
+import { hangingAgent } from '@rxagents/testing';
+
+describe('hangingAgent', () => {
+  it('refuses a blank id and unknown details', () => {
+    expect(() => hangingAgent('')).toThrow(/hangingAgent: id must be a non-blank string/);
+    expect(() => hangingAgent('h', { nmae: 'Stuck' } as never)).toThrow(/hangingAgent: details\.nmae is not a known option \(did you mean name\?\)/);
+  });
+
+  it('counts a call whose signal is already aborted as aborted, with its reason', () => {
+    const controller = new AbortController();
+    const reason = new Error('cancelled before the call');
+    controller.abort(reason);
+    const agent = hangingAgent('h');
+
+    from(agent.chat('hi', { signal: controller.signal })).subscribe({ error: () => undefined });
+
+    expect(agent.callCount).toBe(1);
+    expect(agent.abortCount).toBe(1);
+    expect(agent.aborted).toBe(true);
+    expect(agent.abortReasons).toEqual([reason]);
+  });
+});
