@@ -9,10 +9,12 @@ import type { LivelockReport } from './LivelockReport';
 import type { LivelockViolation, LivelockViolationType } from './LivelockViolation';
 
 interface MessageTrack {
-  /** The last `repeatedMessageThreshold` times this message was recorded, as a ring. */
+  /**
+   * The times this message was recorded since its last report, at most `repeatedMessageThreshold` of
+   * them: grown as records arrive, then used as a ring whose oldest entry is at `next`.
+   */
   readonly times: number[];
   next: number;
-  count: number;
   latest: number;
 }
 
@@ -107,20 +109,25 @@ export class LivelockDetector {
    */
   recordMessage(agentId: string, message: string): void {
     const now = this.#admit(agentId);
-    const key = `${agentId}\u0000${message}`;
+    this.#forgetMessagesBefore(now);
+    // Length-prefixed, so no (agent, message) pair can spell another's key, whatever characters they hold.
+    const key = `${agentId.length}:${agentId}${message}`;
     const limit = this.#options.repeatedMessageThreshold;
     let track = this.#messages.get(key);
-    if (track === undefined) {
-      track = { times: new Array<number>(limit), next: 0, count: 0, latest: now };
-      this.#messages.set(key, track);
-    }
-    track.times[track.next] = now;
-    track.next = (track.next + 1) % limit;
-    track.count = Math.min(track.count + 1, limit);
+    if (track === undefined) track = { times: [], next: 0, latest: now };
+    else this.#messages.delete(key);
+    // Re-inserted on every record, so the Map iterates from the least recently recorded message.
+    this.#messages.set(key, track);
     track.latest = now;
-    const oldest = track.times[track.next % limit] as number;
-    if (track.count === limit && now - oldest <= this.#options.messageWindowMs) {
-      track.count = 0;
+    const { times } = track;
+    if (times.length < limit) times.push(now);
+    else {
+      times[track.next] = now;
+      track.next = (track.next + 1) % limit;
+    }
+    if (times.length === limit && now - (times[track.next] as number) <= this.#options.messageWindowMs) {
+      times.length = 0;
+      track.next = 0;
       this.#report('REPEATED_MESSAGE', agentId, `Message repeated ${limit} times within ${this.#options.messageWindowMs} ms: ${preview(message)}`, now);
     }
   }
@@ -180,10 +187,16 @@ export class LivelockDetector {
   analyze(): LivelockReport {
     const now = this.#scheduler.now();
     for (const [agentId, track] of this.#progress) this.#checkStall(agentId, track, now);
-    for (const [key, track] of this.#messages) {
-      if (now - track.latest > this.#options.messageWindowMs) this.#messages.delete(key);
-    }
+    this.#forgetMessagesBefore(now);
     return { livelockDetected: this.#violations.length > 0, violations: [...this.#violations], circuitBreakerOpen: this.#open };
+  }
+
+  /**
+   * How many distinct (agent, message) pairs are remembered for `REPEATED_MESSAGE`: those recorded
+   * within the last `messageWindowMs`, as older ones are forgotten when the next message arrives.
+   */
+  get trackedMessages(): number {
+    return this.#messages.size;
   }
 
   /**
@@ -220,6 +233,15 @@ export class LivelockDetector {
     const progress = this.#progress.get(agentId);
     if (progress !== undefined) this.#checkStall(agentId, progress, now);
     return now;
+  }
+
+  /** Drops messages last recorded more than the window ago; they can no longer be part of a repeat. */
+  #forgetMessagesBefore(now: number): void {
+    const window = this.#options.messageWindowMs;
+    for (const [key, track] of this.#messages) {
+      if (now - track.latest <= window) return;
+      this.#messages.delete(key);
+    }
   }
 
   #checkStall(agentId: string, track: ProgressTrack, now: number): void {

@@ -1,4 +1,4 @@
-import { parseConfig } from '@rxagents/core';
+import { parseConfig, scheduleDelay } from '@rxagents/core';
 import { asyncScheduler, Observable, type OperatorFunction, type Subscription } from 'rxjs';
 import { CircuitBreakerOpenError } from './errors/CircuitBreakerOpenError';
 import { LivelockDetector } from './LivelockDetector';
@@ -52,11 +52,11 @@ export function detectLivelock(options: LivelockDetectorOptions = {}): OperatorF
           const deadline = detector.stallDeadline(agentId);
           if (deadline === undefined) return;
           const remaining = deadline - scheduler.now();
-          if (remaining > 0) timers.set(agentId, scheduler.schedule(check, remaining));
+          if (remaining > 0) timers.set(agentId, scheduleDelay(scheduler, remaining, check));
           else detector.analyze();
         };
         const deadline = detector.stallDeadline(agentId);
-        if (deadline !== undefined) timers.set(agentId, scheduler.schedule(check, Math.max(0, deadline - scheduler.now())));
+        if (deadline !== undefined) timers.set(agentId, scheduleDelay(scheduler, Math.max(0, deadline - scheduler.now()), check));
       };
 
       const subscription = source.subscribe({

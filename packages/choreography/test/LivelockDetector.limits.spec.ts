@@ -1,0 +1,78 @@
+import { ConfigError, MAX_COUNT, MAX_DELAY_MS } from '@rxagents/core';
+import { LivelockDetector, type LivelockViolation } from '@rxagents/choreography';
+import { VirtualTimeScheduler } from 'rxjs';
+
+describe('LivelockDetector: identity of repeated messages', () => {
+  it('does not confuse agent "a\\0b" saying "c" with agent "a" saying "b\\0c"', () => {
+    const detector = new LivelockDetector({ repeatedMessageThreshold: 2, scheduler: new VirtualTimeScheduler() });
+    const heard: LivelockViolation[] = [];
+    detector.addListener((violation) => heard.push(violation));
+    detector.recordMessage('a\u0000b', 'c');
+    detector.recordMessage('a', 'b\u0000c');
+    detector.recordMessage('a:1', 'x');
+    detector.recordMessage('a', ':1x');
+    expect(heard).toEqual([]);
+    detector.recordMessage('a', 'b\u0000c');
+    expect(heard.map((v) => v.agentId)).toEqual(['a']);
+  });
+});
+
+describe('LivelockDetector: memory bounded by the message window', () => {
+  it('forgets messages older than the window as new ones arrive: 200,000 distinct messages, 1 ms apart, keep at most a window of them', () => {
+    const clock = new VirtualTimeScheduler();
+    const detector = new LivelockDetector({ messageWindowMs: 1_000, scheduler: clock });
+    let largest = 0;
+    for (let i = 0; i < 200_000; i += 1) {
+      clock.frame = i;
+      detector.recordMessage(`agent-${i % 7}`, `message ${i}`);
+      largest = Math.max(largest, detector.trackedMessages);
+    }
+    // A message recorded at t is remembered while now - t <= 1,000 ms: at most 1,001 of them.
+    expect(largest).toBe(1_001);
+    clock.frame = 300_000;
+    detector.recordMessage('late', 'one');
+    expect(detector.trackedMessages).toBe(1);
+  });
+
+  it('still reports repeats within the window after pruning others', () => {
+    const clock = new VirtualTimeScheduler();
+    const detector = new LivelockDetector({ repeatedMessageThreshold: 3, messageWindowMs: 100, scheduler: clock });
+    const heard: number[] = [];
+    detector.addListener((v) => heard.push(v.timestamp));
+    for (const [t, text] of [[0, 'old'], [50, 'r'], [120, 'noise'], [140, 'r'], [150, 'r'], [300, 'old'], [301, 'old']] as const) {
+      clock.frame = t;
+      detector.recordMessage('a', text);
+    }
+    expect(heard).toEqual([150]);
+  });
+
+  it('works with a repetition threshold at the bound (2^31-1), with no RangeError', () => {
+    const detector = new LivelockDetector({ repeatedMessageThreshold: MAX_COUNT, scheduler: new VirtualTimeScheduler() });
+    for (let i = 0; i < 1_000; i += 1) detector.recordMessage('a', `m${i % 10}`);
+    expect(detector.analyze().violations).toEqual([]);
+  });
+});
+
+describe('LivelockDetector: bounded options', () => {
+  it.each([
+    [{ repeatedMessageThreshold: 2 ** 32 }, `repeatedMessageThreshold must be a positive integer of at most ${MAX_COUNT}`],
+    [{ oscillationThreshold: 2 ** 32 }, `oscillationThreshold must be a positive integer of at most ${MAX_COUNT}`],
+    [{ circuitBreakerThreshold: 2 ** 32 }, `circuitBreakerThreshold must be a positive integer of at most ${MAX_COUNT}`],
+    [{ progressTimeoutMs: 2 ** 31 }, `progressTimeoutMs must be a number of milliseconds greater than 0 and at most ${MAX_DELAY_MS}`],
+    [{ messageWindowMs: 30 * 24 * 3_600_000 }, `messageWindowMs must be a number of milliseconds greater than 0 and at most ${MAX_DELAY_MS}`],
+  ])('refuses %p with a ConfigError', (options, message) => {
+    expect(() => new LivelockDetector(options)).toThrow(ConfigError);
+    expect(() => new LivelockDetector(options)).toThrow(message);
+  });
+
+  it('accepts Infinity for progressTimeoutMs (never stalls) and messageWindowMs (repeats count however far apart)', () => {
+    const clock = new VirtualTimeScheduler();
+    const detector = new LivelockDetector({ progressTimeoutMs: Infinity, messageWindowMs: Infinity, repeatedMessageThreshold: 2, scheduler: clock });
+    detector.recordAction('a', 'search');
+    detector.recordMessage('a', 'retry');
+    clock.frame = MAX_DELAY_MS * 10;
+    detector.recordMessage('a', 'retry');
+    expect(detector.stallDeadline('a')).toBe(Infinity);
+    expect(detector.analyze().violations.map((v) => v.type)).toEqual(['REPEATED_MESSAGE']);
+  });
+});
