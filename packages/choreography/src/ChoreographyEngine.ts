@@ -1,4 +1,4 @@
-import { type Agent, lastValue, type LastValueOptions, parseConfig, reply } from '@rxagents/core';
+import { type Agent, delayTimer, lastValue, type LastValueOptions, parseConfig, reply } from '@rxagents/core';
 import {
   asyncScheduler,
   catchError,
@@ -15,7 +15,6 @@ import {
   Subject,
   take,
   tap,
-  timer,
 } from 'rxjs';
 import { ChoreographyEngineBuilder } from './ChoreographyEngineBuilder';
 import { type ChoreographyEngineOptions, ChoreographyEngineOptionsSchema } from './ChoreographyEngineOptions';
@@ -184,7 +183,7 @@ export class ChoreographyEngine {
       ignoreElements(),
       endWith(false),
     );
-    const timedOut$ = timer(this.#timeout, scheduler).pipe(map(() => true));
+    const timedOut$ = delayTimer(this.#timeout, scheduler).pipe(map(() => true));
     const start$ = defer(() => {
       for (const name of this.spec.initialEvents) this.#bus.publish({ name });
       return [];

@@ -19,7 +19,8 @@ const agentsRule = z.custom<ReadonlyMap<string, Agent> | Readonly<Record<string,
  * The zod schema of {@link ChoreographyEngineOptions}.
  *
  * @remarks
- * `timeout` defaults to 5 minutes (300,000 ms), as in the seed. `agents` maps the ids interactions
+ * `timeout` defaults to 5 minutes (300,000 ms), as in the seed; it may be at most `MAX_DELAY_MS`
+ * (about 24.8 days), or `Infinity` for a run with no time limit. `agents` maps the ids interactions
  * name as `target` to agents; a Map or a plain record. `logger` needs a `warn` method; `bus` needs
  * `events$`, `publish` and `close`.
  *
@@ -34,7 +35,7 @@ const agentsRule = z.custom<ReadonlyMap<string, Agent> | Readonly<Record<string,
 export const ChoreographyEngineOptionsSchema = z.strictObject({
   spec: z.custom<ChoreographySpec>((value) => value instanceof ChoreographySpec, { error: 'must be a ChoreographySpec' }),
   agents: agentsRule.optional(),
-  timeout: configRules.positiveNumber().default(300_000),
+  timeout: configRules.timeoutMs().default(300_000),
   scheduler: configRules.scheduler().optional(),
   logger: z
     .custom<ChoreographyLogger>((value) => typeof value === 'object' && value !== null && typeof (value as ChoreographyLogger).warn === 'function', {

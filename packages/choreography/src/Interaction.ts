@@ -10,7 +10,8 @@ const eventName = () => configRules.nonEmptyString();
  * Strict: unknown keys are rejected. `trigger` is one event name, or a non-empty list of distinct
  * event names (an AND-join: the interaction waits until every listed event has been published).
  * `emits` may be `null` (or left out): the interaction then publishes nothing when it succeeds.
- * `timeout`, in milliseconds, bounds this interaction's agent call.
+ * `timeout`, in milliseconds, bounds this interaction's agent call: at most `MAX_DELAY_MS` (about
+ * 24.8 days), or `Infinity` for no limit (the same as leaving it out).
  *
  * @example
  * ```ts
@@ -39,7 +40,7 @@ export const InteractionSchema = z.strictObject({
   ),
   emits: eventName().nullable().default(null),
   task: configRules.nonEmptyString(),
-  timeout: configRules.positiveNumber().optional(),
+  timeout: configRules.timeoutMs().optional(),
 });
 
 /**
