@@ -30,6 +30,7 @@ import { InteractionRouter, type ReadyInteraction } from './InteractionRouter';
 import { AgentNotFoundError } from './errors/AgentNotFoundError';
 import { ChoreographyAlreadyExecutedError } from './errors/ChoreographyAlreadyExecutedError';
 import { ChoreographyTimeoutError } from './errors/ChoreographyTimeoutError';
+import { reportUnhandled } from './internal/reportUnhandled';
 
 /** An interaction whose agent is running, and since when (scheduler time). */
 interface RunningStep {
@@ -94,6 +95,7 @@ export class ChoreographyEngine {
   readonly #steps = new Subject<StepResult>();
   readonly #events = new Subject<ChoreographyEvent>();
   #executed = false;
+  #ended = false;
 
   /**
    * Validates the options ({@link ChoreographyEngineOptionsSchema}) and prepares the routing map.
@@ -141,7 +143,14 @@ export class ChoreographyEngine {
     return defer(() => {
       if (this.#executed) throw new ChoreographyAlreadyExecutedError(this.spec.name);
       this.#executed = true;
-      return this.#run();
+      // Whatever ends the run (its result, an error from the logger or the bus, or unsubscription)
+      // completes steps$ and events$ and closes the bus.
+      return defer(() => this.#run()).pipe(
+        finalize(() => {
+          const closeError = this.#end();
+          if (closeError !== undefined) reportUnhandled(closeError.error);
+        }),
+      );
     });
   }
 
@@ -209,10 +218,10 @@ export class ChoreographyEngine {
           timedOut,
           pending: this.spec.interactions.filter((interaction) => !router.hasStarted(interaction.id)).map((interaction) => interaction.id),
         };
-        this.#end();
+        const closeError = this.#end();
+        if (closeError !== undefined) throw closeError.error;
         return result;
       }),
-      finalize(() => this.#end()),
     );
   }
 
@@ -246,10 +255,18 @@ export class ChoreographyEngine {
     );
   }
 
-  #end(): void {
-    this.#bus.close();
+  /** Ends the run once: completes steps$ and events$, then closes the bus; returns what `close` threw. */
+  #end(): { readonly error: unknown } | undefined {
+    if (this.#ended) return undefined;
+    this.#ended = true;
     this.#steps.complete();
     this.#events.complete();
+    try {
+      this.#bus.close();
+      return undefined;
+    } catch (error) {
+      return { error };
+    }
   }
 }
 

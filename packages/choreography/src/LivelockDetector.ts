@@ -224,7 +224,8 @@ export class LivelockDetector {
     this.#progress = new Map();
     this.#violations = [];
     this.#open = false;
-    this.#notify((listener) => listener.onReset?.());
+    const failure = this.#notify((listener) => listener.onReset?.());
+    if (failure !== undefined) throw failure.error;
   }
 
   #admit(agentId: string): number {
@@ -254,21 +255,35 @@ export class LivelockDetector {
   #report(type: LivelockViolationType, agentId: string, detail: string, timestamp: number): void {
     const violation: LivelockViolation = Object.freeze({ type, agentId, detail, timestamp });
     this.#violations.push(violation);
-    this.#notify((listener) => listener.onViolation?.(violation));
-    if (!this.#open && this.#violations.length >= this.#options.circuitBreakerThreshold) {
+    const trips = !this.#open && this.#violations.length >= this.#options.circuitBreakerThreshold;
+    const heard = this.#notify((listener) => listener.onViolation?.(violation));
+    let opened: { readonly error: unknown } | undefined;
+    if (trips) {
       this.#open = true;
       const violations = [...this.#violations];
-      this.#notify((listener) => listener.onCircuitBreakerOpen?.(violations));
+      opened = this.#notify((listener) => listener.onCircuitBreakerOpen?.(violations));
     }
+    const failure = heard ?? opened;
+    if (failure !== undefined) throw failure.error;
   }
 
-  #notify(call: (listener: LivelockListener) => void): void {
+  /**
+   * Calls every listener; a listener's error goes to the logger. Returns the first error the logger
+   * itself threw, for the caller to throw once its state is complete: it is never swallowed.
+   */
+  #notify(call: (listener: LivelockListener) => void): { readonly error: unknown } | undefined {
+    let failure: { readonly error: unknown } | undefined;
     for (const listener of [...this.#listeners]) {
       try {
         call(listener);
       } catch (error) {
-        this.#logger.warn('LivelockDetector: a listener threw; recording continues.', error);
+        try {
+          this.#logger.warn('LivelockDetector: a listener threw; recording continues.', error);
+        } catch (loggerError) {
+          failure ??= { error: loggerError };
+        }
       }
     }
+    return failure;
   }
 }

@@ -76,3 +76,36 @@ describe('LivelockDetector: bounded options', () => {
     expect(detector.analyze().violations.map((v) => v.type)).toEqual(['REPEATED_MESSAGE']);
   });
 });
+
+describe('LivelockDetector: a logger that throws', () => {
+  const throwingLogger = {
+    warn: () => {
+      throw new Error('log sink down');
+    },
+  };
+  const throwingListener = () => {
+    throw new Error('listener bug');
+  };
+
+  it('when a listener throws and the logger throws too, every listener still hears it, the breaker still trips, and the record call throws the logger error', () => {
+    const detector = new LivelockDetector({ repeatedMessageThreshold: 1, circuitBreakerThreshold: 1, logger: throwingLogger, scheduler: new VirtualTimeScheduler() });
+    const heard: string[] = [];
+    detector.addListener(throwingListener);
+    detector.addListener({ onViolation: (v) => heard.push(v.type), onCircuitBreakerOpen: (vs) => heard.push(`open ${vs.length}`) });
+    expect(() => detector.recordMessage('a', 'x')).toThrow('log sink down');
+    expect(heard).toEqual(['REPEATED_MESSAGE', 'open 1']);
+    expect(detector.circuitBreakerOpen).toBe(true);
+    expect(detector.analyze().violations).toHaveLength(1);
+  });
+
+  it('reset() forgets everything and tells every listener before it throws the logger error', () => {
+    const detector = new LivelockDetector({ repeatedMessageThreshold: 1, circuitBreakerThreshold: 1, logger: throwingLogger, scheduler: new VirtualTimeScheduler() });
+    expect(() => detector.recordMessage('a', 'x')).not.toThrow();
+    const heard: string[] = [];
+    detector.addListener({ onReset: throwingListener });
+    detector.addListener({ onReset: () => heard.push('reset') });
+    expect(() => detector.reset()).toThrow('log sink down');
+    expect(heard).toEqual(['reset']);
+    expect(detector.analyze()).toEqual({ livelockDetected: false, violations: [], circuitBreakerOpen: false });
+  });
+});
