@@ -1,4 +1,4 @@
-import { type Agent, delayTimer, lastValue, type LastValueOptions, parseConfig, reply } from '@rxagents/core';
+import { type Agent, configRules, delayTimer, lastValue, type LastValueOptions, parseConfig, reply } from '@rxagents/core';
 import {
   asyncScheduler,
   catchError,
@@ -16,6 +16,7 @@ import {
   take,
   tap,
 } from 'rxjs';
+import { z } from 'zod';
 import { ChoreographyEngineBuilder } from './ChoreographyEngineBuilder';
 import { type ChoreographyEngineOptions, ChoreographyEngineOptionsSchema } from './ChoreographyEngineOptions';
 import type { ChoreographyEvent } from './ChoreographyEvent';
@@ -27,10 +28,11 @@ import type { EventBus } from './EventBus';
 import { InMemoryEventBus } from './InMemoryEventBus';
 import type { Interaction } from './Interaction';
 import { InteractionRouter, type ReadyInteraction } from './InteractionRouter';
-import { AgentNotFoundError } from './errors/AgentNotFoundError';
 import { ChoreographyAlreadyExecutedError } from './errors/ChoreographyAlreadyExecutedError';
 import { ChoreographyTimeoutError } from './errors/ChoreographyTimeoutError';
 import { reportUnhandled } from './internal/reportUnhandled';
+
+const ExecuteOptionsSchema = z.strictObject({ signal: configRules.abortSignal().optional() });
 
 /** An interaction whose agent is running, and since when (scheduler time). */
 interface RunningStep {
@@ -47,7 +49,8 @@ interface RunningStep {
  * once, on its own concurrent branch (`mergeMap`): only its `target` agent is called, through `reply`
  * from `@rxagents/core`, with the task followed by `Context: <output>` when the triggering event
  * carries the previous agent's output. On success the interaction publishes its `emits` event with
- * the output. A target with no registered agent fails the step with `Agent not found: <id>`.
+ * the output. Every target must have a registered agent: a missing one is a `ConfigError` when the
+ * engine is built.
  *
  * The run ends when every interaction has run once, or when `timeout` passes on the scheduler: then
  * running agents are aborted (their signals fire), each gets a failed step, and never-started
@@ -159,10 +162,17 @@ export class ChoreographyEngine {
    *
    * @remarks
    * Aborting `options.signal` cancels the run and rejects with the signal's reason. A second call
-   * rejects with {@link ChoreographyAlreadyExecutedError}.
+   * rejects with {@link ChoreographyAlreadyExecutedError}; an unknown or malformed option rejects
+   * with `ConfigError` and starts nothing.
    */
   execute(options: LastValueOptions = {}): Promise<ChoreographyResult> {
-    return lastValue(this.execute$(), options);
+    let checked: LastValueOptions;
+    try {
+      checked = parseConfig(ExecuteOptionsSchema, options, 'ChoreographyEngine.execute options');
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return lastValue(this.execute$(), checked);
   }
 
   #run(): Observable<ChoreographyResult> {
@@ -230,10 +240,8 @@ export class ChoreographyEngine {
       const scheduler = this.#scheduler;
       const startedAt = scheduler.now();
       const base = { interactionId: interaction.id, agentId: interaction.target };
-      const agent = this.#agents.get(interaction.target);
-      if (agent === undefined) {
-        return of<StepResult>({ ...base, durationMs: 0, success: false, error: new AgentNotFoundError(interaction.target).message });
-      }
+      // The options schema made sure every target has an agent.
+      const agent = this.#agents.get(interaction.target) as Agent;
       running.set(interaction.id, { interaction, startedAt });
       const options = interaction.timeout === undefined ? { scheduler } : { scheduler, timeout: interaction.timeout };
       return reply(agent, input, options).pipe(

@@ -21,9 +21,9 @@ import { InteractionSchema } from './Interaction';
  */
 export const ChoreographySpecSchema = z
   .strictObject({
-    name: configRules.nonEmptyString(),
+    name: configRules.id(),
     initialEvents: z
-      .array(configRules.nonEmptyString(), { error: 'must be a list of event names' })
+      .array(configRules.id(), { error: 'must be a list of event names' })
       .min(1, 'must list at least one initial event'),
     interactions: z.array(InteractionSchema, { error: 'must be a list of interactions' }).min(1, 'must list at least one interaction'),
   })

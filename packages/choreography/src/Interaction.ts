@@ -1,13 +1,13 @@
 import { configRules } from '@rxagents/core';
 import { z } from 'zod';
 
-const eventName = () => configRules.nonEmptyString();
+const eventName = () => configRules.id();
 
 /**
  * The zod schema of one interaction of a {@link ChoreographySpec}, as it appears in JSON.
  *
  * @remarks
- * Strict: unknown keys are rejected. `trigger` is one event name, or a non-empty list of distinct
+ * Strict: unknown keys are rejected. Ids and event names must be non-blank strings. `trigger` is one event name, or a non-empty list of distinct
  * event names (an AND-join: the interaction waits until every listed event has been published).
  * `emits` may be `null` (or left out): the interaction then publishes nothing when it succeeds.
  * `timeout`, in milliseconds, bounds this interaction's agent call: at most `MAX_DELAY_MS` (about
@@ -25,9 +25,9 @@ const eventName = () => configRules.nonEmptyString();
  * ```
  */
 export const InteractionSchema = z.strictObject({
-  id: configRules.nonEmptyString(),
-  source: configRules.nonEmptyString(),
-  target: configRules.nonEmptyString(),
+  id: configRules.id(),
+  source: configRules.id(),
+  target: configRules.id(),
   trigger: z.union(
     [
       eventName(),
