@@ -186,3 +186,14 @@ describe('ChoreographySpec JSON', () => {
     expect(schema.additionalProperties).toBe(false);
   });
 });
+
+describe('ChoreographySpec: hostile input', () => {
+  it('a JSON spec with 200,000 bad interactions gives a short message and keeps every issue on the error', () => {
+    const interactions = Array.from({ length: 200_000 }, (_, i) => ({ id: `i${i}`, source: 's', target: 't', trigger: 'go', emits: null }));
+    const error = configErrorOf(() => ChoreographySpec.parse(JSON.stringify({ name: 'hostile', initialEvents: ['go'], interactions })));
+    expect(error.issues).toHaveLength(200_000);
+    expect(error.issues[199_999]).toEqual({ path: 'interactions.199999.task', rule: 'must be a non-empty string', received: undefined });
+    expect(error.message.length).toBeLessThan(2_000);
+    expect(error.message).toMatch(/^ChoreographySpec: interactions\.0\.task must be a non-empty string, got undefined; .*; and 199980 more \(see issues\)$/);
+  });
+});
