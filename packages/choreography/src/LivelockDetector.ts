@@ -25,6 +25,7 @@ interface StateTrack {
 }
 
 interface ProgressTrack {
+  /** The distinct actions taken, least recently taken first, at most `maxRememberedActions`. */
   readonly seen: Set<string>;
   lastProgressAt: number;
   stalled: boolean;
@@ -42,7 +43,8 @@ interface ProgressTrack {
  * - `OSCILLATING_STATE` when an agent's state goes back and forth between two values
  *   `oscillationThreshold` (4) times in a row (A→B→A→B→A is 4 alternations);
  * - `PROGRESS_STALL` when an agent that has recorded actions records no new action (one it never
- *   recorded before) for `progressTimeoutMs` (30 s): checked on each of its records and by `analyze()`.
+ *   recorded before, among its last `maxRememberedActions` distinct ones) for `progressTimeoutMs`
+ *   (30 s): checked on each of its records and by `analyze()`.
  *
  * After a report its counter starts over, so a persisting symptom is reported again only after it
  * repeats in full. Once `circuitBreakerThreshold` (3) violations have been found in total, the
@@ -172,8 +174,12 @@ export class LivelockDetector {
       track = { seen: new Set(), lastProgressAt: now, stalled: false };
       this.#progress.set(agentId, track);
     }
-    if (!track.seen.has(action)) {
-      track.seen.add(action);
+    const { seen } = track;
+    if (seen.delete(action)) seen.add(action);
+    else {
+      seen.add(action);
+      // A Set iterates in insertion order and a repeat is re-inserted: the first is the least recent.
+      if (seen.size > this.#options.maxRememberedActions) seen.delete(seen.values().next().value as string);
       track.lastProgressAt = now;
       track.stalled = false;
     }

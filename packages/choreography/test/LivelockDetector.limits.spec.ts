@@ -109,3 +109,37 @@ describe('LivelockDetector: a logger that throws', () => {
     expect(detector.analyze()).toEqual({ livelockDetected: false, violations: [], circuitBreakerOpen: false });
   });
 });
+
+describe('LivelockDetector: memory of past actions', () => {
+  it('remembers at most maxRememberedActions distinct actions per agent; an action forgotten and taken again counts as new', () => {
+    const clock = new VirtualTimeScheduler();
+    const detector = new LivelockDetector({ progressTimeoutMs: 100, maxRememberedActions: 2, scheduler: clock });
+    const at = (t: number, action: string) => {
+      clock.frame = t;
+      detector.recordAction('a', action);
+    };
+    at(0, 'x');
+    at(10, 'y');
+    at(20, 'x'); // remembered: no progress, and x is now the most recent
+    expect(detector.stallDeadline('a')).toBe(110);
+    at(30, 'z'); // new; y, the least recent, is forgotten
+    expect(detector.stallDeadline('a')).toBe(130);
+    at(40, 'x'); // still remembered
+    expect(detector.stallDeadline('a')).toBe(130);
+    at(50, 'y'); // forgotten, so new again
+    expect(detector.stallDeadline('a')).toBe(150);
+  });
+
+  it('defaults maxRememberedActions to 10,000 and bounds it', () => {
+    const clock = new VirtualTimeScheduler();
+    const detector = new LivelockDetector({ progressTimeoutMs: 100, scheduler: clock });
+    for (let i = 0; i <= 10_000; i += 1) detector.recordAction('a', `step ${i}`);
+    clock.frame = 50;
+    detector.recordAction('a', 'step 1'); // the oldest of 10,001 was 'step 0'; 'step 1' is still remembered
+    expect(detector.stallDeadline('a')).toBe(100);
+    detector.recordAction('a', 'step 0');
+    expect(detector.stallDeadline('a')).toBe(150);
+    expect(() => new LivelockDetector({ maxRememberedActions: 2 ** 32 })).toThrow(ConfigError);
+    expect(() => new LivelockDetector({ maxRememberedActions: 0 })).toThrow('maxRememberedActions must be a positive integer');
+  });
+});
