@@ -106,3 +106,16 @@ describe('detectLivelock: long and infinite progress timeouts', () => {
     expect(() => detectLivelock({ progressTimeoutMs: 2 ** 31 })).toThrow('detectLivelock options: progressTimeoutMs must be a number of milliseconds greater than 0 and at most 2147483647');
   });
 });
+
+describe('detectLivelock: malformed events', () => {
+  it.each([
+    [{ kind: 'actoin', agentId: 'a', action: 'x' }, 'detectLivelock event: kind must be "message", "state" or "action", got "actoin"'],
+    [{ kind: 'action', agentId: 'a' }, 'detectLivelock event: action must be a string, got undefined'],
+    [{ kind: 'message', agentId: 7, message: 'x' }, 'detectLivelock event: agentId must be a string, got 7'],
+  ])('errors the stream with a ConfigError on %p instead of counting it as something else', (event, message) => {
+    newScheduler().run(({ cold, expectObservable }) => {
+      const output = cold('e', { e: event as unknown as LivelockEvent }).pipe(detectLivelock());
+      expectObservable(output).toBe('#', undefined, expect.objectContaining({ name: 'ConfigError', message }));
+    });
+  });
+});
