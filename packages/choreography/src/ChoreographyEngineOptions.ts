@@ -30,9 +30,11 @@ const agentsRule = z.custom<ReadonlyMap<string, Agent> | Readonly<Record<string,
  * @example
  * ```ts
  * import { ChoreographyEngineOptionsSchema, ChoreographySpec } from '@rxagents/choreography';
+ * import { defineAgent } from '@rxagents/core';
  *
  * const spec = ChoreographySpec.builder('ping').initialEvent('go').interaction('ping', 'a', 'b', 'go', null, 'Say ping').build();
- * console.log(ChoreographyEngineOptionsSchema.parse({ spec }).timeout); // 300000
+ * console.log(ChoreographyEngineOptionsSchema.parse({ spec, agents: { b: defineAgent('b', async () => 'ping') } }).timeout); // 300000
+ * console.log(ChoreographyEngineOptionsSchema.safeParse({ spec }).success); // false: no agent for target b
  * ```
  */
 export const ChoreographyEngineOptionsSchema = z
