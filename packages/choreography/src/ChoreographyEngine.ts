@@ -1,4 +1,4 @@
-import { type Agent, lastValue, type LastValueOptions, parseConfig, reply } from '@rxagents/core';
+import { type Agent, configRules, delayTimer, lastValue, type LastValueOptions, parseConfig, reply } from '@rxagents/core';
 import {
   asyncScheduler,
   catchError,
@@ -15,8 +15,8 @@ import {
   Subject,
   take,
   tap,
-  timer,
 } from 'rxjs';
+import { z } from 'zod';
 import { ChoreographyEngineBuilder } from './ChoreographyEngineBuilder';
 import { type ChoreographyEngineOptions, ChoreographyEngineOptionsSchema } from './ChoreographyEngineOptions';
 import type { ChoreographyEvent } from './ChoreographyEvent';
@@ -28,9 +28,11 @@ import type { EventBus } from './EventBus';
 import { InMemoryEventBus } from './InMemoryEventBus';
 import type { Interaction } from './Interaction';
 import { InteractionRouter, type ReadyInteraction } from './InteractionRouter';
-import { AgentNotFoundError } from './errors/AgentNotFoundError';
 import { ChoreographyAlreadyExecutedError } from './errors/ChoreographyAlreadyExecutedError';
 import { ChoreographyTimeoutError } from './errors/ChoreographyTimeoutError';
+import { reportUnhandled } from './internal/reportUnhandled';
+
+const ExecuteOptionsSchema = z.strictObject({ signal: configRules.abortSignal().optional() });
 
 /** An interaction whose agent is running, and since when (scheduler time). */
 interface RunningStep {
@@ -47,7 +49,8 @@ interface RunningStep {
  * once, on its own concurrent branch (`mergeMap`): only its `target` agent is called, through `reply`
  * from `@rxagents/core`, with the task followed by `Context: <output>` when the triggering event
  * carries the previous agent's output. On success the interaction publishes its `emits` event with
- * the output. A target with no registered agent fails the step with `Agent not found: <id>`.
+ * the output. Every target must have a registered agent: a missing one is a `ConfigError` when the
+ * engine is built.
  *
  * The run ends when every interaction has run once, or when `timeout` passes on the scheduler: then
  * running agents are aborted (their signals fire), each gets a failed step, and never-started
@@ -95,6 +98,7 @@ export class ChoreographyEngine {
   readonly #steps = new Subject<StepResult>();
   readonly #events = new Subject<ChoreographyEvent>();
   #executed = false;
+  #ended = false;
 
   /**
    * Validates the options ({@link ChoreographyEngineOptionsSchema}) and prepares the routing map.
@@ -142,7 +146,14 @@ export class ChoreographyEngine {
     return defer(() => {
       if (this.#executed) throw new ChoreographyAlreadyExecutedError(this.spec.name);
       this.#executed = true;
-      return this.#run();
+      // Whatever ends the run (its result, an error from the logger or the bus, or unsubscription)
+      // completes steps$ and events$ and closes the bus.
+      return defer(() => this.#run()).pipe(
+        finalize(() => {
+          const closeError = this.#end();
+          if (closeError !== undefined) reportUnhandled(closeError.error);
+        }),
+      );
     });
   }
 
@@ -151,10 +162,17 @@ export class ChoreographyEngine {
    *
    * @remarks
    * Aborting `options.signal` cancels the run and rejects with the signal's reason. A second call
-   * rejects with {@link ChoreographyAlreadyExecutedError}.
+   * rejects with {@link ChoreographyAlreadyExecutedError}; an unknown or malformed option rejects
+   * with `ConfigError` and starts nothing.
    */
   execute(options: LastValueOptions = {}): Promise<ChoreographyResult> {
-    return lastValue(this.execute$(), options);
+    let checked: LastValueOptions;
+    try {
+      checked = parseConfig(ExecuteOptionsSchema, options, 'ChoreographyEngine.execute options');
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return lastValue(this.execute$(), checked);
   }
 
   #run(): Observable<ChoreographyResult> {
@@ -184,7 +202,7 @@ export class ChoreographyEngine {
       ignoreElements(),
       endWith(false),
     );
-    const timedOut$ = timer(this.#timeout, scheduler).pipe(map(() => true));
+    const timedOut$ = delayTimer(this.#timeout, scheduler).pipe(map(() => true));
     const start$ = defer(() => {
       for (const name of this.spec.initialEvents) this.#bus.publish({ name });
       return [];
@@ -210,10 +228,10 @@ export class ChoreographyEngine {
           timedOut,
           pending: this.spec.interactions.filter((interaction) => !router.hasStarted(interaction.id)).map((interaction) => interaction.id),
         };
-        this.#end();
+        const closeError = this.#end();
+        if (closeError !== undefined) throw closeError.error;
         return result;
       }),
-      finalize(() => this.#end()),
     );
   }
 
@@ -222,10 +240,8 @@ export class ChoreographyEngine {
       const scheduler = this.#scheduler;
       const startedAt = scheduler.now();
       const base = { interactionId: interaction.id, agentId: interaction.target };
-      const agent = this.#agents.get(interaction.target);
-      if (agent === undefined) {
-        return of<StepResult>({ ...base, durationMs: 0, success: false, error: new AgentNotFoundError(interaction.target).message });
-      }
+      // The options schema made sure every target has an agent.
+      const agent = this.#agents.get(interaction.target) as Agent;
       running.set(interaction.id, { interaction, startedAt });
       const options = interaction.timeout === undefined ? { scheduler } : { scheduler, timeout: interaction.timeout };
       return reply(agent, input, options).pipe(
@@ -247,10 +263,18 @@ export class ChoreographyEngine {
     );
   }
 
-  #end(): void {
-    this.#bus.close();
+  /** Ends the run once: completes steps$ and events$, then closes the bus; returns what `close` threw. */
+  #end(): { readonly error: unknown } | undefined {
+    if (this.#ended) return undefined;
+    this.#ended = true;
     this.#steps.complete();
     this.#events.complete();
+    try {
+      this.#bus.close();
+      return undefined;
+    } catch (error) {
+      return { error };
+    }
   }
 }
 

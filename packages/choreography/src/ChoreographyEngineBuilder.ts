@@ -1,4 +1,4 @@
-import type { Agent } from '@rxagents/core';
+import { type Agent, ConfigError } from '@rxagents/core';
 import type { SchedulerLike } from 'rxjs';
 import type { ChoreographyEngine } from './ChoreographyEngine';
 import type { ChoreographyEngineOptions } from './ChoreographyEngineOptions';
@@ -30,6 +30,8 @@ import type { EventBus } from './EventBus';
 export class ChoreographyEngineBuilder {
   readonly #create: (options: ChoreographyEngineOptions) => ChoreographyEngine;
   readonly #agents = new Map<string, Agent>();
+  /** Ids under which two different agents were registered, reported by build(). */
+  readonly #clashes = new Set<string>();
   #options: Partial<Omit<ChoreographyEngineOptions, 'agents'>> = {};
 
   /** @internal Use {@link ChoreographyEngine.builder}. */
@@ -43,15 +45,20 @@ export class ChoreographyEngineBuilder {
     return this;
   }
 
-  /** Registers `agent` under `id`, the id interactions name as `target`. */
+  /**
+   * Registers `agent` under `id`, the id interactions name as `target`. Registering a different agent
+   * under an id already taken is refused by `build()`; the same agent again is harmless.
+   */
   agent(id: string, agent: Agent): this {
-    this.#agents.set(id, agent);
+    const registered = this.#agents.get(id);
+    if (registered !== undefined && registered !== agent) this.#clashes.add(id);
+    else this.#agents.set(id, agent);
     return this;
   }
 
   /** Registers every agent of a Map or record, keyed by the id interactions name as `target`. */
   agents(agents: ReadonlyMap<string, Agent> | Readonly<Record<string, Agent>>): this {
-    for (const [id, agent] of agents instanceof Map ? agents : Object.entries(agents)) this.#agents.set(id, agent);
+    for (const [id, agent] of agents instanceof Map ? agents : Object.entries(agents)) this.agent(id, agent);
     return this;
   }
 
@@ -82,9 +89,17 @@ export class ChoreographyEngineBuilder {
   /**
    * Validates and returns the engine.
    *
-   * @throws `ConfigError`, for example `ChoreographyEngine options: spec must be a ChoreographySpec, got undefined`.
+   * @throws `ConfigError`, for example `ChoreographyEngine options: spec must be a ChoreographySpec, got undefined`,
+   * or, for two different agents registered under one id, `ChoreographyEngine options: agents must
+   * register one agent per id (two different agents were registered under this one), got "writer"`.
    */
   build(): ChoreographyEngine {
+    if (this.#clashes.size > 0) {
+      throw new ConfigError(
+        'ChoreographyEngine options',
+        [...this.#clashes].map((id) => ({ path: 'agents', rule: 'must register one agent per id (two different agents were registered under this one)', received: id })),
+      );
+    }
     return this.#create({ ...this.#options, agents: new Map(this.#agents) } as ChoreographyEngineOptions);
   }
 }

@@ -4,6 +4,8 @@ import type { ChoreographyLogger } from './ChoreographyLogger';
 import { ChoreographySpec } from './ChoreographySpec';
 import type { EventBus } from './EventBus';
 
+const agentId = configRules.id();
+
 const isAgent = (value: unknown): value is Agent =>
   typeof value === 'object' && value !== null && typeof (value as Agent).chat === 'function';
 
@@ -19,22 +21,27 @@ const agentsRule = z.custom<ReadonlyMap<string, Agent> | Readonly<Record<string,
  * The zod schema of {@link ChoreographyEngineOptions}.
  *
  * @remarks
- * `timeout` defaults to 5 minutes (300,000 ms), as in the seed. `agents` maps the ids interactions
- * name as `target` to agents; a Map or a plain record. `logger` needs a `warn` method; `bus` needs
- * `events$`, `publish` and `close`.
+ * `timeout` defaults to 5 minutes (300,000 ms), as in the seed; it may be at most `MAX_DELAY_MS`
+ * (about 24.8 days), or `Infinity` for a run with no time limit. `agents` maps the ids interactions
+ * name as `target` to agents; a Map or a plain record, keyed by non-blank ids. Every interaction's
+ * `target` must be one of them: a misspelled or missing agent is refused here, before anything runs.
+ * `logger` needs a `warn` method; `bus` needs `events$`, `publish` and `close`.
  *
  * @example
  * ```ts
  * import { ChoreographyEngineOptionsSchema, ChoreographySpec } from '@rxagents/choreography';
+ * import { defineAgent } from '@rxagents/core';
  *
  * const spec = ChoreographySpec.builder('ping').initialEvent('go').interaction('ping', 'a', 'b', 'go', null, 'Say ping').build();
- * console.log(ChoreographyEngineOptionsSchema.parse({ spec }).timeout); // 300000
+ * console.log(ChoreographyEngineOptionsSchema.parse({ spec, agents: { b: defineAgent('b', async () => 'ping') } }).timeout); // 300000
+ * console.log(ChoreographyEngineOptionsSchema.safeParse({ spec }).success); // false: no agent for target b
  * ```
  */
-export const ChoreographyEngineOptionsSchema = z.strictObject({
+export const ChoreographyEngineOptionsSchema = z
+  .strictObject({
   spec: z.custom<ChoreographySpec>((value) => value instanceof ChoreographySpec, { error: 'must be a ChoreographySpec' }),
   agents: agentsRule.optional(),
-  timeout: configRules.positiveNumber().default(300_000),
+  timeout: configRules.timeoutMs().default(300_000),
   scheduler: configRules.scheduler().optional(),
   logger: z
     .custom<ChoreographyLogger>((value) => typeof value === 'object' && value !== null && typeof (value as ChoreographyLogger).warn === 'function', {
@@ -52,13 +59,34 @@ export const ChoreographyEngineOptionsSchema = z.strictObject({
       { error: 'must be an EventBus (events$, publish, close)' },
     )
     .optional(),
-});
+  })
+  .superRefine(({ spec, agents }, context) => {
+    const ids = agents instanceof Map ? [...agents.keys()] : Object.keys(agents ?? {});
+    for (const id of ids) {
+      if (!agentId.safeParse(id).success) {
+        context.addIssue({ code: 'custom', path: ['agents', id], message: 'must be a non-blank string', input: id });
+      }
+    }
+    const registered = new Set<unknown>(ids);
+    spec.interactions.forEach((interaction, index) => {
+      if (registered.has(interaction.target)) return;
+      context.addIssue({ code: 'custom', path: ['spec', 'interactions', index, 'target'], message: `must name a registered agent (${listed(ids)})`, input: interaction.target });
+    });
+  });
+
+const LISTED_IDS = 10;
+
+function listed(ids: readonly unknown[]): string {
+  if (ids.length === 0) return 'no agent is registered';
+  const names = ids.slice(0, LISTED_IDS).map((id) => JSON.stringify(String(id))).join(', ');
+  return ids.length > LISTED_IDS ? `registered: ${names} and ${ids.length - LISTED_IDS} more` : `registered: ${names}`;
+}
 
 /**
  * The settings of a {@link ChoreographyEngine}; see {@link ChoreographyEngineOptionsSchema}.
  *
  * @remarks
- * Only `spec` is required. `agents` maps each interaction `target` to an agent, `timeout` bounds the
+ * `spec` is required, and `agents` must hold an agent for every interaction `target`. `timeout` bounds the
  * whole run in ms (default 300,000), and `scheduler`, `logger` and `bus` replace the clock, the
  * console and the in-memory event bus. {@link ChoreographyEngine.builder} assembles the same object step by step.
  *

@@ -153,7 +153,8 @@ export class ChoreographySpec {
         trigger: typeof trigger === 'string' ? trigger : [...trigger],
         emits,
         task,
-        ...(timeout === undefined ? {} : { timeout }),
+        // JSON has no Infinity; an infinite timeout means the same as none.
+        ...(timeout === undefined || timeout === Infinity ? {} : { timeout }),
       })),
     };
   }

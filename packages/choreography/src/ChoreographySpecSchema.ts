@@ -8,7 +8,8 @@ import { InteractionSchema } from './Interaction';
  * @remarks
  * Strict at every level: an unknown key (including `__proto__` and `constructor`) is rejected, so a spec
  * loaded from a file cannot smuggle anything in. At least one initial event and one interaction are
- * required, and interaction ids must be unique. Use it to validate files or to generate a JSON Schema
+ * required, interaction ids must be unique, and the name, event names, ids, sources and targets must
+ * be non-blank. Use it to validate files or to generate a JSON Schema
  * with `z.toJSONSchema(ChoreographySpecSchema)`.
  *
  * @example
@@ -21,9 +22,9 @@ import { InteractionSchema } from './Interaction';
  */
 export const ChoreographySpecSchema = z
   .strictObject({
-    name: configRules.nonEmptyString(),
+    name: configRules.id(),
     initialEvents: z
-      .array(configRules.nonEmptyString(), { error: 'must be a list of event names' })
+      .array(configRules.id(), { error: 'must be a list of event names' })
       .min(1, 'must list at least one initial event'),
     interactions: z.array(InteractionSchema, { error: 'must be a list of interactions' }).min(1, 'must list at least one interaction'),
   })

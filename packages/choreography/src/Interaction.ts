@@ -1,16 +1,17 @@
 import { configRules } from '@rxagents/core';
 import { z } from 'zod';
 
-const eventName = () => configRules.nonEmptyString();
+const eventName = () => configRules.id();
 
 /**
  * The zod schema of one interaction of a {@link ChoreographySpec}, as it appears in JSON.
  *
  * @remarks
- * Strict: unknown keys are rejected. `trigger` is one event name, or a non-empty list of distinct
+ * Strict: unknown keys are rejected. Ids and event names must be non-blank strings. `trigger` is one event name, or a non-empty list of distinct
  * event names (an AND-join: the interaction waits until every listed event has been published).
  * `emits` may be `null` (or left out): the interaction then publishes nothing when it succeeds.
- * `timeout`, in milliseconds, bounds this interaction's agent call.
+ * `timeout`, in milliseconds, bounds this interaction's agent call: at most `MAX_DELAY_MS` (about
+ * 24.8 days), or `Infinity` for no limit (the same as leaving it out).
  *
  * @example
  * ```ts
@@ -24,9 +25,9 @@ const eventName = () => configRules.nonEmptyString();
  * ```
  */
 export const InteractionSchema = z.strictObject({
-  id: configRules.nonEmptyString(),
-  source: configRules.nonEmptyString(),
-  target: configRules.nonEmptyString(),
+  id: configRules.id(),
+  source: configRules.id(),
+  target: configRules.id(),
   trigger: z.union(
     [
       eventName(),
@@ -39,7 +40,7 @@ export const InteractionSchema = z.strictObject({
   ),
   emits: eventName().nullable().default(null),
   task: configRules.nonEmptyString(),
-  timeout: configRules.positiveNumber().optional(),
+  timeout: configRules.timeoutMs().optional(),
 });
 
 /**

@@ -9,10 +9,12 @@ import type { LivelockReport } from './LivelockReport';
 import type { LivelockViolation, LivelockViolationType } from './LivelockViolation';
 
 interface MessageTrack {
-  /** The last `repeatedMessageThreshold` times this message was recorded, as a ring. */
+  /**
+   * The times this message was recorded since its last report, at most `repeatedMessageThreshold` of
+   * them: grown as records arrive, then used as a ring whose oldest entry is at `next`.
+   */
   readonly times: number[];
   next: number;
-  count: number;
   latest: number;
 }
 
@@ -23,6 +25,7 @@ interface StateTrack {
 }
 
 interface ProgressTrack {
+  /** The distinct actions taken, least recently taken first, at most `maxRememberedActions`. */
   readonly seen: Set<string>;
   lastProgressAt: number;
   stalled: boolean;
@@ -40,7 +43,8 @@ interface ProgressTrack {
  * - `OSCILLATING_STATE` when an agent's state goes back and forth between two values
  *   `oscillationThreshold` (4) times in a row (A→B→A→B→A is 4 alternations);
  * - `PROGRESS_STALL` when an agent that has recorded actions records no new action (one it never
- *   recorded before) for `progressTimeoutMs` (30 s): checked on each of its records and by `analyze()`.
+ *   recorded before, among its last `maxRememberedActions` distinct ones) for `progressTimeoutMs`
+ *   (30 s): checked on each of its records and by `analyze()`.
  *
  * After a report its counter starts over, so a persisting symptom is reported again only after it
  * repeats in full. Once `circuitBreakerThreshold` (3) violations have been found in total, the
@@ -107,20 +111,25 @@ export class LivelockDetector {
    */
   recordMessage(agentId: string, message: string): void {
     const now = this.#admit(agentId);
-    const key = `${agentId}\u0000${message}`;
+    this.#forgetMessagesBefore(now);
+    // Length-prefixed, so no (agent, message) pair can spell another's key, whatever characters they hold.
+    const key = `${agentId.length}:${agentId}${message}`;
     const limit = this.#options.repeatedMessageThreshold;
     let track = this.#messages.get(key);
-    if (track === undefined) {
-      track = { times: new Array<number>(limit), next: 0, count: 0, latest: now };
-      this.#messages.set(key, track);
-    }
-    track.times[track.next] = now;
-    track.next = (track.next + 1) % limit;
-    track.count = Math.min(track.count + 1, limit);
+    if (track === undefined) track = { times: [], next: 0, latest: now };
+    else this.#messages.delete(key);
+    // Re-inserted on every record, so the Map iterates from the least recently recorded message.
+    this.#messages.set(key, track);
     track.latest = now;
-    const oldest = track.times[track.next % limit] as number;
-    if (track.count === limit && now - oldest <= this.#options.messageWindowMs) {
-      track.count = 0;
+    const { times } = track;
+    if (times.length < limit) times.push(now);
+    else {
+      times[track.next] = now;
+      track.next = (track.next + 1) % limit;
+    }
+    if (times.length === limit && now - (times[track.next] as number) <= this.#options.messageWindowMs) {
+      times.length = 0;
+      track.next = 0;
       this.#report('REPEATED_MESSAGE', agentId, `Message repeated ${limit} times within ${this.#options.messageWindowMs} ms: ${preview(message)}`, now);
     }
   }
@@ -165,8 +174,12 @@ export class LivelockDetector {
       track = { seen: new Set(), lastProgressAt: now, stalled: false };
       this.#progress.set(agentId, track);
     }
-    if (!track.seen.has(action)) {
-      track.seen.add(action);
+    const { seen } = track;
+    if (seen.delete(action)) seen.add(action);
+    else {
+      seen.add(action);
+      // A Set iterates in insertion order and a repeat is re-inserted: the first is the least recent.
+      if (seen.size > this.#options.maxRememberedActions) seen.delete(seen.values().next().value as string);
       track.lastProgressAt = now;
       track.stalled = false;
     }
@@ -180,10 +193,16 @@ export class LivelockDetector {
   analyze(): LivelockReport {
     const now = this.#scheduler.now();
     for (const [agentId, track] of this.#progress) this.#checkStall(agentId, track, now);
-    for (const [key, track] of this.#messages) {
-      if (now - track.latest > this.#options.messageWindowMs) this.#messages.delete(key);
-    }
+    this.#forgetMessagesBefore(now);
     return { livelockDetected: this.#violations.length > 0, violations: [...this.#violations], circuitBreakerOpen: this.#open };
+  }
+
+  /**
+   * How many distinct (agent, message) pairs are remembered for `REPEATED_MESSAGE`: those recorded
+   * within the last `messageWindowMs`, as older ones are forgotten when the next message arrives.
+   */
+  get trackedMessages(): number {
+    return this.#messages.size;
   }
 
   /**
@@ -211,7 +230,8 @@ export class LivelockDetector {
     this.#progress = new Map();
     this.#violations = [];
     this.#open = false;
-    this.#notify((listener) => listener.onReset?.());
+    const failure = this.#notify((listener) => listener.onReset?.());
+    if (failure !== undefined) throw failure.error;
   }
 
   #admit(agentId: string): number {
@@ -220,6 +240,15 @@ export class LivelockDetector {
     const progress = this.#progress.get(agentId);
     if (progress !== undefined) this.#checkStall(agentId, progress, now);
     return now;
+  }
+
+  /** Drops messages last recorded more than the window ago; they can no longer be part of a repeat. */
+  #forgetMessagesBefore(now: number): void {
+    const window = this.#options.messageWindowMs;
+    for (const [key, track] of this.#messages) {
+      if (now - track.latest <= window) return;
+      this.#messages.delete(key);
+    }
   }
 
   #checkStall(agentId: string, track: ProgressTrack, now: number): void {
@@ -232,21 +261,35 @@ export class LivelockDetector {
   #report(type: LivelockViolationType, agentId: string, detail: string, timestamp: number): void {
     const violation: LivelockViolation = Object.freeze({ type, agentId, detail, timestamp });
     this.#violations.push(violation);
-    this.#notify((listener) => listener.onViolation?.(violation));
-    if (!this.#open && this.#violations.length >= this.#options.circuitBreakerThreshold) {
+    const trips = !this.#open && this.#violations.length >= this.#options.circuitBreakerThreshold;
+    const heard = this.#notify((listener) => listener.onViolation?.(violation));
+    let opened: { readonly error: unknown } | undefined;
+    if (trips) {
       this.#open = true;
       const violations = [...this.#violations];
-      this.#notify((listener) => listener.onCircuitBreakerOpen?.(violations));
+      opened = this.#notify((listener) => listener.onCircuitBreakerOpen?.(violations));
     }
+    const failure = heard ?? opened;
+    if (failure !== undefined) throw failure.error;
   }
 
-  #notify(call: (listener: LivelockListener) => void): void {
+  /**
+   * Calls every listener; a listener's error goes to the logger. Returns the first error the logger
+   * itself threw, for the caller to throw once its state is complete: it is never swallowed.
+   */
+  #notify(call: (listener: LivelockListener) => void): { readonly error: unknown } | undefined {
+    let failure: { readonly error: unknown } | undefined;
     for (const listener of [...this.#listeners]) {
       try {
         call(listener);
       } catch (error) {
-        this.#logger.warn('LivelockDetector: a listener threw; recording continues.', error);
+        try {
+          this.#logger.warn('LivelockDetector: a listener threw; recording continues.', error);
+        } catch (loggerError) {
+          failure ??= { error: loggerError };
+        }
       }
     }
+    return failure;
   }
 }

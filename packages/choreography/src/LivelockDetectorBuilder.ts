@@ -57,6 +57,11 @@ export class LivelockDetectorBuilder {
     return this.#set({ circuitBreakerThreshold: count });
   }
 
+  /** How many distinct actions are remembered per agent (the least recent is forgotten first). Default 10,000. */
+  maxRememberedActions(count: number): this {
+    return this.#set({ maxRememberedActions: count });
+  }
+
   /** The clock. Default `asyncScheduler`. */
   scheduler(scheduler: SchedulerLike): this {
     return this.#set({ scheduler });

@@ -8,22 +8,27 @@ import type { ChoreographyLogger } from './ChoreographyLogger';
  * @remarks
  * A message repeated 5 times within 10 seconds, 4 state alternations, no new action for 30 seconds,
  * and a circuit breaker at 3 violations in total. Durations are milliseconds on `scheduler`
- * (default `asyncScheduler`). `logger` (default `console`) hears listener errors.
+ * (default `asyncScheduler`), greater than 0 and at most `MAX_DELAY_MS` (about 24.8 days), or
+ * `Infinity`: a window that never closes, or no stall detection. Counts are at most `MAX_COUNT`.
+ * `maxRememberedActions` (10,000) bounds the distinct actions remembered per agent: past it, the
+ * least recently taken one is forgotten, and taking it again counts as new.
+ * `logger` (default `console`) hears listener errors.
  *
  * @example
  * ```ts
  * import { LivelockDetectorOptionsSchema } from '@rxagents/choreography';
  *
  * console.log(LivelockDetectorOptionsSchema.parse({}));
- * // { repeatedMessageThreshold: 5, messageWindowMs: 10000, oscillationThreshold: 4, progressTimeoutMs: 30000, circuitBreakerThreshold: 3 }
+ * // { repeatedMessageThreshold: 5, messageWindowMs: 10000, oscillationThreshold: 4, progressTimeoutMs: 30000, circuitBreakerThreshold: 3, maxRememberedActions: 10000 }
  * ```
  */
 export const LivelockDetectorOptionsSchema = z.strictObject({
   repeatedMessageThreshold: configRules.positiveInt().default(5),
-  messageWindowMs: configRules.positiveNumber().default(10_000),
+  messageWindowMs: configRules.timeoutMs().default(10_000),
   oscillationThreshold: configRules.positiveInt().default(4),
-  progressTimeoutMs: configRules.positiveNumber().default(30_000),
+  progressTimeoutMs: configRules.timeoutMs().default(30_000),
   circuitBreakerThreshold: configRules.positiveInt().default(3),
+  maxRememberedActions: configRules.positiveInt().default(10_000),
   scheduler: configRules.scheduler().optional(),
   logger: z
     .custom<ChoreographyLogger>((value) => typeof value === 'object' && value !== null && typeof (value as ChoreographyLogger).warn === 'function', {

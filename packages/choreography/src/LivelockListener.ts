@@ -5,7 +5,9 @@ import type { LivelockViolation } from './LivelockViolation';
  *
  * @remarks
  * A listener that throws does not break recording: the error is reported to the detector's
- * `logger` and the other listeners still run.
+ * `logger` and the other listeners still run. If the logger throws as well, the detector finishes its
+ * work (every listener called, the breaker tripped when due) and then the `record*` or `reset()` call
+ * throws the logger's error, so the failure is never silent.
  *
  * @example
  * ```ts

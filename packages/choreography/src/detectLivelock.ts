@@ -1,4 +1,4 @@
-import { parseConfig } from '@rxagents/core';
+import { ConfigError, type ConfigIssue, parseConfig, scheduleDelay } from '@rxagents/core';
 import { asyncScheduler, Observable, type OperatorFunction, type Subscription } from 'rxjs';
 import { CircuitBreakerOpenError } from './errors/CircuitBreakerOpenError';
 import { LivelockDetector } from './LivelockDetector';
@@ -15,6 +15,8 @@ import type { LivelockViolation } from './LivelockViolation';
  * scheduler that fires when an agent's deadline for a new action passes (one pending timer per agent
  * at most, re-armed lazily, not one per event). When the circuit breaker trips, the tripping violation is
  * emitted and then the stream errors with {@link CircuitBreakerOpenError}, so a livelocked flow stops.
+ * An event that is not a {@link LivelockEvent} (an unknown `kind`, a missing or non-string field)
+ * errors the stream with a `ConfigError` naming the field, rather than being counted as something else.
  * The output completes when the source completes; source errors pass through.
  *
  * @param options - The detector's thresholds and scheduler; validated when the operator is created.
@@ -52,16 +54,18 @@ export function detectLivelock(options: LivelockDetectorOptions = {}): OperatorF
           const deadline = detector.stallDeadline(agentId);
           if (deadline === undefined) return;
           const remaining = deadline - scheduler.now();
-          if (remaining > 0) timers.set(agentId, scheduler.schedule(check, remaining));
+          if (remaining > 0) timers.set(agentId, scheduleDelay(scheduler, remaining, check));
           else detector.analyze();
         };
         const deadline = detector.stallDeadline(agentId);
-        if (deadline !== undefined) timers.set(agentId, scheduler.schedule(check, Math.max(0, deadline - scheduler.now())));
+        if (deadline !== undefined) timers.set(agentId, scheduleDelay(scheduler, Math.max(0, deadline - scheduler.now()), check));
       };
 
       const subscription = source.subscribe({
         next: (event) => {
           try {
+            const malformed = malformedField(event);
+            if (malformed !== undefined) throw new ConfigError('detectLivelock event', [malformed]);
             if (event.kind === 'message') detector.recordMessage(event.agentId, event.message);
             else if (event.kind === 'state') detector.recordStateChange(event.agentId, event.state);
             else {
@@ -82,4 +86,17 @@ export function detectLivelock(options: LivelockDetectorOptions = {}): OperatorF
         timers.clear();
       };
     });
+}
+
+/** The first field that keeps `event` from being a LivelockEvent (events may come from untyped sources). */
+function malformedField(event: LivelockEvent): ConfigIssue | undefined {
+  const record = event as unknown as Record<string, unknown>;
+  const kind = record['kind'];
+  if (kind !== 'message' && kind !== 'state' && kind !== 'action') {
+    return { path: 'kind', rule: 'must be "message", "state" or "action"', received: kind };
+  }
+  if (typeof record['agentId'] !== 'string') return { path: 'agentId', rule: 'must be a string', received: record['agentId'] };
+  // Each kind carries its payload in the field of the same name.
+  if (typeof record[kind] !== 'string') return { path: kind, rule: 'must be a string', received: record[kind] };
+  return undefined;
 }

@@ -65,7 +65,7 @@ describe('ChoreographyEngine: timeout', () => {
   it('defaults the timeout to 5 minutes', () => {
     newScheduler().run(({ expectObservable }) => {
       const spec = ChoreographySpec.builder('wait').initialEvent('start').interaction('never', 's', 'b', 'other', null, 'Wait').build();
-      const engine = ChoreographyEngine.builder().spec(spec).logger(silent).build();
+      const engine = ChoreographyEngine.builder().spec(spec).agent('b', scriptedAgent('b', 'x')).logger(silent).build();
       expectObservable(engine.execute$()).toBe('300000ms (r|)', { r: expect.objectContaining({ timedOut: true, pending: ['never'] }) });
     });
   });
@@ -86,20 +86,16 @@ describe('ChoreographyEngine: timeout', () => {
 });
 
 describe('ChoreographyEngine: failing steps', () => {
-  it('fails an interaction whose target has no agent with "Agent not found: <id>" and does not emit its event', () => {
-    newScheduler().run(({ expectObservable }) => {
-      const engine = ChoreographyEngine.builder()
+  it('refuses, when the engine is built, an interaction whose target has no agent (no run starts to fail with "Agent not found")', () => {
+    const build = () =>
+      ChoreographyEngine.builder()
         .spec(articleSpec())
         .agents({ researcher: scriptedAgent('researcher', { reply: 'sources', delay: 10 }), reviewer: scriptedAgent('reviewer', 'ok') })
         .timeout(100)
         .logger(silent)
         .build();
-      expectObservable(engine.steps$).toBe('10ms (ab) 86ms |', {
-        a: expect.objectContaining({ interactionId: 'research', success: true }),
-        b: { interactionId: 'draft', agentId: 'writer', durationMs: 0, success: false, error: 'Agent not found: writer' },
-      });
-      expectObservable(engine.execute$()).toBe('100ms (r|)', { r: expect.objectContaining({ success: false, pending: ['review'], timedOut: true }) });
-    });
+    expect(build).toThrow(ConfigError);
+    expect(build).toThrow('spec.interactions.1.target must name a registered agent (registered: "researcher", "reviewer"), got "writer"');
   });
 
   const failedResult = expect.objectContaining({
@@ -189,7 +185,7 @@ describe('ChoreographyEngine: runs once, cancellation, bus', () => {
     newScheduler().run(({ expectObservable, flush }) => {
       const bus = new InMemoryEventBus();
       const writer = hangingAgent('writer');
-      const engine = ChoreographyEngine.builder().spec(articleSpec()).agents({ researcher: scriptedAgent('r', 'x'), writer }).bus(bus).logger(silent).build();
+      const engine = ChoreographyEngine.builder().spec(articleSpec()).agents({ researcher: scriptedAgent('r', 'x'), writer, reviewer: scriptedAgent('v', 'z') }).bus(bus).logger(silent).build();
       expectObservable(engine.steps$).toBe('a 9ms |', { a: expect.objectContaining({ interactionId: 'research' }) });
       expectObservable(engine.execute$(), '^ 9ms !').toBe('');
       flush();
@@ -200,7 +196,7 @@ describe('ChoreographyEngine: runs once, cancellation, bus', () => {
 
   it('execute({ signal }) rejects with the reason when aborted and aborts running agents', async () => {
     const writer = hangingAgent('writer');
-    const engine = ChoreographyEngine.builder().spec(articleSpec()).agents({ researcher: scriptedAgent('r', 'x'), writer }).logger(silent).build();
+    const engine = ChoreographyEngine.builder().spec(articleSpec()).agents({ researcher: scriptedAgent('r', 'x'), writer, reviewer: scriptedAgent('v', 'z') }).logger(silent).build();
     const controller = new AbortController();
     const pending = engine.execute({ signal: controller.signal });
     controller.abort(new Error('user left'));

@@ -96,7 +96,7 @@ describe('ChoreographySpec object form and AND-join', () => {
   it.each([
     [[], 'must list at least one event'],
     [['a', 'a'], 'must not list an event twice'],
-    [['a', ''], 'must be a non-empty string'],
+    [['a', ''], 'must be a non-blank string'],
     [42, 'must be an event name or a non-empty list of event names'],
   ])('rejects the trigger %j', (trigger, rule) => {
     const error = configErrorOf(() =>
@@ -131,7 +131,7 @@ describe('ChoreographySpec JSON', () => {
   });
 
   it('round-trips any valid spec (property)', () => {
-    const name = fc.string({ minLength: 1, maxLength: 8 });
+    const name = fc.string({ minLength: 1, maxLength: 8 }).filter((text) => text.trim().length > 0);
     const interaction = fc.record({
       source: name, target: name, trigger: fc.oneof(name, fc.uniqueArray(name, { minLength: 1, maxLength: 3 })), emits: fc.option(name, { nil: null }), task: name,
     });
@@ -184,5 +184,16 @@ describe('ChoreographySpec JSON', () => {
     const schema = z.toJSONSchema(ChoreographySpecSchema, { io: 'input' }) as { required?: string[]; additionalProperties?: boolean };
     expect(schema.required).toEqual(['name', 'initialEvents', 'interactions']);
     expect(schema.additionalProperties).toBe(false);
+  });
+});
+
+describe('ChoreographySpec: hostile input', () => {
+  it('a JSON spec with 200,000 bad interactions gives a short message and keeps every issue on the error', () => {
+    const interactions = Array.from({ length: 200_000 }, (_, i) => ({ id: `i${i}`, source: 's', target: 't', trigger: 'go', emits: null }));
+    const error = configErrorOf(() => ChoreographySpec.parse(JSON.stringify({ name: 'hostile', initialEvents: ['go'], interactions })));
+    expect(error.issues).toHaveLength(200_000);
+    expect(error.issues[199_999]).toEqual({ path: 'interactions.199999.task', rule: 'must be a non-empty string', received: undefined });
+    expect(error.message.length).toBeLessThan(2_000);
+    expect(error.message).toMatch(/^ChoreographySpec: interactions\.0\.task must be a non-empty string, got undefined; .*; and 199980 more \(see issues\)$/);
   });
 });

@@ -139,9 +139,9 @@ describe('LivelockDetector options', () => {
 
   it.each([
     [{ repeatedMessageThreshold: 0 }, 'repeatedMessageThreshold must be a positive integer, got 0'],
-    [{ messageWindowMs: -1 }, 'messageWindowMs must be a positive number, got -1'],
+    [{ messageWindowMs: -1 }, 'messageWindowMs must be a number of milliseconds greater than 0 and at most 2147483647 (about 24.8 days), or Infinity for no timeout, got -1'],
     [{ oscillationThreshold: 1.5 }, 'oscillationThreshold must be a positive integer, got 1.5'],
-    [{ progressTimeoutMs: 0 }, 'progressTimeoutMs must be a positive number, got 0'],
+    [{ progressTimeoutMs: 0 }, 'progressTimeoutMs must be a number of milliseconds greater than 0 and at most 2147483647 (about 24.8 days), or Infinity for no timeout, got 0'],
     [{ circuitBreakerThreshold: -3 }, 'circuitBreakerThreshold must be a positive integer, got -3'],
     [{ scheduler: 'now' }, 'scheduler must be an RxJS scheduler'],
     [{ windowMs: 5 }, 'windowMs is not a known option'],

@@ -1,5 +1,6 @@
-import { ConfigError } from '@rxagents/core';
+import { ConfigError, MAX_DELAY_MS } from '@rxagents/core';
 import { CircuitBreakerOpenError, detectLivelock, type LivelockEvent } from '@rxagents/choreography';
+import { type SchedulerLike, Subject, VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 
 const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
@@ -59,5 +60,62 @@ describe('detectLivelock', () => {
 
   it('validates its options when created', () => {
     expect(() => detectLivelock({ progressTimeoutMs: 0 })).toThrow(ConfigError);
+  });
+});
+
+describe('detectLivelock: long and infinite progress timeouts', () => {
+  /** A virtual clock that records the delay of every action scheduled on it. */
+  function countingClock(): { clock: VirtualTimeScheduler; delays: number[]; scheduler: SchedulerLike } {
+    const clock = new VirtualTimeScheduler(VirtualAction, Infinity);
+    const delays: number[] = [];
+    const scheduler: SchedulerLike = {
+      now: () => clock.now(),
+      schedule: (work: never, delay?: number, state?: never) => {
+        delays.push(delay ?? 0);
+        return clock.schedule(work, delay, state);
+      },
+    };
+    return { clock, delays, scheduler };
+  }
+
+  it('with progressTimeoutMs: Infinity schedules nothing and never reports a stall', () => {
+    const { clock, delays, scheduler } = countingClock();
+    const events = new Subject<LivelockEvent>();
+    const heard: string[] = [];
+    events.pipe(detectLivelock({ progressTimeoutMs: Infinity, scheduler })).subscribe((v) => heard.push(v.type));
+    events.next({ kind: 'action', agentId: 'a', action: 'search' });
+    events.next({ kind: 'action', agentId: 'a', action: 'search' });
+    clock.flush();
+    expect(delays).toEqual([]);
+    expect(heard).toEqual([]);
+  });
+
+  it('with progressTimeoutMs at the 2^31-1 ms bound, one timer at that delay, and the stall is reported then, not earlier', () => {
+    const { clock, delays, scheduler } = countingClock();
+    const events = new Subject<LivelockEvent>();
+    const heard: number[] = [];
+    events.pipe(detectLivelock({ progressTimeoutMs: MAX_DELAY_MS, scheduler })).subscribe((v) => heard.push(v.timestamp));
+    events.next({ kind: 'action', agentId: 'a', action: 'search' });
+    clock.flush();
+    expect(delays).toEqual([MAX_DELAY_MS]);
+    expect(heard).toEqual([MAX_DELAY_MS]);
+  });
+
+  it('refuses a progressTimeoutMs of 2^31 ms or more (the platform cannot wait that long)', () => {
+    expect(() => detectLivelock({ progressTimeoutMs: 2 ** 31 })).toThrow(ConfigError);
+    expect(() => detectLivelock({ progressTimeoutMs: 2 ** 31 })).toThrow('detectLivelock options: progressTimeoutMs must be a number of milliseconds greater than 0 and at most 2147483647');
+  });
+});
+
+describe('detectLivelock: malformed events', () => {
+  it.each([
+    [{ kind: 'actoin', agentId: 'a', action: 'x' }, 'detectLivelock event: kind must be "message", "state" or "action", got "actoin"'],
+    [{ kind: 'action', agentId: 'a' }, 'detectLivelock event: action must be a string, got undefined'],
+    [{ kind: 'message', agentId: 7, message: 'x' }, 'detectLivelock event: agentId must be a string, got 7'],
+  ])('errors the stream with a ConfigError on %p instead of counting it as something else', (event, message) => {
+    newScheduler().run(({ cold, expectObservable }) => {
+      const output = cold('e', { e: event as unknown as LivelockEvent }).pipe(detectLivelock());
+      expectObservable(output).toBe('#', undefined, expect.objectContaining({ name: 'ConfigError', message }));
+    });
   });
 });
