@@ -28,6 +28,7 @@ import type { EventBus } from './EventBus';
 import { InMemoryEventBus } from './InMemoryEventBus';
 import type { Interaction } from './Interaction';
 import { InteractionRouter, type ReadyInteraction } from './InteractionRouter';
+import { AgentNotFoundError } from './errors/AgentNotFoundError';
 import { ChoreographyAlreadyExecutedError } from './errors/ChoreographyAlreadyExecutedError';
 import { ChoreographyTimeoutError } from './errors/ChoreographyTimeoutError';
 import { reportUnhandled } from './internal/reportUnhandled';
@@ -49,8 +50,7 @@ interface RunningStep {
  * once, on its own concurrent branch (`mergeMap`): only its `target` agent is called, through `reply`
  * from `@rxagents/core`, with the task followed by `Context: <output>` when the triggering event
  * carries the previous agent's output. On success the interaction publishes its `emits` event with
- * the output. Every target must have a registered agent: a missing one is a `ConfigError` when the
- * engine is built.
+ * the output. A target with no registered agent fails the step with `Agent not found: <id>`.
  *
  * The run ends when every interaction has run once, or when `timeout` passes on the scheduler: then
  * running agents are aborted (their signals fire), each gets a failed step, and never-started
@@ -240,8 +240,10 @@ export class ChoreographyEngine {
       const scheduler = this.#scheduler;
       const startedAt = scheduler.now();
       const base = { interactionId: interaction.id, agentId: interaction.target };
-      // The options schema made sure every target has an agent.
-      const agent = this.#agents.get(interaction.target) as Agent;
+      const agent = this.#agents.get(interaction.target);
+      if (agent === undefined) {
+        return of<StepResult>({ ...base, durationMs: 0, success: false, error: new AgentNotFoundError(interaction.target).message });
+      }
       running.set(interaction.id, { interaction, startedAt });
       const options = interaction.timeout === undefined ? { scheduler } : { scheduler, timeout: interaction.timeout };
       return reply(agent, input, options).pipe(

@@ -23,8 +23,8 @@ const agentsRule = z.custom<ReadonlyMap<string, Agent> | Readonly<Record<string,
  * @remarks
  * `timeout` defaults to 5 minutes (300,000 ms), as in the seed; it may be at most `MAX_DELAY_MS`
  * (about 24.8 days), or `Infinity` for a run with no time limit. `agents` maps the ids interactions
- * name as `target` to agents; a Map or a plain record, keyed by non-blank ids. Every interaction's
- * `target` must be one of them: a misspelled or missing agent is refused here, before anything runs.
+ * name as `target` to agents; a Map or a plain record, keyed by non-blank ids. A target with no agent
+ * here fails its step with `Agent not found: <id>` when it triggers (another process may host it).
  * `logger` needs a `warn` method; `bus` needs `events$`, `publish` and `close`.
  *
  * @example
@@ -60,33 +60,20 @@ export const ChoreographyEngineOptionsSchema = z
     )
     .optional(),
   })
-  .superRefine(({ spec, agents }, context) => {
+  .superRefine(({ agents }, context) => {
     const ids = agents instanceof Map ? [...agents.keys()] : Object.keys(agents ?? {});
     for (const id of ids) {
       if (!agentId.safeParse(id).success) {
         context.addIssue({ code: 'custom', path: ['agents', id], message: 'must be a non-blank string', input: id });
       }
     }
-    const registered = new Set<unknown>(ids);
-    spec.interactions.forEach((interaction, index) => {
-      if (registered.has(interaction.target)) return;
-      context.addIssue({ code: 'custom', path: ['spec', 'interactions', index, 'target'], message: `must name a registered agent (${listed(ids)})`, input: interaction.target });
-    });
   });
-
-const LISTED_IDS = 10;
-
-function listed(ids: readonly unknown[]): string {
-  if (ids.length === 0) return 'no agent is registered';
-  const names = ids.slice(0, LISTED_IDS).map((id) => JSON.stringify(String(id))).join(', ');
-  return ids.length > LISTED_IDS ? `registered: ${names} and ${ids.length - LISTED_IDS} more` : `registered: ${names}`;
-}
 
 /**
  * The settings of a {@link ChoreographyEngine}; see {@link ChoreographyEngineOptionsSchema}.
  *
  * @remarks
- * `spec` is required, and `agents` must hold an agent for every interaction `target`. `timeout` bounds the
+ * Only `spec` is required. `agents` maps each interaction `target` to an agent, `timeout` bounds the
  * whole run in ms (default 300,000), and `scheduler`, `logger` and `bus` replace the clock, the
  * console and the in-memory event bus. {@link ChoreographyEngine.builder} assembles the same object step by step.
  *

@@ -86,16 +86,20 @@ describe('ChoreographyEngine: timeout', () => {
 });
 
 describe('ChoreographyEngine: failing steps', () => {
-  it('refuses, when the engine is built, an interaction whose target has no agent (no run starts to fail with "Agent not found")', () => {
-    const build = () =>
-      ChoreographyEngine.builder()
+  it('fails an interaction whose target has no agent with "Agent not found: <id>" and does not emit its event', () => {
+    newScheduler().run(({ expectObservable }) => {
+      const engine = ChoreographyEngine.builder()
         .spec(articleSpec())
         .agents({ researcher: scriptedAgent('researcher', { reply: 'sources', delay: 10 }), reviewer: scriptedAgent('reviewer', 'ok') })
         .timeout(100)
         .logger(silent)
         .build();
-    expect(build).toThrow(ConfigError);
-    expect(build).toThrow('spec.interactions.1.target must name a registered agent (registered: "researcher", "reviewer"), got "writer"');
+      expectObservable(engine.steps$).toBe('10ms (ab) 86ms |', {
+        a: expect.objectContaining({ interactionId: 'research', success: true }),
+        b: { interactionId: 'draft', agentId: 'writer', durationMs: 0, success: false, error: 'Agent not found: writer' },
+      });
+      expectObservable(engine.execute$()).toBe('100ms (r|)', { r: expect.objectContaining({ success: false, pending: ['review'], timedOut: true }) });
+    });
   });
 
   const failedResult = expect.objectContaining({

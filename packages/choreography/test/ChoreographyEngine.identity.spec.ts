@@ -53,18 +53,6 @@ describe('ChoreographyEngine: agent ids', () => {
     expect(error.issues.map((issue) => issue.path)).toEqual([path]);
     expect(error.message).toContain(`${path} must be a non-blank string`);
   });
-
-  it('refuses, at build, an interaction whose target has no registered agent (a misspelled id), naming the id and the interaction', () => {
-    const error = configErrorOf(() =>
-      ChoreographyEngine.builder().spec(articleSpec()).agents({ researcher: scriptedAgent('r', 'x'), writr: scriptedAgent('w', 'y') }).build(),
-    );
-    expect(error.issues).toEqual([
-      { path: 'spec.interactions.1.target', rule: 'must name a registered agent (registered: "researcher", "writr")', received: 'writer' },
-    ]);
-    expect(error.message).toBe(
-      'ChoreographyEngine options: spec.interactions.1.target must name a registered agent (registered: "researcher", "writr"), got "writer"',
-    );
-  });
 });
 
 describe('ChoreographyEngine: execute options', () => {

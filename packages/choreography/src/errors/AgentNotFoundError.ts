@@ -4,9 +4,8 @@ import { CoordinationError } from '@rxagents/core';
  * An interaction's target agent is not registered with the engine.
  *
  * @remarks
- * {@link ChoreographyEngine} never produces it: an engine whose spec names a target with no
- * registered agent is refused when it is built, with a `ConfigError` naming the interaction and the
- * id. It stays exported for code that looks agents up by id itself. Not retryable.
+ * {@link ChoreographyEngine} does not throw it: the interaction fails, and its {@link StepResult}
+ * carries the message `Agent not found: <id>`. Not retryable: the same engine fails the same way.
  *
  * @example
  * ```ts
