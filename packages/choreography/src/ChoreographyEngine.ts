@@ -1,4 +1,4 @@
-import { type Agent, configRules, delayTimer, lastValue, type LastValueOptions, parseConfig, reply } from '@rxagents/core';
+import { type Agent, configRules, delayTimer, lastValue, type LastValueOptions, parseConfig, reply, reportUnhandledError } from '@rxagents/core';
 import {
   asyncScheduler,
   catchError,
@@ -31,7 +31,6 @@ import { InteractionRouter, type ReadyInteraction } from './InteractionRouter';
 import { AgentNotFoundError } from './errors/AgentNotFoundError';
 import { ChoreographyAlreadyExecutedError } from './errors/ChoreographyAlreadyExecutedError';
 import { ChoreographyTimeoutError } from './errors/ChoreographyTimeoutError';
-import { reportUnhandled } from './internal/reportUnhandled';
 
 const ExecuteOptionsSchema = z.strictObject({ signal: configRules.abortSignal().optional() });
 
@@ -151,7 +150,7 @@ export class ChoreographyEngine {
       return defer(() => this.#run()).pipe(
         finalize(() => {
           const closeError = this.#end();
-          if (closeError !== undefined) reportUnhandled(closeError.error);
+          if (closeError !== undefined) reportUnhandledError(closeError.error);
         }),
       );
     });
