@@ -170,12 +170,12 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
     this.#buffer.clear();
     for (const entry of this.#parked.clear()) {
       this.dropped += 1;
-      entry.settle?.(false);
+      this.#settle(entry, false);
     }
     const lanes = this.#lanes;
     this.#lanes = [];
     this.#blocking = 0;
-    for (const lane of lanes) lane.close();
+    for (const lane of lanes) this.#safely(() => lane.close());
     this.#runEndHandlers();
   }
 
@@ -271,7 +271,7 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
       if (parked.size > 0) {
         const entry = parked.take() as ParkedEntry<T>;
         buffer.push(entry.item);
-        entry.settle?.(true);
+        this.#settle(entry, true);
       }
       this.#dispatch(item);
     }
@@ -281,8 +281,27 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
 
   #dispatch(item: T): void {
     const lanes = this.#lanes;
-    for (let i = 0; i < lanes.length; i++) (lanes[i] as SubscriberLane<T>).deliver(item);
+    for (let i = 0; i < lanes.length; i++) {
+      // A lane catches what its subscriber's code throws; this is the last line of defence, so that
+      // nothing can leave the drain loop half-way (its flag set, an item counted nowhere).
+      try {
+        (lanes[i] as SubscriberLane<T>).deliver(item);
+      } catch (error) {
+        this.reportError(error, item);
+      }
+    }
     this.delivered += 1;
+  }
+
+  /** Tells a parked offer its fate; its callback (an `offer$` subscriber) must not break the dispatcher. */
+  #settle(entry: ParkedEntry<T>, accepted: boolean): void {
+    const settle = entry.settle;
+    if (settle === undefined) return;
+    try {
+      settle(accepted);
+    } catch (error) {
+      this.reportError(error, entry.item);
+    }
   }
 
   #finish(): void {
@@ -293,13 +312,13 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
     for (const handler of handlers) this.#safely(handler);
     const lanes = this.#lanes;
     this.#lanes = [];
-    for (const lane of lanes) lane.complete();
+    for (const lane of lanes) this.#safely(() => lane.complete());
     this.#runEndHandlers();
   }
 
   #expired(entry: ParkedEntry<T>): void {
     this.dropped += 1;
-    entry.settle?.(false);
+    this.#settle(entry, false);
     if (this.state === ChannelState.Completing) this.#requestDrain();
   }
 
