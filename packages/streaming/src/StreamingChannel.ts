@@ -6,6 +6,7 @@ import { type ChannelHandler, type ChannelObserver, type SubscribeOptions, Subsc
 import { ChannelItemError } from './errors/ChannelItemError';
 import { ChannelDispatcher, ChannelState } from './internal/ChannelDispatcher';
 import { channelIterator } from './internal/channelIterator';
+import { DerivationRelay } from './internal/DerivationRelay';
 import { channelReadableStream } from './internal/channelReadableStream';
 import { metricsStream } from './internal/metricsStream';
 import { StreamingChannelBuilder } from './StreamingChannelBuilder';
@@ -65,6 +66,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
   readonly #schema: ItemSchema<T> | undefined;
   readonly #accepted = Promise.resolve(true);
   readonly #refused = Promise.resolve(false);
+  #relay: DerivationRelay | undefined;
 
   static {
     Object.defineProperty(this.prototype, observableKey, {
@@ -129,7 +131,13 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     this.id = settings.id;
     this.#schema = schema as ItemSchema<T> | undefined;
     this.#core = new ChannelDispatcher<T>({ ...settings, scheduler, dispatchScheduler: settings.dispatchScheduler });
-    this.metrics$ = metricsStream(() => this.metrics(), () => ended(this.#core.state), settings.metricsSampleTime, scheduler);
+    this.metrics$ = metricsStream(
+      () => this.metrics(),
+      () => ended(this.#core.state),
+      (handler) => this.#core.onEnd(handler),
+      settings.metricsSampleTime,
+      scheduler,
+    );
   }
 
   /**
@@ -312,11 +320,19 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     return this.offer(item);
   }
 
+  /** Derived channels share their root's relay, so a chain of any depth delivers in constant stack. */
   #derive<R>(suffix: string, feed: (item: T, child: StreamingChannel<R>) => Promise<boolean> | undefined): StreamingChannel<R> {
     const child = new StreamingChannel<R>({ ...this.#settings, id: `${this.id}-${suffix}` });
+    const relay = (this.#relay ??= new DerivationRelay());
+    child.#relay = relay;
+    const core = this.#core;
     const link = this.subscribe({
-      next: (item) => feed(item, child),
-      complete: () => (this.#core.state === ChannelState.Closed ? child.close() : child.complete()),
+      next: (item) => relay.next(() => feed(item, child), (error) => core.reportError(error, item)),
+      complete: () =>
+        relay.end(
+          () => (core.state === ChannelState.Closed ? child.close() : child.complete()),
+          (error) => core.reportError(error, undefined),
+        ),
     });
     child.#core.onEnd(() => link.unsubscribe());
     return child;

@@ -22,7 +22,7 @@ export const BackpressureOptionsSchema = z.strictObject({
   concurrency: configRules.positiveInt().default(1),
   bufferSize: configRules.positiveInt().default(256),
   strategy: BackpressureStrategySchema.default(BackpressureStrategy.DROP_OLDEST),
-  offerTimeout: configRules.nonNegativeNumber().default(5000),
+  offerTimeout: configRules.delayMs().default(5000),
   maxPendingOffers: configRules.nonNegativeInt().default(1024),
   scheduler: configRules.scheduler().optional(),
   onDrop: configRules.function<(value: never, reason: DropReason) => void>().optional(),
@@ -55,7 +55,7 @@ export interface BackpressureOptions<T> {
   readonly bufferSize?: number;
   /** What happens to a value that finds the buffer full. Default `DROP_OLDEST`, as for channels. */
   readonly strategy?: BackpressureStrategy;
-  /** Under `BLOCK`: how long (ms, on `scheduler`) a value may wait for buffer space before it is dropped. Default 5000. */
+  /** Under `BLOCK`: how long (ms, on `scheduler`) a value may wait for buffer space before it is dropped: 0 to `MAX_DELAY_MS`, or `Infinity` to wait for ever. Default 5000. */
   readonly offerTimeout?: number;
   /** Under `BLOCK`: how many values may wait for space at once; more are dropped at once. Default 1024. */
   readonly maxPendingOffers?: number;

@@ -186,6 +186,60 @@ describe('StreamingChannel: a channel never stops delivering', () => {
     });
   });
 
+  describe('derived channels at any depth', () => {
+    const chain = (root: StreamingChannel<number>, depth: number): StreamingChannel<number> => {
+      let channel = root;
+      for (let i = 0; i < depth; i++) channel = i % 2 === 0 ? channel.map((n) => n + 1) : channel.filter(() => true);
+      return channel;
+    };
+
+    it('10,000 derived channels deliver, complete and run onComplete without growing the stack', () => {
+      const root = StreamingChannel.create<number>({ id: 'root' });
+      const deepest = chain(root, 10_000);
+      const seen: number[] = [];
+      const done = jest.fn();
+      deepest.subscribe({ next: (n) => void seen.push(n), complete: done });
+      const finished = jest.fn();
+      deepest.onComplete(finished);
+      root.emitAll([0, 1, 2]);
+      expect(seen).toEqual([5_000, 5_001, 5_002]);
+      root.complete();
+      expect(done).toHaveBeenCalledTimes(1);
+      expect(finished).toHaveBeenCalledTimes(1);
+      expect(deepest.metrics()).toMatchObject({ emitted: 3, delivered: 3, completed: true });
+      expect(unhandled).toEqual([]);
+    });
+
+    it('10,000 derived channels close with their root', () => {
+      const root = StreamingChannel.create<number>();
+      const deepest = chain(root, 10_000);
+      const done = jest.fn();
+      deepest.subscribe({ complete: done });
+      root.emit(1);
+      root.close();
+      expect(done).toHaveBeenCalledTimes(1);
+      expect(deepest.metrics().closed).toBe(true);
+      expect(unhandled).toEqual([]);
+    });
+
+    it('10,000 derived BLOCK channels pace a slow subscriber at the end and lose nothing', async () => {
+      const root = StreamingChannel.create<number>({ bufferSize: 1, backpressure: BackpressureStrategy.BLOCK, offerTimeout: Infinity });
+      const deepest = chain(root, 10_000);
+      const seen: number[] = [];
+      deepest.subscribe(async (n) => {
+        seen.push(n);
+        await Promise.resolve();
+      });
+      for (let n = 0; n < 5; n++) await root.offer(n);
+      root.complete();
+      const finished = new Promise<void>((resolve) => deepest.onComplete(resolve));
+      await finished;
+      expect(seen).toEqual([5_000, 5_001, 5_002, 5_003, 5_004]);
+      expect(deepest.metrics().dropped).toBe(0);
+      expect(unhandled).toEqual([]);
+    });
+  });
+
   describe('order per subscriber', () => {
     it('a subscriber with its own buffer keeps channel order when a handler emits back into the channel', async () => {
       const channel = StreamingChannel.create<string>();

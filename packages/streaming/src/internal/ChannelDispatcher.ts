@@ -151,9 +151,13 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
     return new Subscription(() => (this.#completeHandlers = this.#completeHandlers.filter((h) => h !== handler)));
   }
 
-  /** Runs `handler` once the channel has ended (completed or closed); used to unlink derived channels. */
-  onEnd(handler: () => void): void {
+  /** Runs `handler` once the channel has ended (completed or closed); returns what removes it. */
+  onEnd(handler: () => void): () => void {
     this.#endHandlers.push(handler);
+    return () => {
+      const index = this.#endHandlers.indexOf(handler);
+      if (index >= 0) this.#endHandlers.splice(index, 1);
+    };
   }
 
   complete(): void {
@@ -345,6 +349,6 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
   #runEndHandlers(): void {
     const handlers = this.#endHandlers;
     this.#endHandlers = [];
-    for (const handler of handlers) handler();
+    for (const handler of handlers) this.#safely(handler);
   }
 }

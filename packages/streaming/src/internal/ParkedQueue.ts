@@ -1,4 +1,5 @@
 import type { SchedulerLike, Subscription } from 'rxjs';
+import { scheduleDelay } from '@rxagents/core';
 
 /** One item waiting for buffer space under `BLOCK`. @internal */
 export interface ParkedEntry<T> {
@@ -18,7 +19,7 @@ export interface ParkedEntry<T> {
  * finds nothing due and re-arms only for a live entry), so a queue that keeps filling and emptying costs
  * at most one scheduler action per `timeout`, never one per item; {@link ParkedQueue.clear} cancels it.
  * Cancelled entries stay as tombstones and are skipped; the array is compacted once its dead prefix is
- * large, so every operation is amortised O(1).
+ * large, so every operation is amortised O(1). A `timeout` of `Infinity` parks without a timer.
  *
  * @internal
  */
@@ -111,7 +112,9 @@ export class ParkedQueue<T> {
   }
 
   #arm(delay: number): void {
-    this.#timer = this.#scheduler.schedule(() => this.#expire(), Math.max(0, delay));
+    // An `Infinity` timeout never expires: no timer at all (a scheduler would fire it at once, or spin).
+    if (delay === Infinity) return;
+    this.#timer = scheduleDelay(this.#scheduler, Math.max(0, delay), () => this.#expire());
   }
 
   #expire(): void {
