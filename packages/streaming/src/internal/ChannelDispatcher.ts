@@ -111,7 +111,10 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
   }
 
   cancelOffer(entry: ParkedEntry<T>): void {
-    if (this.#parked.cancel(entry)) this.dropped += 1;
+    if (!this.#parked.cancel(entry)) return;
+    this.dropped += 1;
+    // The withdrawn offer may have been all that kept a `complete()` from finishing.
+    if (this.state === ChannelState.Completing) this.#requestDrain();
   }
 
   /**
