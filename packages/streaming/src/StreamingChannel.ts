@@ -1,5 +1,5 @@
 import { asyncScheduler, Observable, type Subscription } from 'rxjs';
-import { parseConfig } from '@rxagents/core';
+import { ConfigError, parseConfig } from '@rxagents/core';
 import { BackpressureStrategy } from './BackpressureStrategy';
 import { type ChannelMetrics, createChannelMetrics } from './ChannelMetrics';
 import { type ChannelHandler, type ChannelObserver, type SubscribeOptions, SubscribeOptionsSchema } from './ChannelSubscriber';
@@ -227,10 +227,10 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
    * (see {@link SubscribeOptions}). A handler that throws or rejects is reported to `onError` handlers and
    * the dispatcher keeps going. Subscribing to a completed or closed channel completes at once.
    *
-   * @throws {@link @rxagents/core!ConfigError | ConfigError} when `options` break their rules.
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} when `options` break their rules, or `subscriber` is neither a function nor an object.
    */
   subscribe(subscriber: ChannelHandler<T> | Partial<ChannelObserver<T>>, options?: SubscribeOptions): Subscription {
-    return this.#subscribe(subscriber, options, undefined);
+    return this.#subscribe(subscriber, options);
   }
 
   /** Registers a handler for subscriber failures (a throw or a rejection), with the item; the dispatcher keeps going. Unsubscribe to remove it. */
@@ -264,12 +264,18 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     });
   }
 
-  /** The channel as an RxJS Observable: each subscription is a channel subscriber (optionally with its own buffer). */
+  /**
+   * The channel as an RxJS Observable: each subscription is a channel subscriber (optionally with its own buffer).
+   *
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} at once when `options` break their rules.
+   */
   asObservable(options?: SubscribeOptions): Observable<T> {
+    const lane = this.#laneOptions(options);
     return new Observable<T>((subscriber) => {
-      this.#subscribe(
+      this.#core.subscribe(
         { next: (item) => subscriber.next(item), error: (error) => subscriber.error(error), complete: () => subscriber.complete() },
-        options,
+        lane.bufferSize,
+        lane.strategy,
         (subscription) => subscriber.add(subscription),
       );
     });
@@ -285,22 +291,21 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     return channelReadableStream<T>((observer) => this.subscribe(observer));
   }
 
-  #subscribe(
-    subscriber: ChannelHandler<T> | Partial<ChannelObserver<T>>,
-    options: SubscribeOptions | undefined,
-    register: ((subscription: Subscription) => void) | undefined,
-  ): Subscription {
-    const observer: Partial<ChannelObserver<T>> = typeof subscriber === 'function' ? { next: subscriber } : subscriber;
-    let bufferSize: number | undefined;
-    let strategy: BackpressureStrategy = BackpressureStrategy.BLOCK;
-    if (options !== undefined) {
-      const parsed = parseConfig(SubscribeOptionsSchema, options, 'StreamingChannel subscribe options');
-      if (parsed.bufferSize !== undefined || parsed.backpressure !== undefined) {
-        bufferSize = parsed.bufferSize ?? this.#settings.bufferSize;
-        strategy = parsed.backpressure ?? this.#settings.backpressure;
-      }
+  #subscribe(subscriber: ChannelHandler<T> | Partial<ChannelObserver<T>>, options: SubscribeOptions | undefined): Subscription {
+    if (typeof subscriber !== 'function' && (typeof subscriber !== 'object' || subscriber === null)) {
+      throw new ConfigError('StreamingChannel subscribe', [{ path: 'subscriber', rule: 'must be a function or an observer object', received: subscriber }]);
     }
-    return this.#core.subscribe(observer, bufferSize, strategy, register);
+    const observer: Partial<ChannelObserver<T>> = typeof subscriber === 'function' ? { next: subscriber } : subscriber;
+    const lane = this.#laneOptions(options);
+    return this.#core.subscribe(observer, lane.bufferSize, lane.strategy);
+  }
+
+  /** A subscriber's own buffer: none without options, else the options' size and strategy, the channel's by default. */
+  #laneOptions(options: SubscribeOptions | undefined): { bufferSize: number | undefined; strategy: BackpressureStrategy } {
+    if (options === undefined) return { bufferSize: undefined, strategy: BackpressureStrategy.BLOCK };
+    const parsed = parseConfig(SubscribeOptionsSchema, options, 'StreamingChannel subscribe options');
+    if (parsed.bufferSize === undefined && parsed.backpressure === undefined) return { bufferSize: undefined, strategy: BackpressureStrategy.BLOCK };
+    return { bufferSize: parsed.bufferSize ?? this.#settings.bufferSize, strategy: parsed.backpressure ?? this.#settings.backpressure };
   }
 
   #validate(item: T): T {

@@ -44,7 +44,7 @@ export interface ItemSchema<T> {
  * ```
  */
 export const StreamingChannelOptionsSchema = z.strictObject({
-  id: configRules.nonEmptyString().default(randomChannelId),
+  id: configRules.id().default(randomChannelId),
   bufferSize: configRules.positiveInt().default(256),
   backpressure: BackpressureStrategySchema.default(BackpressureStrategy.DROP_OLDEST),
   offerTimeout: configRules.delayMs().default(5000),
@@ -79,7 +79,7 @@ export const StreamingChannelOptionsSchema = z.strictObject({
  * ```
  */
 export interface StreamingChannelOptions<T = unknown> {
-  /** The channel's id, used in metrics and errors. Default: a random 8-character id. */
+  /** The channel's id (not blank), used in metrics and errors. Default: a random 8-character id. */
   readonly id?: string;
   /** Capacity of the channel's buffer. Default 256. */
   readonly bufferSize?: number;

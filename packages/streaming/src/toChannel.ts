@@ -1,4 +1,6 @@
 import { mergeMap, type OperatorFunction, tap } from 'rxjs';
+import { z } from 'zod';
+import { parseConfig } from '@rxagents/core';
 import type { StreamingChannel } from './StreamingChannel';
 
 /**
@@ -13,6 +15,21 @@ import type { StreamingChannel } from './StreamingChannel';
  * of('a', 'b').pipe(toChannel(StreamingChannel.create<string>(), options)).subscribe();
  * ```
  */
+/**
+ * The zod schema of {@link ToChannelOptions} (strict: an unknown key is a `ConfigError`).
+ *
+ * @example
+ * ```ts
+ * import { ToChannelOptionsSchema } from '@rxagents/streaming';
+ *
+ * console.log(ToChannelOptionsSchema.safeParse({ complete: true }).success); // true
+ * console.log(ToChannelOptionsSchema.safeParse({ complet: true }).success); // false
+ * ```
+ */
+export const ToChannelOptionsSchema = z.strictObject({
+  complete: z.boolean({ error: 'must be a boolean' }).optional(),
+});
+
 export interface ToChannelOptions {
   /** Complete the channel when the source completes. Default false (a channel may have several producers). */
   readonly complete?: boolean;
@@ -29,6 +46,8 @@ export interface ToChannelOptions {
  * (completing the channel too with `{ complete: true }`). Source errors pass through; an offer to a
  * closed channel errors with {@link ChannelClosedError}. Unsubscribing withdraws parked offers.
  *
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when `options` break their rules (unknown keys included).
+ *
  * @example
  * ```ts
  * import { defineAgent, invoke } from '@rxagents/core';
@@ -42,6 +61,7 @@ export interface ToChannelOptions {
  * ```
  */
 export function toChannel<T>(channel: StreamingChannel<T>, options: ToChannelOptions = {}): OperatorFunction<T, boolean> {
+  const { complete } = parseConfig(ToChannelOptionsSchema, options, 'toChannel options');
   // Composed from operators (not a hand-made Observable over a plain observer), so a synchronous source
   // stops at once when downstream unsubscribes.
   return (source) =>
@@ -49,7 +69,7 @@ export function toChannel<T>(channel: StreamingChannel<T>, options: ToChannelOpt
       mergeMap((value) => channel.offer$(value)),
       tap({
         complete: () => {
-          if (options.complete === true) channel.complete();
+          if (complete === true) channel.complete();
         },
       }),
     );

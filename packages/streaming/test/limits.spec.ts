@@ -1,0 +1,54 @@
+import { of } from 'rxjs';
+import { ConfigError, MAX_COUNT } from '@rxagents/core';
+import { AgentStreamBridge, backpressure, BackpressureStrategy, StreamingChannel, toChannel, type ToChannelOptions } from '@rxagents/streaming';
+
+describe('streaming options: bounded counts, strict objects, non-blank ids', () => {
+  it('bufferSize 2**32 is a ConfigError for a channel, a subscriber buffer, a bridge channel and the operator', () => {
+    expect(() => StreamingChannel.create({ bufferSize: 2 ** 32 })).toThrow(ConfigError);
+    expect(() => StreamingChannel.create({ bufferSize: 2 ** 32 })).toThrow(`bufferSize must be a positive integer of at most ${MAX_COUNT}`);
+    expect(() => StreamingChannel.create<number>().subscribe(() => undefined, { bufferSize: 2 ** 32 })).toThrow(ConfigError);
+    expect(() => StreamingChannel.create<number>().asObservable({ bufferSize: 2 ** 32 })).toThrow(ConfigError);
+    expect(() => new AgentStreamBridge().createChannel('a', 2 ** 32, BackpressureStrategy.BLOCK)).toThrow(ConfigError);
+    expect(() => new AgentStreamBridge().createChannel('a', { bufferSize: 2 ** 32 })).toThrow(ConfigError);
+    expect(() => backpressure(of, { bufferSize: 2 ** 32 })).toThrow(ConfigError);
+    expect(() => backpressure(of, { concurrency: 2 ** 32 })).toThrow(ConfigError);
+    expect(() => StreamingChannel.create({ maxPendingOffers: 2 ** 32 })).toThrow(ConfigError);
+  });
+
+  it('the largest accepted counts work', () => {
+    const channel = StreamingChannel.create<number>({ bufferSize: MAX_COUNT, maxPendingOffers: MAX_COUNT });
+    channel.emitAll([1, 2, 3]);
+    const seen: number[] = [];
+    channel.subscribe((n) => void seen.push(n), { bufferSize: MAX_COUNT });
+    expect(seen).toEqual([1, 2, 3]);
+    expect(channel.metrics().bufferCapacity).toBe(MAX_COUNT);
+  });
+
+  it('a blank id or bridge name is a ConfigError and leaves the bridge unchanged', () => {
+    expect(() => StreamingChannel.create({ id: '   ' })).toThrow('StreamingChannel options: id must be a non-blank string');
+    expect(() => StreamingChannel.builder().id('\t').build()).toThrow(ConfigError);
+    const bridge = new AgentStreamBridge();
+    expect(() => bridge.createChannel(' ')).toThrow(ConfigError);
+    expect(bridge.names()).toEqual([]);
+  });
+
+  it('a bridge refuses an id among channel options (the name is the id) and options that are not an object', () => {
+    const bridge = new AgentStreamBridge();
+    expect(() => bridge.createChannel('a', { id: 'b' } as never)).toThrow(/id is not a known option/);
+    expect(() => bridge.createChannel('a', 'big' as never)).toThrow(ConfigError);
+    expect(bridge.names()).toEqual([]);
+  });
+
+  it('toChannel options are strict and checked', () => {
+    const channel = StreamingChannel.create<number>();
+    expect(() => toChannel(channel, { complet: true } as ToChannelOptions)).toThrow(/complet is not a known option \(did you mean complete\?\)/);
+    expect(() => toChannel(channel, { complete: 'yes' } as never)).toThrow(/complete must be a boolean/);
+  });
+
+  it('a subscriber that is neither a function nor an observer object is a ConfigError', () => {
+    const channel = StreamingChannel.create<number>();
+    expect(() => channel.subscribe(null as never)).toThrow(ConfigError);
+    expect(() => channel.subscribe(42 as never)).toThrow(ConfigError);
+    expect(channel.metrics().subscriberCount).toBe(0);
+  });
+});
