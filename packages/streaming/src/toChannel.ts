@@ -15,6 +15,11 @@ import type { StreamingChannel } from './StreamingChannel';
  * of('a', 'b').pipe(toChannel(StreamingChannel.create<string>(), options)).subscribe();
  * ```
  */
+export interface ToChannelOptions {
+  /** Complete the channel when the source completes. Default false (a channel may have several producers). */
+  readonly complete?: boolean;
+}
+
 /**
  * The zod schema of {@link ToChannelOptions} (strict: an unknown key is a `ConfigError`).
  *
@@ -29,11 +34,6 @@ import type { StreamingChannel } from './StreamingChannel';
 export const ToChannelOptionsSchema = z.strictObject({
   complete: z.boolean({ error: 'must be a boolean' }).optional(),
 });
-
-export interface ToChannelOptions {
-  /** Complete the channel when the source completes. Default false (a channel may have several producers). */
-  readonly complete?: boolean;
-}
 
 /**
  * Pipes an Observable (an agent's token stream, say) into a channel, honouring `BLOCK` through `offer$`.

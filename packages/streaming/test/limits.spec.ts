@@ -1,8 +1,43 @@
-import { of } from 'rxjs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { of, Subject } from 'rxjs';
 import { ConfigError, MAX_COUNT } from '@rxagents/core';
 import { AgentStreamBridge, backpressure, BackpressureStrategy, StreamingChannel, toChannel, type ToChannelOptions } from '@rxagents/streaming';
 
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
 describe('streaming options: bounded counts, strict objects, non-blank ids', () => {
+  it('a large bufferSize costs memory only for what the buffer holds', () => {
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    const channel = StreamingChannel.create<number>({ bufferSize: 10_000_000 });
+    collectGarbage();
+    const grown = (process.memoryUsage().heapUsed - before) / 1e6;
+    expect(grown).toBeLessThan(8);
+    expect(channel.metrics().bufferCapacity).toBe(10_000_000);
+  });
+
+  it('a buffer that grows past its first slots, wrapped around, keeps order and its bound', () => {
+    const channel = StreamingChannel.create<number>({ bufferSize: 3_000, backpressure: BackpressureStrategy.DROP_NEWEST });
+    const gates: Subject<void>[] = [];
+    const seen: number[] = [];
+    channel.subscribe((n) => {
+      seen.push(n);
+      const gate = new Subject<void>();
+      gates.push(gate);
+      return gate;
+    });
+    let next = 0;
+    for (; next < 1_025; next++) channel.emit(next);
+    for (let i = 0; i < 10; i++) gates.shift()?.complete();
+    for (let i = 0; i < 2_500; i++) channel.emit(next++);
+    expect(channel.metrics()).toMatchObject({ bufferUsed: 3_000, dropped: 1_025 + 2_500 - 11 - 3_000 });
+    while (gates.length > 0) gates.shift()?.complete();
+    expect(seen).toHaveLength(3_011);
+    expect(seen.every((n, i) => n === i)).toBe(true);
+  });
+
   it('bufferSize 2**32 is a ConfigError for a channel, a subscriber buffer, a bridge channel and the operator', () => {
     expect(() => StreamingChannel.create({ bufferSize: 2 ** 32 })).toThrow(ConfigError);
     expect(() => StreamingChannel.create({ bufferSize: 2 ** 32 })).toThrow(`bufferSize must be a positive integer of at most ${MAX_COUNT}`);
