@@ -88,6 +88,21 @@ describe('StreamingChannel: a channel never stops delivering', () => {
       expect(completed).toHaveBeenCalledTimes(1);
     });
 
+    it("a handler's Observable that unsubscribes the subscriber while being subscribed is cancelled", () => {
+      const channel = StreamingChannel.create<string>();
+      const inner = new Subject<void>();
+      const self = channel.subscribe(
+        () =>
+          new Observable<void>((subscriber) => {
+            self.unsubscribe();
+            return inner.subscribe(subscriber);
+          }),
+      );
+      channel.emit('a');
+      expect(inner.observed).toBe(false);
+      expect(channel.metrics().subscriberCount).toBe(0);
+    });
+
     it('a rejection after unsubscribing is ignored, as RxJS ignores notifications after unsubscription', async () => {
       const channel = StreamingChannel.create<string>();
       const errors = jest.fn();

@@ -215,7 +215,10 @@ export class SubscriberLane<T> {
       } else failed(error);
       return;
     }
-    if (!finished && !this.#closed) this.#inner = inner;
+    if (finished) return;
+    this.#inner = inner;
+    // Unsubscribed (or closed) while subscribing to the handler's Observable: cancel it now.
+    if (this.#closed) this.dispose();
   }
 
   #startPending(): void {
