@@ -17,6 +17,12 @@ const observableKey: string | symbol = (typeof Symbol === 'function' && (Symbol 
 type Settings = Required<Omit<StreamingChannelOptions<unknown>, 'scheduler' | 'dispatchScheduler' | 'schema'>> &
   Pick<StreamingChannelOptions<unknown>, 'scheduler' | 'dispatchScheduler'>;
 
+/** A callback argument must be a function, or the call is a {@link ConfigError} naming it. */
+function requireFunction<F>(value: F, method: string, name: string): F {
+  if (typeof value !== 'function') throw new ConfigError(`StreamingChannel.${method}`, [{ path: name, rule: 'must be a function', received: value }]);
+  return value;
+}
+
 const ended = (state: ChannelState) => state === ChannelState.Completed || state === ChannelState.Closed;
 
 /**
@@ -238,12 +244,12 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
 
   /** Registers a handler for subscriber failures (a throw or a rejection), with the item; the dispatcher keeps going. Unsubscribe to remove it. */
   onError(handler: (error: unknown, item: T | undefined) => void): Subscription {
-    return this.#core.onError(handler);
+    return this.#core.onError(requireFunction(handler, 'onError', 'handler'));
   }
 
   /** Registers a handler run once every item is delivered after `complete()` (not after `close()`); runs at once if that already happened. */
   onComplete(handler: () => void): Subscription {
-    return this.#core.onComplete(handler);
+    return this.#core.onComplete(requireFunction(handler, 'onComplete', 'handler'));
   }
 
   /**
@@ -254,11 +260,13 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
    * depth in constant stack (10,000 `map`s in a row deliver synchronously).
    */
   map<R>(fn: (item: T) => R): StreamingChannel<R> {
+    requireFunction(fn, 'map', 'fn');
     return this.#derive<R>('mapped', (item, child) => child.#forward(fn(item)));
   }
 
   /** A new channel `<id>-filtered` (same buffer size and strategy) fed with the items `predicate` accepts; it completes when this one completes. Chains to any depth, as {@link StreamingChannel.map}. */
   filter(predicate: (item: T) => boolean): StreamingChannel<T> {
+    requireFunction(predicate, 'filter', 'predicate');
     return this.#derive<T>('filtered', (item, child) => (predicate(item) ? child.#forward(item) : undefined));
   }
 

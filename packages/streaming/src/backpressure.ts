@@ -1,6 +1,6 @@
 import { asyncScheduler, from, Observable, type ObservableInput, type OperatorFunction, type SchedulerLike, Subject, takeUntil } from 'rxjs';
 import { z } from 'zod';
-import { configRules, parseConfig } from '@rxagents/core';
+import { ConfigError, configRules, parseConfig } from '@rxagents/core';
 import { BackpressureStrategy, BackpressureStrategySchema } from './BackpressureStrategy';
 import type { DropReason } from './DropReason';
 import { BufferOverflowError } from './errors/BufferOverflowError';
@@ -82,7 +82,7 @@ export interface BackpressureOptions<T> {
  *
  * @param project - Maps a value (and its index) to an `ObservableInput`.
  * @param options - Concurrency, buffer, strategy and its timing.
- * @throws {@link @rxagents/core!ConfigError | ConfigError} when an option breaks its rule.
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when `project` is not a function or an option breaks its rule.
  *
  * @example
  * ```ts
@@ -106,6 +106,7 @@ export function backpressure<T, R>(
   project: (value: T, index: number) => ObservableInput<R>,
   options: BackpressureOptions<T> = {},
 ): OperatorFunction<T, R> {
+  if (typeof project !== 'function') throw new ConfigError('backpressure', [{ path: 'project', rule: 'must be a function', received: project }]);
   const { concurrency, bufferSize, strategy, offerTimeout, maxPendingOffers, scheduler = asyncScheduler, onDrop } = parseConfig(
     BackpressureOptionsSchema,
     options,

@@ -1,6 +1,6 @@
 import { mergeMap, type OperatorFunction, tap } from 'rxjs';
 import { z } from 'zod';
-import { parseConfig } from '@rxagents/core';
+import { ConfigError, parseConfig } from '@rxagents/core';
 import type { StreamingChannel } from './StreamingChannel';
 
 /**
@@ -46,7 +46,7 @@ export const ToChannelOptionsSchema = z.strictObject({
  * (completing the channel too with `{ complete: true }`). Source errors pass through; an offer to a
  * closed channel errors with {@link ChannelClosedError}. Unsubscribing withdraws parked offers.
  *
- * @throws {@link @rxagents/core!ConfigError | ConfigError} when `options` break their rules (unknown keys included).
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when `channel` is not a channel or `options` break their rules (unknown keys included).
  *
  * @example
  * ```ts
@@ -61,6 +61,9 @@ export const ToChannelOptionsSchema = z.strictObject({
  * ```
  */
 export function toChannel<T>(channel: StreamingChannel<T>, options: ToChannelOptions = {}): OperatorFunction<T, boolean> {
+  if (typeof (channel as Partial<StreamingChannel<T>> | null)?.offer$ !== 'function') {
+    throw new ConfigError('toChannel', [{ path: 'channel', rule: 'must be a StreamingChannel (with offer$())', received: channel }]);
+  }
   const { complete } = parseConfig(ToChannelOptionsSchema, options, 'toChannel options');
   // Composed from operators (not a hand-made Observable over a plain observer), so a synchronous source
   // stops at once when downstream unsubscribes.

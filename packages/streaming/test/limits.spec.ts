@@ -86,4 +86,18 @@ describe('streaming options: bounded counts, strict objects, non-blank ids', () 
     expect(() => channel.subscribe(42 as never)).toThrow(ConfigError);
     expect(channel.metrics().subscriberCount).toBe(0);
   });
+
+  it('the backpressure project and the toChannel channel are checked when the operator is created', () => {
+    expect(() => backpressure('not a function' as never)).toThrow('backpressure: project must be a function');
+    expect(() => toChannel({} as never)).toThrow('toChannel: channel must be a StreamingChannel (with offer$())');
+  });
+
+  it('map, filter, onError and onComplete refuse a callback that is not a function', () => {
+    const channel = StreamingChannel.create<number>();
+    expect(() => channel.map(undefined as never)).toThrow('StreamingChannel.map: fn must be a function');
+    expect(() => channel.filter(1 as never)).toThrow('StreamingChannel.filter: predicate must be a function');
+    expect(() => channel.onError(null as never)).toThrow(ConfigError);
+    expect(() => channel.onComplete('done' as never)).toThrow(ConfigError);
+    expect(channel.metrics().subscriberCount).toBe(0);
+  });
 });
