@@ -1,10 +1,11 @@
 import type { Subscription } from 'rxjs';
+import { parseConfig } from '@rxagents/core';
 import type { BackpressureStrategy } from './BackpressureStrategy';
 import type { ChannelHandler, ChannelObserver, SubscribeOptions } from './ChannelSubscriber';
 import { DuplicateChannelError } from './errors/DuplicateChannelError';
 import { UnknownChannelError } from './errors/UnknownChannelError';
 import { StreamingChannel } from './StreamingChannel';
-import type { ItemSchema, StreamingChannelOptions } from './StreamingChannelOptions';
+import { type ItemSchema, type StreamingChannelOptions, StreamingChannelOptionsSchema } from './StreamingChannelOptions';
 
 /**
  * Options of {@link AgentStreamBridge.createChannel}: channel options without `id` (the name is the id).
@@ -18,6 +19,20 @@ import type { ItemSchema, StreamingChannelOptions } from './StreamingChannelOpti
  * ```
  */
 export type BridgeChannelOptions<T> = Omit<StreamingChannelOptions<T>, 'id'>;
+
+/**
+ * The zod schema of {@link BridgeChannelOptions}: the channel options without `id` (strict, so an `id`
+ * among them is refused: the channel's name is its id).
+ *
+ * @example
+ * ```ts
+ * import { BridgeChannelOptionsSchema } from '@rxagents/streaming';
+ *
+ * console.log(BridgeChannelOptionsSchema.safeParse({ bufferSize: 512 }).success); // true
+ * console.log(BridgeChannelOptionsSchema.safeParse({ id: 'drafts' }).success); // false
+ * ```
+ */
+export const BridgeChannelOptionsSchema = StreamingChannelOptionsSchema.omit({ id: true });
 
 /**
  * Keeps channels by name so agents can find each other's streams.
@@ -48,7 +63,7 @@ export class AgentStreamBridge {
    * Creates a named channel (256 items, `DROP_OLDEST` unless `options` say otherwise).
    *
    * @throws {@link DuplicateChannelError} when the name is taken.
-   * @throws {@link @rxagents/core!ConfigError | ConfigError} when an option breaks its rule.
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} when the name is blank, an option breaks its rule, or `options` hold an `id` (the name is the id).
    */
   createChannel<S extends ItemSchema<unknown>>(name: string, options: BridgeChannelOptions<unknown> & { readonly schema: S }): StreamingChannel<SchemaOutput<S>>;
   createChannel<T>(name: string, options?: BridgeChannelOptions<T>): StreamingChannel<T>;
@@ -57,7 +72,9 @@ export class AgentStreamBridge {
   createChannel<T>(name: string, options: BridgeChannelOptions<T> | number = {}, backpressure?: BackpressureStrategy): StreamingChannel<T> {
     if (this.#channels.has(name)) throw new DuplicateChannelError(name);
     const settings: StreamingChannelOptions<T> =
-      typeof options === 'number' ? { id: name, bufferSize: options, ...(backpressure === undefined ? {} : { backpressure }) } : { ...options, id: name };
+      typeof options === 'number'
+        ? { id: name, bufferSize: options, ...(backpressure === undefined ? {} : { backpressure }) }
+        : { ...(parseConfig(BridgeChannelOptionsSchema, options, `AgentStreamBridge channel "${name}" options`) as BridgeChannelOptions<T>), id: name };
     const channel = StreamingChannel.create<T>(settings);
     this.#channels.set(name, channel as StreamingChannel<unknown>);
     return channel;

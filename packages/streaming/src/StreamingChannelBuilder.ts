@@ -53,7 +53,7 @@ export class StreamingChannelBuilder<T> {
     return this;
   }
 
-  /** Under `BLOCK`: how long (ms, on the scheduler) an offer may wait for space. Default 5000. */
+  /** Under `BLOCK`: how long (ms, on the scheduler) an offer may wait for space; `Infinity` waits for ever. Default 5000. */
   offerTimeout(ms: number): this {
     this.#options.offerTimeout = ms;
     return this;
@@ -71,7 +71,7 @@ export class StreamingChannelBuilder<T> {
     return this;
   }
 
-  /** The shortest time (ms) between two `metrics$` emissions. Default 250. */
+  /** The shortest time (ms) between two `metrics$` emissions; `Infinity` for no sampling. Default 250. */
   metricsSampleTime(ms: number): this {
     this.#options.metricsSampleTime = ms;
     return this;

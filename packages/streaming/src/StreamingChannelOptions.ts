@@ -44,13 +44,13 @@ export interface ItemSchema<T> {
  * ```
  */
 export const StreamingChannelOptionsSchema = z.strictObject({
-  id: configRules.nonEmptyString().default(randomChannelId),
+  id: configRules.id().default(randomChannelId),
   bufferSize: configRules.positiveInt().default(256),
   backpressure: BackpressureStrategySchema.default(BackpressureStrategy.DROP_OLDEST),
-  offerTimeout: configRules.nonNegativeNumber().default(5000),
+  offerTimeout: configRules.delayMs().default(5000),
   maxPendingOffers: configRules.nonNegativeInt().default(1024),
   strictPendingOffers: z.boolean({ error: 'must be a boolean' }).default(false),
-  metricsSampleTime: configRules.positiveNumber().default(250),
+  metricsSampleTime: configRules.timeoutMs().default(250),
   scheduler: configRules.scheduler().optional(),
   dispatchScheduler: configRules.scheduler().optional(),
   schema: z
@@ -79,19 +79,19 @@ export const StreamingChannelOptionsSchema = z.strictObject({
  * ```
  */
 export interface StreamingChannelOptions<T = unknown> {
-  /** The channel's id, used in metrics and errors. Default: a random 8-character id. */
+  /** The channel's id (not blank), used in metrics and errors. Default: a random 8-character id. */
   readonly id?: string;
   /** Capacity of the channel's buffer. Default 256. */
   readonly bufferSize?: number;
   /** What happens when the buffer is full. Default `DROP_OLDEST`. */
   readonly backpressure?: BackpressureStrategy;
-  /** Under `BLOCK`: how long (ms, on `scheduler`) an offer may wait for space. Default 5000. */
+  /** Under `BLOCK`: how long (ms, on `scheduler`) an offer may wait for space: 0 to `MAX_DELAY_MS`, or `Infinity` to wait for ever. Default 5000. */
   readonly offerTimeout?: number;
   /** Under `BLOCK`: how many offers may wait at once; more fail at once. Default 1024. */
   readonly maxPendingOffers?: number;
   /** Under `BLOCK`: past `maxPendingOffers`, throw {@link BufferOverflowError} instead of dropping. Default false. */
   readonly strictPendingOffers?: boolean;
-  /** The shortest time (ms, on `scheduler`) between two `metrics$` emissions. Default 250. */
+  /** The shortest time (ms, on `scheduler`) between two `metrics$` emissions: above 0 and at most `MAX_DELAY_MS`, or `Infinity` for no sampling (the snapshot at subscription and the last one at the end). Default 250. */
   readonly metricsSampleTime?: number;
   /** The clock of `offerTimeout` and `metrics$`. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;

@@ -1,6 +1,6 @@
 import { asyncScheduler, from, Observable, type ObservableInput, type OperatorFunction, type SchedulerLike, Subject, takeUntil } from 'rxjs';
 import { z } from 'zod';
-import { configRules, parseConfig } from '@rxagents/core';
+import { ConfigError, configRules, parseConfig } from '@rxagents/core';
 import { BackpressureStrategy, BackpressureStrategySchema } from './BackpressureStrategy';
 import type { DropReason } from './DropReason';
 import { BufferOverflowError } from './errors/BufferOverflowError';
@@ -22,7 +22,7 @@ export const BackpressureOptionsSchema = z.strictObject({
   concurrency: configRules.positiveInt().default(1),
   bufferSize: configRules.positiveInt().default(256),
   strategy: BackpressureStrategySchema.default(BackpressureStrategy.DROP_OLDEST),
-  offerTimeout: configRules.nonNegativeNumber().default(5000),
+  offerTimeout: configRules.delayMs().default(5000),
   maxPendingOffers: configRules.nonNegativeInt().default(1024),
   scheduler: configRules.scheduler().optional(),
   onDrop: configRules.function<(value: never, reason: DropReason) => void>().optional(),
@@ -55,7 +55,7 @@ export interface BackpressureOptions<T> {
   readonly bufferSize?: number;
   /** What happens to a value that finds the buffer full. Default `DROP_OLDEST`, as for channels. */
   readonly strategy?: BackpressureStrategy;
-  /** Under `BLOCK`: how long (ms, on `scheduler`) a value may wait for buffer space before it is dropped. Default 5000. */
+  /** Under `BLOCK`: how long (ms, on `scheduler`) a value may wait for buffer space before it is dropped: 0 to `MAX_DELAY_MS`, or `Infinity` to wait for ever. Default 5000. */
   readonly offerTimeout?: number;
   /** Under `BLOCK`: how many values may wait for space at once; more are dropped at once. Default 1024. */
   readonly maxPendingOffers?: number;
@@ -82,7 +82,7 @@ export interface BackpressureOptions<T> {
  *
  * @param project - Maps a value (and its index) to an `ObservableInput`.
  * @param options - Concurrency, buffer, strategy and its timing.
- * @throws {@link @rxagents/core!ConfigError | ConfigError} when an option breaks its rule.
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when `project` is not a function or an option breaks its rule.
  *
  * @example
  * ```ts
@@ -106,6 +106,7 @@ export function backpressure<T, R>(
   project: (value: T, index: number) => ObservableInput<R>,
   options: BackpressureOptions<T> = {},
 ): OperatorFunction<T, R> {
+  if (typeof project !== 'function') throw new ConfigError('backpressure', [{ path: 'project', rule: 'must be a function', received: project }]);
   const { concurrency, bufferSize, strategy, offerTimeout, maxPendingOffers, scheduler = asyncScheduler, onDrop } = parseConfig(
     BackpressureOptionsSchema,
     options,

@@ -17,5 +17,5 @@ export {
   type ChannelHandlerResult,
   type ChannelObserver,
 } from './ChannelSubscriber';
-export { toChannel, type ToChannelOptions } from './toChannel';
-export { AgentStreamBridge, type BridgeChannelOptions, type SchemaOutput } from './AgentStreamBridge';
+export { toChannel, ToChannelOptionsSchema, type ToChannelOptions } from './toChannel';
+export { AgentStreamBridge, BridgeChannelOptionsSchema, type BridgeChannelOptions, type SchemaOutput } from './AgentStreamBridge';

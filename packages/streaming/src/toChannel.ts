@@ -1,4 +1,6 @@
 import { mergeMap, type OperatorFunction, tap } from 'rxjs';
+import { z } from 'zod';
+import { ConfigError, parseConfig } from '@rxagents/core';
 import type { StreamingChannel } from './StreamingChannel';
 
 /**
@@ -19,6 +21,21 @@ export interface ToChannelOptions {
 }
 
 /**
+ * The zod schema of {@link ToChannelOptions} (strict: an unknown key is a `ConfigError`).
+ *
+ * @example
+ * ```ts
+ * import { ToChannelOptionsSchema } from '@rxagents/streaming';
+ *
+ * console.log(ToChannelOptionsSchema.safeParse({ complete: true }).success); // true
+ * console.log(ToChannelOptionsSchema.safeParse({ complet: true }).success); // false
+ * ```
+ */
+export const ToChannelOptionsSchema = z.strictObject({
+  complete: z.boolean({ error: 'must be a boolean' }).optional(),
+});
+
+/**
  * Pipes an Observable (an agent's token stream, say) into a channel, honouring `BLOCK` through `offer$`.
  *
  * @remarks
@@ -28,6 +45,8 @@ export interface ToChannelOptions {
  * (`true`) or dropped (`false`) (accepted values keep their source order), and completes when the source has completed and every offer has settled
  * (completing the channel too with `{ complete: true }`). Source errors pass through; an offer to a
  * closed channel errors with {@link ChannelClosedError}. Unsubscribing withdraws parked offers.
+ *
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when `channel` is not a channel or `options` break their rules (unknown keys included).
  *
  * @example
  * ```ts
@@ -42,6 +61,10 @@ export interface ToChannelOptions {
  * ```
  */
 export function toChannel<T>(channel: StreamingChannel<T>, options: ToChannelOptions = {}): OperatorFunction<T, boolean> {
+  if (typeof (channel as Partial<StreamingChannel<T>> | null)?.offer$ !== 'function') {
+    throw new ConfigError('toChannel', [{ path: 'channel', rule: 'must be a StreamingChannel (with offer$())', received: channel }]);
+  }
+  const { complete } = parseConfig(ToChannelOptionsSchema, options, 'toChannel options');
   // Composed from operators (not a hand-made Observable over a plain observer), so a synchronous source
   // stops at once when downstream unsubscribes.
   return (source) =>
@@ -49,7 +72,7 @@ export function toChannel<T>(channel: StreamingChannel<T>, options: ToChannelOpt
       mergeMap((value) => channel.offer$(value)),
       tap({
         complete: () => {
-          if (options.complete === true) channel.complete();
+          if (complete === true) channel.complete();
         },
       }),
     );

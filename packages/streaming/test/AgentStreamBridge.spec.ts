@@ -57,4 +57,15 @@ describe('AgentStreamBridge', () => {
     expect(bridge.names()).toEqual([]);
     expect(bridge.createChannel('a').id).toBe('a');
   });
+
+  it('any name works, __proto__ and constructor included (names are Map keys, never object keys)', () => {
+    const bridge = new AgentStreamBridge();
+    const proto = bridge.createChannel<string>('__proto__');
+    const ctor = bridge.createChannel<string>('constructor');
+    expect(bridge.getChannel('__proto__')).toBe(proto);
+    expect(bridge.getChannel('constructor')).toBe(ctor);
+    expect(bridge.getChannel('toString')).toBeUndefined();
+    expect(bridge.names()).toEqual(['__proto__', 'constructor']);
+    expect(() => bridge.subscribe('hasOwnProperty', () => undefined)).toThrow(UnknownChannelError);
+  });
 });

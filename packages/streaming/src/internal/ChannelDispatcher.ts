@@ -111,7 +111,10 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
   }
 
   cancelOffer(entry: ParkedEntry<T>): void {
-    if (this.#parked.cancel(entry)) this.dropped += 1;
+    if (!this.#parked.cancel(entry)) return;
+    this.dropped += 1;
+    // The withdrawn offer may have been all that kept a `complete()` from finishing.
+    if (this.state === ChannelState.Completing) this.#requestDrain();
   }
 
   /**
@@ -151,9 +154,13 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
     return new Subscription(() => (this.#completeHandlers = this.#completeHandlers.filter((h) => h !== handler)));
   }
 
-  /** Runs `handler` once the channel has ended (completed or closed); used to unlink derived channels. */
-  onEnd(handler: () => void): void {
+  /** Runs `handler` once the channel has ended (completed or closed); returns what removes it. */
+  onEnd(handler: () => void): () => void {
     this.#endHandlers.push(handler);
+    return () => {
+      const index = this.#endHandlers.indexOf(handler);
+      if (index >= 0) this.#endHandlers.splice(index, 1);
+    };
   }
 
   complete(): void {
@@ -170,12 +177,12 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
     this.#buffer.clear();
     for (const entry of this.#parked.clear()) {
       this.dropped += 1;
-      entry.settle?.(false);
+      this.#settle(entry, false);
     }
     const lanes = this.#lanes;
     this.#lanes = [];
     this.#blocking = 0;
-    for (const lane of lanes) lane.close();
+    for (const lane of lanes) this.#safely(() => lane.close());
     this.#runEndHandlers();
   }
 
@@ -271,7 +278,7 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
       if (parked.size > 0) {
         const entry = parked.take() as ParkedEntry<T>;
         buffer.push(entry.item);
-        entry.settle?.(true);
+        this.#settle(entry, true);
       }
       this.#dispatch(item);
     }
@@ -281,8 +288,27 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
 
   #dispatch(item: T): void {
     const lanes = this.#lanes;
-    for (let i = 0; i < lanes.length; i++) (lanes[i] as SubscriberLane<T>).deliver(item);
+    for (let i = 0; i < lanes.length; i++) {
+      // A lane catches what its subscriber's code throws; this is the last line of defence, so that
+      // nothing can leave the drain loop half-way (its flag set, an item counted nowhere).
+      try {
+        (lanes[i] as SubscriberLane<T>).deliver(item);
+      } catch (error) {
+        this.reportError(error, item);
+      }
+    }
     this.delivered += 1;
+  }
+
+  /** Tells a parked offer its fate; its callback (an `offer$` subscriber) must not break the dispatcher. */
+  #settle(entry: ParkedEntry<T>, accepted: boolean): void {
+    const settle = entry.settle;
+    if (settle === undefined) return;
+    try {
+      settle(accepted);
+    } catch (error) {
+      this.reportError(error, entry.item);
+    }
   }
 
   #finish(): void {
@@ -293,13 +319,13 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
     for (const handler of handlers) this.#safely(handler);
     const lanes = this.#lanes;
     this.#lanes = [];
-    for (const lane of lanes) lane.complete();
+    for (const lane of lanes) this.#safely(() => lane.complete());
     this.#runEndHandlers();
   }
 
   #expired(entry: ParkedEntry<T>): void {
     this.dropped += 1;
-    entry.settle?.(false);
+    this.#settle(entry, false);
     if (this.state === ChannelState.Completing) this.#requestDrain();
   }
 
@@ -326,6 +352,6 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
   #runEndHandlers(): void {
     const handlers = this.#endHandlers;
     this.#endHandlers = [];
-    for (const handler of handlers) handler();
+    for (const handler of handlers) this.#safely(handler);
   }
 }

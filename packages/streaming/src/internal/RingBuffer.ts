@@ -1,10 +1,14 @@
+/** Slots allocated at once; a larger buffer grows (doubling) as it fills. */
+const INITIAL_SLOTS = 1024;
+
 /**
- * A fixed-capacity FIFO queue on a circular array: O(1) push, shift and drop-oldest.
+ * A bounded FIFO queue on a circular array: O(1) push, shift and drop-oldest.
  *
  * @remarks
  * Internal to `@rxagents/streaming`; channels and the `backpressure` operator queue items in it, so no
  * hot path ever calls `Array.prototype.shift`. Slots are cleared on removal so dropped items can be
- * garbage-collected.
+ * garbage-collected. Up to 1,024 slots are allocated at once; a larger capacity is reached by doubling
+ * the array as items arrive (amortised O(1)), so memory follows what the buffer holds, never its bound.
  *
  * @internal
  */
@@ -16,7 +20,7 @@ export class RingBuffer<T> {
 
   constructor(capacity: number) {
     this.capacity = capacity;
-    this.#items = new Array<T | undefined>(capacity);
+    this.#items = new Array<T | undefined>(Math.min(capacity, INITIAL_SLOTS));
   }
 
   /** How many items are queued. */
@@ -31,18 +35,21 @@ export class RingBuffer<T> {
 
   /** Appends an item; the caller checks {@link RingBuffer.full} first. */
   push(item: T): void {
+    let items = this.#items;
+    if (this.#size === items.length) items = this.#grow();
     let index = this.#head + this.#size;
-    if (index >= this.capacity) index -= this.capacity;
-    this.#items[index] = item;
+    if (index >= items.length) index -= items.length;
+    items[index] = item;
     this.#size += 1;
   }
 
   /** Removes and returns the oldest item; the caller checks {@link RingBuffer.size} first. */
   shift(): T {
+    const items = this.#items;
     const head = this.#head;
-    const item = this.#items[head] as T;
-    this.#items[head] = undefined;
-    this.#head = head + 1 === this.capacity ? 0 : head + 1;
+    const item = items[head] as T;
+    items[head] = undefined;
+    this.#head = head + 1 === items.length ? 0 : head + 1;
     this.#size -= 1;
     return item;
   }
@@ -57,5 +64,19 @@ export class RingBuffer<T> {
     const items: T[] = [];
     while (this.#size > 0) items.push(this.shift());
     return items;
+  }
+
+  /** Doubles the slots (up to `capacity`), the oldest item first. */
+  #grow(): (T | undefined)[] {
+    const old = this.#items;
+    const grown = new Array<T | undefined>(Math.min(this.capacity, old.length * 2));
+    for (let i = 0; i < this.#size; i++) {
+      let index = this.#head + i;
+      if (index >= old.length) index -= old.length;
+      grown[i] = old[index];
+    }
+    this.#items = grown;
+    this.#head = 0;
+    return grown;
   }
 }

@@ -5,6 +5,8 @@ import { BufferOverflowError } from '../errors/BufferOverflowError';
 import { Ack } from './Ack';
 import { RingBuffer } from './RingBuffer';
 
+const nativeThen = Promise.prototype.then;
+
 /** What a {@link SubscriberLane} needs from its channel. @internal */
 export interface LaneHost<T> {
   readonly id: string;
@@ -65,7 +67,9 @@ export class SubscriberLane<T> {
   deliver(item: T): void {
     // Another subscriber may unsubscribe this one, or close the channel, while the same item is being handed out.
     if (this.#closed) return;
-    if (!this.#pending) {
+    // While the lane drains its own buffer (a handler may emit back into the channel meanwhile), a new
+    // item queues behind the buffered ones: order per subscriber is channel order.
+    if (!this.#pending && !this.#draining) {
       this.#run(item);
       return;
     }
@@ -108,9 +112,15 @@ export class SubscriberLane<T> {
   /** Unsubscribed: stop everything silently. */
   dispose(): void {
     this.#closed = true;
-    this.#inner?.unsubscribe();
+    const inner = this.#inner;
     this.#inner = undefined;
     this.#buffer?.clear();
+    try {
+      inner?.unsubscribe();
+    } catch (error) {
+      // A teardown of the handler's Observable threw (RxJS's UnsubscriptionError).
+      this.#host.reportError(error, undefined);
+    }
   }
 
   #run(item: T): void {
@@ -122,36 +132,93 @@ export class SubscriberLane<T> {
       return;
     }
     if (result === undefined || result === null || typeof result !== 'object') return;
+    // Unsubscribed by its own handler: nothing to wait for. A thenable still gets handlers, so a
+    // rejection is not reported as unhandled; an Observable is not subscribed (that would start work).
+    if (this.#closed) {
+      if (!(result instanceof Ack)) ignoreThenable(result);
+      return;
+    }
     if (result instanceof Ack) {
       this.#startPending();
       result.whenReleased(this.#onFulfilled);
-    } else if (typeof (result as PromiseLike<unknown>).then === 'function') this.#awaitPromise(result as PromiseLike<unknown>, item);
-    else if (typeof (result as { subscribe?: unknown }).subscribe === 'function') this.#awaitObservable(result as { subscribe: (o: object) => Subscription }, item);
+      return;
+    }
+    // Reading `then`/`subscribe` runs the user's code (a getter); what it throws is that item's failure.
+    let kind: 'promise' | 'observable' | undefined;
+    try {
+      if (typeof (result as PromiseLike<unknown>).then === 'function') kind = 'promise';
+      else if (typeof (result as { subscribe?: unknown }).subscribe === 'function') kind = 'observable';
+    } catch (error) {
+      this.#host.reportError(error, item);
+      return;
+    }
+    if (kind === 'promise') this.#awaitPromise(result as PromiseLike<unknown>, item);
+    else if (kind === 'observable') this.#awaitObservable(result as { subscribe: (o: object) => Subscription }, item);
   }
 
   #awaitPromise(promise: PromiseLike<unknown>, item: T): void {
     this.#item = item;
     this.#startPending();
-    promise.then(this.#onFulfilled, this.#onRejected);
+    if (promise instanceof Promise && promise.then === nativeThen) {
+      promise.then(this.#onFulfilled, this.#onRejected);
+      return;
+    }
+    // A hand-made thenable may call back twice, or both callbacks, or throw: only the first outcome counts.
+    let called = false;
+    try {
+      promise.then(
+        () => {
+          if (called) return;
+          called = true;
+          this.#onFulfilled();
+        },
+        (error: unknown) => {
+          if (called) return;
+          called = true;
+          this.#onRejected(error);
+        },
+      );
+    } catch (error) {
+      if (called) {
+        if (!this.#closed) this.#host.reportError(error, item);
+      } else {
+        called = true;
+        this.#onRejected(error);
+      }
+    }
   }
 
   #awaitObservable(source: { subscribe: (o: object) => Subscription }, item: T): void {
     this.#startPending();
     let finished = false;
-    const inner = source.subscribe({
-      error: (error: unknown) => {
-        finished = true;
-        this.#inner = undefined;
+    const failed = (error: unknown): void => {
+      if (finished) return;
+      finished = true;
+      this.#inner = undefined;
+      if (!this.#closed) this.#host.reportError(error, item);
+      this.#settled();
+    };
+    let inner: Subscription;
+    try {
+      inner = source.subscribe({
+        error: failed,
+        complete: () => {
+          if (finished) return;
+          finished = true;
+          this.#inner = undefined;
+          this.#settled();
+        },
+      });
+    } catch (error) {
+      if (finished) {
         if (!this.#closed) this.#host.reportError(error, item);
-        this.#settled();
-      },
-      complete: () => {
-        finished = true;
-        this.#inner = undefined;
-        this.#settled();
-      },
-    });
-    if (!finished && !this.#closed) this.#inner = inner;
+      } else failed(error);
+      return;
+    }
+    if (finished) return;
+    this.#inner = inner;
+    // Unsubscribed (or closed) while subscribing to the handler's Observable: cancel it now.
+    if (this.#closed) this.dispose();
   }
 
   #startPending(): void {
@@ -185,8 +252,15 @@ export class SubscriberLane<T> {
   #fail(error: unknown): void {
     this.dispose();
     this.#host.laneFailed(this);
-    if (this.#observer.error === undefined) this.#host.reportError(error, undefined);
-    else this.#observer.error(error);
+    if (this.#observer.error === undefined) {
+      this.#host.reportError(error, undefined);
+      return;
+    }
+    try {
+      this.#observer.error(error);
+    } catch (callbackError) {
+      this.#host.reportError(callbackError, undefined);
+    }
   }
 
   #finish(): void {
@@ -201,5 +275,15 @@ export class SubscriberLane<T> {
     } catch (error) {
       this.#host.reportError(error, undefined);
     }
+  }
+}
+
+/** Attaches no-op handlers to a thenable nobody waits for any more; never throws. */
+function ignoreThenable(result: object): void {
+  try {
+    const then = (result as PromiseLike<unknown>).then;
+    if (typeof then === 'function') then.call(result, undefined, () => undefined);
+  } catch {
+    // The subscriber is gone: its thenable's failure has no one to go to, as after an RxJS unsubscription.
   }
 }

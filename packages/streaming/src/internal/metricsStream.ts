@@ -1,15 +1,19 @@
-import { interval, Observable, type SchedulerLike } from 'rxjs';
+import { Observable, repeat, type SchedulerLike } from 'rxjs';
+import { delayTimer } from '@rxagents/core';
 import type { ChannelMetrics } from '../ChannelMetrics';
 
 /**
  * The `metrics$` of a channel: the snapshot at once, then at most one per `sampleTime` while counters
  * change, completing once the channel has ended. One timer per subscriber, never one action per item.
+ * With a `sampleTime` of `Infinity` there is no timer: the snapshot at once, and the last one when the
+ * channel ends (`onEnd`), then it completes.
  *
  * @internal
  */
 export function metricsStream(
   snapshot: () => ChannelMetrics,
   ended: () => boolean,
+  onEnd: (handler: () => void) => () => void,
   sampleTime: number,
   scheduler: SchedulerLike,
 ): Observable<ChannelMetrics> {
@@ -20,11 +24,13 @@ export function metricsStream(
       subscriber.complete();
       return undefined;
     }
-    return interval(sampleTime, scheduler).subscribe(() => {
+    const sample = (): void => {
       const current = snapshot();
       if (!sameCounters(last, current)) subscriber.next((last = current));
       if (ended()) subscriber.complete();
-    });
+    };
+    if (sampleTime === Infinity) return onEnd(sample);
+    return delayTimer(sampleTime, scheduler).pipe(repeat()).subscribe(sample);
   });
 }
 

@@ -1,0 +1,39 @@
+import { map } from 'rxjs';
+import { scriptedAgent } from '@rxagents/testing';
+import { Patterns, type PatternChannel } from '@rxagents/patterns';
+import { debater, testScheduler } from './helpers';
+
+// An onChannel watcher that gives up on the channel from inside its own async handler must not stop the run.
+describe('overChannel: a watcher that unsubscribes itself from its async handler', () => {
+  const quitter = {
+    onChannel: (channel: PatternChannel) => {
+      const watcher = channel.subscribe(async (_item: unknown) => {
+        watcher.unsubscribe();
+        await Promise.resolve();
+      });
+    },
+  };
+
+  it('a voting run still ends (FanIn)', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const agents = ['a', 'b', 'c'].map((id) => scriptedAgent(id, { reply: 'yes', delay: 1 }));
+      const vote = Patterns.voting({ agents }).overChannel(quitter);
+      expectObservable(vote.run('Ship?').pipe(map((result) => result.status))).toBe('1ms (r|)', { r: 'completed' });
+    });
+  });
+
+  it('a parallel run still ends (Barrier)', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const agents = ['a', 'b', 'c'].map((id) => scriptedAgent(id, { reply: id, delay: 1 }));
+      const parallel = Patterns.parallel({ agents }).overChannel(quitter);
+      expectObservable(parallel.run('x').pipe(map((result) => result.status))).toBe('1ms (r|)', { r: 'completed' });
+    });
+  });
+
+  it('a debate still ends (Conversation)', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const debate = Patterns.debate({ agents: [debater('pro', 1), debater('con', 1)], maxRounds: 2 }).overChannel(quitter);
+      expectObservable(debate.run('Release today?').pipe(map((result) => [result.status, result.iterations]))).toBe('4ms (r|)', { r: ['completed', 2] });
+    });
+  });
+});
