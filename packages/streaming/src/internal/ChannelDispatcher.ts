@@ -5,7 +5,7 @@ import type { ChannelObserver } from '../ChannelSubscriber';
 import { BufferOverflowError } from '../errors/BufferOverflowError';
 import { ChannelClosedError } from '../errors/ChannelClosedError';
 import { type ParkedEntry, ParkedQueue } from './ParkedQueue';
-import { reportUnhandled } from './reportUnhandled';
+import { reportUnhandledError } from '@rxagents/core';
 import { RingBuffer } from './RingBuffer';
 import { type LaneHost, SubscriberLane } from './SubscriberLane';
 
@@ -202,14 +202,14 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
   reportError(error: unknown, item: T | undefined): void {
     const handlers = this.#errorHandlers;
     if (handlers.length === 0) {
-      reportUnhandled(error);
+      reportUnhandledError(error);
       return;
     }
     for (const handler of handlers) {
       try {
         handler(error, item);
       } catch (handlerError) {
-        reportUnhandled(handlerError);
+        reportUnhandledError(handlerError);
       }
     }
   }
