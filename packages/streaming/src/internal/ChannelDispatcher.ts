@@ -1,3 +1,4 @@
+import { reportUnhandledError } from '@rxagents/core';
 import { type SchedulerLike, Subscription } from 'rxjs';
 import { BackpressureStrategy } from '../BackpressureStrategy';
 import { type ChannelCounters } from '../ChannelMetrics';
@@ -5,7 +6,6 @@ import type { ChannelObserver } from '../ChannelSubscriber';
 import { BufferOverflowError } from '../errors/BufferOverflowError';
 import { ChannelClosedError } from '../errors/ChannelClosedError';
 import { type ParkedEntry, ParkedQueue } from './ParkedQueue';
-import { reportUnhandledError } from '@rxagents/core';
 import { RingBuffer } from './RingBuffer';
 import { type LaneHost, SubscriberLane } from './SubscriberLane';
 
