@@ -72,8 +72,8 @@ export interface CollectOptions {
  */
 export const CollectOptionsSchema = z.strictObject({
   concurrency: configRules.positiveInt().optional(),
-  agentTimeout: configRules.positiveNumber().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  agentTimeout: configRules.timeoutMs().optional(),
+  timeout: configRules.timeoutMs().optional(),
 });
 
 /**

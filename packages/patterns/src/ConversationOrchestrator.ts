@@ -1,11 +1,11 @@
-import { asyncScheduler, BehaviorSubject, concat, concatMap, defer, EMPTY, first, ignoreElements, map, merge, type Observable, of, race, scan, type SchedulerLike, takeWhile, tap, timer } from 'rxjs';
+import { asyncScheduler, BehaviorSubject, concat, concatMap, defer, EMPTY, first, ignoreElements, map, merge, type Observable, of, race, scan, type SchedulerLike, takeWhile, tap } from 'rxjs';
 import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import type { AgentFailure, AgentResult } from './AgentResult';
 import { type ConversationMessage, ConversationState, type PostedMessage } from './ConversationState';
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
-import { dispatchAgents } from './dispatchAgents';
+import { dispatchAgents, overallDeadline, untilDeadline } from './dispatchAgents';
 import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
 import { MessageDroppedError } from './errors/MessageDroppedError';
 import { UnknownParticipantError } from './errors/UnknownParticipantError';
@@ -107,8 +107,8 @@ export const ConversationOrchestratorOptionsSchema = z.strictObject({
     error: 'must be a TerminationCondition',
   }),
   prompt: configRules.function<ConversationPrompt>().optional(),
-  agentTimeout: configRules.positiveNumber().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  agentTimeout: configRules.timeoutMs().optional(),
+  timeout: configRules.timeoutMs().optional(),
   concurrency: configRules.positiveInt().optional(),
   scheduler: configRules.scheduler().optional(),
   pattern: configRules.nonEmptyString().optional(),
@@ -222,7 +222,7 @@ export class ConversationOrchestrator {
     const ids = participants.map((p) => p.id);
     return defer(() => {
       const startedAt = scheduler.now();
-      const overall = timeout === undefined ? undefined : { timeoutMs: timeout, endsAt: startedAt + timeout };
+      const overall = overallDeadline(timeout, startedAt);
       const projection = new BehaviorSubject(ConversationState.initial(topic, ids));
       const results: AgentResult[] = [];
       let posted = 0;
@@ -251,7 +251,7 @@ export class ConversationOrchestrator {
           const bounded$ =
             overall === undefined
               ? decision$
-              : race(decision$, timer(Math.max(0, overall.endsAt - scheduler.now()), scheduler).pipe(map(() => timedOut(pattern, overall.timeoutMs))));
+              : race(decision$, untilDeadline(overall, scheduler).pipe(map(() => timedOut(pattern, overall.timeoutMs))));
           return bounded$.pipe(
             map((decision): Unfolded<TurnStep, ConversationEvent> => (decision.type === 'continue' ? { next: { speak: state } } : { emit: finished(decision) })),
           );

@@ -80,11 +80,11 @@ export const DebateOptionsSchema = z.strictObject({
   judgeOptions: z.strictObject({
     predicate: configRules.function<(verdict: string, state: ConversationState) => boolean>().optional(),
     prompt: configRules.function<(state: ConversationState) => string>().optional(),
-    timeout: configRules.positiveNumber().optional(),
+    timeout: configRules.timeoutMs().optional(),
   }).optional(),
   prompt: configRules.function<ConversationPrompt>().optional(),
-  agentTimeout: configRules.positiveNumber().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  agentTimeout: configRules.timeoutMs().optional(),
+  timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
 });
 

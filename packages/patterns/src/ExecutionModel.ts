@@ -133,8 +133,8 @@ export const ExecutionModelSchema = z.object({
   deadlocked: fn().optional(),
   failOnAgentError: z.boolean({ error: 'must be a boolean' }).default(false),
   concurrency: configRules.positiveInt().default(1),
-  agentTimeout: configRules.positiveNumber().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  agentTimeout: configRules.timeoutMs().optional(),
+  timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().default(asyncScheduler),
   backend: fn().optional(),
 });

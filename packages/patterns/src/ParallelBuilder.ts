@@ -67,8 +67,8 @@ export const ParallelOptionsSchema = z.strictObject({
   prompt: configRules.function<(input: string, agentId: string) => string>().optional(),
   merge: configRules.function<(results: readonly AgentResult[]) => string>().optional(),
   concurrency: configRules.positiveInt().optional(),
-  agentTimeout: configRules.positiveNumber().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  agentTimeout: configRules.timeoutMs().optional(),
+  timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
 });
 

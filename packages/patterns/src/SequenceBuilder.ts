@@ -55,8 +55,8 @@ export interface SequenceOptions {
 export const SequenceOptionsSchema = z.strictObject({
   agents: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one agent'),
   prompt: configRules.function<(previous: string, agentId: string, index: number) => string>().optional(),
-  agentTimeout: configRules.positiveNumber().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  agentTimeout: configRules.timeoutMs().optional(),
+  timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
 });
 

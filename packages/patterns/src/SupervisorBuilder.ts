@@ -68,8 +68,8 @@ export const SupervisorOptionsSchema = z.strictObject({
   workers: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one worker'),
   maxSteps: configRules.positiveInt().default(10),
   prompt: configRules.function<(state: SupervisorState, workers: readonly AgentRef[]) => string>().optional(),
-  agentTimeout: configRules.positiveNumber().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  agentTimeout: configRules.timeoutMs().optional(),
+  timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
 });
 

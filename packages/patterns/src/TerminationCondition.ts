@@ -32,7 +32,7 @@ export interface TerminationCondition<T> {
 }
 
 const Count = configRules.positiveInt();
-const Millis = configRules.positiveNumber();
+const Millis = configRules.timeoutMs();
 
 /**
  * Factories and combinators for {@link TerminationCondition}s.

@@ -73,8 +73,8 @@ export const VotingOptionsSchema = z.strictObject({
   parseVote: configRules.function<(reply: string) => string>().optional(),
   prompt: configRules.function<(question: string, voterId: string) => string>().optional(),
   concurrency: configRules.positiveInt().optional(),
-  agentTimeout: configRules.positiveNumber().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  agentTimeout: configRules.timeoutMs().optional(),
+  timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
 });
 

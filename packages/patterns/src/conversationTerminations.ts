@@ -55,7 +55,7 @@ export const JudgeConvergenceOptionsSchema = z.strictObject({
   maxIterations: configRules.positiveInt().optional(),
   predicate: configRules.function<(verdict: string, state: ConversationState) => boolean>().optional(),
   prompt: configRules.function<(state: ConversationState) => string>().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
 });
 

@@ -1,7 +1,7 @@
 import { catchError, concat, concatMap, defer, ignoreElements, map, merge, type Observable, of, take, tap, throwError, toArray } from 'rxjs';
 import type { AgentResult } from './AgentResult';
 import type { BarrierStrategy, FanInStrategy } from './ChannelExecutionStrategy';
-import { dispatchAgents } from './dispatchAgents';
+import { dispatchAgents, overallDeadline } from './dispatchAgents';
 import { MessageDroppedError } from './errors/MessageDroppedError';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
@@ -60,7 +60,7 @@ export function runCollectStrategy<T>(
       pattern: model.pattern,
       concurrency: strategy.concurrency ?? model.agents.length,
       agentTimeout: strategy.agentTimeout ?? model.agentTimeout,
-      overall: timeoutMs === undefined ? undefined : { timeoutMs, endsAt: startedAt + timeoutMs },
+      overall: overallDeadline(timeoutMs, startedAt),
       failFast: false,
       scheduler,
     }).pipe(
