@@ -2,6 +2,7 @@ import { asyncScheduler, BehaviorSubject, concat, concatMap, defer, EMPTY, first
 import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
+import { agentList } from './agentList';
 import type { AgentFailure, AgentResult } from './AgentResult';
 import { type ConversationMessage, ConversationState, type PostedMessage } from './ConversationState';
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
@@ -101,7 +102,7 @@ export interface ConversationOrchestratorOptions {
  * ```
  */
 export const ConversationOrchestratorOptionsSchema = z.strictObject({
-  participants: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one participant'),
+  participants: agentList<AgentRef>(1, 'must list at least one participant'),
   turnPolicy: z.custom<TurnPolicy>((v) => typeof (v as TurnPolicy | undefined)?.next === 'function', { error: 'must be a TurnPolicy' }).optional(),
   termination: z.custom<TerminationCondition<ConversationState>>((v) => typeof (v as TerminationCondition<ConversationState> | undefined)?.evaluate === 'function', {
     error: 'must be a TerminationCondition',

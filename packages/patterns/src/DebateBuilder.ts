@@ -2,6 +2,7 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { type Agent, configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
+import { agentList, agentRule } from './agentList';
 import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
 import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
 import { ConversationState } from './ConversationState';
@@ -74,9 +75,9 @@ export interface DebateOptions {
  * ```
  */
 export const DebateOptionsSchema = z.strictObject({
-  agents: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(2, 'must list at least two debaters'),
+  agents: agentList<AgentRef>(2, 'must list at least two debaters'),
   maxRounds: configRules.positiveInt().default(5),
-  judge: z.custom<Agent>((v) => typeof (v as Agent | undefined)?.chat === 'function', { error: 'must be an agent' }).optional(),
+  judge: agentRule().optional(),
   judgeOptions: z.strictObject({
     predicate: configRules.function<(verdict: string, state: ConversationState) => boolean>().optional(),
     prompt: configRules.function<(state: ConversationState) => string>().optional(),

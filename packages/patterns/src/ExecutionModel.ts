@@ -2,6 +2,7 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
+import { agentList } from './agentList';
 import type { AgentResult } from './AgentResult';
 import type { ExecutionBackend } from './ExecutionBackend';
 import type { TerminationCondition } from './TerminationCondition';
@@ -114,14 +115,7 @@ const fn = configRules.function;
  */
 export const ExecutionModelSchema = z.object({
   pattern: configRules.nonEmptyString(),
-  agents: z
-    .array(
-      z.custom<AgentRef>(
-        (value) => typeof value === 'object' && value !== null && typeof (value as AgentRef).id === 'string' && typeof (value as AgentRef).chat === 'function',
-        { error: 'must be an agent (with an id and chat())' },
-      ),
-    )
-    .min(1, 'must list at least one agent'),
+  agents: agentList<AgentRef>(1, 'must list at least one agent', { repeats: 'same-agent' }),
   initialState: fn(),
   route: fn(),
   prompt: fn(),

@@ -2,6 +2,7 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
+import { agentList } from './agentList';
 import type { AgentResult } from './AgentResult';
 import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
 import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
@@ -63,7 +64,7 @@ export interface ParallelOptions {
  * ```
  */
 export const ParallelOptionsSchema = z.strictObject({
-  agents: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one agent'),
+  agents: agentList<AgentRef>(1, 'must list at least one agent'),
   prompt: configRules.function<(input: string, agentId: string) => string>().optional(),
   merge: configRules.function<(results: readonly AgentResult[]) => string>().optional(),
   concurrency: configRules.positiveInt().optional(),

@@ -2,6 +2,7 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
+import { agentList } from './agentList';
 import { ExecutionModel } from './ExecutionModel';
 import { PatternBuilder } from './PatternBuilder';
 import { TerminationCondition } from './TerminationCondition';
@@ -53,7 +54,7 @@ export interface SequenceOptions {
  * ```
  */
 export const SequenceOptionsSchema = z.strictObject({
-  agents: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one agent'),
+  agents: agentList<AgentRef>(1, 'must list at least one agent', { repeats: 'same-agent' }),
   prompt: configRules.function<(previous: string, agentId: string, index: number) => string>().optional(),
   agentTimeout: configRules.timeoutMs().optional(),
   timeout: configRules.timeoutMs().optional(),

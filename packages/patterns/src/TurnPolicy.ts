@@ -26,6 +26,25 @@ export interface TurnPolicy {
   next(state: ConversationState): readonly string[];
 }
 
+const WORD_BEFORE = /[\p{L}\p{N}_]$/u;
+const WORD_AFTER = /^[\p{L}\p{N}_]/u;
+
+/**
+ * The participants `content` addresses with `@id`, in order of mention: each `@` (not inside a word, so
+ * not an e-mail address) is matched against the ids, longest first, and a match must end where a word
+ * ends (`@qa.` names `qa`, `@qabot` does not). Ids with spaces or any script work (`@data analyst`, `@аня`).
+ */
+function mentions(content: string, participants: readonly string[], speaker: string): Set<string> {
+  const named = new Set<string>();
+  const ids = [...participants].sort((a, b) => b.length - a.length);
+  for (let at = content.indexOf('@'); at >= 0; at = content.indexOf('@', at + 1)) {
+    if (WORD_BEFORE.test(content.slice(Math.max(0, at - 2), at))) continue;
+    const id = ids.find((candidate) => candidate.length > 0 && content.startsWith(candidate, at + 1) && !WORD_AFTER.test(content.slice(at + 1 + candidate.length, at + 3 + candidate.length)));
+    if (id !== undefined && id !== speaker) named.add(id);
+  }
+  return named;
+}
+
 /** The built-in {@link TurnPolicy} factories. */
 export const TurnPolicy = {
   /**
@@ -89,11 +108,7 @@ export const TurnPolicy = {
       next: (state) => {
         const last = state.messages[state.messages.length - 1];
         if (last === undefined) return fallback.next(state);
-        const named = new Set<string>();
-        for (const match of last.content.matchAll(/@([\w.-]+)/g)) {
-          const id = match[1] as string;
-          if (id !== last.speaker && state.participants.includes(id)) named.add(id);
-        }
+        const named = mentions(last.content, state.participants, last.speaker);
         return named.size > 0 ? [...named] : fallback.next(state);
       },
     };

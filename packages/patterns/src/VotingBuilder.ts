@@ -2,6 +2,7 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
+import { agentList } from './agentList';
 import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
 import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
 import { ExecutionModel } from './ExecutionModel';
@@ -68,7 +69,7 @@ export interface VotingOptions {
  * ```
  */
 export const VotingOptionsSchema = z.strictObject({
-  agents: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one voter'),
+  agents: agentList<AgentRef>(1, 'must list at least one voter'),
   aggregation: configRules.function<VotingAggregation>().optional(),
   parseVote: configRules.function<(reply: string) => string>().optional(),
   prompt: configRules.function<(question: string, voterId: string) => string>().optional(),

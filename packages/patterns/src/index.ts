@@ -11,7 +11,7 @@ export type { ExecutionBackend } from './ExecutionBackend';
 export type { ExecutionResult, ExecutionStatus } from './ExecutionResult';
 export type { AgentResult, AgentSuccess, AgentFailure } from './AgentResult';
 export { AgentRef } from './AgentRef';
-export { ComposedAgent, type ComposedAgentOptions } from './ComposedAgent';
+export { ComposedAgent, ComposedAgentOptionsSchema, type ComposedAgentOptions } from './ComposedAgent';
 export { OrchestratedDriver } from './OrchestratedDriver';
 export { runModel } from './runModel';
 export { ChannelBackend, ChannelBackendOptionsSchema, type ChannelBackendOptions, type ChannelExecutionBackend, type PatternChannel } from './ChannelBackend';
