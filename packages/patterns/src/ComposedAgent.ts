@@ -120,9 +120,12 @@ export class ComposedAgent<T> implements Agent {
     const stopWhen = this.stopWhen;
     if (stopWhen === undefined) return runs;
     return runs.pipe(
-      map((snapshot): ExecutionResult<T> =>
-        snapshot.status === 'running' && stopWhen(snapshot) ? { ...snapshot, status: 'completed', reason: 'stopped by observer' } : snapshot,
-      ),
+      map((snapshot): ExecutionResult<T> => {
+        if (snapshot.status !== 'running') return snapshot;
+        const stop: unknown = stopWhen(snapshot);
+        if (typeof stop !== 'boolean') throw new TypeError(`ComposedAgent "${this.id}": stopWhen gave ${String(stop)}; return true to stop the sub-task, false to go on`);
+        return stop ? { ...snapshot, status: 'completed', reason: 'stopped by observer' } : snapshot;
+      }),
       takeWhile((snapshot) => snapshot.status === 'running', true),
     );
   }

@@ -262,6 +262,7 @@ export class ConversationOrchestrator {
         const end = (decision: Exclude<TerminationDecision, { type: 'continue' }>) => of({ emit: finished(decision) });
         if (overall !== undefined && scheduler.now() >= overall.endsAt) return end(timedOut(pattern, overall.timeoutMs));
         const next = turnPolicy.next(state);
+        if (!Array.isArray(next)) throw new TypeError(`turn policy "${turnPolicy.name}" gave ${String(next)}; return the ids of the next speakers ([] to end the conversation)`);
         if (next.length === 0) return end({ type: 'complete', reason: `${turnPolicy.name} named no speaker` });
         const unknown = next.find((id) => !byId.has(id));
         if (unknown !== undefined) {

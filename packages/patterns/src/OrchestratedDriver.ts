@@ -49,6 +49,7 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
 
     const iterate = (iteration: number): Observable<Unfolded<LoopStep, ExecutionResult<T>>> => {
       const routed = model.route(state, iteration);
+      if (!Array.isArray(routed)) throw new TypeError(`${model.pattern}: route gave ${String(routed)} at iteration ${iteration}; return the agents to call ([] to end the run)`);
       if (routed.length === 0) return of(emit(resultOf(facts(iteration), { type: 'complete', reason: 'no agent left to route' })));
       let failure: AgentFailure | undefined;
       const step$ = dispatchAgents(routed, (ref) => model.prompt(state, ref, iteration), {

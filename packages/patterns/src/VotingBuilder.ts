@@ -111,6 +111,12 @@ const defaultParseVote = (reply: string): string =>
     .toLowerCase()
     .replace(/[.!?]+$/, '');
 
+function voteOf(parseVote: (reply: string) => string, reply: string): string {
+  const choice: unknown = parseVote(reply);
+  if (typeof choice !== 'string') throw new TypeError(`voting: parseVote gave ${String(choice)} for ${JSON.stringify(reply.slice(0, 80))}; return the choice as a string`);
+  return choice;
+}
+
 /**
  * A vote: every agent answers the same question at once; the aggregation picks the winner.
  *
@@ -156,7 +162,7 @@ export class VotingBuilder extends PatternBuilder<VotingState> {
       route: () => agents,
       prompt: (state, voter) => (prompt === undefined ? state.question : prompt(state.question, voter.id)),
       aggregate: (state, result) => {
-        const votes = [...state.votes, { agentId: result.agentId, choice: result.ok ? parseVote(result.output) : undefined }];
+        const votes = [...state.votes, { agentId: result.agentId, choice: result.ok ? voteOf(parseVote, result.output) : undefined }];
         return { ...state, votes, decision: aggregation(votes) };
       },
       termination: TerminationCondition.of('every vote counted', ({ state }) => ({ type: 'complete', reason: state.decision.reason })),

@@ -141,7 +141,9 @@ export const conversationTerminations = {
         if (!state.roundComplete) return CONTINUE;
         return reply(judge, prompt(state), { ...(timeout === undefined ? {} : { timeout }), ...(scheduler === undefined ? {} : { scheduler }) }).pipe(
           map((verdict) => {
-            if (predicate(verdict, state)) return { type: 'complete' as const, reason: `${judge.id}: ${verdict}` };
+            const converged: unknown = predicate(verdict, state);
+            if (typeof converged !== 'boolean') throw new TypeError(`judgeConvergence(${judge.id}): predicate gave ${String(converged)}; return true (converged) or false`);
+            if (converged) return { type: 'complete' as const, reason: `${judge.id}: ${verdict}` };
             if (maxIterations !== undefined && iteration >= maxIterations) {
               return { type: 'escalate' as const, reason: `${judge.id} saw no convergence in ${maxIterations} rounds` };
             }

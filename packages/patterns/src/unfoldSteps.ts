@@ -29,7 +29,16 @@ export function unfoldSteps<S, R>(initial: S, step: (state: S) => Observable<Unf
         queued = undefined;
         let following: { readonly state: S } | undefined;
         let completed = false;
-        current = step(state).subscribe({
+        let next$: Observable<Unfolded<S, R>>;
+        try {
+          next$ = step(state);
+        } catch (error: unknown) {
+          // A step builder runs user code (a route, a turn policy); thrown here from a previous step's
+          // completion it would escape to RxJS's unhandled-error path and leave the run hanging.
+          subscriber.error(error);
+          break;
+        }
+        current = next$.subscribe({
           next: (item) => {
             if ('emit' in item) subscriber.next(item.emit);
             else following = { state: item.next };
