@@ -1,6 +1,6 @@
 import { defer, finalize, map, type Observable, tap } from 'rxjs';
 import { configRules, parseConfig } from '@rxagents/core';
-import { BackpressureStrategy, BackpressureStrategySchema, StreamingChannel } from '@rxagents/streaming';
+import { BackpressureStrategy, BackpressureStrategySchema, StreamingChannel, StreamingChannelOptionsSchema } from '@rxagents/streaming';
 import { z } from 'zod';
 import type { AgentResult } from './AgentResult';
 import type { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
@@ -79,8 +79,9 @@ export interface ChannelBackendOptions {
  * ```
  */
 export const ChannelBackendOptionsSchema = z.strictObject({
-  id: configRules.nonEmptyString().optional(),
-  bufferSize: configRules.positiveInt().optional(),
+  id: configRules.id().optional(),
+  // The channel's own rule, so the bound is the one the channel can honour.
+  bufferSize: StreamingChannelOptionsSchema.shape.bufferSize.unwrap().optional(),
   backpressure: BackpressureStrategySchema.optional(),
   onChannel: configRules.function<(channel: PatternChannel) => void>().optional(),
 });

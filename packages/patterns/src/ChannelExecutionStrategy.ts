@@ -77,6 +77,29 @@ export const CollectOptionsSchema = z.strictObject({
 });
 
 /**
+ * The zod schema of a {@link ConversationStrategy}'s settings (everything but `kind`).
+ *
+ * @remarks
+ * Strict: an unknown key is an error. `ChannelExecutionStrategy.conversation()` validates with it.
+ *
+ * @example
+ * ```ts
+ * import { ConversationStrategySchema, TerminationCondition, TurnPolicy } from '@rxagents/patterns';
+ *
+ * const check = ConversationStrategySchema.safeParse({ turnPolicy: TurnPolicy.roundRobin(), termination: TerminationCondition.maxMessages(4) });
+ * console.log(check.success); // false: project is missing
+ * ```
+ */
+export const ConversationStrategySchema = z.strictObject({
+  turnPolicy: z.custom<TurnPolicy>((v) => typeof (v as TurnPolicy | undefined)?.next === 'function', { error: 'must be a TurnPolicy (with next())' }),
+  termination: z.custom<TerminationCondition<ConversationState>>((v) => typeof (v as TerminationCondition<ConversationState> | undefined)?.evaluate === 'function', {
+    error: 'must be a TerminationCondition (with evaluate())',
+  }),
+  project: configRules.function<(state: ConversationState) => unknown>(),
+  prompt: configRules.function<ConversationPrompt>().optional(),
+});
+
+/**
  * Invokes every agent and aggregates each result as it arrives on the channel (see {@link ChannelExecutionStrategy}).
  *
  * @example
@@ -146,7 +169,7 @@ export type ChannelExecutionStrategy<T> = ConversationStrategy<T> | FanInStrateg
 /** Builds {@link ChannelExecutionStrategy} values. */
 export const ChannelExecutionStrategy = {
   /**
-   * A conversation strategy.
+   * A conversation strategy; settings are validated.
    *
    * @example
    * ```ts
@@ -160,6 +183,7 @@ export const ChannelExecutionStrategy = {
    * ```
    */
   conversation<T>(settings: Omit<ConversationStrategy<T>, 'kind'>): ConversationStrategy<T> {
+    parseConfig(ConversationStrategySchema, settings, 'Conversation strategy');
     return Object.freeze({ kind: 'conversation', ...settings });
   },
 

@@ -112,7 +112,7 @@ export const ConversationOrchestratorOptionsSchema = z.strictObject({
   timeout: configRules.timeoutMs().optional(),
   concurrency: configRules.positiveInt().optional(),
   scheduler: configRules.scheduler().optional(),
-  pattern: configRules.nonEmptyString().optional(),
+  pattern: configRules.id().optional(),
 });
 
 /**

@@ -3,7 +3,7 @@ import { type Agent, configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList, agentRule } from './agentList';
-import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
+import { ChannelBackend, type ChannelBackendOptions, ChannelBackendOptionsSchema } from './ChannelBackend';
 import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
 import { ConversationState } from './ConversationState';
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
@@ -124,7 +124,7 @@ export class DebateBuilder extends PatternBuilder<ConversationState> {
   constructor(options: DebateOptions, channel?: ChannelBackendOptions) {
     super();
     this.#settings = { ...parseConfig(DebateOptionsSchema, options, 'Debate options'), agents: [...options.agents] };
-    this.#channel = channel;
+    this.#channel = channel === undefined ? undefined : parseConfig(ChannelBackendOptionsSchema, channel, '.overChannel() options');
   }
 
   /** The same debate, run as a Conversation with round-robin turns over a `StreamingChannel`. */

@@ -100,8 +100,9 @@ const fn = configRules.function;
  * The zod schema {@link ExecutionModel.create} validates with.
  *
  * @remarks
- * Not strict: extra keys are kept. The functions are checked to be functions, not called; `termination`
- * must have an `evaluate()`.
+ * Strict: an unknown key is an error (`agentTimout` would otherwise silently mean no timeout). The
+ * functions are checked to be functions, not called; `termination` must have an `evaluate()`; agent ids
+ * are unique (the same agent may be listed twice).
  *
  * @example
  * ```ts
@@ -113,8 +114,8 @@ const fn = configRules.function;
  * // [ 'agents', 'initialState', 'route', 'prompt', 'aggregate', 'termination', 'output' ]
  * ```
  */
-export const ExecutionModelSchema = z.object({
-  pattern: configRules.nonEmptyString(),
+export const ExecutionModelSchema = z.strictObject({
+  pattern: configRules.id(),
   agents: agentList<AgentRef>(1, 'must list at least one agent', { repeats: 'same-agent' }),
   initialState: fn(),
   route: fn(),

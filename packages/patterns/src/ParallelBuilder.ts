@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
 import type { AgentResult } from './AgentResult';
-import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
+import { ChannelBackend, type ChannelBackendOptions, ChannelBackendOptionsSchema } from './ChannelBackend';
 import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
 import { ExecutionModel } from './ExecutionModel';
 import { PatternBuilder } from './PatternBuilder';
@@ -128,7 +128,7 @@ export class ParallelBuilder extends PatternBuilder<ParallelState> {
   constructor(options: ParallelOptions, channel?: ChannelBackendOptions) {
     super();
     this.#settings = { ...parseConfig(ParallelOptionsSchema, options, 'Parallel options'), agents: [...options.agents] };
-    this.#channel = channel;
+    this.#channel = channel === undefined ? undefined : parseConfig(ChannelBackendOptionsSchema, channel, '.overChannel() options');
   }
 
   /** The same work as a Barrier over a `StreamingChannel`. */

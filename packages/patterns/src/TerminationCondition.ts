@@ -1,5 +1,6 @@
 import { first, from, Observable, type ObservableInput, type Subscription } from 'rxjs';
 import { configRules, parseConfig } from '@rxagents/core';
+import { z } from 'zod';
 import { conversationTerminations } from './conversationTerminations';
 import { CONTINUE, type TerminationDecision, type TerminationSnapshot } from './TerminationDecision';
 
@@ -33,6 +34,8 @@ export interface TerminationCondition<T> {
 
 const Count = configRules.positiveInt();
 const Millis = configRules.timeoutMs();
+const Stopping = z.enum(['complete', 'failed', 'escalate'], { error: 'must be "complete", "failed" or "escalate"' });
+const OfArguments = z.strictObject({ description: configRules.id(), evaluate: configRules.function() });
 
 /**
  * Factories and combinators for {@link TerminationCondition}s.
@@ -56,6 +59,7 @@ export const TerminationCondition = {
    * ```
    */
   of<T>(description: string, evaluate: TerminationCondition<T>['evaluate']): TerminationCondition<T> {
+    parseConfig(OfArguments, { description, evaluate }, 'TerminationCondition.of');
     return { description, evaluate };
   },
 
@@ -94,6 +98,7 @@ export const TerminationCondition = {
    */
   timeout<T>(ms: number, decision: 'complete' | 'failed' | 'escalate' = 'complete'): TerminationCondition<T> {
     const limit = parseConfig(Millis, ms, 'timeout');
+    parseConfig(Stopping, decision, 'timeout decision');
     return {
       description: `timeout(${limit})`,
       evaluate: ({ elapsedMs }) => (elapsedMs >= limit ? { type: decision, reason: `${limit} ms elapsed` } : CONTINUE),

@@ -1,3 +1,5 @@
+import { configRules, parseConfig } from '@rxagents/core';
+import { z } from 'zod';
 import type { ConversationState } from './ConversationState';
 
 /**
@@ -44,6 +46,11 @@ function mentions(content: string, participants: readonly string[], speaker: str
   }
   return named;
 }
+
+const TurnPolicyRule = z.custom<TurnPolicy>((v) => typeof (v as TurnPolicy | undefined)?.next === 'function' && typeof (v as TurnPolicy).name === 'string', {
+  error: 'must be a TurnPolicy (with a name and next())',
+});
+const CustomPolicyArguments = z.strictObject({ name: configRules.id(), next: configRules.function() });
 
 /** The built-in {@link TurnPolicy} factories. */
 export const TurnPolicy = {
@@ -103,6 +110,7 @@ export const TurnPolicy = {
    * ```
    */
   addressed(fallback: TurnPolicy = TurnPolicy.roundRobin()): TurnPolicy {
+    parseConfig(TurnPolicyRule, fallback, 'TurnPolicy.addressed fallback');
     return {
       name: 'addressed',
       next: (state) => {
@@ -128,6 +136,7 @@ export const TurnPolicy = {
    * ```
    */
   custom(name: string, next: (state: ConversationState) => readonly string[]): TurnPolicy {
+    parseConfig(CustomPolicyArguments, { name, next }, 'TurnPolicy.custom');
     return { name, next };
   },
 } as const;

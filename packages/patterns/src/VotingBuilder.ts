@@ -3,7 +3,7 @@ import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
-import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
+import { ChannelBackend, type ChannelBackendOptions, ChannelBackendOptionsSchema } from './ChannelBackend';
 import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
 import { ExecutionModel } from './ExecutionModel';
 import { PatternBuilder } from './PatternBuilder';
@@ -145,7 +145,7 @@ export class VotingBuilder extends PatternBuilder<VotingState> {
   constructor(options: VotingOptions, channel?: ChannelBackendOptions) {
     super();
     this.#settings = { ...parseConfig(VotingOptionsSchema, options, 'Voting options'), agents: [...options.agents] };
-    this.#channel = channel;
+    this.#channel = channel === undefined ? undefined : parseConfig(ChannelBackendOptionsSchema, channel, '.overChannel() options');
   }
 
   /** The same vote as a FanIn over a `StreamingChannel`. */

@@ -83,6 +83,7 @@ export const conversationTerminations = {
    */
   textMention(text: string, from?: string): TerminationCondition<ConversationState> {
     const needle = parseConfig(configRules.nonEmptyString(), text, 'textMention');
+    if (from !== undefined) parseConfig(configRules.id(), from, 'textMention from');
     return {
       description: `textMention(${JSON.stringify(needle)})`,
       evaluate: ({ state }) => {

@@ -1,5 +1,5 @@
 export { Patterns } from './Patterns';
-export { PatternBuilder, type ExecuteOptions } from './PatternBuilder';
+export { PatternBuilder, ExecuteOptionsSchema, type ExecuteOptions } from './PatternBuilder';
 export { DebateBuilder, DebateOptionsSchema, type DebateOptions } from './DebateBuilder';
 export { VotingBuilder, VotingOptionsSchema, type VotingOptions, type VotingState } from './VotingBuilder';
 export { VotingAggregation, type Vote, type VotingDecision } from './VotingAggregation';
@@ -18,6 +18,7 @@ export { ChannelBackend, ChannelBackendOptionsSchema, type ChannelBackendOptions
 export {
   ChannelExecutionStrategy,
   CollectOptionsSchema,
+  ConversationStrategySchema,
   type CollectOptions,
   type ConversationStrategy,
   type FanInStrategy,
