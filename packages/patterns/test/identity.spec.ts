@@ -111,3 +111,17 @@ describe('TurnPolicy.addressed matches @mentions against the participants\' ids,
     expect(after(participants, speaker, content)).toEqual(expected);
   });
 });
+
+describe('ids are never plain-object keys', () => {
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('a speaker named %s counts from zero', (id) => {
+    const outsider = ConversationState.fold(ConversationState.initial('t', ['a']), { speaker: id, content: 'hi', at: 0 });
+    expect(outsider.messages[0]?.round).toBe(1);
+    const member = ConversationState.fold(ConversationState.initial('t', [id, 'b']), { speaker: id, content: 'hi', at: 0 });
+    expect([member.messages[0]?.round, member.round]).toEqual([1, 0]);
+  });
+
+  it('the default prompt tells a participant named constructor it is in round 1', async () => {
+    const { conversationPrompt } = await import('@rxagents/patterns');
+    expect(conversationPrompt(ConversationState.initial('t', ['a']), 'constructor')).toContain('Round 1:');
+  });
+});
