@@ -64,7 +64,10 @@ function callAgent(ref: AgentRef, promptOf: (ref: AgentRef) => string, options: 
   const { scheduler, agentTimeout } = options;
   return defer(() => {
     const startedAt = scheduler.now();
-    return reply(ref, promptOf(ref), { scheduler, ...(agentTimeout === undefined ? {} : { timeout: agentTimeout }) }).pipe(
+    const prompt: unknown = promptOf(ref);
+    // A bug in the pattern's prompt, not the agent's failure: it ends the run rather than being recorded.
+    if (typeof prompt !== 'string') throw new TypeError(`${options.pattern}: the prompt for ${JSON.stringify(ref.id)} gave ${String(prompt)}; return the text to send`);
+    return reply(ref, prompt, { scheduler, ...(agentTimeout === undefined ? {} : { timeout: agentTimeout }) }).pipe(
       map((output): AgentResult => ({ ok: true, agentId: ref.id, output, startedAt, finishedAt: scheduler.now() })),
       catchError((error: unknown) =>
         of<AgentResult>({ ok: false, agentId: ref.id, error, timedOut: error instanceof AgentTimeoutError, startedAt, finishedAt: scheduler.now() }),

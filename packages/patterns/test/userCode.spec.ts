@@ -184,3 +184,20 @@ describe('user code that throws or forgets to return ends the run visibly', () =
     });
   });
 });
+
+describe('a prompt that forgets to return', () => {
+  it.each(['direct', 'channel'] as const)('%s: fails the vote instead of every voter silently abstaining', (mode) => {
+    const base = Patterns.voting({ agents: [slow('a'), slow('b')], prompt: forgetsAfter(0, () => 'q') });
+    const vote = mode === 'direct' ? base : base.overChannel();
+    expectVisibleEnd(outcome(() => vote.run('go')), /prompt.*undefined/);
+  });
+
+  it('a conversation prompt', () => {
+    expectVisibleEnd(
+      outcome(() =>
+        ConversationOrchestrator.create({ participants: [slow('a')], termination: TerminationCondition.maxMessages(2), prompt: forgetsAfter(1, () => 'p') }).run('t', StreamingChannel.create<PostedMessage>()),
+      ),
+      /prompt.*undefined/,
+    );
+  });
+});
