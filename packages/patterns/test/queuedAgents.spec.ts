@@ -1,7 +1,8 @@
 import { Observable, takeWhile } from 'rxjs';
 import { type Agent, defineAgent } from '@rxagents/core';
 import { scriptedAgent } from '@rxagents/testing';
-import { ChannelBackend, ChannelExecutionStrategy, ComposedAgent, ExecutionModel, Patterns, runModel, type PatternBuilder } from '@rxagents/patterns';
+import { ChannelBackend, ChannelExecutionStrategy, ComposedAgent, ConversationOrchestrator, ExecutionModel, Patterns, runModel, TerminationCondition, TurnPolicy, type PatternBuilder, type PostedMessage } from '@rxagents/patterns';
+import { StreamingChannel } from '@rxagents/streaming';
 import { testScheduler } from './helpers';
 
 /** Agents that count their calls; `first` answers after 10 virtual ms, or synchronously, or only when aborted. */
@@ -123,5 +124,27 @@ describe('a cancelled run never starts a queued agent', () => {
     expect(result.status).toBe('failed');
     expect(started).toEqual(['a']);
     void scriptedAgent;
+  });
+
+  describe('a free-for-all conversation with concurrency 1', () => {
+    const orchestrator = (agents: readonly Agent[]) =>
+      ConversationOrchestrator.create({ participants: agents, turnPolicy: TurnPolicy.freeForAll(), concurrency: 1, termination: TerminationCondition.maxMessages(9) });
+
+    it('unsubscribed while the first speaker works', () => {
+      const scheduler = (virtual = testScheduler());
+      const { agents, started } = voters('answers-on-abort');
+      scheduler.run(({ cold }) => {
+        const subscription = orchestrator(agents).run('t', StreamingChannel.create<PostedMessage>()).subscribe();
+        cold('5ms x').subscribe(() => subscription.unsubscribe());
+      });
+      expect(started).toEqual(['a']);
+    });
+
+    it('stopped by a watcher on the first message', () => {
+      virtual = undefined;
+      const { agents, started } = voters('sync');
+      orchestrator(agents).run('t', StreamingChannel.create<PostedMessage>()).pipe(takeWhile(() => false, true)).subscribe();
+      expect(started).toEqual(['a']);
+    });
   });
 });
