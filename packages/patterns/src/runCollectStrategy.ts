@@ -50,8 +50,10 @@ export function runCollectStrategy<T>(
         : arrivals$.pipe(
             toArray(),
             map((arrived) => {
-              const byAgent = new Map(arrived.map((result) => [result.agentId, result] as const));
-              results = agents.flatMap((agent) => byAgent.get(agent.id) ?? []);
+              // In agent order; an agent listed twice has two results, both kept.
+              const byAgent = new Map<string, AgentResult[]>();
+              for (const result of arrived) byAgent.set(result.agentId, [...(byAgent.get(result.agentId) ?? []), result]);
+              results = agents.flatMap((agent) => byAgent.get(agent.id)?.shift() ?? []);
               for (const result of results) state = model.aggregate(state, result);
               return resultOf(facts(0));
             }),

@@ -125,3 +125,21 @@ describe('ids are never plain-object keys', () => {
     expect(conversationPrompt(ConversationState.initial('t', ['a']), 'constructor')).toContain('Round 1:');
   });
 });
+
+describe('a custom model that lists one agent twice, over a Barrier', () => {
+  it('keeps both of its results', async () => {
+    let calls = 0;
+    const twice = defineAgent('twice', async () => `call ${++calls}`);
+    const other = agent('other', 'o');
+    const { ChannelBackend: Backend, runModel } = await import('@rxagents/patterns');
+    const model = ExecutionModel.create<string[]>({
+      pattern: 'repeat', agents: [twice, other, twice], initialState: () => [], route: () => [twice, other, twice], prompt: () => 'go',
+      aggregate: (state, result) => (result.ok ? [...state, result.output] : state), termination: TerminationCondition.maxIterations(1), output: (state) => state.join(','),
+      concurrency: 3,
+    });
+    const { lastValueFrom } = await import('rxjs');
+    const result = await lastValueFrom(runModel(ExecutionModel.withBackend(model, Backend(ChannelExecutionStrategy.barrier())), 'x'));
+    expect(result.results.map((r) => r.agentId)).toEqual(['twice', 'other', 'twice']);
+    expect([...result.state].sort()).toEqual(['call 1', 'call 2', 'o']);
+  });
+});
