@@ -48,9 +48,9 @@ export interface ConversationStrategy<T> {
 export interface CollectOptions {
   /** How many agents run at once. Default: all of them. */
   readonly concurrency?: number;
-  /** Per-agent limit in ms: a late agent is recorded as a failed result (`AgentTimeoutError`). */
+  /** Per-agent limit in ms: a late agent is recorded as a failed result (`AgentTimeoutError`); up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly agentTimeout?: number;
-  /** Overall limit in ms: agents still working are recorded as failed (`ExecutionTimeoutError`). */
+  /** Overall limit in ms: agents still working are recorded as failed (`ExecutionTimeoutError`); up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
 }
 

@@ -73,9 +73,9 @@ export interface ConversationOrchestratorOptions {
   readonly termination: TerminationCondition<ConversationState>;
   /** What a speaker is asked. Default {@link conversationPrompt}. */
   readonly prompt?: ConversationPrompt;
-  /** Per-turn limit for each speaker, in ms (core's `AgentTimeoutError`). */
+  /** Per-turn limit for each speaker, in ms (core's `AgentTimeoutError`); up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly agentTimeout?: number;
-  /** Whole-conversation limit, in ms (`ExecutionTimeoutError`, status failed). */
+  /** Whole-conversation limit, in ms (`ExecutionTimeoutError`, status failed); up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
   /** How many speakers of one turn (a free-for-all) answer at once. Default: all of them. */
   readonly concurrency?: number;

@@ -47,9 +47,9 @@ export interface DebateOptions {
   readonly judgeOptions?: Omit<JudgeConvergenceOptions, 'maxIterations' | 'scheduler'>;
   /** What a debater is asked. Default {@link conversationPrompt}. */
   readonly prompt?: ConversationPrompt;
-  /** Per-turn limit in ms. */
+  /** Per-turn limit in ms; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly agentTimeout?: number;
-  /** Whole-debate limit in ms. */
+  /** Whole-debate limit in ms; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
   /** The clock. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;

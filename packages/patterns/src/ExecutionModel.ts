@@ -61,9 +61,9 @@ export interface ExecutionModel<T> {
   readonly failOnAgentError: boolean;
   /** How many agents of one iteration run at once. */
   readonly concurrency: number;
-  /** Per-call limit in ms; a late agent is recorded as a failed result with `AgentTimeoutError`. */
+  /** Per-call limit in ms; a late agent is recorded as a failed result with `AgentTimeoutError`; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly agentTimeout?: number;
-  /** Whole-run limit in ms; agents still working are recorded with `ExecutionTimeoutError`. */
+  /** Whole-run limit in ms; agents still working are recorded with `ExecutionTimeoutError`; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
   /** The clock of every timeout and duration. */
   readonly scheduler: SchedulerLike;

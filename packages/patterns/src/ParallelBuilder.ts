@@ -38,9 +38,9 @@ export interface ParallelOptions {
   readonly merge?: (results: readonly AgentResult[]) => string;
   /** How many contributors work at once. Default: all. */
   readonly concurrency?: number;
-  /** Per-contributor limit in ms; a late one is recorded as a timed-out result. */
+  /** Per-contributor limit in ms; a late one is recorded as a timed-out result; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly agentTimeout?: number;
-  /** Overall limit in ms; contributors still working are recorded as timed out and the gate opens. */
+  /** Overall limit in ms; contributors still working are recorded as timed out and the gate opens; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
   readonly scheduler?: SchedulerLike;
 }

@@ -28,9 +28,9 @@ export interface SequenceOptions {
   readonly agents: readonly AgentRef[];
   /** What step `index` is asked, given the previous output (the input for the first). Default: that output. */
   readonly prompt?: (previous: string, agentId: string, index: number) => string;
-  /** Per-step limit in ms. */
+  /** Per-step limit in ms; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly agentTimeout?: number;
-  /** Whole-pipeline limit in ms. */
+  /** Whole-pipeline limit in ms; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
   readonly scheduler?: SchedulerLike;
 }

@@ -39,9 +39,9 @@ export interface SupervisorOptions {
   readonly maxSteps?: number;
   /** What the supervisor is asked. Default: the task, the workers, the results so far, the reply format. */
   readonly prompt?: (state: SupervisorState, workers: readonly AgentRef[]) => string;
-  /** Per-call limit in ms (supervisor and workers). */
+  /** Per-call limit in ms (supervisor and workers); up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly agentTimeout?: number;
-  /** Whole-run limit in ms. */
+  /** Whole-run limit in ms; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
   readonly scheduler?: SchedulerLike;
 }

@@ -88,6 +88,7 @@ export const TerminationCondition = {
    * The decision is `complete` by default, as AutoGen's `TimeoutTermination`; pass `'failed'` or
    * `'escalate'` to treat running out of time as a failure. To cut a step that is in flight, use the
    * pattern's `timeout` option instead.
+   * `ms` follows the rule of every timer-valued option: up to `MAX_DELAY_MS`, or `Infinity` (never).
    *
    * @example
    * ```ts

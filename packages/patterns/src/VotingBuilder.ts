@@ -41,9 +41,9 @@ export interface VotingOptions {
   readonly prompt?: (question: string, voterId: string) => string;
   /** How many voters answer at once. Default: all. */
   readonly concurrency?: number;
-  /** Per-voter limit in ms; a late voter abstains (recorded as a timed-out result). */
+  /** Per-voter limit in ms; a late voter abstains (recorded as a timed-out result); up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly agentTimeout?: number;
-  /** Whole-vote limit in ms; voters still thinking abstain. */
+  /** Whole-vote limit in ms; voters still thinking abstain; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
   readonly scheduler?: SchedulerLike;
 }

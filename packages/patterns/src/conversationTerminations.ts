@@ -29,7 +29,7 @@ export interface JudgeConvergenceOptions {
   readonly predicate?: (verdict: string, state: ConversationState) => boolean;
   /** What the judge is asked. Default: the topic, the transcript, and "answer CONVERGED or CONTINUE". */
   readonly prompt?: (state: ConversationState) => string;
-  /** Per-verdict timeout in ms; a judge that times out fails the run. */
+  /** Per-verdict timeout in ms; a judge that times out fails the run; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
   /** The clock for `timeout`. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
