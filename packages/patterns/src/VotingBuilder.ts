@@ -111,6 +111,14 @@ const defaultParseVote = (reply: string): string =>
     .toLowerCase()
     .replace(/[.!?]+$/, '');
 
+function decide(aggregation: VotingAggregation, votes: readonly Vote[]): VotingDecision {
+  const decision: unknown = aggregation(votes);
+  if (typeof decision !== 'object' || decision === null || typeof (decision as VotingDecision).reason !== 'string') {
+    throw new TypeError(`voting: the aggregation gave ${String(decision)} for ${votes.length} vote(s); return { winner, reason }`);
+  }
+  return decision as VotingDecision;
+}
+
 function voteOf(parseVote: (reply: string) => string, reply: string): string {
   const choice: unknown = parseVote(reply);
   if (typeof choice !== 'string') throw new TypeError(`voting: parseVote gave ${String(choice)} for ${JSON.stringify(reply.slice(0, 80))}; return the choice as a string`);
@@ -158,12 +166,12 @@ export class VotingBuilder extends PatternBuilder<VotingState> {
     const model = ExecutionModel.create<VotingState>({
       pattern: 'voting',
       agents,
-      initialState: (question) => ({ question, votes: [], decision: aggregation([]) }),
+      initialState: (question) => ({ question, votes: [], decision: decide(aggregation, []) }),
       route: () => agents,
       prompt: (state, voter) => (prompt === undefined ? state.question : prompt(state.question, voter.id)),
       aggregate: (state, result) => {
         const votes = [...state.votes, { agentId: result.agentId, choice: result.ok ? voteOf(parseVote, result.output) : undefined }];
-        return { ...state, votes, decision: aggregation(votes) };
+        return { ...state, votes, decision: decide(aggregation, votes) };
       },
       termination: TerminationCondition.of('every vote counted', ({ state }) => ({ type: 'complete', reason: state.decision.reason })),
       output: (state) => state.decision.winner ?? '',

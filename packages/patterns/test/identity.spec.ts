@@ -1,6 +1,7 @@
 import { ConfigError, defineAgent } from '@rxagents/core';
 import { scriptedAgent } from '@rxagents/testing';
 import {
+  AgentRef,
   ChannelExecutionStrategy,
   ComposedAgent,
   ConversationOrchestrator,
@@ -63,7 +64,9 @@ describe('agent identity', () => {
     const model = Patterns.voting({ agents: [agent('a')] }).build();
     expect(() => new ComposedAgent('  ', model)).toThrow(ConfigError);
     expect(() => Patterns.voting({ agents: [agent('a')] }).asAgent('')).toThrow(ConfigError);
-    expect(() => ChannelExecutionStrategy.fanIn({ concurrency: 2 })).not.toThrow();
+    expect(() => AgentRef.composed(' ', model)).toThrow(ConfigError);
+    expect(() => AgentRef.of({ id: ' ', chat: async () => 'x' } as never)).toThrow(ConfigError);
+    expect(() => Patterns.voting({ agents: [{ id: '', chat: async () => 'x' } as never] })).toThrow(ConfigError);
   });
 });
 

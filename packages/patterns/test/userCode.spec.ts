@@ -1,6 +1,8 @@
 import { config, type Observable } from 'rxjs';
 import { scriptedAgent } from '@rxagents/testing';
 import {
+  ChannelBackend,
+  ChannelExecutionStrategy,
   ComposedAgent,
   ConversationOrchestrator,
   ConversationState,
@@ -177,10 +179,24 @@ describe('user code that throws or forgets to return ends the run visibly', () =
       expectVisibleEnd(outcome(() => panel.observe('go')), /stopWhen.*undefined/);
     });
 
-    it('a projection (ConversationStrategy.project) throws', () => {
+    it('a debate output throws over a channel', () => {
       const debate = Patterns.debate({ agents: [slow('a'), slow('b')], prompt: () => 'p' }).overChannel();
       const base = debate.build();
       expectVisibleEnd(outcome(() => runModel({ ...base, output: throwsAfter(1, () => '') }, 'go')));
+    });
+
+    it('a projection (ConversationStrategy.project) throws', () => {
+      const base = Patterns.debate({ agents: [slow('a'), slow('b')] }).build();
+      const strategy = ChannelExecutionStrategy.conversation<ConversationState>({
+        turnPolicy: TurnPolicy.roundRobin(),
+        termination: TerminationCondition.maxMessages(4),
+        project: throwsAfter(1, (state: ConversationState) => state),
+      });
+      expectVisibleEnd(outcome(() => runModel(ExecutionModel.withBackend(base, ChannelBackend(strategy)), 'go')));
+    });
+
+    it('a voting aggregation that forgets to return', () => {
+      expectVisibleEnd(outcome(() => Patterns.voting({ agents: [slow('a')], aggregation: forgetsAfter(1, () => ({ winner: 'x', reason: 'r' })) }).run('go')), /aggregation.*undefined/);
     });
   });
 });
