@@ -217,3 +217,27 @@ describe('a prompt that forgets to return', () => {
     );
   });
 });
+
+describe('a watcher attached with onChannel that throws', () => {
+  it.each([
+    ['voting', () => Patterns.voting({ agents: [slow('a'), slow('b')] })],
+    ['parallel', () => Patterns.parallel({ agents: [slow('a'), slow('b')] })],
+    ['debate', () => Patterns.debate({ agents: [slow('a'), slow('b')], maxRounds: 3 })],
+  ] as const)('%s: fails the run with its error, closes the channel, reports nothing unhandled', (_name, make) => {
+    let channel: { metrics(): { closed: boolean } } | undefined;
+    const result = outcome(() =>
+      make()
+        .overChannel({
+          onChannel: (opened) => {
+            channel = opened;
+            opened.subscribe(() => {
+              throw boom;
+            });
+          },
+        })
+        .run('go'),
+    );
+    expectVisibleEnd(result);
+    expect(channel?.metrics().closed).toBe(true);
+  });
+});
