@@ -150,7 +150,11 @@ export class ParallelBuilder extends PatternBuilder<ParallelState> {
         contributions: [...state.contributions, result].sort((a, b) => (order.get(a.agentId) ?? 0) - (order.get(b.agentId) ?? 0)),
       }),
       termination: TerminationCondition.maxIterations(1),
-      output: (state) => merge(state.contributions),
+      output: (state) => {
+        const merged: unknown = merge(state.contributions);
+        if (typeof merged !== 'string') throw new TypeError(`parallel: merge gave ${String(merged)}; return the output text`);
+        return merged;
+      },
       concurrency: concurrency ?? agents.length,
       scheduler: this.#settings.scheduler ?? asyncScheduler,
       ...(agentTimeout === undefined ? {} : { agentTimeout }),

@@ -241,3 +241,11 @@ describe('a watcher attached with onChannel that throws', () => {
     expect(channel?.metrics().closed).toBe(true);
   });
 });
+
+describe('a parallel merge that forgets to return', () => {
+  it.each(['direct', 'channel'] as const)('%s: fails the run instead of an undefined output', (mode) => {
+    const base = Patterns.parallel({ agents: [slow('a'), slow('b')], merge: forgetsAfter(0, () => '') });
+    const work = mode === 'direct' ? base : base.overChannel();
+    expectVisibleEnd(outcome(() => work.run('go')), /merge.*undefined/);
+  });
+});
