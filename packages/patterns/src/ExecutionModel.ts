@@ -162,8 +162,24 @@ export const ExecutionModel = {
    */
   create<T>(definition: ExecutionModelDefinition<T>): ExecutionModel<T> {
     const parsed = parseConfig(ExecutionModelSchema, definition, 'ExecutionModel');
+    const { pattern, output, deadlocked } = definition;
     const model: ExecutionModel<T> = {
       ...definition,
+      // A forgotten `return` here would give an undefined output or a silent `completed`: fail instead.
+      output: (state) => {
+        const text: unknown = output(state);
+        if (typeof text !== 'string') throw new TypeError(`${pattern}: output gave ${String(text)}; return the run's answer as a string`);
+        return text;
+      },
+      ...(deadlocked === undefined
+        ? {}
+        : {
+            deadlocked: (state: T) => {
+              const stuck: unknown = deadlocked(state);
+              if (typeof stuck !== 'boolean') throw new TypeError(`${pattern}: deadlocked gave ${String(stuck)}; return true or false`);
+              return stuck;
+            },
+          }),
       failOnAgentError: parsed.failOnAgentError,
       concurrency: parsed.concurrency,
       scheduler: parsed.scheduler,

@@ -103,6 +103,14 @@ describe('user code that throws or forgets to return ends the run visibly', () =
       expectVisibleEnd(outcome(() => runModel(model({ route: forgetsAfter(1, () => [slow('a')]) }), 'go')), /route.*undefined/);
     });
 
+    it('output forgets to return', () => {
+      expectVisibleEnd(outcome(() => runModel(model({ output: forgetsAfter(0, () => '') }), 'go')), /output.*undefined/);
+    });
+
+    it('deadlocked forgets to return', () => {
+      expectVisibleEnd(outcome(() => runModel(model({ deadlocked: forgetsAfter(0, () => false) }), 'go')), /deadlocked.*undefined/);
+    });
+
     it('a custom termination forgets to return', () => {
       expectVisibleEnd(outcome(() => runModel(model({ termination: TerminationCondition.of<number>('forgetful', forgetsAfter(1, () => ({ type: 'continue' as const }))) }), 'go')), /forgetful.*undefined/);
     });
