@@ -1,6 +1,7 @@
 import { catchError, map, of, type SchedulerLike } from 'rxjs';
 import { type Agent, configRules, parseConfig, reply } from '@rxagents/core';
 import { z } from 'zod';
+import { agentRule } from './agentList';
 import { ConversationState } from './ConversationState';
 import type { TerminationCondition } from './TerminationCondition';
 import { CONTINUE } from './TerminationDecision';
@@ -131,6 +132,7 @@ export const conversationTerminations = {
    * ```
    */
   judgeConvergence(judge: Agent, options: JudgeConvergenceOptions = {}): TerminationCondition<ConversationState> {
+    parseConfig(agentRule(), judge, 'judgeConvergence judge');
     const { maxIterations, predicate = defaultPredicate, prompt = defaultJudgePrompt, timeout, scheduler } = parseConfig(
       JudgeConvergenceOptionsSchema,
       options,

@@ -54,6 +54,7 @@ describe('options objects are strict and checked where they are given', () => {
     expect(() => TerminationCondition.of('x', undefined as never)).toThrow(ConfigError);
     expect(() => TerminationCondition.textMention('DONE', '  ')).toThrow(ConfigError);
     expect(() => TerminationCondition.timeout(1_000, 'abort' as never)).toThrow(ConfigError);
+    expect(() => TerminationCondition.judgeConvergence({ id: 'judge' } as never)).toThrow(ConfigError);
   });
 
   it('execute() refuses a misspelt option (signl would silently mean "never cancel") and a non-string input', async () => {
