@@ -1,4 +1,5 @@
-import type { Agent } from '@rxagents/core';
+import { type Agent, parseConfig } from '@rxagents/core';
+import { agentRule } from './agentList';
 import { ComposedAgent, type ComposedAgentOptions } from './ComposedAgent';
 import type { ExecutionModel } from './ExecutionModel';
 
@@ -38,7 +39,7 @@ export const AgentRef = {
    * ```
    */
   of(agent: Agent): AgentRef {
-    return agent;
+    return parseConfig(agentRule(), agent, 'AgentRef.of');
   },
 
   /**

@@ -1,6 +1,6 @@
-import { defer, finalize, map, type Observable, tap } from 'rxjs';
+import { defer, finalize, map, Observable, tap } from 'rxjs';
 import { configRules, parseConfig } from '@rxagents/core';
-import { BackpressureStrategy, BackpressureStrategySchema, StreamingChannel } from '@rxagents/streaming';
+import { BackpressureStrategy, BackpressureStrategySchema, StreamingChannel, StreamingChannelOptionsSchema } from '@rxagents/streaming';
 import { z } from 'zod';
 import type { AgentResult } from './AgentResult';
 import type { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
@@ -57,7 +57,10 @@ export interface ChannelBackendOptions {
   readonly bufferSize?: number;
   /** The channel's strategy. Default `BLOCK`: a slow watcher slows the run; a message dropped anyway fails it (`MessageDroppedError`). */
   readonly backpressure?: BackpressureStrategy;
-  /** Called with each run's channel before anything is posted: subscribe a UI or a logger here. */
+  /**
+   * Called with each run's channel before anything is posted: subscribe a UI or a logger here. A
+   * subscriber whose handler throws or rejects fails the run with that error.
+   */
   readonly onChannel?: (channel: PatternChannel) => void;
 }
 
@@ -79,8 +82,9 @@ export interface ChannelBackendOptions {
  * ```
  */
 export const ChannelBackendOptionsSchema = z.strictObject({
-  id: configRules.nonEmptyString().optional(),
-  bufferSize: configRules.positiveInt().optional(),
+  id: configRules.id().optional(),
+  // The channel's own rule, so the bound is the one the channel can honour.
+  bufferSize: StreamingChannelOptionsSchema.shape.bufferSize.unwrap().optional(),
   backpressure: BackpressureStrategySchema.optional(),
   onChannel: configRules.function<(channel: PatternChannel) => void>().optional(),
 });
@@ -165,10 +169,18 @@ function posting<M>(channel: StreamingChannel<M>): (item: M) => Observable<boole
     });
 }
 
-/** Runs what `start` sets up on `channel`, and tears the channel down however it ends, a failing `start` included. */
+/**
+ * Runs what `start` sets up on `channel`, and tears the channel down however it ends, a failing `start`
+ * included. A subscriber of the channel (a watcher attached in `onChannel`) that throws fails the run
+ * with its error, rather than reaching unhandled-error reporting while the run goes on.
+ */
 function tearDownAfter<M, T>(channel: StreamingChannel<M>, start: () => Observable<ExecutionResult<T>>): Observable<ExecutionResult<T>> {
   let completed = false;
-  return defer(start).pipe(
+  const run$ = new Observable<ExecutionResult<T>>((subscriber) => {
+    subscriber.add(channel.onError((error) => subscriber.error(error)));
+    defer(start).subscribe(subscriber);
+  });
+  return run$.pipe(
     map((result): ExecutionResult<T> => (result.mode === 'channel' ? result : { ...result, mode: 'channel' })),
     tap({
       complete: () => {

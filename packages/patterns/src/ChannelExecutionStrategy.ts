@@ -48,9 +48,9 @@ export interface ConversationStrategy<T> {
 export interface CollectOptions {
   /** How many agents run at once. Default: all of them. */
   readonly concurrency?: number;
-  /** Per-agent limit in ms: a late agent is recorded as a failed result (`AgentTimeoutError`). */
+  /** Per-agent limit in ms: a late agent is recorded as a failed result (`AgentTimeoutError`); up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly agentTimeout?: number;
-  /** Overall limit in ms: agents still working are recorded as failed (`ExecutionTimeoutError`). */
+  /** Overall limit in ms: agents still working are recorded as failed (`ExecutionTimeoutError`); up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
 }
 
@@ -72,8 +72,31 @@ export interface CollectOptions {
  */
 export const CollectOptionsSchema = z.strictObject({
   concurrency: configRules.positiveInt().optional(),
-  agentTimeout: configRules.positiveNumber().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  agentTimeout: configRules.timeoutMs().optional(),
+  timeout: configRules.timeoutMs().optional(),
+});
+
+/**
+ * The zod schema of a {@link ConversationStrategy}'s settings (everything but `kind`).
+ *
+ * @remarks
+ * Strict: an unknown key is an error. `ChannelExecutionStrategy.conversation()` validates with it.
+ *
+ * @example
+ * ```ts
+ * import { ConversationStrategySchema, TerminationCondition, TurnPolicy } from '@rxagents/patterns';
+ *
+ * const check = ConversationStrategySchema.safeParse({ turnPolicy: TurnPolicy.roundRobin(), termination: TerminationCondition.maxMessages(4) });
+ * console.log(check.success); // false: project is missing
+ * ```
+ */
+export const ConversationStrategySchema = z.strictObject({
+  turnPolicy: z.custom<TurnPolicy>((v) => typeof (v as TurnPolicy | undefined)?.next === 'function', { error: 'must be a TurnPolicy (with next())' }),
+  termination: z.custom<TerminationCondition<ConversationState>>((v) => typeof (v as TerminationCondition<ConversationState> | undefined)?.evaluate === 'function', {
+    error: 'must be a TerminationCondition (with evaluate())',
+  }),
+  project: configRules.function<(state: ConversationState) => unknown>(),
+  prompt: configRules.function<ConversationPrompt>().optional(),
 });
 
 /**
@@ -146,7 +169,7 @@ export type ChannelExecutionStrategy<T> = ConversationStrategy<T> | FanInStrateg
 /** Builds {@link ChannelExecutionStrategy} values. */
 export const ChannelExecutionStrategy = {
   /**
-   * A conversation strategy.
+   * A conversation strategy; settings are validated.
    *
    * @example
    * ```ts
@@ -160,6 +183,7 @@ export const ChannelExecutionStrategy = {
    * ```
    */
   conversation<T>(settings: Omit<ConversationStrategy<T>, 'kind'>): ConversationStrategy<T> {
+    parseConfig(ConversationStrategySchema, settings, 'Conversation strategy');
     return Object.freeze({ kind: 'conversation', ...settings });
   },
 

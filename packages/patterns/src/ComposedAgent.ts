@@ -1,5 +1,6 @@
 import { last, map, type Observable, takeWhile } from 'rxjs';
-import type { Agent, ChatOptions } from '@rxagents/core';
+import { type Agent, type ChatOptions, configRules, parseConfig } from '@rxagents/core';
+import { z } from 'zod';
 import { PatternFailedError } from './errors/PatternFailedError';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
@@ -40,6 +41,36 @@ export interface ComposedAgentOptions<T> {
 }
 
 /**
+ * The zod schema of {@link ComposedAgentOptions}.
+ *
+ * @remarks
+ * Strict: an unknown key is an error. `new ComposedAgent(...)`, `asAgent()` and `AgentRef.composed()`
+ * validate with it.
+ *
+ * @example
+ * ```ts
+ * import { ComposedAgentOptionsSchema } from '@rxagents/patterns';
+ *
+ * console.log(ComposedAgentOptionsSchema.safeParse({ role: 'Debate panel' }).success); // true
+ * console.log(ComposedAgentOptionsSchema.safeParse({ stopwhen: () => true }).success); // false
+ * ```
+ */
+export const ComposedAgentOptionsSchema = z.strictObject({
+  name: z.string({ error: 'must be a string' }).optional(),
+  role: z.string({ error: 'must be a string' }).optional(),
+  goal: z.string({ error: 'must be a string' }).optional(),
+  stopWhen: configRules.function<(snapshot: ExecutionResult<unknown>) => boolean>().optional(),
+});
+
+const ComposedArgumentsSchema = z.strictObject({
+  id: configRules.id(),
+  model: z.custom<ExecutionModel<unknown>>((value) => typeof value === 'object' && value !== null && typeof (value as ExecutionModel<unknown>).route === 'function', {
+    error: 'must be an ExecutionModel (build one with ExecutionModel.create or a builder\'s build())',
+  }),
+  options: ComposedAgentOptionsSchema,
+});
+
+/**
  * A whole pattern run as one agent, so a supervisor can dispatch a debate or a vote as a sub-task.
  *
  * @remarks
@@ -72,7 +103,9 @@ export class ComposedAgent<T> implements Agent {
   readonly model: ExecutionModel<T>;
   private readonly stopWhen: ((snapshot: ExecutionResult<T>) => boolean) | undefined;
 
+  /** @throws `ConfigError` for a blank id, a model that is not one, or a bad option. */
   constructor(id: string, model: ExecutionModel<T>, options: ComposedAgentOptions<T> = {}) {
+    parseConfig(ComposedArgumentsSchema, { id, model, options }, 'ComposedAgent');
     this.id = id;
     if (options.name !== undefined) this.name = options.name;
     if (options.role !== undefined) this.role = options.role;
@@ -87,9 +120,12 @@ export class ComposedAgent<T> implements Agent {
     const stopWhen = this.stopWhen;
     if (stopWhen === undefined) return runs;
     return runs.pipe(
-      map((snapshot): ExecutionResult<T> =>
-        snapshot.status === 'running' && stopWhen(snapshot) ? { ...snapshot, status: 'completed', reason: 'stopped by observer' } : snapshot,
-      ),
+      map((snapshot): ExecutionResult<T> => {
+        if (snapshot.status !== 'running') return snapshot;
+        const stop: unknown = stopWhen(snapshot);
+        if (typeof stop !== 'boolean') throw new TypeError(`ComposedAgent "${this.id}": stopWhen gave ${String(stop)}; return true to stop the sub-task, false to go on`);
+        return stop ? { ...snapshot, status: 'completed', reason: 'stopped by observer' } : snapshot;
+      }),
       takeWhile((snapshot) => snapshot.status === 'running', true),
     );
   }

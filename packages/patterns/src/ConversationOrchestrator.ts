@@ -1,11 +1,12 @@
-import { asyncScheduler, BehaviorSubject, concat, concatMap, defer, EMPTY, first, ignoreElements, map, merge, type Observable, of, race, scan, type SchedulerLike, takeWhile, tap, timer } from 'rxjs';
+import { asyncScheduler, BehaviorSubject, concat, concatMap, defer, EMPTY, first, ignoreElements, map, merge, type Observable, of, race, scan, type SchedulerLike, takeWhile, tap } from 'rxjs';
 import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
+import { agentList } from './agentList';
 import type { AgentFailure, AgentResult } from './AgentResult';
 import { type ConversationMessage, ConversationState, type PostedMessage } from './ConversationState';
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
-import { dispatchAgents } from './dispatchAgents';
+import { dispatchAgents, overallDeadline, untilDeadline } from './dispatchAgents';
 import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
 import { MessageDroppedError } from './errors/MessageDroppedError';
 import { UnknownParticipantError } from './errors/UnknownParticipantError';
@@ -72,9 +73,9 @@ export interface ConversationOrchestratorOptions {
   readonly termination: TerminationCondition<ConversationState>;
   /** What a speaker is asked. Default {@link conversationPrompt}. */
   readonly prompt?: ConversationPrompt;
-  /** Per-turn limit for each speaker, in ms (core's `AgentTimeoutError`). */
+  /** Per-turn limit for each speaker, in ms (core's `AgentTimeoutError`); up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly agentTimeout?: number;
-  /** Whole-conversation limit, in ms (`ExecutionTimeoutError`, status failed). */
+  /** Whole-conversation limit, in ms (`ExecutionTimeoutError`, status failed); up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
   /** How many speakers of one turn (a free-for-all) answer at once. Default: all of them. */
   readonly concurrency?: number;
@@ -101,17 +102,17 @@ export interface ConversationOrchestratorOptions {
  * ```
  */
 export const ConversationOrchestratorOptionsSchema = z.strictObject({
-  participants: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one participant'),
+  participants: agentList<AgentRef>(1, 'must list at least one participant'),
   turnPolicy: z.custom<TurnPolicy>((v) => typeof (v as TurnPolicy | undefined)?.next === 'function', { error: 'must be a TurnPolicy' }).optional(),
   termination: z.custom<TerminationCondition<ConversationState>>((v) => typeof (v as TerminationCondition<ConversationState> | undefined)?.evaluate === 'function', {
     error: 'must be a TerminationCondition',
   }),
   prompt: configRules.function<ConversationPrompt>().optional(),
-  agentTimeout: configRules.positiveNumber().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  agentTimeout: configRules.timeoutMs().optional(),
+  timeout: configRules.timeoutMs().optional(),
   concurrency: configRules.positiveInt().optional(),
   scheduler: configRules.scheduler().optional(),
-  pattern: configRules.nonEmptyString().optional(),
+  pattern: configRules.id().optional(),
 });
 
 /**
@@ -222,7 +223,7 @@ export class ConversationOrchestrator {
     const ids = participants.map((p) => p.id);
     return defer(() => {
       const startedAt = scheduler.now();
-      const overall = timeout === undefined ? undefined : { timeoutMs: timeout, endsAt: startedAt + timeout };
+      const overall = overallDeadline(timeout, startedAt);
       const projection = new BehaviorSubject(ConversationState.initial(topic, ids));
       const results: AgentResult[] = [];
       let posted = 0;
@@ -251,7 +252,7 @@ export class ConversationOrchestrator {
           const bounded$ =
             overall === undefined
               ? decision$
-              : race(decision$, timer(Math.max(0, overall.endsAt - scheduler.now()), scheduler).pipe(map(() => timedOut(pattern, overall.timeoutMs))));
+              : race(decision$, untilDeadline(overall, scheduler).pipe(map(() => timedOut(pattern, overall.timeoutMs))));
           return bounded$.pipe(
             map((decision): Unfolded<TurnStep, ConversationEvent> => (decision.type === 'continue' ? { next: { speak: state } } : { emit: finished(decision) })),
           );
@@ -261,6 +262,7 @@ export class ConversationOrchestrator {
         const end = (decision: Exclude<TerminationDecision, { type: 'continue' }>) => of({ emit: finished(decision) });
         if (overall !== undefined && scheduler.now() >= overall.endsAt) return end(timedOut(pattern, overall.timeoutMs));
         const next = turnPolicy.next(state);
+        if (!Array.isArray(next)) throw new TypeError(`turn policy "${turnPolicy.name}" gave ${String(next)}; return the ids of the next speakers ([] to end the conversation)`);
         if (next.length === 0) return end({ type: 'complete', reason: `${turnPolicy.name} named no speaker` });
         const unknown = next.find((id) => !byId.has(id));
         if (unknown !== undefined) {

@@ -122,10 +122,11 @@ export const ConversationState = {
    * ```
    */
   fold(state: ConversationState, posted: PostedMessage): ConversationState {
-    const spoken = (state.counts[posted.speaker] ?? 0) + 1;
+    // Own keys only: a speaker named `constructor` or `__proto__` must not read Object.prototype.
+    const spoken = (Object.hasOwn(state.counts, posted.speaker) ? (state.counts[posted.speaker] as number) : 0) + 1;
     const counts = { ...state.counts, [posted.speaker]: spoken };
     let round = Number.POSITIVE_INFINITY;
-    for (const id of state.participants) round = Math.min(round, counts[id] ?? 0);
+    for (const id of state.participants) round = Math.min(round, Object.hasOwn(counts, id) ? (counts[id] as number) : 0);
     if (!Number.isFinite(round)) round = 0;
     const message: ConversationMessage = { index: state.messages.length, speaker: posted.speaker, content: posted.content, at: posted.at, round: spoken };
     return {

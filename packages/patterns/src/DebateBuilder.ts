@@ -2,7 +2,8 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { type Agent, configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
-import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
+import { agentList, agentRule } from './agentList';
+import { ChannelBackend, type ChannelBackendOptions, ChannelBackendOptionsSchema } from './ChannelBackend';
 import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
 import { ConversationState } from './ConversationState';
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
@@ -46,9 +47,9 @@ export interface DebateOptions {
   readonly judgeOptions?: Omit<JudgeConvergenceOptions, 'maxIterations' | 'scheduler'>;
   /** What a debater is asked. Default {@link conversationPrompt}. */
   readonly prompt?: ConversationPrompt;
-  /** Per-turn limit in ms. */
+  /** Per-turn limit in ms; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly agentTimeout?: number;
-  /** Whole-debate limit in ms. */
+  /** Whole-debate limit in ms; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
   /** The clock. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
@@ -74,17 +75,17 @@ export interface DebateOptions {
  * ```
  */
 export const DebateOptionsSchema = z.strictObject({
-  agents: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(2, 'must list at least two debaters'),
+  agents: agentList<AgentRef>(2, 'must list at least two debaters'),
   maxRounds: configRules.positiveInt().default(5),
-  judge: z.custom<Agent>((v) => typeof (v as Agent | undefined)?.chat === 'function', { error: 'must be an agent' }).optional(),
+  judge: agentRule().optional(),
   judgeOptions: z.strictObject({
     predicate: configRules.function<(verdict: string, state: ConversationState) => boolean>().optional(),
     prompt: configRules.function<(state: ConversationState) => string>().optional(),
-    timeout: configRules.positiveNumber().optional(),
+    timeout: configRules.timeoutMs().optional(),
   }).optional(),
   prompt: configRules.function<ConversationPrompt>().optional(),
-  agentTimeout: configRules.positiveNumber().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  agentTimeout: configRules.timeoutMs().optional(),
+  timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
 });
 
@@ -123,7 +124,7 @@ export class DebateBuilder extends PatternBuilder<ConversationState> {
   constructor(options: DebateOptions, channel?: ChannelBackendOptions) {
     super();
     this.#settings = { ...parseConfig(DebateOptionsSchema, options, 'Debate options'), agents: [...options.agents] };
-    this.#channel = channel;
+    this.#channel = channel === undefined ? undefined : parseConfig(ChannelBackendOptionsSchema, channel, '.overChannel() options');
   }
 
   /** The same debate, run as a Conversation with round-robin turns over a `StreamingChannel`. */

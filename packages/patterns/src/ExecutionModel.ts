@@ -2,6 +2,7 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
+import { agentList } from './agentList';
 import type { AgentResult } from './AgentResult';
 import type { ExecutionBackend } from './ExecutionBackend';
 import type { TerminationCondition } from './TerminationCondition';
@@ -60,9 +61,9 @@ export interface ExecutionModel<T> {
   readonly failOnAgentError: boolean;
   /** How many agents of one iteration run at once. */
   readonly concurrency: number;
-  /** Per-call limit in ms; a late agent is recorded as a failed result with `AgentTimeoutError`. */
+  /** Per-call limit in ms; a late agent is recorded as a failed result with `AgentTimeoutError`; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly agentTimeout?: number;
-  /** Whole-run limit in ms; agents still working are recorded with `ExecutionTimeoutError`. */
+  /** Whole-run limit in ms; agents still working are recorded with `ExecutionTimeoutError`; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
   /** The clock of every timeout and duration. */
   readonly scheduler: SchedulerLike;
@@ -99,8 +100,9 @@ const fn = configRules.function;
  * The zod schema {@link ExecutionModel.create} validates with.
  *
  * @remarks
- * Not strict: extra keys are kept. The functions are checked to be functions, not called; `termination`
- * must have an `evaluate()`.
+ * Strict: an unknown key is an error (`agentTimout` would otherwise silently mean no timeout). The
+ * functions are checked to be functions, not called; `termination` must have an `evaluate()`; agent ids
+ * are unique (the same agent may be listed twice).
  *
  * @example
  * ```ts
@@ -112,16 +114,9 @@ const fn = configRules.function;
  * // [ 'agents', 'initialState', 'route', 'prompt', 'aggregate', 'termination', 'output' ]
  * ```
  */
-export const ExecutionModelSchema = z.object({
-  pattern: configRules.nonEmptyString(),
-  agents: z
-    .array(
-      z.custom<AgentRef>(
-        (value) => typeof value === 'object' && value !== null && typeof (value as AgentRef).id === 'string' && typeof (value as AgentRef).chat === 'function',
-        { error: 'must be an agent (with an id and chat())' },
-      ),
-    )
-    .min(1, 'must list at least one agent'),
+export const ExecutionModelSchema = z.strictObject({
+  pattern: configRules.id(),
+  agents: agentList<AgentRef>(1, 'must list at least one agent', { repeats: 'same-agent' }),
   initialState: fn(),
   route: fn(),
   prompt: fn(),
@@ -133,8 +128,8 @@ export const ExecutionModelSchema = z.object({
   deadlocked: fn().optional(),
   failOnAgentError: z.boolean({ error: 'must be a boolean' }).default(false),
   concurrency: configRules.positiveInt().default(1),
-  agentTimeout: configRules.positiveNumber().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  agentTimeout: configRules.timeoutMs().optional(),
+  timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().default(asyncScheduler),
   backend: fn().optional(),
 });
@@ -167,8 +162,24 @@ export const ExecutionModel = {
    */
   create<T>(definition: ExecutionModelDefinition<T>): ExecutionModel<T> {
     const parsed = parseConfig(ExecutionModelSchema, definition, 'ExecutionModel');
+    const { pattern, output, deadlocked } = definition;
     const model: ExecutionModel<T> = {
       ...definition,
+      // A forgotten `return` here would give an undefined output or a silent `completed`: fail instead.
+      output: (state) => {
+        const text: unknown = output(state);
+        if (typeof text !== 'string') throw new TypeError(`${pattern}: output gave ${String(text)}; return the run's answer as a string`);
+        return text;
+      },
+      ...(deadlocked === undefined
+        ? {}
+        : {
+            deadlocked: (state: T) => {
+              const stuck: unknown = deadlocked(state);
+              if (typeof stuck !== 'boolean') throw new TypeError(`${pattern}: deadlocked gave ${String(stuck)}; return true or false`);
+              return stuck;
+            },
+          }),
       failOnAgentError: parsed.failOnAgentError,
       concurrency: parsed.concurrency,
       scheduler: parsed.scheduler,

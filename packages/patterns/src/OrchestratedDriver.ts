@@ -1,6 +1,6 @@
-import { concat, defer, map, type Observable, of, race, timer } from 'rxjs';
+import { concat, defer, map, type Observable, of, race } from 'rxjs';
 import type { AgentFailure, AgentResult } from './AgentResult';
-import { dispatchAgents } from './dispatchAgents';
+import { dispatchAgents, overallDeadline, untilDeadline } from './dispatchAgents';
 import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
@@ -41,7 +41,7 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
   return defer(() => {
     const { scheduler } = model;
     const startedAt = scheduler.now();
-    const overall = model.timeout === undefined ? undefined : { timeoutMs: model.timeout, endsAt: startedAt + model.timeout };
+    const overall = overallDeadline(model.timeout, startedAt);
     const results: AgentResult[] = [];
     let state = model.initialState(input);
     const facts = (iterations: number) => ({ model, mode: 'direct' as const, state, iterations, results, startedAt });
@@ -49,6 +49,7 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
 
     const iterate = (iteration: number): Observable<Unfolded<LoopStep, ExecutionResult<T>>> => {
       const routed = model.route(state, iteration);
+      if (!Array.isArray(routed)) throw new TypeError(`${model.pattern}: route gave ${String(routed)} at iteration ${iteration}; return the agents to call ([] to end the run)`);
       if (routed.length === 0) return of(emit(resultOf(facts(iteration), { type: 'complete', reason: 'no agent left to route' })));
       let failure: AgentFailure | undefined;
       const step$ = dispatchAgents(routed, (ref) => model.prompt(state, ref, iteration), {
@@ -74,7 +75,7 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
         return of(emit(resultOf(facts(completed), { type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error })));
       }
       const decision$ = evaluateTermination(model.termination, { state, iteration: completed, elapsedMs: scheduler.now() - startedAt });
-      const bounded$ = overall === undefined ? decision$ : race(decision$, timer(Math.max(0, overall.endsAt - scheduler.now()), scheduler).pipe(map(() => timedOut(model.pattern, overall.timeoutMs))));
+      const bounded$ = overall === undefined ? decision$ : race(decision$, untilDeadline(overall, scheduler).pipe(map(() => timedOut(model.pattern, overall.timeoutMs))));
       return bounded$.pipe(
         map((decision): Unfolded<LoopStep, ExecutionResult<T>> => {
           if (decision.type !== 'continue') return emit(resultOf(facts(completed), decision));

@@ -2,8 +2,9 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
+import { agentList } from './agentList';
 import type { AgentResult } from './AgentResult';
-import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
+import { ChannelBackend, type ChannelBackendOptions, ChannelBackendOptionsSchema } from './ChannelBackend';
 import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
 import { ExecutionModel } from './ExecutionModel';
 import { PatternBuilder } from './PatternBuilder';
@@ -37,9 +38,9 @@ export interface ParallelOptions {
   readonly merge?: (results: readonly AgentResult[]) => string;
   /** How many contributors work at once. Default: all. */
   readonly concurrency?: number;
-  /** Per-contributor limit in ms; a late one is recorded as a timed-out result. */
+  /** Per-contributor limit in ms; a late one is recorded as a timed-out result; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly agentTimeout?: number;
-  /** Overall limit in ms; contributors still working are recorded as timed out and the gate opens. */
+  /** Overall limit in ms; contributors still working are recorded as timed out and the gate opens; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
   readonly scheduler?: SchedulerLike;
 }
@@ -63,12 +64,12 @@ export interface ParallelOptions {
  * ```
  */
 export const ParallelOptionsSchema = z.strictObject({
-  agents: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one agent'),
+  agents: agentList<AgentRef>(1, 'must list at least one agent'),
   prompt: configRules.function<(input: string, agentId: string) => string>().optional(),
   merge: configRules.function<(results: readonly AgentResult[]) => string>().optional(),
   concurrency: configRules.positiveInt().optional(),
-  agentTimeout: configRules.positiveNumber().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  agentTimeout: configRules.timeoutMs().optional(),
+  timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
 });
 
@@ -127,7 +128,7 @@ export class ParallelBuilder extends PatternBuilder<ParallelState> {
   constructor(options: ParallelOptions, channel?: ChannelBackendOptions) {
     super();
     this.#settings = { ...parseConfig(ParallelOptionsSchema, options, 'Parallel options'), agents: [...options.agents] };
-    this.#channel = channel;
+    this.#channel = channel === undefined ? undefined : parseConfig(ChannelBackendOptionsSchema, channel, '.overChannel() options');
   }
 
   /** The same work as a Barrier over a `StreamingChannel`. */
@@ -149,7 +150,11 @@ export class ParallelBuilder extends PatternBuilder<ParallelState> {
         contributions: [...state.contributions, result].sort((a, b) => (order.get(a.agentId) ?? 0) - (order.get(b.agentId) ?? 0)),
       }),
       termination: TerminationCondition.maxIterations(1),
-      output: (state) => merge(state.contributions),
+      output: (state) => {
+        const merged: unknown = merge(state.contributions);
+        if (typeof merged !== 'string') throw new TypeError(`parallel: merge gave ${String(merged)}; return the output text`);
+        return merged;
+      },
       concurrency: concurrency ?? agents.length,
       scheduler: this.#settings.scheduler ?? asyncScheduler,
       ...(agentTimeout === undefined ? {} : { agentTimeout }),

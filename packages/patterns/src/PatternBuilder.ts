@@ -1,5 +1,6 @@
 import { defer, last, type Observable } from 'rxjs';
-import { lastValue } from '@rxagents/core';
+import { configRules, lastValue, parseConfig } from '@rxagents/core';
+import { z } from 'zod';
 import { ComposedAgent, type ComposedAgentOptions } from './ComposedAgent';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
@@ -24,6 +25,23 @@ export interface ExecuteOptions {
   /** Aborting it cancels the run (every agent call in flight is aborted) and rejects with its reason. */
   readonly signal?: AbortSignal;
 }
+
+/**
+ * The zod schema of {@link ExecuteOptions}.
+ *
+ * @remarks
+ * Strict: an unknown key is an error (a misspelt `signal` would otherwise mean "never cancel").
+ *
+ * @example
+ * ```ts
+ * import { ExecuteOptionsSchema } from '@rxagents/patterns';
+ *
+ * console.log(ExecuteOptionsSchema.safeParse({ signl: AbortSignal.timeout(1_000) }).success); // false
+ * ```
+ */
+export const ExecuteOptionsSchema = z.strictObject({ signal: configRules.abortSignal().optional() });
+
+const Input = z.string({ error: 'must be a string' });
 
 /**
  * What every pattern builder offers: `build()`, `run()`, `observe()`, `execute()`, `asAgent()`.
@@ -57,11 +75,16 @@ export abstract class PatternBuilder<T> {
 
   /** One run on `input`: every `running` snapshot, then the final result (the live projection). */
   observe(input: string): Observable<ExecutionResult<T>> {
-    return defer(() => runModel(this.build(), input));
+    return defer(() => runModel(this.build(), parseConfig(Input, input, 'Pattern input')));
   }
 
   /** One run on `input`, as a Promise of the final result; `signal` cancels it. */
   execute(input: string, options: ExecuteOptions = {}): Promise<ExecutionResult<T>> {
+    try {
+      parseConfig(ExecuteOptionsSchema, options, 'execute options');
+    } catch (error: unknown) {
+      return Promise.reject(error);
+    }
     return lastValue(this.run(input), options);
   }
 

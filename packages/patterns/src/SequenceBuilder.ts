@@ -2,6 +2,7 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
+import { agentList } from './agentList';
 import { ExecutionModel } from './ExecutionModel';
 import { PatternBuilder } from './PatternBuilder';
 import { TerminationCondition } from './TerminationCondition';
@@ -27,9 +28,9 @@ export interface SequenceOptions {
   readonly agents: readonly AgentRef[];
   /** What step `index` is asked, given the previous output (the input for the first). Default: that output. */
   readonly prompt?: (previous: string, agentId: string, index: number) => string;
-  /** Per-step limit in ms. */
+  /** Per-step limit in ms; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly agentTimeout?: number;
-  /** Whole-pipeline limit in ms. */
+  /** Whole-pipeline limit in ms; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
   readonly scheduler?: SchedulerLike;
 }
@@ -53,10 +54,10 @@ export interface SequenceOptions {
  * ```
  */
 export const SequenceOptionsSchema = z.strictObject({
-  agents: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one agent'),
+  agents: agentList<AgentRef>(1, 'must list at least one agent', { repeats: 'same-agent' }),
   prompt: configRules.function<(previous: string, agentId: string, index: number) => string>().optional(),
-  agentTimeout: configRules.positiveNumber().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  agentTimeout: configRules.timeoutMs().optional(),
+  timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
 });
 

@@ -2,6 +2,7 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { type Agent, configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
+import { agentList, agentRule } from './agentList';
 import { UnknownParticipantError } from './errors/UnknownParticipantError';
 import { ExecutionModel } from './ExecutionModel';
 import { PatternBuilder } from './PatternBuilder';
@@ -38,9 +39,9 @@ export interface SupervisorOptions {
   readonly maxSteps?: number;
   /** What the supervisor is asked. Default: the task, the workers, the results so far, the reply format. */
   readonly prompt?: (state: SupervisorState, workers: readonly AgentRef[]) => string;
-  /** Per-call limit in ms (supervisor and workers). */
+  /** Per-call limit in ms (supervisor and workers); up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly agentTimeout?: number;
-  /** Whole-run limit in ms. */
+  /** Whole-run limit in ms; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
   readonly scheduler?: SchedulerLike;
 }
@@ -64,13 +65,18 @@ export interface SupervisorOptions {
  * ```
  */
 export const SupervisorOptionsSchema = z.strictObject({
-  supervisor: z.custom<Agent>((v) => typeof (v as Agent | undefined)?.chat === 'function', { error: 'must be an agent' }),
-  workers: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one worker'),
+  supervisor: agentRule(),
+  workers: agentList<AgentRef>(1, 'must list at least one worker'),
   maxSteps: configRules.positiveInt().default(10),
   prompt: configRules.function<(state: SupervisorState, workers: readonly AgentRef[]) => string>().optional(),
-  agentTimeout: configRules.positiveNumber().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  agentTimeout: configRules.timeoutMs().optional(),
+  timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
+}).superRefine((options, ctx) => {
+  const clash = options.workers.find((worker) => worker.id === options.supervisor.id);
+  if (clash !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['supervisor', 'id'], input: clash.id, message: `must differ from every worker's id: ${JSON.stringify(clash.id)} names the supervisor and a worker` });
+  }
 });
 
 /**
@@ -131,8 +137,26 @@ export interface SupervisorState {
   readonly error: unknown;
 }
 
-const DELEGATE = /^\s*DELEGATE\s+([\w.-]+)\s*:\s*([\s\S]*)$/i;
+const DELEGATE = /^\s*DELEGATE\s+/i;
 const FINAL = /^\s*FINAL\s*:\s*/i;
+
+/**
+ * Reads `DELEGATE <worker>: <instruction>`, matching the worker against the known ids, longest first,
+ * so ids with spaces, colons or any script (`data analyst`, `аналитик`, `team:alpha`) are found.
+ * An id that names no worker is returned as `unknown` (up to the first colon); no colon: no delegation.
+ */
+function parseDelegation(reply: string, idsLongestFirst: readonly string[]): { readonly worker: string; readonly instruction: string } | { readonly unknown: string } | undefined {
+  const head = DELEGATE.exec(reply);
+  if (head === null) return undefined;
+  const rest = reply.slice(head[0].length);
+  for (const id of idsLongestFirst) {
+    if (!rest.startsWith(id)) continue;
+    const colon = /^\s*:/.exec(rest.slice(id.length));
+    if (colon !== null) return { worker: id, instruction: rest.slice(id.length + colon[0].length).trim() };
+  }
+  const colon = rest.indexOf(':');
+  return colon < 0 ? undefined : { unknown: rest.slice(0, colon).trim() };
+}
 
 const defaultPrompt = (state: SupervisorState, workers: readonly AgentRef[]): string =>
   [
@@ -180,6 +204,7 @@ export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
     const { supervisor, workers, maxSteps, prompt = defaultPrompt, agentTimeout, timeout } = this.#settings;
     const byId = new Map(workers.map((worker) => [worker.id, worker] as const));
     const ids = workers.map((worker) => worker.id);
+    const longestFirst = [...ids].sort((a, b) => b.length - a.length);
     return ExecutionModel.create<SupervisorState>({
       pattern: 'supervisor',
       agents: [supervisor, ...workers],
@@ -191,11 +216,10 @@ export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
         if (state.pending !== undefined) {
           return { ...state, steps: [...state.steps, { ...state.pending, output: result.output }], pending: undefined };
         }
-        const delegation = DELEGATE.exec(result.output);
-        if (delegation === null) return { ...state, final: result.output.replace(FINAL, '').trim() };
-        const [, worker = '', instruction = ''] = delegation;
-        if (!byId.has(worker)) return { ...state, error: new UnknownParticipantError(worker, ids) };
-        return { ...state, pending: { worker, instruction: instruction.trim() } };
+        const delegation = parseDelegation(result.output, longestFirst);
+        if (delegation === undefined) return { ...state, final: result.output.replace(FINAL, '').trim() };
+        if ('unknown' in delegation) return { ...state, error: new UnknownParticipantError(delegation.unknown, ids) };
+        return { ...state, pending: delegation };
       },
       termination: TerminationCondition.of(`supervisor(maxSteps ${maxSteps})`, ({ state }) => {
         if (state.error !== undefined) return { type: 'failed', reason: (state.error as Error).message, error: state.error };

@@ -1,3 +1,5 @@
+import { configRules, parseConfig } from '@rxagents/core';
+import { z } from 'zod';
 import type { ConversationState } from './ConversationState';
 
 /**
@@ -25,6 +27,30 @@ export interface TurnPolicy {
   /** The ids of those who speak next; empty to end the conversation. */
   next(state: ConversationState): readonly string[];
 }
+
+const WORD_BEFORE = /[\p{L}\p{N}_]$/u;
+const WORD_AFTER = /^[\p{L}\p{N}_]/u;
+
+/**
+ * The participants `content` addresses with `@id`, in order of mention: each `@` (not inside a word, so
+ * not an e-mail address) is matched against the ids, longest first, and a match must end where a word
+ * ends (`@qa.` names `qa`, `@qabot` does not). Ids with spaces or any script work (`@data analyst`, `@аня`).
+ */
+function mentions(content: string, participants: readonly string[], speaker: string): Set<string> {
+  const named = new Set<string>();
+  const ids = [...participants].sort((a, b) => b.length - a.length);
+  for (let at = content.indexOf('@'); at >= 0; at = content.indexOf('@', at + 1)) {
+    if (WORD_BEFORE.test(content.slice(Math.max(0, at - 2), at))) continue;
+    const id = ids.find((candidate) => candidate.length > 0 && content.startsWith(candidate, at + 1) && !WORD_AFTER.test(content.slice(at + 1 + candidate.length, at + 3 + candidate.length)));
+    if (id !== undefined && id !== speaker) named.add(id);
+  }
+  return named;
+}
+
+const TurnPolicyRule = z.custom<TurnPolicy>((v) => typeof (v as TurnPolicy | undefined)?.next === 'function' && typeof (v as TurnPolicy).name === 'string', {
+  error: 'must be a TurnPolicy (with a name and next())',
+});
+const CustomPolicyArguments = z.strictObject({ name: configRules.id(), next: configRules.function() });
 
 /** The built-in {@link TurnPolicy} factories. */
 export const TurnPolicy = {
@@ -84,16 +110,13 @@ export const TurnPolicy = {
    * ```
    */
   addressed(fallback: TurnPolicy = TurnPolicy.roundRobin()): TurnPolicy {
+    parseConfig(TurnPolicyRule, fallback, 'TurnPolicy.addressed fallback');
     return {
       name: 'addressed',
       next: (state) => {
         const last = state.messages[state.messages.length - 1];
         if (last === undefined) return fallback.next(state);
-        const named = new Set<string>();
-        for (const match of last.content.matchAll(/@([\w.-]+)/g)) {
-          const id = match[1] as string;
-          if (id !== last.speaker && state.participants.includes(id)) named.add(id);
-        }
+        const named = mentions(last.content, state.participants, last.speaker);
         return named.size > 0 ? [...named] : fallback.next(state);
       },
     };
@@ -113,6 +136,7 @@ export const TurnPolicy = {
    * ```
    */
   custom(name: string, next: (state: ConversationState) => readonly string[]): TurnPolicy {
+    parseConfig(CustomPolicyArguments, { name, next }, 'TurnPolicy.custom');
     return { name, next };
   },
 } as const;

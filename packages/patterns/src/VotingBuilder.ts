@@ -2,7 +2,8 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
-import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
+import { agentList } from './agentList';
+import { ChannelBackend, type ChannelBackendOptions, ChannelBackendOptionsSchema } from './ChannelBackend';
 import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
 import { ExecutionModel } from './ExecutionModel';
 import { PatternBuilder } from './PatternBuilder';
@@ -40,9 +41,9 @@ export interface VotingOptions {
   readonly prompt?: (question: string, voterId: string) => string;
   /** How many voters answer at once. Default: all. */
   readonly concurrency?: number;
-  /** Per-voter limit in ms; a late voter abstains (recorded as a timed-out result). */
+  /** Per-voter limit in ms; a late voter abstains (recorded as a timed-out result); up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly agentTimeout?: number;
-  /** Whole-vote limit in ms; voters still thinking abstain. */
+  /** Whole-vote limit in ms; voters still thinking abstain; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
   readonly scheduler?: SchedulerLike;
 }
@@ -68,13 +69,13 @@ export interface VotingOptions {
  * ```
  */
 export const VotingOptionsSchema = z.strictObject({
-  agents: z.array(z.custom<AgentRef>((v) => typeof (v as AgentRef | undefined)?.chat === 'function', { error: 'must be an agent' })).min(1, 'must list at least one voter'),
+  agents: agentList<AgentRef>(1, 'must list at least one voter'),
   aggregation: configRules.function<VotingAggregation>().optional(),
   parseVote: configRules.function<(reply: string) => string>().optional(),
   prompt: configRules.function<(question: string, voterId: string) => string>().optional(),
   concurrency: configRules.positiveInt().optional(),
-  agentTimeout: configRules.positiveNumber().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  agentTimeout: configRules.timeoutMs().optional(),
+  timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
 });
 
@@ -110,6 +111,20 @@ const defaultParseVote = (reply: string): string =>
     .toLowerCase()
     .replace(/[.!?]+$/, '');
 
+function decide(aggregation: VotingAggregation, votes: readonly Vote[]): VotingDecision {
+  const decision: unknown = aggregation(votes);
+  if (typeof decision !== 'object' || decision === null || typeof (decision as VotingDecision).reason !== 'string') {
+    throw new TypeError(`voting: the aggregation gave ${String(decision)} for ${votes.length} vote(s); return { winner, reason }`);
+  }
+  return decision as VotingDecision;
+}
+
+function voteOf(parseVote: (reply: string) => string, reply: string): string {
+  const choice: unknown = parseVote(reply);
+  if (typeof choice !== 'string') throw new TypeError(`voting: parseVote gave ${String(choice)} for ${JSON.stringify(reply.slice(0, 80))}; return the choice as a string`);
+  return choice;
+}
+
 /**
  * A vote: every agent answers the same question at once; the aggregation picks the winner.
  *
@@ -138,7 +153,7 @@ export class VotingBuilder extends PatternBuilder<VotingState> {
   constructor(options: VotingOptions, channel?: ChannelBackendOptions) {
     super();
     this.#settings = { ...parseConfig(VotingOptionsSchema, options, 'Voting options'), agents: [...options.agents] };
-    this.#channel = channel;
+    this.#channel = channel === undefined ? undefined : parseConfig(ChannelBackendOptionsSchema, channel, '.overChannel() options');
   }
 
   /** The same vote as a FanIn over a `StreamingChannel`. */
@@ -151,12 +166,12 @@ export class VotingBuilder extends PatternBuilder<VotingState> {
     const model = ExecutionModel.create<VotingState>({
       pattern: 'voting',
       agents,
-      initialState: (question) => ({ question, votes: [], decision: aggregation([]) }),
+      initialState: (question) => ({ question, votes: [], decision: decide(aggregation, []) }),
       route: () => agents,
       prompt: (state, voter) => (prompt === undefined ? state.question : prompt(state.question, voter.id)),
       aggregate: (state, result) => {
-        const votes = [...state.votes, { agentId: result.agentId, choice: result.ok ? parseVote(result.output) : undefined }];
-        return { ...state, votes, decision: aggregation(votes) };
+        const votes = [...state.votes, { agentId: result.agentId, choice: result.ok ? voteOf(parseVote, result.output) : undefined }];
+        return { ...state, votes, decision: decide(aggregation, votes) };
       },
       termination: TerminationCondition.of('every vote counted', ({ state }) => ({ type: 'complete', reason: state.decision.reason })),
       output: (state) => state.decision.winner ?? '',

@@ -38,7 +38,7 @@ export type ConversationPrompt = (state: ConversationState, speaker: string) => 
  */
 export const conversationPrompt: ConversationPrompt = (state, speaker) => {
   const transcript = state.messages.length === 0 ? '(nobody has spoken yet)' : state.messages.map((m) => `${m.speaker}: ${m.content}`).join('\n');
-  const round = (state.counts[speaker] ?? 0) + 1;
+  const round = (Object.hasOwn(state.counts, speaker) ? (state.counts[speaker] as number) : 0) + 1;
   return [
     `Topic: ${state.topic}`,
     `Participants: ${state.participants.join(', ')}`,

@@ -1,6 +1,7 @@
 import { catchError, map, of, type SchedulerLike } from 'rxjs';
 import { type Agent, configRules, parseConfig, reply } from '@rxagents/core';
 import { z } from 'zod';
+import { agentRule } from './agentList';
 import { ConversationState } from './ConversationState';
 import type { TerminationCondition } from './TerminationCondition';
 import { CONTINUE } from './TerminationDecision';
@@ -29,7 +30,7 @@ export interface JudgeConvergenceOptions {
   readonly predicate?: (verdict: string, state: ConversationState) => boolean;
   /** What the judge is asked. Default: the topic, the transcript, and "answer CONVERGED or CONTINUE". */
   readonly prompt?: (state: ConversationState) => string;
-  /** Per-verdict timeout in ms; a judge that times out fails the run. */
+  /** Per-verdict timeout in ms; a judge that times out fails the run; up to `MAX_DELAY_MS` (about 24.8 days), `Infinity` for none. */
   readonly timeout?: number;
   /** The clock for `timeout`. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
@@ -55,7 +56,7 @@ export const JudgeConvergenceOptionsSchema = z.strictObject({
   maxIterations: configRules.positiveInt().optional(),
   predicate: configRules.function<(verdict: string, state: ConversationState) => boolean>().optional(),
   prompt: configRules.function<(state: ConversationState) => string>().optional(),
-  timeout: configRules.positiveNumber().optional(),
+  timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
 });
 
@@ -83,6 +84,7 @@ export const conversationTerminations = {
    */
   textMention(text: string, from?: string): TerminationCondition<ConversationState> {
     const needle = parseConfig(configRules.nonEmptyString(), text, 'textMention');
+    if (from !== undefined) parseConfig(configRules.id(), from, 'textMention from');
     return {
       description: `textMention(${JSON.stringify(needle)})`,
       evaluate: ({ state }) => {
@@ -130,6 +132,7 @@ export const conversationTerminations = {
    * ```
    */
   judgeConvergence(judge: Agent, options: JudgeConvergenceOptions = {}): TerminationCondition<ConversationState> {
+    parseConfig(agentRule(), judge, 'judgeConvergence judge');
     const { maxIterations, predicate = defaultPredicate, prompt = defaultJudgePrompt, timeout, scheduler } = parseConfig(
       JudgeConvergenceOptionsSchema,
       options,
@@ -141,7 +144,9 @@ export const conversationTerminations = {
         if (!state.roundComplete) return CONTINUE;
         return reply(judge, prompt(state), { ...(timeout === undefined ? {} : { timeout }), ...(scheduler === undefined ? {} : { scheduler }) }).pipe(
           map((verdict) => {
-            if (predicate(verdict, state)) return { type: 'complete' as const, reason: `${judge.id}: ${verdict}` };
+            const converged: unknown = predicate(verdict, state);
+            if (typeof converged !== 'boolean') throw new TypeError(`judgeConvergence(${judge.id}): predicate gave ${String(converged)}; return true (converged) or false`);
+            if (converged) return { type: 'complete' as const, reason: `${judge.id}: ${verdict}` };
             if (maxIterations !== undefined && iteration >= maxIterations) {
               return { type: 'escalate' as const, reason: `${judge.id} saw no convergence in ${maxIterations} rounds` };
             }

@@ -1,5 +1,5 @@
-import { catchError, concat, defer, from, map, mergeMap, type Observable, of, type SchedulerLike, takeUntil, takeWhile, tap, timer } from 'rxjs';
-import { AgentTimeoutError, reply } from '@rxagents/core';
+import { catchError, concat, defer, from, map, mergeMap, type Observable, of, type SchedulerLike, takeUntil, takeWhile, tap } from 'rxjs';
+import { AgentTimeoutError, delayTimer, reply } from '@rxagents/core';
 import type { AgentRef } from './AgentRef';
 import type { AgentResult } from './AgentResult';
 import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
@@ -15,6 +15,16 @@ export interface DispatchOptions {
   /** Stop dispatching after the first failed result (it is still emitted). */
   readonly failFast: boolean;
   readonly scheduler: SchedulerLike;
+}
+
+/** A run's overall deadline, or `undefined` when it has none (no `timeout`, or `Infinity`). */
+export function overallDeadline(timeoutMs: number | undefined, startedAt: number): { readonly timeoutMs: number; readonly endsAt: number } | undefined {
+  return timeoutMs === undefined || timeoutMs === Infinity ? undefined : { timeoutMs, endsAt: startedAt + timeoutMs };
+}
+
+/** Emits once the deadline has passed (at once when it already has). */
+export function untilDeadline(deadline: { readonly endsAt: number }, scheduler: SchedulerLike): Observable<0> {
+  return delayTimer(Math.max(0, deadline.endsAt - scheduler.now()), scheduler);
 }
 
 /**
@@ -33,7 +43,7 @@ export function dispatchAgents(refs: readonly AgentRef[], promptOf: (ref: AgentR
     );
     if (overall === undefined) return calls$;
     const remaining = overall.endsAt - scheduler.now();
-    const bounded$ = remaining > 0 ? calls$.pipe(takeUntil(timer(remaining, scheduler))) : of<never>();
+    const bounded$ = remaining > 0 ? calls$.pipe(takeUntil(untilDeadline(overall, scheduler))) : of<never>();
     return concat(
       bounded$,
       defer(() => {
@@ -54,7 +64,10 @@ function callAgent(ref: AgentRef, promptOf: (ref: AgentRef) => string, options: 
   const { scheduler, agentTimeout } = options;
   return defer(() => {
     const startedAt = scheduler.now();
-    return reply(ref, promptOf(ref), { scheduler, ...(agentTimeout === undefined ? {} : { timeout: agentTimeout }) }).pipe(
+    const prompt: unknown = promptOf(ref);
+    // A bug in the pattern's prompt, not the agent's failure: it ends the run rather than being recorded.
+    if (typeof prompt !== 'string') throw new TypeError(`${options.pattern}: the prompt for ${JSON.stringify(ref.id)} gave ${String(prompt)}; return the text to send`);
+    return reply(ref, prompt, { scheduler, ...(agentTimeout === undefined ? {} : { timeout: agentTimeout }) }).pipe(
       map((output): AgentResult => ({ ok: true, agentId: ref.id, output, startedAt, finishedAt: scheduler.now() })),
       catchError((error: unknown) =>
         of<AgentResult>({ ok: false, agentId: ref.id, error, timedOut: error instanceof AgentTimeoutError, startedAt, finishedAt: scheduler.now() }),

@@ -1,5 +1,5 @@
 export { Patterns } from './Patterns';
-export { PatternBuilder, type ExecuteOptions } from './PatternBuilder';
+export { PatternBuilder, ExecuteOptionsSchema, type ExecuteOptions } from './PatternBuilder';
 export { DebateBuilder, DebateOptionsSchema, type DebateOptions } from './DebateBuilder';
 export { VotingBuilder, VotingOptionsSchema, type VotingOptions, type VotingState } from './VotingBuilder';
 export { VotingAggregation, type Vote, type VotingDecision } from './VotingAggregation';
@@ -11,13 +11,14 @@ export type { ExecutionBackend } from './ExecutionBackend';
 export type { ExecutionResult, ExecutionStatus } from './ExecutionResult';
 export type { AgentResult, AgentSuccess, AgentFailure } from './AgentResult';
 export { AgentRef } from './AgentRef';
-export { ComposedAgent, type ComposedAgentOptions } from './ComposedAgent';
+export { ComposedAgent, ComposedAgentOptionsSchema, type ComposedAgentOptions } from './ComposedAgent';
 export { OrchestratedDriver } from './OrchestratedDriver';
 export { runModel } from './runModel';
 export { ChannelBackend, ChannelBackendOptionsSchema, type ChannelBackendOptions, type ChannelExecutionBackend, type PatternChannel } from './ChannelBackend';
 export {
   ChannelExecutionStrategy,
   CollectOptionsSchema,
+  ConversationStrategySchema,
   type CollectOptions,
   type ConversationStrategy,
   type FanInStrategy,

@@ -1,7 +1,7 @@
 import { catchError, concat, concatMap, defer, ignoreElements, map, merge, type Observable, of, take, tap, throwError, toArray } from 'rxjs';
 import type { AgentResult } from './AgentResult';
 import type { BarrierStrategy, FanInStrategy } from './ChannelExecutionStrategy';
-import { dispatchAgents } from './dispatchAgents';
+import { dispatchAgents, overallDeadline } from './dispatchAgents';
 import { MessageDroppedError } from './errors/MessageDroppedError';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
@@ -50,8 +50,10 @@ export function runCollectStrategy<T>(
         : arrivals$.pipe(
             toArray(),
             map((arrived) => {
-              const byAgent = new Map(arrived.map((result) => [result.agentId, result] as const));
-              results = agents.flatMap((agent) => byAgent.get(agent.id) ?? []);
+              // In agent order; an agent listed twice has two results, both kept.
+              const byAgent = new Map<string, AgentResult[]>();
+              for (const result of arrived) byAgent.set(result.agentId, [...(byAgent.get(result.agentId) ?? []), result]);
+              results = agents.flatMap((agent) => byAgent.get(agent.id)?.shift() ?? []);
               for (const result of results) state = model.aggregate(state, result);
               return resultOf(facts(0));
             }),
@@ -60,7 +62,7 @@ export function runCollectStrategy<T>(
       pattern: model.pattern,
       concurrency: strategy.concurrency ?? model.agents.length,
       agentTimeout: strategy.agentTimeout ?? model.agentTimeout,
-      overall: timeoutMs === undefined ? undefined : { timeoutMs, endsAt: startedAt + timeoutMs },
+      overall: overallDeadline(timeoutMs, startedAt),
       failFast: false,
       scheduler,
     }).pipe(

@@ -1,4 +1,4 @@
-import { Observable, type Subscription } from 'rxjs';
+import { Observable, Subject, type Subscription, takeUntil } from 'rxjs';
 
 /** What one step of {@link unfoldSteps} produces: a value to emit, or the step to run next. */
 export type Unfolded<S, R> = { readonly emit: R } | { readonly next: S };
@@ -18,6 +18,10 @@ export type Unfolded<S, R> = { readonly emit: R } | { readonly next: S };
 export function unfoldSteps<S, R>(initial: S, step: (state: S) => Observable<Unfolded<S, R>>): Observable<R> {
   return new Observable<R>((subscriber) => {
     let current: Subscription | undefined;
+    // Stops the running step even while it is still being subscribed: a step whose agent answers
+    // synchronously can end the run (a watcher unsubscribes) before `subscribe` returns, and the step
+    // must not go on to start queued agents.
+    const stopped = new Subject<void>();
     let queued: { readonly state: S } | undefined = { state: initial };
     let pumping = false;
 
@@ -29,7 +33,16 @@ export function unfoldSteps<S, R>(initial: S, step: (state: S) => Observable<Unf
         queued = undefined;
         let following: { readonly state: S } | undefined;
         let completed = false;
-        current = step(state).subscribe({
+        let next$: Observable<Unfolded<S, R>>;
+        try {
+          next$ = step(state);
+        } catch (error: unknown) {
+          // A step builder runs user code (a route, a turn policy); thrown here from a previous step's
+          // completion it would escape to RxJS's unhandled-error path and leave the run hanging.
+          subscriber.error(error);
+          break;
+        }
+        current = next$.pipe(takeUntil(stopped)).subscribe({
           next: (item) => {
             if ('emit' in item) subscriber.next(item.emit);
             else following = { state: item.next };
@@ -50,7 +63,11 @@ export function unfoldSteps<S, R>(initial: S, step: (state: S) => Observable<Unf
       pumping = false;
     };
 
+    // Registered before the first step runs, so that an unsubscription during it reaches the step.
+    subscriber.add(() => {
+      stopped.next();
+      current?.unsubscribe();
+    });
     pump();
-    return () => current?.unsubscribe();
   });
 }

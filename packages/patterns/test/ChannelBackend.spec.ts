@@ -76,7 +76,10 @@ describe('ChannelBackend: teardown', () => {
     expect(seen.channel?.metrics().closed).toBe(true);
 
     const seenAgain: { channel?: PatternChannel } = {};
-    const invalid = ChannelExecutionStrategy.conversation<ConversationState>({ turnPolicy: {} as TurnPolicy, termination: TerminationCondition.maxIterations(1), project: (state) => state });
+    const settings = { turnPolicy: {} as TurnPolicy, termination: TerminationCondition.maxIterations(1), project: (state: ConversationState) => state };
+    expect(() => ChannelExecutionStrategy.conversation<ConversationState>(settings)).toThrow('turnPolicy must be a TurnPolicy');
+    // Built by hand, past the factory's check: the run's setup fails, and the channel is still closed.
+    const invalid: ChannelExecutionStrategy<ConversationState> = { kind: 'conversation', ...settings };
     const model = ExecutionModel.withBackend(Patterns.debate({ agents }).build(), ChannelBackend(invalid, { onChannel: (channel) => (seenAgain.channel = channel) }));
     await expect(lastValue(runModel(model, 't'))).rejects.toThrow('turnPolicy must be a TurnPolicy');
     expect(seenAgain.channel?.metrics().closed).toBe(true);
