@@ -15,10 +15,11 @@ import { HandoffAttempt, type AttemptListeners, type AttemptObserver } from './i
  * import { HandoffExecuteOptionsSchema } from '@rxagents/handoff';
  *
  * console.log(HandoffExecuteOptionsSchema.safeParse({ timeout: -1 }).success); // false
+ * console.log(HandoffExecuteOptionsSchema.safeParse({ timeout: Infinity }).success); // true
  * ```
  */
 export const HandoffExecuteOptionsSchema = z.strictObject({
-  timeout: configRules.positiveNumber().optional(),
+  timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
   signal: configRules.abortSignal().optional(),
 });

@@ -131,9 +131,23 @@ describe('DefaultHandoff', () => {
     expect(seen).toEqual(['root', 'intake']);
   });
 
+  it('refuses a timeout a timer cannot wait (30 days) with a ConfigError, at construction and per call', () => {
+    const thirtyDays = 30 * 24 * 3600 * 1000;
+    expect(() => new DefaultHandoff({ timeout: thirtyDays })).toThrow(/DefaultHandoff options: timeout must be a number of milliseconds greater than 0 and at most 2147483647/);
+    expect(() => new DefaultHandoff().execute$(intake, intake, HandoffContext.of('t'), { timeout: thirtyDays })).toThrow(/DefaultHandoff execute options: timeout/);
+  });
+
+  it('timeout: Infinity never times out', () => {
+    testScheduler().run(({ expectObservable }) => {
+      expectObservable(new DefaultHandoff({ timeout: Infinity }).execute$(intake, hangingAgent('stuck'), HandoffContext.of('t')), '^ 60m !').toBe('');
+    });
+  });
+
   it('validates its options', () => {
     expect(() => new DefaultHandoff({ timeout: -1 })).toThrow(ConfigError);
-    expect(() => new DefaultHandoff({ timeout: -1 })).toThrow('DefaultHandoff options: timeout must be a positive number, got -1');
+    expect(() => new DefaultHandoff({ timeout: -1 })).toThrow(
+      'DefaultHandoff options: timeout must be a number of milliseconds greater than 0 and at most 2147483647 (about 24.8 days), or Infinity for no timeout, got -1',
+    );
     expect(() => new DefaultHandoff().execute$(intake, intake, HandoffContext.of('t'), { scheduler: {} as never })).toThrow(/scheduler/);
   });
 });

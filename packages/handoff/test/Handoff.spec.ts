@@ -285,6 +285,22 @@ describe('safety guards', () => {
     });
   });
 
+  it('refuses a timeoutSeconds whose milliseconds a timer cannot wait (30 days), naming the field', () => {
+    const thirtyDays = 30 * 24 * 3600;
+    expect(() => handoff({ agent: hangingAgent('stuck'), timeoutSeconds: thirtyDays })).toThrow(ConfigError);
+    expect(() => handoff({ agent: hangingAgent('stuck'), timeoutSeconds: thirtyDays })).toThrow(
+      `Handoff config: timeoutSeconds must be a number of seconds of at most 2147483.647 (about 24.8 days), 0 or less for no timeout, or Infinity for no timeout, got ${thirtyDays}`,
+    );
+    expect(() => handoff({ agent: hangingAgent('stuck'), timeoutSeconds: Number.NaN })).toThrow(/timeoutSeconds must be a number of seconds/);
+    expect(handoff({ agent: hangingAgent('stuck'), timeoutSeconds: 2_147_483.647 }).config.timeoutSeconds).toBe(2_147_483.647);
+  });
+
+  it('timeoutSeconds: Infinity never times out', () => {
+    testScheduler().run(({ expectObservable }) => {
+      expectObservable(handoff({ agent: hangingAgent('stuck'), timeoutSeconds: Infinity }).execute$(source, { input: 'x' }), '^ 60m !').toBe('');
+    });
+  });
+
   it('a target that times out inside does not count as this handoff timing out', () => {
     testScheduler().run(({ expectObservable }) => {
       const inner = scriptedAgent('inner', { reply: 'late', delay: 50 });
