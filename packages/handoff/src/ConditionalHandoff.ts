@@ -1,11 +1,18 @@
 import { asyncScheduler, catchError, defer, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription } from 'rxjs';
-import { lastValue, type Agent } from '@rxagents/core';
+import { z } from 'zod';
+import { lastValue, parseConfig, type Agent } from '@rxagents/core';
 import { HandoffRoutingError } from './errors/HandoffRoutingError';
 import type { HandoffContext } from './HandoffContext';
 import type { HandoffPredicate } from './HandoffPredicate';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { evaluatePredicate } from './internal/evaluatePredicate';
+import { agentRule, HandoffStepSchema, isAgent, isStep } from './internal/rules';
+
+const RouterSchema = z.strictObject({
+  routes: z.array(HandoffStepSchema.required({ predicate: true })),
+  fallback: agentRule().optional(),
+});
 
 type RouteDecision = { readonly agent: Agent | undefined } | { readonly error: unknown };
 
@@ -29,7 +36,7 @@ export interface HandoffRoute {
  * Routes one task to the first agent whose predicate matches, or to the `otherwise` agent.
  *
  * @remarks
- * Immutable: `when` and `otherwise` return a new router, so one can be shared and extended. Predicates
+ * Immutable: `when` and `otherwise` return a new router (each checks its routes: a `ConfigError` names a bad one), so one can be shared and extended. Predicates
  * may answer at once or later (a Promise or Observable of boolean); all are asked at once, and the first
  * *declared* match wins even when a later predicate answers sooner. With no match and no fallback the
  * result is a failure whose `toAgentId` is `'none'` and whose `error` is a {@link HandoffRoutingError}.
@@ -57,6 +64,9 @@ export class ConditionalHandoff {
   readonly fallback: Agent | undefined;
 
   constructor(routes: readonly HandoffRoute[] = [], fallback?: Agent) {
+    if (!Array.isArray(routes) || !routes.every((route) => isStep(route, true)) || (fallback !== undefined && !isAgent(fallback))) {
+      parseConfig(RouterSchema, { routes, fallback }, 'ConditionalHandoff');
+    }
     this.routes = Object.freeze([...routes]);
     this.fallback = fallback;
   }

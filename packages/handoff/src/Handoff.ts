@@ -1,6 +1,6 @@
 import { asyncScheduler, catchError, defer, map, Observable, of, type SchedulerLike, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { AgentTimeoutError, lastValue, parseConfig, reply, type Agent } from '@rxagents/core';
+import { AgentTimeoutError, configRules, lastValue, parseConfig, reply, type Agent } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { HandoffCycleError } from './errors/HandoffCycleError';
 import { HandoffDepthError } from './errors/HandoffDepthError';
@@ -16,7 +16,7 @@ import { resolveHandoffToolPolicy } from './HandoffToolPolicy';
 import { Semaphore } from './internal/Semaphore';
 import { toolNamesOf } from './internal/toolNamesOf';
 import { underHandoffChain } from './internal/underHandoffChain';
-import { selectHandoffMessages } from './selectHandoffMessages';
+import { selectMessages } from './selectHandoffMessages';
 import type { ToolDefinition } from './ToolCallingModel';
 
 /**
@@ -33,6 +33,22 @@ export interface HandoffCallOptions {
   /** Aborting it aborts the target and rejects with the signal's reason. */
   readonly signal?: AbortSignal;
 }
+
+/**
+ * The zod schema of {@link HandoffCallOptions} (strict: an unknown key is a `ConfigError`).
+ *
+ * @example
+ * ```ts
+ * import { HandoffCallOptionsSchema } from '@rxagents/handoff';
+ *
+ * console.log(HandoffCallOptionsSchema.safeParse({ signl: AbortSignal.timeout(10) }).success); // false
+ * ```
+ */
+export const HandoffCallOptionsSchema = z.strictObject({
+  signal: configRules.abortSignal().optional(),
+});
+
+const HandoffSourceSchema = z.looseObject({ id: configRules.id() }, { error: 'must be an object with a non-blank id' });
 
 /**
  * A configured handoff to one agent: guards, context policy, timeout, concurrency, and its tool form.
@@ -144,6 +160,7 @@ export class Handoff {
       const elapsed = (): number => (this.#scheduler.now() - start) / 1000;
       let context: HandoffRunContext;
       try {
+        if (typeof source?.id !== 'string' || source.id.trim() === '') parseConfig(HandoffSourceSchema, source, 'Handoff source');
         context = this.#prepare(source, parseConfig(HandoffRequestSchema, request, 'Handoff request') as HandoffRequest);
       } catch (error) {
         this.#safely(() => config.onError?.(error));
@@ -185,6 +202,11 @@ export class Handoff {
    * ```
    */
   execute(source: HandoffSource, request: HandoffRequest, options: HandoffCallOptions = {}): Promise<HandoffOutcome> {
+    try {
+      parseConfig(HandoffCallOptionsSchema, options, 'Handoff call options');
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return lastValue(this.execute$(source, request), options);
   }
 
@@ -198,7 +220,7 @@ export class Handoff {
     const maxDepth = request.maxDepth ?? request.max_depth ?? config.maxDepth;
     if (depth >= maxDepth) throw new HandoffDepthError(maxDepth, depth);
     const history = request.messages ?? [];
-    const messages = selectHandoffMessages(config.inputFilter === undefined ? history : config.inputFilter(history), config);
+    const messages = selectMessages(config.inputFilter === undefined ? history : config.inputFilter(history), config);
     const context: HandoffRunContext = {
       input: request.input,
       messages: Object.freeze(messages),

@@ -1,10 +1,12 @@
 import { Observable, toArray } from 'rxjs';
-import { lastValue, type Agent } from '@rxagents/core';
+import { z } from 'zod';
+import { lastValue, parseConfig, type Agent } from '@rxagents/core';
 import type { HandoffContext } from './HandoffContext';
 import type { HandoffPredicate } from './HandoffPredicate';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffStrategy } from './HandoffStrategy';
 import { ChainRun } from './internal/ChainRun';
+import { HandoffStepSchema, isStep } from './internal/rules';
 
 /**
  * One step of a {@link HandoffChain}: an agent, and the predicate that decides whether it runs.
@@ -40,7 +42,9 @@ export class HandoffChainBuilder {
 
   /** Appends an agent; with a `predicate`, the step is skipped when it answers `false`. */
   add(agent: Agent, predicate?: HandoffPredicate): this {
-    this.#steps.push(predicate === undefined ? { agent } : { agent, predicate });
+    const step = predicate === undefined ? { agent } : { agent, predicate };
+    checkStep(step, this.#steps.length);
+    this.#steps.push(step);
     return this;
   }
 
@@ -83,6 +87,8 @@ export class HandoffChain {
   readonly steps: readonly HandoffChainStep[];
 
   constructor(steps: readonly HandoffChainStep[]) {
+    if (!Array.isArray(steps)) parseConfig(z.strictObject({ steps: z.array(z.unknown()) }), { steps }, 'HandoffChain');
+    steps.forEach(checkStep);
     this.steps = Object.freeze([...steps]);
   }
 
@@ -160,4 +166,9 @@ export class HandoffChain {
   execute(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Promise<HandoffResult[]> {
     return lastValue(this.execute$(handoff, context, options));
   }
+}
+
+/** Refuses a step that is not `{ agent, predicate? }`, naming it by index (O(1) per step: chains may be long). */
+function checkStep(step: unknown, index: number): void {
+  if (!isStep(step, false)) parseConfig(z.strictObject({ steps: z.strictObject({ [String(index)]: HandoffStepSchema }) }), { steps: { [index]: step } }, 'HandoffChain');
 }

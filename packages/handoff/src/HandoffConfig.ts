@@ -2,6 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import { z } from 'zod';
 import { configRules, MAX_DELAY_MS, type Agent } from '@rxagents/core';
 import type { HandoffCondition } from './handoffFilters';
+import { agentRule, signedCountRule } from './internal/rules';
 import type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';
 import { HandoffToolPolicySchema, type HandoffToolPolicy } from './HandoffToolPolicy';
@@ -74,16 +75,6 @@ export interface HandoffConfig {
   readonly scheduler?: SchedulerLike;
 }
 
-const agentRule = z.custom<Agent>(
-  (value) =>
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Agent).id === 'string' &&
-    (value as Agent).id !== '' &&
-    typeof (value as Agent).chat === 'function',
-  { error: 'must be an agent (an object with a non-empty id and a chat function)' },
-);
-
 const timeoutSecondsMessage = `must be a number of seconds of at most ${MAX_DELAY_MS / 1000} (about 24.8 days), 0 or less for no timeout, or Infinity for no timeout`;
 
 /**
@@ -112,17 +103,17 @@ const zodSchemaRule = z.custom<z.ZodType>((value) => value instanceof z.ZodType,
  * ```
  */
 export const HandoffConfigSchema = z.strictObject({
-  agent: agentRule,
+  agent: agentRule(),
   name: z.string({ error: 'must be a string' }).regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -').optional(),
   description: configRules.nonEmptyString().optional(),
   condition: configRules.function<HandoffCondition>().optional(),
   inputSchema: zodSchemaRule.optional(),
   contextPolicy: z.enum(['none', 'last_n', 'summary', 'full']).default('summary'),
-  maxContextMessages: configRules.int().default(10),
-  maxContextTokens: configRules.int().default(4000),
+  maxContextMessages: signedCountRule().default(10),
+  maxContextTokens: signedCountRule().default(4000),
   preserveSystem: z.boolean({ error: 'must be a boolean' }).default(true),
   timeoutSeconds: timeoutSecondsRule().default(300),
-  maxConcurrent: configRules.int().default(5),
+  maxConcurrent: signedCountRule().default(5),
   detectCycles: z.boolean({ error: 'must be a boolean' }).default(true),
   maxDepth: configRules.nonNegativeInt().default(10),
   countTokens: configRules.function<TokenCounter>().optional(),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { configRules, lastValue, parseConfig, type Agent } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { Handoff } from './Handoff';
+import { signedCountRule } from './internal/rules';
 import type { HandoffOutcome } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';
 import type { Message } from '@rxagents/core';
@@ -50,7 +51,7 @@ export interface ParallelHandoffsOptions {
  * ```
  */
 export const ParallelHandoffsOptionsSchema = z.strictObject({
-  maxConcurrent: configRules.int().default(5),
+  maxConcurrent: signedCountRule().default(5),
   messages: z.array(z.custom<Message>((value) => typeof value === 'object' && value !== null)).readonly().optional(),
   signal: configRules.abortSignal().optional(),
 });

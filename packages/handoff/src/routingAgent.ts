@@ -43,7 +43,7 @@ export interface RoutingAgentConfig {
  * ```
  */
 export const RoutingAgentConfigSchema = z.strictObject({
-  id: configRules.nonEmptyString(),
+  id: configRules.id(),
   name: z.string({ error: 'must be a string' }).optional(),
   role: z.string({ error: 'must be a string' }).optional(),
   goal: z.string({ error: 'must be a string' }).optional(),

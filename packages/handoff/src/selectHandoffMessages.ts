@@ -1,4 +1,6 @@
-import type { Message } from '@rxagents/core';
+import { z } from 'zod';
+import { configRules, parseConfig, type Message } from '@rxagents/core';
+import { signedCountRule } from './internal/rules';
 
 /**
  * How much history a handoff's target sees: nothing, the last N messages, the last 3, or everything.
@@ -86,7 +88,9 @@ export function estimateTokens(message: Message): number {
  *
  * @example
  * ```ts
- * import type { Message } from '@rxagents/core';
+ * import { z } from 'zod';
+import { configRules, parseConfig, type Message } from '@rxagents/core';
+import { signedCountRule } from './internal/rules';
  * import { selectHandoffMessages } from '@rxagents/handoff';
  *
  * const history: Message[] = [
@@ -100,6 +104,30 @@ export function estimateTokens(message: Message): number {
  * ```
  */
 export function selectHandoffMessages(messages: readonly Message[], config: HandoffMessageSelection = {}): Message[] {
+  parseConfig(HandoffMessageSelectionSchema, config, 'selectHandoffMessages settings');
+  return selectMessages(messages, config);
+}
+
+/**
+ * The zod schema of {@link HandoffMessageSelection} (strict: an unknown key is a `ConfigError`).
+ *
+ * @example
+ * ```ts
+ * import { HandoffMessageSelectionSchema } from '@rxagents/handoff';
+ *
+ * console.log(HandoffMessageSelectionSchema.safeParse({ maxContextMessage: 1 }).success); // false
+ * ```
+ */
+export const HandoffMessageSelectionSchema = z.strictObject({
+  contextPolicy: z.enum(['none', 'last_n', 'summary', 'full']).optional(),
+  maxContextMessages: signedCountRule().optional(),
+  maxContextTokens: signedCountRule().optional(),
+  preserveSystem: z.boolean({ error: 'must be a boolean' }).optional(),
+  countTokens: configRules.function<TokenCounter>().optional(),
+});
+
+/** {@link selectHandoffMessages} without the settings check, for a handoff whose config is already validated. */
+export function selectMessages(messages: readonly Message[], config: HandoffMessageSelection): Message[] {
   const { contextPolicy = 'summary', maxContextMessages = 10, maxContextTokens = 4000, preserveSystem = true, countTokens = estimateTokens } = config;
   if (contextPolicy === 'none') return [];
   const keepFrom = sliceStart(messages.length, contextPolicy, maxContextMessages);

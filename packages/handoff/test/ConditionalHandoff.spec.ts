@@ -9,6 +9,13 @@ const intake: Agent = defineAgent('intake', async () => '');
 const named = (id: string): Agent => defineAgent(id, async () => `${id} here`);
 
 describe('ConditionalHandoff', () => {
+  it('refuses routes that are not a predicate function and an agent', () => {
+    expect(() => new ConditionalHandoff().when('yes' as never, named('a'))).toThrow(/ConditionalHandoff: routes.0.predicate must be a function/);
+    expect(() => new ConditionalHandoff().when(() => true, {} as never)).toThrow(/routes.0.agent must be an agent/);
+    expect(() => new ConditionalHandoff().otherwise({ id: 'x' } as never)).toThrow(/ConditionalHandoff: fallback must be an agent/);
+    expect(() => new ConditionalHandoff([{ predicate: () => true, agent: named('a'), agnet: 1 } as never])).toThrow(/routes.0.agnet is not a known option \(did you mean agent\?\)/);
+  });
+
   it('routes to the first agent whose predicate matches', async () => {
     const routed = await new ConditionalHandoff()
       .when((context) => 'invoiceId' in context.payload, named('billing'))

@@ -65,6 +65,28 @@ describe('handoff() configuration', () => {
     expect(() => handoff({ agent: agentNamed('Billing'), ...(bad as object) })).toThrow(message);
   });
 
+  it('names the likely intended key of a typo, and bounds every count', () => {
+    expect(() => handoff({ agent: agentNamed('Billing'), maxConcurent: 2 } as never)).toThrow('Handoff config: maxConcurent is not a known option (did you mean maxConcurrent?)');
+    for (const key of ['maxConcurrent', 'maxContextMessages', 'maxContextTokens', 'maxDepth']) {
+      expect(() => handoff({ agent: agentNamed('Billing'), [key]: 2 ** 32 })).toThrow(new RegExp(`Handoff config: ${key} must be a(n| non-negative) integer .*at most 2147483647`));
+    }
+  });
+
+  it('refuses an agent whose id is blank', () => {
+    expect(() => handoff({ agent: defineAgent({ id: 'ok', chat: async () => '' }) && { id: '  ', chat: async () => '' } })).toThrow(/agent must be an agent \(an object with a non-blank id and a chat function\)/);
+  });
+
+  it('refuses a request with a blank chain entry, and a source without a non-blank id', async () => {
+    const h = handoff({ agent: agentNamed('Billing') });
+    await expect(h.execute(source, { input: 'x', handoffChain: [' '] })).rejects.toThrow(/Handoff request: handoffChain.0 must be a non-blank string/);
+    await expect(h.execute({ id: ' ' }, { input: 'x' })).rejects.toThrow(/Handoff source: id must be a non-blank string/);
+  });
+
+  it('execute options are strict', async () => {
+    const h = handoff({ agent: agentNamed('Billing') });
+    await expect(h.execute(source, { input: 'x' }, { signl: AbortSignal.timeout(10) } as never)).rejects.toThrow('Handoff call options: signl is not a known option (did you mean signal?)');
+  });
+
   it('refuses a missing agent', () => {
     expect(() => handoff({} as never)).toThrow(/agent must be an agent/);
   });

@@ -8,6 +8,12 @@ const testScheduler = () => new TestScheduler((actual, expected) => expect(actua
 const echo = (id: string): Agent => defineAgent(id, async () => `${id}-out`);
 
 describe('HandoffChain', () => {
+  it('refuses a step that is not an agent with an optional predicate function, naming the step', () => {
+    expect(() => HandoffChain.builder().add({ id: 'x' } as never)).toThrow('HandoffChain: steps.0.agent must be an agent (an object with a non-blank id and a chat function)');
+    expect(() => HandoffChain.builder().add(echo('a')).add(echo('b'), 'yes' as never)).toThrow(/HandoffChain: steps.1.predicate must be a function/);
+    expect(() => new HandoffChain([{ agent: echo('a'), predicat: () => true } as never])).toThrow(/steps.0.predicat is not a known option \(did you mean predicate\?\)/);
+  });
+
   it('the first agent is only the source and never runs; later agents run in turn', async () => {
     const intake = recordingAgent('intake');
     const extractor = recordingAgent('extractor', async () => 'fields');

@@ -7,6 +7,12 @@ import { handoff, HandoffCycleError, parallelHandoffs, parallelHandoffs$, runWit
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 describe('parallelHandoffs', () => {
+  it('options are strict, and maxConcurrent is bounded', () => {
+    const billing = defineAgent('billing', async () => 'ok');
+    expect(() => parallelHandoffs$({ id: 'src' }, [[billing, 'x']], { maxConcurent: 2 } as never)).toThrow('parallelHandoffs options: maxConcurent is not a known option (did you mean maxConcurrent?)');
+    expect(() => parallelHandoffs$({ id: 'src' }, [[billing, 'x']], { maxConcurrent: 2 ** 32 })).toThrow(/maxConcurrent must be an integer .*at most 2147483647/);
+  });
+
   it('fans out to several specialists and returns results in input order', async () => {
     const billing = defineAgent({ id: 'billing', name: 'Billing', chat: async () => 'charged once' });
     const refund = defineAgent({ id: 'refunds', name: 'Refunds', chat: async () => 'refund started' });

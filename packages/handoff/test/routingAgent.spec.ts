@@ -21,6 +21,11 @@ const supportAgent = () => recordingAgent('support', async () => 'Support: try t
 const callTool = (name: string, args = '{}'): ToolCallingModel => () => Promise.resolve({ toolCalls: [{ id: 'call-1', name, arguments: args }] });
 
 describe('routingAgent', () => {
+  it('refuses a blank id and names the likely intended key of a typo', () => {
+    expect(() => routingAgent({ id: ' ', handoffs: [] })).toThrow('routingAgent config: id must be a non-blank string');
+    expect(() => routingAgent({ id: 'a', handofs: [] } as never)).toThrow(/handofs is not a known option \(did you mean handoffs\?\)/);
+  });
+
   it('automatically transfers billing questions to Billing by topic condition, with no model', async () => {
     const billing = billingAgent();
     const mainAgent = routingAgent({

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { MAX_COUNT, type Agent } from '@rxagents/core';
+import type { HandoffPredicate } from '../HandoffPredicate';
+
+/** An agent: an object with a non-blank string id and a `chat` function. */
+export const agentRule = () =>
+  z.custom<Agent>((value) => isAgent(value), { error: 'must be an agent (an object with a non-blank id and a chat function)' });
+
+const signedCountMessage = `must be an integer of at least -${MAX_COUNT} and at most ${MAX_COUNT}`;
+
+/** An integer where `<= 0` means "off" or "unlimited" (PraisonAI style), bounded by `MAX_COUNT` either way. */
+export const signedCountRule = () =>
+  z
+    .number({ error: 'must be an integer' })
+    .int('must be an integer')
+    .min(-MAX_COUNT, signedCountMessage)
+    .max(MAX_COUNT, signedCountMessage);
+
+/** A predicate function. */
+export const predicateRule = () => z.custom<HandoffPredicate>((value) => typeof value === 'function', { error: 'must be a function' });
+
+/** One chain step or route: an agent and, where given, a predicate. */
+export const HandoffStepSchema = z.strictObject({ agent: agentRule(), predicate: predicateRule().optional() });
+
+/** Whether `value` is a well-formed step (the fast path; the schema words the error). */
+export function isStep(value: unknown, predicateRequired: boolean): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const step = value as { readonly agent?: unknown; readonly predicate?: unknown };
+  for (const key in step) if (key !== 'agent' && key !== 'predicate') return false;
+  if (!isAgent(step.agent)) return false;
+  return step.predicate === undefined ? !predicateRequired : typeof step.predicate === 'function';
+}
+
+/** Whether `value` is an agent by {@link agentRule}. */
+export function isAgent(value: unknown): value is Agent {
+  return typeof value === 'object' && value !== null && typeof (value as Agent).id === 'string' && (value as Agent).id.trim() !== '' && typeof (value as Agent).chat === 'function';
+}
