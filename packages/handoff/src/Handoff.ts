@@ -90,16 +90,16 @@ export class Handoff {
   readonly toolDescription: string;
   readonly #semaphore: Semaphore;
   readonly #scheduler: SchedulerLike;
-  /** Chains this instance's target is running under, counted (kept only when `detectCycles` is off). */
-  readonly #running = new Map<string, number>();
+  /** Chains this instance's target is running under (kept only when `detectCycles` is off). */
+  readonly #running = new Map<string, RunningChain>();
 
   constructor(config: HandoffConfig) {
     this.config = Object.freeze(parseConfig(HandoffConfigSchema, config, 'Handoff config'));
     this.agent = this.config.agent;
     this.toolName = this.config.name ?? handoffToolName(this.agent);
     this.toolDescription = this.config.description ?? handoffToolDescription(this.agent);
-    this.#semaphore = new Semaphore(this.config.maxConcurrent);
     this.#scheduler = this.config.scheduler ?? asyncScheduler;
+    this.#semaphore = new Semaphore(this.config.maxConcurrent, this.#scheduler);
   }
 
   /**
@@ -234,39 +234,72 @@ export class Handoff {
   /**
    * `work$` under this instance's semaphore, except a nested re-entry from within its own target, which
    * runs on the permit its caller holds: waiting for it would hang forever once the recursion is
-   * `maxConcurrent` deep. With `detectCycles` on, such a re-entry is refused by the cycle check instead.
+   * `maxConcurrent` deep. Re-entries from one caller take turns on that permit (its lane), so a target
+   * that fans out through its own handoff runs one branch at a time, not all of them at once. With
+   * `detectCycles` on, such a re-entry is refused by the cycle check instead.
    */
   #bounded<T>(chain: readonly string[], work$: Observable<T>): Observable<T> {
     if (this.config.detectCycles) return this.#semaphore.run(work$);
     const tracked$ = this.#tracked(chain, work$);
-    return this.#isReentry(chain) ? tracked$ : this.#semaphore.run(tracked$);
+    const caller = this.#reentryOf(chain);
+    return caller === undefined ? this.#semaphore.run(tracked$) : this.#onLane(caller, tracked$);
   }
 
   /**
-   * Whether a handoff along `path` is a nested re-entry from within this instance's own target: the target
-   * appears in `path`, and the chain before it is one this instance is running the target under.
+   * The key of the chain this instance runs the target under that a handoff along `path` re-enters from
+   * within: the innermost prefix of `path` that is such a chain and is followed by the target. Undefined
+   * for an independent caller.
    */
-  #isReentry(path: readonly string[]): boolean {
+  #reentryOf(path: readonly string[]): string | undefined {
     const target = this.agent.id;
-    for (let index = 0; index < path.length; index += 1) {
-      if (path[index] === target && this.#running.has(chainKey(path, index))) return true;
+    for (let index = path.length - 1; index >= 0; index -= 1) {
+      if (path[index] !== target) continue;
+      const key = chainKey(path, index);
+      if (this.#running.has(key)) return key;
     }
-    return false;
+    return undefined;
   }
 
-  /** Records, while `work$` runs, that the target runs under `chain` (read by `#isReentry`). */
+  /** Records, while `work$` runs, that the target runs under `chain` (read by `#reentryOf`). */
   #tracked<T>(chain: readonly string[], work$: Observable<T>): Observable<T> {
     return new Observable<T>((subscriber) => {
       const key = chainKey(chain, chain.length);
-      this.#running.set(key, (this.#running.get(key) ?? 0) + 1);
+      const running = this.#enter(key);
+      running.holders += 1;
       const subscription = work$.subscribe(subscriber);
       return () => {
         subscription.unsubscribe();
-        const left = (this.#running.get(key) ?? 1) - 1;
-        if (left === 0) this.#running.delete(key);
-        else this.#running.set(key, left);
+        running.holders -= 1;
+        this.#leave(key, running);
       };
     });
+  }
+
+  /** `work$` on the lane of the running chain `key`: one re-entry at a time on its caller's permit. */
+  #onLane<T>(key: string, work$: Observable<T>): Observable<T> {
+    return new Observable<T>((subscriber) => {
+      const running = this.#enter(key);
+      running.borrowers += 1;
+      const subscription = running.lane.run(work$).subscribe(subscriber);
+      return () => {
+        subscription.unsubscribe();
+        running.borrowers -= 1;
+        this.#leave(key, running);
+      };
+    });
+  }
+
+  #enter(key: string): RunningChain {
+    let running = this.#running.get(key);
+    if (running === undefined) {
+      running = { holders: 0, borrowers: 0, lane: new Semaphore(1, this.#scheduler) };
+      this.#running.set(key, running);
+    }
+    return running;
+  }
+
+  #leave(key: string, running: RunningChain): void {
+    if (running.holders === 0 && running.borrowers === 0 && this.#running.get(key) === running) this.#running.delete(key);
   }
 
   #validateArguments(raw: unknown): unknown {
@@ -313,6 +346,13 @@ export class Handoff {
       // A user callback never breaks a handoff.
     }
   }
+}
+
+/** A chain this instance runs its target under: how many runs, how many re-entries wait or run on its lane. */
+interface RunningChain {
+  holders: number;
+  borrowers: number;
+  readonly lane: Semaphore;
 }
 
 function chainKey(chain: readonly string[], length: number): string {

@@ -1,5 +1,6 @@
+import { setMaxListeners } from 'node:events';
 import { TestScheduler } from 'rxjs/testing';
-import { count, map, merge, NEVER, of, timer } from 'rxjs';
+import { count, map, merge, NEVER, of, tap, timer, VirtualTimeScheduler } from 'rxjs';
 import { z } from 'zod';
 import { AgentError, ConfigError, CoordinationError, defineAgent, type Agent, type Message } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
@@ -11,6 +12,7 @@ import {
   HandoffDepthError,
   HandoffTimeoutError,
   HandoffValidationError,
+  parallelHandoffs$,
   runWithHandoffChain,
 } from '@rxagents/handoff';
 
@@ -410,6 +412,80 @@ describe('concurrency', () => {
       const h = handoff({ agent: cached, maxConcurrent: 1 });
       const all$ = merge(...Array.from({ length: 5000 }, (_, i) => h.execute$(source, { input: String(i) })));
       expectObservable(all$.pipe(count((o) => o.success))).toBe('10ms (n|)', { n: 5000 });
+    });
+  });
+
+  describe('cancelling never starts work', () => {
+    const counting = () => {
+      const started: string[] = [];
+      return { started, agent: defineAgent('billing', (input) => (started.push(input), NEVER)) };
+    };
+
+    it('unsubscribing 1,000 queued handoffs at once starts none of the queued targets', () => {
+      testScheduler().run(({ flush }) => {
+        const { started, agent } = counting();
+        const h = handoff({ agent, maxConcurrent: 2 });
+        const all = merge(...Array.from({ length: 1_000 }, (_, i) => h.execute$(source, { input: String(i) }))).subscribe();
+        expect(started).toEqual(['0', '1']);
+        all.unsubscribe();
+        flush();
+        expect(started).toEqual(['0', '1']);
+      });
+    });
+
+    it('aborting a signal shared by 1,000 queued calls starts none of the queued targets', async () => {
+      const scheduler = new VirtualTimeScheduler();
+      const { started, agent } = counting();
+      const h = handoff({ agent, maxConcurrent: 2, scheduler });
+      const controller = new AbortController();
+      setMaxListeners(2_000, controller.signal);
+      const calls = Array.from({ length: 1_000 }, (_, i) => h.execute(source, { input: String(i) }, { signal: controller.signal }));
+      controller.abort(new Error('user left'));
+      scheduler.flush();
+      const settled = await Promise.allSettled(calls);
+      expect(settled.every((s) => s.status === 'rejected')).toBe(true);
+      expect(started).toEqual(['0', '1']);
+    });
+
+    it('parallelHandoffs cancelled while its tasks queue on a shared handoff starts none of them', () => {
+      testScheduler().run(({ flush }) => {
+        const { started, agent } = counting();
+        const shared = handoff({ agent, maxConcurrent: 1 });
+        const tasks = Array.from({ length: 50 }, (_, i) => [shared, String(i)] as const);
+        const run = parallelHandoffs$(source, tasks, { maxConcurrent: 0 }).subscribe();
+        run.unsubscribe();
+        flush();
+        expect(started).toEqual(['0']);
+      });
+    });
+  });
+
+  describe('re-entrant fan-out (detectCycles: false)', () => {
+    it('re-entries share their caller\'s permit along one chain; a fan-out takes turns on it', () => {
+      let active = 0;
+      let most = 0;
+      testScheduler().run(({ expectObservable }) => {
+        let self: Handoff | undefined;
+        // Each call fans out 10 re-entries until depth 2: 1 + 10 + 100 calls in all.
+        const fanOut = defineAgent('fan', (input) => {
+          active += 1;
+          most = Math.max(most, active);
+          const depth = Number(input);
+          const own$ = timer(1).pipe(map(() => 'leaf'));
+          const work$ =
+            depth === 2 ? own$ : merge(...Array.from({ length: 10 }, () => (self as Handoff).execute$({ id: 'fan' }, { input: String(depth + 1) }))).pipe(count(), map(String));
+          const done = (): void => {
+            active -= 1;
+          };
+          // Counted down before the completion travels on (and frees the permit for the next branch).
+          return work$.pipe(tap({ complete: done, error: done, unsubscribe: done }));
+        });
+        self = handoff({ agent: fanOut, detectCycles: false, maxConcurrent: 1 });
+        // The 100 leaves take turns: 100 ms, not 1 ms with 111 targets at once.
+        expectObservable(self.execute$(source, { input: '0' }).pipe(map((o) => o.output))).toBe('100ms (o|)', { o: '10' });
+      });
+      // One chain at a time: the caller, one child, one grandchild.
+      expect(most).toBe(3);
     });
   });
 
