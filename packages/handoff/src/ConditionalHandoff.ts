@@ -1,6 +1,7 @@
-import { asyncScheduler, catchError, defer, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, catchError, defaultIfEmpty, defer, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription, take } from 'rxjs';
 import { z } from 'zod';
 import { lastValue, parseConfig, type Agent } from '@rxagents/core';
+import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffRoutingError } from './errors/HandoffRoutingError';
 import type { HandoffContext } from './HandoffContext';
 import type { HandoffPredicate } from './HandoffPredicate';
@@ -151,6 +152,7 @@ export class ConditionalHandoff {
           evaluatePredicate(
             (routes[index] as HandoffRoute).predicate,
             context,
+            `the predicate of the route to "${(routes[index] as HandoffRoute).agent.id}"`,
             (answer) => {
               answers[index] = answer;
               decide();
@@ -185,8 +187,8 @@ export class ConditionalHandoff {
     const scheduler: SchedulerLike = options?.scheduler ?? asyncScheduler;
     return defer(() => {
       const start = scheduler.now();
-      const failure = (error: unknown): Observable<HandoffResult> =>
-        of({ success: false, fromAgentId: from.id, toAgentId: 'none', durationMs: scheduler.now() - start, output: null, error });
+      const failure = (error: unknown, toAgentId = 'none'): Observable<HandoffResult> =>
+        of({ success: false, fromAgentId: from.id, toAgentId, durationMs: scheduler.now() - start, output: null, error });
       const signal = options?.signal;
       // No agent runs while a predicate is pending, so the routing itself must hear an abort.
       const routed$ = signal === undefined ? this.route$(context) : race(this.route$(context), abortOf(signal));
@@ -198,7 +200,16 @@ export class ConditionalHandoff {
           if (decision.agent === undefined) {
             return failure(new HandoffRoutingError(from.id, `no predicate matched task "${context.taskId}" and no otherwise agent is set`));
           }
-          return handoff.execute$(from, decision.agent, context, options);
+          const agent = decision.agent;
+          // A strategy of the user's is held to the contract: one result, never an error.
+          return defer(() => handoff.execute$(from, agent, context, options)).pipe(
+            take(1),
+            catchError((error: unknown) => failure(error, agent.id)),
+            defaultIfEmpty(undefined),
+            mergeMap((result) =>
+              result === undefined ? failure(new HandoffContractError(`the strategy handing off to "${agent.id}"`, 'completed without a result', undefined), agent.id) : of(result),
+            ),
+          );
         }),
       );
     });

@@ -1,7 +1,8 @@
 import { asyncScheduler, catchError, defer, map, Observable, of, type SchedulerLike, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { AgentTimeoutError, configRules, lastValue, parseConfig, reply, type Agent } from '@rxagents/core';
+import { AgentTimeoutError, configRules, lastValue, parseConfig, preview, reply, type Agent } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
+import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffCycleError } from './errors/HandoffCycleError';
 import { HandoffDepthError } from './errors/HandoffDepthError';
 import { HandoffTimeoutError } from './errors/HandoffTimeoutError';
@@ -103,7 +104,8 @@ export class Handoff {
   }
 
   /**
-   * Whether this handoff's `condition` matches (`false` when it has none).
+   * Whether this handoff's `condition` matches (`false` when it has none); throws {@link HandoffContractError} when the
+   * condition answers anything but a boolean (a forgotten `return false`), and whatever the condition throws.
    *
    * @example
    * ```ts
@@ -116,7 +118,13 @@ export class Handoff {
    * ```
    */
   matches(context: HandoffConditionContext): boolean {
-    return this.config.condition?.(context) ?? false;
+    const { condition } = this.config;
+    if (condition === undefined) return false;
+    const answer: unknown = condition(context);
+    if (typeof answer !== 'boolean') {
+      throw new HandoffContractError(`the condition of ${this.toolName}`, `answered ${preview(answer)}; it must answer a boolean`, answer);
+    }
+    return answer;
   }
 
   /**

@@ -22,6 +22,7 @@ export { HandoffDepthError } from './errors/HandoffDepthError';
 export { HandoffTimeoutError } from './errors/HandoffTimeoutError';
 export { HandoffValidationError } from './errors/HandoffValidationError';
 export { HandoffRoutingError } from './errors/HandoffRoutingError';
+export { HandoffContractError } from './errors/HandoffContractError';
 export { Handoff, handoff, HandoffCallOptionsSchema, type HandoffCallOptions } from './Handoff';
 export { HandoffConfigSchema, type HandoffConfig, type ResolvedHandoffConfig } from './HandoffConfig';
 export { HandoffRequestSchema, type HandoffRequest } from './HandoffRequest';

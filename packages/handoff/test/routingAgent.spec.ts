@@ -5,6 +5,7 @@ import { hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
 import { z } from 'zod';
 import {
   handoff,
+  HandoffContractError,
   HandoffCycleError,
   handoffFilters,
   HandoffRoutingError,
@@ -24,6 +25,11 @@ describe('routingAgent', () => {
   it('refuses a blank id and names the likely intended key of a typo', () => {
     expect(() => routingAgent({ id: ' ', handoffs: [] })).toThrow('routingAgent config: id must be a non-blank string');
     expect(() => routingAgent({ id: 'a', handofs: [] } as never)).toThrow(/handofs is not a known option \(did you mean handoffs\?\)/);
+  });
+
+  it('a condition that answers a non-boolean (a forgotten return) fails the call with a HandoffContractError', async () => {
+    const assistant = routingAgent({ id: 'assistant', handoffs: [handoff({ agent: billingAgent(), condition: (() => undefined) as never })] });
+    await expect(lastValue(reply(assistant, 'invoice'))).rejects.toMatchObject({ cause: expect.any(HandoffContractError) });
   });
 
   it('automatically transfers billing questions to Billing by topic condition, with no model', async () => {
