@@ -1,6 +1,6 @@
 import { asyncScheduler, catchError, defer, map, Observable, of, type SchedulerLike, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { AgentTimeoutError, configRules, lastValue, parseConfig, preview, reply, type Agent } from '@rxagents/core';
+import { AgentTimeoutError, configRules, lastValue, parseConfig, preview, reply, type Agent, type Message } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffCycleError } from './errors/HandoffCycleError';
@@ -228,7 +228,11 @@ export class Handoff {
     const maxDepth = request.maxDepth ?? request.max_depth ?? config.maxDepth;
     if (depth >= maxDepth) throw new HandoffDepthError(maxDepth, depth);
     const history = request.messages ?? [];
-    const messages = selectMessages(config.inputFilter === undefined ? history : config.inputFilter(history), config);
+    const filtered: unknown = config.inputFilter === undefined ? history : config.inputFilter(history);
+    if (!Array.isArray(filtered)) {
+      throw new HandoffContractError(`the inputFilter of ${this.toolName}`, `returned ${preview(filtered)}; it must return an array of messages`, filtered);
+    }
+    const messages = selectMessages(filtered as Message[], config);
     const context: HandoffRunContext = {
       input: request.input,
       messages: Object.freeze(messages),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { configRules, parseConfig, type Message } from '@rxagents/core';
+import { configRules, parseConfig, preview, type Message } from '@rxagents/core';
+import { HandoffContractError } from './errors/HandoffContractError';
 import { signedCountRule } from './internal/rules';
 
 /**
@@ -146,7 +147,13 @@ function sliceStart(length: number, policy: ContextPolicy, maxContextMessages: n
 }
 
 function fitBudget(messages: Message[], budget: number, preserveSystem: boolean, countTokens: TokenCounter): Message[] {
-  const tokens = messages.map(countTokens);
+  const tokens = messages.map((message) => {
+    const count: unknown = countTokens(message);
+    if (typeof count !== 'number' || !(count >= 0) || count === Infinity) {
+      throw new HandoffContractError('countTokens', `returned ${preview(count)}; it must return a finite number of zero or more`, count);
+    }
+    return count;
+  });
   let total = tokens.reduce((sum, count) => sum + count, 0);
   if (total <= budget) return messages;
   const dropped = new Array<boolean>(messages.length).fill(false);

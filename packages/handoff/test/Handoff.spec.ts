@@ -8,6 +8,7 @@ import {
   currentHandoffChain,
   Handoff,
   handoff,
+  HandoffContractError,
   HandoffCycleError,
   HandoffDepthError,
   HandoffTimeoutError,
@@ -205,6 +206,15 @@ describe('Handoff.execute', () => {
 
   it('refuses a bad request with a ConfigError', async () => {
     await expect(handoff({ agent: agentNamed('Billing') }).execute(source, { input: 42 } as never)).rejects.toThrow('Handoff request: input must be a string, got 42');
+  });
+
+  it('an inputFilter that returns no array, or a countTokens that returns no count, rejects with a HandoffContractError', async () => {
+    const billing = agentNamed('Billing');
+    const history: Message[] = [{ role: 'user', content: 'hi' }];
+    await expect(handoff({ agent: billing, inputFilter: (() => undefined) as never }).execute(source, { input: 'x', messages: history })).rejects.toThrow(
+      /the inputFilter of transfer_to_billing returned undefined; it must return an array of messages/,
+    );
+    await expect(handoff({ agent: billing, countTokens: () => Number.NaN }).execute(source, { input: 'x', messages: history })).rejects.toBeInstanceOf(HandoffContractError);
   });
 
   it('calls onHandoff, onComplete and onError; a throwing callback is ignored', async () => {
