@@ -8,7 +8,7 @@ import type { HandoffPredicate } from './HandoffPredicate';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { evaluatePredicate } from './internal/evaluatePredicate';
-import { agentRule, HandoffStepSchema, isAgent, isStep } from './internal/rules';
+import { agentRule, DistinctAgentIds, HandoffStepSchema, isAgent, isStep } from './internal/rules';
 
 const RouterSchema = z.strictObject({
   routes: z.array(HandoffStepSchema.required({ predicate: true })),
@@ -68,6 +68,9 @@ export class ConditionalHandoff {
     if (!Array.isArray(routes) || !routes.every((route) => isStep(route, true)) || (fallback !== undefined && !isAgent(fallback))) {
       parseConfig(RouterSchema, { routes, fallback }, 'ConditionalHandoff');
     }
+    const ids = new DistinctAgentIds('ConditionalHandoff');
+    routes.forEach((route, index) => ids.add(route.agent, `routes.${index}.agent`));
+    if (fallback !== undefined) ids.add(fallback, 'fallback');
     this.routes = Object.freeze([...routes]);
     this.fallback = fallback;
   }

@@ -6,7 +6,7 @@ import type { HandoffPredicate } from './HandoffPredicate';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffStrategy } from './HandoffStrategy';
 import { ChainRun } from './internal/ChainRun';
-import { HandoffStepSchema, isStep } from './internal/rules';
+import { DistinctAgentIds, HandoffStepSchema, isStep } from './internal/rules';
 
 /**
  * One step of a {@link HandoffChain}: an agent, and the predicate that decides whether it runs.
@@ -39,11 +39,13 @@ export interface HandoffChainStep {
  */
 export class HandoffChainBuilder {
   readonly #steps: HandoffChainStep[] = [];
+  readonly #ids = new DistinctAgentIds('HandoffChain');
 
   /** Appends an agent; with a `predicate`, the step is skipped when it answers `false`. */
   add(agent: Agent, predicate?: HandoffPredicate): this {
     const step = predicate === undefined ? { agent } : { agent, predicate };
     checkStep(step, this.#steps.length);
+    this.#ids.add(agent, `steps.${this.#steps.length}.agent`);
     this.#steps.push(step);
     return this;
   }
@@ -89,6 +91,8 @@ export class HandoffChain {
   constructor(steps: readonly HandoffChainStep[]) {
     if (!Array.isArray(steps)) parseConfig(z.strictObject({ steps: z.array(z.unknown()) }), { steps }, 'HandoffChain');
     steps.forEach(checkStep);
+    const ids = new DistinctAgentIds('HandoffChain');
+    steps.forEach((step, index) => ids.add(step.agent, `steps.${index}.agent`));
     this.steps = Object.freeze([...steps]);
   }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { configRules, lastValue, parseConfig, type Agent } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { Handoff } from './Handoff';
-import { signedCountRule } from './internal/rules';
+import { DistinctAgentIds, signedCountRule } from './internal/rules';
 import type { HandoffOutcome } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';
 import type { Message } from '@rxagents/core';
@@ -80,6 +80,8 @@ export const ParallelHandoffsOptionsSchema = z.strictObject({
  */
 export function parallelHandoffs$(source: HandoffSource, tasks: readonly ParallelHandoffTask[], options: ParallelHandoffsOptions = {}): Observable<HandoffOutcome[]> {
   const { maxConcurrent, messages } = parseConfig(ParallelHandoffsOptionsSchema, options, 'parallelHandoffs options');
+  const ids = new DistinctAgentIds('parallelHandoffs tasks');
+  tasks.forEach(([target], index) => ids.add(target instanceof Handoff ? target.agent : target, String(index)));
   return defer(() => {
     const snapshot = [...currentHandoffChain()];
     const handoffs = tasks.map(([target]) => (target instanceof Handoff ? target : new Handoff({ agent: target })));

@@ -16,6 +16,13 @@ describe('ConditionalHandoff', () => {
     expect(() => new ConditionalHandoff([{ predicate: () => true, agent: named('a'), agnet: 1 } as never])).toThrow(/routes.0.agnet is not a known option \(did you mean agent\?\)/);
   });
 
+  it('refuses two different agents with the same id among its routes and fallback', () => {
+    const a = named('a');
+    expect(() => new ConditionalHandoff().when(() => true, a).when(() => true, named('a'))).toThrow('ConditionalHandoff: routes.1.agent must not reuse the id "a" of a different agent (routes.0.agent), got "a"');
+    expect(() => new ConditionalHandoff().when(() => true, a).otherwise(named('a'))).toThrow(/fallback must not reuse the id "a" of a different agent/);
+    expect(new ConditionalHandoff().when(() => false, a).when(() => true, a).otherwise(a).routes).toHaveLength(2);
+  });
+
   it('routes to the first agent whose predicate matches', async () => {
     const routed = await new ConditionalHandoff()
       .when((context) => 'invoiceId' in context.payload, named('billing'))

@@ -14,6 +14,13 @@ describe('HandoffChain', () => {
     expect(() => new HandoffChain([{ agent: echo('a'), predicat: () => true } as never])).toThrow(/steps.0.predicat is not a known option \(did you mean predicate\?\)/);
   });
 
+  it('refuses two different agents with the same id; the same agent twice is fine', () => {
+    const a = echo('a');
+    expect(() => HandoffChain.builder().add(a).add(echo('b')).add(echo('a'))).toThrow('HandoffChain: steps.2.agent must not reuse the id "a" of a different agent (steps.0.agent), got "a"');
+    expect(() => new HandoffChain([{ agent: a }, { agent: echo('a') }])).toThrow(/steps.1.agent must not reuse the id "a"/);
+    expect(HandoffChain.builder().add(a).add(echo('b')).add(a).build().steps).toHaveLength(3);
+  });
+
   it('the first agent is only the source and never runs; later agents run in turn', async () => {
     const intake = recordingAgent('intake');
     const extractor = recordingAgent('extractor', async () => 'fields');

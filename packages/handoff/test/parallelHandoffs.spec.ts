@@ -13,6 +13,15 @@ describe('parallelHandoffs', () => {
     expect(() => parallelHandoffs$({ id: 'src' }, [[billing, 'x']], { maxConcurrent: 2 ** 32 })).toThrow(/maxConcurrent must be an integer .*at most 2147483647/);
   });
 
+  it('refuses two different targets with the same agent id; the same agent twice is fine', () => {
+    const billing = defineAgent('billing', async () => 'ok');
+    const impostor = defineAgent('billing', async () => 'other');
+    expect(() => parallelHandoffs$({ id: 'src' }, [[billing, 'x'], [handoff({ agent: impostor }), 'y']])).toThrow(
+      'parallelHandoffs tasks: 1 must not reuse the id "billing" of a different agent (0), got "billing"',
+    );
+    expect(() => parallelHandoffs$({ id: 'src' }, [[billing, 'x'], [billing, 'y'], [handoff({ agent: billing }), 'z']])).not.toThrow();
+  });
+
   it('fans out to several specialists and returns results in input order', async () => {
     const billing = defineAgent({ id: 'billing', name: 'Billing', chat: async () => 'charged once' });
     const refund = defineAgent({ id: 'refunds', name: 'Refunds', chat: async () => 'refund started' });

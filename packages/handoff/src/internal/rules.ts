@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_COUNT, type Agent } from '@rxagents/core';
+import { ConfigError, MAX_COUNT, type Agent } from '@rxagents/core';
 import type { HandoffPredicate } from '../HandoffPredicate';
 
 /** An agent: an object with a non-blank string id and a `chat` function. */
@@ -34,4 +34,24 @@ export function isStep(value: unknown, predicateRequired: boolean): boolean {
 /** Whether `value` is an agent by {@link agentRule}. */
 export function isAgent(value: unknown): value is Agent {
   return typeof value === 'object' && value !== null && typeof (value as Agent).id === 'string' && (value as Agent).id.trim() !== '' && typeof (value as Agent).chat === 'function';
+}
+
+/**
+ * Remembers which agent holds each id, refusing a different agent under an id already seen: results and
+ * chains name agents by id, so two agents sharing one would be told apart by nothing.
+ */
+export class DistinctAgentIds {
+  readonly #seen = new Map<string, { readonly agent: Agent; readonly path: string }>();
+
+  constructor(private readonly subject: string) {}
+
+  add(agent: Agent, path: string): void {
+    const earlier = this.#seen.get(agent.id);
+    if (earlier === undefined) {
+      this.#seen.set(agent.id, { agent, path });
+      return;
+    }
+    if (earlier.agent === agent) return;
+    throw new ConfigError(this.subject, [{ path, rule: `must not reuse the id "${agent.id}" of a different agent (${earlier.path})`, received: agent.id }]);
+  }
 }
