@@ -164,6 +164,8 @@ export class Handoff {
   execute$(source: HandoffSource, request: HandoffRequest): Observable<HandoffOutcome> {
     const { config, agent: target } = this;
     return defer(() => {
+      // The caller's chain, read where the caller subscribes (a queued run may be started from anywhere).
+      const outer = currentHandoffChain();
       const start = this.#scheduler.now();
       const elapsed = (): number => (this.#scheduler.now() - start) / 1000;
       let context: HandoffRunContext;
@@ -180,7 +182,7 @@ export class Handoff {
         metadata: this.#metadata(source, request, context),
         ...(config.timeoutSeconds > 0 ? { timeout: config.timeoutSeconds * 1000 } : {}),
       });
-      return this.#bounded(context.handoffChain, underHandoffChain(context.handoffChain, run$)).pipe(
+      return this.#bounded(context.handoffChain, underHandoffChain(context.handoffChain, outer, run$)).pipe(
         map((output): HandoffOutcome => ({ success: true, handedOffTo: target.id, output, durationSeconds: elapsed(), context })),
         catchError((error: unknown) =>
           error instanceof AgentTimeoutError && error.agentId === target.id

@@ -1,3 +1,4 @@
+import { map, of } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { AgentError, AgentTimeoutError, ConfigError, defineAgent, type Agent } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
@@ -141,6 +142,19 @@ describe('DefaultHandoff', () => {
     testScheduler().run(({ expectObservable }) => {
       expectObservable(new DefaultHandoff({ timeout: Infinity }).execute$(intake, hangingAgent('stuck'), HandoffContext.of('t')), '^ 60m !').toBe('');
     });
+  });
+
+  it('a synchronous re-entrant handoff 10,000 levels deep ends with its result (stack-safe)', () => {
+    const strategy = new DefaultHandoff();
+    const loop: Agent = defineAgent('loop', (_, { metadata }) => {
+      const n = Number(metadata?.n);
+      if (n === 0) return of('liftoff');
+      const context = new HandoffContext({ taskId: 't', metadata: { n: n - 1 }, handoffChain: [] });
+      return strategy.execute$({ id: 'loop' }, loop, context).pipe(map((r) => (r.success ? String(r.output) : `failed: ${String(r.error)}`)));
+    });
+    let output: unknown = 'no result';
+    strategy.execute$(intake, loop, new HandoffContext({ taskId: 't', metadata: { n: 10_000 } })).subscribe((r) => (output = r.output));
+    expect(output).toBe('liftoff');
   });
 
   it('validates its options', () => {

@@ -470,6 +470,35 @@ describe('concurrency', () => {
     });
   });
 
+  describe('stack safety of synchronous re-entrant handoffs', () => {
+    /** A target that, until n reaches 0, hands off to itself synchronously through `self`. */
+    const countdown = (config: { maxConcurrent: number; maxDepth: number }, fresh: boolean): Handoff => {
+      let self: Handoff | undefined;
+      const agent = defineAgent('countdown', (input) => {
+        const n = Number(input);
+        if (n === 0) return of('liftoff');
+        const request = fresh ? { input: String(n - 1), handoffChain: [] } : { input: String(n - 1) };
+        return (self as Handoff).execute$({ id: 'countdown' }, request).pipe(map((o) => (o.success ? String(o.output) : `failed: ${String(o.error)}`)));
+      });
+      self = handoff({ agent, detectCycles: false, timeoutSeconds: 0, ...config });
+      return self;
+    };
+    const run = (h: Handoff, n: number): unknown => {
+      let result: unknown = 'no result';
+      h.execute$(source, { input: String(n) }).subscribe({ next: (o) => (result = o.output), error: (error: unknown) => (result = error) });
+      return result;
+    };
+
+    it('10,000 levels deep ends with the result, synchronously', () => {
+      // Each level resumes a fresh chain, so the chain (and its depth check) stays short while the nesting is 10,000 deep.
+      expect(run(countdown({ maxConcurrent: 0, maxDepth: 10 }, true), 10_000)).toBe('liftoff');
+    });
+
+    it('1,000 levels deep through the re-entry path (the chain growing by one a level, maxConcurrent: 1)', () => {
+      expect(run(countdown({ maxConcurrent: 1, maxDepth: 1_001 }, false), 1_000)).toBe('liftoff');
+    });
+  });
+
   describe('re-entrant fan-out (detectCycles: false)', () => {
     it('re-entries share their caller\'s permit along one chain; a fan-out takes turns on it', () => {
       let active = 0;
