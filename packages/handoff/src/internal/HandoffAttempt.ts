@@ -29,9 +29,10 @@ export interface AttemptSettings {
  * the receiver's chunks, the abort listener and the teardown, so a hop allocates a handful of objects.
  * This is the hot path `pnpm bench handoff` measures.
  *
- * Stack-safe: subscribing to the receiver and delivering the result go through RxJS's `queueScheduler`,
- * a trampoline. Outside a queue action both run at once; a handoff started synchronously from within a
- * receiver (a re-entrant handoff) is queued behind the current action instead of nesting on the stack.
+ * Stack-safe: within a handoff (a non-empty chain in scope, so a re-entry can nest), subscribing to the
+ * receiver and delivering the result go through RxJS's `queueScheduler`, a trampoline: outside a queue
+ * action they run at once; a handoff started synchronously from within a receiver is queued behind the
+ * current action instead of nesting on the stack. A top-level attempt (the hot path) calls directly.
  */
 export class HandoffAttempt implements Observer<string>, Unsubscribable {
   private output = '';
@@ -73,7 +74,8 @@ export class HandoffAttempt implements Observer<string>, Unsubscribable {
     const chain = Object.freeze([...(context.handoffChain ?? this.callerChain), from.id]);
     const chunks$ = invoke(to, prompt, settings.timeout === undefined ? { scheduler: settings.scheduler, metadata } : { scheduler: settings.scheduler, metadata, timeout: settings.timeout });
     settings.signal?.addEventListener('abort', this, { once: true });
-    this.starting = queueScheduler.schedule(subscribeUnder, 0, { attempt: this, chain, chunks$ });
+    if (this.callerChain.length === 0) this.subscribeReceiver(chain, chunks$);
+    else this.starting = queueScheduler.schedule(subscribeUnder, 0, { attempt: this, chain, chunks$ });
     return this;
   }
 
@@ -120,7 +122,8 @@ export class HandoffAttempt implements Observer<string>, Unsubscribable {
       : { success, fromAgentId: from.id, toAgentId: to.id, durationMs, output: null, error };
     // The receiver's reply arrives in its async context (under the extended chain); deliver the result under
     // the caller's chain so nothing downstream inherits the receiver's chain.
-    queueScheduler.schedule(deliverUnder, 0, { chain: this.callerChain, subscriber: this.subscriber, result, listeners: this.listeners });
+    if (this.callerChain.length === 0) runWithHandoffChain(this.callerChain, deliver, this.subscriber, result, this.listeners);
+    else queueScheduler.schedule(deliverUnder, 0, { chain: this.callerChain, subscriber: this.subscriber, result, listeners: this.listeners });
   }
 }
 
