@@ -1,5 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
-import { map } from 'rxjs';
+import { map, NEVER } from 'rxjs';
 import { ConfigError, defineAgent } from '@rxagents/core';
 import { failingAgent, hangingAgent, scriptedAgent } from '@rxagents/testing';
 import { handoff, HandoffCycleError, parallelHandoffs, parallelHandoffs$, runWithHandoffChain } from '@rxagents/handoff';
@@ -48,6 +48,19 @@ describe('parallelHandoffs', () => {
       expectObservable(parallelHandoffs$({ id: 's' }, tasks(4), { maxConcurrent: 2 }).pipe(map((rs) => rs.length))).toBe('20ms (n|)', { n: 4 });
       expectObservable(parallelHandoffs$({ id: 's' }, tasks(50), { maxConcurrent: 0 }).pipe(map((rs) => rs.length))).toBe('10ms (n|)', { n: 50 });
     });
+  });
+
+  it('cancelling (unsubscribing, or aborting its signal) starts none of the tasks still waiting for a slot', async () => {
+    const started: string[] = [];
+    const tasks = Array.from({ length: 20 }, (_, i) => [defineAgent(`a${i}`, () => (started.push(`a${i}`), NEVER)), 'x'] as const);
+    parallelHandoffs$({ id: 's' }, tasks, { maxConcurrent: 2 }).subscribe().unsubscribe();
+    expect(started).toEqual(['a0', 'a1']);
+    started.length = 0;
+    const controller = new AbortController();
+    const pending = parallelHandoffs({ id: 's' }, tasks, { maxConcurrent: 2, signal: controller.signal });
+    controller.abort(new Error('user left'));
+    await expect(pending).rejects.toThrow('user left');
+    expect(started).toEqual(['a0', 'a1']);
   });
 
   it('reports failures as results, including guard errors, without failing the fan-out', async () => {
