@@ -6,6 +6,7 @@ import type { HandoffListener } from './HandoffListener';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { HandoffAttempt, type AttemptListeners, type AttemptObserver } from './internal/HandoffAttempt';
+import { reportCallbackError } from './internal/reportCallbackError';
 
 /**
  * The zod schema of {@link HandoffExecuteOptions}, used for a {@link DefaultHandoff}'s defaults and per-call options.
@@ -134,8 +135,9 @@ export class DefaultHandoff implements HandoffStrategy {
       for (const { listener } of this.listeners) {
         try {
           listener.onBefore?.(from, to, context);
-        } catch {
-          // A listener never breaks a handoff.
+        } catch (error) {
+          // A listener never breaks a handoff; its error goes to RxJS's onUnhandledError, when set.
+          reportCallbackError(error);
         }
       }
     },
@@ -145,8 +147,9 @@ export class DefaultHandoff implements HandoffStrategy {
       for (const { listener } of this.listeners) {
         try {
           listener[event]?.(result);
-        } catch {
-          // A listener never breaks a handoff.
+        } catch (error) {
+          // A listener never breaks a handoff; its error goes to RxJS's onUnhandledError, when set.
+          reportCallbackError(error);
         }
       }
     },

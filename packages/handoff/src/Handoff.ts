@@ -14,6 +14,7 @@ import { HandoffRequestSchema, type HandoffRequest } from './HandoffRequest';
 import type { HandoffSource } from './HandoffStrategy';
 import { handoffToolDescription, handoffToolName } from './handoffToolName';
 import { resolveHandoffToolPolicy } from './HandoffToolPolicy';
+import { reportCallbackError } from './internal/reportCallbackError';
 import { Semaphore } from './internal/Semaphore';
 import { toolNamesOf } from './internal/toolNamesOf';
 import { underHandoffChain } from './internal/underHandoffChain';
@@ -356,8 +357,9 @@ export class Handoff {
   #safely(callback: () => void): void {
     try {
       callback();
-    } catch {
-      // A user callback never breaks a handoff.
+    } catch (error) {
+      // A user callback never breaks a handoff; its error goes to RxJS's onUnhandledError, when set.
+      reportCallbackError(error);
     }
   }
 }

@@ -65,7 +65,7 @@ export interface HandoffConfig {
   readonly inputFilter?: MessageFilter;
   /** Which tools the target keeps. Defaults to `DEFAULT_HANDOFF_TOOL_POLICY` (`intersect`). */
   readonly toolPolicy?: HandoffToolPolicy;
-  /** Called after the guards pass, before the target runs. A throwing callback is ignored. */
+  /** Called after the guards pass, before the target runs. A throwing callback is ignored (its error goes to RxJS's `config.onUnhandledError`, when set). */
   readonly onHandoff?: (source: HandoffSource, context: HandoffRunContext) => void;
   /** Called with each successful outcome. A throwing callback is ignored. */
   readonly onComplete?: (outcome: HandoffOutcome) => void;

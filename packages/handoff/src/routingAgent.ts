@@ -79,7 +79,8 @@ export interface RoutingAgent extends Agent {
  * tool (`transfer_to_*`) together with the instructions, history and input, and executes the handoff the
  * model calls, passing the call's arguments (checked against that handoff's `inputSchema`); a model that
  * answers without a tool call is the reply (the routing agent answers itself). With neither a matching
- * condition nor a model, it fails with {@link HandoffRoutingError}. The target's reply is the routing
+ * condition nor a model, it fails with {@link HandoffRoutingError}; a condition that answers anything but a
+ * boolean fails the call with {@link HandoffContractError}. The target's reply is the routing
  * agent's reply; a handoff that fails makes the call fail. History in `ChatOptions.context` is passed on,
  * and each handoff's context policy selects from it.
  *

@@ -87,6 +87,9 @@ export function estimateTokens(message: Message): number {
  * messages are dropped until the rest fit, never a system message when `preserveSystem`, so a system
  * prompt larger than the budget is kept in full. Order is always preserved; the input is not changed.
  *
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when `config` has an unknown key or a bad value;
+ * {@link HandoffContractError} when `countTokens` returns anything but a finite number of zero or more.
+ *
  * @example
  * ```ts
  * import { z } from 'zod';

@@ -1,4 +1,4 @@
-import { map, of } from 'rxjs';
+import { config as rxjsConfig, map, of } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { AgentError, AgentTimeoutError, ConfigError, defineAgent, type Agent } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
@@ -119,6 +119,21 @@ describe('DefaultHandoff', () => {
     await expect(handoff.execute(intake, defineAgent('ok', async () => 'fine'), HandoffContext.of('t'))).resolves.toMatchObject({ success: true, output: 'fine' });
     await expect(handoff.execute(intake, failingAgent('bad'), HandoffContext.of('t'))).resolves.toMatchObject({ success: false });
     expect(after).toHaveBeenCalledTimes(1);
+  });
+
+  it('a throwing listener\'s error reaches RxJS\'s onUnhandledError when one is set', async () => {
+    const reported: unknown[] = [];
+    const previous = rxjsConfig.onUnhandledError;
+    rxjsConfig.onUnhandledError = (error) => void reported.push(error);
+    try {
+      const oops = new Error('listener bug');
+      const handoff = new DefaultHandoff();
+      handoff.addListener({ onBefore: () => { throw oops; } });
+      expect((await handoff.execute(intake, defineAgent('b', async () => 'ok'), HandoffContext.of('t'))).success).toBe(true);
+      expect(reported).toEqual([oops]);
+    } finally {
+      rxjsConfig.onUnhandledError = previous;
+    }
   });
 
   it('the receiver runs under the chain in scope extended with the sender', async () => {

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { TestScheduler } from 'rxjs/testing';
-import { count, map, merge, NEVER, of, tap, timer, VirtualTimeScheduler } from 'rxjs';
+import { config as rxjsConfig, count, map, merge, NEVER, of, tap, timer, VirtualTimeScheduler } from 'rxjs';
 import { z } from 'zod';
 import { AgentError, ConfigError, CoordinationError, defineAgent, type Agent, type Message } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
@@ -215,6 +215,20 @@ describe('Handoff.execute', () => {
       /the inputFilter of transfer_to_billing returned undefined; it must return an array of messages/,
     );
     await expect(handoff({ agent: billing, countTokens: () => Number.NaN }).execute(source, { input: 'x', messages: history })).rejects.toBeInstanceOf(HandoffContractError);
+  });
+
+  it('a throwing callback leaves the outcome as it is, and its error reaches RxJS\'s onUnhandledError when one is set', async () => {
+    const reported: unknown[] = [];
+    const previous = rxjsConfig.onUnhandledError;
+    rxjsConfig.onUnhandledError = (error) => void reported.push(error);
+    try {
+      const oops = new Error('listener bug');
+      const outcome = await handoff({ agent: agentNamed('Billing'), onHandoff: () => { throw oops; }, onComplete: () => { throw oops; } }).execute(source, { input: 'x' });
+      expect(outcome.success).toBe(true);
+      expect(reported).toEqual([oops, oops]);
+    } finally {
+      rxjsConfig.onUnhandledError = previous;
+    }
   });
 
   it('calls onHandoff, onComplete and onError; a throwing callback is ignored', async () => {
