@@ -15,6 +15,7 @@ import type { HandoffSource } from './HandoffStrategy';
 import { handoffToolDescription, handoffToolName } from './handoffToolName';
 import { resolveHandoffToolPolicy } from './HandoffToolPolicy';
 import { reportCallbackError } from './internal/reportCallbackError';
+import { ChainKeys } from './internal/ChainKeys';
 import { Semaphore } from './internal/Semaphore';
 import { toolNamesOf } from './internal/toolNamesOf';
 import { underHandoffChain } from './internal/underHandoffChain';
@@ -93,7 +94,8 @@ export class Handoff {
   readonly #semaphore: Semaphore;
   readonly #scheduler: SchedulerLike;
   /** Chains this instance's target is running under (kept only when `detectCycles` is off). */
-  readonly #running = new Map<string, RunningChain>();
+  readonly #running = new Map<number, RunningChain>();
+  readonly #keys = new ChainKeys();
 
   constructor(config: HandoffConfig) {
     this.config = Object.freeze(parseConfig(HandoffConfigSchema, config, 'Handoff config'));
@@ -225,7 +227,9 @@ export class Handoff {
     const { config, agent: target } = this;
     const args = this.#validateArguments(request.arguments);
     const base = request.handoffChain ?? request.chain ?? currentHandoffChain();
-    const path = [...base, source.id];
+    const path = Object.freeze([...base, source.id]);
+    // O(1) bookkeeping for a re-entry: the key of the chain extended from the (usually known) chain in scope.
+    if (!config.detectCycles) this.#keys.extend(base, path);
     if (config.detectCycles && path.includes(target.id)) throw new HandoffCycleError([...path, target.id]);
     const depth = Math.max(base.length, request.depth ?? 0);
     const maxDepth = request.maxDepth ?? request.max_depth ?? config.maxDepth;
@@ -256,21 +260,19 @@ export class Handoff {
   #bounded<T>(chain: readonly string[], work$: Observable<T>): Observable<T> {
     if (this.config.detectCycles) return this.#semaphore.run(work$);
     const tracked$ = this.#tracked(chain, work$);
-    const caller = this.#reentryOf(chain);
+    const caller = this.#reentryOf(this.#keys.keyOf(chain));
     return caller === undefined ? this.#semaphore.run(tracked$) : this.#onLane(caller, tracked$);
   }
 
   /**
-   * The key of the chain this instance runs the target under that a handoff along `path` re-enters from
-   * within: the innermost prefix of `path` that is such a chain and is followed by the target. Undefined
-   * for an independent caller.
+   * The key of the chain this instance runs the target under that a handoff along the chain `path`
+   * re-enters from within: the innermost prefix of `path` that is such a chain and is followed by the
+   * target. Undefined for an independent caller. O(1) for a direct re-entry (`[...chain, target]`).
    */
-  #reentryOf(path: readonly string[]): string | undefined {
+  #reentryOf(path: number): number | undefined {
     const target = this.agent.id;
-    for (let index = path.length - 1; index >= 0; index -= 1) {
-      if (path[index] !== target) continue;
-      const key = chainKey(path, index);
-      if (this.#running.has(key)) return key;
+    for (let node = this.#keys.parentOf(path); node !== undefined; node = this.#keys.parentOf(node.parent)) {
+      if (node.id === target && this.#running.has(node.parent)) return node.parent;
     }
     return undefined;
   }
@@ -278,7 +280,8 @@ export class Handoff {
   /** Records, while `work$` runs, that the target runs under `chain` (read by `#reentryOf`). */
   #tracked<T>(chain: readonly string[], work$: Observable<T>): Observable<T> {
     return new Observable<T>((subscriber) => {
-      const key = chainKey(chain, chain.length);
+      // Keyed when it starts running, not when queued: keys are forgotten whenever nothing runs.
+      const key = this.#keys.keyOf(chain);
       const running = this.#enter(key);
       running.holders += 1;
       const subscription = work$.subscribe(subscriber);
@@ -291,7 +294,7 @@ export class Handoff {
   }
 
   /** `work$` on the lane of the running chain `key`: one re-entry at a time on its caller's permit. */
-  #onLane<T>(key: string, work$: Observable<T>): Observable<T> {
+  #onLane<T>(key: number, work$: Observable<T>): Observable<T> {
     return new Observable<T>((subscriber) => {
       const running = this.#enter(key);
       running.borrowers += 1;
@@ -304,7 +307,7 @@ export class Handoff {
     });
   }
 
-  #enter(key: string): RunningChain {
+  #enter(key: number): RunningChain {
     let running = this.#running.get(key);
     if (running === undefined) {
       running = { holders: 0, borrowers: 0, lane: new Semaphore(1, this.#scheduler) };
@@ -313,8 +316,10 @@ export class Handoff {
     return running;
   }
 
-  #leave(key: string, running: RunningChain): void {
+  #leave(key: number, running: RunningChain): void {
     if (running.holders === 0 && running.borrowers === 0 && this.#running.get(key) === running) this.#running.delete(key);
+    // With nothing running, no key is referred to: forget them all, so interned chains never pile up.
+    if (this.#running.size === 0) this.#keys.clear();
   }
 
   #validateArguments(raw: unknown): unknown {
@@ -371,9 +376,6 @@ interface RunningChain {
   readonly lane: Semaphore;
 }
 
-function chainKey(chain: readonly string[], length: number): string {
-  return JSON.stringify(chain.slice(0, length));
-}
 
 /**
  * Creates a {@link Handoff}: the same as `new Handoff(config)`.
