@@ -568,6 +568,20 @@ describe('concurrency', () => {
       });
     });
 
+    it('an indirect re-entry (T -> X -> T through another handoff) also runs on its caller\'s permit', () => {
+      testScheduler().run(({ expectObservable }) => {
+        let toT: Handoff | undefined;
+        let toX: Handoff | undefined;
+        const t = defineAgent('t', (input) =>
+          input === 'done' ? timer(5).pipe(map(() => 'end')) : (toX as Handoff).execute$({ id: 't' }, { input: 'x' }).pipe(map((o) => `t>${o.output}`)),
+        );
+        const x = defineAgent('x', () => (toT as Handoff).execute$({ id: 'x' }, { input: 'done' }).pipe(map((o) => `x>${o.output}`)));
+        toT = handoff({ agent: t, detectCycles: false, maxConcurrent: 1 });
+        toX = handoff({ agent: x, detectCycles: false, maxConcurrent: 1 });
+        expectObservable(toT.execute$(source, { input: 'start' }).pipe(map((o) => o.output))).toBe('5ms (o|)', { o: 't>x>end' });
+      });
+    });
+
     it('independent callers still share the permits', () => {
       testScheduler().run(({ expectObservable }) => {
         const h = recursive({ maxConcurrent: 1 });
