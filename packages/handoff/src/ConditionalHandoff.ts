@@ -1,6 +1,7 @@
 import { asyncScheduler, catchError, defaultIfEmpty, defer, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription, take } from 'rxjs';
 import { z } from 'zod';
 import { lastValue, parseConfig, type Agent } from '@rxagents/core';
+import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffRoutingError } from './errors/HandoffRoutingError';
 import type { HandoffContext } from './HandoffContext';
@@ -187,6 +188,7 @@ export class ConditionalHandoff {
    * ```
    */
   execute$(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
+    if (options !== undefined) parseConfig(HandoffExecuteOptionsSchema, options, 'ConditionalHandoff options');
     const scheduler: SchedulerLike = options?.scheduler ?? asyncScheduler;
     return defer(() => {
       const start = scheduler.now();

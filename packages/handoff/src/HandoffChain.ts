@@ -5,6 +5,7 @@ import type { HandoffContext } from './HandoffContext';
 import type { HandoffPredicate } from './HandoffPredicate';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffStrategy } from './HandoffStrategy';
+import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import { ChainRun } from './internal/ChainRun';
 import { DistinctAgentIds, HandoffStepSchema, isStep } from './internal/rules';
 
@@ -125,6 +126,7 @@ export class HandoffChain {
    * ```
    */
   results$(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
+    if (options !== undefined) parseConfig(HandoffExecuteOptionsSchema, options, 'HandoffChain options');
     const steps = this.steps;
     return new Observable<HandoffResult>((subscriber) => {
       if (steps.length < 2) {

@@ -23,6 +23,13 @@ describe('ConditionalHandoff', () => {
     expect(new ConditionalHandoff().when(() => false, a).when(() => true, a).otherwise(a).routes).toHaveLength(2);
   });
 
+  it('checks its execute options when called, whatever the strategy', () => {
+    const dryRun: HandoffStrategy = { execute$: (from, to) => of({ success: true, fromAgentId: from.id, toAgentId: to.id, durationMs: 0, output: 'dry' }), execute: () => Promise.reject(new Error('unused')) };
+    expect(() => new ConditionalHandoff().otherwise(named('z')).execute$(dryRun, intake, HandoffContext.of('t'), { signl: undefined } as never)).toThrow(
+      'ConditionalHandoff options: signl is not a known option (did you mean signal?)',
+    );
+  });
+
   it('routes to the first agent whose predicate matches', async () => {
     const routed = await new ConditionalHandoff()
       .when((context) => 'invoiceId' in context.payload, named('billing'))

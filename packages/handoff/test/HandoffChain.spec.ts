@@ -21,6 +21,13 @@ describe('HandoffChain', () => {
     expect(HandoffChain.builder().add(a).add(echo('b')).add(a).build().steps).toHaveLength(3);
   });
 
+  it('checks its execute options when called, whatever the strategy', () => {
+    const chain = HandoffChain.builder().add(echo('a')).add(echo('b')).build();
+    const dryRun: HandoffStrategy = { execute$: (from, to) => of({ success: true, fromAgentId: from.id, toAgentId: to.id, durationMs: 0, output: 'dry' }), execute: () => Promise.reject(new Error('unused')) };
+    expect(() => chain.execute$(dryRun, HandoffContext.of('t'), { timout: 5 } as never)).toThrow('HandoffChain options: timout is not a known option (did you mean timeout?)');
+    expect(() => chain.results$(new DefaultHandoff(), HandoffContext.of('t'), { timeout: -1 })).toThrow(/HandoffChain options: timeout must be a number of milliseconds/);
+  });
+
   it('the first agent is only the source and never runs; later agents run in turn', async () => {
     const intake = recordingAgent('intake');
     const extractor = recordingAgent('extractor', async () => 'fields');

@@ -130,7 +130,11 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
     this.running = agent;
     const { handoff } = this;
     if (handoff instanceof DefaultHandoff) {
-      this.active = handoff.attempt(this.from, agent, this.current, this.options, this);
+      try {
+        this.active = handoff.attempt(this.from, agent, this.current, this.options, this);
+      } catch (error) {
+        this.fail(agent, error);
+      }
       return;
     }
     // A strategy of the user's: whatever it does (throw, error, complete empty, emit twice), the step gets one result.
