@@ -25,6 +25,9 @@ export const HandoffExecuteOptionsSchema = z.strictObject({
   signal: configRules.abortSignal().optional(),
 });
 
+const listenerMethod = configRules.function<(...args: never[]) => void>().optional();
+const HandoffListenerSchema = z.strictObject({ onBefore: listenerMethod, onAfter: listenerMethod, onFailed: listenerMethod });
+
 /**
  * The shipped {@link HandoffStrategy}: a `HANDOFF_REQUEST` message, then one `chat` call.
  *
@@ -63,6 +66,9 @@ export class DefaultHandoff implements HandoffStrategy {
   /**
    * Adds a listener; returns a function that removes it.
    *
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} when a method is not a function, or a plain object has a key other
+   * than `onBefore`, `onAfter` and `onFailed` (a misspelt method would never be called).
+   *
    * @example
    * ```ts
    * import { DefaultHandoff } from '@rxagents/handoff';
@@ -73,6 +79,9 @@ export class DefaultHandoff implements HandoffStrategy {
    * ```
    */
   addListener(listener: HandoffListener): () => void {
+    // A plain object is strict (a misspelt method would never be called); an instance of a class of yours may hold state of its own.
+    const plain = typeof listener === 'object' && listener !== null && [Object.prototype, null].includes(Object.getPrototypeOf(listener));
+    parseConfig(plain ? HandoffListenerSchema : HandoffListenerSchema.loose(), listener, 'HandoffListener');
     const entry = { listener };
     this.listeners.add(entry);
     return () => {

@@ -1,9 +1,9 @@
 import { defer, from, map, mergeMap, type Observable, of, catchError, reduce } from 'rxjs';
 import { z } from 'zod';
-import { configRules, lastValue, parseConfig, type Agent } from '@rxagents/core';
+import { ConfigError, configRules, lastValue, parseConfig, type Agent } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { Handoff } from './Handoff';
-import { DistinctAgentIds, signedCountRule } from './internal/rules';
+import { DistinctAgentIds, isAgent, signedCountRule } from './internal/rules';
 import type { HandoffOutcome } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';
 import type { Message } from '@rxagents/core';
@@ -80,6 +80,13 @@ export const ParallelHandoffsOptionsSchema = z.strictObject({
  */
 export function parallelHandoffs$(source: HandoffSource, tasks: readonly ParallelHandoffTask[], options: ParallelHandoffsOptions = {}): Observable<HandoffOutcome[]> {
   const { maxConcurrent, messages } = parseConfig(ParallelHandoffsOptionsSchema, options, 'parallelHandoffs options');
+  if (!Array.isArray(tasks)) throw new ConfigError('parallelHandoffs tasks', [{ path: '', rule: 'must be an array', received: tasks }]);
+  tasks.forEach((task, index) => {
+    const [target, prompt] = Array.isArray(task) ? task : [];
+    if (typeof prompt !== 'string' || !(target instanceof Handoff || isAgent(target)) || (task as readonly unknown[]).length !== 2) {
+      throw new ConfigError('parallelHandoffs tasks', [{ path: String(index), rule: 'must be a [target, prompt] pair: an agent or a Handoff, and a string', received: task }]);
+    }
+  });
   const ids = new DistinctAgentIds('parallelHandoffs tasks');
   tasks.forEach(([target], index) => ids.add(target instanceof Handoff ? target.agent : target, String(index)));
   return defer(() => {

@@ -172,6 +172,18 @@ describe('DefaultHandoff', () => {
     expect(output).toBe('liftoff');
   });
 
+  it('a listener is strict: a misspelt method is a ConfigError, not a listener that never hears anything', () => {
+    expect(() => new DefaultHandoff().addListener({ onAftr: () => undefined } as never)).toThrow('HandoffListener: onAftr is not a known option (did you mean onAfter?)');
+    expect(() => new DefaultHandoff().addListener({ onBefore: 'log' } as never)).toThrow(/HandoffListener: onBefore must be a function/);
+    class Recorder {
+      readonly seen: string[] = [];
+      onAfter(result: HandoffResult): void {
+        this.seen.push(result.toAgentId);
+      }
+    }
+    expect(() => new DefaultHandoff().addListener(new Recorder())).not.toThrow();
+  });
+
   it('validates its options', () => {
     expect(() => new DefaultHandoff({ timeout: -1 })).toThrow(ConfigError);
     expect(() => new DefaultHandoff({ timeout: -1 })).toThrow(

@@ -22,6 +22,13 @@ describe('parallelHandoffs', () => {
     expect(() => parallelHandoffs$({ id: 'src' }, [[billing, 'x'], [billing, 'y'], [handoff({ agent: billing }), 'z']])).not.toThrow();
   });
 
+  it('refuses a task that is not [agent or Handoff, prompt]', () => {
+    const billing = defineAgent('billing', async () => 'ok');
+    expect(() => parallelHandoffs$({ id: 'src' }, [[billing, 42]] as never)).toThrow(/parallelHandoffs tasks: 0 must be a \[target, prompt\] pair/);
+    expect(() => parallelHandoffs$({ id: 'src' }, [[{ id: 'x' }, 'hi']] as never)).toThrow(/parallelHandoffs tasks: 0 must be a \[target, prompt\] pair/);
+    expect(() => parallelHandoffs$({ id: 'src' }, 'tasks' as never)).toThrow(/parallelHandoffs tasks: value must be an array/);
+  });
+
   it('fans out to several specialists and returns results in input order', async () => {
     const billing = defineAgent({ id: 'billing', name: 'Billing', chat: async () => 'charged once' });
     const refund = defineAgent({ id: 'refunds', name: 'Refunds', chat: async () => 'refund started' });
