@@ -32,6 +32,19 @@ describe('routingAgent', () => {
     await expect(lastValue(reply(assistant, 'invoice'))).rejects.toMatchObject({ cause: expect.any(HandoffContractError) });
   });
 
+  it('a model that returns no response object (a bare string, undefined) fails the call with a HandoffContractError, never an empty reply', async () => {
+    const bare = routingAgent({ id: 'assistant', model: (async () => 'We are open 9 to 5.') as never, handoffs: [billingAgent()] });
+    await expect(lastValue(reply(bare, 'hours?'))).rejects.toMatchObject({ cause: expect.any(HandoffContractError) });
+    const nothing = routingAgent({ id: 'assistant', model: (() => undefined) as never, handoffs: [billingAgent()] });
+    await expect(lastValue(reply(nothing, 'hours?'))).rejects.toMatchObject({ cause: expect.any(HandoffContractError) });
+  });
+
+  it('routes a tool name that is also an Object.prototype key (a name override "__proto__")', async () => {
+    const billing = billingAgent();
+    const assistant = routingAgent({ id: 'assistant', model: callTool('__proto__'), handoffs: [handoff({ agent: billing, name: '__proto__' })] });
+    await expect(lastValue(reply(assistant, 'refund'))).resolves.toBe('Billing: your invoice is paid.');
+  });
+
   it('automatically transfers billing questions to Billing by topic condition, with no model', async () => {
     const billing = billingAgent();
     const mainAgent = routingAgent({
