@@ -64,7 +64,8 @@ const HandoffSourceSchema = z.looseObject({ id: configRules.id() }, { error: 'mu
  * selected messages in `ChatOptions.context` (no agent is mutated) and runs under the extended chain, so
  * handoffs it starts see it. With `detectCycles: false`, a nested re-entry from within the target runs on
  * its caller's permit rather than waiting for one, so a recursion is bounded by `maxDepth`, never stuck on
- * the semaphore. Guard failures reject with {@link HandoffCycleError},
+ * the semaphore; re-entries from one caller (a fan-out) take turns on that permit. Cancelling a queued
+ * call never starts its target, and a synchronous recursion runs in constant stack. Guard failures reject with {@link HandoffCycleError},
  * {@link HandoffDepthError}, {@link HandoffTimeoutError} or {@link HandoffValidationError}; a target that
  * fails resolves with `success: false`. `execute$` is the Observable form; unsubscribing aborts the target.
  *
