@@ -4,12 +4,12 @@ import { lastValue, parseConfig, type Agent } from '@rxagents/core';
 import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffRoutingError } from './errors/HandoffRoutingError';
-import type { HandoffContext } from './HandoffContext';
+import { HandoffContext } from './HandoffContext';
 import type { HandoffPredicate } from './HandoffPredicate';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { evaluatePredicate } from './internal/evaluatePredicate';
-import { agentRule, DistinctAgentIds, HandoffStepSchema, isAgent, isStep } from './internal/rules';
+import { agentRule, checkHandoffCall, DistinctAgentIds, HandoffStepSchema, isAgent, isStep } from './internal/rules';
 
 const RouterSchema = z.strictObject({
   routes: z.array(HandoffStepSchema.required({ predicate: true })),
@@ -188,6 +188,7 @@ export class ConditionalHandoff {
    * ```
    */
   execute$(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
+    checkHandoffCall('ConditionalHandoff', from, undefined, context, (value) => value instanceof HandoffContext);
     if (options !== undefined) parseConfig(HandoffExecuteOptionsSchema, options, 'ConditionalHandoff options');
     const scheduler: SchedulerLike = options?.scheduler ?? asyncScheduler;
     return defer(() => {

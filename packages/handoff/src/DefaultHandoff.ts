@@ -1,7 +1,8 @@
 import { asyncScheduler, Observable, type SchedulerLike, type Unsubscribable } from 'rxjs';
 import { z } from 'zod';
 import { configRules, lastValue, parseConfig, type Agent } from '@rxagents/core';
-import type { HandoffContext } from './HandoffContext';
+import { HandoffContext } from './HandoffContext';
+import { checkHandoffCall } from './internal/rules';
 import type { HandoffListener } from './HandoffListener';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
@@ -102,6 +103,7 @@ export class DefaultHandoff implements HandoffStrategy {
    * ```
    */
   execute$(from: HandoffSource, to: Agent, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
+    checkHandoffCall('DefaultHandoff', from, to, context, isHandoffContext);
     const settings = options === undefined ? this.defaults : { ...this.defaults, ...parseConfig(HandoffExecuteOptionsSchema, options, 'DefaultHandoff execute options') };
     const scheduler: SchedulerLike = settings.scheduler ?? asyncScheduler;
     const { signal, timeout } = settings;
@@ -163,4 +165,8 @@ export class DefaultHandoff implements HandoffStrategy {
       }
     },
   };
+}
+
+function isHandoffContext(value: unknown): boolean {
+  return value instanceof HandoffContext;
 }

@@ -1,7 +1,7 @@
 import { Observable, toArray } from 'rxjs';
 import { z } from 'zod';
-import { lastValue, parseConfig, type Agent } from '@rxagents/core';
-import type { HandoffContext } from './HandoffContext';
+import { ConfigError, lastValue, parseConfig, type Agent } from '@rxagents/core';
+import { HandoffContext } from './HandoffContext';
 import type { HandoffPredicate } from './HandoffPredicate';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffStrategy } from './HandoffStrategy';
@@ -126,6 +126,9 @@ export class HandoffChain {
    * ```
    */
   results$(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
+    if (!(context instanceof HandoffContext)) {
+      throw new ConfigError('HandoffChain', [{ path: 'context', rule: 'must be a HandoffContext (build one with new HandoffContext or HandoffContext.of)', received: context }]);
+    }
     if (options !== undefined) parseConfig(HandoffExecuteOptionsSchema, options, 'HandoffChain options');
     const steps = this.steps;
     return new Observable<HandoffResult>((subscriber) => {

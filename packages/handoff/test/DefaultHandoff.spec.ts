@@ -2,7 +2,7 @@ import { config as rxjsConfig, map, of } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { AgentError, AgentTimeoutError, ConfigError, defineAgent, type Agent } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
-import { currentHandoffChain, DefaultHandoff, HandoffContext, type HandoffResult } from '@rxagents/handoff';
+import { ConditionalHandoff, currentHandoffChain, DefaultHandoff, HandoffChain, HandoffContext, type HandoffResult } from '@rxagents/handoff';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const intake: Agent = defineAgent('intake', async () => '');
@@ -182,6 +182,15 @@ describe('DefaultHandoff', () => {
       }
     }
     expect(() => new DefaultHandoff().addListener(new Recorder())).not.toThrow();
+  });
+
+  it('refuses a sender without a non-blank id, a receiver that is no agent, a context that is no HandoffContext', () => {
+    const billing = defineAgent('billing', async () => 'ok');
+    expect(() => new DefaultHandoff().execute$({ id: ' ' }, billing, HandoffContext.of('t'))).toThrow('DefaultHandoff: from must be an object with a non-blank id');
+    expect(() => new DefaultHandoff().execute$(intake, { id: 'x' } as never, HandoffContext.of('t'))).toThrow(/DefaultHandoff: to must be an agent/);
+    expect(() => new DefaultHandoff().execute$(intake, billing, { taskId: 't' } as never)).toThrow(/DefaultHandoff: context must be a HandoffContext/);
+    expect(() => HandoffChain.builder().add(intake).add(billing).build().execute$(new DefaultHandoff(), { taskId: 't' } as never)).toThrow(/HandoffChain: context must be a HandoffContext/);
+    expect(() => new ConditionalHandoff().otherwise(billing).execute$(new DefaultHandoff(), { id: '' }, HandoffContext.of('t'))).toThrow(/ConditionalHandoff: from must be/);
   });
 
   it('validates its options', () => {

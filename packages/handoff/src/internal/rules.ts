@@ -55,3 +55,17 @@ export class DistinctAgentIds {
     throw new ConfigError(this.subject, [{ path, rule: `must not reuse the id "${agent.id}" of a different agent (${earlier.path})`, received: agent.id }]);
   }
 }
+
+/** Whether `source` has a non-blank string id (any object with one is a handoff's source). */
+export function hasId(source: unknown): boolean {
+  return typeof source === 'object' && source !== null && typeof (source as { id?: unknown }).id === 'string' && /\S/.test((source as { id: string }).id);
+}
+
+/** Refuses a source without a non-blank id, a receiver that is not an agent, or a context that is not a `HandoffContext`. */
+export function checkHandoffCall(subject: string, from: unknown, to: unknown, context: unknown, isContext: (value: unknown) => boolean): void {
+  const issues = [];
+  if (!hasId(from)) issues.push({ path: 'from', rule: 'must be an object with a non-blank id', received: from });
+  if (to !== undefined && !isAgent(to)) issues.push({ path: 'to', rule: 'must be an agent (an object with a non-blank id and a chat function)', received: to });
+  if (!isContext(context)) issues.push({ path: 'context', rule: 'must be a HandoffContext (build one with new HandoffContext or HandoffContext.of)', received: context });
+  if (issues.length > 0) throw new ConfigError(subject, issues);
+}
