@@ -1,11 +1,20 @@
-import { asyncScheduler, catchError, defer, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription } from 'rxjs';
-import { lastValue, type Agent } from '@rxagents/core';
+import { asyncScheduler, catchError, defaultIfEmpty, defer, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription, take } from 'rxjs';
+import { z } from 'zod';
+import { lastValue, parseConfig, type Agent } from '@rxagents/core';
+import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
+import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffRoutingError } from './errors/HandoffRoutingError';
-import type { HandoffContext } from './HandoffContext';
+import { HandoffContext } from './HandoffContext';
 import type { HandoffPredicate } from './HandoffPredicate';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { evaluatePredicate } from './internal/evaluatePredicate';
+import { agentRule, checkHandoffCall, DistinctAgentIds, HandoffStepSchema, isAgent, isStep } from './internal/rules';
+
+const RouterSchema = z.strictObject({
+  routes: z.array(HandoffStepSchema.required({ predicate: true })),
+  fallback: agentRule().optional(),
+});
 
 type RouteDecision = { readonly agent: Agent | undefined } | { readonly error: unknown };
 
@@ -29,7 +38,7 @@ export interface HandoffRoute {
  * Routes one task to the first agent whose predicate matches, or to the `otherwise` agent.
  *
  * @remarks
- * Immutable: `when` and `otherwise` return a new router, so one can be shared and extended. Predicates
+ * Immutable: `when` and `otherwise` return a new router (each checks its routes: a `ConfigError` names a bad one), so one can be shared and extended. Predicates
  * may answer at once or later (a Promise or Observable of boolean); all are asked at once, and the first
  * *declared* match wins even when a later predicate answers sooner. With no match and no fallback the
  * result is a failure whose `toAgentId` is `'none'` and whose `error` is a {@link HandoffRoutingError}.
@@ -57,6 +66,12 @@ export class ConditionalHandoff {
   readonly fallback: Agent | undefined;
 
   constructor(routes: readonly HandoffRoute[] = [], fallback?: Agent) {
+    if (!Array.isArray(routes) || !routes.every((route) => isStep(route, true)) || (fallback !== undefined && !isAgent(fallback))) {
+      parseConfig(RouterSchema, { routes, fallback }, 'ConditionalHandoff');
+    }
+    const ids = new DistinctAgentIds('ConditionalHandoff');
+    routes.forEach((route, index) => ids.add(route.agent, `routes.${index}.agent`));
+    if (fallback !== undefined) ids.add(fallback, 'fallback');
     this.routes = Object.freeze([...routes]);
     this.fallback = fallback;
   }
@@ -141,6 +156,7 @@ export class ConditionalHandoff {
           evaluatePredicate(
             (routes[index] as HandoffRoute).predicate,
             context,
+            `the predicate of the route to "${(routes[index] as HandoffRoute).agent.id}"`,
             (answer) => {
               answers[index] = answer;
               decide();
@@ -172,11 +188,13 @@ export class ConditionalHandoff {
    * ```
    */
   execute$(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
+    checkHandoffCall('ConditionalHandoff', from, undefined, context, (value) => value instanceof HandoffContext);
+    if (options !== undefined) parseConfig(HandoffExecuteOptionsSchema, options, 'ConditionalHandoff options');
     const scheduler: SchedulerLike = options?.scheduler ?? asyncScheduler;
     return defer(() => {
       const start = scheduler.now();
-      const failure = (error: unknown): Observable<HandoffResult> =>
-        of({ success: false, fromAgentId: from.id, toAgentId: 'none', durationMs: scheduler.now() - start, output: null, error });
+      const failure = (error: unknown, toAgentId = 'none'): Observable<HandoffResult> =>
+        of({ success: false, fromAgentId: from.id, toAgentId, durationMs: scheduler.now() - start, output: null, error });
       const signal = options?.signal;
       // No agent runs while a predicate is pending, so the routing itself must hear an abort.
       const routed$ = signal === undefined ? this.route$(context) : race(this.route$(context), abortOf(signal));
@@ -188,7 +206,16 @@ export class ConditionalHandoff {
           if (decision.agent === undefined) {
             return failure(new HandoffRoutingError(from.id, `no predicate matched task "${context.taskId}" and no otherwise agent is set`));
           }
-          return handoff.execute$(from, decision.agent, context, options);
+          const agent = decision.agent;
+          // A strategy of the user's is held to the contract: one result, never an error.
+          return defer(() => handoff.execute$(from, agent, context, options)).pipe(
+            take(1),
+            catchError((error: unknown) => failure(error, agent.id)),
+            defaultIfEmpty(undefined),
+            mergeMap((result) =>
+              result === undefined ? failure(new HandoffContractError(`the strategy handing off to "${agent.id}"`, 'completed without a result', undefined), agent.id) : of(result),
+            ),
+          );
         }),
       );
     });

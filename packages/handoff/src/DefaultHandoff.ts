@@ -1,11 +1,13 @@
 import { asyncScheduler, Observable, type SchedulerLike, type Unsubscribable } from 'rxjs';
 import { z } from 'zod';
 import { configRules, lastValue, parseConfig, type Agent } from '@rxagents/core';
-import type { HandoffContext } from './HandoffContext';
+import { HandoffContext } from './HandoffContext';
+import { checkHandoffCall } from './internal/rules';
 import type { HandoffListener } from './HandoffListener';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { HandoffAttempt, type AttemptListeners, type AttemptObserver } from './internal/HandoffAttempt';
+import { reportCallbackError } from './internal/reportCallbackError';
 
 /**
  * The zod schema of {@link HandoffExecuteOptions}, used for a {@link DefaultHandoff}'s defaults and per-call options.
@@ -15,13 +17,17 @@ import { HandoffAttempt, type AttemptListeners, type AttemptObserver } from './i
  * import { HandoffExecuteOptionsSchema } from '@rxagents/handoff';
  *
  * console.log(HandoffExecuteOptionsSchema.safeParse({ timeout: -1 }).success); // false
+ * console.log(HandoffExecuteOptionsSchema.safeParse({ timeout: Infinity }).success); // true
  * ```
  */
 export const HandoffExecuteOptionsSchema = z.strictObject({
-  timeout: configRules.positiveNumber().optional(),
+  timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
   signal: configRules.abortSignal().optional(),
 });
+
+const listenerMethod = configRules.function<(...args: never[]) => void>().optional();
+const HandoffListenerSchema = z.strictObject({ onBefore: listenerMethod, onAfter: listenerMethod, onFailed: listenerMethod });
 
 /**
  * The shipped {@link HandoffStrategy}: a `HANDOFF_REQUEST` message, then one `chat` call.
@@ -61,6 +67,9 @@ export class DefaultHandoff implements HandoffStrategy {
   /**
    * Adds a listener; returns a function that removes it.
    *
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} when a method is not a function, or a plain object has a key other
+   * than `onBefore`, `onAfter` and `onFailed` (a misspelt method would never be called).
+   *
    * @example
    * ```ts
    * import { DefaultHandoff } from '@rxagents/handoff';
@@ -71,6 +80,9 @@ export class DefaultHandoff implements HandoffStrategy {
    * ```
    */
   addListener(listener: HandoffListener): () => void {
+    // A plain object is strict (a misspelt method would never be called); an instance of a class of yours may hold state of its own.
+    const plain = typeof listener === 'object' && listener !== null && [Object.prototype, null].includes(Object.getPrototypeOf(listener));
+    parseConfig(plain ? HandoffListenerSchema : HandoffListenerSchema.loose(), listener, 'HandoffListener');
     const entry = { listener };
     this.listeners.add(entry);
     return () => {
@@ -91,6 +103,7 @@ export class DefaultHandoff implements HandoffStrategy {
    * ```
    */
   execute$(from: HandoffSource, to: Agent, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
+    checkHandoffCall('DefaultHandoff', from, to, context, isHandoffContext);
     const settings = options === undefined ? this.defaults : { ...this.defaults, ...parseConfig(HandoffExecuteOptionsSchema, options, 'DefaultHandoff execute options') };
     const scheduler: SchedulerLike = settings.scheduler ?? asyncScheduler;
     const { signal, timeout } = settings;
@@ -133,8 +146,9 @@ export class DefaultHandoff implements HandoffStrategy {
       for (const { listener } of this.listeners) {
         try {
           listener.onBefore?.(from, to, context);
-        } catch {
-          // A listener never breaks a handoff.
+        } catch (error) {
+          // A listener never breaks a handoff; its error goes to RxJS's onUnhandledError, when set.
+          reportCallbackError(error);
         }
       }
     },
@@ -144,10 +158,15 @@ export class DefaultHandoff implements HandoffStrategy {
       for (const { listener } of this.listeners) {
         try {
           listener[event]?.(result);
-        } catch {
-          // A listener never breaks a handoff.
+        } catch (error) {
+          // A listener never breaks a handoff; its error goes to RxJS's onUnhandledError, when set.
+          reportCallbackError(error);
         }
       }
     },
   };
+}
+
+function isHandoffContext(value: unknown): boolean {
+  return value instanceof HandoffContext;
 }

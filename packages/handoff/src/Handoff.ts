@@ -1,7 +1,8 @@
 import { asyncScheduler, catchError, defer, map, Observable, of, type SchedulerLike, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { AgentTimeoutError, lastValue, parseConfig, reply, type Agent } from '@rxagents/core';
+import { AgentTimeoutError, configRules, lastValue, parseConfig, preview, reply, type Agent, type Message } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
+import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffCycleError } from './errors/HandoffCycleError';
 import { HandoffDepthError } from './errors/HandoffDepthError';
 import { HandoffTimeoutError } from './errors/HandoffTimeoutError';
@@ -13,10 +14,12 @@ import { HandoffRequestSchema, type HandoffRequest } from './HandoffRequest';
 import type { HandoffSource } from './HandoffStrategy';
 import { handoffToolDescription, handoffToolName } from './handoffToolName';
 import { resolveHandoffToolPolicy } from './HandoffToolPolicy';
+import { reportCallbackError } from './internal/reportCallbackError';
+import { ChainKeys } from './internal/ChainKeys';
 import { Semaphore } from './internal/Semaphore';
 import { toolNamesOf } from './internal/toolNamesOf';
 import { underHandoffChain } from './internal/underHandoffChain';
-import { selectHandoffMessages } from './selectHandoffMessages';
+import { selectMessages } from './selectHandoffMessages';
 import type { ToolDefinition } from './ToolCallingModel';
 
 /**
@@ -35,6 +38,22 @@ export interface HandoffCallOptions {
 }
 
 /**
+ * The zod schema of {@link HandoffCallOptions} (strict: an unknown key is a `ConfigError`).
+ *
+ * @example
+ * ```ts
+ * import { HandoffCallOptionsSchema } from '@rxagents/handoff';
+ *
+ * console.log(HandoffCallOptionsSchema.safeParse({ signl: AbortSignal.timeout(10) }).success); // false
+ * ```
+ */
+export const HandoffCallOptionsSchema = z.strictObject({
+  signal: configRules.abortSignal().optional(),
+});
+
+const HandoffSourceSchema = z.looseObject({ id: configRules.id() }, { error: 'must be an object with a non-blank id' });
+
+/**
  * A configured handoff to one agent: guards, context policy, timeout, concurrency, and its tool form.
  *
  * @remarks
@@ -45,7 +64,8 @@ export interface HandoffCallOptions {
  * selected messages in `ChatOptions.context` (no agent is mutated) and runs under the extended chain, so
  * handoffs it starts see it. With `detectCycles: false`, a nested re-entry from within the target runs on
  * its caller's permit rather than waiting for one, so a recursion is bounded by `maxDepth`, never stuck on
- * the semaphore. Guard failures reject with {@link HandoffCycleError},
+ * the semaphore; re-entries from one caller (a fan-out) take turns on that permit. Cancelling a queued
+ * call never starts its target, and a synchronous recursion runs in constant stack. Guard failures reject with {@link HandoffCycleError},
  * {@link HandoffDepthError}, {@link HandoffTimeoutError} or {@link HandoffValidationError}; a target that
  * fails resolves with `success: false`. `execute$` is the Observable form; unsubscribing aborts the target.
  *
@@ -74,20 +94,22 @@ export class Handoff {
   readonly toolDescription: string;
   readonly #semaphore: Semaphore;
   readonly #scheduler: SchedulerLike;
-  /** Chains this instance's target is running under, counted (kept only when `detectCycles` is off). */
-  readonly #running = new Map<string, number>();
+  /** Chains this instance's target is running under (kept only when `detectCycles` is off). */
+  readonly #running = new Map<number, RunningChain>();
+  readonly #keys = new ChainKeys();
 
   constructor(config: HandoffConfig) {
     this.config = Object.freeze(parseConfig(HandoffConfigSchema, config, 'Handoff config'));
     this.agent = this.config.agent;
     this.toolName = this.config.name ?? handoffToolName(this.agent);
     this.toolDescription = this.config.description ?? handoffToolDescription(this.agent);
-    this.#semaphore = new Semaphore(this.config.maxConcurrent);
     this.#scheduler = this.config.scheduler ?? asyncScheduler;
+    this.#semaphore = new Semaphore(this.config.maxConcurrent, this.#scheduler);
   }
 
   /**
-   * Whether this handoff's `condition` matches (`false` when it has none).
+   * Whether this handoff's `condition` matches (`false` when it has none); throws {@link HandoffContractError} when the
+   * condition answers anything but a boolean (a forgotten `return false`), and whatever the condition throws.
    *
    * @example
    * ```ts
@@ -100,7 +122,13 @@ export class Handoff {
    * ```
    */
   matches(context: HandoffConditionContext): boolean {
-    return this.config.condition?.(context) ?? false;
+    const { condition } = this.config;
+    if (condition === undefined) return false;
+    const answer: unknown = condition(context);
+    if (typeof answer !== 'boolean') {
+      throw new HandoffContractError(`the condition of ${this.toolName}`, `answered ${preview(answer)}; it must answer a boolean`, answer);
+    }
+    return answer;
   }
 
   /**
@@ -140,10 +168,13 @@ export class Handoff {
   execute$(source: HandoffSource, request: HandoffRequest): Observable<HandoffOutcome> {
     const { config, agent: target } = this;
     return defer(() => {
+      // The caller's chain, read where the caller subscribes (a queued run may be started from anywhere).
+      const outer = currentHandoffChain();
       const start = this.#scheduler.now();
       const elapsed = (): number => (this.#scheduler.now() - start) / 1000;
       let context: HandoffRunContext;
       try {
+        if (typeof source?.id !== 'string' || source.id.trim() === '') parseConfig(HandoffSourceSchema, source, 'Handoff source');
         context = this.#prepare(source, parseConfig(HandoffRequestSchema, request, 'Handoff request') as HandoffRequest);
       } catch (error) {
         this.#safely(() => config.onError?.(error));
@@ -155,7 +186,7 @@ export class Handoff {
         metadata: this.#metadata(source, request, context),
         ...(config.timeoutSeconds > 0 ? { timeout: config.timeoutSeconds * 1000 } : {}),
       });
-      return this.#bounded(context.handoffChain, underHandoffChain(context.handoffChain, run$)).pipe(
+      return this.#bounded(context.handoffChain, underHandoffChain(context.handoffChain, outer, run$)).pipe(
         map((output): HandoffOutcome => ({ success: true, handedOffTo: target.id, output, durationSeconds: elapsed(), context })),
         catchError((error: unknown) =>
           error instanceof AgentTimeoutError && error.agentId === target.id
@@ -185,6 +216,11 @@ export class Handoff {
    * ```
    */
   execute(source: HandoffSource, request: HandoffRequest, options: HandoffCallOptions = {}): Promise<HandoffOutcome> {
+    try {
+      parseConfig(HandoffCallOptionsSchema, options, 'Handoff call options');
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return lastValue(this.execute$(source, request), options);
   }
 
@@ -192,13 +228,19 @@ export class Handoff {
     const { config, agent: target } = this;
     const args = this.#validateArguments(request.arguments);
     const base = request.handoffChain ?? request.chain ?? currentHandoffChain();
-    const path = [...base, source.id];
+    const path = Object.freeze([...base, source.id]);
+    // O(1) bookkeeping for a re-entry: the key of the chain extended from the (usually known) chain in scope.
+    if (!config.detectCycles) this.#keys.extend(base, path);
     if (config.detectCycles && path.includes(target.id)) throw new HandoffCycleError([...path, target.id]);
     const depth = Math.max(base.length, request.depth ?? 0);
     const maxDepth = request.maxDepth ?? request.max_depth ?? config.maxDepth;
     if (depth >= maxDepth) throw new HandoffDepthError(maxDepth, depth);
     const history = request.messages ?? [];
-    const messages = selectHandoffMessages(config.inputFilter === undefined ? history : config.inputFilter(history), config);
+    const filtered: unknown = config.inputFilter === undefined ? history : config.inputFilter(history);
+    if (!Array.isArray(filtered)) {
+      throw new HandoffContractError(`the inputFilter of ${this.toolName}`, `returned ${preview(filtered)}; it must return an array of messages`, filtered);
+    }
+    const messages = selectMessages(filtered as Message[], config);
     const context: HandoffRunContext = {
       input: request.input,
       messages: Object.freeze(messages),
@@ -212,39 +254,73 @@ export class Handoff {
   /**
    * `work$` under this instance's semaphore, except a nested re-entry from within its own target, which
    * runs on the permit its caller holds: waiting for it would hang forever once the recursion is
-   * `maxConcurrent` deep. With `detectCycles` on, such a re-entry is refused by the cycle check instead.
+   * `maxConcurrent` deep. Re-entries from one caller take turns on that permit (its lane), so a target
+   * that fans out through its own handoff runs one branch at a time, not all of them at once. With
+   * `detectCycles` on, such a re-entry is refused by the cycle check instead.
    */
   #bounded<T>(chain: readonly string[], work$: Observable<T>): Observable<T> {
     if (this.config.detectCycles) return this.#semaphore.run(work$);
     const tracked$ = this.#tracked(chain, work$);
-    return this.#isReentry(chain) ? tracked$ : this.#semaphore.run(tracked$);
+    const caller = this.#reentryOf(this.#keys.keyOf(chain));
+    return caller === undefined ? this.#semaphore.run(tracked$) : this.#onLane(caller, tracked$);
   }
 
   /**
-   * Whether a handoff along `path` is a nested re-entry from within this instance's own target: the target
-   * appears in `path`, and the chain before it is one this instance is running the target under.
+   * The key of the chain this instance runs the target under that a handoff along the chain `path`
+   * re-enters from within: the innermost prefix of `path` that is such a chain and is followed by the
+   * target. Undefined for an independent caller. O(1) for a direct re-entry (`[...chain, target]`).
    */
-  #isReentry(path: readonly string[]): boolean {
+  #reentryOf(path: number): number | undefined {
     const target = this.agent.id;
-    for (let index = 0; index < path.length; index += 1) {
-      if (path[index] === target && this.#running.has(chainKey(path, index))) return true;
+    for (let node = this.#keys.parentOf(path); node !== undefined; node = this.#keys.parentOf(node.parent)) {
+      if (node.id === target && this.#running.has(node.parent)) return node.parent;
     }
-    return false;
+    return undefined;
   }
 
-  /** Records, while `work$` runs, that the target runs under `chain` (read by `#isReentry`). */
+  /** Records, while `work$` runs, that the target runs under `chain` (read by `#reentryOf`). */
   #tracked<T>(chain: readonly string[], work$: Observable<T>): Observable<T> {
     return new Observable<T>((subscriber) => {
-      const key = chainKey(chain, chain.length);
-      this.#running.set(key, (this.#running.get(key) ?? 0) + 1);
+      // Keyed when it starts running, not when queued: keys are forgotten whenever nothing runs.
+      const key = this.#keys.keyOf(chain);
+      const running = this.#enter(key);
+      running.holders += 1;
       const subscription = work$.subscribe(subscriber);
       return () => {
         subscription.unsubscribe();
-        const left = (this.#running.get(key) ?? 1) - 1;
-        if (left === 0) this.#running.delete(key);
-        else this.#running.set(key, left);
+        running.holders -= 1;
+        this.#leave(key, running);
       };
     });
+  }
+
+  /** `work$` on the lane of the running chain `key`: one re-entry at a time on its caller's permit. */
+  #onLane<T>(key: number, work$: Observable<T>): Observable<T> {
+    return new Observable<T>((subscriber) => {
+      const running = this.#enter(key);
+      running.borrowers += 1;
+      const subscription = running.lane.run(work$).subscribe(subscriber);
+      return () => {
+        subscription.unsubscribe();
+        running.borrowers -= 1;
+        this.#leave(key, running);
+      };
+    });
+  }
+
+  #enter(key: number): RunningChain {
+    let running = this.#running.get(key);
+    if (running === undefined) {
+      running = { holders: 0, borrowers: 0, lane: new Semaphore(1, this.#scheduler) };
+      this.#running.set(key, running);
+    }
+    return running;
+  }
+
+  #leave(key: number, running: RunningChain): void {
+    if (running.holders === 0 && running.borrowers === 0 && this.#running.get(key) === running) this.#running.delete(key);
+    // With nothing running, no key is referred to: forget them all, so interned chains never pile up.
+    if (this.#running.size === 0) this.#keys.clear();
   }
 
   #validateArguments(raw: unknown): unknown {
@@ -287,15 +363,20 @@ export class Handoff {
   #safely(callback: () => void): void {
     try {
       callback();
-    } catch {
-      // A user callback never breaks a handoff.
+    } catch (error) {
+      // A user callback never breaks a handoff; its error goes to RxJS's onUnhandledError, when set.
+      reportCallbackError(error);
     }
   }
 }
 
-function chainKey(chain: readonly string[], length: number): string {
-  return JSON.stringify(chain.slice(0, length));
+/** A chain this instance runs its target under: how many runs, how many re-entries wait or run on its lane. */
+interface RunningChain {
+  holders: number;
+  borrowers: number;
+  readonly lane: Semaphore;
 }
+
 
 /**
  * Creates a {@link Handoff}: the same as `new Handoff(config)`.

@@ -1,10 +1,13 @@
 import { Observable, toArray } from 'rxjs';
-import { lastValue, type Agent } from '@rxagents/core';
-import type { HandoffContext } from './HandoffContext';
+import { z } from 'zod';
+import { ConfigError, lastValue, parseConfig, type Agent } from '@rxagents/core';
+import { HandoffContext } from './HandoffContext';
 import type { HandoffPredicate } from './HandoffPredicate';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffStrategy } from './HandoffStrategy';
+import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import { ChainRun } from './internal/ChainRun';
+import { DistinctAgentIds, HandoffStepSchema, isStep } from './internal/rules';
 
 /**
  * One step of a {@link HandoffChain}: an agent, and the predicate that decides whether it runs.
@@ -37,10 +40,14 @@ export interface HandoffChainStep {
  */
 export class HandoffChainBuilder {
   readonly #steps: HandoffChainStep[] = [];
+  readonly #ids = new DistinctAgentIds('HandoffChain');
 
   /** Appends an agent; with a `predicate`, the step is skipped when it answers `false`. */
   add(agent: Agent, predicate?: HandoffPredicate): this {
-    this.#steps.push(predicate === undefined ? { agent } : { agent, predicate });
+    const step = predicate === undefined ? { agent } : { agent, predicate };
+    checkStep(step, this.#steps.length);
+    this.#ids.add(agent, `steps.${this.#steps.length}.agent`);
+    this.#steps.push(step);
     return this;
   }
 
@@ -83,6 +90,10 @@ export class HandoffChain {
   readonly steps: readonly HandoffChainStep[];
 
   constructor(steps: readonly HandoffChainStep[]) {
+    if (!Array.isArray(steps)) parseConfig(z.strictObject({ steps: z.array(z.unknown()) }), { steps }, 'HandoffChain');
+    steps.forEach(checkStep);
+    const ids = new DistinctAgentIds('HandoffChain');
+    steps.forEach((step, index) => ids.add(step.agent, `steps.${index}.agent`));
     this.steps = Object.freeze([...steps]);
   }
 
@@ -115,6 +126,10 @@ export class HandoffChain {
    * ```
    */
   results$(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
+    if (!(context instanceof HandoffContext)) {
+      throw new ConfigError('HandoffChain', [{ path: 'context', rule: 'must be a HandoffContext (build one with new HandoffContext or HandoffContext.of)', received: context }]);
+    }
+    if (options !== undefined) parseConfig(HandoffExecuteOptionsSchema, options, 'HandoffChain options');
     const steps = this.steps;
     return new Observable<HandoffResult>((subscriber) => {
       if (steps.length < 2) {
@@ -160,4 +175,9 @@ export class HandoffChain {
   execute(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Promise<HandoffResult[]> {
     return lastValue(this.execute$(handoff, context, options));
   }
+}
+
+/** Refuses a step that is not `{ agent, predicate? }`, naming it by index (O(1) per step: chains may be long). */
+function checkStep(step: unknown, index: number): void {
+  if (!isStep(step, false)) parseConfig(z.strictObject({ steps: z.strictObject({ [String(index)]: HandoffStepSchema }) }), { steps: { [index]: step } }, 'HandoffChain');
 }

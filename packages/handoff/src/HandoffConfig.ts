@@ -1,7 +1,8 @@
 import type { SchedulerLike } from 'rxjs';
 import { z } from 'zod';
-import { configRules, type Agent } from '@rxagents/core';
+import { configRules, MAX_DELAY_MS, type Agent } from '@rxagents/core';
 import type { HandoffCondition } from './handoffFilters';
+import { agentRule, signedCountRule } from './internal/rules';
 import type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';
 import { HandoffToolPolicySchema, type HandoffToolPolicy } from './HandoffToolPolicy';
@@ -50,7 +51,7 @@ export interface HandoffConfig {
   readonly maxContextTokens?: number;
   /** Keep `system` messages regardless of slice or token budget. Defaults to `true`. */
   readonly preserveSystem?: boolean;
-  /** Bounds the target's turn, in seconds; `<= 0` disables. Defaults to 300. */
+  /** Bounds the target's turn, in seconds (at most 2,147,483.647, about 24.8 days); `<= 0` or `Infinity` disables. Defaults to 300. */
   readonly timeoutSeconds?: number;
   /** This instance's semaphore; `<= 0` is unlimited. Defaults to 5. Not process-wide. */
   readonly maxConcurrent?: number;
@@ -64,7 +65,7 @@ export interface HandoffConfig {
   readonly inputFilter?: MessageFilter;
   /** Which tools the target keeps. Defaults to `DEFAULT_HANDOFF_TOOL_POLICY` (`intersect`). */
   readonly toolPolicy?: HandoffToolPolicy;
-  /** Called after the guards pass, before the target runs. A throwing callback is ignored. */
+  /** Called after the guards pass, before the target runs. A throwing callback is ignored (its error goes to RxJS's `config.onUnhandledError`, when set). */
   readonly onHandoff?: (source: HandoffSource, context: HandoffRunContext) => void;
   /** Called with each successful outcome. A throwing callback is ignored. */
   readonly onComplete?: (outcome: HandoffOutcome) => void;
@@ -74,15 +75,17 @@ export interface HandoffConfig {
   readonly scheduler?: SchedulerLike;
 }
 
-const agentRule = z.custom<Agent>(
-  (value) =>
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Agent).id === 'string' &&
-    (value as Agent).id !== '' &&
-    typeof (value as Agent).chat === 'function',
-  { error: 'must be an agent (an object with a non-empty id and a chat function)' },
-);
+const timeoutSecondsMessage = `must be a number of seconds of at most ${MAX_DELAY_MS / 1000} (about 24.8 days), 0 or less for no timeout, or Infinity for no timeout`;
+
+/**
+ * The core rule for timer-valued options, in seconds: a longer finite timeout would reach Node's timers
+ * as more than `MAX_DELAY_MS` and fire after 1 ms, so it is refused; `Infinity` and `<= 0` mean none.
+ */
+function timeoutSecondsRule() {
+  return z
+    .union([z.number(), z.literal(Infinity)], { error: timeoutSecondsMessage })
+    .refine((seconds) => seconds === Infinity || (Number.isFinite(seconds) && seconds * 1000 <= MAX_DELAY_MS), timeoutSecondsMessage);
+}
 
 const zodSchemaRule = z.custom<z.ZodType>((value) => value instanceof z.ZodType, { error: 'must be a zod schema' });
 
@@ -100,17 +103,17 @@ const zodSchemaRule = z.custom<z.ZodType>((value) => value instanceof z.ZodType,
  * ```
  */
 export const HandoffConfigSchema = z.strictObject({
-  agent: agentRule,
+  agent: agentRule(),
   name: z.string({ error: 'must be a string' }).regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -').optional(),
   description: configRules.nonEmptyString().optional(),
   condition: configRules.function<HandoffCondition>().optional(),
   inputSchema: zodSchemaRule.optional(),
   contextPolicy: z.enum(['none', 'last_n', 'summary', 'full']).default('summary'),
-  maxContextMessages: configRules.int().default(10),
-  maxContextTokens: configRules.int().default(4000),
+  maxContextMessages: signedCountRule().default(10),
+  maxContextTokens: signedCountRule().default(4000),
   preserveSystem: z.boolean({ error: 'must be a boolean' }).default(true),
-  timeoutSeconds: z.number({ error: 'must be a number' }).finite('must be a finite number').default(300),
-  maxConcurrent: configRules.int().default(5),
+  timeoutSeconds: timeoutSecondsRule().default(300),
+  maxConcurrent: signedCountRule().default(5),
   detectCycles: z.boolean({ error: 'must be a boolean' }).default(true),
   maxDepth: configRules.nonNegativeInt().default(10),
   countTokens: configRules.function<TokenCounter>().optional(),

@@ -18,7 +18,7 @@ import { configRules, parseConfig } from '@rxagents/core';
  * ```
  */
 export interface HandoffContextInit {
-  /** The task's id; required, non-empty. */
+  /** The task's id; required, non-blank. */
   readonly taskId: string;
   /** What the receiver works on. `null` or missing becomes `{}`. */
   readonly payload?: Readonly<Record<string, unknown>> | null;
@@ -48,16 +48,16 @@ export interface HandoffContextInit {
  * console.log(HandoffContextInitSchema.safeParse({ taskId: '' }).success); // false
  * ```
  */
-export const HandoffContextInitSchema = z.object({
-  taskId: configRules.nonEmptyString(),
+export const HandoffContextInitSchema = z.strictObject({
+  taskId: configRules.id(),
   payload: z.record(z.string(), z.unknown()).nullish(),
   metadata: z.record(z.string(), z.unknown()).nullish(),
-  parentHandoffId: z.string({ error: 'must be a string' }).nullish(),
-  handoffChain: z.array(z.string()).readonly().optional(),
-  chain: z.array(z.string()).readonly().optional(),
+  parentHandoffId: configRules.id().nullish(),
+  handoffChain: z.array(configRules.id()).readonly().optional(),
+  chain: z.array(configRules.id()).readonly().optional(),
   depth: configRules.nonNegativeInt().optional(),
-  maxDepth: configRules.int().optional(),
-  max_depth: configRules.int().optional(),
+  maxDepth: configRules.nonNegativeInt().optional(),
+  max_depth: configRules.nonNegativeInt().optional(),
 });
 
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -82,7 +82,8 @@ interface ContextFields {
  * leave it unset and the chain in force for the current execution is used (see
  * {@link currentHandoffChain}); set it to resume a chain that crossed a process boundary.
  *
- * @throws {@link @rxagents/core!ConfigError | ConfigError} from the constructor when `taskId` is empty or a field has the wrong type.
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} from the constructor when `taskId` is blank, a field has the wrong type, or a key is
+ * not one of {@link HandoffContextInit}'s (the message names the likely intended key).
  *
  * @example
  * ```ts

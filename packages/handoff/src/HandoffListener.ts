@@ -8,7 +8,8 @@ import type { Agent } from '@rxagents/core';
  *
  * @remarks
  * Every method is optional (a no-op when missing). A listener that throws is ignored: it never breaks
- * a handoff or keeps other listeners from being called.
+ * a handoff or keeps other listeners from being called. Its error goes to RxJS's
+ * `config.onUnhandledError` when the application set one, so it can be logged.
  *
  * @example
  * ```ts

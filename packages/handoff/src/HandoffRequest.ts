@@ -57,11 +57,11 @@ const MessageSchema = z.looseObject({
 export const HandoffRequestSchema = z.strictObject({
   input: z.string({ error: 'must be a string' }),
   messages: z.array(MessageSchema).readonly().optional(),
-  handoffChain: z.array(z.string()).readonly().optional(),
+  handoffChain: z.array(configRules.id()).readonly().optional(),
   arguments: z.unknown().optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
   maxDepth: configRules.nonNegativeInt().optional(),
-  chain: z.array(z.string()).readonly().optional(),
+  chain: z.array(configRules.id()).readonly().optional(),
   depth: configRules.nonNegativeInt().optional(),
   max_depth: configRules.nonNegativeInt().optional(),
 });

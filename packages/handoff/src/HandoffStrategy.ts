@@ -27,7 +27,7 @@ export type HandoffSource = Pick<Agent, 'id'>;
  * ```
  */
 export interface HandoffExecuteOptions {
-  /** Fails the handoff when the receiver takes longer than this, in ms (on `scheduler`). */
+  /** Fails the handoff when the receiver takes longer than this, in ms (on `scheduler`): greater than 0 and at most `MAX_DELAY_MS` (about 24.8 days), or `Infinity` for none. */
   readonly timeout?: number;
   /** The clock for `timeout` and `durationMs`. Defaults to `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;

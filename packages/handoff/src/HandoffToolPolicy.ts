@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseConfig } from '@rxagents/core';
 
 /**
  * Which tools the target keeps during a transfer: `intersect` (only its own tools that the source also
@@ -78,6 +79,7 @@ export function resolveHandoffToolPolicy(
   sourceTools: readonly string[] | undefined,
   policy: HandoffToolPolicy = DEFAULT_HANDOFF_TOOL_POLICY,
 ): string[] {
+  if (policy !== DEFAULT_HANDOFF_TOOL_POLICY) parseConfig(HandoffToolPolicySchema, policy, 'tool policy');
   const blocked = new Set(policy.blockedTools ?? []);
   const sourceSet = policy.mode === 'intersect' && sourceTools !== undefined ? new Set(sourceTools) : undefined;
   return targetTools.filter((tool) => !blocked.has(tool) && (sourceSet === undefined || sourceSet.has(tool)));

@@ -34,7 +34,8 @@ export type HandoffCondition = (context: HandoffConditionContext) => boolean;
  * @remarks
  * `topic(words)` matches when the input or the last user message contains any word, ignoring case, on
  * word boundaries (so `refund` matches "Refund please" and "refunds", not "prefund"). `metadata(key,
- * value)` matches when the call's metadata has that value (`Object.is`). `and`/`or` combine conditions.
+ * value)` matches when the call's metadata has that value (`Object.is`; only its own keys count, so
+ * `metadata('toString', undefined)` matches a call without that key). `and`/`or` combine conditions.
  *
  * @example
  * ```ts
@@ -57,7 +58,7 @@ export const handoffFilters = Object.freeze({
   },
   /** Matches when `metadata[key]` is `value`. */
   metadata(key: string, value: unknown): HandoffCondition {
-    return ({ metadata }) => Object.is(metadata[key], value);
+    return ({ metadata }) => Object.is(Object.hasOwn(metadata, key) ? metadata[key] : undefined, value);
   },
   /** Always matches. */
   always(): HandoffCondition {

@@ -1,6 +1,7 @@
 import { concatMap, type OperatorFunction } from 'rxjs';
-import type { Agent } from '@rxagents/core';
-import { DefaultHandoff } from './DefaultHandoff';
+import { z } from 'zod';
+import { configRules, parseConfig, type Agent } from '@rxagents/core';
+import { DefaultHandoff, HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import type { HandoffContext } from './HandoffContext';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
@@ -21,6 +22,25 @@ export interface HandoffOperatorOptions extends HandoffExecuteOptions {
   /** How each handoff is made. Defaults to a new {@link DefaultHandoff}. */
   readonly strategy?: HandoffStrategy;
 }
+
+/**
+ * The zod schema of {@link HandoffOperatorOptions} (strict: an unknown key is a `ConfigError` naming it).
+ *
+ * @example
+ * ```ts
+ * import { HandoffOperatorOptionsSchema } from '@rxagents/handoff';
+ *
+ * console.log(HandoffOperatorOptionsSchema.safeParse({ timout: 5 }).success); // false
+ * ```
+ */
+export const HandoffOperatorOptionsSchema = HandoffExecuteOptionsSchema.extend({
+  from: z.looseObject({ id: configRules.id() }, { error: 'must be an object with a non-blank id' }).optional(),
+  strategy: z
+    .custom<HandoffStrategy>((value) => typeof value === 'object' && value !== null && typeof (value as HandoffStrategy).execute$ === 'function', {
+      error: 'must be a HandoffStrategy (an object with an execute$ function)',
+    })
+    .optional(),
+});
 
 /** The sender the operators use when none is given. */
 const CALLER: HandoffSource = Object.freeze({ id: 'caller' });
@@ -55,6 +75,7 @@ export function splitOperatorOptions(options: HandoffOperatorOptions): {
   readonly strategy: HandoffStrategy;
   readonly execute: HandoffExecuteOptions | undefined;
 } {
+  parseConfig(HandoffOperatorOptionsSchema, options, 'handoff operator options');
   const { from = CALLER, strategy = new DefaultHandoff(), ...execute } = options;
   return { from, strategy, execute: Object.keys(execute).length === 0 ? undefined : execute };
 }

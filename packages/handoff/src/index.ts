@@ -7,7 +7,7 @@ export type { HandoffPredicate } from './HandoffPredicate';
 export { DefaultHandoff, HandoffExecuteOptionsSchema } from './DefaultHandoff';
 export { HandoffChain, HandoffChainBuilder, type HandoffChainStep } from './HandoffChain';
 export { ConditionalHandoff, type HandoffRoute } from './ConditionalHandoff';
-export { handoffTo, type HandoffOperatorOptions } from './handoffTo';
+export { handoffTo, HandoffOperatorOptionsSchema, type HandoffOperatorOptions } from './handoffTo';
 export { handoffThrough } from './handoffThrough';
 export { routeHandoff } from './routeHandoff';
 export {
@@ -22,12 +22,14 @@ export { HandoffDepthError } from './errors/HandoffDepthError';
 export { HandoffTimeoutError } from './errors/HandoffTimeoutError';
 export { HandoffValidationError } from './errors/HandoffValidationError';
 export { HandoffRoutingError } from './errors/HandoffRoutingError';
-export { Handoff, handoff, type HandoffCallOptions } from './Handoff';
+export { HandoffContractError } from './errors/HandoffContractError';
+export { Handoff, handoff, HandoffCallOptionsSchema, type HandoffCallOptions } from './Handoff';
 export { HandoffConfigSchema, type HandoffConfig, type ResolvedHandoffConfig } from './HandoffConfig';
 export { HandoffRequestSchema, type HandoffRequest } from './HandoffRequest';
 export type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
 export {
   selectHandoffMessages,
+  HandoffMessageSelectionSchema,
   estimateTokens,
   SUMMARY_MESSAGE_COUNT,
   type ContextPolicy,

@@ -1,5 +1,6 @@
 import { ConfigError, type Agent } from '@rxagents/core';
 import { Handoff } from './Handoff';
+import { DistinctAgentIds } from './internal/rules';
 import type { HandoffConfig } from './HandoffConfig';
 
 /**
@@ -24,9 +25,9 @@ export type HandoffSpec = Agent | HandoffConfig | Handoff;
  * @remarks
  * An agent becomes `handoff({ agent })`, a config object `handoff(config)`, and a `Handoff` stays as it
  * is (keeping its semaphore). Two entries with the same tool name are refused, since a model could not
- * tell them apart.
+ * tell them apart, and so are two different agents with the same id (results and chains name agents by id).
  *
- * @throws {@link @rxagents/core!ConfigError | ConfigError} when an entry is none of the three forms, a config is invalid, or two tool names clash.
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when an entry is none of the three forms, a config is invalid, two tool names clash, or two different agents share an id.
  *
  * @example
  * ```ts
@@ -44,7 +45,9 @@ export function normalizeHandoffs(specs: readonly HandoffSpec[]): Handoff[] {
   if (!Array.isArray(specs)) throw new ConfigError('handoffs', [{ path: '', rule: 'must be an array', received: specs }]);
   const handoffs = specs.map((spec, index) => toHandoff(spec, index));
   const seen = new Map<string, number>();
+  const ids = new DistinctAgentIds('handoffs');
   handoffs.forEach((handoff, index) => {
+    ids.add(handoff.agent, String(index));
     const earlier = seen.get(handoff.toolName);
     if (earlier !== undefined) {
       throw new ConfigError('handoffs', [{ path: String(index), rule: `must not repeat tool name ${handoff.toolName} (already used by entry ${earlier})`, received: handoff.agent.id }]);

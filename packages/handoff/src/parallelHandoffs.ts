@@ -1,8 +1,9 @@
 import { defer, from, map, mergeMap, type Observable, of, catchError, reduce } from 'rxjs';
 import { z } from 'zod';
-import { configRules, lastValue, parseConfig, type Agent } from '@rxagents/core';
+import { ConfigError, configRules, lastValue, parseConfig, type Agent } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { Handoff } from './Handoff';
+import { DistinctAgentIds, isAgent, signedCountRule } from './internal/rules';
 import type { HandoffOutcome } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';
 import type { Message } from '@rxagents/core';
@@ -50,7 +51,7 @@ export interface ParallelHandoffsOptions {
  * ```
  */
 export const ParallelHandoffsOptionsSchema = z.strictObject({
-  maxConcurrent: configRules.int().default(5),
+  maxConcurrent: signedCountRule().default(5),
   messages: z.array(z.custom<Message>((value) => typeof value === 'object' && value !== null)).readonly().optional(),
   signal: configRules.abortSignal().optional(),
 });
@@ -79,6 +80,15 @@ export const ParallelHandoffsOptionsSchema = z.strictObject({
  */
 export function parallelHandoffs$(source: HandoffSource, tasks: readonly ParallelHandoffTask[], options: ParallelHandoffsOptions = {}): Observable<HandoffOutcome[]> {
   const { maxConcurrent, messages } = parseConfig(ParallelHandoffsOptionsSchema, options, 'parallelHandoffs options');
+  if (!Array.isArray(tasks)) throw new ConfigError('parallelHandoffs tasks', [{ path: '', rule: 'must be an array', received: tasks }]);
+  tasks.forEach((task, index) => {
+    const [target, prompt] = Array.isArray(task) ? task : [];
+    if (typeof prompt !== 'string' || !(target instanceof Handoff || isAgent(target)) || (task as readonly unknown[]).length !== 2) {
+      throw new ConfigError('parallelHandoffs tasks', [{ path: String(index), rule: 'must be a [target, prompt] pair: an agent or a Handoff, and a string', received: task }]);
+    }
+  });
+  const ids = new DistinctAgentIds('parallelHandoffs tasks');
+  tasks.forEach(([target], index) => ids.add(target instanceof Handoff ? target.agent : target, String(index)));
   return defer(() => {
     const snapshot = [...currentHandoffChain()];
     const handoffs = tasks.map(([target]) => (target instanceof Handoff ? target : new Handoff({ agent: target })));

@@ -1,12 +1,13 @@
-import { defer, from, last, mergeMap, type Observable, of, throwError } from 'rxjs';
+import { defer, from, last, mergeMap, type Observable, type ObservableInput, of, throwError } from 'rxjs';
 import { z } from 'zod';
-import { configRules, parseConfig, type Agent, type ChatOptions, type Message } from '@rxagents/core';
+import { configRules, parseConfig, preview, type Agent, type ChatOptions, type Message } from '@rxagents/core';
+import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffRoutingError } from './errors/HandoffRoutingError';
 import { HandoffValidationError } from './errors/HandoffValidationError';
 import type { Handoff } from './Handoff';
 import type { HandoffOutcome } from './HandoffOutcome';
 import { normalizeHandoffs, type HandoffSpec } from './normalizeHandoffs';
-import type { ToolCallingModel } from './ToolCallingModel';
+import type { ToolCallingModel, ToolCallingResponse } from './ToolCallingModel';
 
 /**
  * The settings of {@link routingAgent}.
@@ -43,7 +44,7 @@ export interface RoutingAgentConfig {
  * ```
  */
 export const RoutingAgentConfigSchema = z.strictObject({
-  id: configRules.nonEmptyString(),
+  id: configRules.id(),
   name: z.string({ error: 'must be a string' }).optional(),
   role: z.string({ error: 'must be a string' }).optional(),
   goal: z.string({ error: 'must be a string' }).optional(),
@@ -79,7 +80,9 @@ export interface RoutingAgent extends Agent {
  * tool (`transfer_to_*`) together with the instructions, history and input, and executes the handoff the
  * model calls, passing the call's arguments (checked against that handoff's `inputSchema`); a model that
  * answers without a tool call is the reply (the routing agent answers itself). With neither a matching
- * condition nor a model, it fails with {@link HandoffRoutingError}. The target's reply is the routing
+ * condition nor a model, it fails with {@link HandoffRoutingError}; a condition that answers anything but a
+ * boolean, or a model that answers no `{ content?, toolCalls? }` object (a bare string, `undefined`), fails
+ * the call with {@link HandoffContractError}. The target's reply is the routing
  * agent's reply; a handoff that fails makes the call fail. History in `ChatOptions.context` is passed on,
  * and each handoff's context policy selects from it.
  *
@@ -132,10 +135,18 @@ export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
           { role: 'user', content: input },
         ];
         const tools = handoffs.map((handoff) => handoff.toolDefinition());
-        return from(model({ messages, tools, signal: options.signal })).pipe(
+        const culprit = `the model of routing agent "${parsed.id}"`;
+        const answer: unknown = model({ messages, tools, signal: options.signal });
+        if (typeof answer !== 'object' || answer === null) {
+          return throwError(() => new HandoffContractError(culprit, `returned ${preview(answer)}; it must return a Promise, Observable or AsyncIterable of a response`, answer));
+        }
+        return from(answer as ObservableInput<ToolCallingResponse>).pipe(
           last(undefined, null),
           mergeMap((response) => {
             if (response === null) return throwError(() => new HandoffRoutingError(parsed.id, 'the model completed without an answer'));
+            if (typeof response !== 'object' || (response.toolCalls !== undefined && !Array.isArray(response.toolCalls))) {
+              return throwError(() => new HandoffContractError(culprit, `answered ${preview(response)}; it must answer { content?, toolCalls? }`, response));
+            }
             const calls = response.toolCalls ?? [];
             const call = calls.find((candidate) => byTool.has(candidate.name));
             if (call !== undefined) return hand(byTool.get(call.name) as Handoff, call.arguments);

@@ -1,4 +1,7 @@
-import type { Message } from '@rxagents/core';
+import { z } from 'zod';
+import { configRules, parseConfig, preview, type Message } from '@rxagents/core';
+import { HandoffContractError } from './errors/HandoffContractError';
+import { signedCountRule } from './internal/rules';
 
 /**
  * How much history a handoff's target sees: nothing, the last N messages, the last 3, or everything.
@@ -84,9 +87,14 @@ export function estimateTokens(message: Message): number {
  * messages are dropped until the rest fit, never a system message when `preserveSystem`, so a system
  * prompt larger than the budget is kept in full. Order is always preserved; the input is not changed.
  *
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when `config` has an unknown key or a bad value;
+ * {@link HandoffContractError} when `countTokens` returns anything but a finite number of zero or more.
+ *
  * @example
  * ```ts
- * import type { Message } from '@rxagents/core';
+ * import { z } from 'zod';
+import { configRules, parseConfig, type Message } from '@rxagents/core';
+import { signedCountRule } from './internal/rules';
  * import { selectHandoffMessages } from '@rxagents/handoff';
  *
  * const history: Message[] = [
@@ -100,6 +108,30 @@ export function estimateTokens(message: Message): number {
  * ```
  */
 export function selectHandoffMessages(messages: readonly Message[], config: HandoffMessageSelection = {}): Message[] {
+  parseConfig(HandoffMessageSelectionSchema, config, 'selectHandoffMessages settings');
+  return selectMessages(messages, config);
+}
+
+/**
+ * The zod schema of {@link HandoffMessageSelection} (strict: an unknown key is a `ConfigError`).
+ *
+ * @example
+ * ```ts
+ * import { HandoffMessageSelectionSchema } from '@rxagents/handoff';
+ *
+ * console.log(HandoffMessageSelectionSchema.safeParse({ maxContextMessage: 1 }).success); // false
+ * ```
+ */
+export const HandoffMessageSelectionSchema = z.strictObject({
+  contextPolicy: z.enum(['none', 'last_n', 'summary', 'full']).optional(),
+  maxContextMessages: signedCountRule().optional(),
+  maxContextTokens: signedCountRule().optional(),
+  preserveSystem: z.boolean({ error: 'must be a boolean' }).optional(),
+  countTokens: configRules.function<TokenCounter>().optional(),
+});
+
+/** {@link selectHandoffMessages} without the settings check, for a handoff whose config is already validated. */
+export function selectMessages(messages: readonly Message[], config: HandoffMessageSelection): Message[] {
   const { contextPolicy = 'summary', maxContextMessages = 10, maxContextTokens = 4000, preserveSystem = true, countTokens = estimateTokens } = config;
   if (contextPolicy === 'none') return [];
   const keepFrom = sliceStart(messages.length, contextPolicy, maxContextMessages);
@@ -118,7 +150,13 @@ function sliceStart(length: number, policy: ContextPolicy, maxContextMessages: n
 }
 
 function fitBudget(messages: Message[], budget: number, preserveSystem: boolean, countTokens: TokenCounter): Message[] {
-  const tokens = messages.map(countTokens);
+  const tokens = messages.map((message) => {
+    const count: unknown = countTokens(message);
+    if (typeof count !== 'number' || !(count >= 0) || count === Infinity) {
+      throw new HandoffContractError('countTokens', `returned ${preview(count)}; it must return a finite number of zero or more`, count);
+    }
+    return count;
+  });
   let total = tokens.reduce((sum, count) => sum + count, 0);
   if (total <= budget) return messages;
   const dropped = new Array<boolean>(messages.length).fill(false);

@@ -1,14 +1,35 @@
 import { TestScheduler } from 'rxjs/testing';
-import { map, NEVER, of, throwError, timer } from 'rxjs';
-import { defineAgent, type Agent } from '@rxagents/core';
+import { EMPTY, map, NEVER, of, throwError, timer } from 'rxjs';
+import { defineAgent, lastValue, type Agent } from '@rxagents/core';
 import { recordingAgent, scriptedAgent } from '@rxagents/testing';
-import { ConditionalHandoff, DefaultHandoff, HandoffContext, HandoffRoutingError } from '@rxagents/handoff';
+import { ConditionalHandoff, DefaultHandoff, HandoffContext, HandoffContractError, HandoffRoutingError, type HandoffStrategy } from '@rxagents/handoff';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const intake: Agent = defineAgent('intake', async () => '');
 const named = (id: string): Agent => defineAgent(id, async () => `${id} here`);
 
 describe('ConditionalHandoff', () => {
+  it('refuses routes that are not a predicate function and an agent', () => {
+    expect(() => new ConditionalHandoff().when('yes' as never, named('a'))).toThrow(/ConditionalHandoff: routes.0.predicate must be a function/);
+    expect(() => new ConditionalHandoff().when(() => true, {} as never)).toThrow(/routes.0.agent must be an agent/);
+    expect(() => new ConditionalHandoff().otherwise({ id: 'x' } as never)).toThrow(/ConditionalHandoff: fallback must be an agent/);
+    expect(() => new ConditionalHandoff([{ predicate: () => true, agent: named('a'), agnet: 1 } as never])).toThrow(/routes.0.agnet is not a known option \(did you mean agent\?\)/);
+  });
+
+  it('refuses two different agents with the same id among its routes and fallback', () => {
+    const a = named('a');
+    expect(() => new ConditionalHandoff().when(() => true, a).when(() => true, named('a'))).toThrow('ConditionalHandoff: routes.1.agent must not reuse the id "a" of a different agent (routes.0.agent), got "a"');
+    expect(() => new ConditionalHandoff().when(() => true, a).otherwise(named('a'))).toThrow(/fallback must not reuse the id "a" of a different agent/);
+    expect(new ConditionalHandoff().when(() => false, a).when(() => true, a).otherwise(a).routes).toHaveLength(2);
+  });
+
+  it('checks its execute options when called, whatever the strategy', () => {
+    const dryRun: HandoffStrategy = { execute$: (from, to) => of({ success: true, fromAgentId: from.id, toAgentId: to.id, durationMs: 0, output: 'dry' }), execute: () => Promise.reject(new Error('unused')) };
+    expect(() => new ConditionalHandoff().otherwise(named('z')).execute$(dryRun, intake, HandoffContext.of('t'), { signl: undefined } as never)).toThrow(
+      'ConditionalHandoff options: signl is not a known option (did you mean signal?)',
+    );
+  });
+
   it('routes to the first agent whose predicate matches', async () => {
     const routed = await new ConditionalHandoff()
       .when((context) => 'invoiceId' in context.payload, named('billing'))
@@ -59,6 +80,26 @@ describe('ConditionalHandoff', () => {
     expect(decided.toAgentId).toBe('a');
     const failed = await new ConditionalHandoff().when(() => { throw oops; }, named('a')).otherwise(named('z')).execute(new DefaultHandoff(), intake, HandoffContext.of('t'));
     expect(failed).toMatchObject({ success: false, toAgentId: 'none', output: null, error: oops });
+  });
+
+  it('a predicate that answers a non-boolean (undefined, a Promise of a number) fails the routing with a HandoffContractError', async () => {
+    const forgotten = await new ConditionalHandoff().when((() => undefined) as never, named('a')).otherwise(named('z')).execute(new DefaultHandoff(), intake, HandoffContext.of('t'));
+    expect(forgotten).toMatchObject({ success: false, toAgentId: 'none', output: null, error: expect.any(HandoffContractError) });
+    expect((forgotten.error as Error).message).toMatch(/predicate of the route to "a" answered undefined; it must answer a boolean/);
+    const numeric = await new ConditionalHandoff().when((async () => 1) as never, named('a')).execute(new DefaultHandoff(), intake, HandoffContext.of('t'));
+    expect(numeric.error).toBeInstanceOf(HandoffContractError);
+  });
+
+  it('a strategy that throws, errors or completes without a result gives a failure result, never an error', async () => {
+    const custom = (execute$: HandoffStrategy['execute$']): HandoffStrategy => ({ execute$, execute: (...args) => lastValue(execute$(...args)) });
+    const router = new ConditionalHandoff().otherwise(named('z'));
+    const oops = new Error('strategy bug');
+    const thrown = await router.execute(custom(() => { throw oops; }), intake, HandoffContext.of('t'));
+    expect(thrown).toMatchObject({ success: false, fromAgentId: 'intake', toAgentId: 'z', output: null, error: oops });
+    const errored = await router.execute(custom(() => throwError(() => oops)), intake, HandoffContext.of('t'));
+    expect(errored).toMatchObject({ success: false, toAgentId: 'z', error: oops });
+    const empty = await router.execute(custom(() => EMPTY), intake, HandoffContext.of('t'));
+    expect(empty).toMatchObject({ success: false, toAgentId: 'z', error: expect.any(HandoffContractError) });
   });
 
   it('does not ask predicates after a synchronous match', async () => {

@@ -1,7 +1,8 @@
+import { config as rxjsConfig, map, of } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { AgentError, AgentTimeoutError, ConfigError, defineAgent, type Agent } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
-import { currentHandoffChain, DefaultHandoff, HandoffContext, type HandoffResult } from '@rxagents/handoff';
+import { ConditionalHandoff, currentHandoffChain, DefaultHandoff, HandoffChain, HandoffContext, type HandoffResult } from '@rxagents/handoff';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const intake: Agent = defineAgent('intake', async () => '');
@@ -120,6 +121,21 @@ describe('DefaultHandoff', () => {
     expect(after).toHaveBeenCalledTimes(1);
   });
 
+  it('a throwing listener\'s error reaches RxJS\'s onUnhandledError when one is set', async () => {
+    const reported: unknown[] = [];
+    const previous = rxjsConfig.onUnhandledError;
+    rxjsConfig.onUnhandledError = (error) => void reported.push(error);
+    try {
+      const oops = new Error('listener bug');
+      const handoff = new DefaultHandoff();
+      handoff.addListener({ onBefore: () => { throw oops; } });
+      expect((await handoff.execute(intake, defineAgent('b', async () => 'ok'), HandoffContext.of('t'))).success).toBe(true);
+      expect(reported).toEqual([oops]);
+    } finally {
+      rxjsConfig.onUnhandledError = previous;
+    }
+  });
+
   it('the receiver runs under the chain in scope extended with the sender', async () => {
     let seen: readonly string[] = [];
     const probe = defineAgent('probe', async () => {
@@ -131,9 +147,57 @@ describe('DefaultHandoff', () => {
     expect(seen).toEqual(['root', 'intake']);
   });
 
+  it('refuses a timeout a timer cannot wait (30 days) with a ConfigError, at construction and per call', () => {
+    const thirtyDays = 30 * 24 * 3600 * 1000;
+    expect(() => new DefaultHandoff({ timeout: thirtyDays })).toThrow(/DefaultHandoff options: timeout must be a number of milliseconds greater than 0 and at most 2147483647/);
+    expect(() => new DefaultHandoff().execute$(intake, intake, HandoffContext.of('t'), { timeout: thirtyDays })).toThrow(/DefaultHandoff execute options: timeout/);
+  });
+
+  it('timeout: Infinity never times out', () => {
+    testScheduler().run(({ expectObservable }) => {
+      expectObservable(new DefaultHandoff({ timeout: Infinity }).execute$(intake, hangingAgent('stuck'), HandoffContext.of('t')), '^ 60m !').toBe('');
+    });
+  });
+
+  it('a synchronous re-entrant handoff 10,000 levels deep ends with its result (stack-safe)', () => {
+    const strategy = new DefaultHandoff();
+    const loop: Agent = defineAgent('loop', (_, { metadata }) => {
+      const n = Number(metadata?.n);
+      if (n === 0) return of('liftoff');
+      const context = new HandoffContext({ taskId: 't', metadata: { n: n - 1 }, handoffChain: [] });
+      return strategy.execute$({ id: 'loop' }, loop, context).pipe(map((r) => (r.success ? String(r.output) : `failed: ${String(r.error)}`)));
+    });
+    let output: unknown = 'no result';
+    strategy.execute$(intake, loop, new HandoffContext({ taskId: 't', metadata: { n: 10_000 } })).subscribe((r) => (output = r.output));
+    expect(output).toBe('liftoff');
+  });
+
+  it('a listener is strict: a misspelt method is a ConfigError, not a listener that never hears anything', () => {
+    expect(() => new DefaultHandoff().addListener({ onAftr: () => undefined } as never)).toThrow('HandoffListener: onAftr is not a known option (did you mean onAfter?)');
+    expect(() => new DefaultHandoff().addListener({ onBefore: 'log' } as never)).toThrow(/HandoffListener: onBefore must be a function/);
+    class Recorder {
+      readonly seen: string[] = [];
+      onAfter(result: HandoffResult): void {
+        this.seen.push(result.toAgentId);
+      }
+    }
+    expect(() => new DefaultHandoff().addListener(new Recorder())).not.toThrow();
+  });
+
+  it('refuses a sender without a non-blank id, a receiver that is no agent, a context that is no HandoffContext', () => {
+    const billing = defineAgent('billing', async () => 'ok');
+    expect(() => new DefaultHandoff().execute$({ id: ' ' }, billing, HandoffContext.of('t'))).toThrow('DefaultHandoff: from must be an object with a non-blank id');
+    expect(() => new DefaultHandoff().execute$(intake, { id: 'x' } as never, HandoffContext.of('t'))).toThrow(/DefaultHandoff: to must be an agent/);
+    expect(() => new DefaultHandoff().execute$(intake, billing, { taskId: 't' } as never)).toThrow(/DefaultHandoff: context must be a HandoffContext/);
+    expect(() => HandoffChain.builder().add(intake).add(billing).build().execute$(new DefaultHandoff(), { taskId: 't' } as never)).toThrow(/HandoffChain: context must be a HandoffContext/);
+    expect(() => new ConditionalHandoff().otherwise(billing).execute$(new DefaultHandoff(), { id: '' }, HandoffContext.of('t'))).toThrow(/ConditionalHandoff: from must be/);
+  });
+
   it('validates its options', () => {
     expect(() => new DefaultHandoff({ timeout: -1 })).toThrow(ConfigError);
-    expect(() => new DefaultHandoff({ timeout: -1 })).toThrow('DefaultHandoff options: timeout must be a positive number, got -1');
+    expect(() => new DefaultHandoff({ timeout: -1 })).toThrow(
+      'DefaultHandoff options: timeout must be a number of milliseconds greater than 0 and at most 2147483647 (about 24.8 days), or Infinity for no timeout, got -1',
+    );
     expect(() => new DefaultHandoff().execute$(intake, intake, HandoffContext.of('t'), { scheduler: {} as never })).toThrow(/scheduler/);
   });
 });

@@ -1,5 +1,6 @@
+import { setMaxListeners } from 'node:events';
 import { TestScheduler } from 'rxjs/testing';
-import { count, map, merge, NEVER, of, timer } from 'rxjs';
+import { config as rxjsConfig, count, map, merge, NEVER, of, tap, timer, VirtualTimeScheduler } from 'rxjs';
 import { z } from 'zod';
 import { AgentError, ConfigError, CoordinationError, defineAgent, type Agent, type Message } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
@@ -7,10 +8,12 @@ import {
   currentHandoffChain,
   Handoff,
   handoff,
+  HandoffContractError,
   HandoffCycleError,
   HandoffDepthError,
   HandoffTimeoutError,
   HandoffValidationError,
+  parallelHandoffs$,
   runWithHandoffChain,
 } from '@rxagents/handoff';
 
@@ -63,6 +66,28 @@ describe('handoff() configuration', () => {
   ])('refuses a bad config %p with a ConfigError', (bad, message) => {
     expect(() => handoff({ agent: agentNamed('Billing'), ...(bad as object) })).toThrow(ConfigError);
     expect(() => handoff({ agent: agentNamed('Billing'), ...(bad as object) })).toThrow(message);
+  });
+
+  it('names the likely intended key of a typo, and bounds every count', () => {
+    expect(() => handoff({ agent: agentNamed('Billing'), maxConcurent: 2 } as never)).toThrow('Handoff config: maxConcurent is not a known option (did you mean maxConcurrent?)');
+    for (const key of ['maxConcurrent', 'maxContextMessages', 'maxContextTokens', 'maxDepth']) {
+      expect(() => handoff({ agent: agentNamed('Billing'), [key]: 2 ** 32 })).toThrow(new RegExp(`Handoff config: ${key} must be a(n| non-negative) integer .*at most 2147483647`));
+    }
+  });
+
+  it('refuses an agent whose id is blank', () => {
+    expect(() => handoff({ agent: defineAgent({ id: 'ok', chat: async () => '' }) && { id: '  ', chat: async () => '' } })).toThrow(/agent must be an agent \(an object with a non-blank id and a chat function\)/);
+  });
+
+  it('refuses a request with a blank chain entry, and a source without a non-blank id', async () => {
+    const h = handoff({ agent: agentNamed('Billing') });
+    await expect(h.execute(source, { input: 'x', handoffChain: [' '] })).rejects.toThrow(/Handoff request: handoffChain.0 must be a non-blank string/);
+    await expect(h.execute({ id: ' ' }, { input: 'x' })).rejects.toThrow(/Handoff source: id must be a non-blank string/);
+  });
+
+  it('execute options are strict', async () => {
+    const h = handoff({ agent: agentNamed('Billing') });
+    await expect(h.execute(source, { input: 'x' }, { signl: AbortSignal.timeout(10) } as never)).rejects.toThrow('Handoff call options: signl is not a known option (did you mean signal?)');
   });
 
   it('refuses a missing agent', () => {
@@ -183,6 +208,29 @@ describe('Handoff.execute', () => {
     await expect(handoff({ agent: agentNamed('Billing') }).execute(source, { input: 42 } as never)).rejects.toThrow('Handoff request: input must be a string, got 42');
   });
 
+  it('an inputFilter that returns no array, or a countTokens that returns no count, rejects with a HandoffContractError', async () => {
+    const billing = agentNamed('Billing');
+    const history: Message[] = [{ role: 'user', content: 'hi' }];
+    await expect(handoff({ agent: billing, inputFilter: (() => undefined) as never }).execute(source, { input: 'x', messages: history })).rejects.toThrow(
+      /the inputFilter of transfer_to_billing returned undefined; it must return an array of messages/,
+    );
+    await expect(handoff({ agent: billing, countTokens: () => Number.NaN }).execute(source, { input: 'x', messages: history })).rejects.toBeInstanceOf(HandoffContractError);
+  });
+
+  it('a throwing callback leaves the outcome as it is, and its error reaches RxJS\'s onUnhandledError when one is set', async () => {
+    const reported: unknown[] = [];
+    const previous = rxjsConfig.onUnhandledError;
+    rxjsConfig.onUnhandledError = (error) => void reported.push(error);
+    try {
+      const oops = new Error('listener bug');
+      const outcome = await handoff({ agent: agentNamed('Billing'), onHandoff: () => { throw oops; }, onComplete: () => { throw oops; } }).execute(source, { input: 'x' });
+      expect(outcome.success).toBe(true);
+      expect(reported).toEqual([oops, oops]);
+    } finally {
+      rxjsConfig.onUnhandledError = previous;
+    }
+  });
+
   it('calls onHandoff, onComplete and onError; a throwing callback is ignored', async () => {
     const events: string[] = [];
     const h = handoff({
@@ -285,6 +333,22 @@ describe('safety guards', () => {
     });
   });
 
+  it('refuses a timeoutSeconds whose milliseconds a timer cannot wait (30 days), naming the field', () => {
+    const thirtyDays = 30 * 24 * 3600;
+    expect(() => handoff({ agent: hangingAgent('stuck'), timeoutSeconds: thirtyDays })).toThrow(ConfigError);
+    expect(() => handoff({ agent: hangingAgent('stuck'), timeoutSeconds: thirtyDays })).toThrow(
+      `Handoff config: timeoutSeconds must be a number of seconds of at most 2147483.647 (about 24.8 days), 0 or less for no timeout, or Infinity for no timeout, got ${thirtyDays}`,
+    );
+    expect(() => handoff({ agent: hangingAgent('stuck'), timeoutSeconds: Number.NaN })).toThrow(/timeoutSeconds must be a number of seconds/);
+    expect(handoff({ agent: hangingAgent('stuck'), timeoutSeconds: 2_147_483.647 }).config.timeoutSeconds).toBe(2_147_483.647);
+  });
+
+  it('timeoutSeconds: Infinity never times out', () => {
+    testScheduler().run(({ expectObservable }) => {
+      expectObservable(handoff({ agent: hangingAgent('stuck'), timeoutSeconds: Infinity }).execute$(source, { input: 'x' }), '^ 60m !').toBe('');
+    });
+  });
+
   it('a target that times out inside does not count as this handoff timing out', () => {
     testScheduler().run(({ expectObservable }) => {
       const inner = scriptedAgent('inner', { reply: 'late', delay: 50 });
@@ -375,6 +439,109 @@ describe('concurrency', () => {
     });
   });
 
+  describe('cancelling never starts work', () => {
+    const counting = () => {
+      const started: string[] = [];
+      return { started, agent: defineAgent('billing', (input) => (started.push(input), NEVER)) };
+    };
+
+    it('unsubscribing 1,000 queued handoffs at once starts none of the queued targets', () => {
+      testScheduler().run(({ flush }) => {
+        const { started, agent } = counting();
+        const h = handoff({ agent, maxConcurrent: 2 });
+        const all = merge(...Array.from({ length: 1_000 }, (_, i) => h.execute$(source, { input: String(i) }))).subscribe();
+        expect(started).toEqual(['0', '1']);
+        all.unsubscribe();
+        flush();
+        expect(started).toEqual(['0', '1']);
+      });
+    });
+
+    it('aborting a signal shared by 1,000 queued calls starts none of the queued targets', async () => {
+      const scheduler = new VirtualTimeScheduler();
+      const { started, agent } = counting();
+      const h = handoff({ agent, maxConcurrent: 2, scheduler });
+      const controller = new AbortController();
+      setMaxListeners(2_000, controller.signal);
+      const calls = Array.from({ length: 1_000 }, (_, i) => h.execute(source, { input: String(i) }, { signal: controller.signal }));
+      controller.abort(new Error('user left'));
+      scheduler.flush();
+      const settled = await Promise.allSettled(calls);
+      expect(settled.every((s) => s.status === 'rejected')).toBe(true);
+      expect(started).toEqual(['0', '1']);
+    });
+
+    it('parallelHandoffs cancelled while its tasks queue on a shared handoff starts none of them', () => {
+      testScheduler().run(({ flush }) => {
+        const { started, agent } = counting();
+        const shared = handoff({ agent, maxConcurrent: 1 });
+        const tasks = Array.from({ length: 50 }, (_, i) => [shared, String(i)] as const);
+        const run = parallelHandoffs$(source, tasks, { maxConcurrent: 0 }).subscribe();
+        run.unsubscribe();
+        flush();
+        expect(started).toEqual(['0']);
+      });
+    });
+  });
+
+  describe('stack safety of synchronous re-entrant handoffs', () => {
+    /** A target that, until n reaches 0, hands off to itself synchronously through `self`. */
+    const countdown = (config: { maxConcurrent: number; maxDepth: number }, fresh: boolean): Handoff => {
+      let self: Handoff | undefined;
+      const agent = defineAgent('countdown', (input) => {
+        const n = Number(input);
+        if (n === 0) return of('liftoff');
+        const request = fresh ? { input: String(n - 1), handoffChain: [] } : { input: String(n - 1) };
+        return (self as Handoff).execute$({ id: 'countdown' }, request).pipe(map((o) => (o.success ? String(o.output) : `failed: ${String(o.error)}`)));
+      });
+      self = handoff({ agent, detectCycles: false, timeoutSeconds: 0, ...config });
+      return self;
+    };
+    const run = (h: Handoff, n: number): unknown => {
+      let result: unknown = 'no result';
+      h.execute$(source, { input: String(n) }).subscribe({ next: (o) => (result = o.output), error: (error: unknown) => (result = error) });
+      return result;
+    };
+
+    it('10,000 levels deep ends with the result, synchronously', () => {
+      // Each level resumes a fresh chain, so the chain (and its depth check) stays short while the nesting is 10,000 deep.
+      expect(run(countdown({ maxConcurrent: 0, maxDepth: 10 }, true), 10_000)).toBe('liftoff');
+    });
+
+    it('1,000 levels deep through the re-entry path (the chain growing by one a level, maxConcurrent: 1)', () => {
+      expect(run(countdown({ maxConcurrent: 1, maxDepth: 1_001 }, false), 1_000)).toBe('liftoff');
+    });
+  });
+
+  describe('re-entrant fan-out (detectCycles: false)', () => {
+    it('re-entries share their caller\'s permit along one chain; a fan-out takes turns on it', () => {
+      let active = 0;
+      let most = 0;
+      testScheduler().run(({ expectObservable }) => {
+        let self: Handoff | undefined;
+        // Each call fans out 10 re-entries until depth 2: 1 + 10 + 100 calls in all.
+        const fanOut = defineAgent('fan', (input) => {
+          active += 1;
+          most = Math.max(most, active);
+          const depth = Number(input);
+          const own$ = timer(1).pipe(map(() => 'leaf'));
+          const work$ =
+            depth === 2 ? own$ : merge(...Array.from({ length: 10 }, () => (self as Handoff).execute$({ id: 'fan' }, { input: String(depth + 1) }))).pipe(count(), map(String));
+          const done = (): void => {
+            active -= 1;
+          };
+          // Counted down before the completion travels on (and frees the permit for the next branch).
+          return work$.pipe(tap({ complete: done, error: done, unsubscribe: done }));
+        });
+        self = handoff({ agent: fanOut, detectCycles: false, maxConcurrent: 1 });
+        // The 100 leaves take turns: 100 ms, not 1 ms with 111 targets at once.
+        expectObservable(self.execute$(source, { input: '0' }).pipe(map((o) => o.output))).toBe('100ms (o|)', { o: '10' });
+      });
+      // One chain at a time: the caller, one child, one grandchild.
+      expect(most).toBe(3);
+    });
+  });
+
   describe('recursion through one instance (detectCycles: false)', () => {
     const recursive = (settings: { maxConcurrent: number; maxDepth?: number }): Handoff => {
       let self: Handoff | undefined;
@@ -398,6 +565,20 @@ describe('concurrency', () => {
       testScheduler().run(({ expectObservable }) => {
         const h = recursive({ maxConcurrent: 1, maxDepth: 4 });
         expectObservable(h.execute$(source, { input: '9' }).pipe(map((o) => o.output))).toBe('(o|)', { o: '9>8>7>null' });
+      });
+    });
+
+    it('an indirect re-entry (T -> X -> T through another handoff) also runs on its caller\'s permit', () => {
+      testScheduler().run(({ expectObservable }) => {
+        let toT: Handoff | undefined;
+        let toX: Handoff | undefined;
+        const t = defineAgent('t', (input) =>
+          input === 'done' ? timer(5).pipe(map(() => 'end')) : (toX as Handoff).execute$({ id: 't' }, { input: 'x' }).pipe(map((o) => `t>${o.output}`)),
+        );
+        const x = defineAgent('x', () => (toT as Handoff).execute$({ id: 'x' }, { input: 'done' }).pipe(map((o) => `x>${o.output}`)));
+        toT = handoff({ agent: t, detectCycles: false, maxConcurrent: 1 });
+        toX = handoff({ agent: x, detectCycles: false, maxConcurrent: 1 });
+        expectObservable(toT.execute$(source, { input: 'start' }).pipe(map((o) => o.output))).toBe('5ms (o|)', { o: 't>x>end' });
       });
     });
 

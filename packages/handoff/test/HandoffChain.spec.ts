@@ -1,13 +1,33 @@
 import { TestScheduler } from 'rxjs/testing';
-import { of, timer, map } from 'rxjs';
-import { defineAgent, type Agent } from '@rxagents/core';
+import { EMPTY, of, throwError, timer, map } from 'rxjs';
+import { defineAgent, lastValue, type Agent } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
-import { DefaultHandoff, HandoffChain, HandoffContext } from '@rxagents/handoff';
+import { DefaultHandoff, HandoffChain, HandoffContext, HandoffContractError, type HandoffStrategy } from '@rxagents/handoff';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const echo = (id: string): Agent => defineAgent(id, async () => `${id}-out`);
 
 describe('HandoffChain', () => {
+  it('refuses a step that is not an agent with an optional predicate function, naming the step', () => {
+    expect(() => HandoffChain.builder().add({ id: 'x' } as never)).toThrow('HandoffChain: steps.0.agent must be an agent (an object with a non-blank id and a chat function)');
+    expect(() => HandoffChain.builder().add(echo('a')).add(echo('b'), 'yes' as never)).toThrow(/HandoffChain: steps.1.predicate must be a function/);
+    expect(() => new HandoffChain([{ agent: echo('a'), predicat: () => true } as never])).toThrow(/steps.0.predicat is not a known option \(did you mean predicate\?\)/);
+  });
+
+  it('refuses two different agents with the same id; the same agent twice is fine', () => {
+    const a = echo('a');
+    expect(() => HandoffChain.builder().add(a).add(echo('b')).add(echo('a'))).toThrow('HandoffChain: steps.2.agent must not reuse the id "a" of a different agent (steps.0.agent), got "a"');
+    expect(() => new HandoffChain([{ agent: a }, { agent: echo('a') }])).toThrow(/steps.1.agent must not reuse the id "a"/);
+    expect(HandoffChain.builder().add(a).add(echo('b')).add(a).build().steps).toHaveLength(3);
+  });
+
+  it('checks its execute options when called, whatever the strategy', () => {
+    const chain = HandoffChain.builder().add(echo('a')).add(echo('b')).build();
+    const dryRun: HandoffStrategy = { execute$: (from, to) => of({ success: true, fromAgentId: from.id, toAgentId: to.id, durationMs: 0, output: 'dry' }), execute: () => Promise.reject(new Error('unused')) };
+    expect(() => chain.execute$(dryRun, HandoffContext.of('t'), { timout: 5 } as never)).toThrow('HandoffChain options: timout is not a known option (did you mean timeout?)');
+    expect(() => chain.results$(new DefaultHandoff(), HandoffContext.of('t'), { timeout: -1 })).toThrow(/HandoffChain options: timeout must be a number of milliseconds/);
+  });
+
   it('the first agent is only the source and never runs; later agents run in turn', async () => {
     const intake = recordingAgent('intake');
     const extractor = recordingAgent('extractor', async () => 'fields');
@@ -67,6 +87,52 @@ describe('HandoffChain', () => {
     const oops = new Error('predicate bug');
     const results = await HandoffChain.builder().add(echo('a')).add(echo('b'), () => { throw oops; }).add(echo('c')).build().execute(new DefaultHandoff(), HandoffContext.of('t'));
     expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', durationMs: 0, output: null, error: oops }]);
+  });
+
+  describe('user code that breaks its contract ends the chain with a failure result, never a crash or a hang', () => {
+    const forgotten = (() => undefined) as never;
+
+    it('a predicate that answers undefined (a forgotten return false) on the first step', async () => {
+      const results = await HandoffChain.builder().add(echo('a')).add(echo('b'), forgotten).add(echo('c')).build().execute(new DefaultHandoff(), HandoffContext.of('t'));
+      expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', durationMs: 0, output: null, error: expect.any(HandoffContractError) }]);
+      expect((results[0]?.error as Error).message).toMatch(/predicate of step "b" answered undefined; it must answer a boolean/);
+    });
+
+    it('a predicate that answers undefined on a later step, after an asynchronous step', async () => {
+      const results = await HandoffChain.builder().add(echo('a')).add(echo('b')).add(echo('c'), forgotten).build().execute(new DefaultHandoff(), HandoffContext.of('t'));
+      expect(results.map((r) => [r.toAgentId, r.success])).toEqual([['b', true], ['c', false]]);
+      expect(results[1]?.error).toBeInstanceOf(HandoffContractError);
+    });
+
+    it.each([
+      ['a number', () => 1],
+      ['null', () => null],
+      ['a string', () => 'yes'],
+      ['a Promise of undefined', async () => undefined],
+      ['an Observable of a number', () => of(1)],
+    ])('a predicate that answers %s', async (_, predicate) => {
+      const results = await HandoffChain.builder().add(echo('a')).add(echo('b')).add(echo('c'), predicate as never).build().execute(new DefaultHandoff(), HandoffContext.of('t'));
+      expect(results.map((r) => [r.toAgentId, r.success, r.error?.constructor])).toEqual([['b', true, undefined], ['c', false, HandoffContractError]]);
+    });
+
+    const custom = (execute$: HandoffStrategy['execute$']): HandoffStrategy => ({ execute$, execute: (...args) => lastValue(execute$(...args)) });
+
+    it('a strategy whose execute$ throws', async () => {
+      const oops = new Error('strategy bug');
+      const throwing = custom(() => {
+        throw oops;
+      });
+      const results = await HandoffChain.builder().add(echo('a')).add(echo('b')).build().execute(throwing, HandoffContext.of('t'));
+      expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', durationMs: 0, output: null, error: oops }]);
+    });
+
+    it('a strategy that completes without a result, or errors', async () => {
+      const empty = await HandoffChain.builder().add(echo('a')).add(echo('b')).build().execute(custom(() => EMPTY), HandoffContext.of('t'));
+      expect(empty).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', durationMs: 0, output: null, error: expect.any(HandoffContractError) }]);
+      const oops = new Error('strategy down');
+      const errored = await HandoffChain.builder().add(echo('a')).add(echo('b')).build().execute(custom(() => throwError(() => oops)), HandoffContext.of('t'));
+      expect(errored).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', durationMs: 0, output: null, error: oops }]);
+    });
   });
 
   it('returns [] for fewer than two agents', async () => {

@@ -13,7 +13,7 @@ describe('HandoffContext', () => {
 
   it('requires a non-empty taskId', () => {
     expect(() => new HandoffContext({ taskId: '' })).toThrow(ConfigError);
-    expect(() => new HandoffContext({ taskId: '' })).toThrow('HandoffContext: taskId must be a non-empty string, got ""');
+    expect(() => new HandoffContext({ taskId: '' })).toThrow('HandoffContext: taskId must be a non-blank string, got ""');
     expect(() => HandoffContext.of(undefined as unknown as string)).toThrow(ConfigError);
   });
 
@@ -79,6 +79,19 @@ describe('HandoffContext', () => {
     expect(legacy.chain).toEqual(['a', 'b']);
     expect(legacy.maxDepth).toBe(3);
     expect(new HandoffContext({ taskId: 't', depth: 4 }).depth).toBe(4);
+  });
+
+  it('is strict: an unknown key is a ConfigError naming it, with the likely intended key', () => {
+    expect(() => new HandoffContext({ taskId: 't', playload: { a: 1 } } as never)).toThrow(ConfigError);
+    expect(() => new HandoffContext({ taskId: 't', playload: { a: 1 } } as never)).toThrow('HandoffContext: playload is not a known option (did you mean payload?)');
+  });
+
+  it('ids are non-blank; maxDepth is a bounded non-negative integer', () => {
+    expect(() => new HandoffContext({ taskId: '   ' })).toThrow('HandoffContext: taskId must be a non-blank string');
+    expect(() => new HandoffContext({ taskId: 't', parentHandoffId: ' ' })).toThrow(/parentHandoffId must be a non-blank string/);
+    expect(() => new HandoffContext({ taskId: 't', handoffChain: ['a', ''] })).toThrow(/handoffChain.1 must be a non-blank string/);
+    expect(() => new HandoffContext({ taskId: 't', maxDepth: 2 ** 32 })).toThrow(/maxDepth must be a non-negative integer of at most 2147483647/);
+    expect(() => new HandoffContext({ taskId: 't', depth: 2 ** 32 })).toThrow(/depth must be a non-negative integer of at most 2147483647/);
   });
 
   it('rejects badly typed fields with a ConfigError naming the field', () => {

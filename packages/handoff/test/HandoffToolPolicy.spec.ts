@@ -3,6 +3,12 @@ import { recordingAgent } from '@rxagents/testing';
 import { DEFAULT_HANDOFF_TOOL_POLICY, handoff, resolveHandoffToolPolicy } from '@rxagents/handoff';
 
 describe('tool policy', () => {
+  it('a policy is strict: a misspelt blockedTools is a ConfigError, not tools left unblocked', () => {
+    expect(() => resolveHandoffToolPolicy(['shell'], undefined, { mode: 'passthrough', blockTools: ['shell'] } as never)).toThrow(
+      'tool policy: blockTools is not a known option (did you mean blockedTools?)',
+    );
+  });
+
   it('DEFAULT_HANDOFF_TOOL_POLICY intersects and blocks nothing', () => {
     expect(DEFAULT_HANDOFF_TOOL_POLICY).toEqual({ mode: 'intersect', blockedTools: [] });
   });

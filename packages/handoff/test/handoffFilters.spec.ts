@@ -21,6 +21,12 @@ describe('handoffFilters', () => {
     expect(handoffFilters.metadata('tier', 'vip')(context('x', { metadata: { tier: 'free' } }))).toBe(false);
   });
 
+  it('metadata reads only the call\'s own keys, never inherited ones', () => {
+    expect(handoffFilters.metadata('toString', undefined)({ input: '', messages: [], metadata: {} })).toBe(true);
+    expect(handoffFilters.metadata('constructor', Object)({ input: '', messages: [], metadata: {} })).toBe(false);
+    expect(handoffFilters.metadata('__proto__', 'x')({ input: '', messages: [], metadata: JSON.parse('{"__proto__":"x"}') })).toBe(true);
+  });
+
   it('always, never, and, or', () => {
     const { always, never, and, or } = handoffFilters;
     expect(always()(context('x'))).toBe(true);

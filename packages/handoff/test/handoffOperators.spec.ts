@@ -7,6 +7,17 @@ import { ConditionalHandoff, DefaultHandoff, HandoffChain, HandoffContext, hando
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 describe('handoff operators', () => {
+  it('operator options are strict and checked when the operator is built', () => {
+    const billing = defineAgent('billing', async () => 'ok');
+    const router = new ConditionalHandoff().otherwise(billing);
+    const chain = HandoffChain.builder().add(billing).build();
+    expect(() => handoffTo(billing, { timout: 5 } as never)).toThrow('handoff operator options: timout is not a known option (did you mean timeout?)');
+    expect(() => routeHandoff(router, { form: { id: 'x' } } as never)).toThrow(/form is not a known option \(did you mean from\?\)/);
+    expect(() => handoffThrough(chain, { timeout: 30 * 24 * 3600 * 1000 })).toThrow(/timeout must be a number of milliseconds/);
+    expect(() => handoffTo(billing, { from: { id: '' } })).toThrow(/from.id must be a non-blank string/);
+    expect(() => handoffTo(billing, { strategy: {} as never })).toThrow(/strategy must be a HandoffStrategy/);
+  });
+
   it('handoffTo hands each context off in order, one at a time (concatMap)', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const billing = scriptedAgent('billing', (input) => ({ reply: input.slice(22, 25), delay: 5 }));

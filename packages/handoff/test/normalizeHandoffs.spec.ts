@@ -1,5 +1,5 @@
 import { ConfigError, defineAgent } from '@rxagents/core';
-import { handoff, handoffFilters, normalizeHandoffs } from '@rxagents/handoff';
+import { handoff, handoffFilters, normalizeHandoffs, routingAgent } from '@rxagents/handoff';
 
 const billing = defineAgent({ id: 'billing', name: 'Billing', chat: async () => 'paid' });
 const support = defineAgent({ id: 'support', name: 'Support', chat: async () => 'fixed' });
@@ -19,6 +19,15 @@ describe('normalizeHandoffs (configuration levels)', () => {
   it('level 3, a handoff() instance, is kept as it is', () => {
     const instance = handoff({ agent: billing, description: 'For billing', condition: handoffFilters.topic(['invoice', 'payment', 'refund']) });
     expect(normalizeHandoffs([instance])[0]).toBe(instance);
+  });
+
+  it('refuses two different agents with the same id, even under different tool names', () => {
+    const impostor = defineAgent({ id: 'billing', name: 'Billing Two', chat: async () => 'other' });
+    expect(() => normalizeHandoffs([billing, impostor])).toThrow(ConfigError);
+    expect(() => normalizeHandoffs([billing, impostor])).toThrow('handoffs: 1 must not reuse the id "billing" of a different agent (0), got "billing"');
+    expect(() => routingAgent({ id: 'assistant', handoffs: [billing, handoff({ agent: impostor })] })).toThrow(/must not reuse the id "billing"/);
+    // The same agent twice, under two tool names, is fine.
+    expect(normalizeHandoffs([billing, handoff({ agent: billing, name: 'billing_refunds' })])).toHaveLength(2);
   });
 
   it('refuses entries of no known form and repeated tool names', () => {

@@ -1,5 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
-import { map } from 'rxjs';
+import { map, NEVER } from 'rxjs';
 import { ConfigError, defineAgent } from '@rxagents/core';
 import { failingAgent, hangingAgent, scriptedAgent } from '@rxagents/testing';
 import { handoff, HandoffCycleError, parallelHandoffs, parallelHandoffs$, runWithHandoffChain } from '@rxagents/handoff';
@@ -7,6 +7,28 @@ import { handoff, HandoffCycleError, parallelHandoffs, parallelHandoffs$, runWit
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 describe('parallelHandoffs', () => {
+  it('options are strict, and maxConcurrent is bounded', () => {
+    const billing = defineAgent('billing', async () => 'ok');
+    expect(() => parallelHandoffs$({ id: 'src' }, [[billing, 'x']], { maxConcurent: 2 } as never)).toThrow('parallelHandoffs options: maxConcurent is not a known option (did you mean maxConcurrent?)');
+    expect(() => parallelHandoffs$({ id: 'src' }, [[billing, 'x']], { maxConcurrent: 2 ** 32 })).toThrow(/maxConcurrent must be an integer .*at most 2147483647/);
+  });
+
+  it('refuses two different targets with the same agent id; the same agent twice is fine', () => {
+    const billing = defineAgent('billing', async () => 'ok');
+    const impostor = defineAgent('billing', async () => 'other');
+    expect(() => parallelHandoffs$({ id: 'src' }, [[billing, 'x'], [handoff({ agent: impostor }), 'y']])).toThrow(
+      'parallelHandoffs tasks: 1 must not reuse the id "billing" of a different agent (0), got "billing"',
+    );
+    expect(() => parallelHandoffs$({ id: 'src' }, [[billing, 'x'], [billing, 'y'], [handoff({ agent: billing }), 'z']])).not.toThrow();
+  });
+
+  it('refuses a task that is not [agent or Handoff, prompt]', () => {
+    const billing = defineAgent('billing', async () => 'ok');
+    expect(() => parallelHandoffs$({ id: 'src' }, [[billing, 42]] as never)).toThrow(/parallelHandoffs tasks: 0 must be a \[target, prompt\] pair/);
+    expect(() => parallelHandoffs$({ id: 'src' }, [[{ id: 'x' }, 'hi']] as never)).toThrow(/parallelHandoffs tasks: 0 must be a \[target, prompt\] pair/);
+    expect(() => parallelHandoffs$({ id: 'src' }, 'tasks' as never)).toThrow(/parallelHandoffs tasks: value must be an array/);
+  });
+
   it('fans out to several specialists and returns results in input order', async () => {
     const billing = defineAgent({ id: 'billing', name: 'Billing', chat: async () => 'charged once' });
     const refund = defineAgent({ id: 'refunds', name: 'Refunds', chat: async () => 'refund started' });
@@ -33,6 +55,19 @@ describe('parallelHandoffs', () => {
       expectObservable(parallelHandoffs$({ id: 's' }, tasks(4), { maxConcurrent: 2 }).pipe(map((rs) => rs.length))).toBe('20ms (n|)', { n: 4 });
       expectObservable(parallelHandoffs$({ id: 's' }, tasks(50), { maxConcurrent: 0 }).pipe(map((rs) => rs.length))).toBe('10ms (n|)', { n: 50 });
     });
+  });
+
+  it('cancelling (unsubscribing, or aborting its signal) starts none of the tasks still waiting for a slot', async () => {
+    const started: string[] = [];
+    const tasks = Array.from({ length: 20 }, (_, i) => [defineAgent(`a${i}`, () => (started.push(`a${i}`), NEVER)), 'x'] as const);
+    parallelHandoffs$({ id: 's' }, tasks, { maxConcurrent: 2 }).subscribe().unsubscribe();
+    expect(started).toEqual(['a0', 'a1']);
+    started.length = 0;
+    const controller = new AbortController();
+    const pending = parallelHandoffs({ id: 's' }, tasks, { maxConcurrent: 2, signal: controller.signal });
+    controller.abort(new Error('user left'));
+    await expect(pending).rejects.toThrow('user left');
+    expect(started).toEqual(['a0', 'a1']);
   });
 
   it('reports failures as results, including guard errors, without failing the fan-out', async () => {

@@ -5,6 +5,7 @@ import { hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
 import { z } from 'zod';
 import {
   handoff,
+  HandoffContractError,
   HandoffCycleError,
   handoffFilters,
   HandoffRoutingError,
@@ -21,6 +22,29 @@ const supportAgent = () => recordingAgent('support', async () => 'Support: try t
 const callTool = (name: string, args = '{}'): ToolCallingModel => () => Promise.resolve({ toolCalls: [{ id: 'call-1', name, arguments: args }] });
 
 describe('routingAgent', () => {
+  it('refuses a blank id and names the likely intended key of a typo', () => {
+    expect(() => routingAgent({ id: ' ', handoffs: [] })).toThrow('routingAgent config: id must be a non-blank string');
+    expect(() => routingAgent({ id: 'a', handofs: [] } as never)).toThrow(/handofs is not a known option \(did you mean handoffs\?\)/);
+  });
+
+  it('a condition that answers a non-boolean (a forgotten return) fails the call with a HandoffContractError', async () => {
+    const assistant = routingAgent({ id: 'assistant', handoffs: [handoff({ agent: billingAgent(), condition: (() => undefined) as never })] });
+    await expect(lastValue(reply(assistant, 'invoice'))).rejects.toMatchObject({ cause: expect.any(HandoffContractError) });
+  });
+
+  it('a model that returns no response object (a bare string, undefined) fails the call with a HandoffContractError, never an empty reply', async () => {
+    const bare = routingAgent({ id: 'assistant', model: (async () => 'We are open 9 to 5.') as never, handoffs: [billingAgent()] });
+    await expect(lastValue(reply(bare, 'hours?'))).rejects.toMatchObject({ cause: expect.any(HandoffContractError) });
+    const nothing = routingAgent({ id: 'assistant', model: (() => undefined) as never, handoffs: [billingAgent()] });
+    await expect(lastValue(reply(nothing, 'hours?'))).rejects.toMatchObject({ cause: expect.any(HandoffContractError) });
+  });
+
+  it('routes a tool name that is also an Object.prototype key (a name override "__proto__")', async () => {
+    const billing = billingAgent();
+    const assistant = routingAgent({ id: 'assistant', model: callTool('__proto__'), handoffs: [handoff({ agent: billing, name: '__proto__' })] });
+    await expect(lastValue(reply(assistant, 'refund'))).resolves.toBe('Billing: your invoice is paid.');
+  });
+
   it('automatically transfers billing questions to Billing by topic condition, with no model', async () => {
     const billing = billingAgent();
     const mainAgent = routingAgent({

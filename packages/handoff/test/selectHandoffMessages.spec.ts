@@ -10,6 +10,11 @@ const arbitraryMessages = fc.array(
 );
 
 describe('selectHandoffMessages', () => {
+  it('its settings are strict and bounded', () => {
+    expect(() => selectHandoffMessages([], { maxContextMessage: 1 } as never)).toThrow('selectHandoffMessages settings: maxContextMessage is not a known option (did you mean maxContextMessages?)');
+    expect(() => selectHandoffMessages([], { maxContextTokens: 2 ** 32 })).toThrow(/maxContextTokens must be an integer .*at most 2147483647/);
+  });
+
   it('none = nothing', () => {
     expect(selectHandoffMessages([system, ...turns(5)], { contextPolicy: 'none' })).toEqual([]);
   });

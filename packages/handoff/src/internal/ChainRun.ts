@@ -5,6 +5,7 @@ import type { HandoffContext } from '../HandoffContext';
 import type { HandoffResult } from '../HandoffResult';
 import type { HandoffExecuteOptions, HandoffStrategy } from '../HandoffStrategy';
 import { DefaultHandoff } from '../DefaultHandoff';
+import { HandoffContractError } from '../errors/HandoffContractError';
 import { evaluatePredicate } from './evaluatePredicate';
 
 /**
@@ -88,6 +89,7 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
     const pending = evaluatePredicate(
       step.predicate,
       this.current,
+      `the predicate of step "${step.agent.id}"`,
       (answer) => {
         answered = true;
         detach?.();
@@ -127,9 +129,53 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
   private run(agent: Agent): void {
     this.running = agent;
     const { handoff } = this;
-    this.active =
-      handoff instanceof DefaultHandoff
-        ? handoff.attempt(this.from, agent, this.current, this.options, this)
-        : handoff.execute$(this.from, agent, this.current, this.options).subscribe(this);
+    if (handoff instanceof DefaultHandoff) {
+      try {
+        this.active = handoff.attempt(this.from, agent, this.current, this.options, this);
+      } catch (error) {
+        this.fail(agent, error);
+      }
+      return;
+    }
+    // A strategy of the user's: whatever it does (throw, error, complete empty, emit twice), the step gets one result.
+    const step = new StepObserver(this, agent);
+    try {
+      this.active = handoff.execute$(this.from, agent, this.current, this.options).subscribe(step);
+    } catch (error) {
+      step.error(error);
+    }
+  }
+
+  /** Ends the run with a failure of `agent`'s step (used by a misbehaving strategy's step). */
+  failStep(agent: Agent, error: unknown): void {
+    this.fail(agent, error);
+  }
+}
+
+/** Observes one step run by a strategy other than `DefaultHandoff`, holding it to the contract: one result. */
+class StepObserver implements Observer<HandoffResult> {
+  private settled = false;
+
+  constructor(
+    private readonly run: ChainRun,
+    private readonly agent: Agent,
+  ) {}
+
+  next(result: HandoffResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.run.next(result);
+  }
+
+  error(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.run.failStep(this.agent, error);
+  }
+
+  complete(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.run.failStep(this.agent, new HandoffContractError(`the strategy handing off to "${this.agent.id}"`, 'completed without a result', undefined));
   }
 }

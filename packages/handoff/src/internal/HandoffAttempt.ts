@@ -1,4 +1,4 @@
-import type { Observable, Observer, SchedulerLike, Subscription, Unsubscribable } from 'rxjs';
+import { type Observable, type Observer, queueScheduler, type SchedulerLike, type Subscription, type Unsubscribable } from 'rxjs';
 import { AgentError, invoke, type Agent } from '@rxagents/core';
 import { currentHandoffChain, runWithHandoffChain } from '../currentHandoffChain';
 import type { HandoffContext } from '../HandoffContext';
@@ -28,11 +28,17 @@ export interface AttemptSettings {
  * One `DefaultHandoff` delivery, as an object with methods rather than closures: it is the observer of
  * the receiver's chunks, the abort listener and the teardown, so a hop allocates a handful of objects.
  * This is the hot path `pnpm bench handoff` measures.
+ *
+ * Stack-safe: within a handoff (a non-empty chain in scope, so a re-entry can nest), subscribing to the
+ * receiver and delivering the result go through RxJS's `queueScheduler`, a trampoline: outside a queue
+ * action they run at once; a handoff started synchronously from within a receiver is queued behind the
+ * current action instead of nesting on the stack. A top-level attempt (the hot path) calls directly.
  */
 export class HandoffAttempt implements Observer<string>, Unsubscribable {
   private output = '';
   private done = false;
   private inner: Subscription | undefined;
+  private starting: Subscription | undefined;
   private readonly start: number;
   /** The chain in scope where the attempt was subscribed; results are delivered under it, not the receiver's. */
   private readonly callerChain: readonly string[];
@@ -68,9 +74,16 @@ export class HandoffAttempt implements Observer<string>, Unsubscribable {
     const chain = Object.freeze([...(context.handoffChain ?? this.callerChain), from.id]);
     const chunks$ = invoke(to, prompt, settings.timeout === undefined ? { scheduler: settings.scheduler, metadata } : { scheduler: settings.scheduler, metadata, timeout: settings.timeout });
     settings.signal?.addEventListener('abort', this, { once: true });
+    if (this.callerChain.length === 0) this.subscribeReceiver(chain, chunks$);
+    else this.starting = queueScheduler.schedule(subscribeUnder, 0, { attempt: this, chain, chunks$ });
+    return this;
+  }
+
+  /** Subscribes to the receiver (from the trampoline), unless the attempt already ended. */
+  subscribeReceiver(chain: readonly string[], chunks$: Observable<string>): void {
+    if (this.done) return;
     // Subscribing under the chain makes the receiver's chat (and, with AsyncLocalStorage, its async work) see it.
     this.inner = runWithHandoffChain(chain, subscribeWith, chunks$, this);
-    return this;
   }
 
   next(chunk: string): void {
@@ -92,7 +105,9 @@ export class HandoffAttempt implements Observer<string>, Unsubscribable {
   }
 
   unsubscribe(): void {
+    this.done = true;
     this.settings.signal?.removeEventListener('abort', this);
+    this.starting?.unsubscribe();
     this.inner?.unsubscribe();
   }
 
@@ -107,8 +122,32 @@ export class HandoffAttempt implements Observer<string>, Unsubscribable {
       : { success, fromAgentId: from.id, toAgentId: to.id, durationMs, output: null, error };
     // The receiver's reply arrives in its async context (under the extended chain); deliver the result under
     // the caller's chain so nothing downstream inherits the receiver's chain.
-    runWithHandoffChain(this.callerChain, deliver, this.subscriber, result, this.listeners);
+    if (this.callerChain.length === 0) runWithHandoffChain(this.callerChain, deliver, this.subscriber, result, this.listeners);
+    else queueScheduler.schedule(deliverUnder, 0, { chain: this.callerChain, subscriber: this.subscriber, result, listeners: this.listeners });
   }
+}
+
+interface StartState {
+  readonly attempt: HandoffAttempt;
+  readonly chain: readonly string[];
+  readonly chunks$: Observable<string>;
+}
+
+function subscribeUnder(state?: StartState): void {
+  const { attempt, chain, chunks$ } = state as StartState;
+  attempt.subscribeReceiver(chain, chunks$);
+}
+
+interface DeliverState {
+  readonly chain: readonly string[];
+  readonly subscriber: AttemptObserver;
+  readonly result: HandoffResult;
+  readonly listeners: AttemptListeners;
+}
+
+function deliverUnder(state?: DeliverState): void {
+  const { chain, subscriber, result, listeners } = state as DeliverState;
+  runWithHandoffChain(chain, deliver, subscriber, result, listeners);
 }
 
 function deliver(subscriber: AttemptObserver, result: HandoffResult, listeners: AttemptListeners): void {

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { ConfigError, MAX_COUNT, type Agent } from '@rxagents/core';
+import type { HandoffPredicate } from '../HandoffPredicate';
+
+/** An agent: an object with a non-blank string id and a `chat` function. */
+export const agentRule = () =>
+  z.custom<Agent>((value) => isAgent(value), { error: 'must be an agent (an object with a non-blank id and a chat function)' });
+
+const signedCountMessage = `must be an integer of at least -${MAX_COUNT} and at most ${MAX_COUNT}`;
+
+/** An integer where `<= 0` means "off" or "unlimited" (PraisonAI style), bounded by `MAX_COUNT` either way. */
+export const signedCountRule = () =>
+  z
+    .number({ error: 'must be an integer' })
+    .int('must be an integer')
+    .min(-MAX_COUNT, signedCountMessage)
+    .max(MAX_COUNT, signedCountMessage);
+
+/** A predicate function. */
+export const predicateRule = () => z.custom<HandoffPredicate>((value) => typeof value === 'function', { error: 'must be a function' });
+
+/** One chain step or route: an agent and, where given, a predicate. */
+export const HandoffStepSchema = z.strictObject({ agent: agentRule(), predicate: predicateRule().optional() });
+
+/** Whether `value` is a well-formed step (the fast path; the schema words the error). */
+export function isStep(value: unknown, predicateRequired: boolean): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const step = value as { readonly agent?: unknown; readonly predicate?: unknown };
+  for (const key in step) if (key !== 'agent' && key !== 'predicate') return false;
+  if (!isAgent(step.agent)) return false;
+  return step.predicate === undefined ? !predicateRequired : typeof step.predicate === 'function';
+}
+
+/** Whether `value` is an agent by {@link agentRule}. */
+export function isAgent(value: unknown): value is Agent {
+  return typeof value === 'object' && value !== null && typeof (value as Agent).id === 'string' && (value as Agent).id.trim() !== '' && typeof (value as Agent).chat === 'function';
+}
+
+/**
+ * Remembers which agent holds each id, refusing a different agent under an id already seen: results and
+ * chains name agents by id, so two agents sharing one would be told apart by nothing.
+ */
+export class DistinctAgentIds {
+  readonly #seen = new Map<string, { readonly agent: Agent; readonly path: string }>();
+
+  constructor(private readonly subject: string) {}
+
+  add(agent: Agent, path: string): void {
+    const earlier = this.#seen.get(agent.id);
+    if (earlier === undefined) {
+      this.#seen.set(agent.id, { agent, path });
+      return;
+    }
+    if (earlier.agent === agent) return;
+    throw new ConfigError(this.subject, [{ path, rule: `must not reuse the id "${agent.id}" of a different agent (${earlier.path})`, received: agent.id }]);
+  }
+}
+
+/** Whether `source` has a non-blank string id (any object with one is a handoff's source). */
+export function hasId(source: unknown): boolean {
+  return typeof source === 'object' && source !== null && typeof (source as { id?: unknown }).id === 'string' && /\S/.test((source as { id: string }).id);
+}
+
+/** Refuses a source without a non-blank id, a receiver that is not an agent, or a context that is not a `HandoffContext`. */
+export function checkHandoffCall(subject: string, from: unknown, to: unknown, context: unknown, isContext: (value: unknown) => boolean): void {
+  const issues = [];
+  if (!hasId(from)) issues.push({ path: 'from', rule: 'must be an object with a non-blank id', received: from });
+  if (to !== undefined && !isAgent(to)) issues.push({ path: 'to', rule: 'must be an agent (an object with a non-blank id and a chat function)', received: to });
+  if (!isContext(context)) issues.push({ path: 'context', rule: 'must be a HandoffContext (build one with new HandoffContext or HandoffContext.of)', received: context });
+  if (issues.length > 0) throw new ConfigError(subject, issues);
+}
