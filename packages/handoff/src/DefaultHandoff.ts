@@ -1,13 +1,12 @@
 import { asyncScheduler, Observable, type SchedulerLike, type Unsubscribable } from 'rxjs';
 import { z } from 'zod';
-import { configRules, lastValue, parseConfig, type Agent } from '@rxagents/core';
+import { configRules, lastValue, parseConfig, reportUnhandledError, type Agent } from '@rxagents/core';
 import { HandoffContext } from './HandoffContext';
 import { checkHandoffCall } from './internal/rules';
 import type { HandoffListener } from './HandoffListener';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { HandoffAttempt, type AttemptListeners, type AttemptObserver } from './internal/HandoffAttempt';
-import { reportCallbackError } from './internal/reportCallbackError';
 
 /**
  * The zod schema of {@link HandoffExecuteOptions}, used for a {@link DefaultHandoff}'s defaults and per-call options.
@@ -39,7 +38,7 @@ const HandoffListenerSchema = z.strictObject({ onBefore: listenerMethod, onAfter
  * `taskId`) in `ChatOptions.metadata`. The whole reply is the result's `output`. Anything thrown,
  * rejected, errored, timed out or aborted gives a failure result with `output: null` and `error`.
  * `durationMs` is measured on `scheduler`. Listeners are notified before, after a success and on a
- * failure; a throwing listener is ignored. The receiver runs under the handoff chain in scope extended
+ * failure; a throwing listener changes nothing (its error is reported as unhandled). The receiver runs under the handoff chain in scope extended
  * with the sender, so handoffs it starts see where they come from.
  *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} from the constructor or `execute$` when options are invalid.
@@ -147,8 +146,8 @@ export class DefaultHandoff implements HandoffStrategy {
         try {
           listener.onBefore?.(from, to, context);
         } catch (error) {
-          // A listener never breaks a handoff; its error goes to RxJS's onUnhandledError, when set.
-          reportCallbackError(error);
+          // A listener never breaks a handoff; its error is reported as unhandled (RxJS's onUnhandledError).
+          reportUnhandledError(error);
         }
       }
     },
@@ -159,8 +158,8 @@ export class DefaultHandoff implements HandoffStrategy {
         try {
           listener[event]?.(result);
         } catch (error) {
-          // A listener never breaks a handoff; its error goes to RxJS's onUnhandledError, when set.
-          reportCallbackError(error);
+          // A listener never breaks a handoff; its error is reported as unhandled (RxJS's onUnhandledError).
+          reportUnhandledError(error);
         }
       }
     },

@@ -1,6 +1,6 @@
 import { asyncScheduler, catchError, defer, map, Observable, of, type SchedulerLike, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { AgentTimeoutError, configRules, lastValue, parseConfig, preview, reply, type Agent, type Message } from '@rxagents/core';
+import { AgentTimeoutError, configRules, lastValue, parseConfig, preview, reply, reportUnhandledError, type Agent, type Message } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffCycleError } from './errors/HandoffCycleError';
@@ -14,7 +14,6 @@ import { HandoffRequestSchema, type HandoffRequest } from './HandoffRequest';
 import type { HandoffSource } from './HandoffStrategy';
 import { handoffToolDescription, handoffToolName } from './handoffToolName';
 import { resolveHandoffToolPolicy } from './HandoffToolPolicy';
-import { reportCallbackError } from './internal/reportCallbackError';
 import { ChainKeys } from './internal/ChainKeys';
 import { Semaphore } from './internal/Semaphore';
 import { toolNamesOf } from './internal/toolNamesOf';
@@ -364,8 +363,8 @@ export class Handoff {
     try {
       callback();
     } catch (error) {
-      // A user callback never breaks a handoff; its error goes to RxJS's onUnhandledError, when set.
-      reportCallbackError(error);
+      // A user callback never breaks a handoff; its error is reported as unhandled (RxJS's onUnhandledError).
+      reportUnhandledError(error);
     }
   }
 }

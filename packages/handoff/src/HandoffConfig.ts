@@ -65,11 +65,11 @@ export interface HandoffConfig {
   readonly inputFilter?: MessageFilter;
   /** Which tools the target keeps. Defaults to `DEFAULT_HANDOFF_TOOL_POLICY` (`intersect`). */
   readonly toolPolicy?: HandoffToolPolicy;
-  /** Called after the guards pass, before the target runs. A throwing callback is ignored (its error goes to RxJS's `config.onUnhandledError`, when set). */
+  /** Called after the guards pass, before the target runs. A throwing callback changes nothing; its error is reported as unhandled (RxJS's `config.onUnhandledError`). */
   readonly onHandoff?: (source: HandoffSource, context: HandoffRunContext) => void;
-  /** Called with each successful outcome. A throwing callback is ignored. */
+  /** Called with each successful outcome. A throwing callback changes nothing; its error is reported as unhandled. */
   readonly onComplete?: (outcome: HandoffOutcome) => void;
-  /** Called with each failure: a guard's error or the target's. A throwing callback is ignored. */
+  /** Called with each failure: a guard's error or the target's. A throwing callback changes nothing; its error is reported as unhandled. */
   readonly onError?: (error: unknown) => void;
   /** The clock for `timeoutSeconds` and `durationSeconds`. Defaults to `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;

@@ -8,8 +8,9 @@ import type { Agent } from '@rxagents/core';
  *
  * @remarks
  * Every method is optional (a no-op when missing). A listener that throws is ignored: it never breaks
- * a handoff or keeps other listeners from being called. Its error goes to RxJS's
- * `config.onUnhandledError` when the application set one, so it can be logged.
+ * a handoff or keeps other listeners from being called. Its error is reported as
+ * unhandled (`reportUnhandledError` from `@rxagents/core`: RxJS's `config.onUnhandledError` when set,
+ * otherwise rethrown asynchronously), so it is never silently lost.
  *
  * @example
  * ```ts

@@ -107,18 +107,26 @@ describe('DefaultHandoff', () => {
     expect(seen.map((result) => result.output)).toEqual(['one']);
   });
 
-  it('a throwing listener never breaks a handoff nor silences other listeners', async () => {
-    const handoff = new DefaultHandoff();
-    const after = jest.fn();
-    handoff.addListener({
-      onBefore: () => { throw new Error('listener bug'); },
-      onAfter: () => { throw new Error('listener bug'); },
-      onFailed: () => { throw new Error('listener bug'); },
-    });
-    handoff.addListener({ onAfter: after });
-    await expect(handoff.execute(intake, defineAgent('ok', async () => 'fine'), HandoffContext.of('t'))).resolves.toMatchObject({ success: true, output: 'fine' });
-    await expect(handoff.execute(intake, failingAgent('bad'), HandoffContext.of('t'))).resolves.toMatchObject({ success: false });
-    expect(after).toHaveBeenCalledTimes(1);
+  it('a throwing listener never breaks a handoff nor silences other listeners; each error is reported as unhandled', async () => {
+    const reported: unknown[] = [];
+    const previous = rxjsConfig.onUnhandledError;
+    rxjsConfig.onUnhandledError = (error) => void reported.push(error);
+    try {
+      const handoff = new DefaultHandoff();
+      const after = jest.fn();
+      handoff.addListener({
+        onBefore: () => { throw new Error('listener bug'); },
+        onAfter: () => { throw new Error('listener bug'); },
+        onFailed: () => { throw new Error('listener bug'); },
+      });
+      handoff.addListener({ onAfter: after });
+      await expect(handoff.execute(intake, defineAgent('ok', async () => 'fine'), HandoffContext.of('t'))).resolves.toMatchObject({ success: true, output: 'fine' });
+      await expect(handoff.execute(intake, failingAgent('bad'), HandoffContext.of('t'))).resolves.toMatchObject({ success: false });
+      expect(after).toHaveBeenCalledTimes(1);
+      expect(reported).toHaveLength(4); // onBefore twice, onAfter once, onFailed once
+    } finally {
+      rxjsConfig.onUnhandledError = previous;
+    }
   });
 
   it('a throwing listener\'s error reaches RxJS\'s onUnhandledError when one is set', async () => {

@@ -231,22 +231,30 @@ describe('Handoff.execute', () => {
     }
   });
 
-  it('calls onHandoff, onComplete and onError; a throwing callback is ignored', async () => {
-    const events: string[] = [];
-    const h = handoff({
-      agent: agentNamed('Billing'),
-      onHandoff: (from, context) => {
-        events.push(`handoff ${from.id} ${context.input}`);
-        throw new Error('callback bug');
-      },
-      onComplete: (outcome) => events.push(`complete ${outcome.output}`),
-      onError: (error) => events.push(`error ${(error as Error).name}`),
-    });
-    await expect(h.execute(source, { input: 'x' })).resolves.toMatchObject({ success: true });
-    await expect(h.execute(source, { input: 'y', handoffChain: ['billing'] })).rejects.toBeInstanceOf(HandoffCycleError);
-    const broken = handoff({ agent: failingAgent('broken'), onError: () => { throw new Error('callback bug'); } });
-    await expect(broken.execute(source, { input: 'z' })).resolves.toMatchObject({ success: false });
-    expect(events).toEqual(['handoff assistant x', 'complete ok', 'error HandoffCycleError']);
+  it('calls onHandoff, onComplete and onError; a throwing callback changes nothing and is reported as unhandled', async () => {
+    const reported: unknown[] = [];
+    const previous = rxjsConfig.onUnhandledError;
+    rxjsConfig.onUnhandledError = (error) => void reported.push(error);
+    try {
+      const events: string[] = [];
+      const h = handoff({
+        agent: agentNamed('Billing'),
+        onHandoff: (from, context) => {
+          events.push(`handoff ${from.id} ${context.input}`);
+          throw new Error('callback bug');
+        },
+        onComplete: (outcome) => events.push(`complete ${outcome.output}`),
+        onError: (error) => events.push(`error ${(error as Error).name}`),
+      });
+      await expect(h.execute(source, { input: 'x' })).resolves.toMatchObject({ success: true });
+      await expect(h.execute(source, { input: 'y', handoffChain: ['billing'] })).rejects.toBeInstanceOf(HandoffCycleError);
+      const broken = handoff({ agent: failingAgent('broken'), onError: () => { throw new Error('callback bug'); } });
+      await expect(broken.execute(source, { input: 'z' })).resolves.toMatchObject({ success: false });
+      expect(events).toEqual(['handoff assistant x', 'complete ok', 'error HandoffCycleError']);
+      expect(reported.map((error) => (error as Error).message)).toEqual(['callback bug', 'callback bug']);
+    } finally {
+      rxjsConfig.onUnhandledError = previous;
+    }
   });
 });
 
