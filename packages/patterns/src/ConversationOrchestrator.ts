@@ -3,7 +3,8 @@ import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import type { AgentFailure, AgentResult } from './AgentResult';
-import { type ConversationMessage, ConversationState, type PostedMessage } from './ConversationState';
+import { AppendLog } from './AppendLog';
+import { type ConversationMessage, ConversationState, lastMessage, messageCount, type PostedMessage } from './ConversationState';
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
 import { dispatchAgents } from './dispatchAgents';
 import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
@@ -224,24 +225,40 @@ export class ConversationOrchestrator {
       const startedAt = scheduler.now();
       const overall = timeout === undefined ? undefined : { timeoutMs: timeout, endsAt: startedAt + timeout };
       const projection = new BehaviorSubject(ConversationState.initial(topic, ids));
-      const results: AgentResult[] = [];
+      let results = AppendLog.empty<AgentResult>();
       let posted = 0;
-      const finished = (decision: Exclude<TerminationDecision, { type: 'continue' }>): ConversationEvent => ({
-        type: 'finished',
-        state: projection.value,
-        decision,
-        results: [...results],
-      });
+      const finished = (decision: Exclude<TerminationDecision, { type: 'continue' }>): ConversationEvent => {
+        const log = results;
+        return withLog(
+          {
+            type: 'finished',
+            state: projection.value,
+            decision,
+            get results() {
+              return log.toArray();
+            },
+          },
+          log,
+        );
+      };
 
       const messages$ = channel.asObservable().pipe(
         scan(ConversationState.fold, projection.value),
         tap((state) => projection.next(state)),
-        map((state): ConversationEvent => ({
-          type: 'message',
-          message: state.messages[state.messages.length - 1] as ConversationMessage,
-          state,
-          results: [...results],
-        })),
+        map((state): ConversationEvent => {
+          const log = results;
+          return withLog(
+            {
+              type: 'message',
+              message: lastMessage(state) as ConversationMessage,
+              state,
+              get results() {
+                return log.toArray();
+              },
+            },
+            log,
+          );
+        }),
       );
 
       const check = (): Observable<Unfolded<TurnStep, ConversationEvent>> =>
@@ -281,7 +298,7 @@ export class ConversationOrchestrator {
         }).pipe(
           // Posted one after another, in completion order; a post may wait for room (BLOCK).
           concatMap((result) => {
-            results.push(result);
+            results = results.append(result);
             if (!result.ok) {
               failure = result;
               return EMPTY;
@@ -304,7 +321,7 @@ export class ConversationOrchestrator {
               : failure !== undefined
               ? end({ type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error })
               : projection.pipe(
-                  first((s) => s.messages.length >= posted),
+                  first((s) => messageCount(s) >= posted),
                   map((): Unfolded<TurnStep, ConversationEvent> => ({ next: { check: true } })),
                 ),
           ),
@@ -316,6 +333,19 @@ export class ConversationOrchestrator {
       return merge(messages$, turns$).pipe(takeWhile((event) => event.type !== 'finished', true));
     });
   }
+}
+
+/** The results log behind each event's `results`, so a pattern's snapshot can share it rather than copy the array. */
+const resultLogs = new WeakMap<ConversationEvent, AppendLog<AgentResult>>();
+
+function withLog(event: ConversationEvent, log: AppendLog<AgentResult>): ConversationEvent {
+  resultLogs.set(event, log);
+  return event;
+}
+
+/** The shared results log of an event the orchestrator emitted (a copy of `results` for any other event). */
+export function resultLogOf(event: ConversationEvent): AppendLog<AgentResult> {
+  return resultLogs.get(event) ?? AppendLog.of(event.results);
 }
 
 /** One step of the turn loop: check termination, or let the next speakers speak. */

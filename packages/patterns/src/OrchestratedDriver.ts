@@ -1,5 +1,6 @@
-import { concat, defer, map, type Observable, of, race, timer } from 'rxjs';
+import { concat, concatMap, defer, EMPTY, map, type Observable, of, race, timer } from 'rxjs';
 import type { AgentFailure, AgentResult } from './AgentResult';
+import { AppendLog } from './AppendLog';
 import { dispatchAgents } from './dispatchAgents';
 import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
 import type { ExecutionModel } from './ExecutionModel';
@@ -42,7 +43,7 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
     const { scheduler } = model;
     const startedAt = scheduler.now();
     const overall = model.timeout === undefined ? undefined : { timeoutMs: model.timeout, endsAt: startedAt + model.timeout };
-    const results: AgentResult[] = [];
+    let results = AppendLog.empty<AgentResult>();
     let state = model.initialState(input);
     const facts = (iterations: number) => ({ model, mode: 'direct' as const, state, iterations, results, startedAt });
     const emit = (result: ExecutionResult<T>): Unfolded<LoopStep, ExecutionResult<T>> => ({ emit: result });
@@ -51,6 +52,7 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
       const routed = model.route(state, iteration);
       if (routed.length === 0) return of(emit(resultOf(facts(iteration), { type: 'complete', reason: 'no agent left to route' })));
       let failure: AgentFailure | undefined;
+      let received = 0;
       const step$ = dispatchAgents(routed, (ref) => model.prompt(state, ref, iteration), {
         pattern: model.pattern,
         concurrency: model.concurrency,
@@ -59,14 +61,21 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
         failFast: model.failOnAgentError,
         scheduler,
       }).pipe(
-        map((result) => {
+        concatMap((result) => {
           state = model.aggregate(state, result);
-          results.push(result);
-          if (!result.ok && model.failOnAgentError) failure ??= result;
-          return emit(resultOf(facts(iteration)));
+          results = results.append(result);
+          received += 1;
+          // A failure that ends the run shows in the final result only, as over a channel.
+          if (!result.ok && model.failOnAgentError) {
+            failure ??= result;
+            return EMPTY;
+          }
+          // The snapshot of an iteration's last result already counts the iteration as completed.
+          return of(emit(resultOf(facts(received === routed.length ? iteration + 1 : iteration))));
         }),
       );
-      return concat(step$, defer(() => of({ next: { check: iteration + 1, failure } })));
+      // An iteration in which an agent failed (and the model fails on it) is not a completed one.
+      return concat(step$, defer(() => of({ next: failure === undefined ? { check: iteration + 1, failure } : { check: iteration, failure } })));
     };
 
     const check = (completed: number, failure: AgentFailure | undefined): Observable<Unfolded<LoopStep, ExecutionResult<T>>> => {

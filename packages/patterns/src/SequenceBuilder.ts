@@ -2,6 +2,7 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
+import { AppendLog } from './AppendLog';
 import { ExecutionModel } from './ExecutionModel';
 import { PatternBuilder } from './PatternBuilder';
 import { TerminationCondition } from './TerminationCondition';
@@ -79,8 +80,11 @@ export const SequenceOptionsSchema = z.strictObject({
  */
 export interface SequenceState {
   readonly input: string;
+  /** Each step's output so far: a frozen array, built when first read. */
   readonly outputs: readonly { readonly agentId: string; readonly output: string }[];
 }
+
+type SequenceOutput = SequenceState['outputs'][number];
 
 /**
  * A pipeline: each agent works on the previous agent's output; the last output is the answer.
@@ -111,14 +115,27 @@ export class SequenceBuilder extends PatternBuilder<SequenceState> {
 
   build(): ExecutionModel<SequenceState> {
     const { agents, prompt, agentTimeout, timeout } = this.#settings;
-    const previous = (state: SequenceState): string => state.outputs[state.outputs.length - 1]?.output ?? state.input;
+    // Each state's `outputs` is a view of one shared log (O(1) per step), built into a frozen array when read.
+    const logs = new WeakMap<SequenceState, AppendLog<SequenceOutput>>();
+    const stateOf = (input: string, log: AppendLog<SequenceOutput>): SequenceState => {
+      const state: SequenceState = {
+        input,
+        get outputs() {
+          return log.toArray();
+        },
+      };
+      logs.set(state, log);
+      return state;
+    };
+    const logOf = (state: SequenceState): AppendLog<SequenceOutput> => logs.get(state) ?? AppendLog.of(state.outputs);
+    const previous = (state: SequenceState): string => logOf(state).last()?.output ?? state.input;
     return ExecutionModel.create<SequenceState>({
       pattern: 'sequence',
       agents,
-      initialState: (input) => ({ input, outputs: [] }),
+      initialState: (input) => stateOf(input, AppendLog.empty()),
       route: (_state, iteration) => (iteration < agents.length ? [agents[iteration] as AgentRef] : []),
       prompt: (state, agent, iteration) => (prompt === undefined ? previous(state) : prompt(previous(state), agent.id, iteration)),
-      aggregate: (state, result) => (result.ok ? { ...state, outputs: [...state.outputs, { agentId: result.agentId, output: result.output }] } : state),
+      aggregate: (state, result) => (result.ok ? stateOf(state.input, logOf(state).append({ agentId: result.agentId, output: result.output })) : state),
       termination: TerminationCondition.maxIterations(agents.length),
       output: previous,
       failOnAgentError: true,

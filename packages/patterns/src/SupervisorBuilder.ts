@@ -2,6 +2,7 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { type Agent, configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
+import { AppendLog } from './AppendLog';
 import { UnknownParticipantError } from './errors/UnknownParticipantError';
 import { ExecutionModel } from './ExecutionModel';
 import { PatternBuilder } from './PatternBuilder';
@@ -122,6 +123,7 @@ export interface SupervisorStep {
  */
 export interface SupervisorState {
   readonly task: string;
+  /** The delegations done so far: a frozen array, built when first read. */
   readonly steps: readonly SupervisorStep[];
   /** The delegation the supervisor just decided, waiting for its worker. */
   readonly pending: { readonly worker: string; readonly instruction: string } | undefined;
@@ -180,27 +182,45 @@ export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
     const { supervisor, workers, maxSteps, prompt = defaultPrompt, agentTimeout, timeout } = this.#settings;
     const byId = new Map(workers.map((worker) => [worker.id, worker] as const));
     const ids = workers.map((worker) => worker.id);
+    // Each state's `steps` is a view of one shared log (O(1) per step), built into a frozen array when read.
+    const logs = new WeakMap<SupervisorState, AppendLog<SupervisorStep>>();
+    const stateOf = (fields: Omit<SupervisorState, 'steps'>, log: AppendLog<SupervisorStep>): SupervisorState => {
+      const state: SupervisorState = {
+        task: fields.task,
+        get steps() {
+          return log.toArray();
+        },
+        pending: fields.pending,
+        final: fields.final,
+        error: fields.error,
+      };
+      logs.set(state, log);
+      return state;
+    };
+    const logOf = (state: SupervisorState): AppendLog<SupervisorStep> => logs.get(state) ?? AppendLog.of(state.steps);
+    const next = (state: SupervisorState, change: Partial<Omit<SupervisorState, 'steps'>>, log = logOf(state)): SupervisorState =>
+      stateOf({ task: state.task, pending: state.pending, final: state.final, error: state.error, ...change }, log);
     return ExecutionModel.create<SupervisorState>({
       pattern: 'supervisor',
       agents: [supervisor, ...workers],
-      initialState: (task) => ({ task, steps: [], pending: undefined, final: undefined, error: undefined }),
+      initialState: (task) => stateOf({ task, pending: undefined, final: undefined, error: undefined }, AppendLog.empty()),
       route: (state) => (state.pending === undefined ? [supervisor] : [byId.get(state.pending.worker) as AgentRef]),
       prompt: (state, agent) => (agent === supervisor ? prompt(state, workers) : (state.pending?.instruction ?? state.task)),
       aggregate: (state, result) => {
         if (!result.ok) return state;
         if (state.pending !== undefined) {
-          return { ...state, steps: [...state.steps, { ...state.pending, output: result.output }], pending: undefined };
+          return next(state, { pending: undefined }, logOf(state).append({ ...state.pending, output: result.output }));
         }
         const delegation = DELEGATE.exec(result.output);
-        if (delegation === null) return { ...state, final: result.output.replace(FINAL, '').trim() };
+        if (delegation === null) return next(state, { final: result.output.replace(FINAL, '').trim() });
         const [, worker = '', instruction = ''] = delegation;
-        if (!byId.has(worker)) return { ...state, error: new UnknownParticipantError(worker, ids) };
-        return { ...state, pending: { worker, instruction: instruction.trim() } };
+        if (!byId.has(worker)) return next(state, { error: new UnknownParticipantError(worker, ids) });
+        return next(state, { pending: { worker, instruction: instruction.trim() } });
       },
       termination: TerminationCondition.of(`supervisor(maxSteps ${maxSteps})`, ({ state }) => {
         if (state.error !== undefined) return { type: 'failed', reason: (state.error as Error).message, error: state.error };
         if (state.final !== undefined) return { type: 'complete', reason: `${supervisor.id} gave a final answer` };
-        if (state.pending === undefined && state.steps.length >= maxSteps) return { type: 'escalate', reason: `no final answer after ${maxSteps} delegations` };
+        if (state.pending === undefined && logOf(state).length >= maxSteps) return { type: 'escalate', reason: `no final answer after ${maxSteps} delegations` };
         return { type: 'continue' };
       }),
       output: (state) => state.final ?? '',

@@ -1,4 +1,4 @@
-import type { ConversationState } from './ConversationState';
+import { ConversationState, messageCount } from './ConversationState';
 
 /**
  * Builds what a participant is asked on its turn, from the conversation so far.
@@ -37,7 +37,7 @@ export type ConversationPrompt = (state: ConversationState, speaker: string) => 
  * ```
  */
 export const conversationPrompt: ConversationPrompt = (state, speaker) => {
-  const transcript = state.messages.length === 0 ? '(nobody has spoken yet)' : state.messages.map((m) => `${m.speaker}: ${m.content}`).join('\n');
+  const transcript = messageCount(state) === 0 ? '(nobody has spoken yet)' : ConversationState.transcript(state);
   const round = (state.counts[speaker] ?? 0) + 1;
   return [
     `Topic: ${state.topic}`,

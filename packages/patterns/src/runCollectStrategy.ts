@@ -1,5 +1,6 @@
 import { catchError, concat, concatMap, defer, ignoreElements, map, merge, type Observable, of, take, tap, throwError, toArray } from 'rxjs';
 import type { AgentResult } from './AgentResult';
+import { AppendLog } from './AppendLog';
 import type { BarrierStrategy, FanInStrategy } from './ChannelExecutionStrategy';
 import { dispatchAgents } from './dispatchAgents';
 import { MessageDroppedError } from './errors/MessageDroppedError';
@@ -34,7 +35,9 @@ export function runCollectStrategy<T>(
     const timeoutMs = strategy.timeout ?? model.timeout;
     const initial = model.initialState(input);
     let state = initial;
-    let results: AgentResult[] = [];
+    let results = AppendLog.empty<AgentResult>();
+    // The one iteration is completed once every agent's result is aggregated, as in a direct run.
+    const completed = (): number => (results.length === agents.length ? 1 : 0);
     const facts = (iterations: number) => ({ model, mode: 'channel' as const, state, iterations, results, startedAt });
 
     const arrivals$ = channel.asObservable().pipe(take(agents.length));
@@ -43,17 +46,21 @@ export function runCollectStrategy<T>(
         ? arrivals$.pipe(
             map((result) => {
               state = model.aggregate(state, result);
-              results.push(result);
-              return resultOf(facts(0));
+              results = results.append(result);
+              return resultOf(facts(completed()));
             }),
           )
         : arrivals$.pipe(
             toArray(),
             map((arrived) => {
               const byAgent = new Map(arrived.map((result) => [result.agentId, result] as const));
-              results = agents.flatMap((agent) => byAgent.get(agent.id) ?? []);
-              for (const result of results) state = model.aggregate(state, result);
-              return resultOf(facts(0));
+              for (const agent of agents) {
+                const result = byAgent.get(agent.id);
+                if (result === undefined) continue;
+                state = model.aggregate(state, result);
+                results = results.append(result);
+              }
+              return resultOf(facts(completed()));
             }),
           );
     const dispatched$ = dispatchAgents(agents, (ref) => model.prompt(initial, ref, 0), {
@@ -75,9 +82,10 @@ export function runCollectStrategy<T>(
     );
 
     const decide$ = defer(() => {
-      const failure = model.failOnAgentError ? results.find((result) => !result.ok) : undefined;
+      const failure = model.failOnAgentError ? results.toArray().find((result) => !result.ok) : undefined;
       if (failure !== undefined && !failure.ok) {
-        return of(resultOf(facts(1), { type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error }));
+        // An iteration in which an agent failed is not a completed one.
+        return of(resultOf(facts(0), { type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error }));
       }
       return evaluateTermination(model.termination, { state, iteration: 1, elapsedMs: scheduler.now() - startedAt }).pipe(
         concatMap((decision) => of(resultOf(facts(1), decision.type === 'continue' ? { type: 'complete', reason: 'every agent answered' } : decision))),
@@ -85,7 +93,7 @@ export function runCollectStrategy<T>(
     });
     return concat(merge(collected$, dispatched$), decide$).pipe(
       catchError((error: unknown) =>
-        error instanceof MessageDroppedError ? of(resultOf(facts(1), { type: 'failed', reason: error.message, error })) : throwError(() => error),
+        error instanceof MessageDroppedError ? of(resultOf(facts(completed()), { type: 'failed', reason: error.message, error })) : throwError(() => error),
       ),
     );
   });

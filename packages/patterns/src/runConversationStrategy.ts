@@ -1,5 +1,5 @@
 import { defer, map, type Observable } from 'rxjs';
-import { ConversationOrchestrator, type ConversationChannel } from './ConversationOrchestrator';
+import { ConversationOrchestrator, type ConversationChannel, resultLogOf } from './ConversationOrchestrator';
 import type { ConversationStrategy } from './ChannelExecutionStrategy';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
@@ -30,7 +30,7 @@ export function runConversationStrategy<T>(
     const startedAt = model.scheduler.now();
     return orchestrator.run(input, channel).pipe(
       map((event) => {
-        const facts = { model, mode: 'channel' as const, state: strategy.project(event.state), iterations: event.state.round, results: event.results, startedAt };
+        const facts = { model, mode: 'channel' as const, state: strategy.project(event.state), iterations: event.state.round, results: resultLogOf(event), startedAt };
         return event.type === 'message' ? resultOf(facts) : resultOf(facts, event.decision);
       }),
     );

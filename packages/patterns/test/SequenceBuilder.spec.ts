@@ -1,7 +1,7 @@
 import { map } from 'rxjs';
 import { failingAgent, scriptedAgent } from '@rxagents/testing';
-import { Patterns } from '@rxagents/patterns';
-import { testScheduler } from './helpers';
+import { Patterns, type ExecutionResult, type SequenceState } from '@rxagents/patterns';
+import { countLargeArrayCopies, testScheduler } from './helpers';
 
 describe('Patterns.sequence', () => {
   it('passes each output to the next step', () => {
@@ -18,5 +18,21 @@ describe('Patterns.sequence', () => {
     const after = scriptedAgent('after', 'never');
     const result = await Patterns.sequence({ agents: [failingAgent('first'), after] }).execute('x');
     expect([result.status, after.inputs.length]).toEqual(['failed', 0]);
+  });
+});
+
+describe('Patterns.sequence snapshots', () => {
+  it('copies no output per step: 2,000 steps, each snapshot reads as it was', () => {
+    const agents = Array.from({ length: 2_000 }, (_, index) => scriptedAgent(`s${index}`, (input: string) => `${input.length}`));
+    const snapshots: ExecutionResult<SequenceState>[] = [];
+    const copies = countLargeArrayCopies(1_000, () => {
+      Patterns.sequence({ agents }).observe('x').subscribe((snapshot) => snapshots.push(snapshot));
+    });
+    // Building the pattern copies its 2,000-agent list a couple of times; a copy per step would be ~1,000 more.
+    expect(copies).toBeLessThanOrEqual(2);
+    expect(snapshots).toHaveLength(2_001);
+    expect(snapshots[9]?.state.outputs).toHaveLength(10);
+    expect((snapshots.at(-1) as ExecutionResult<SequenceState>).state.outputs.map((o) => o.agentId)).toEqual(agents.map((a) => a.id));
+    expect(Object.isFrozen(snapshots[9]?.state.outputs)).toBe(true);
   });
 });
