@@ -48,7 +48,7 @@ export interface ExecutionResult<T> {
   readonly output: string;
   /** Completed iterations (driver loops, conversation rounds). */
   readonly iterations: number;
-  /** Every agent result so far, in the order they were aggregated. */
+  /** Every agent result so far, in the order they reached the run (completion order), in both modes (a Barrier folds them into the state in agent order). Frozen, built when first read. */
   readonly results: readonly AgentResult[];
   /** Why the run ended (the termination decision's reason); `undefined` while running. */
   readonly reason: string | undefined;

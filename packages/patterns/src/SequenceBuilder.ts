@@ -3,7 +3,9 @@ import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { AppendLog } from './AppendLog';
+import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
 import { ExecutionModel } from './ExecutionModel';
+import { modelConversation } from './modelConversation';
 import { PatternBuilder } from './PatternBuilder';
 import { TerminationCondition } from './TerminationCondition';
 
@@ -90,8 +92,10 @@ type SequenceOutput = SequenceState['outputs'][number];
  * A pipeline: each agent works on the previous agent's output; the last output is the answer.
  *
  * @remarks
- * Runs directly (one agent per driver iteration; there is nothing for a channel to share). A failing
- * step fails the run.
+ * Directly, one agent per driver iteration. `.overChannel()` runs it as a Conversation: each step's
+ * output is posted on a `StreamingChannel` (a UI or a logger watching it sees the pipeline's progress)
+ * and the next step is prompted from the channel's projection; the results are the same either way. A
+ * failing step fails the run.
  *
  * @example
  * ```ts
@@ -106,11 +110,18 @@ type SequenceOutput = SequenceState['outputs'][number];
  */
 export class SequenceBuilder extends PatternBuilder<SequenceState> {
   readonly #settings: z.output<typeof SequenceOptionsSchema>;
+  readonly #channel: ChannelBackendOptions | undefined;
 
   /** Validates `options`; prefer {@link Patterns.sequence}. @throws `ConfigError`. */
-  constructor(options: SequenceOptions) {
+  constructor(options: SequenceOptions, channel?: ChannelBackendOptions) {
     super();
     this.#settings = { ...parseConfig(SequenceOptionsSchema, options, 'Sequence options'), agents: [...options.agents] };
+    this.#channel = channel;
+  }
+
+  /** The same pipeline as a Conversation over a `StreamingChannel`: each step's output is a message. */
+  overChannel(options: ChannelBackendOptions = {}): SequenceBuilder {
+    return new SequenceBuilder(this.#settings, options);
   }
 
   build(): ExecutionModel<SequenceState> {
@@ -129,7 +140,7 @@ export class SequenceBuilder extends PatternBuilder<SequenceState> {
     };
     const logOf = (state: SequenceState): AppendLog<SequenceOutput> => logs.get(state) ?? AppendLog.of(state.outputs);
     const previous = (state: SequenceState): string => logOf(state).last()?.output ?? state.input;
-    return ExecutionModel.create<SequenceState>({
+    const model = ExecutionModel.create<SequenceState>({
       pattern: 'sequence',
       agents,
       initialState: (input) => stateOf(input, AppendLog.empty()),
@@ -143,5 +154,6 @@ export class SequenceBuilder extends PatternBuilder<SequenceState> {
       ...(agentTimeout === undefined ? {} : { agentTimeout }),
       ...(timeout === undefined ? {} : { timeout }),
     });
+    return this.#channel === undefined ? model : ExecutionModel.withBackend(model, ChannelBackend(modelConversation(model), this.#channel));
   }
 }

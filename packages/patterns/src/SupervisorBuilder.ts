@@ -4,7 +4,9 @@ import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { AppendLog } from './AppendLog';
 import { UnknownParticipantError } from './errors/UnknownParticipantError';
+import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
 import { ExecutionModel } from './ExecutionModel';
+import { modelConversation } from './modelConversation';
 import { PatternBuilder } from './PatternBuilder';
 import { TerminationCondition } from './TerminationCondition';
 
@@ -171,11 +173,18 @@ const defaultPrompt = (state: SupervisorState, workers: readonly AgentRef[]): st
  */
 export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
   readonly #settings: z.output<typeof SupervisorOptionsSchema>;
+  readonly #channel: ChannelBackendOptions | undefined;
 
   /** Validates `options`; prefer {@link Patterns.supervisor}. @throws `ConfigError`. */
-  constructor(options: SupervisorOptions) {
+  constructor(options: SupervisorOptions, channel?: ChannelBackendOptions) {
     super();
     this.#settings = { ...parseConfig(SupervisorOptionsSchema, options, 'Supervisor options'), workers: [...options.workers] };
+    this.#channel = channel;
+  }
+
+  /** The same supervision as a Conversation over a `StreamingChannel`: every decision and every worker's reply is a message. */
+  overChannel(options: ChannelBackendOptions = {}): SupervisorBuilder {
+    return new SupervisorBuilder(this.#settings, options);
   }
 
   build(): ExecutionModel<SupervisorState> {
@@ -200,7 +209,7 @@ export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
     const logOf = (state: SupervisorState): AppendLog<SupervisorStep> => logs.get(state) ?? AppendLog.of(state.steps);
     const next = (state: SupervisorState, change: Partial<Omit<SupervisorState, 'steps'>>, log = logOf(state)): SupervisorState =>
       stateOf({ task: state.task, pending: state.pending, final: state.final, error: state.error, ...change }, log);
-    return ExecutionModel.create<SupervisorState>({
+    const model = ExecutionModel.create<SupervisorState>({
       pattern: 'supervisor',
       agents: [supervisor, ...workers],
       initialState: (task) => stateOf({ task, pending: undefined, final: undefined, error: undefined }, AppendLog.empty()),
@@ -229,5 +238,6 @@ export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
       ...(agentTimeout === undefined ? {} : { agentTimeout }),
       ...(timeout === undefined ? {} : { timeout }),
     });
+    return this.#channel === undefined ? model : ExecutionModel.withBackend(model, ChannelBackend(modelConversation(model), this.#channel));
   }
 }

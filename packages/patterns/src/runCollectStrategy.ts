@@ -54,12 +54,12 @@ export function runCollectStrategy<T>(
             toArray(),
             map((arrived) => {
               const byAgent = new Map(arrived.map((result) => [result.agentId, result] as const));
+              // The state folds them in agent order; `results` keeps the order they reached the run, as directly.
               for (const agent of agents) {
                 const result = byAgent.get(agent.id);
-                if (result === undefined) continue;
-                state = model.aggregate(state, result);
-                results = results.append(result);
+                if (result !== undefined) state = model.aggregate(state, result);
               }
+              for (const result of arrived) results = results.append(result);
               return resultOf(facts(completed()));
             }),
           );

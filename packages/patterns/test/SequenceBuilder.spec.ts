@@ -14,6 +14,16 @@ describe('Patterns.sequence', () => {
     });
   });
 
+  it('over a channel, posts each step\'s output on the run\'s channel', async () => {
+    const seen: string[] = [];
+    const steps = [scriptedAgent('draft', (input: string) => `draft(${input})`), scriptedAgent('edit', (input: string) => `edit(${input})`)];
+    const result = await Patterns.sequence({ agents: steps })
+      .overChannel({ onChannel: (channel) => channel.subscribe((item: unknown) => void seen.push(JSON.stringify(item))) })
+      .execute('otters');
+    expect([result.mode, result.status, result.output, result.iterations]).toEqual(['channel', 'completed', 'edit(draft(otters))', 2]);
+    expect(seen.map((item) => JSON.parse(item).content)).toEqual(['draft(otters)', 'edit(draft(otters))']);
+  });
+
   it('stops at the first failing step', async () => {
     const after = scriptedAgent('after', 'never');
     const result = await Patterns.sequence({ agents: [failingAgent('first'), after] }).execute('x');
