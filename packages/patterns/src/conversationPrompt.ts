@@ -39,11 +39,7 @@ export type ConversationPrompt = (state: ConversationState, speaker: string) => 
 export const conversationPrompt: ConversationPrompt = (state, speaker) => {
   const transcript = messageCount(state) === 0 ? '(nobody has spoken yet)' : ConversationState.transcript(state);
   const round = (state.counts[speaker] ?? 0) + 1;
-  return [
-    `Topic: ${state.topic}`,
-    `Participants: ${state.participants.join(', ')}`,
-    'Transcript:',
-    transcript,
-    `You are ${speaker}. Round ${round}: give your contribution.`,
-  ].join('\n');
+  // Joined with `+`, not Array.join: the transcript stays a shared string, so a turn costs O(1), not O(transcript).
+  const head = `Topic: ${state.topic}\nParticipants: ${state.participants.join(', ')}\nTranscript:\n`;
+  return head + transcript + `\nYou are ${speaker}. Round ${round}: give your contribution.`;
 };
