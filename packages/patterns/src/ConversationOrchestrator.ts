@@ -141,14 +141,14 @@ export type ConversationEvent =
       readonly type: 'message';
       readonly message: ConversationMessage;
       readonly state: ConversationState;
-      /** Every speaker's result so far, in completion order. */
+      /** Every speaker's result so far, in completion order: a frozen array, built when first read (events share one log). */
       readonly results: readonly AgentResult[];
     }
   | {
       readonly type: 'finished';
       readonly state: ConversationState;
       readonly decision: Exclude<TerminationDecision, { type: 'continue' }>;
-      /** Every speaker's result, in completion order. */
+      /** Every speaker's result, in completion order: a frozen array, built when first read. */
       readonly results: readonly AgentResult[];
     };
 

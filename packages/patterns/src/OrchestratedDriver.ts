@@ -20,8 +20,11 @@ type Stop = Exclude<TerminationDecision, { type: 'continue' }>;
  * The driver holds the state; agents never see each other's output except through what the model's
  * `prompt` chooses to tell them. Each iteration routes agents, calls them through core's `reply`
  * (concurrently up to the model's `concurrency`, each prompt built when its call starts), folds every
- * result into the state as it arrives (one `running` snapshot each), then evaluates the termination
- * condition on the new snapshot. The run ends when routing returns no agent, when a condition stops,
+ * result into the state as it arrives (one `running` snapshot each; the snapshot of an iteration's last
+ * result already counts the iteration in `iterations`), then evaluates the termination condition on the
+ * new snapshot. A failure that ends the run (the model's `failOnAgentError`) has no `running` snapshot:
+ * the final `failed` result follows at once, and the iteration it happened in is not counted. Snapshots
+ * share the run's results (O(1) each, see {@link ExecutionResult}). The run ends when routing returns no agent, when a condition stops,
  * when an agent fails and the model has `failOnAgentError`, or when the overall `timeout` has passed
  * (`failed`). Unsubscribing aborts every agent call in flight (their `AbortSignal`s fire) and clears
  * every timer. The loop is an Observable whose steps are subscribed one after another from a flat

@@ -156,7 +156,9 @@ const defaultPrompt = (state: SupervisorState, workers: readonly AgentRef[]): st
  * instruction, then the supervisor again with the results so far. A worker may be a `ComposedAgent`: a
  * debate built with `.overChannel()` runs over its own channel as one sub-task, and the supervisor
  * neither knows nor cares. Workers are called with core's `reply` through the orchestrated driver, so
- * timeouts and cancellation reach them like any agent; a failing call fails the run. Naming an unknown
+ * timeouts and cancellation reach them like any agent; a failing call fails the run. `.overChannel()`
+ * runs the same loop as a Conversation: the supervisor's decisions and the workers' replies are posted
+ * on a `StreamingChannel`, with the same result as directly. Naming an unknown
  * worker fails with `UnknownParticipantError`; `maxSteps` delegations without a final answer escalate.
  *
  * @example
