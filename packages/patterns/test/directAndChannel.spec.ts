@@ -1,5 +1,5 @@
 import { type Observable, toArray } from 'rxjs';
-import { scriptedAgent } from '@rxagents/testing';
+import { hangingAgent, scriptedAgent } from '@rxagents/testing';
 import { type ExecutionResult, Patterns } from '@rxagents/patterns';
 import { debater, testScheduler } from './helpers';
 
@@ -96,6 +96,24 @@ describe('direct and channel runs of the same pattern agree', () => {
         if (sameSnapshots) expect(channelRun.map(fields)).toEqual(directRun.map(fields));
       });
     }
+  }
+
+  const timeoutCases: { name: string; make: () => { direct: Observable$; channel: Observable$ } }[] = [
+    { name: 'debate', make: () => ({ direct: Patterns.debate({ agents: [debater('pro', 3), hangingAgent('con')], timeout: 20 }), channel: Patterns.debate({ agents: [debater('pro', 3), hangingAgent('con')], timeout: 20 }).overChannel() }) },
+    { name: 'voting', make: () => ({ direct: Patterns.voting({ agents: [scriptedAgent('a', { reply: 'yes', delay: 3 }), hangingAgent('b')], agentTimeout: 10 }), channel: Patterns.voting({ agents: [scriptedAgent('a', { reply: 'yes', delay: 3 }), hangingAgent('b')], agentTimeout: 10 }).overChannel() }) },
+    { name: 'parallel', make: () => ({ direct: Patterns.parallel({ agents: [scriptedAgent('a', { reply: 'ok', delay: 3 }), hangingAgent('b')], timeout: 15 }), channel: Patterns.parallel({ agents: [scriptedAgent('a', { reply: 'ok', delay: 3 }), hangingAgent('b')], timeout: 15 }).overChannel() }) },
+    { name: 'sequence', make: () => ({ direct: Patterns.sequence({ agents: [scriptedAgent('a', { reply: 'ok', delay: 3 }), hangingAgent('b')], agentTimeout: 10 }), channel: Patterns.sequence({ agents: [scriptedAgent('a', { reply: 'ok', delay: 3 }), hangingAgent('b')], agentTimeout: 10 }).overChannel() }) },
+    { name: 'supervisor', make: () => ({ direct: Patterns.supervisor({ supervisor: scriptedAgent('lead', { reply: 'DELEGATE w: go', delay: 2 }), workers: [hangingAgent('w')], timeout: 30 }), channel: Patterns.supervisor({ supervisor: scriptedAgent('lead', { reply: 'DELEGATE w: go', delay: 2 }), workers: [hangingAgent('w')], timeout: 30 }).overChannel() }) },
+  ];
+  for (const { name, make } of timeoutCases) {
+    it(`${name}, with an agent that never answers (timed out): the same result${name === 'parallel' ? '' : ' and snapshots'}`, () => {
+      const { direct, channel } = make();
+      const [directRun, channelRun] = bothWays(direct, channel, 'Ship it?');
+      expect((directRun.at(-1) as ExecutionResult<unknown>).results.some((result) => !result.ok)).toBe(true);
+      // A Barrier (parallel over a channel) releases every result in one snapshot.
+      if (name === 'parallel') expect(fields(channelRun.at(-1) as ExecutionResult<unknown>)).toEqual(fields(directRun.at(-1) as ExecutionResult<unknown>));
+      else expect(channelRun.map(fields)).toEqual(directRun.map(fields));
+    });
   }
 
   it('counts a debate round in which a debater failed as not completed, both ways', () => {
