@@ -19,13 +19,14 @@ interface Store<T> {
  * exported from the package.
  */
 export class AppendLog<T> {
-  readonly #store: Store<T>;
-  #array: readonly T[] | undefined;
+  // TypeScript `private`, not `#private`: the hot path of every pattern step (some loaders lower `#` fields to WeakMaps).
+  private readonly store: Store<T>;
+  private array: readonly T[] | undefined;
   /** How many items this version holds. */
   readonly length: number;
 
   private constructor(store: Store<T>, length: number) {
-    this.#store = store;
+    this.store = store;
     this.length = length;
   }
 
@@ -41,7 +42,7 @@ export class AppendLog<T> {
 
   /** This version plus `item`, in O(1) unless this version is not the newest (then its items are copied once). */
   append(item: T): AppendLog<T> {
-    const store = this.#store;
+    const store = this.store;
     if (store.items.length === this.length) {
       store.items.push(item);
       return new AppendLog(store, this.length + 1);
@@ -53,7 +54,7 @@ export class AppendLog<T> {
 
   /** The item at `index` (from 0) of this version, in O(1). */
   at(index: number): T | undefined {
-    return index >= 0 && index < this.length ? this.#store.items[index] : undefined;
+    return index >= 0 && index < this.length ? this.store.items[index] : undefined;
   }
 
   /** The newest item of this version, in O(1). */
@@ -63,15 +64,15 @@ export class AppendLog<T> {
 
   /** This version as a frozen array, built on the first call (O(length), counted) and cached. */
   toArray(): readonly T[] {
-    if (this.#array === undefined) {
-      this.#array = Object.freeze(this.#store.items.slice(0, this.length));
-      this.#store.copied += this.length;
+    if (this.array === undefined) {
+      this.array = Object.freeze(this.store.items.slice(0, this.length));
+      this.store.copied += this.length;
     }
-    return this.#array;
+    return this.array;
   }
 
   /** Elements copied so far for this log's backing array (by `of`, branches and `toArray`). */
   get copiedElements(): number {
-    return this.#store.copied;
+    return this.store.copied;
   }
 }
