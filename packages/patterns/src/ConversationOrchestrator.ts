@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import type { AgentFailure, AgentResult } from './AgentResult';
 import { AppendLog } from './AppendLog';
+import { withLog } from './conversationResults';
 import { type ConversationMessage, ConversationState, lastMessage, messageCount, type PostedMessage } from './ConversationState';
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
 import { dispatchAgents } from './dispatchAgents';
@@ -333,19 +334,6 @@ export class ConversationOrchestrator {
       return merge(messages$, turns$).pipe(takeWhile((event) => event.type !== 'finished', true));
     });
   }
-}
-
-/** The results log behind each event's `results`, so a pattern's snapshot can share it rather than copy the array. */
-const resultLogs = new WeakMap<ConversationEvent, AppendLog<AgentResult>>();
-
-function withLog(event: ConversationEvent, log: AppendLog<AgentResult>): ConversationEvent {
-  resultLogs.set(event, log);
-  return event;
-}
-
-/** The shared results log of an event the orchestrator emitted (a copy of `results` for any other event). */
-export function resultLogOf(event: ConversationEvent): AppendLog<AgentResult> {
-  return resultLogs.get(event) ?? AppendLog.of(event.results);
 }
 
 /** One step of the turn loop: check termination, or let the next speakers speak. */

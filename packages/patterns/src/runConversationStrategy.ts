@@ -1,5 +1,6 @@
 import { defer, map, type Observable } from 'rxjs';
-import { ConversationOrchestrator, type ConversationChannel, resultLogOf } from './ConversationOrchestrator';
+import { ConversationOrchestrator, type ConversationChannel } from './ConversationOrchestrator';
+import { resultLogOf } from './conversationResults';
 import type { ConversationStrategy } from './ChannelExecutionStrategy';
 import type { ConversationState } from './ConversationState';
 import type { ExecutionModel } from './ExecutionModel';
