@@ -54,8 +54,9 @@ export interface ConversationMessage extends PostedMessage {
  * @remarks
  * It is a fold of the channel's messages ({@link ConversationState.fold}, used with `scan`), never
  * mutated: each message gives a new snapshot, in O(1): the snapshots of one conversation share one
- * append-only log, and each reads its own `messages` as a frozen array built on first read. `round` counts *completed* rounds, the fewest
- * contributions any participant has made, so it advances when everybody has spoken once more
+ * append-only log, and each reads its own `messages` as a frozen array built on first read. `round`
+ * counts *completed* rounds, the fewest contributions any participant has made, so it advances when
+ * everybody has spoken once more
  * (after three turns of a three-agent round robin, after one turn of a free-for-all). `roundComplete`
  * says whether the last message completed a round; judge-based termination looks at it.
  *

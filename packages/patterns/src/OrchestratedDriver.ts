@@ -24,10 +24,10 @@ type Stop = Exclude<TerminationDecision, { type: 'continue' }>;
  * result already counts the iteration in `iterations`), then evaluates the termination condition on the
  * new snapshot. A failure that ends the run (the model's `failOnAgentError`) has no `running` snapshot:
  * the final `failed` result follows at once, and the iteration it happened in is not counted. Snapshots
- * share the run's results (O(1) each, see {@link ExecutionResult}). The run ends when routing returns no agent, when a condition stops,
- * when an agent fails and the model has `failOnAgentError`, or when the overall `timeout` has passed
- * (`failed`). Unsubscribing aborts every agent call in flight (their `AbortSignal`s fire) and clears
- * every timer. The loop is an Observable whose steps are subscribed one after another from a flat
+ * share the run's results (O(1) each, see {@link ExecutionResult}). The run ends when routing returns
+ * no agent, when a condition stops, when an agent fails and the model has `failOnAgentError`, or when
+ * the overall `timeout` has passed (`failed`). Unsubscribing aborts every agent call in flight (their
+ * `AbortSignal`s fire) and clears every timer. The loop is an Observable whose steps are subscribed one after another from a flat
  * loop, so it runs on virtual time under `TestScheduler.run` and in constant stack.
  *
  * @example
