@@ -31,6 +31,8 @@ export interface ConversationStrategy<T> {
   readonly project: (state: ConversationState) => T;
   /** What a speaker is asked. Default `conversationPrompt`. */
   readonly prompt?: ConversationPrompt;
+  /** How many iterations a conversation state has completed, reported as `iterations`. Default: its completed rounds (`state.round`). */
+  readonly iterations?: (state: ConversationState) => number;
 }
 
 /**
@@ -97,6 +99,7 @@ export const ConversationStrategySchema = z.strictObject({
   }),
   project: configRules.function<(state: ConversationState) => unknown>(),
   prompt: configRules.function<ConversationPrompt>().optional(),
+  iterations: configRules.function<(state: ConversationState) => number>().optional(),
 });
 
 /**

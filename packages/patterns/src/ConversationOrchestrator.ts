@@ -4,7 +4,9 @@ import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
 import type { AgentFailure, AgentResult } from './AgentResult';
-import { type ConversationMessage, ConversationState, type PostedMessage } from './ConversationState';
+import { AppendLog } from './AppendLog';
+import { withLog } from './conversationResults';
+import { type ConversationMessage, ConversationState, lastMessage, messageCount, type PostedMessage } from './ConversationState';
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
 import { dispatchAgents, overallDeadline, untilDeadline } from './dispatchAgents';
 import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
@@ -141,14 +143,14 @@ export type ConversationEvent =
       readonly type: 'message';
       readonly message: ConversationMessage;
       readonly state: ConversationState;
-      /** Every speaker's result so far, in completion order. */
+      /** Every speaker's result so far, in completion order: a frozen array, built when first read (events share one log). */
       readonly results: readonly AgentResult[];
     }
   | {
       readonly type: 'finished';
       readonly state: ConversationState;
       readonly decision: Exclude<TerminationDecision, { type: 'continue' }>;
-      /** Every speaker's result, in completion order. */
+      /** Every speaker's result, in completion order: a frozen array, built when first read. */
       readonly results: readonly AgentResult[];
     };
 
@@ -225,24 +227,40 @@ export class ConversationOrchestrator {
       const startedAt = scheduler.now();
       const overall = overallDeadline(timeout, startedAt);
       const projection = new BehaviorSubject(ConversationState.initial(topic, ids));
-      const results: AgentResult[] = [];
+      let results = AppendLog.empty<AgentResult>();
       let posted = 0;
-      const finished = (decision: Exclude<TerminationDecision, { type: 'continue' }>): ConversationEvent => ({
-        type: 'finished',
-        state: projection.value,
-        decision,
-        results: [...results],
-      });
+      const finished = (decision: Exclude<TerminationDecision, { type: 'continue' }>): ConversationEvent => {
+        const log = results;
+        return withLog(
+          {
+            type: 'finished',
+            state: projection.value,
+            decision,
+            get results() {
+              return log.toArray();
+            },
+          },
+          log,
+        );
+      };
 
       const messages$ = channel.asObservable().pipe(
         scan(ConversationState.fold, projection.value),
         tap((state) => projection.next(state)),
-        map((state): ConversationEvent => ({
-          type: 'message',
-          message: state.messages[state.messages.length - 1] as ConversationMessage,
-          state,
-          results: [...results],
-        })),
+        map((state): ConversationEvent => {
+          const log = results;
+          return withLog(
+            {
+              type: 'message',
+              message: lastMessage(state) as ConversationMessage,
+              state,
+              get results() {
+                return log.toArray();
+              },
+            },
+            log,
+          );
+        }),
       );
 
       const check = (): Observable<Unfolded<TurnStep, ConversationEvent>> =>
@@ -283,7 +301,7 @@ export class ConversationOrchestrator {
         }).pipe(
           // Posted one after another, in completion order; a post may wait for room (BLOCK).
           concatMap((result) => {
-            results.push(result);
+            results = results.append(result);
             if (!result.ok) {
               failure = result;
               return EMPTY;
@@ -306,7 +324,7 @@ export class ConversationOrchestrator {
               : failure !== undefined
               ? end({ type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error })
               : projection.pipe(
-                  first((s) => s.messages.length >= posted),
+                  first((s) => messageCount(s) >= posted),
                   map((): Unfolded<TurnStep, ConversationEvent> => ({ next: { check: true } })),
                 ),
           ),

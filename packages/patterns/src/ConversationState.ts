@@ -1,3 +1,5 @@
+import { AppendLog } from './AppendLog';
+
 /**
  * A message as a participant posts it on the conversation channel.
  *
@@ -51,8 +53,10 @@ export interface ConversationMessage extends PostedMessage {
  *
  * @remarks
  * It is a fold of the channel's messages ({@link ConversationState.fold}, used with `scan`), never
- * mutated: each message gives a new snapshot. `round` counts *completed* rounds, the fewest
- * contributions any participant has made, so it advances when everybody has spoken once more
+ * mutated: each message gives a new snapshot, in O(1): the snapshots of one conversation share one
+ * append-only log, and each reads its own `messages` as a frozen array built on first read. `round`
+ * counts *completed* rounds, the fewest contributions any participant has made, so it advances when
+ * everybody has spoken once more
  * (after three turns of a three-agent round robin, after one turn of a free-for-all). `roundComplete`
  * says whether the last message completed a round; judge-based termination looks at it.
  *
@@ -71,7 +75,7 @@ export interface ConversationState {
   readonly topic: string;
   /** Participant ids, in declaration order. */
   readonly participants: readonly string[];
-  /** The transcript, oldest first. */
+  /** The transcript, oldest first: a frozen array, built when first read (snapshots share one log, so folding a message is O(1)). */
   readonly messages: readonly ConversationMessage[];
   /** Completed rounds. */
   readonly round: number;
@@ -81,6 +85,63 @@ export interface ConversationState {
   readonly lastSpeaker: string | undefined;
   /** Contributions per participant id. */
   readonly counts: Readonly<Record<string, number>>;
+}
+
+/** What the package keeps beside each state it folds: the shared transcript log, its text, fields of a hand-made state. */
+interface Folded {
+  readonly log: AppendLog<ConversationMessage>;
+  /** The transcript text, built by appending (V8 joins such strings lazily, so this is O(1) per message). */
+  readonly transcript: string;
+  /** Own fields of a hand-made state beyond the interface's, carried into every later snapshot. */
+  readonly extras: Readonly<Record<string, unknown>> | undefined;
+}
+
+const KNOWN = new Set(['topic', 'participants', 'messages', 'round', 'roundComplete', 'lastSpeaker', 'counts']);
+const folded = new WeakMap<ConversationState, Folded>();
+
+const line = (message: PostedMessage): string => `${message.speaker}: ${message.content}`;
+
+/** The log and transcript of a state the package did not fold (one built by hand): built in O(messages), not kept. */
+function foldedFrom(state: ConversationState): Folded {
+  const extraKeys = Object.keys(state).filter((key) => !KNOWN.has(key));
+  const extras = extraKeys.length === 0 ? undefined : Object.fromEntries(extraKeys.map((key) => [key, (state as unknown as Record<string, unknown>)[key]]));
+  return { log: AppendLog.of(state.messages), transcript: state.messages.map(line).join('\n'), extras };
+}
+
+/** A state whose `messages` is a view of `log`, built into a frozen array when first read. */
+function stateOf(fields: Omit<ConversationState, 'messages'>, entry: Folded): ConversationState {
+  const { log } = entry;
+  const state: ConversationState = {
+    ...entry.extras,
+    topic: fields.topic,
+    participants: fields.participants,
+    get messages() {
+      return log.toArray();
+    },
+    round: fields.round,
+    roundComplete: fields.roundComplete,
+    lastSpeaker: fields.lastSpeaker,
+    counts: fields.counts,
+  };
+  folded.set(state, entry);
+  return state;
+}
+
+/** How many messages `state` holds, in O(1) for a state the package folded. */
+export function messageCount(state: ConversationState): number {
+  return folded.get(state)?.log.length ?? state.messages.length;
+}
+
+/** The newest message of `state`, in O(1) for a state the package folded. */
+export function lastMessage(state: ConversationState): ConversationMessage | undefined {
+  const entry = folded.get(state);
+  return entry === undefined ? state.messages[state.messages.length - 1] : entry.log.last();
+}
+
+/** The message at `index` (from 0) of `state`, in O(1) for a state the package folded. */
+export function messageAt(state: ConversationState, index: number): ConversationMessage | undefined {
+  const entry = folded.get(state);
+  return entry === undefined ? state.messages[index] : entry.log.at(index);
 }
 
 /** Builds and folds {@link ConversationState} snapshots. */
@@ -96,15 +157,10 @@ export const ConversationState = {
    * ```
    */
   initial(topic: string, participants: readonly string[]): ConversationState {
-    return {
-      topic,
-      participants: [...participants],
-      messages: [],
-      round: 0,
-      roundComplete: false,
-      lastSpeaker: undefined,
-      counts: Object.fromEntries(participants.map((id) => [id, 0])),
-    };
+    return stateOf(
+      { topic, participants: [...participants], round: 0, roundComplete: false, lastSpeaker: undefined, counts: Object.fromEntries(participants.map((id) => [id, 0])) },
+      { log: AppendLog.empty(), transcript: '', extras: undefined },
+    );
   },
 
   /**
@@ -128,15 +184,13 @@ export const ConversationState = {
     let round = Number.POSITIVE_INFINITY;
     for (const id of state.participants) round = Math.min(round, Object.hasOwn(counts, id) ? (counts[id] as number) : 0);
     if (!Number.isFinite(round)) round = 0;
-    const message: ConversationMessage = { index: state.messages.length, speaker: posted.speaker, content: posted.content, at: posted.at, round: spoken };
-    return {
-      ...state,
-      messages: [...state.messages, message],
-      round,
-      roundComplete: round > state.round,
-      lastSpeaker: posted.speaker,
-      counts,
-    };
+    const previous = folded.get(state) ?? foldedFrom(state);
+    const message: ConversationMessage = { index: previous.log.length, speaker: posted.speaker, content: posted.content, at: posted.at, round: spoken };
+    const transcript = previous.log.length === 0 ? line(message) : `${previous.transcript}\n${line(message)}`;
+    return stateOf(
+      { topic: state.topic, participants: state.participants, round, roundComplete: round > state.round, lastSpeaker: posted.speaker, counts },
+      { log: previous.log.append(message), transcript, extras: previous.extras },
+    );
   },
 
   /**
@@ -151,6 +205,6 @@ export const ConversationState = {
    * ```
    */
   transcript(state: ConversationState): string {
-    return state.messages.map((message) => `${message.speaker}: ${message.content}`).join('\n');
+    return folded.get(state)?.transcript ?? state.messages.map(line).join('\n');
   },
 } as const;

@@ -46,9 +46,9 @@ export interface ExecutionResult<T> {
   readonly state: T;
   /** The pattern's answer, read from the state. */
   readonly output: string;
-  /** Completed iterations (driver loops, conversation rounds). */
+  /** Completed iterations (driver loops, conversation rounds), counted as soon as an iteration's last result is in; an iteration in which an agent failed and ended the run is not counted. The same directly and over a channel. */
   readonly iterations: number;
-  /** Every agent result so far, in the order they were aggregated. */
+  /** Every agent result so far, in the order they reached the run (completion order), in both modes (a Barrier folds them into the state in agent order). Frozen, built when first read. */
   readonly results: readonly AgentResult[];
   /** Why the run ended (the termination decision's reason); `undefined` while running. */
   readonly reason: string | undefined;

@@ -1,5 +1,6 @@
-import { concat, defer, map, type Observable, of, race } from 'rxjs';
+import { concat, concatMap, defer, EMPTY, map, type Observable, of, race } from 'rxjs';
 import type { AgentFailure, AgentResult } from './AgentResult';
+import { AppendLog } from './AppendLog';
 import { dispatchAgents, overallDeadline, untilDeadline } from './dispatchAgents';
 import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
 import type { ExecutionModel } from './ExecutionModel';
@@ -19,11 +20,14 @@ type Stop = Exclude<TerminationDecision, { type: 'continue' }>;
  * The driver holds the state; agents never see each other's output except through what the model's
  * `prompt` chooses to tell them. Each iteration routes agents, calls them through core's `reply`
  * (concurrently up to the model's `concurrency`, each prompt built when its call starts), folds every
- * result into the state as it arrives (one `running` snapshot each), then evaluates the termination
- * condition on the new snapshot. The run ends when routing returns no agent, when a condition stops,
- * when an agent fails and the model has `failOnAgentError`, or when the overall `timeout` has passed
- * (`failed`). Unsubscribing aborts every agent call in flight (their `AbortSignal`s fire) and clears
- * every timer. The loop is an Observable whose steps are subscribed one after another from a flat
+ * result into the state as it arrives (one `running` snapshot each; the snapshot of an iteration's last
+ * result already counts the iteration in `iterations`), then evaluates the termination condition on the
+ * new snapshot. A failure that ends the run (the model's `failOnAgentError`) has no `running` snapshot:
+ * the final `failed` result follows at once, and the iteration it happened in is not counted. Snapshots
+ * share the run's results (O(1) each, see {@link ExecutionResult}). The run ends when routing returns
+ * no agent, when a condition stops, when an agent fails and the model has `failOnAgentError`, or when
+ * the overall `timeout` has passed (`failed`). Unsubscribing aborts every agent call in flight (their
+ * `AbortSignal`s fire) and clears every timer. The loop is an Observable whose steps are subscribed one after another from a flat
  * loop, so it runs on virtual time under `TestScheduler.run` and in constant stack.
  *
  * @example
@@ -42,7 +46,7 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
     const { scheduler } = model;
     const startedAt = scheduler.now();
     const overall = overallDeadline(model.timeout, startedAt);
-    const results: AgentResult[] = [];
+    let results = AppendLog.empty<AgentResult>();
     let state = model.initialState(input);
     const facts = (iterations: number) => ({ model, mode: 'direct' as const, state, iterations, results, startedAt });
     const emit = (result: ExecutionResult<T>): Unfolded<LoopStep, ExecutionResult<T>> => ({ emit: result });
@@ -52,6 +56,7 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
       if (!Array.isArray(routed)) throw new TypeError(`${model.pattern}: route gave ${String(routed)} at iteration ${iteration}; return the agents to call ([] to end the run)`);
       if (routed.length === 0) return of(emit(resultOf(facts(iteration), { type: 'complete', reason: 'no agent left to route' })));
       let failure: AgentFailure | undefined;
+      let received = 0;
       const step$ = dispatchAgents(routed, (ref) => model.prompt(state, ref, iteration), {
         pattern: model.pattern,
         concurrency: model.concurrency,
@@ -60,14 +65,21 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
         failFast: model.failOnAgentError,
         scheduler,
       }).pipe(
-        map((result) => {
+        concatMap((result) => {
           state = model.aggregate(state, result);
-          results.push(result);
-          if (!result.ok && model.failOnAgentError) failure ??= result;
-          return emit(resultOf(facts(iteration)));
+          results = results.append(result);
+          received += 1;
+          // A failure that ends the run shows in the final result only, as over a channel.
+          if (!result.ok && model.failOnAgentError) {
+            failure ??= result;
+            return EMPTY;
+          }
+          // The snapshot of an iteration's last result already counts the iteration as completed.
+          return of(emit(resultOf(facts(received === routed.length ? iteration + 1 : iteration))));
         }),
       );
-      return concat(step$, defer(() => of({ next: { check: iteration + 1, failure } })));
+      // An iteration in which an agent failed (and the model fails on it) is not a completed one.
+      return concat(step$, defer(() => of({ next: failure === undefined ? { check: iteration + 1, failure } : { check: iteration, failure } })));
     };
 
     const check = (completed: number, failure: AgentFailure | undefined): Observable<Unfolded<LoopStep, ExecutionResult<T>>> => {

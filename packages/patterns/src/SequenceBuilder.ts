@@ -3,7 +3,10 @@ import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
+import { AppendLog } from './AppendLog';
+import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
 import { ExecutionModel } from './ExecutionModel';
+import { modelConversation } from './modelConversation';
 import { PatternBuilder } from './PatternBuilder';
 import { TerminationCondition } from './TerminationCondition';
 
@@ -80,15 +83,20 @@ export const SequenceOptionsSchema = z.strictObject({
  */
 export interface SequenceState {
   readonly input: string;
+  /** Each step's output so far: a frozen array, built when first read. */
   readonly outputs: readonly { readonly agentId: string; readonly output: string }[];
 }
+
+type SequenceOutput = SequenceState['outputs'][number];
 
 /**
  * A pipeline: each agent works on the previous agent's output; the last output is the answer.
  *
  * @remarks
- * Runs directly (one agent per driver iteration; there is nothing for a channel to share). A failing
- * step fails the run.
+ * Directly, one agent per driver iteration. `.overChannel()` runs it as a Conversation: each step's
+ * output is posted on a `StreamingChannel` (a UI or a logger watching it sees the pipeline's progress)
+ * and the next step is prompted from the channel's projection; the results are the same either way. A
+ * failing step fails the run.
  *
  * @example
  * ```ts
@@ -103,23 +111,43 @@ export interface SequenceState {
  */
 export class SequenceBuilder extends PatternBuilder<SequenceState> {
   readonly #settings: z.output<typeof SequenceOptionsSchema>;
+  readonly #channel: ChannelBackendOptions | undefined;
 
   /** Validates `options`; prefer {@link Patterns.sequence}. @throws `ConfigError`. */
-  constructor(options: SequenceOptions) {
+  constructor(options: SequenceOptions, channel?: ChannelBackendOptions) {
     super();
     this.#settings = { ...parseConfig(SequenceOptionsSchema, options, 'Sequence options'), agents: [...options.agents] };
+    this.#channel = channel;
+  }
+
+  /** The same pipeline as a Conversation over a `StreamingChannel`: each step's output is a message. */
+  overChannel(options: ChannelBackendOptions = {}): SequenceBuilder {
+    return new SequenceBuilder(this.#settings, options);
   }
 
   build(): ExecutionModel<SequenceState> {
     const { agents, prompt, agentTimeout, timeout } = this.#settings;
-    const previous = (state: SequenceState): string => state.outputs[state.outputs.length - 1]?.output ?? state.input;
-    return ExecutionModel.create<SequenceState>({
+    // Each state's `outputs` is a view of one shared log (O(1) per step), built into a frozen array when read.
+    const logs = new WeakMap<SequenceState, AppendLog<SequenceOutput>>();
+    const stateOf = (input: string, log: AppendLog<SequenceOutput>): SequenceState => {
+      const state: SequenceState = {
+        input,
+        get outputs() {
+          return log.toArray();
+        },
+      };
+      logs.set(state, log);
+      return state;
+    };
+    const logOf = (state: SequenceState): AppendLog<SequenceOutput> => logs.get(state) ?? AppendLog.of(state.outputs);
+    const previous = (state: SequenceState): string => logOf(state).last()?.output ?? state.input;
+    const model = ExecutionModel.create<SequenceState>({
       pattern: 'sequence',
       agents,
-      initialState: (input) => ({ input, outputs: [] }),
+      initialState: (input) => stateOf(input, AppendLog.empty()),
       route: (_state, iteration) => (iteration < agents.length ? [agents[iteration] as AgentRef] : []),
       prompt: (state, agent, iteration) => (prompt === undefined ? previous(state) : prompt(previous(state), agent.id, iteration)),
-      aggregate: (state, result) => (result.ok ? { ...state, outputs: [...state.outputs, { agentId: result.agentId, output: result.output }] } : state),
+      aggregate: (state, result) => (result.ok ? stateOf(state.input, logOf(state).append({ agentId: result.agentId, output: result.output })) : state),
       termination: TerminationCondition.maxIterations(agents.length),
       output: previous,
       failOnAgentError: true,
@@ -127,5 +155,6 @@ export class SequenceBuilder extends PatternBuilder<SequenceState> {
       ...(agentTimeout === undefined ? {} : { agentTimeout }),
       ...(timeout === undefined ? {} : { timeout }),
     });
+    return this.#channel === undefined ? model : ExecutionModel.withBackend(model, ChannelBackend(modelConversation(model), this.#channel));
   }
 }

@@ -3,8 +3,11 @@ import { type Agent, configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList, agentRule } from './agentList';
+import { AppendLog } from './AppendLog';
 import { UnknownParticipantError } from './errors/UnknownParticipantError';
+import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
 import { ExecutionModel } from './ExecutionModel';
+import { modelConversation } from './modelConversation';
 import { PatternBuilder } from './PatternBuilder';
 import { TerminationCondition } from './TerminationCondition';
 
@@ -128,6 +131,7 @@ export interface SupervisorStep {
  */
 export interface SupervisorState {
   readonly task: string;
+  /** The delegations done so far: a frozen array, built when first read. */
   readonly steps: readonly SupervisorStep[];
   /** The delegation the supervisor just decided, waiting for its worker. */
   readonly pending: { readonly worker: string; readonly instruction: string } | undefined;
@@ -176,7 +180,9 @@ const defaultPrompt = (state: SupervisorState, workers: readonly AgentRef[]): st
  * instruction, then the supervisor again with the results so far. A worker may be a `ComposedAgent`: a
  * debate built with `.overChannel()` runs over its own channel as one sub-task, and the supervisor
  * neither knows nor cares. Workers are called with core's `reply` through the orchestrated driver, so
- * timeouts and cancellation reach them like any agent; a failing call fails the run. Naming an unknown
+ * timeouts and cancellation reach them like any agent; a failing call fails the run. `.overChannel()`
+ * runs the same loop as a Conversation: the supervisor's decisions and the workers' replies are posted
+ * on a `StreamingChannel`, with the same result as directly. Naming an unknown
  * worker fails with `UnknownParticipantError`; `maxSteps` delegations without a final answer escalate.
  *
  * @example
@@ -193,11 +199,18 @@ const defaultPrompt = (state: SupervisorState, workers: readonly AgentRef[]): st
  */
 export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
   readonly #settings: z.output<typeof SupervisorOptionsSchema>;
+  readonly #channel: ChannelBackendOptions | undefined;
 
   /** Validates `options`; prefer {@link Patterns.supervisor}. @throws `ConfigError`. */
-  constructor(options: SupervisorOptions) {
+  constructor(options: SupervisorOptions, channel?: ChannelBackendOptions) {
     super();
     this.#settings = { ...parseConfig(SupervisorOptionsSchema, options, 'Supervisor options'), workers: [...options.workers] };
+    this.#channel = channel;
+  }
+
+  /** The same supervision as a Conversation over a `StreamingChannel`: every decision and every worker's reply is a message. */
+  overChannel(options: ChannelBackendOptions = {}): SupervisorBuilder {
+    return new SupervisorBuilder(this.#settings, options);
   }
 
   build(): ExecutionModel<SupervisorState> {
@@ -205,26 +218,44 @@ export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
     const byId = new Map(workers.map((worker) => [worker.id, worker] as const));
     const ids = workers.map((worker) => worker.id);
     const longestFirst = [...ids].sort((a, b) => b.length - a.length);
-    return ExecutionModel.create<SupervisorState>({
+    // Each state's `steps` is a view of one shared log (O(1) per step), built into a frozen array when read.
+    const logs = new WeakMap<SupervisorState, AppendLog<SupervisorStep>>();
+    const stateOf = (fields: Omit<SupervisorState, 'steps'>, log: AppendLog<SupervisorStep>): SupervisorState => {
+      const state: SupervisorState = {
+        task: fields.task,
+        get steps() {
+          return log.toArray();
+        },
+        pending: fields.pending,
+        final: fields.final,
+        error: fields.error,
+      };
+      logs.set(state, log);
+      return state;
+    };
+    const logOf = (state: SupervisorState): AppendLog<SupervisorStep> => logs.get(state) ?? AppendLog.of(state.steps);
+    const next = (state: SupervisorState, change: Partial<Omit<SupervisorState, 'steps'>>, log = logOf(state)): SupervisorState =>
+      stateOf({ task: state.task, pending: state.pending, final: state.final, error: state.error, ...change }, log);
+    const model = ExecutionModel.create<SupervisorState>({
       pattern: 'supervisor',
       agents: [supervisor, ...workers],
-      initialState: (task) => ({ task, steps: [], pending: undefined, final: undefined, error: undefined }),
+      initialState: (task) => stateOf({ task, pending: undefined, final: undefined, error: undefined }, AppendLog.empty()),
       route: (state) => (state.pending === undefined ? [supervisor] : [byId.get(state.pending.worker) as AgentRef]),
       prompt: (state, agent) => (agent === supervisor ? prompt(state, workers) : (state.pending?.instruction ?? state.task)),
       aggregate: (state, result) => {
         if (!result.ok) return state;
         if (state.pending !== undefined) {
-          return { ...state, steps: [...state.steps, { ...state.pending, output: result.output }], pending: undefined };
+          return next(state, { pending: undefined }, logOf(state).append({ ...state.pending, output: result.output }));
         }
         const delegation = parseDelegation(result.output, longestFirst);
-        if (delegation === undefined) return { ...state, final: result.output.replace(FINAL, '').trim() };
-        if ('unknown' in delegation) return { ...state, error: new UnknownParticipantError(delegation.unknown, ids) };
-        return { ...state, pending: delegation };
+        if (delegation === undefined) return next(state, { final: result.output.replace(FINAL, '').trim() });
+        if ('unknown' in delegation) return next(state, { error: new UnknownParticipantError(delegation.unknown, ids) });
+        return next(state, { pending: delegation });
       },
       termination: TerminationCondition.of(`supervisor(maxSteps ${maxSteps})`, ({ state }) => {
         if (state.error !== undefined) return { type: 'failed', reason: (state.error as Error).message, error: state.error };
         if (state.final !== undefined) return { type: 'complete', reason: `${supervisor.id} gave a final answer` };
-        if (state.pending === undefined && state.steps.length >= maxSteps) return { type: 'escalate', reason: `no final answer after ${maxSteps} delegations` };
+        if (state.pending === undefined && logOf(state).length >= maxSteps) return { type: 'escalate', reason: `no final answer after ${maxSteps} delegations` };
         return { type: 'continue' };
       }),
       output: (state) => state.final ?? '',
@@ -233,5 +264,6 @@ export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
       ...(agentTimeout === undefined ? {} : { agentTimeout }),
       ...(timeout === undefined ? {} : { timeout }),
     });
+    return this.#channel === undefined ? model : ExecutionModel.withBackend(model, ChannelBackend(modelConversation(model), this.#channel));
   }
 }

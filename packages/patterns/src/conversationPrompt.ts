@@ -1,4 +1,4 @@
-import type { ConversationState } from './ConversationState';
+import { ConversationState, messageCount } from './ConversationState';
 
 /**
  * Builds what a participant is asked on its turn, from the conversation so far.
@@ -37,13 +37,9 @@ export type ConversationPrompt = (state: ConversationState, speaker: string) => 
  * ```
  */
 export const conversationPrompt: ConversationPrompt = (state, speaker) => {
-  const transcript = state.messages.length === 0 ? '(nobody has spoken yet)' : state.messages.map((m) => `${m.speaker}: ${m.content}`).join('\n');
+  const transcript = messageCount(state) === 0 ? '(nobody has spoken yet)' : ConversationState.transcript(state);
   const round = (Object.hasOwn(state.counts, speaker) ? (state.counts[speaker] as number) : 0) + 1;
-  return [
-    `Topic: ${state.topic}`,
-    `Participants: ${state.participants.join(', ')}`,
-    'Transcript:',
-    transcript,
-    `You are ${speaker}. Round ${round}: give your contribution.`,
-  ].join('\n');
+  // Joined with `+`, not Array.join: the transcript stays a shared string, so a turn costs O(1), not O(transcript).
+  const head = `Topic: ${state.topic}\nParticipants: ${state.participants.join(', ')}\nTranscript:\n`;
+  return head + transcript + `\nYou are ${speaker}. Round ${round}: give your contribution.`;
 };

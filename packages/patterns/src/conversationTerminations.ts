@@ -2,7 +2,7 @@ import { catchError, map, of, type SchedulerLike } from 'rxjs';
 import { type Agent, configRules, parseConfig, reply } from '@rxagents/core';
 import { z } from 'zod';
 import { agentRule } from './agentList';
-import { ConversationState } from './ConversationState';
+import { ConversationState, lastMessage, messageCount } from './ConversationState';
 import type { TerminationCondition } from './TerminationCondition';
 import { CONTINUE } from './TerminationDecision';
 
@@ -88,7 +88,7 @@ export const conversationTerminations = {
     return {
       description: `textMention(${JSON.stringify(needle)})`,
       evaluate: ({ state }) => {
-        const last = state.messages[state.messages.length - 1];
+        const last = lastMessage(state);
         if (last === undefined || (from !== undefined && last.speaker !== from) || !last.content.includes(needle)) return CONTINUE;
         return { type: 'complete', reason: `${last.speaker} said ${JSON.stringify(needle)}` };
       },
@@ -109,7 +109,7 @@ export const conversationTerminations = {
     const limit = parseConfig(configRules.positiveInt(), max, 'maxMessages');
     return {
       description: `maxMessages(${limit})`,
-      evaluate: ({ state }) => (state.messages.length >= limit ? { type: 'complete', reason: `reached ${limit} messages` } : CONTINUE),
+      evaluate: ({ state }) => (messageCount(state) >= limit ? { type: 'complete', reason: `reached ${limit} messages` } : CONTINUE),
     };
   },
 

@@ -1,4 +1,5 @@
 import type { AgentResult } from './AgentResult';
+import type { AppendLog } from './AppendLog';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult, ExecutionStatus } from './ExecutionResult';
 import type { TerminationDecision } from './TerminationDecision';
@@ -9,13 +10,19 @@ export interface RunFacts<T> {
   readonly mode: 'direct' | 'channel';
   readonly state: T;
   readonly iterations: number;
-  readonly results: readonly AgentResult[];
+  /** Every result so far: shared with the run, so a snapshot costs O(1) whatever the run's length. */
+  readonly results: AppendLog<AgentResult>;
   readonly startedAt: number;
 }
 
-/** A `running` snapshot, or, given the decision that ended the run, the final result. */
+/**
+ * A `running` snapshot, or, given the decision that ended the run, the final result.
+ *
+ * @remarks
+ * O(1): `results` is a view of the run's shared log, built into a frozen array when first read.
+ */
 export function resultOf<T>(facts: RunFacts<T>, decision?: Exclude<TerminationDecision, { type: 'continue' }>): ExecutionResult<T> {
-  const { model, state } = facts;
+  const { model, state, results } = facts;
   return {
     pattern: model.pattern,
     mode: facts.mode,
@@ -23,7 +30,9 @@ export function resultOf<T>(facts: RunFacts<T>, decision?: Exclude<TerminationDe
     state,
     output: model.output(state),
     iterations: facts.iterations,
-    results: [...facts.results],
+    get results() {
+      return results.toArray();
+    },
     reason: decision?.reason,
     error: decision?.error,
     durationMs: model.scheduler.now() - facts.startedAt,

@@ -1,5 +1,6 @@
 import { catchError, concat, concatMap, defer, ignoreElements, map, merge, type Observable, of, take, tap, throwError, toArray } from 'rxjs';
 import type { AgentResult } from './AgentResult';
+import { AppendLog } from './AppendLog';
 import type { BarrierStrategy, FanInStrategy } from './ChannelExecutionStrategy';
 import { dispatchAgents, overallDeadline } from './dispatchAgents';
 import { MessageDroppedError } from './errors/MessageDroppedError';
@@ -34,7 +35,9 @@ export function runCollectStrategy<T>(
     const timeoutMs = strategy.timeout ?? model.timeout;
     const initial = model.initialState(input);
     let state = initial;
-    let results: AgentResult[] = [];
+    let results = AppendLog.empty<AgentResult>();
+    // The one iteration is completed once every agent's result is aggregated, as in a direct run.
+    const completed = (): number => (results.length === agents.length ? 1 : 0);
     const facts = (iterations: number) => ({ model, mode: 'channel' as const, state, iterations, results, startedAt });
 
     const arrivals$ = channel.asObservable().pipe(take(agents.length));
@@ -43,19 +46,23 @@ export function runCollectStrategy<T>(
         ? arrivals$.pipe(
             map((result) => {
               state = model.aggregate(state, result);
-              results.push(result);
-              return resultOf(facts(0));
+              results = results.append(result);
+              return resultOf(facts(completed()));
             }),
           )
         : arrivals$.pipe(
             toArray(),
             map((arrived) => {
-              // In agent order; an agent listed twice has two results, both kept.
+              // The state folds them in agent order (an agent listed twice has two results, both kept);
+              // `results` keeps the order they reached the run, as directly.
               const byAgent = new Map<string, AgentResult[]>();
               for (const result of arrived) byAgent.set(result.agentId, [...(byAgent.get(result.agentId) ?? []), result]);
-              results = agents.flatMap((agent) => byAgent.get(agent.id)?.shift() ?? []);
-              for (const result of results) state = model.aggregate(state, result);
-              return resultOf(facts(0));
+              for (const agent of agents) {
+                const result = byAgent.get(agent.id)?.shift();
+                if (result !== undefined) state = model.aggregate(state, result);
+              }
+              for (const result of arrived) results = results.append(result);
+              return resultOf(facts(completed()));
             }),
           );
     const dispatched$ = dispatchAgents(agents, (ref) => model.prompt(initial, ref, 0), {
@@ -77,9 +84,10 @@ export function runCollectStrategy<T>(
     );
 
     const decide$ = defer(() => {
-      const failure = model.failOnAgentError ? results.find((result) => !result.ok) : undefined;
+      const failure = model.failOnAgentError ? results.toArray().find((result) => !result.ok) : undefined;
       if (failure !== undefined && !failure.ok) {
-        return of(resultOf(facts(1), { type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error }));
+        // An iteration in which an agent failed is not a completed one.
+        return of(resultOf(facts(0), { type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error }));
       }
       return evaluateTermination(model.termination, { state, iteration: 1, elapsedMs: scheduler.now() - startedAt }).pipe(
         concatMap((decision) => of(resultOf(facts(1), decision.type === 'continue' ? { type: 'complete', reason: 'every agent answered' } : decision))),
@@ -87,7 +95,7 @@ export function runCollectStrategy<T>(
     });
     return concat(merge(collected$, dispatched$), decide$).pipe(
       catchError((error: unknown) =>
-        error instanceof MessageDroppedError ? of(resultOf(facts(1), { type: 'failed', reason: error.message, error })) : throwError(() => error),
+        error instanceof MessageDroppedError ? of(resultOf(facts(completed()), { type: 'failed', reason: error.message, error })) : throwError(() => error),
       ),
     );
   });

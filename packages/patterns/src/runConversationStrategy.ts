@@ -1,6 +1,8 @@
 import { defer, map, type Observable } from 'rxjs';
 import { ConversationOrchestrator, type ConversationChannel } from './ConversationOrchestrator';
+import { resultLogOf } from './conversationResults';
 import type { ConversationStrategy } from './ChannelExecutionStrategy';
+import type { ConversationState } from './ConversationState';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { resultOf } from './resultOf';
@@ -26,11 +28,12 @@ export function runConversationStrategy<T>(
     ...(model.agentTimeout === undefined ? {} : { agentTimeout: model.agentTimeout }),
     ...(model.timeout === undefined ? {} : { timeout: model.timeout }),
   });
+  const iterationsOf = strategy.iterations ?? ((state: ConversationState) => state.round);
   return defer(() => {
     const startedAt = model.scheduler.now();
     return orchestrator.run(input, channel).pipe(
       map((event) => {
-        const facts = { model, mode: 'channel' as const, state: strategy.project(event.state), iterations: event.state.round, results: event.results, startedAt };
+        const facts = { model, mode: 'channel' as const, state: strategy.project(event.state), iterations: iterationsOf(event.state), results: resultLogOf(event), startedAt };
         return event.type === 'message' ? resultOf(facts) : resultOf(facts, event.decision);
       }),
     );

@@ -2,7 +2,7 @@ import { map } from 'rxjs';
 import { scriptedAgent } from '@rxagents/testing';
 import { StreamingChannel } from '@rxagents/streaming';
 import { ConversationOrchestrator, TerminationCondition, TurnPolicy, UnknownParticipantError, type ConversationEvent, type PostedMessage } from '@rxagents/patterns';
-import { debater, testScheduler } from './helpers';
+import { countLargeArrayCopies, debater, testScheduler } from './helpers';
 
 const describeEvent = (event: ConversationEvent): string =>
   event.type === 'message' ? `${event.message.speaker}#${event.state.round}` : `${event.decision.type}:${event.decision.reason}`;
@@ -79,5 +79,20 @@ describe('ConversationOrchestrator', () => {
       const end$ = orchestrator.run('t', StreamingChannel.create<PostedMessage>()).pipe(map((e) => (e.type === 'message' ? 'm' : `${e.decision.type}:${e.decision.reason}`)));
       expectObservable(end$).toBe('10ms m 39ms (f|)', { m: 'm', f: 'failed:agent b failed' });
     });
+  });
+
+  it('copies neither transcript nor results per turn, with textMention and maxMessages checked after each one', () => {
+    const events: ConversationEvent[] = [];
+    const orchestrator = ConversationOrchestrator.create({
+      participants: [scriptedAgent('a', 'go on'), scriptedAgent('b', 'go on')],
+      termination: TerminationCondition.or(TerminationCondition.textMention('STOP'), TerminationCondition.maxMessages(1_500)),
+    });
+    const channel = StreamingChannel.create<PostedMessage>({ id: 'long' });
+    const copies = countLargeArrayCopies(1_000, () => {
+      orchestrator.run('t', channel).subscribe((event) => events.push(event));
+    });
+    expect(copies).toBe(0);
+    const last = events.at(-1) as ConversationEvent;
+    expect([last.type, last.state.messages.length, last.results.length, events[4]?.results.length]).toEqual(['finished', 1_500, 1_500, 5]);
   });
 });

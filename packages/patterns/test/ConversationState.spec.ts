@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { ConversationState } from '@rxagents/patterns';
+import { countLargeArrayCopies } from './helpers';
 
 describe('ConversationState', () => {
   it('folds messages: numbered, with each speaker\'s round, and round = the fewest contributions', () => {
@@ -22,5 +23,25 @@ describe('ConversationState', () => {
     const after = ConversationState.fold(before, { speaker: 'a', content: 'hi', at: 1 });
     expect(before.messages).toHaveLength(0);
     expect([after.round, after.roundComplete, after.lastSpeaker]).toEqual([1, true, 'a']);
+  });
+
+  it('folds in O(1): 5,000 messages copy no transcript, and each snapshot keeps its own', () => {
+    const states = [ConversationState.initial('t', ['a', 'b'])];
+    const copies = countLargeArrayCopies(1_000, () => {
+      for (let i = 0; i < 5_000; i += 1) states.push(ConversationState.fold(states.at(-1) as ConversationState, { speaker: i % 2 === 0 ? 'a' : 'b', content: `m${i}`, at: i }));
+    });
+    expect(copies).toBe(0);
+    const last = states.at(-1) as ConversationState;
+    expect([states[3]?.messages.length, last.messages.length, last.round]).toEqual([3, 5_000, 2_500]);
+    expect(ConversationState.transcript(states[2] as ConversationState)).toBe('a: m0\nb: m1');
+    expect(ConversationState.transcript(last)).toBe(last.messages.map((m) => `${m.speaker}: ${m.content}`).join('\n'));
+    expect(Object.isFrozen(last.messages)).toBe(true);
+  });
+
+  it('folds a state built by hand, keeping its extra fields', () => {
+    const base = ConversationState.fold(ConversationState.initial('t', ['a']), { speaker: 'a', content: 'one', at: 0 });
+    const trimmed = { ...base, messages: [], note: 'kept' } as ConversationState & { note: string };
+    const next = ConversationState.fold(trimmed, { speaker: 'a', content: 'two', at: 1 }) as ConversationState & { note: string };
+    expect([next.messages.map((m) => [m.index, m.content]), next.note, ConversationState.transcript(next)]).toEqual([[[0, 'two']], 'kept', 'a: two']);
   });
 });

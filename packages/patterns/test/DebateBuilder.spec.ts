@@ -2,7 +2,7 @@ import { map } from 'rxjs';
 import { ConfigError } from '@rxagents/core';
 import { scriptedAgent } from '@rxagents/testing';
 import { Patterns, type ExecutionResult, type ConversationState } from '@rxagents/patterns';
-import { debater, testScheduler } from './helpers';
+import { countLargeArrayCopies, debater, testScheduler } from './helpers';
 
 const speakerOrStatus = (result: ExecutionResult<ConversationState>): string =>
   result.status === 'running' ? (result.state.lastSpeaker ?? '?') : result.status;
@@ -38,6 +38,19 @@ describe('Patterns.debate', () => {
           expectObservable(result$).toBe('50ms (r|)', { r: 'completed/2/judge: CONVERGED: they agree' });
         });
         expect(judge.inputs).toHaveLength(2);
+      });
+
+      it('copies neither transcript nor results per turn: 1,200 turns, each snapshot reads as it was', () => {
+        const snapshots: ExecutionResult<ConversationState>[] = [];
+        const copies = countLargeArrayCopies(1_000, () => {
+          debate({ agents: [scriptedAgent('pro', 'yes'), scriptedAgent('con', 'no')], maxRounds: 600 })
+            .observe('t')
+            .subscribe((snapshot) => snapshots.push(snapshot));
+        });
+        expect(copies).toBe(0);
+        const final = snapshots.at(-1) as ExecutionResult<ConversationState>;
+        expect([final.status, final.state.messages.length, final.results.length, final.output.length]).toEqual(['completed', 1_200, 1_200, 600 * 'pro: yes\ncon: no\n'.length - 1]);
+        expect([snapshots[2]?.state.messages.length, snapshots[2]?.results.length, snapshots[2]?.output]).toEqual([3, 3, 'pro: yes\ncon: no\npro: yes']);
       });
 
       it('fails when a debater fails, with the error in the result', () => {

@@ -1,8 +1,8 @@
 import { map } from 'rxjs';
 import { ConfigError } from '@rxagents/core';
 import { hangingAgent, scriptedAgent } from '@rxagents/testing';
-import { ExecutionModel, ExecutionTimeoutError, OrchestratedDriver, TerminationCondition, type AgentRef } from '@rxagents/patterns';
-import { testScheduler } from './helpers';
+import { ExecutionModel, ExecutionTimeoutError, OrchestratedDriver, TerminationCondition, type AgentRef, type AgentResult, type ExecutionResult } from '@rxagents/patterns';
+import { countLargeArrayCopies, testScheduler } from './helpers';
 
 const counterModel = (agents: AgentRef[], extra: Partial<ExecutionModel<number>> = {}) =>
   ExecutionModel.create<number>({
@@ -18,11 +18,11 @@ const counterModel = (agents: AgentRef[], extra: Partial<ExecutionModel<number>>
   });
 
 describe('OrchestratedDriver', () => {
-  it('runs the five phases: one snapshot per aggregated result, termination after each iteration', () => {
+  it('runs the five phases: one snapshot per aggregated result (the last of an iteration counts it), termination after each iteration', () => {
     testScheduler().run(({ expectObservable }) => {
       const plusTwo = scriptedAgent('plus-two', { reply: '2', delay: 10 });
       const states$ = OrchestratedDriver(counterModel([plusTwo]), '5').pipe(map((r) => `${r.status}:${r.state}:${r.iterations}`));
-      expectObservable(states$).toBe('10ms a 9ms b 9ms (cz|)', { a: 'running:7:0', b: 'running:9:1', c: 'running:11:2', z: 'completed:11:3' });
+      expectObservable(states$).toBe('10ms a 9ms b 9ms (cz|)', { a: 'running:7:1', b: 'running:9:2', c: 'running:11:3', z: 'completed:11:3' });
     });
   });
 
@@ -51,5 +51,41 @@ describe('OrchestratedDriver', () => {
   it('validates the model', () => {
     expect(() => counterModel([], {})).toThrow(ConfigError);
     expect(() => counterModel([scriptedAgent('a', '1')], { concurrency: 0 })).toThrow('ExecutionModel: concurrency must be a positive integer, got 0');
+  });
+});
+
+describe('OrchestratedDriver snapshots', () => {
+  const loop = (iterations: number, agent: AgentRef) =>
+    ExecutionModel.create<number>({
+      pattern: 'loop',
+      agents: [agent],
+      initialState: () => 0,
+      route: () => [agent],
+      prompt: () => 'go',
+      aggregate: (state) => state + 1,
+      termination: TerminationCondition.maxIterations(iterations),
+      output: String,
+    });
+
+  it('copies no result per step: a snapshot shares the run\'s results until someone reads them', () => {
+    const snapshots: ExecutionResult<number>[] = [];
+    const copies = countLargeArrayCopies(1_000, () => {
+      OrchestratedDriver(loop(3_000, scriptedAgent('fast', 'x')), 'go').subscribe((snapshot) => snapshots.push(snapshot));
+    });
+    expect(snapshots).toHaveLength(3_001);
+    expect(copies).toBe(0);
+    // Read afterwards, each snapshot still holds what it held when it was emitted.
+    expect(snapshots[0]?.results).toHaveLength(1);
+    expect(snapshots[1_234]?.results).toHaveLength(1_235);
+    expect((snapshots.at(-1) as ExecutionResult<number>).results).toHaveLength(3_000);
+    expect(snapshots[1_234]?.results[1_234]).toBe((snapshots.at(-1) as ExecutionResult<number>).results[1_234]);
+  });
+
+  it('gives every snapshot immutable results', () => {
+    const snapshots: ExecutionResult<number>[] = [];
+    OrchestratedDriver(loop(2, scriptedAgent('fast', 'x')), 'go').subscribe((snapshot) => snapshots.push(snapshot));
+    const first = snapshots[0] as ExecutionResult<number>;
+    expect(() => (first.results as AgentResult[]).push(first.results[0] as AgentResult)).toThrow(TypeError);
+    expect(snapshots.map((s) => s.results.length)).toEqual([1, 2, 2]);
   });
 });

@@ -1,7 +1,7 @@
 import { map } from 'rxjs';
 import { scriptedAgent } from '@rxagents/testing';
-import { AgentRef, Patterns, UnknownParticipantError } from '@rxagents/patterns';
-import { debater, testScheduler } from './helpers';
+import { AgentRef, Patterns, UnknownParticipantError, type ExecutionResult, type SupervisorState } from '@rxagents/patterns';
+import { countLargeArrayCopies, debater, testScheduler } from './helpers';
 
 describe('Patterns.supervisor', () => {
   it('dispatches a ComposedAgent debate that runs over its own channel, as one sub-task', () => {
@@ -33,5 +33,21 @@ describe('Patterns.supervisor', () => {
     const result = await Patterns.supervisor({ supervisor: scriptedAgent('lead', 'DELEGATE ghost: boo'), workers: [scriptedAgent('w', 'x')] }).execute('t');
     expect(result.status).toBe('failed');
     expect(result.error).toBeInstanceOf(UnknownParticipantError);
+  });
+});
+
+describe('Patterns.supervisor snapshots', () => {
+  it('copies no step per delegation: 1,500 delegations, each snapshot reads as it was', () => {
+    const lead = scriptedAgent('lead', 'DELEGATE worker: more');
+    const worker = scriptedAgent('worker', 'done');
+    const snapshots: ExecutionResult<SupervisorState>[] = [];
+    const copies = countLargeArrayCopies(1_000, () => {
+      Patterns.supervisor({ supervisor: lead, workers: [worker], maxSteps: 1_500, prompt: () => 'next?' })
+        .observe('task')
+        .subscribe((snapshot) => snapshots.push(snapshot));
+    });
+    expect(copies).toBe(0);
+    const final = snapshots.at(-1) as ExecutionResult<SupervisorState>;
+    expect([final.status, final.state.steps.length, snapshots[3]?.state.steps.length]).toEqual(['escalated', 1_500, 2]);
   });
 });
