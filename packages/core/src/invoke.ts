@@ -1,4 +1,4 @@
-import { asyncScheduler, from, Observable, type SchedulerLike, type Subscription, takeWhile } from 'rxjs';
+import { asyncScheduler, from, Observable, type SchedulerLike, type Subscriber, type Subscription, takeWhile } from 'rxjs';
 import { z } from 'zod';
 import type { Agent, ChatOptions } from './Agent';
 import { configRules } from './configRules';
@@ -89,91 +89,97 @@ export function invoke(agent: Agent, input: string, options: InvokeOptions = {})
   const { timeout, scheduler = asyncScheduler, context, metadata } = options;
   const limited = timeout !== undefined && timeout !== Infinity;
   return new Observable<string>((subscriber) => {
-    const controller = new LazyAbort();
-    let settled = false;
-    let timer: Subscription | undefined;
-    let inner: Subscription | undefined;
-    const settle = (): void => {
-      settled = true;
-      timer?.unsubscribe();
-    };
-    const timeOut = (): void => {
-      const error = new AgentTimeoutError(agent.id, timeout as number);
-      settle();
-      controller.abort(error);
-      stopAgent();
-      subscriber.error(error);
-    };
-    // The agent's teardown is user code: if it throws, the caller still gets the real outcome.
-    const stopAgent = (): void => {
-      try {
-        inner?.unsubscribe();
-      } catch (error) {
-        reportUnhandledError(error);
-      }
-    };
+    const call = new Call(subscriber);
+    // No deadline is Infinity, so `scheduler.now() >= deadline` is never true without a timeout.
     const deadline = limited ? scheduler.now() + (timeout as number) : Infinity;
-    const pastDeadline = (): boolean => limited && scheduler.now() >= deadline;
-
-    if (limited) timer = scheduleDelay(scheduler, timeout as number, timeOut);
+    if (limited) call.timer = scheduleDelay(scheduler, timeout as number, () => call.fail(new AgentTimeoutError(agent.id, timeout as number)));
 
     let source: Observable<string>;
     try {
-      const answer = agent.chat(input, chatOptions(controller, context, metadata));
+      const answer = agent.chat(input, chatOptions(call.controller, context, metadata));
       // A synchronous iterable or Observable can settle the call, or lose its caller, while `subscribe`
       // still runs (before `inner` exists); `takeWhile` then closes the agent's subscriber so it stops
-      // producing at once. A Promise never emits synchronously and skips the extra operator.
-      source = isPromiseLike(answer) ? from(answer) : from(answer).pipe(takeWhile(() => !settled && !subscriber.closed && !pastDeadline()));
+      // producing at once, and cuts off one that streams past its deadline without yielding. A Promise
+      // never emits synchronously and skips the extra operator.
+      source = isPromiseLike(answer)
+        ? from(answer)
+        : from(answer).pipe(takeWhile(() => !call.settled && !subscriber.closed && !(limited && scheduler.now() >= deadline)));
     } catch (error) {
-      settle();
+      call.settle();
       subscriber.error(asAgentError(agent, error));
       return;
     }
 
-    inner = source.subscribe({
+    call.inner = source.subscribe({
       next: (chunk) => {
-        if (settled || controller.isAborted) return;
-        if (pastDeadline()) {
-          timeOut();
-          return;
-        }
-        if (typeof chunk !== 'string') {
-          settle();
-          controller.abort();
-          stopAgent();
-          subscriber.error(new AgentError(agent.id, new TypeError(`chat emitted a ${typeof chunk} chunk; chunks must be strings`)));
-          return;
-        }
-        subscriber.next(chunk);
+        if (call.settled || call.controller.isAborted) return;
+        if (limited && scheduler.now() >= deadline) call.fail(new AgentTimeoutError(agent.id, timeout as number));
+        else if (typeof chunk !== 'string') call.fail(new AgentError(agent.id, new TypeError(`chat emitted a ${typeof chunk} chunk; chunks must be strings`)));
+        else subscriber.next(chunk);
       },
       error: (error: unknown) => {
-        if (settled) return;
-        settle();
+        if (call.settled) return;
+        call.settle();
         subscriber.error(asAgentError(agent, error));
       },
       complete: () => {
         // Closed: `takeWhile` cut the agent off because the caller left; the teardown aborts it.
-        if (settled || subscriber.closed) return;
+        if (call.settled || subscriber.closed) return;
         // `takeWhile` also cuts off a synchronous agent that streamed past its deadline.
-        if (pastDeadline()) {
-          timeOut();
+        if (limited && scheduler.now() >= deadline) {
+          call.fail(new AgentTimeoutError(agent.id, timeout as number));
           return;
         }
-        settle();
+        call.settle();
         subscriber.complete();
       },
     });
 
-    return () => {
-      timer?.unsubscribe();
-      if (!settled) {
-        settled = true;
-        controller.abort();
-      }
-      stopAgent();
-    };
+    return () => call.teardown();
   });
 }
+
+/** One agent call's state: whether it settled, its timer, the agent's subscription and its abort. */
+class Call {
+  readonly controller = new LazyAbort();
+  settled = false;
+  timer: Subscription | undefined = undefined;
+  inner: Subscription | undefined = undefined;
+
+  constructor(private readonly subscriber: Subscriber<string>) {}
+
+  settle(): void {
+    this.settled = true;
+    this.timer?.unsubscribe();
+  }
+
+  /** Ends the call with `error`: aborts the agent (a timeout is the abort's reason) and stops it. */
+  fail(error: AgentError | AgentTimeoutError): void {
+    this.settle();
+    this.controller.abort(error instanceof AgentTimeoutError ? error : undefined);
+    this.stopAgent();
+    this.subscriber.error(error);
+  }
+
+  teardown(): void {
+    this.timer?.unsubscribe();
+    if (!this.settled) {
+      this.settled = true;
+      this.controller.abort();
+    }
+    this.stopAgent();
+  }
+
+  // The agent's teardown is user code: if it throws, the caller still gets the real outcome.
+  private stopAgent(): void {
+    try {
+      this.inner?.unsubscribe();
+    } catch (error) {
+      reportUnhandledError(error);
+    }
+  }
+}
+
 
 const INVOKE_OPTION_KEYS = new Set(['timeout', 'scheduler', 'context', 'metadata']);
 
