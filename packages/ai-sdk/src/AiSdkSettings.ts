@@ -91,7 +91,7 @@ export const aiSdkSettingsRule = (): z.ZodType<AiSdkSettings> => AiSdkSettingsSc
 
 /**
  * @internal The settings as `streamText` takes them: the caller's own object minus every `Infinity`
- * timeout (the SDK would hand `Infinity` to `setTimeout` or `AbortSignal.timeout`, which fire at once or throw).
+ * timeout (the SDK would hand `Infinity` to a platform timer or `AbortSignal.timeout`, which fire at once or throw).
  */
 export function toStreamTextSettings(settings: AiSdkSettings): AiSdkSettings {
   const { timeout, ...rest } = settings;
