@@ -118,7 +118,7 @@ export class ChoreographyEngine {
   }
 
   /**
-   * Starts an engine builder, the seed's fluent form.
+   * Starts an engine builder: the fluent form, as in the Java coordination library these APIs follow.
    *
    * @example
    * ```ts

@@ -21,11 +21,12 @@ const agentsRule = z.custom<ReadonlyMap<string, Agent> | Readonly<Record<string,
  * The zod schema of {@link ChoreographyEngineOptions}.
  *
  * @remarks
- * `timeout` defaults to 5 minutes (300,000 ms), as in the seed; it may be at most `MAX_DELAY_MS`
- * (about 24.8 days), or `Infinity` for a run with no time limit. `agents` maps the ids interactions
- * name as `target` to agents; a Map or a plain record, keyed by non-blank ids. A target with no agent
- * here fails its step with `Agent not found: <id>` when it triggers (another process may host it).
- * `logger` needs a `warn` method; `bus` needs `events$`, `publish` and `close`.
+ * `timeout` defaults to 5 minutes (300,000 ms), as in the Java coordination library these APIs follow;
+ * it may be at most `MAX_DELAY_MS` (about 24.8 days), or `Infinity` for a run with no time limit.
+ * `agents` maps the ids interactions name as `target` to agents; a Map or a plain record, keyed by
+ * non-blank ids. A target with no agent here fails its step with `Agent not found: <id>` when it
+ * triggers (another process may host it). `logger` needs a `warn` method; `bus` needs `events$`,
+ * `publish` and `close`.
  *
  * @example
  * ```ts

@@ -29,10 +29,10 @@ export interface StepResult {
  * The outcome of a {@link ChoreographyEngine} run.
  *
  * @remarks
- * As in the seed, `success` means no step failed, and interactions that never triggered leave no step
- * result. Two fields are added so a run cut short cannot pass for a complete one: `timedOut` (the
- * engine's timeout passed) and `pending` (ids of interactions that never started). A step still running
- * at the timeout is aborted and reported as a failed step.
+ * As in the Java coordination library these APIs follow, `success` means no step failed, and
+ * interactions that never triggered leave no step result. Two fields are added so a run cut short cannot
+ * pass for a complete one: `timedOut` (the engine's timeout passed) and `pending` (ids of interactions
+ * that never started). A step still running at the timeout is aborted and reported as a failed step.
  *
  * @example
  * ```ts

@@ -64,7 +64,7 @@ export class ChoreographySpec {
   }
 
   /**
-   * Starts a spec builder, the seed's fluent form.
+   * Starts a spec builder: the fluent form, as in the Java coordination library these APIs follow.
    *
    * @example
    * ```ts

@@ -74,7 +74,8 @@ export class LivelockDetector {
   #open = false;
 
   /**
-   * Validates the options ({@link LivelockDetectorOptionsSchema}); every one has the seed's default.
+   * Validates the options ({@link LivelockDetectorOptionsSchema}); every one has a default, that of the
+   * Java coordination library these APIs follow.
    *
    * @throws `ConfigError` when an option breaks a rule.
    */
@@ -86,7 +87,7 @@ export class LivelockDetector {
   }
 
   /**
-   * Starts a builder with the seed's defaults.
+   * Starts a builder with the defaults (listed on {@link LivelockDetectorOptionsSchema}).
    *
    * @example
    * ```ts

@@ -7,8 +7,9 @@ import type { LivelockDetectorOptions } from './LivelockDetectorOptions';
  * Builds a {@link LivelockDetector}; get one from {@link LivelockDetector.builder}.
  *
  * @remarks
- * Every setting starts at the seed's default (5 repeats within 10 s, 4 alternations, 30 s without a
- * new action, breaker at 3); `build()` validates and throws `ConfigError` on a bad value.
+ * Every setting starts at its default, that of the Java coordination library these APIs follow (5
+ * repeats within 10 s, 4 alternations, 30 s without a new action, breaker at 3); `build()` validates and
+ * throws `ConfigError` on a bad value.
  *
  * @example
  * ```ts

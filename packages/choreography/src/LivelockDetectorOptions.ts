@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ChoreographyLogger } from './ChoreographyLogger';
 
 /**
- * The zod schema of {@link LivelockDetectorOptions}, with the seed's defaults.
+ * The zod schema of {@link LivelockDetectorOptions}, with the Java coordination library's defaults.
  *
  * @remarks
  * A message repeated 5 times within 10 seconds, 4 state alternations, no new action for 30 seconds,
@@ -41,8 +41,8 @@ export const LivelockDetectorOptionsSchema = z.strictObject({
  * Settings of a {@link LivelockDetector} and of {@link detectLivelock}; see {@link LivelockDetectorOptionsSchema}.
  *
  * @remarks
- * Every field is optional and has the seed's default. Pass a `scheduler` to read time from a virtual
- * clock in tests.
+ * Every field is optional and has a default (see {@link LivelockDetectorOptionsSchema}). Pass a
+ * `scheduler` to read time from a virtual clock in tests.
  *
  * @example
  * ```ts

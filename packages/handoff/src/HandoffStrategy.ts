@@ -36,7 +36,7 @@ export interface HandoffExecuteOptions {
 }
 
 /**
- * How a task moves from one agent to another (the seed's `Handoff` interface).
+ * How a task moves from one agent to another (`Handoff` in the Java library these APIs follow).
  *
  * @remarks
  * `execute$` emits exactly one {@link HandoffResult} and completes; it never errors: anything that goes

@@ -7,10 +7,11 @@ import type { ExecutionModel } from './ExecutionModel';
  * A participant of a pattern: any {@link Agent}, or a {@link ComposedAgent} (a whole pattern as one agent).
  *
  * @remarks
- * The seed's `AgentRef` is a sealed type with a composed variant; here both variants share the `Agent`
- * contract, so the driver, the channel strategies and a supervisor call every participant the same
- * way, through core's `reply` (which wires cancellation and timeouts). {@link AgentRef.isComposed}
- * tells them apart when a caller wants the sub-task's live snapshots.
+ * In the Java coordination library these APIs follow, `AgentRef` is a sealed type with a composed
+ * variant; here both variants share the `Agent` contract, so the driver, the channel strategies and a
+ * supervisor call every participant the same way, through core's `reply` (which wires cancellation and
+ * timeouts). {@link AgentRef.isComposed} tells them apart when a caller wants the sub-task's live
+ * snapshots.
  *
  * @example
  * ```ts

@@ -79,8 +79,8 @@ const ComposedArgumentsSchema = z.strictObject({
  * `completed` run replies with the output as is; `escalated` and `deadlocked` runs reply with it
  * prefixed by `[status: reason]`, so the caller sees that nobody decided; a `failed` run errors with
  * {@link PatternFailedError}. Cancelling the call (its `AbortSignal`, an unsubscription, a timeout)
- * cancels the whole sub-task. `observe(input)` gives every snapshot of a run (the seed's #97), and
- * `stopWhen` lets the caller stop a sub-task on what it observes.
+ * cancels the whole sub-task. `observe(input)` gives every snapshot of a run, and `stopWhen` lets the
+ * caller stop a sub-task on what it observes.
  *
  * @example
  * ```ts

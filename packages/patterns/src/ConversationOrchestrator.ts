@@ -155,7 +155,8 @@ export type ConversationEvent =
     };
 
 /**
- * Runs a conversation whose participants share a channel: the seed's ConversationOrchestrator.
+ * Runs a conversation whose participants share a channel, like the ConversationOrchestrator of the
+ * Java coordination library these APIs follow.
  *
  * @remarks
  * Every reply is posted on the channel; the state is a fold (`scan`) of the channel's messages

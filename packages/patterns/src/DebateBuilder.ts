@@ -96,13 +96,13 @@ type DebateSettings = z.output<typeof DebateOptionsSchema>;
  *
  * @remarks
  * Its state is a {@link ConversationState} in both modes. The termination condition is derived from
- * the settings, the seed's way: `maxRounds` becomes `maxIterations`, `judge` becomes
- * `judgeConvergence`, combined with `or` (the judge is asked first, so it can still call convergence
- * in the last round); both read the conversation state, so no cast bridges two state types. Directly,
- * each driver iteration is one round: the debaters are called one after another, each prompt built
- * from the transcript so far. `.overChannel()` runs it as a Conversation with round-robin turns: replies
- * travel on a `StreamingChannel` and the transcript is the channel's fold. Either way a debater's
- * failure ends the debate as `failed`. The output is the transcript.
+ * the settings, as in the Java coordination library these APIs follow: `maxRounds` becomes
+ * `maxIterations`, `judge` becomes `judgeConvergence`, combined with `or` (the judge is asked first, so
+ * it can still call convergence in the last round); both read the conversation state, so no cast bridges
+ * two state types. Directly, each driver iteration is one round: the debaters are called one after
+ * another, each prompt built from the transcript so far. `.overChannel()` runs it as a Conversation with
+ * round-robin turns: replies travel on a `StreamingChannel` and the transcript is the channel's fold.
+ * Either way a debater's failure ends the debate as `failed`. The output is the transcript.
  *
  * @example
  * ```ts

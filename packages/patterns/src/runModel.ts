@@ -8,8 +8,8 @@ import { OrchestratedDriver } from './OrchestratedDriver';
  *
  * @remarks
  * Cold: each subscription is one run. It emits `running` snapshots, then the final result.
- * This is the check the seed's `AgentInvoker.invokeComposed()` gained: a model built with
- * `.overChannel()` runs over its channel wherever it is run from, a `ComposedAgent` included.
+ * Because the backend travels with the model, a model built with `.overChannel()` runs over its
+ * channel wherever it is run from, a `ComposedAgent` included.
  *
  * @example
  * ```ts
