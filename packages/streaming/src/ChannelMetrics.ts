@@ -15,6 +15,9 @@
  * `subscriberDropped` counts items lost from subscribers' own buffers (once per subscriber and item);
  * those items were delivered to the channel's view, so they are outside the equation.
  *
+ * A snapshot is plain data: `JSON.stringify(metrics)` gives every counter and `dropRate` as a number
+ * (through `toJSON`), so metrics can go over a wire or into a log as they are.
+ *
  * @example
  * ```ts
  * import { StreamingChannel } from '@rxagents/streaming';
@@ -42,10 +45,27 @@ export interface ChannelMetrics {
   readonly closed: boolean;
   /** The dropped share of emitted items, in percent; 0 when nothing was emitted. */
   dropRate(): number;
+  /** The snapshot as JSON data: every counter, and `dropRate` as a number. */
+  toJSON(): ChannelMetricsJson;
 }
 
 /** The counters of a {@link ChannelMetrics}, without `dropRate`. @internal */
-export type ChannelCounters = Omit<ChannelMetrics, 'dropRate'>;
+export type ChannelCounters = Omit<ChannelMetrics, 'dropRate' | 'toJSON'>;
+
+/**
+ * A {@link ChannelMetrics} snapshot as JSON data, what `JSON.stringify(metrics)` writes.
+ *
+ * @example
+ * ```ts
+ * import { StreamingChannel, type ChannelMetricsJson } from '@rxagents/streaming';
+ *
+ * const channel = StreamingChannel.create<number>({ bufferSize: 1 });
+ * [1, 2].forEach((n) => channel.emit(n));
+ * const data: ChannelMetricsJson = JSON.parse(JSON.stringify(channel.metrics()));
+ * console.log(data.dropRate); // 50
+ * ```
+ */
+export type ChannelMetricsJson = ChannelCounters & { readonly dropRate: number };
 
 /**
  * Builds a frozen {@link ChannelMetrics} snapshot from counters.
@@ -53,8 +73,10 @@ export type ChannelCounters = Omit<ChannelMetrics, 'dropRate'>;
  * @internal
  */
 export function createChannelMetrics(counters: ChannelCounters): ChannelMetrics {
+  const dropRate = (): number => (counters.emitted === 0 ? 0 : (counters.dropped / counters.emitted) * 100);
   return Object.freeze({
     ...counters,
-    dropRate: () => (counters.emitted === 0 ? 0 : (counters.dropped / counters.emitted) * 100),
+    dropRate,
+    toJSON: (): ChannelMetricsJson => ({ ...counters, dropRate: dropRate() }),
   });
 }

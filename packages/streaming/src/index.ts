@@ -9,7 +9,7 @@ export { UnknownChannelError } from './errors/UnknownChannelError';
 export { StreamingChannel } from './StreamingChannel';
 export { StreamingChannelBuilder } from './StreamingChannelBuilder';
 export { StreamingChannelOptionsSchema, type StreamingChannelOptions, type ItemSchema } from './StreamingChannelOptions';
-export type { ChannelMetrics } from './ChannelMetrics';
+export type { ChannelMetrics, ChannelMetricsJson } from './ChannelMetrics';
 export {
   SubscribeOptionsSchema,
   type SubscribeOptions,

@@ -162,3 +162,27 @@ describe('ChannelMetrics', () => {
     });
   });
 });
+
+describe('ChannelMetrics as data', () => {
+  it('JSON.stringify keeps every counter and dropRate as a number', () => {
+    const channel = StreamingChannel.create<number>({ id: 'json', bufferSize: 2 });
+    [1, 2, 3, 4].forEach((n) => channel.emit(n));
+    const metrics = channel.metrics();
+    const data = JSON.parse(JSON.stringify(metrics)) as Record<string, unknown>;
+    expect(data).toEqual({
+      channelId: 'json',
+      emitted: 4,
+      delivered: 0,
+      dropped: 2,
+      bufferUsed: 2,
+      bufferCapacity: 2,
+      pendingOffers: 0,
+      subscriberCount: 0,
+      subscriberDropped: 0,
+      completed: false,
+      closed: false,
+      dropRate: 50,
+    });
+    expect(metrics.dropRate()).toBe(50);
+  });
+});
