@@ -1,15 +1,16 @@
-import { concatMap, type OperatorFunction } from 'rxjs';
+import { mergeMap, type OperatorFunction } from 'rxjs';
 import type { HandoffChain } from './HandoffChain';
 import type { HandoffContext } from './HandoffContext';
 import type { HandoffResult } from './HandoffResult';
 import { type HandoffOperatorOptions, splitOperatorOptions } from './handoffTo';
 
 /**
- * Runs each incoming context through a {@link HandoffChain}, one at a time, and emits each run's results.
+ * Runs each incoming context through a {@link HandoffChain} and emits each run's results.
  *
  * @remarks
- * The operator form of {@link HandoffChain.execute$}, built on `concatMap`: one array per context, in
- * arrival order (`from` is ignored: a chain's first agent is its source).
+ * The operator form of {@link HandoffChain.execute$}: one array per context. By default one context at a
+ * time, in arrival order (`concatMap`); with `concurrency` above 1, that many at once, each array as its
+ * run ends (`mergeMap`). `from` is ignored: a chain's first agent is its source.
  *
  * @example
  * ```ts
@@ -23,6 +24,6 @@ import { type HandoffOperatorOptions, splitOperatorOptions } from './handoffTo';
  * ```
  */
 export function handoffThrough(chain: HandoffChain, options: HandoffOperatorOptions = {}): OperatorFunction<HandoffContext, HandoffResult[]> {
-  const { strategy, execute } = splitOperatorOptions(options);
-  return concatMap((context) => chain.execute$(strategy, context, execute));
+  const { strategy, execute, concurrency } = splitOperatorOptions(options);
+  return mergeMap((context) => chain.execute$(strategy, context, execute), concurrency);
 }

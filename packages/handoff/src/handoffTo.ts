@@ -1,4 +1,4 @@
-import { concatMap, type OperatorFunction } from 'rxjs';
+import { mergeMap, type OperatorFunction } from 'rxjs';
 import { z } from 'zod';
 import { configRules, parseConfig, type Agent } from '@rxagents/core';
 import { DefaultHandoff, HandoffExecuteOptionsSchema } from './DefaultHandoff';
@@ -21,6 +21,12 @@ export interface HandoffOperatorOptions extends HandoffExecuteOptions {
   readonly from?: HandoffSource;
   /** How each handoff is made. Defaults to a new {@link DefaultHandoff}. */
   readonly strategy?: HandoffStrategy;
+  /**
+   * How many contexts are handed off at once. Defaults to 1: one at a time, results in the order of the
+   * contexts (`concatMap`). Above 1 the operator is a `mergeMap` with that concurrency and results come in
+   * the order the handoffs finish; `Infinity` starts every context at once.
+   */
+  readonly concurrency?: number;
 }
 
 /**
@@ -40,18 +46,20 @@ export const HandoffOperatorOptionsSchema = HandoffExecuteOptionsSchema.extend({
       error: 'must be a HandoffStrategy (an object with an execute$ function)',
     })
     .optional(),
+  concurrency: z.union([configRules.positiveInt(), z.literal(Infinity)], { error: 'must be a positive integer or Infinity' }).optional(),
 });
 
 /** The sender the operators use when none is given. */
 const CALLER: HandoffSource = Object.freeze({ id: 'caller' });
 
 /**
- * Hands each incoming context to `to`, one at a time, and emits each {@link HandoffResult}.
+ * Hands each incoming context to `to` and emits each {@link HandoffResult}.
  *
  * @remarks
- * Built on `concatMap`: contexts are handed off in arrival order and results come out in the same order;
- * a context arriving while one is running waits. Failures are results, so the stream never errors.
- * Unsubscribing aborts the running receiver.
+ * By default one context at a time (`concatMap`): contexts are handed off in arrival order and results
+ * come out in the same order; a context arriving while one is running waits. With `concurrency` above 1
+ * (`mergeMap`), that many handoffs run at once and results come out as they end. Failures are results,
+ * so the stream never errors. Unsubscribing aborts every running receiver.
  *
  * @example
  * ```ts
@@ -65,8 +73,9 @@ const CALLER: HandoffSource = Object.freeze({ id: 'caller' });
  * ```
  */
 export function handoffTo(to: Agent, options: HandoffOperatorOptions = {}): OperatorFunction<HandoffContext, HandoffResult> {
-  const { from, strategy, execute } = splitOperatorOptions(options);
-  return concatMap((context) => strategy.execute$(from, to, context, execute));
+  const { from, strategy, execute, concurrency } = splitOperatorOptions(options);
+  // mergeMap at concurrency 1 is concatMap.
+  return mergeMap((context) => strategy.execute$(from, to, context, execute), concurrency);
 }
 
 /** Splits operator options into sender, strategy and per-call options (shared by the handoff operators). */
@@ -74,8 +83,9 @@ export function splitOperatorOptions(options: HandoffOperatorOptions): {
   readonly from: HandoffSource;
   readonly strategy: HandoffStrategy;
   readonly execute: HandoffExecuteOptions | undefined;
+  readonly concurrency: number;
 } {
   parseConfig(HandoffOperatorOptionsSchema, options, 'handoff operator options');
-  const { from = CALLER, strategy = new DefaultHandoff(), ...execute } = options;
-  return { from, strategy, execute: Object.keys(execute).length === 0 ? undefined : execute };
+  const { from = CALLER, strategy = new DefaultHandoff(), concurrency = 1, ...execute } = options;
+  return { from, strategy, concurrency, execute: Object.keys(execute).length === 0 ? undefined : execute };
 }

@@ -1,15 +1,17 @@
-import { concatMap, type OperatorFunction } from 'rxjs';
+import { mergeMap, type OperatorFunction } from 'rxjs';
 import type { ConditionalHandoff } from './ConditionalHandoff';
 import type { HandoffContext } from './HandoffContext';
 import type { HandoffResult } from './HandoffResult';
 import { type HandoffOperatorOptions, splitOperatorOptions } from './handoffTo';
 
 /**
- * Routes each incoming context with a {@link ConditionalHandoff}, one at a time, and emits each result.
+ * Routes each incoming context with a {@link ConditionalHandoff} and emits each result.
  *
  * @remarks
- * The operator form of {@link ConditionalHandoff.execute$}, built on `concatMap`. A context no route
- * takes gives a failure result with `toAgentId: 'none'`; the stream never errors.
+ * The operator form of {@link ConditionalHandoff.execute$}. By default one context at a time, results in
+ * arrival order (`concatMap`); with `concurrency` above 1, that many at once, results as they end
+ * (`mergeMap`). A context no route takes gives a failure result with `toAgentId: 'none'`; the stream
+ * never errors.
  *
  * @example
  * ```ts
@@ -26,6 +28,6 @@ import { type HandoffOperatorOptions, splitOperatorOptions } from './handoffTo';
  * ```
  */
 export function routeHandoff(routing: ConditionalHandoff, options: HandoffOperatorOptions = {}): OperatorFunction<HandoffContext, HandoffResult> {
-  const { from, strategy, execute } = splitOperatorOptions(options);
-  return concatMap((context) => routing.execute$(strategy, from, context, execute));
+  const { from, strategy, execute, concurrency } = splitOperatorOptions(options);
+  return mergeMap((context) => routing.execute$(strategy, from, context, execute), concurrency);
 }

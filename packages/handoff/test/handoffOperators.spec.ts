@@ -29,6 +29,29 @@ describe('handoff operators', () => {
     });
   });
 
+  it('handoffTo with concurrency runs that many handoffs at once, results as they end (mergeMap)', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      // t-1 takes 9 ms, t-2 and t-3 take 2 ms: with two at a time, t-3 starts when t-2 ends.
+      const billing = scriptedAgent('billing', (input) => ({ reply: input.slice(22, 25), delay: input.includes('t-1') ? 9 : 2 }));
+      const contexts$ = cold('(abc|)', { a: HandoffContext.of('t-1'), b: HandoffContext.of('t-2'), c: HandoffContext.of('t-3') });
+      expectObservable(contexts$.pipe(handoffTo(billing, { concurrency: 2 }), map((r) => r.output))).toBe('--b-c----(a|)', { a: 't-1', b: 't-2', c: 't-3' });
+    });
+  });
+
+  it('routeHandoff and handoffThrough take a concurrency too; it must be a positive integer or Infinity', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const agent = scriptedAgent('x', (input) => ({ reply: input.slice(22, 25), delay: input.includes('t-1') ? 5 : 1 }));
+      const router = new ConditionalHandoff().otherwise(agent);
+      const chain = HandoffChain.builder().add(defineAgent('start', async () => '')).add(agent).build();
+      const contexts$ = cold('(ab|)', { a: HandoffContext.of('t-1'), b: HandoffContext.of('t-2') });
+      expectObservable(contexts$.pipe(routeHandoff(router, { concurrency: Infinity }), map((r) => r.output))).toBe('-b---(a|)', { a: 't-1', b: 't-2' });
+      expectObservable(contexts$.pipe(handoffThrough(chain, { concurrency: 2 }), map((results) => results.length))).toBe('-b---(a|)', { a: 1, b: 1 });
+    });
+    const billing = defineAgent('billing', async () => 'ok');
+    expect(() => handoffTo(billing, { concurrency: 0 })).toThrow(/concurrency must be a positive integer/);
+    expect(() => handoffTo(billing, { concurrency: 1.5 })).toThrow(/concurrency must be a positive integer/);
+  });
+
   it('handoffTo accepts a sender, a strategy and per-call options', () => {
     testScheduler().run(({ cold, expectObservable, flush }) => {
       const slow = scriptedAgent('slow', { reply: 'late', delay: 20 });
