@@ -17,11 +17,11 @@ import { configRules, parseConfig } from '@rxagents/core';
  * console.log(new HandoffContext(legacy).handoffChain); // [ 'intake' ]
  * ```
  */
-export interface HandoffContextInit {
+export interface HandoffContextInit<P extends HandoffPayload = HandoffPayload> {
   /** The task's id; required, non-blank. */
   readonly taskId: string;
   /** What the receiver works on. `null` or missing becomes `{}`. */
-  readonly payload?: Readonly<Record<string, unknown>> | null;
+  readonly payload?: P | null;
   /** Facts about the task (language, tenant, ...). `null` or missing becomes `{}`. */
   readonly metadata?: Readonly<Record<string, unknown>> | null;
   /** The id of the handoff this one continues, if any. */
@@ -60,12 +60,24 @@ export const HandoffContextInitSchema = z.strictObject({
   max_depth: configRules.nonNegativeInt().optional(),
 });
 
-const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
+/**
+ * What a {@link HandoffContext} carries to its receiver: a read-only record of named values.
+ *
+ * @example
+ * ```ts
+ * import type { HandoffPayload } from '@rxagents/handoff';
+ *
+ * const payload: HandoffPayload = { invoiceId: '42', amount: 120 };
+ * ```
+ */
+export type HandoffPayload = Readonly<Record<string, unknown>>;
+
+const EMPTY: HandoffPayload = Object.freeze({});
 const TRUSTED = Symbol('trusted');
 
 interface ContextFields {
   readonly taskId: string;
-  readonly payload: Readonly<Record<string, unknown>>;
+  readonly payload: HandoffPayload;
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly parentHandoffId: string | undefined;
   readonly handoffChain: readonly string[] | undefined;
@@ -82,6 +94,10 @@ interface ContextFields {
  * leave it unset and the chain in force for the current execution is used (see
  * {@link currentHandoffChain}); set it to resume a chain that crossed a process boundary.
  *
+ * The type parameter `P` is the payload's shape, inferred from `HandoffContext.of(id, payload)`, the
+ * constructor and `withPayload`, so `context.payload.invoiceId` is typed; code that takes any context
+ * uses the default, a record of unknown values.
+ *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} from the constructor when `taskId` is blank, a field has the wrong type, or a key is
  * not one of {@link HandoffContextInit}'s (the message names the likely intended key).
  *
@@ -94,11 +110,11 @@ interface ContextFields {
  * console.log(start.metadata.language, next.payload.invoiceId); // de 42
  * ```
  */
-export class HandoffContext {
+export class HandoffContext<P extends HandoffPayload = HandoffPayload> {
   /** The task's id. */
   readonly taskId: string;
   /** What the receiver works on (frozen). */
-  readonly payload: Readonly<Record<string, unknown>>;
+  readonly payload: Readonly<P>;
   /** Facts about the task (frozen). */
   readonly metadata: Readonly<Record<string, unknown>>;
   /** The id of the handoff this one continues, if any. */
@@ -109,13 +125,13 @@ export class HandoffContext {
   readonly maxDepth: number | undefined;
   private readonly declaredDepth: number | undefined;
 
-  constructor(init: HandoffContextInit);
+  constructor(init: HandoffContextInit<P>);
   /** @internal */
   constructor(init: ContextFields, trusted: typeof TRUSTED);
-  constructor(init: HandoffContextInit | ContextFields, trusted?: typeof TRUSTED) {
+  constructor(init: HandoffContextInit<P> | ContextFields, trusted?: typeof TRUSTED) {
     const fields = trusted === TRUSTED ? (init as ContextFields) : normalise(init as HandoffContextInit);
     this.taskId = fields.taskId;
-    this.payload = fields.payload;
+    this.payload = fields.payload as Readonly<P>;
     this.metadata = fields.metadata;
     this.parentHandoffId = fields.parentHandoffId;
     this.handoffChain = fields.handoffChain;
@@ -135,8 +151,8 @@ export class HandoffContext {
    * console.log(context.payload.invoiceId); // 42
    * ```
    */
-  static of(taskId: string, payload?: Readonly<Record<string, unknown>>): HandoffContext {
-    return new HandoffContext(payload === undefined ? { taskId } : { taskId, payload });
+  static of<P extends HandoffPayload = HandoffPayload>(taskId: string, payload?: P): HandoffContext<P> {
+    return new HandoffContext<P>(payload === undefined ? { taskId } : { taskId, payload });
   }
 
   /** How many handoffs were made before this context: the declared `depth`, else the chain's length, else 0. */
@@ -161,7 +177,7 @@ export class HandoffContext {
    * console.log(Object.keys(base.payload).length, more.payload.priority); // 0 high
    * ```
    */
-  withPayload(key: string, value: unknown): HandoffContext {
+  withPayload<K extends string, V>(key: K, value: V): HandoffContext<P & { readonly [k in K]: V }> {
     return this.copy({ payload: Object.freeze({ ...this.payload, [key]: value }) });
   }
 
@@ -176,7 +192,7 @@ export class HandoffContext {
    * console.log(next.payload); // { previousOutput: 'summary' }
    * ```
    */
-  withPayloadReplaced(payload: Readonly<Record<string, unknown>>): HandoffContext {
+  withPayloadReplaced<Q extends HandoffPayload>(payload: Q): HandoffContext<Q> {
     return this.copy({ payload: Object.freeze({ ...payload }) });
   }
 
@@ -190,7 +206,7 @@ export class HandoffContext {
    * console.log(HandoffContext.of('t-1', { document: '...' }).withPreviousOutput('fields').payload); // { previousOutput: 'fields' }
    * ```
    */
-  withPreviousOutput(previousOutput: string | null): HandoffContext {
+  withPreviousOutput(previousOutput: string | null): HandoffContext<{ readonly previousOutput: string | null }> {
     return new HandoffContext(
       {
         taskId: this.taskId,
@@ -216,12 +232,12 @@ export class HandoffContext {
    * console.log(resumed.depth); // 2
    * ```
    */
-  withHandoffChain(handoffChain: readonly string[]): HandoffContext {
+  withHandoffChain(handoffChain: readonly string[]): HandoffContext<P> {
     return this.copy({ handoffChain: Object.freeze([...handoffChain]), declaredDepth: undefined });
   }
 
-  private copy(changes: Partial<ContextFields>): HandoffContext {
-    return new HandoffContext(
+  private copy<Q extends HandoffPayload = P>(changes: Partial<ContextFields>): HandoffContext<Q> {
+    return new HandoffContext<Q>(
       {
         taskId: this.taskId,
         payload: this.payload,

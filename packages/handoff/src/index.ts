@@ -1,5 +1,5 @@
 export type { ToolCallingModel, ToolCallingRequest, ToolCallingResponse, ToolDefinition } from './ToolCallingModel';
-export { HandoffContext, HandoffContextInitSchema, type HandoffContextInit } from './HandoffContext';
+export { HandoffContext, HandoffContextInitSchema, type HandoffContextInit, type HandoffPayload } from './HandoffContext';
 export type { HandoffResult } from './HandoffResult';
 export type { HandoffListener } from './HandoffListener';
 export type { HandoffStrategy, HandoffSource, HandoffExecuteOptions } from './HandoffStrategy';

@@ -99,3 +99,22 @@ describe('HandoffContext', () => {
     expect(() => new HandoffContext({ taskId: 't', depth: -1 })).toThrow(/depth must be a non-negative integer/);
   });
 });
+
+describe('HandoffContext payload types', () => {
+  it('infers the payload shape from of(), the constructor and withPayload', () => {
+    const invoice = HandoffContext.of('t-1', { invoiceId: '42', amount: 120 });
+    const id: string = invoice.payload.invoiceId;
+    const amount: number = invoice.payload.amount;
+    // @ts-expect-error: the payload has no such field
+    void invoice.payload.customer;
+    const flagged = invoice.withPayload('priority', 'high' as const);
+    const priority: 'high' = flagged.payload.priority;
+    const next = flagged.withPreviousOutput('done');
+    const previous: string | null = next.payload.previousOutput;
+    const built = new HandoffContext({ taskId: 't-2', payload: { ticket: 7 } });
+    const ticket: number = built.payload.ticket;
+    // Code that takes any context still accepts a typed one.
+    const anyContext: HandoffContext = flagged;
+    expect([id, amount, priority, previous, ticket, anyContext.taskId]).toEqual(['42', 120, 'high', 'done', 7, 't-1']);
+  });
+});
