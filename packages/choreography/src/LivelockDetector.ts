@@ -6,16 +6,7 @@ import { type LivelockDetectorOptions, LivelockDetectorOptionsSchema } from './L
 import type { LivelockListener } from './LivelockListener';
 import type { LivelockReport } from './LivelockReport';
 import type { LivelockViolation, LivelockViolationType } from './LivelockViolation';
-
-interface MessageTrack {
-  /**
-   * The times this message was recorded since its last report, at most `repeatedMessageThreshold` of
-   * them: grown as records arrive, then used as a ring whose oldest entry is at `next`.
-   */
-  readonly times: number[];
-  next: number;
-  latest: number;
-}
+import { RepeatedMessages } from './internal/RepeatedMessages';
 
 interface StateTrack {
   current: string;
@@ -66,7 +57,7 @@ export class LivelockDetector {
   readonly #scheduler: SchedulerLike;
   readonly #logger: ChoreographyLogger;
   readonly #listeners = new Set<LivelockListener>();
-  #messages = new Map<string, MessageTrack>();
+  readonly #messages: RepeatedMessages;
   #states = new Map<string, StateTrack>();
   #progress = new Map<string, ProgressTrack>();
   #violations: LivelockViolation[] = [];
@@ -81,6 +72,7 @@ export class LivelockDetector {
   constructor(options: LivelockDetectorOptions = {}) {
     const { scheduler, logger, ...thresholds } = parseConfig(LivelockDetectorOptionsSchema, options, 'LivelockDetector options');
     this.#options = thresholds;
+    this.#messages = new RepeatedMessages(thresholds.repeatedMessageThreshold, thresholds.messageWindowMs);
     this.#scheduler = scheduler ?? asyncScheduler;
     this.#logger = logger ?? console;
   }
@@ -111,25 +103,8 @@ export class LivelockDetector {
    */
   recordMessage(agentId: string, message: string): void {
     const now = this.#admit(agentId);
-    this.#forgetMessagesBefore(now);
-    // Length-prefixed, so no (agent, message) pair can spell another's key, whatever characters they hold.
-    const key = `${agentId.length}:${agentId}${message}`;
-    const limit = this.#options.repeatedMessageThreshold;
-    let track = this.#messages.get(key);
-    if (track === undefined) track = { times: [], next: 0, latest: now };
-    else this.#messages.delete(key);
-    // Re-inserted on every record, so the Map iterates from the least recently recorded message.
-    this.#messages.set(key, track);
-    track.latest = now;
-    const { times } = track;
-    if (times.length < limit) times.push(now);
-    else {
-      times[track.next] = now;
-      track.next = (track.next + 1) % limit;
-    }
-    if (times.length === limit && now - (times[track.next] as number) <= this.#options.messageWindowMs) {
-      times.length = 0;
-      track.next = 0;
+    if (this.#messages.record(agentId, message, now)) {
+      const limit = this.#options.repeatedMessageThreshold;
       this.#report('REPEATED_MESSAGE', agentId, `Message repeated ${limit} times within ${this.#options.messageWindowMs} ms: ${preview(message)}`, now);
     }
   }
@@ -193,7 +168,7 @@ export class LivelockDetector {
   analyze(): LivelockReport {
     const now = this.#scheduler.now();
     for (const [agentId, track] of this.#progress) this.#checkStall(agentId, track, now);
-    this.#forgetMessagesBefore(now);
+    this.#messages.forgetBefore(now);
     return { livelockDetected: this.#violations.length > 0, violations: [...this.#violations], circuitBreakerOpen: this.#open };
   }
 
@@ -225,7 +200,7 @@ export class LivelockDetector {
 
   /** Closes the breaker and forgets every violation and everything recorded. */
   reset(): void {
-    this.#messages = new Map();
+    this.#messages.clear();
     this.#states = new Map();
     this.#progress = new Map();
     this.#violations = [];
@@ -240,15 +215,6 @@ export class LivelockDetector {
     const progress = this.#progress.get(agentId);
     if (progress !== undefined) this.#checkStall(agentId, progress, now);
     return now;
-  }
-
-  /** Drops messages last recorded more than the window ago; they can no longer be part of a repeat. */
-  #forgetMessagesBefore(now: number): void {
-    const window = this.#options.messageWindowMs;
-    for (const [key, track] of this.#messages) {
-      if (now - track.latest <= window) return;
-      this.#messages.delete(key);
-    }
   }
 
   #checkStall(agentId: string, track: ProgressTrack, now: number): void {

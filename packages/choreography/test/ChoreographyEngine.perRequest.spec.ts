@@ -208,7 +208,7 @@ describe('ChoreographyEngine: agents hosted by another engine', () => {
       const writer = scriptedAgent('writer', { reply: 'a draft', delay: 20 });
       const front = ChoreographyEngine.builder().spec(spec).agents({ researcher, reviewer }).remoteAgent('writer').bus(view()).logger(silent).build();
       const back = new ChoreographyEngine({ spec, agents: { writer }, remoteAgents: ['researcher', 'reviewer'], bus: view(), logger: silent, externalEvents: [] });
-      // The back engine publishes no initial event of its own here: it has none to publish first, as the front starts the run.
+      // Both engines publish the initial event; each interaction still runs once, on the engine hosting its agent.
       const step = (interactionId: string, agentId: string, durationMs: number, output: string): StepResult => ({ interactionId, agentId, durationMs, output, success: true });
       expectObservable(back.execute$()).toBe('30ms (r|)', {
         r: expect.objectContaining({ success: true, stepResults: [step('draft', 'writer', 20, 'a draft')], pending: [] }),
