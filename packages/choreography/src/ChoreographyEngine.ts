@@ -12,7 +12,20 @@ import { InteractionRouter } from './InteractionRouter';
 import { ChoreographyAlreadyExecutedError } from './errors/ChoreographyAlreadyExecutedError';
 import { runChoreography, type RunSettings } from './internal/ChoreographyRun';
 
-/** What one run of an engine takes: the input its initial events carry. */
+/**
+ * What one run of an engine takes: the input its initial events carry.
+ *
+ * @example
+ * ```ts
+ * import { ChoreographyEngine, ChoreographySpec, type ChoreographyRunOptions } from '@rxagents/choreography';
+ * import { defineAgent } from '@rxagents/core';
+ *
+ * const spec = ChoreographySpec.builder('echo').initialEvent('request').interaction('echo', 'user', 'echo', 'request', null, 'Repeat').build();
+ * const run: ChoreographyRunOptions = { input: 'hello' };
+ * const result = await new ChoreographyEngine({ spec, agents: { echo: defineAgent('echo', async (input) => input) } }).execute(run);
+ * console.log(JSON.stringify(result.stepResults[0]?.output)); // "Repeat\n\nContext: hello"
+ * ```
+ */
 export interface ChoreographyRunOptions {
   /**
    * The run's input: carried by the initial events, so the first interactions' agents receive their
