@@ -1,6 +1,5 @@
 import { type Agent, ConfigError, configRules, lastValue, type LastValueOptions, parseConfig, reportUnhandledError } from '@rxagents/core';
 import { asyncScheduler, defer, finalize, type Observable, ReplaySubject, type SchedulerLike } from 'rxjs';
-import { z } from 'zod';
 import { type ChoreographyEngineOptions, ChoreographyEngineOptionsSchema } from './ChoreographyEngineOptions';
 import type { ChoreographyEvent } from './ChoreographyEvent';
 import type { ChoreographyLogger } from './ChoreographyLogger';
@@ -10,32 +9,10 @@ import type { EventBus } from './EventBus';
 import { InMemoryEventBus } from './InMemoryEventBus';
 import { InteractionRouter } from './InteractionRouter';
 import { ChoreographyAlreadyExecutedError } from './errors/ChoreographyAlreadyExecutedError';
+import { type ChoreographyRunOptions, ChoreographyRunOptionsSchema } from './ChoreographyRunOptions';
 import { runChoreography, type RunSettings } from './internal/ChoreographyRun';
 
-/**
- * What one run of an engine takes: the input its initial events carry.
- *
- * @example
- * ```ts
- * import { ChoreographyEngine, ChoreographySpec, type ChoreographyRunOptions } from '@rxagents/choreography';
- * import { defineAgent } from '@rxagents/core';
- *
- * const spec = ChoreographySpec.builder('echo').initialEvent('request').interaction('echo', 'user', 'echo', 'request', null, 'Repeat').build();
- * const run: ChoreographyRunOptions = { input: 'hello' };
- * const result = await new ChoreographyEngine({ spec, agents: { echo: defineAgent('echo', async (input) => input) } }).execute(run);
- * console.log(JSON.stringify(result.stepResults[0]?.output)); // "Repeat\n\nContext: hello"
- * ```
- */
-export interface ChoreographyRunOptions {
-  /**
-   * The run's input: carried by the initial events, so the first interactions' agents receive their
-   * task followed by `Context: <input>`.
-   */
-  readonly input?: string;
-}
-
-const RunOptionsSchema = z.strictObject({ input: z.string({ error: 'must be a string' }).optional() });
-const ExecuteOptionsSchema = RunOptionsSchema.extend({ signal: configRules.abortSignal().optional() });
+const ExecuteOptionsSchema = ChoreographyRunOptionsSchema.extend({ signal: configRules.abortSignal().optional() });
 
 /**
  * Runs a {@link ChoreographySpec} once: an event-to-interaction operator graph over a shared event stream.
@@ -152,7 +129,7 @@ export class ChoreographyEngine {
    */
   execute$(options: ChoreographyRunOptions = {}): Observable<ChoreographyResult> {
     return defer(() => {
-      const { input } = parseConfig(RunOptionsSchema, options, 'ChoreographyEngine.execute$ options');
+      const { input } = parseConfig(ChoreographyRunOptionsSchema, options, 'ChoreographyEngine.execute$ options');
       if (this.#executed) throw new ChoreographyAlreadyExecutedError(this.spec.name);
       this.#executed = true;
       const bus = this.#settings.bus;

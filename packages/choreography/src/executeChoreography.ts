@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ChoreographyEngine } from './ChoreographyEngine';
 import { checkEngineOptions, engineOptionsShape } from './ChoreographyEngineOptions';
 import type { ChoreographyResult } from './ChoreographyResult';
+import { ChoreographyRunOptionsSchema } from './ChoreographyRunOptions';
 
 const { bus: _bus, ...runShape } = engineOptionsShape;
 
@@ -28,7 +29,7 @@ const { bus: _bus, ...runShape } = engineOptionsShape;
  * ```
  */
 export const ExecuteChoreographyOptionsSchema = z
-  .strictObject({ ...runShape, input: z.string({ error: 'must be a string' }).optional() })
+  .strictObject({ ...runShape, input: ChoreographyRunOptionsSchema.shape.input })
   .superRefine(checkEngineOptions);
 
 /**
@@ -46,7 +47,7 @@ export const ExecuteChoreographyOptionsSchema = z
 export type ExecuteChoreographyOptions = z.input<typeof ExecuteChoreographyOptionsSchema>;
 
 const PromiseOptionsSchema = z
-  .strictObject({ ...runShape, input: z.string({ error: 'must be a string' }).optional(), signal: configRules.abortSignal().optional() })
+  .strictObject({ ...runShape, input: ChoreographyRunOptionsSchema.shape.input, signal: configRules.abortSignal().optional() })
   .superRefine(checkEngineOptions);
 
 /**

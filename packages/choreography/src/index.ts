@@ -4,7 +4,8 @@ export { InteractionSchema, triggersOf, type Interaction, type InteractionDefini
 export type { ChoreographyEvent } from './ChoreographyEvent';
 export type { EventBus } from './EventBus';
 export { InMemoryEventBus } from './InMemoryEventBus';
-export { ChoreographyEngine, ChoreographyEngineBuilder, type ChoreographyRunOptions } from './ChoreographyEngine';
+export { ChoreographyEngine, ChoreographyEngineBuilder } from './ChoreographyEngine';
+export { ChoreographyRunOptionsSchema, type ChoreographyRunOptions } from './ChoreographyRunOptions';
 export { executeChoreography, executeChoreography$, ExecuteChoreographyOptionsSchema, type ExecuteChoreographyOptions } from './executeChoreography';
 export { ChoreographyEngineOptionsSchema, type ChoreographyEngineOptions } from './ChoreographyEngineOptions';
 export type { ChoreographyResult, StepResult } from './ChoreographyResult';

@@ -168,6 +168,19 @@ describe('ChoreographyEngine: build-time coverage checks', () => {
     expect(configErrorOf(() => new ChoreographyEngine({ spec })).message).toContain('target must name an agent of this engine or one of remoteAgents (interaction "ping"; no agent is known), got "b"');
   });
 
+  it('checks a large spec in linear time and hints only the issues the message lists', () => {
+    let builder = ChoreographySpec.builder('large').initialEvent('e0');
+    for (let i = 0; i < 10_000; i += 1) builder = builder.interaction(`i${i}`, 's', `agent-${i}`, `e${i}`, `e${i + 1}`, 'Go');
+    const spec = builder.build();
+    const agents = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`agent${i}`, scriptedAgent(`agent${i}`, 'x')]));
+    const error = configErrorOf(() => new ChoreographyEngine({ spec, agents }));
+    expect(error.issues).toHaveLength(10_000);
+    expect(error.issues[0]?.rule).toContain('did you mean "agent0"?');
+    expect(error.issues[9_999]?.rule).toBe('must name an agent of this engine or one of remoteAgents (interaction "i9999")');
+    const fixed = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`agent-${i}`, scriptedAgent(`agent-${i}`, 'x')]));
+    expect(() => new ChoreographyEngine({ spec, agents: fixed })).not.toThrow();
+  });
+
   it('refuses an id that is both a local agent and a remote one', () => {
     const error = configErrorOf(() => new ChoreographyEngine({ spec: articleSpec(), agents: echoAgents(), remoteAgents: ['writer'] }));
     expect(error.message).toBe('ChoreographyEngine options: remoteAgents must not name an agent this engine hosts (it is also in agents), got "writer"');

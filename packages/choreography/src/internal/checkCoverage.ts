@@ -3,6 +3,12 @@ import type { ChoreographySpec } from '../ChoreographySpec';
 import { triggersOf } from '../Interaction';
 import { suggestId } from './closestId';
 
+/**
+ * How many issues get a did-you-mean hint: as many as a `ConfigError` message lists. Past it the hint
+ * is left out, so a huge broken spec costs no more than O(listed x candidates) edit distances.
+ */
+const HINTED_ISSUES = 20;
+
 /** What the coverage check needs from engine options. */
 export interface Coverage {
   readonly spec: ChoreographySpec;
@@ -31,12 +37,17 @@ export function checkCoverage({ spec, agentIds, remoteAgents, externalEvents }: 
     }
   }
   const known = [...hosted, ...[...remote].filter((id) => !hosted.has(id))];
+  let hinted = 0;
+  const hint = (id: string, candidates: readonly string[], noun: string): string => {
+    hinted += 1;
+    return hinted <= HINTED_ISSUES ? `; ${suggestId(id, candidates, noun)}` : '';
+  };
   spec.interactions.forEach((interaction, index) => {
     if (hosted.has(interaction.target) || remote.has(interaction.target)) return;
     context.addIssue({
       code: 'custom',
       path: ['spec', 'interactions', index, 'target'],
-      message: `must name an agent of this engine or one of remoteAgents (interaction "${interaction.id}"; ${suggestId(interaction.target, known, 'agent')})`,
+      message: `must name an agent of this engine or one of remoteAgents (interaction "${interaction.id}"${hint(interaction.target, known, 'agent')})`,
       input: interaction.target,
     });
   });
@@ -46,7 +57,7 @@ export function checkCoverage({ spec, agentIds, remoteAgents, externalEvents }: 
   spec.interactions.forEach((interaction, index) => {
     const missing = triggersOf(interaction).filter((event) => !reached.has(event));
     if (missing.length === 0) return;
-    const hints = missing.map((event) => `"${event}": ${suggestId(event, publishable, 'event')}`).join('; ');
+    const hints = missing.map((event) => `"${event}"${hint(event, publishable, 'event').replace(/^; /, ': ')}`).join('; ');
     context.addIssue({
       code: 'custom',
       path: ['spec', 'interactions', index, 'trigger'],
