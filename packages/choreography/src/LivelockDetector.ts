@@ -7,12 +7,7 @@ import type { LivelockListener } from './LivelockListener';
 import type { LivelockReport } from './LivelockReport';
 import type { LivelockViolation, LivelockViolationType } from './LivelockViolation';
 import { RepeatedMessages } from './internal/RepeatedMessages';
-
-interface StateTrack {
-  current: string;
-  previous: string | undefined;
-  alternations: number;
-}
+import { StateOscillations } from './internal/StateOscillations';
 
 interface ProgressTrack {
   /** The distinct actions taken, least recently taken first, at most `maxRememberedActions`. */
@@ -58,7 +53,7 @@ export class LivelockDetector {
   readonly #logger: ChoreographyLogger;
   readonly #listeners = new Set<LivelockListener>();
   readonly #messages: RepeatedMessages;
-  #states = new Map<string, StateTrack>();
+  readonly #states: StateOscillations;
   #progress = new Map<string, ProgressTrack>();
   #violations: LivelockViolation[] = [];
   #open = false;
@@ -73,6 +68,7 @@ export class LivelockDetector {
     const { scheduler, logger, ...thresholds } = parseConfig(LivelockDetectorOptionsSchema, options, 'LivelockDetector options');
     this.#options = thresholds;
     this.#messages = new RepeatedMessages(thresholds.repeatedMessageThreshold, thresholds.messageWindowMs);
+    this.#states = new StateOscillations(thresholds.oscillationThreshold);
     this.#scheduler = scheduler ?? asyncScheduler;
     this.#logger = logger ?? console;
   }
@@ -116,24 +112,10 @@ export class LivelockDetector {
    */
   recordStateChange(agentId: string, state: string): void {
     const now = this.#admit(agentId);
-    const track = this.#states.get(agentId);
-    if (track === undefined) {
-      this.#states.set(agentId, { current: state, previous: undefined, alternations: 0 });
-      return;
-    }
-    if (state === track.current) return;
-    track.alternations = state === track.previous ? track.alternations + 1 : 1;
-    track.previous = track.current;
-    track.current = state;
-    if (track.alternations >= this.#options.oscillationThreshold) {
-      track.alternations = 0;
-      this.#report(
-        'OSCILLATING_STATE',
-        agentId,
-        `State alternated ${this.#options.oscillationThreshold} times between ${preview(track.previous)} and ${preview(track.current)}`,
-        now,
-      );
-    }
+    const alternated = this.#states.record(agentId, state);
+    if (alternated === undefined) return;
+    const [from, to] = alternated;
+    this.#report('OSCILLATING_STATE', agentId, `State alternated ${this.#options.oscillationThreshold} times between ${preview(from)} and ${preview(to)}`, now);
   }
 
   /**
@@ -201,7 +183,7 @@ export class LivelockDetector {
   /** Closes the breaker and forgets every violation and everything recorded. */
   reset(): void {
     this.#messages.clear();
-    this.#states = new Map();
+    this.#states.clear();
     this.#progress = new Map();
     this.#violations = [];
     this.#open = false;
