@@ -43,8 +43,8 @@ const busRule = z.custom<EventBus>(
 export const engineOptionsShape = {
   spec: z.custom<ChoreographySpec>((value) => value instanceof ChoreographySpec, { error: 'must be a ChoreographySpec' }),
   agents: agentsRule.optional(),
-  remoteAgents: z.array(agentId, { error: 'must be a list of agent ids' }).optional(),
-  externalEvents: z.array(eventName, { error: 'must be a list of event names' }).optional(),
+  remoteAgents: z.array(agentId, { error: 'must be a list of agent ids' }).readonly().optional(),
+  externalEvents: z.array(eventName, { error: 'must be a list of event names' }).readonly().optional(),
   timeout: configRules.timeoutMs().default(300_000),
   scheduler: configRules.scheduler().optional(),
   logger: loggerRule.optional(),
