@@ -1,63 +1,43 @@
-import { type Agent, configRules, delayTimer, lastValue, type LastValueOptions, parseConfig, reply, reportUnhandledError } from '@rxagents/core';
-import {
-  asyncScheduler,
-  catchError,
-  defer,
-  endWith,
-  finalize,
-  ignoreElements,
-  map,
-  merge,
-  mergeMap,
-  type Observable,
-  of,
-  type SchedulerLike,
-  Subject,
-  take,
-  tap,
-} from 'rxjs';
-import { z } from 'zod';
-import { ChoreographyEngineBuilder } from './ChoreographyEngineBuilder';
+import { type Agent, ConfigError, configRules, lastValue, type LastValueOptions, parseConfig, reportUnhandledError } from '@rxagents/core';
+import { asyncScheduler, defer, finalize, type Observable, ReplaySubject, type SchedulerLike } from 'rxjs';
 import { type ChoreographyEngineOptions, ChoreographyEngineOptionsSchema } from './ChoreographyEngineOptions';
 import type { ChoreographyEvent } from './ChoreographyEvent';
 import type { ChoreographyLogger } from './ChoreographyLogger';
 import type { ChoreographyResult, StepResult } from './ChoreographyResult';
 import type { ChoreographySpec } from './ChoreographySpec';
-import { DeadlockDetector } from './DeadlockDetector';
 import type { EventBus } from './EventBus';
 import { InMemoryEventBus } from './InMemoryEventBus';
-import type { Interaction } from './Interaction';
-import { InteractionRouter, type ReadyInteraction } from './InteractionRouter';
-import { AgentNotFoundError } from './errors/AgentNotFoundError';
+import { InteractionRouter } from './InteractionRouter';
 import { ChoreographyAlreadyExecutedError } from './errors/ChoreographyAlreadyExecutedError';
-import { ChoreographyTimeoutError } from './errors/ChoreographyTimeoutError';
+import { type ChoreographyRunOptions, ChoreographyRunOptionsSchema } from './ChoreographyRunOptions';
+import { runChoreography, type RunSettings } from './internal/ChoreographyRun';
 
-const ExecuteOptionsSchema = z.strictObject({ signal: configRules.abortSignal().optional() });
-
-/** An interaction whose agent is running, and since when (scheduler time). */
-interface RunningStep {
-  readonly interaction: Interaction;
-  readonly startedAt: number;
-}
+const ExecuteOptionsSchema = ChoreographyRunOptionsSchema.extend({ signal: configRules.abortSignal().optional() });
 
 /**
- * Runs a {@link ChoreographySpec}: an event-to-interaction operator graph over a shared event stream.
+ * Runs a {@link ChoreographySpec} once: an event-to-interaction operator graph over a shared event stream.
  *
  * @remarks
- * A run subscribes to the {@link EventBus}, publishes the spec's initial events, and routes every
- * event, by a map lookup on its name, to the interactions it triggers. Each interaction runs at most
- * once, on its own concurrent branch (`mergeMap`): only its `target` agent is called, through `reply`
- * from `@rxagents/core`, with the task followed by `Context: <output>` when the triggering event
- * carries the previous agent's output. On success the interaction publishes its `emits` event with
- * the output. A target with no registered agent fails the step with `Agent not found: <id>`.
+ * A run subscribes to the {@link EventBus}, publishes the spec's initial events (carrying the run's
+ * `input`, if given), and routes every event, by a map lookup on its name, to the interactions it
+ * triggers. Each interaction runs at most once, on its own concurrent branch (`mergeMap`): only its
+ * `target` agent is called, through `reply` from `@rxagents/core`, with the task followed by
+ * `Context: <output>` when the triggering event carries the previous agent's output (or the run's
+ * input). On success the interaction publishes its `emits` event with the output.
  *
- * The run ends when every interaction has run once, or when `timeout` passes on the scheduler: then
- * running agents are aborted (their signals fire), each gets a failed step, and never-started
- * interactions are listed in `pending`. Before running, `DeadlockDetector.detect` checks the
- * spec and a cycle is logged as a warning. An engine runs once; its run closes its bus.
+ * Building refuses, with a `ConfigError`, a target that is neither one of `agents` nor one of
+ * `remoteAgents`, and an interaction no event can ever trigger. Interactions whose target is remote
+ * are left to the engine hosting that agent on a shared bus.
  *
- * `steps$` emits each {@link StepResult} as it happens and `events$` every event published; both
- * complete when the run ends. Subscribe to them before executing.
+ * The run ends when every interaction of this engine has run once, or when `timeout` passes on the
+ * scheduler: then running agents are aborted (their signals fire), each gets a failed step, and
+ * never-started interactions are listed in `pending`. Before running, `DeadlockDetector.detect`
+ * checks the spec and a cycle is logged as a warning. An engine runs once; its run closes its bus.
+ * To run a spec per request, use {@link executeChoreography}, which builds a fresh engine per run.
+ *
+ * `steps$` emits each {@link StepResult} and `events$` every event of the run; both replay the run
+ * from its start to a subscriber that comes late (even after the run ended), then complete when the
+ * run ends.
  *
  * @example
  * ```ts
@@ -71,48 +51,53 @@ interface RunningStep {
  *   .build();
  * const engine = ChoreographyEngine.builder()
  *   .spec(spec)
- *   .agent('researcher', defineAgent('researcher', async () => 'three sources'))
+ *   .agent('researcher', defineAgent('researcher', async (input) => `three sources on ${input}`))
  *   .agent('writer', defineAgent('writer', async (input) => `draft based on: ${input}`))
  *   .timeout(60_000)
  *   .build();
- * engine.steps$.subscribe((step) => console.log(step.interactionId, step.success));
- * const result = await engine.execute();
+ * const result = await engine.execute({ input: 'agent coordination' });
+ * engine.steps$.subscribe((step) => console.log(step.interactionId, step.success)); // replayed: research true, draft true
  * console.log(result.success, result.completedCount); // true 2
  * ```
  */
 export class ChoreographyEngine {
   /** The spec this engine runs. */
   readonly spec: ChoreographySpec;
-  /** Each step's result as it happens; completes when the run ends. */
+  /** Each step's result of the run, replayed from the start to late subscribers; completes when the run ends. */
   readonly steps$: Observable<StepResult>;
-  /** Every event published on the bus during the run; completes when the run ends. */
+  /** Every event published on the bus during the run, replayed from the start to late subscribers; completes when the run ends. */
   readonly events$: Observable<ChoreographyEvent>;
 
-  readonly #agents: ReadonlyMap<string, Agent>;
-  readonly #timeout: number;
-  readonly #scheduler: SchedulerLike;
-  readonly #logger: ChoreographyLogger;
-  readonly #bus: EventBus;
-  readonly #routes: ReadonlyMap<string, readonly Interaction[]>;
-  readonly #steps = new Subject<StepResult>();
-  readonly #events = new Subject<ChoreographyEvent>();
+  readonly #settings: RunSettings;
+  readonly #steps = new ReplaySubject<StepResult>();
+  readonly #events = new ReplaySubject<ChoreographyEvent>();
   #executed = false;
   #ended = false;
 
   /**
    * Validates the options ({@link ChoreographyEngineOptionsSchema}) and prepares the routing map.
    *
-   * @throws `ConfigError` when an option breaks a rule.
+   * @throws `ConfigError` when an option breaks a rule, a target has no agent, or an interaction can never trigger.
    */
   constructor(options: ChoreographyEngineOptions) {
     const parsed = parseConfig(ChoreographyEngineOptionsSchema, options, 'ChoreographyEngine options');
     this.spec = parsed.spec;
-    this.#agents = toAgentMap(parsed.agents);
-    this.#timeout = parsed.timeout;
-    this.#scheduler = parsed.scheduler ?? asyncScheduler;
-    this.#logger = parsed.logger ?? console;
-    this.#bus = parsed.bus ?? new InMemoryEventBus();
-    this.#routes = InteractionRouter.routesOf(this.spec);
+    const agents = toAgentMap(parsed.agents);
+    const bus = parsed.bus ?? new InMemoryEventBus();
+    const hosted = (target: string): boolean => agents.has(target);
+    this.#settings = {
+      spec: parsed.spec,
+      agents,
+      routes: InteractionRouter.routesOf(parsed.spec, hosted),
+      hostedCount: parsed.spec.interactions.filter((interaction) => hosted(interaction.target)).length,
+      timeout: parsed.timeout,
+      scheduler: parsed.scheduler ?? asyncScheduler,
+      logger: parsed.logger ?? console,
+      bus,
+      steps: this.#steps,
+      events: this.#events,
+      end: () => this.#end(bus),
+    };
     this.steps$ = this.#steps.asObservable();
     this.events$ = this.#events.asObservable();
   }
@@ -131,7 +116,7 @@ export class ChoreographyEngine {
    * ```
    */
   static builder(): ChoreographyEngineBuilder {
-    return new ChoreographyEngineBuilder((options) => new ChoreographyEngine(options));
+    return new ChoreographyEngineBuilder();
   }
 
   /**
@@ -139,17 +124,20 @@ export class ChoreographyEngine {
    *
    * @remarks
    * Subscribing starts the run; unsubscribing cancels it (running agents are aborted, the bus is
-   * closed). A second subscription errors with {@link ChoreographyAlreadyExecutedError}.
+   * closed). A second subscription errors with {@link ChoreographyAlreadyExecutedError}; an unknown or
+   * malformed option errors with `ConfigError` and starts nothing.
    */
-  execute$(): Observable<ChoreographyResult> {
+  execute$(options: ChoreographyRunOptions = {}): Observable<ChoreographyResult> {
     return defer(() => {
+      const { input } = parseConfig(ChoreographyRunOptionsSchema, options, 'ChoreographyEngine.execute$ options');
       if (this.#executed) throw new ChoreographyAlreadyExecutedError(this.spec.name);
       this.#executed = true;
+      const bus = this.#settings.bus;
       // Whatever ends the run (its result, an error from the logger or the bus, or unsubscription)
       // completes steps$ and events$ and closes the bus.
-      return defer(() => this.#run()).pipe(
+      return defer(() => runChoreography(this.#settings, input)).pipe(
         finalize(() => {
-          const closeError = this.#end();
+          const closeError = this.#end(bus);
           if (closeError !== undefined) reportUnhandledError(closeError.error);
         }),
       );
@@ -157,121 +145,32 @@ export class ChoreographyEngine {
   }
 
   /**
-   * Runs the choreography and resolves with its result: `lastValue(execute$(), options)`.
+   * Runs the choreography and resolves with its result: `lastValue(execute$({ input }), { signal })`.
    *
    * @remarks
    * Aborting `options.signal` cancels the run and rejects with the signal's reason. A second call
    * rejects with {@link ChoreographyAlreadyExecutedError}; an unknown or malformed option rejects
    * with `ConfigError` and starts nothing.
    */
-  execute(options: LastValueOptions = {}): Promise<ChoreographyResult> {
-    let checked: LastValueOptions;
+  execute(options: ChoreographyRunOptions & LastValueOptions = {}): Promise<ChoreographyResult> {
+    let checked: ChoreographyRunOptions & LastValueOptions;
     try {
       checked = parseConfig(ExecuteOptionsSchema, options, 'ChoreographyEngine.execute options');
     } catch (error) {
       return Promise.reject(error);
     }
-    return lastValue(this.execute$(), checked);
-  }
-
-  #run(): Observable<ChoreographyResult> {
-    const scheduler = this.#scheduler;
-    const startedAt = scheduler.now();
-    this.#warnAboutCycles();
-    const router = new InteractionRouter(this.#routes);
-    const running = new Map<string, RunningStep>();
-    const stepResults: StepResult[] = [];
-    const record = (step: StepResult): void => {
-      stepResults.push(step);
-      this.#steps.next(step);
-    };
-
-    const allStepsDone$ = this.#bus.events$.pipe(
-      tap((event) => this.#events.next(event)),
-      mergeMap((event) => router.route(event)),
-      mergeMap((ready) => this.#runStep(ready, running)),
-      tap((step) => {
-        record(step);
-        const emits = this.spec.interaction(step.interactionId)?.emits;
-        if (step.success && emits !== null && emits !== undefined) {
-          this.#bus.publish({ name: emits, output: step.output ?? '', interactionId: step.interactionId, agentId: step.agentId });
-        }
-      }),
-      take(this.spec.interactions.length),
-      ignoreElements(),
-      endWith(false),
-    );
-    const timedOut$ = delayTimer(this.#timeout, scheduler).pipe(map(() => true));
-    const start$ = defer(() => {
-      for (const name of this.spec.initialEvents) this.#bus.publish({ name });
-      return [];
-    });
-
-    return merge(allStepsDone$, timedOut$, start$).pipe(
-      take(1),
-      map((timedOut) => {
-        const now = scheduler.now();
-        if (timedOut) {
-          const error = new ChoreographyTimeoutError(this.spec.name, this.#timeout);
-          for (const { interaction, startedAt: stepStart } of running.values()) {
-            record({ interactionId: interaction.id, agentId: interaction.target, durationMs: now - stepStart, success: false, error: error.message });
-          }
-        }
-        const failedCount = stepResults.filter((step) => !step.success).length;
-        const result: ChoreographyResult = {
-          success: failedCount === 0,
-          stepResults: [...stepResults],
-          totalDurationMs: now - startedAt,
-          completedCount: stepResults.length - failedCount,
-          failedCount,
-          timedOut,
-          pending: this.spec.interactions.filter((interaction) => !router.hasStarted(interaction.id)).map((interaction) => interaction.id),
-        };
-        const closeError = this.#end();
-        if (closeError !== undefined) throw closeError.error;
-        return result;
-      }),
-    );
-  }
-
-  #runStep({ interaction, input }: ReadyInteraction, running: Map<string, RunningStep>): Observable<StepResult> {
-    return defer(() => {
-      const scheduler = this.#scheduler;
-      const startedAt = scheduler.now();
-      const base = { interactionId: interaction.id, agentId: interaction.target };
-      const agent = this.#agents.get(interaction.target);
-      if (agent === undefined) {
-        return of<StepResult>({ ...base, durationMs: 0, success: false, error: new AgentNotFoundError(interaction.target).message });
-      }
-      running.set(interaction.id, { interaction, startedAt });
-      const options = interaction.timeout === undefined ? { scheduler } : { scheduler, timeout: interaction.timeout };
-      return reply(agent, input, options).pipe(
-        map((output): StepResult => ({ ...base, output, durationMs: scheduler.now() - startedAt, success: true })),
-        catchError((error: unknown) =>
-          of<StepResult>({ ...base, durationMs: scheduler.now() - startedAt, success: false, error: error instanceof Error ? error.message : String(error) }),
-        ),
-        tap(() => running.delete(interaction.id)),
-      );
-    });
-  }
-
-  #warnAboutCycles(): void {
-    const { cycles, hasDeadlock, truncated } = DeadlockDetector.detect(this.spec);
-    if (!hasDeadlock) return;
-    const listed = cycles.map((cycle) => [...cycle, cycle[0]].join(' -> ')).join('; ');
-    this.#logger.warn(
-      `Choreography "${this.spec.name}" has a cycle in its source-to-target graph (possible deadlock): ${listed}${truncated ? '; more cycles not listed' : ''}. Running anyway.`,
-    );
+    const { signal, ...run } = checked;
+    return lastValue(this.execute$(run), signal === undefined ? {} : { signal });
   }
 
   /** Ends the run once: completes steps$ and events$, then closes the bus; returns what `close` threw. */
-  #end(): { readonly error: unknown } | undefined {
+  #end(bus: EventBus): { readonly error: unknown } | undefined {
     if (this.#ended) return undefined;
     this.#ended = true;
     this.#steps.complete();
     this.#events.complete();
     try {
-      this.#bus.close();
+      bus.close();
       return undefined;
     } catch (error) {
       return { error };
@@ -282,4 +181,124 @@ export class ChoreographyEngine {
 function toAgentMap(agents: ReadonlyMap<string, Agent> | Readonly<Record<string, Agent>> | undefined): ReadonlyMap<string, Agent> {
   if (agents === undefined) return new Map();
   return agents instanceof Map ? new Map(agents) : new Map(Object.entries(agents));
+}
+
+/**
+ * Builds a {@link ChoreographyEngine}; get one from {@link ChoreographyEngine.builder}.
+ *
+ * @remarks
+ * Sugar over {@link ChoreographyEngineOptions}: nothing is checked until
+ * {@link ChoreographyEngineBuilder.build}, which validates everything with
+ * {@link ChoreographyEngineOptionsSchema} and throws `ConfigError` on a missing spec, a bad option, a
+ * target with no agent or an interaction that can never trigger.
+ *
+ * @example
+ * ```ts
+ * import { ChoreographyEngine, ChoreographySpec } from '@rxagents/choreography';
+ * import { defineAgent } from '@rxagents/core';
+ *
+ * const spec = ChoreographySpec.builder('ping')
+ *   .initialEvent('go')
+ *   .interaction('ping', 'a', 'b', 'go', 'pinged', 'Say ping')
+ *   .interaction('pong', 'b', 'c', 'pinged', null, 'Say pong')
+ *   .build();
+ * const engine = ChoreographyEngine.builder()
+ *   .spec(spec)
+ *   .agents({ b: defineAgent('b', async () => 'ping') })
+ *   .remoteAgent('c') // another process runs c on a shared bus
+ *   .timeout(10_000)
+ *   .logger({ warn: () => undefined })
+ *   .build();
+ * ```
+ */
+export class ChoreographyEngineBuilder {
+  readonly #agents = new Map<string, Agent>();
+  readonly #remoteAgents: string[] = [];
+  readonly #externalEvents: string[] = [];
+  /** Ids under which two different agents were registered, reported by build(). */
+  readonly #clashes = new Set<string>();
+  #options: Partial<Omit<ChoreographyEngineOptions, 'agents' | 'remoteAgents' | 'externalEvents'>> = {};
+
+  /** The spec to run (required). */
+  spec(spec: ChoreographySpec): this {
+    this.#options = { ...this.#options, spec };
+    return this;
+  }
+
+  /**
+   * Registers `agent` under `id`, the id interactions name as `target`. Registering a different agent
+   * under an id already taken is refused by `build()`; the same agent again is harmless.
+   */
+  agent(id: string, agent: Agent): this {
+    const registered = this.#agents.get(id);
+    if (registered !== undefined && registered !== agent) this.#clashes.add(id);
+    else this.#agents.set(id, agent);
+    return this;
+  }
+
+  /** Registers every agent of a Map or record, keyed by the id interactions name as `target`. */
+  agents(agents: ReadonlyMap<string, Agent> | Readonly<Record<string, Agent>>): this {
+    for (const [id, agent] of agents instanceof Map ? agents : Object.entries(agents)) this.agent(id, agent);
+    return this;
+  }
+
+  /** Declares a target that another engine runs on a shared bus: this engine neither runs its interactions nor refuses them. */
+  remoteAgent(id: string): this {
+    this.#remoteAgents.push(id);
+    return this;
+  }
+
+  /** Declares an event that something outside the spec publishes on the bus (another process, app code), so interactions it triggers are not refused. */
+  externalEvent(name: string): this {
+    this.#externalEvents.push(name);
+    return this;
+  }
+
+  /** The whole run's time limit in milliseconds, on the scheduler. Defaults to 5 minutes. */
+  timeout(ms: number): this {
+    this.#options = { ...this.#options, timeout: ms };
+    return this;
+  }
+
+  /** The clock for the timeout and durations. Defaults to `asyncScheduler`. */
+  scheduler(scheduler: SchedulerLike): this {
+    this.#options = { ...this.#options, scheduler };
+    return this;
+  }
+
+  /** Where warnings (a cycle in the spec) go. Defaults to `console`. */
+  logger(logger: ChoreographyLogger): this {
+    this.#options = { ...this.#options, logger };
+    return this;
+  }
+
+  /** The event bus to run on. Defaults to a new {@link InMemoryEventBus}. */
+  bus(bus: EventBus): this {
+    this.#options = { ...this.#options, bus };
+    return this;
+  }
+
+  /**
+   * Validates and returns the engine.
+   *
+   * @throws `ConfigError`, for example `ChoreographyEngine options: spec must be a ChoreographySpec, got undefined`,
+   * `ChoreographyEngine options: spec.interactions.1.target must name an agent of this engine or one of
+   * remoteAgents (interaction "draft"; did you mean "writer"? agents: researcher, writer), got "writr"`,
+   * or, for two different agents registered under one id, `ChoreographyEngine options: agents must
+   * register one agent per id (two different agents were registered under this one), got "writer"`.
+   */
+  build(): ChoreographyEngine {
+    if (this.#clashes.size > 0) {
+      throw new ConfigError(
+        'ChoreographyEngine options',
+        [...this.#clashes].map((id) => ({ path: 'agents', rule: 'must register one agent per id (two different agents were registered under this one)', received: id })),
+      );
+    }
+    return new ChoreographyEngine({
+      ...this.#options,
+      agents: new Map(this.#agents),
+      ...(this.#remoteAgents.length === 0 ? {} : { remoteAgents: [...this.#remoteAgents] }),
+      ...(this.#externalEvents.length === 0 ? {} : { externalEvents: [...this.#externalEvents] }),
+    } as ChoreographyEngineOptions);
+  }
 }

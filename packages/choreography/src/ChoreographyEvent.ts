@@ -2,7 +2,8 @@
  * An event on a choreography's bus.
  *
  * @remarks
- * Initial events carry only a `name`. An event an interaction emits also carries the agent's `output`
+ * Initial events carry a `name`, and the run's `input` when it was given one (which becomes the first
+ * agents' `Context:`). An event an interaction emits also carries the agent's `output`
  * (which becomes the next agent's `Context:`), the `interactionId` that emitted it and that
  * interaction's `agentId`.
  *
@@ -18,6 +19,8 @@ export interface ChoreographyEvent {
   readonly name: string;
   /** The output of the agent whose interaction emitted the event; absent on initial events. */
   readonly output?: string;
+  /** The run's input, on initial events of a run given one. */
+  readonly input?: string;
   /** The interaction that emitted the event; absent on initial events. */
   readonly interactionId?: string;
   /** The agent that ran that interaction; absent on initial events. */

@@ -21,7 +21,7 @@ export interface StepResult {
   readonly durationMs: number;
   /** Whether the agent answered. */
   readonly success: boolean;
-  /** Why the step failed, for example `Agent not found: writer`. */
+  /** Why the step failed, for example `Agent "writer" failed: model down`. */
   readonly error?: string;
 }
 
@@ -32,7 +32,8 @@ export interface StepResult {
  * As in the Java coordination library these APIs follow, `success` means no step failed, and
  * interactions that never triggered leave no step result. Two fields are added so a run cut short cannot
  * pass for a complete one: `timedOut` (the engine's timeout passed) and `pending` (ids of interactions
- * that never started). A step still running at the timeout is aborted and reported as a failed step.
+ * that never started). Both count only the interactions this engine runs: those whose target is in
+ * its `agents`, not in `remoteAgents`. A step still running at the timeout is aborted and reported as a failed step.
  *
  * @example
  * ```ts

@@ -1,7 +1,6 @@
 import { ConfigError, parseConfig } from '@rxagents/core';
-import { ChoreographySpecBuilder } from './ChoreographySpecBuilder';
 import { type ChoreographySpecJson, ChoreographySpecSchema } from './ChoreographySpecSchema';
-import type { Interaction } from './Interaction';
+import type { Interaction, InteractionDefinition } from './Interaction';
 
 /**
  * A choreography: the initial events and the interactions they set off, with no agent in charge.
@@ -75,7 +74,7 @@ export class ChoreographySpec {
    * ```
    */
   static builder(name: string): ChoreographySpecBuilder {
-    return new ChoreographySpecBuilder(name, (json) => new ChoreographySpec(json));
+    return new ChoreographySpecBuilder(name);
   }
 
   /**
@@ -157,5 +156,76 @@ export class ChoreographySpec {
         ...(timeout === undefined || timeout === Infinity ? {} : { timeout }),
       })),
     };
+  }
+}
+
+/**
+ * Builds a {@link ChoreographySpec} step by step, as sugar over its JSON form; get one from {@link ChoreographySpec.builder}.
+ *
+ * @remarks
+ * Nothing is checked until {@link ChoreographySpecBuilder.build}, which validates everything at once
+ * and throws one `ConfigError` listing every problem (missing fields, duplicate ids, no interaction,
+ * no initial event).
+ *
+ * @example
+ * ```ts
+ * import { ChoreographySpec } from '@rxagents/choreography';
+ *
+ * const spec = ChoreographySpec.builder('launch')
+ *   .initialEvent('start')
+ *   .interaction('design', 'pm', 'designer', 'start', 'designed', 'Design the page')
+ *   .interaction('copy', 'pm', 'copywriter', 'start', 'written', 'Write the copy')
+ *   .interaction({ id: 'ship', source: 'designer', target: 'developer', trigger: ['designed', 'written'], emits: null, task: 'Build the page' })
+ *   .build();
+ * console.log(spec.interactions.map((i) => i.id)); // [ 'design', 'copy', 'ship' ]
+ * ```
+ */
+export class ChoreographySpecBuilder {
+  readonly #name: string;
+  readonly #initialEvents: string[] = [];
+  readonly #interactions: InteractionDefinition[] = [];
+
+  /** Prefer {@link ChoreographySpec.builder}, which reads better in a chain. */
+  constructor(name: string) {
+    this.#name = name;
+  }
+
+  /** Adds an event the engine publishes when the run starts. */
+  initialEvent(event: string): this {
+    this.#initialEvents.push(event);
+    return this;
+  }
+
+  /**
+   * Adds an interaction: when `trigger` is published, `target` runs `task`, then publishes `emits`
+   * (unless it is `null`) with its output. `source` is used for deadlock detection only.
+   */
+  interaction(id: string, source: string, target: string, trigger: string, emits: string | null, task: string): this;
+  /** Adds an interaction in object form; `trigger` may list several events (an AND-join). */
+  interaction(definition: InteractionDefinition): this;
+  interaction(
+    idOrDefinition: string | InteractionDefinition,
+    source?: string,
+    target?: string,
+    trigger?: string,
+    emits?: string | null,
+    task?: string,
+  ): this {
+    this.#interactions.push(
+      typeof idOrDefinition === 'object' && idOrDefinition !== null
+        ? { ...idOrDefinition }
+        : ({ id: idOrDefinition, source, target, trigger, emits, task } as InteractionDefinition),
+    );
+    return this;
+  }
+
+  /**
+   * Validates and returns the spec.
+   *
+   * @throws `ConfigError` naming every broken rule, for example
+   * `ChoreographySpec: interactions.1.id must be unique (interactions.0.id is also "draft"), got "draft"`.
+   */
+  build(): ChoreographySpec {
+    return ChoreographySpec.parse({ name: this.#name, initialEvents: [...this.#initialEvents], interactions: [...this.#interactions] });
   }
 }

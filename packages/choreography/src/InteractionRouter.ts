@@ -15,7 +15,7 @@ export interface ReadyInteraction {
  * Internal to {@link ChoreographyEngine}; one router per run. Each interaction starts at most once.
  * An AND-join keeps the first output of each of its triggers and starts when the last one arrives.
  * The input is the task, followed by `Context: <output>` when the triggering event carries an
- * output; an AND-join adds one `Context (<event>): <output>` paragraph per trigger that carries one,
+ * output (or `Context: <input>` when it is an initial event carrying the run's input); an AND-join adds one `Context (<event>): <output>` paragraph per trigger that carries one,
  * in the order the triggers are listed.
  *
  * @internal
@@ -29,10 +29,11 @@ export class InteractionRouter {
     this.#routes = routes;
   }
 
-  /** Indexes a spec's interactions by every event that triggers them. */
-  static routesOf(spec: ChoreographySpec): ReadonlyMap<string, readonly Interaction[]> {
+  /** Indexes the spec's interactions whose target is hosted by every event that triggers them. */
+  static routesOf(spec: ChoreographySpec, hosted: (target: string) => boolean = () => true): ReadonlyMap<string, readonly Interaction[]> {
     const routes = new Map<string, Interaction[]>();
     for (const interaction of spec.interactions) {
+      if (!hosted(interaction.target)) continue;
       for (const event of triggersOf(interaction)) {
         const list = routes.get(event);
         if (list === undefined) routes.set(event, [interaction]);
@@ -52,11 +53,13 @@ export class InteractionRouter {
     const candidates = this.#routes.get(event.name);
     if (candidates === undefined) return [];
     const ready: ReadyInteraction[] = [];
+    // An initial event carries the run's input; an emitted event the agent's output.
+    const payload = event.output ?? event.input;
     for (const interaction of candidates) {
       if (this.#started.has(interaction.id)) continue;
       if (typeof interaction.trigger === 'string') {
         this.#started.add(interaction.id);
-        ready.push({ interaction, input: withContext(interaction.task, event.output) });
+        ready.push({ interaction, input: withContext(interaction.task, payload) });
         continue;
       }
       let seen = this.#joins.get(interaction.id);
@@ -64,7 +67,7 @@ export class InteractionRouter {
         seen = new Map();
         this.#joins.set(interaction.id, seen);
       }
-      if (!seen.has(event.name)) seen.set(event.name, event.output);
+      if (!seen.has(event.name)) seen.set(event.name, payload);
       if (seen.size < interaction.trigger.length) continue;
       this.#started.add(interaction.id);
       this.#joins.delete(interaction.id);

@@ -2,27 +2,12 @@ import { parseConfig, preview } from '@rxagents/core';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { ChoreographyLogger } from './ChoreographyLogger';
 import { CircuitBreakerOpenError } from './errors/CircuitBreakerOpenError';
-import { LivelockDetectorBuilder } from './LivelockDetectorBuilder';
 import { type LivelockDetectorOptions, LivelockDetectorOptionsSchema } from './LivelockDetectorOptions';
 import type { LivelockListener } from './LivelockListener';
 import type { LivelockReport } from './LivelockReport';
 import type { LivelockViolation, LivelockViolationType } from './LivelockViolation';
-
-interface MessageTrack {
-  /**
-   * The times this message was recorded since its last report, at most `repeatedMessageThreshold` of
-   * them: grown as records arrive, then used as a ring whose oldest entry is at `next`.
-   */
-  readonly times: number[];
-  next: number;
-  latest: number;
-}
-
-interface StateTrack {
-  current: string;
-  previous: string | undefined;
-  alternations: number;
-}
+import { RepeatedMessages } from './internal/RepeatedMessages';
+import { StateOscillations } from './internal/StateOscillations';
 
 interface ProgressTrack {
   /** The distinct actions taken, least recently taken first, at most `maxRememberedActions`. */
@@ -67,8 +52,8 @@ export class LivelockDetector {
   readonly #scheduler: SchedulerLike;
   readonly #logger: ChoreographyLogger;
   readonly #listeners = new Set<LivelockListener>();
-  #messages = new Map<string, MessageTrack>();
-  #states = new Map<string, StateTrack>();
+  readonly #messages: RepeatedMessages;
+  readonly #states: StateOscillations;
   #progress = new Map<string, ProgressTrack>();
   #violations: LivelockViolation[] = [];
   #open = false;
@@ -82,6 +67,8 @@ export class LivelockDetector {
   constructor(options: LivelockDetectorOptions = {}) {
     const { scheduler, logger, ...thresholds } = parseConfig(LivelockDetectorOptionsSchema, options, 'LivelockDetector options');
     this.#options = thresholds;
+    this.#messages = new RepeatedMessages(thresholds.repeatedMessageThreshold, thresholds.messageWindowMs);
+    this.#states = new StateOscillations(thresholds.oscillationThreshold);
     this.#scheduler = scheduler ?? asyncScheduler;
     this.#logger = logger ?? console;
   }
@@ -97,7 +84,7 @@ export class LivelockDetector {
    * ```
    */
   static builder(): LivelockDetectorBuilder {
-    return new LivelockDetectorBuilder((options) => new LivelockDetector(options));
+    return new LivelockDetectorBuilder();
   }
 
   /** Whether the circuit breaker is open (recording throws until `reset()`). */
@@ -112,25 +99,8 @@ export class LivelockDetector {
    */
   recordMessage(agentId: string, message: string): void {
     const now = this.#admit(agentId);
-    this.#forgetMessagesBefore(now);
-    // Length-prefixed, so no (agent, message) pair can spell another's key, whatever characters they hold.
-    const key = `${agentId.length}:${agentId}${message}`;
-    const limit = this.#options.repeatedMessageThreshold;
-    let track = this.#messages.get(key);
-    if (track === undefined) track = { times: [], next: 0, latest: now };
-    else this.#messages.delete(key);
-    // Re-inserted on every record, so the Map iterates from the least recently recorded message.
-    this.#messages.set(key, track);
-    track.latest = now;
-    const { times } = track;
-    if (times.length < limit) times.push(now);
-    else {
-      times[track.next] = now;
-      track.next = (track.next + 1) % limit;
-    }
-    if (times.length === limit && now - (times[track.next] as number) <= this.#options.messageWindowMs) {
-      times.length = 0;
-      track.next = 0;
+    if (this.#messages.record(agentId, message, now)) {
+      const limit = this.#options.repeatedMessageThreshold;
       this.#report('REPEATED_MESSAGE', agentId, `Message repeated ${limit} times within ${this.#options.messageWindowMs} ms: ${preview(message)}`, now);
     }
   }
@@ -142,24 +112,10 @@ export class LivelockDetector {
    */
   recordStateChange(agentId: string, state: string): void {
     const now = this.#admit(agentId);
-    const track = this.#states.get(agentId);
-    if (track === undefined) {
-      this.#states.set(agentId, { current: state, previous: undefined, alternations: 0 });
-      return;
-    }
-    if (state === track.current) return;
-    track.alternations = state === track.previous ? track.alternations + 1 : 1;
-    track.previous = track.current;
-    track.current = state;
-    if (track.alternations >= this.#options.oscillationThreshold) {
-      track.alternations = 0;
-      this.#report(
-        'OSCILLATING_STATE',
-        agentId,
-        `State alternated ${this.#options.oscillationThreshold} times between ${preview(track.previous)} and ${preview(track.current)}`,
-        now,
-      );
-    }
+    const alternated = this.#states.record(agentId, state);
+    if (alternated === undefined) return;
+    const [from, to] = alternated;
+    this.#report('OSCILLATING_STATE', agentId, `State alternated ${this.#options.oscillationThreshold} times between ${preview(from)} and ${preview(to)}`, now);
   }
 
   /**
@@ -194,7 +150,7 @@ export class LivelockDetector {
   analyze(): LivelockReport {
     const now = this.#scheduler.now();
     for (const [agentId, track] of this.#progress) this.#checkStall(agentId, track, now);
-    this.#forgetMessagesBefore(now);
+    this.#messages.forgetBefore(now);
     return { livelockDetected: this.#violations.length > 0, violations: [...this.#violations], circuitBreakerOpen: this.#open };
   }
 
@@ -226,8 +182,8 @@ export class LivelockDetector {
 
   /** Closes the breaker and forgets every violation and everything recorded. */
   reset(): void {
-    this.#messages = new Map();
-    this.#states = new Map();
+    this.#messages.clear();
+    this.#states.clear();
     this.#progress = new Map();
     this.#violations = [];
     this.#open = false;
@@ -241,15 +197,6 @@ export class LivelockDetector {
     const progress = this.#progress.get(agentId);
     if (progress !== undefined) this.#checkStall(agentId, progress, now);
     return now;
-  }
-
-  /** Drops messages last recorded more than the window ago; they can no longer be part of a repeat. */
-  #forgetMessagesBefore(now: number): void {
-    const window = this.#options.messageWindowMs;
-    for (const [key, track] of this.#messages) {
-      if (now - track.latest <= window) return;
-      this.#messages.delete(key);
-    }
   }
 
   #checkStall(agentId: string, track: ProgressTrack, now: number): void {
@@ -292,5 +239,80 @@ export class LivelockDetector {
       }
     }
     return failure;
+  }
+}
+
+/**
+ * Builds a {@link LivelockDetector}; get one from {@link LivelockDetector.builder}.
+ *
+ * @remarks
+ * Every setting starts at its default, that of the Java coordination library these APIs follow (5
+ * repeats within 10 s, 4 alternations, 30 s without a new action, breaker at 3); `build()` validates and
+ * throws `ConfigError` on a bad value.
+ *
+ * @example
+ * ```ts
+ * import { LivelockDetector } from '@rxagents/choreography';
+ *
+ * const detector = LivelockDetector.builder()
+ *   .repeatedMessageThreshold(3)
+ *   .messageWindowMs(5_000)
+ *   .oscillationThreshold(6)
+ *   .progressTimeoutMs(60_000)
+ *   .circuitBreakerThreshold(2)
+ *   .build();
+ * ```
+ */
+export class LivelockDetectorBuilder {
+  #options: LivelockDetectorOptions = {};
+
+  /** How many identical messages within the window make a `REPEATED_MESSAGE`. Default 5. */
+  repeatedMessageThreshold(count: number): this {
+    return this.#set({ repeatedMessageThreshold: count });
+  }
+
+  /** The window for repeated messages, in ms. Default 10,000. */
+  messageWindowMs(ms: number): this {
+    return this.#set({ messageWindowMs: ms });
+  }
+
+  /** How many back-and-forth state changes make an `OSCILLATING_STATE`. Default 4. */
+  oscillationThreshold(count: number): this {
+    return this.#set({ oscillationThreshold: count });
+  }
+
+  /** How long without a new action makes a `PROGRESS_STALL`, in ms. Default 30,000. */
+  progressTimeoutMs(ms: number): this {
+    return this.#set({ progressTimeoutMs: ms });
+  }
+
+  /** How many violations in total trip the circuit breaker. Default 3. */
+  circuitBreakerThreshold(count: number): this {
+    return this.#set({ circuitBreakerThreshold: count });
+  }
+
+  /** How many distinct actions are remembered per agent (the least recent is forgotten first). Default 10,000. */
+  maxRememberedActions(count: number): this {
+    return this.#set({ maxRememberedActions: count });
+  }
+
+  /** The clock. Default `asyncScheduler`. */
+  scheduler(scheduler: SchedulerLike): this {
+    return this.#set({ scheduler });
+  }
+
+  /** Where listener errors are reported. Default `console`. */
+  logger(logger: ChoreographyLogger): this {
+    return this.#set({ logger });
+  }
+
+  /** Validates and returns the detector; throws `ConfigError` on a bad setting. */
+  build(): LivelockDetector {
+    return new LivelockDetector({ ...this.#options });
+  }
+
+  #set(options: LivelockDetectorOptions): this {
+    this.#options = { ...this.#options, ...options };
+    return this;
   }
 }

@@ -4,8 +4,10 @@ import { CoordinationError } from '@rxagents/core';
  * An interaction's target agent is not registered with the engine.
  *
  * @remarks
- * {@link ChoreographyEngine} does not throw it: the interaction fails, and its {@link StepResult}
- * carries the message `Agent not found: <id>`. Not retryable: the same engine fails the same way.
+ * Not used by {@link ChoreographyEngine}: building an engine refuses a target with no agent (one
+ * that is not in `agents` nor in `remoteAgents`) with a `ConfigError`, so no step can fail this way.
+ * Kept for code that looks agents up by id itself, for example a bus adapter that routes work to
+ * agents in other processes. Not retryable.
  *
  * @example
  * ```ts

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/**
+ * The zod schema of {@link ChoreographyRunOptions}: strict, `input` a string if given.
+ *
+ * @example
+ * ```ts
+ * import { ChoreographyRunOptionsSchema } from '@rxagents/choreography';
+ *
+ * console.log(ChoreographyRunOptionsSchema.safeParse({ input: 'hello' }).success); // true
+ * console.log(ChoreographyRunOptionsSchema.safeParse({ inptu: 'hello' }).success); // false
+ * ```
+ */
+export const ChoreographyRunOptionsSchema = z.strictObject({ input: z.string({ error: 'must be a string' }).optional() });
+
+/**
+ * What one run of an engine takes: the input its initial events carry.
+ *
+ * @example
+ * ```ts
+ * import { ChoreographyEngine, ChoreographySpec, type ChoreographyRunOptions } from '@rxagents/choreography';
+ * import { defineAgent } from '@rxagents/core';
+ *
+ * const spec = ChoreographySpec.builder('echo').initialEvent('request').interaction('echo', 'user', 'echo', 'request', null, 'Repeat').build();
+ * const run: ChoreographyRunOptions = { input: 'hello' };
+ * const result = await new ChoreographyEngine({ spec, agents: { echo: defineAgent('echo', async (input) => input) } }).execute(run);
+ * console.log(JSON.stringify(result.stepResults[0]?.output)); // "Repeat\n\nContext: hello"
+ * ```
+ */
+export interface ChoreographyRunOptions {
+  /**
+   * The run's input: carried by the initial events, so the first interactions' agents receive their
+   * task followed by `Context: <input>`.
+   */
+  readonly input?: string;
+}
