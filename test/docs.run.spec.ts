@@ -42,3 +42,23 @@ describe('documentation code blocks run', () => {
     });
   }
 });
+
+describe('the block runner', () => {
+  const scratch = join(root, '.tmp', `docs-run-self-${process.pid}`);
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('fails a block with its location and stderr: a throw, an await that never settles, a time limit', async () => {
+    const probes = [
+      { file: 'probe.md', line: 3, code: "throw new Error('boom from the block');" },
+      { file: 'probe.md', line: 9, code: 'await new Promise(() => {});' },
+      { file: 'probe.ts', line: 12, code: 'setInterval(() => {}, 1_000);' },
+      { file: 'probe.ts', line: 20, code: "import { of } from 'rxjs';\nof(1).subscribe(console.log);" },
+    ];
+    const [thrown, unsettled, endless, fine] = await runDocBlocks(root, probes, { timeoutMs: 2_000, workDir: scratch });
+    expect(thrown?.failure).toMatch(/^probe\.md:3: exit code 1\.[\s\S]*--- stderr ---[\s\S]*boom from the block/);
+    expect(unsettled?.failure).toMatch(/^probe\.md:9: exit code 13, a top-level await never settled/);
+    expect(endless?.failure).toMatch(/^probe\.ts:12: still running after 2000 ms/);
+    expect(fine?.failure).toBeUndefined();
+    expect(fine?.stdout).toBe('1\n');
+  }, 60_000);
+});
