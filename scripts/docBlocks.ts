@@ -8,7 +8,16 @@ export interface DocBlock {
   /** 1-based line of the opening fence. */
   readonly line: number;
   readonly code: string;
+  /**
+   * Why the block is type-checked but not executed, when it carries a no-run marker: in Markdown an
+   * HTML comment `<!-- no-run: why -->` on the last non-blank line before the fence, in TSDoc a first
+   * line `// no-run: why` inside the block. `''` when the marker gives no reason (a test refuses that).
+   */
+  readonly noRun?: string;
 }
+
+const MARKDOWN_NO_RUN = /^<!--\s*no-run:?(.*?)-->$/;
+const CODE_NO_RUN = /^\/\/\s*no-run:?(.*)$/;
 
 const FENCE_OPEN = /^```(ts|typescript)(\s+(\S+))?\s*$/;
 
@@ -34,22 +43,33 @@ function walk(dir: string, accept: (path: string) => boolean, out: string[] = []
  */
 function extract(file: string, lines: readonly (string | undefined)[], strip: (line: string) => string | undefined): DocBlock[] {
   const blocks: DocBlock[] = [];
-  let open: { line: number; partial: boolean; body: string[] } | undefined;
+  let open: { line: number; partial: boolean; noRun: string | undefined; body: string[] } | undefined;
+  let lastNonBlank = '';
   lines.forEach((raw, index) => {
     const line = raw === undefined ? undefined : strip(raw);
     if (line === undefined) {
       open = undefined;
+      lastNonBlank = '';
       return;
     }
     const trimmed = line.trim();
     if (open === undefined) {
       const match = FENCE_OPEN.exec(trimmed);
-      if (match) open = { line: index + 1, partial: match[3] === 'partial', body: [] };
+      if (match) {
+        const marker = MARKDOWN_NO_RUN.exec(lastNonBlank);
+        open = { line: index + 1, partial: match[3] === 'partial', noRun: marker ? marker[1]!.trim() : undefined, body: [] };
+      } else if (trimmed !== '') lastNonBlank = trimmed;
       return;
     }
     if (trimmed === '```') {
-      if (!open.partial) blocks.push({ file, line: open.line, code: open.body.join('\n') });
+      if (!open.partial) {
+        const first = open.body.find((bodyLine) => bodyLine.trim() !== '');
+        const marker = first === undefined ? null : CODE_NO_RUN.exec(first.trim());
+        const noRun = open.noRun ?? (marker ? marker[1]!.trim() : undefined);
+        blocks.push({ file, line: open.line, code: open.body.join('\n'), ...(noRun === undefined ? {} : { noRun }) });
+      }
       open = undefined;
+      lastNonBlank = '';
       return;
     }
     open.body.push(line);

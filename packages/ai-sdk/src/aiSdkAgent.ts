@@ -87,6 +87,7 @@ export const AiSdkAgentOptionsSchema = z.strictObject({
  *
  * @example
  * ```ts
+ * // no-run: needs a language model (an OpenAI-compatible server or a provider account)
  * import { lastValue, reply } from '@rxagents/core';
  * import { aiSdkAgent, type AiSdkAgent, type AiSdkAgentOptions } from '@rxagents/ai-sdk';
  *
@@ -126,6 +127,7 @@ export interface AiSdkAgent extends Agent {
  *
  * @example
  * ```ts
+ * // no-run: needs a language model (an OpenAI-compatible server or a provider account)
  * import { reply } from '@rxagents/core';
  * import { aiSdkAgent, type AiSdkAgentOptions } from '@rxagents/ai-sdk';
  * import { lastValueFrom } from 'rxjs';

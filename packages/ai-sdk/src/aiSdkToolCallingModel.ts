@@ -77,6 +77,7 @@ export const AiSdkToolCallingModelOptionsSchema = z.strictObject({
  *
  * @example
  * ```ts
+ * // no-run: needs a language model (an OpenAI-compatible server or a provider account)
  * import { defineAgent, lastValue, reply } from '@rxagents/core';
  * import { aiSdkToolCallingModel, type AiSdkToolCallingModel, type AiSdkToolCallingModelOptions } from '@rxagents/ai-sdk';
  * import { routingAgent } from '@rxagents/handoff';
@@ -116,6 +117,7 @@ export interface AiSdkToolCallingModel extends ToolCallingModel {
  *
  * @example
  * ```ts
+ * // no-run: needs a language model (an OpenAI-compatible server or a provider account)
  * import { aiSdkToolCallingModel, type AiSdkToolCallingModelOptions } from '@rxagents/ai-sdk';
  * import { from, lastValueFrom } from 'rxjs';
  *

@@ -193,6 +193,7 @@ export const ExecutionModel = {
    *
    * @example
    * ```ts
+   * // no-run: a fragment: `model` is any model made with ExecutionModel.create
    * import { ExecutionModel, OrchestratedDriver, type ExecutionModel as Model } from '@rxagents/patterns';
    *
    * declare const model: Model<string>;
