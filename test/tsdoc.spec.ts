@@ -19,7 +19,10 @@ function undocumentedExports(): Map<string, string[]> {
     const moduleSymbol = source === undefined ? undefined : checker.getSymbolAtLocation(source);
     const problems: string[] = [];
     for (const exported of moduleSymbol === undefined ? [] : checker.getExportsOfModule(moduleSymbol)) {
-      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      // A grouped name (a module namespace of functions exported under the name of the type they build)
+      // is documented where it is exported; anything else where it is declared.
+      const documented = ts.displayPartsToString(exported.getDocumentationComment(checker)).trim() !== '';
+      const symbol = exported.flags & ts.SymbolFlags.Alias && !documented ? checker.getAliasedSymbol(exported) : exported;
       const summary = ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
       const hasExample = symbol.getJsDocTags(checker).some((tag) => tag.name === 'example');
       if (summary === '') problems.push(`${exported.name}: no summary`);

@@ -12,7 +12,8 @@ import { dispatchAgents, overallDeadline, untilDeadline } from './dispatchAgents
 import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
 import { MessageDroppedError } from './errors/MessageDroppedError';
 import { UnknownParticipantError } from './errors/UnknownParticipantError';
-import { evaluateTermination, type TerminationCondition } from './TerminationCondition';
+import { evaluateTermination } from './evaluateTermination';
+import type { TerminationCondition } from './TerminationCondition';
 import type { TerminationDecision } from './TerminationDecision';
 import { TurnPolicy } from './TurnPolicy';
 import { unfoldSteps, type Unfolded } from './unfoldSteps';

@@ -8,9 +8,11 @@ import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
 import { ConversationState } from './ConversationState';
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
 import type { JudgeConvergenceOptions } from './conversationTerminations';
-import { ExecutionModel } from './ExecutionModel';
+import type { ExecutionModel } from './ExecutionModel';
+import * as ExecutionModels from './executionModels';
 import { PatternBuilder } from './PatternBuilder';
-import { TerminationCondition } from './TerminationCondition';
+import type { TerminationCondition } from './TerminationCondition';
+import * as Terminations from './terminationConditions';
 import { TurnPolicy } from './TurnPolicy';
 
 /**
@@ -135,17 +137,17 @@ export class DebateBuilder extends PatternBuilder<ConversationState> {
   /** The conversation condition derived from `maxRounds` and `judge`. */
   termination(): TerminationCondition<ConversationState> {
     const { maxRounds, judge, judgeOptions, scheduler } = this.#settings;
-    const rounds = TerminationCondition.maxIterations<ConversationState>(maxRounds);
+    const rounds = Terminations.maxIterations<ConversationState>(maxRounds);
     if (judge === undefined) return rounds;
-    const converged = TerminationCondition.judgeConvergence(judge, { ...judgeOptions, ...(scheduler === undefined ? {} : { scheduler }) });
-    return TerminationCondition.or(converged, rounds);
+    const converged = Terminations.judgeConvergence(judge, { ...judgeOptions, ...(scheduler === undefined ? {} : { scheduler }) });
+    return Terminations.or(converged, rounds);
   }
 
   build(): ExecutionModel<ConversationState> {
     const { agents, prompt = conversationPrompt, agentTimeout, timeout, scheduler = asyncScheduler } = this.#settings;
     const ids = agents.map((agent) => agent.id);
     const termination = this.termination();
-    const model = ExecutionModel.create<ConversationState>({
+    const model = ExecutionModels.create<ConversationState>({
       pattern: 'debate',
       agents,
       initialState: (input) => ConversationState.initial(input, ids),
@@ -162,6 +164,6 @@ export class DebateBuilder extends PatternBuilder<ConversationState> {
     });
     if (this.#channel === undefined) return model;
     const strategy = ChannelExecutionStrategy.conversation<ConversationState>({ turnPolicy: TurnPolicy.roundRobin(), termination, project: (state) => state, prompt });
-    return ExecutionModel.withBackend(model, ChannelBackend(strategy, this.#channel));
+    return ExecutionModels.withBackend(model, ChannelBackend(strategy, this.#channel));
   }
 }

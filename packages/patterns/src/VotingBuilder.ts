@@ -5,9 +5,10 @@ import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
 import { ChannelBackend, type ChannelBackendOptions, ChannelBackendOptionsSchema } from './ChannelBackend';
 import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
-import { ExecutionModel } from './ExecutionModel';
+import type { ExecutionModel } from './ExecutionModel';
+import * as ExecutionModels from './executionModels';
 import { PatternBuilder } from './PatternBuilder';
-import { TerminationCondition } from './TerminationCondition';
+import * as Terminations from './terminationConditions';
 import { type Vote, VotingAggregation, type VotingDecision } from './VotingAggregation';
 
 /**
@@ -163,7 +164,7 @@ export class VotingBuilder extends PatternBuilder<VotingState> {
 
   build(): ExecutionModel<VotingState> {
     const { agents, aggregation = VotingAggregation.majority(), parseVote = defaultParseVote, prompt, concurrency, agentTimeout, timeout } = this.#settings;
-    const model = ExecutionModel.create<VotingState>({
+    const model = ExecutionModels.create<VotingState>({
       pattern: 'voting',
       agents,
       initialState: (question) => ({ question, votes: [], decision: decide(aggregation, []) }),
@@ -173,7 +174,7 @@ export class VotingBuilder extends PatternBuilder<VotingState> {
         const votes = [...state.votes, { agentId: result.agentId, choice: result.ok ? voteOf(parseVote, result.output) : undefined }];
         return { ...state, votes, decision: decide(aggregation, votes) };
       },
-      termination: TerminationCondition.of('every vote counted', ({ state }) => ({ type: 'complete', reason: state.decision.reason })),
+      termination: Terminations.of('every vote counted', ({ state }) => ({ type: 'complete', reason: state.decision.reason })),
       output: (state) => state.decision.winner ?? '',
       deadlocked: (state) => state.decision.winner === undefined,
       concurrency: concurrency ?? agents.length,
@@ -187,6 +188,6 @@ export class VotingBuilder extends PatternBuilder<VotingState> {
       ...(agentTimeout === undefined ? {} : { agentTimeout }),
       ...(timeout === undefined ? {} : { timeout }),
     });
-    return ExecutionModel.withBackend(model, ChannelBackend(strategy, this.#channel));
+    return ExecutionModels.withBackend(model, ChannelBackend(strategy, this.#channel));
   }
 }
