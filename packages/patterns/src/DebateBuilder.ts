@@ -4,8 +4,9 @@ import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList, agentRule } from './agentList';
 import { ChannelBackend, type ChannelBackendOptions, ChannelBackendOptionsSchema } from './ChannelBackend';
-import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
-import { ConversationState } from './ConversationState';
+import * as Strategies from './channelExecutionStrategies';
+import type { ConversationState } from './ConversationState';
+import * as ConversationStates from './conversationStates';
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
 import type { JudgeConvergenceOptions } from './conversationTerminations';
 import type { ExecutionModel } from './ExecutionModel';
@@ -13,7 +14,7 @@ import * as ExecutionModels from './executionModels';
 import { PatternBuilder } from './PatternBuilder';
 import type { TerminationCondition } from './TerminationCondition';
 import * as Terminations from './terminationConditions';
-import { TurnPolicy } from './TurnPolicy';
+import * as TurnPolicies from './turnPolicies';
 
 /**
  * Options of {@link Patterns.debate}.
@@ -150,12 +151,12 @@ export class DebateBuilder extends PatternBuilder<ConversationState> {
     const model = ExecutionModels.create<ConversationState>({
       pattern: 'debate',
       agents,
-      initialState: (input) => ConversationState.initial(input, ids),
+      initialState: (input) => ConversationStates.initial(input, ids),
       route: () => agents,
       prompt: (state, agent) => prompt(state, agent.id),
-      aggregate: (state, result) => (result.ok ? ConversationState.fold(state, { speaker: result.agentId, content: result.output, at: result.finishedAt }) : state),
+      aggregate: (state, result) => (result.ok ? ConversationStates.fold(state, { speaker: result.agentId, content: result.output, at: result.finishedAt }) : state),
       termination,
-      output: ConversationState.transcript,
+      output: ConversationStates.transcript,
       failOnAgentError: true,
       concurrency: 1,
       scheduler,
@@ -163,7 +164,7 @@ export class DebateBuilder extends PatternBuilder<ConversationState> {
       ...(timeout === undefined ? {} : { timeout }),
     });
     if (this.#channel === undefined) return model;
-    const strategy = ChannelExecutionStrategy.conversation<ConversationState>({ turnPolicy: TurnPolicy.roundRobin(), termination, project: (state) => state, prompt });
+    const strategy = Strategies.conversation<ConversationState>({ turnPolicy: TurnPolicies.roundRobin(), termination, project: (state) => state, prompt });
     return ExecutionModels.withBackend(model, ChannelBackend(strategy, this.#channel));
   }
 }

@@ -5,7 +5,7 @@ import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
 import type { AgentResult } from './AgentResult';
 import { ChannelBackend, type ChannelBackendOptions, ChannelBackendOptionsSchema } from './ChannelBackend';
-import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
+import * as Strategies from './channelExecutionStrategies';
 import type { ExecutionModel } from './ExecutionModel';
 import * as ExecutionModels from './executionModels';
 import { PatternBuilder } from './PatternBuilder';
@@ -162,7 +162,7 @@ export class ParallelBuilder extends PatternBuilder<ParallelState> {
       ...(timeout === undefined ? {} : { timeout }),
     });
     if (this.#channel === undefined) return model;
-    const strategy = ChannelExecutionStrategy.barrier({
+    const strategy = Strategies.barrier({
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(agentTimeout === undefined ? {} : { agentTimeout }),
       ...(timeout === undefined ? {} : { timeout }),

@@ -4,12 +4,13 @@ import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
 import { ChannelBackend, type ChannelBackendOptions, ChannelBackendOptionsSchema } from './ChannelBackend';
-import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
+import * as Strategies from './channelExecutionStrategies';
 import type { ExecutionModel } from './ExecutionModel';
 import * as ExecutionModels from './executionModels';
 import { PatternBuilder } from './PatternBuilder';
 import * as Terminations from './terminationConditions';
-import { type Vote, VotingAggregation, type VotingDecision } from './VotingAggregation';
+import type { Vote, VotingAggregation, VotingDecision } from './VotingAggregation';
+import * as VotingAggregations from './votingAggregations';
 
 /**
  * Options of {@link Patterns.voting}.
@@ -163,7 +164,7 @@ export class VotingBuilder extends PatternBuilder<VotingState> {
   }
 
   build(): ExecutionModel<VotingState> {
-    const { agents, aggregation = VotingAggregation.majority(), parseVote = defaultParseVote, prompt, concurrency, agentTimeout, timeout } = this.#settings;
+    const { agents, aggregation = VotingAggregations.majority(), parseVote = defaultParseVote, prompt, concurrency, agentTimeout, timeout } = this.#settings;
     const model = ExecutionModels.create<VotingState>({
       pattern: 'voting',
       agents,
@@ -183,7 +184,7 @@ export class VotingBuilder extends PatternBuilder<VotingState> {
       ...(timeout === undefined ? {} : { timeout }),
     });
     if (this.#channel === undefined) return model;
-    const strategy = ChannelExecutionStrategy.fanIn({
+    const strategy = Strategies.fanIn({
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(agentTimeout === undefined ? {} : { agentTimeout }),
       ...(timeout === undefined ? {} : { timeout }),

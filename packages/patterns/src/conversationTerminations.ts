@@ -2,7 +2,8 @@ import { catchError, map, of, type SchedulerLike } from 'rxjs';
 import { type Agent, configRules, parseConfig, reply } from '@rxagents/core';
 import { z } from 'zod';
 import { agentRule } from './agentList';
-import { ConversationState, lastMessage, messageCount } from './ConversationState';
+import { type ConversationState, lastMessage, messageCount } from './ConversationState';
+import * as ConversationStates from './conversationStates';
 import type { TerminationCondition } from './TerminationCondition';
 import { CONTINUE } from './TerminationDecision';
 
@@ -64,7 +65,7 @@ const defaultJudgePrompt = (state: ConversationState): string =>
   [
     `You judge a discussion. Topic: ${state.topic}`,
     'Transcript:',
-    ConversationState.transcript(state),
+    ConversationStates.transcript(state),
     'Have the participants converged? Answer CONVERGED or CONTINUE, then one sentence.',
   ].join('\n');
 

@@ -2,14 +2,44 @@ import type { AgentRef as AgentRefType } from './AgentRef';
 import * as AgentRefFunctions from './agentRefs';
 import type { ExecutionModel as ExecutionModelType } from './ExecutionModel';
 import * as ExecutionModelFunctions from './executionModels';
+import type { TurnPolicy as TurnPolicyType } from './TurnPolicy';
+import * as TurnPolicyFunctions from './turnPolicies';
+import type { ConversationState as ConversationStateType } from './ConversationState';
+import * as ConversationStateFunctions from './conversationStates';
+import type { VotingAggregation as VotingAggregationType } from './VotingAggregation';
+import * as VotingAggregationFunctions from './votingAggregations';
+import type { ChannelExecutionStrategy as ChannelExecutionStrategyType } from './ChannelExecutionStrategy';
+import * as ChannelExecutionStrategyFunctions from './channelExecutionStrategies';
 import type { TerminationCondition as TerminationConditionType } from './TerminationCondition';
 import * as TerminationConditionFunctions from './terminationConditions';
 
-export { Patterns } from './Patterns';
+/**
+ * The pattern builders: one configuration surface per pattern, run directly or, with `.overChannel()`, over a channel.
+ *
+ * @remarks
+ * Each builder validates its options at once (`ConfigError`), gives a model with `build()`, a run with
+ * `run(input)` / `observe(input)` / `execute(input)`, and a `ComposedAgent` with `asAgent(id)`.
+ * `.overChannel()` is the one-call mode switch (debate: Conversation with round-robin turns; voting:
+ * FanIn; parallel: Barrier); the channel is a transport decision, not a different kind of debate.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Patterns } from '@rxagents/patterns';
+ *
+ * const pro = defineAgent('pro', async () => 'Yes, because...');
+ * const con = defineAgent('con', async () => 'No, because...');
+ * const direct = Patterns.debate({ agents: [pro, con], maxRounds: 2 });
+ * const overChannel = direct.overChannel();
+ * const [a, b] = await Promise.all([direct.execute('Topic'), overChannel.execute('Topic')]);
+ * console.log(a.output === b.output); // true
+ * ```
+ */
+export * as Patterns from './Patterns';
 export { PatternBuilder, ExecuteOptionsSchema, type ExecuteOptions } from './PatternBuilder';
 export { DebateBuilder, DebateOptionsSchema, type DebateOptions } from './DebateBuilder';
 export { VotingBuilder, VotingOptionsSchema, type VotingOptions, type VotingState } from './VotingBuilder';
-export { VotingAggregation, type Vote, type VotingDecision } from './VotingAggregation';
+export type { Vote, VotingDecision } from './VotingAggregation';
 export { ParallelBuilder, ParallelOptionsSchema, type ParallelOptions, type ParallelState } from './ParallelBuilder';
 export { SequenceBuilder, SequenceOptionsSchema, type SequenceOptions, type SequenceState } from './SequenceBuilder';
 export { SupervisorBuilder, SupervisorOptionsSchema, type SupervisorOptions, type SupervisorState, type SupervisorStep } from './SupervisorBuilder';
@@ -21,7 +51,6 @@ export { OrchestratedDriver } from './OrchestratedDriver';
 export { runModel } from './runModel';
 export { ChannelBackend, ChannelBackendOptionsSchema, type ChannelBackendOptions, type ChannelExecutionBackend, type PatternChannel } from './ChannelBackend';
 export {
-  ChannelExecutionStrategy,
   CollectOptionsSchema,
   ConversationStrategySchema,
   type CollectOptions,
@@ -36,9 +65,8 @@ export {
   type ConversationEvent,
   type ConversationChannel,
 } from './ConversationOrchestrator';
-export { ConversationState, type ConversationMessage, type PostedMessage } from './ConversationState';
+export type { ConversationMessage, PostedMessage } from './ConversationState';
 export { conversationPrompt, type ConversationPrompt } from './conversationPrompt';
-export { TurnPolicy } from './TurnPolicy';
 export { evaluateTermination } from './evaluateTermination';
 export { JudgeConvergenceOptionsSchema, type JudgeConvergenceOptions } from './conversationTerminations';
 export { CONTINUE, type TerminationDecision, type TerminationSnapshot } from './TerminationDecision';
@@ -133,3 +161,99 @@ export { TerminationConditionFunctions as TerminationCondition };
  */
 export type ExecutionModel<T> = ExecutionModelType<T>;
 export { ExecutionModelFunctions as ExecutionModel };
+
+/**
+ * Decides who speaks next in a conversation; as a value, `roundRobin`, `freeForAll`, `addressed` and `custom`.
+ *
+ * @remarks
+ * `next(state)` returns the ids of the participants who speak in the next turn: one for a round robin,
+ * every participant at once for a free-for-all (they answer concurrently, each seeing the same
+ * transcript). An empty list ends the conversation with status `completed`. A returned id that is not a
+ * participant fails the run with `UnknownParticipantError`. Policies must be pure functions of the state;
+ * build one with {@link TurnPolicy.custom}.
+ *
+ * @example
+ * ```ts
+ * import { ConversationState, TurnPolicy } from '@rxagents/patterns';
+ *
+ * const policy = TurnPolicy.roundRobin();
+ * const state = ConversationState.initial('topic', ['a', 'b', 'c']);
+ * console.log(policy.next(state)); // [ 'a' ]
+ * ```
+ */
+export type TurnPolicy = TurnPolicyType;
+export { TurnPolicyFunctions as TurnPolicy };
+
+/**
+ * The projection of a conversation: what every participant and observer sees; as a value, `initial`, `fold` and `transcript`.
+ *
+ * @remarks
+ * It is a fold of the channel's messages ({@link ConversationState.fold}, used with `scan`), never
+ * mutated: each message gives a new snapshot, in O(1): the snapshots of one conversation share one
+ * append-only log, and each reads its own `messages` as a frozen array built on first read. `round`
+ * counts *completed* rounds, the fewest contributions any participant has made, so it advances when
+ * everybody has spoken once more
+ * (after three turns of a three-agent round robin, after one turn of a free-for-all). `roundComplete`
+ * says whether the last message completed a round; judge-based termination looks at it.
+ *
+ * @example
+ * ```ts
+ * import { ConversationState } from '@rxagents/patterns';
+ *
+ * let state = ConversationState.initial('Tabs or spaces?', ['alice', 'bob']);
+ * state = ConversationState.fold(state, { speaker: 'alice', content: 'Tabs.', at: 0 });
+ * state = ConversationState.fold(state, { speaker: 'bob', content: 'Spaces.', at: 5 });
+ * console.log(state.round, state.roundComplete, state.lastSpeaker); // 1 true bob
+ * ```
+ */
+export type ConversationState = ConversationStateType;
+export { ConversationStateFunctions as ConversationState };
+
+/**
+ * Turns votes into a decision; the run's status is `deadlocked` when there is no winner; as a value, `majority` and `unanimous`.
+ *
+ * @example
+ * ```ts
+ * import { VotingAggregation } from '@rxagents/patterns';
+ *
+ * const decision = VotingAggregation.majority()([
+ *   { agentId: 'a', choice: 'yes' },
+ *   { agentId: 'b', choice: 'no' },
+ * ]);
+ * console.log(decision.winner, decision.reason); // undefined tie between no, yes (1 vote each)
+ * ```
+ */
+export type VotingAggregation = VotingAggregationType;
+export { VotingAggregationFunctions as VotingAggregation };
+
+/**
+ * How a pattern uses its channel: a discriminated union on `kind`; as a value, `conversation`, `fanIn`
+ * and `barrier`, which build one.
+ *
+ * @remarks
+ * - `conversation`: a {@link ConversationOrchestrator} over the channel: participants post replies, the
+ *   state is the channel's fold, a turn policy picks speakers, the strategy's own
+ *   `TerminationCondition<ConversationState>` decides when to stop, `project` maps the projection to
+ *   the model's state (so no unsound cast bridges `ConversationState` and `T`).
+ * - `fanIn`: invokes every agent concurrently (bounded by `concurrency`), posts each result on the
+ *   channel, and aggregates results in arrival order, one snapshot each.
+ * - `barrier`: the same dispatch, but nothing is aggregated until every contributor has written; then the
+ *   results are aggregated in agent order, in one step.
+ * Unlike in the Java coordination library these APIs follow, FanIn and Barrier dispatch concurrently
+ * with a per-agent and an overall timeout; a timed-out agent is a recorded result, never a hang.
+ *
+ * @example
+ * ```ts
+ * import { ChannelExecutionStrategy, TerminationCondition, TurnPolicy } from '@rxagents/patterns';
+ *
+ * const debate = ChannelExecutionStrategy.conversation({
+ *   turnPolicy: TurnPolicy.roundRobin(),
+ *   termination: TerminationCondition.maxIterations(3),
+ *   project: (state) => state,
+ * });
+ * const vote = ChannelExecutionStrategy.fanIn({ concurrency: 4, agentTimeout: 10_000, timeout: 30_000 });
+ * const gate = ChannelExecutionStrategy.barrier({ timeout: 60_000 });
+ * ```
+ */
+export type ChannelExecutionStrategy<T> = ChannelExecutionStrategyType<T>;
+export { ChannelExecutionStrategyFunctions as ChannelExecutionStrategy };

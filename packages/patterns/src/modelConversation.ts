@@ -1,6 +1,7 @@
 import type { AgentRef } from './AgentRef';
 import type { AgentResult } from './AgentResult';
-import { ChannelExecutionStrategy, type ConversationStrategy } from './ChannelExecutionStrategy';
+import type { ConversationStrategy } from './ChannelExecutionStrategy';
+import * as Strategies from './channelExecutionStrategies';
 import { type ConversationMessage, type ConversationState, messageAt, messageCount } from './ConversationState';
 import type { ExecutionModel } from './ExecutionModel';
 import { evaluateTermination } from './evaluateTermination';
@@ -38,7 +39,7 @@ export function modelConversation<T>(model: ExecutionModel<T>): ConversationStra
     return state;
   };
 
-  return ChannelExecutionStrategy.conversation<T>({
+  return Strategies.conversation<T>({
     turnPolicy: { name: `${model.pattern} routing`, next: (conversation) => model.route(project(conversation), messageCount(conversation)).map((agent) => agent.id) },
     termination: Terminations.of<ConversationState>(model.termination.description, (snapshot) =>
       messageCount(snapshot.state) === 0
