@@ -82,21 +82,6 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
   }
 
   /**
-   * One idle channel with one subscriber, kept for the life of the process; it holds no items and takes
-   * part in nothing. V8 keeps an object's hidden class (map) alive only while some object uses it: when
-   * every channel has been collected (short-lived channels, one after the other) the next one gets new
-   * hidden classes for itself, its dispatcher, buffer, parked queue and lanes, the optimised hot path is
-   * thrown away and re-optimised for each new channel, and from about the sixth or seventh channel on it
-   * stays slow (measured under `BLOCK`: 7 to 8 M items/s falling to about 2.5 M). This instance keeps those
-   * hidden classes alive, so each new channel reuses the optimised code. See docs/performance.md.
-   */
-  static readonly #shapeAnchor: StreamingChannel<unknown> = new this({ id: 'shape-anchor', bufferSize: 1 });
-
-  static {
-    this.#shapeAnchor.subscribe({});
-  }
-
-  /**
    * Starts a fluent builder; `build()` validates and creates the channel.
    *
    * @example
