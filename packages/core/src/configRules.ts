@@ -8,90 +8,84 @@ const millis = (error: string) => z.union([z.number(), z.literal(Infinity)], { e
 const delayRule = `from 0 to ${MAX_DELAY_MS} ms (about 24.8 days), or Infinity for never`;
 const timeoutRule = `a number of milliseconds greater than 0 and at most ${MAX_DELAY_MS} (about 24.8 days), or Infinity for no timeout`;
 
+// Reusable zod rules whose messages read well in a ConfigError; exported from the package as the
+// module namespace `configRules` (`configRules.positiveInt()`).
+
 /**
- * Reusable zod rules whose messages read well in a {@link ConfigError}.
- *
- * @remarks
- * Each function returns a fresh schema with a `must ...` message, so a failure reads
- * `bufferSize must be a positive integer, got -1`. Packages build their options schemas from these.
- *
- * @example
- * ```ts
- * import { z } from 'zod';
- * import { configRules } from '@rxagents/core';
- *
- * const Options = z.strictObject({
- *   bufferSize: configRules.positiveInt().default(256),
- *   scheduler: configRules.scheduler().optional(),
- * });
- * console.log(Options.parse({}).bufferSize); // 256
- * ```
+ * An integer greater than zero and at most `max` (default {@link MAX_COUNT}): a count the
+ * implementation can honour, so a huge value is a `ConfigError`, never a `RangeError` later.
  */
-export const configRules = {
-  /**
-   * An integer greater than zero and at most `max` (default {@link MAX_COUNT}): a count the
-   * implementation can honour, so a huge value is a `ConfigError`, never a `RangeError` later.
-   */
-  positiveInt: (max: number = MAX_COUNT) =>
-    z
-      .number({ error: 'must be a positive integer' })
-      .int('must be a positive integer')
-      .positive('must be a positive integer')
-      .max(max, `must be a positive integer of at most ${max}`),
-  /** An integer of zero or more, at most `max` (default {@link MAX_COUNT}). */
-  nonNegativeInt: (max: number = MAX_COUNT) =>
-    z
-      .number({ error: 'must be a non-negative integer' })
-      .int('must be a non-negative integer')
-      .nonnegative('must be a non-negative integer')
-      .max(max, `must be a non-negative integer of at most ${max}`),
-  /**
-   * A timeout in milliseconds: greater than 0 and at most {@link MAX_DELAY_MS}, or `Infinity` for "no
-   * timeout". Larger finite values are refused because the platform's timers cannot wait that long
-   * (Node fires them after 1 ms). Schedule with {@link scheduleDelay} or {@link delayTimer}, which
-   * never fire for `Infinity`.
-   */
-  timeoutMs: () => millis(`must be ${timeoutRule}`).refine((ms) => ms === Infinity || (ms > 0 && ms <= MAX_DELAY_MS), `must be ${timeoutRule}`),
-  /**
-   * A delay or interval in milliseconds: from 0 to {@link MAX_DELAY_MS}, or `Infinity` for "never".
-   * Schedule with {@link scheduleDelay} or {@link delayTimer}.
-   */
-  delayMs: () => millis(`must be ${delayRule}`).refine((ms) => ms === Infinity || (ms >= 0 && ms <= MAX_DELAY_MS), `must be ${delayRule}`),
-  /** An id: a string with at least one character that is not whitespace. */
-  id: () =>
-    z
-      .string({ error: 'must be a non-blank string' })
-      .refine((id) => id.trim().length > 0, 'must be a non-blank string'),
-  /** Any integer (negative values often mean "disabled" in PraisonAI-style settings). */
-  int: () => z.number({ error: 'must be an integer' }).int('must be an integer'),
-  /** A finite number of zero or more, such as a duration in milliseconds. */
-  nonNegativeNumber: () =>
-    z.number({ error: 'must be a non-negative number' }).finite('must be a non-negative number').nonnegative('must be a non-negative number'),
-  /** A finite number greater than zero, such as a timeout in milliseconds. */
-  positiveNumber: () => z.number({ error: 'must be a positive number' }).finite('must be a positive number').positive('must be a positive number'),
-  /** A string with at least one character. */
-  nonEmptyString: () => z.string({ error: 'must be a non-empty string' }).min(1, 'must be a non-empty string'),
-  /** A function. */
-  function: <T extends (...args: never[]) => unknown>() =>
-    z.custom<T>((value) => typeof value === 'function', { error: 'must be a function' }),
-  /** An RxJS scheduler (anything with `now()` and `schedule()`). */
-  scheduler: () =>
-    z.custom<SchedulerLike>(
-      (value) =>
-        typeof value === 'object' &&
-        value !== null &&
-        typeof (value as SchedulerLike).now === 'function' &&
-        typeof (value as SchedulerLike).schedule === 'function',
-      { error: 'must be an RxJS scheduler (with now() and schedule())' },
-    ),
-  /** An `AbortSignal`. */
-  abortSignal: () =>
-    z.custom<AbortSignal>(
-      (value) =>
-        typeof value === 'object' &&
-        value !== null &&
-        typeof (value as AbortSignal).aborted === 'boolean' &&
-        typeof (value as AbortSignal).addEventListener === 'function',
-      { error: 'must be an AbortSignal' },
-    ),
-} as const;
+export const positiveInt = (max: number = MAX_COUNT) =>
+  z
+    .number({ error: 'must be a positive integer' })
+    .int('must be a positive integer')
+    .positive('must be a positive integer')
+    .max(max, `must be a positive integer of at most ${max}`);
+
+/** An integer of zero or more, at most `max` (default {@link MAX_COUNT}). */
+export const nonNegativeInt = (max: number = MAX_COUNT) =>
+  z
+    .number({ error: 'must be a non-negative integer' })
+    .int('must be a non-negative integer')
+    .nonnegative('must be a non-negative integer')
+    .max(max, `must be a non-negative integer of at most ${max}`);
+
+/**
+ * A timeout in milliseconds: greater than 0 and at most {@link MAX_DELAY_MS}, or `Infinity` for "no
+ * timeout". Larger finite values are refused because the platform's timers cannot wait that long
+ * (Node fires them after 1 ms). Schedule with {@link scheduleDelay} or {@link delayTimer}, which
+ * never fire for `Infinity`.
+ */
+export const timeoutMs = () => millis(`must be ${timeoutRule}`).refine((ms) => ms === Infinity || (ms > 0 && ms <= MAX_DELAY_MS), `must be ${timeoutRule}`);
+
+/**
+ * A delay or interval in milliseconds: from 0 to {@link MAX_DELAY_MS}, or `Infinity` for "never".
+ * Schedule with {@link scheduleDelay} or {@link delayTimer}.
+ */
+export const delayMs = () => millis(`must be ${delayRule}`).refine((ms) => ms === Infinity || (ms >= 0 && ms <= MAX_DELAY_MS), `must be ${delayRule}`);
+
+/** An id: a string with at least one character that is not whitespace. */
+export const id = () =>
+  z
+    .string({ error: 'must be a non-blank string' })
+    .refine((id) => id.trim().length > 0, 'must be a non-blank string');
+
+/** Any integer (negative values often mean "disabled" in PraisonAI-style settings). */
+export const int = () => z.number({ error: 'must be an integer' }).int('must be an integer');
+
+/** A finite number of zero or more, such as a duration in milliseconds. */
+export const nonNegativeNumber = () =>
+  z.number({ error: 'must be a non-negative number' }).finite('must be a non-negative number').nonnegative('must be a non-negative number');
+
+/** A finite number greater than zero, such as a timeout in milliseconds. */
+export const positiveNumber = () => z.number({ error: 'must be a positive number' }).finite('must be a positive number').positive('must be a positive number');
+
+/** A string with at least one character. */
+export const nonEmptyString = () => z.string({ error: 'must be a non-empty string' }).min(1, 'must be a non-empty string');
+
+/** A function. */
+const functionRule = <T extends (...args: never[]) => unknown>() =>
+  z.custom<T>((value) => typeof value === 'function', { error: 'must be a function' });
+export { functionRule as function };
+
+/** An RxJS scheduler (anything with `now()` and `schedule()`). */
+export const scheduler = () =>
+  z.custom<SchedulerLike>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as SchedulerLike).now === 'function' &&
+      typeof (value as SchedulerLike).schedule === 'function',
+    { error: 'must be an RxJS scheduler (with now() and schedule())' },
+  );
+
+/** An `AbortSignal`. */
+export const abortSignal = () =>
+  z.custom<AbortSignal>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as AbortSignal).aborted === 'boolean' &&
+      typeof (value as AbortSignal).addEventListener === 'function',
+    { error: 'must be an AbortSignal' },
+  );

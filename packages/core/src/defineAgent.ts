@@ -1,6 +1,6 @@
 import type { ObservableInput } from 'rxjs';
 import { z } from 'zod';
-import { configRules } from './configRules';
+import * as configRules from './configRules';
 import { parseConfig } from './parseConfig';
 import type { Agent, AgentMessage, ChatOptions } from './Agent';
 

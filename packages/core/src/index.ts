@@ -5,7 +5,26 @@ export { invoke, type InvokeOptions } from './invoke';
 export { reply } from './reply';
 export { lastValue, type LastValueOptions } from './lastValue';
 export { parseConfig } from './parseConfig';
-export { configRules } from './configRules';
+/**
+ * Reusable zod rules whose messages read well in a {@link ConfigError}.
+ *
+ * @remarks
+ * Each function returns a fresh schema with a `must ...` message, so a failure reads
+ * `bufferSize must be a positive integer, got -1`. Packages build their options schemas from these.
+ *
+ * @example
+ * ```ts
+ * import { z } from 'zod';
+ * import { configRules } from '@rxagents/core';
+ *
+ * const Options = z.strictObject({
+ *   bufferSize: configRules.positiveInt().default(256),
+ *   scheduler: configRules.scheduler().optional(),
+ * });
+ * console.log(Options.parse({}).bufferSize); // 256
+ * ```
+ */
+export * as configRules from './configRules';
 export { MAX_COUNT, MAX_DELAY_MS } from './limits';
 export { delayTimer, scheduleDelay } from './delay';
 export { CoordinationError, type CoordinationErrorOptions } from './errors/CoordinationError';

@@ -1,7 +1,7 @@
 import { asyncScheduler, from, Observable, type SchedulerLike, type Subscriber, type Subscription, takeWhile } from 'rxjs';
 import { z } from 'zod';
 import type { Agent, ChatOptions } from './Agent';
-import { configRules } from './configRules';
+import * as configRules from './configRules';
 import { scheduleDelay } from './delay';
 import { AgentError } from './errors/AgentError';
 import { AgentTimeoutError } from './errors/AgentTimeoutError';

@@ -2,28 +2,13 @@ import { Observable, toArray } from 'rxjs';
 import { z } from 'zod';
 import { ConfigError, lastValue, parseConfig, type Agent } from '@rxagents/core';
 import { HandoffContext } from './HandoffContext';
+import type { HandoffChainStep } from './HandoffChainStep';
 import type { HandoffPredicate } from './HandoffPredicate';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffStrategy } from './HandoffStrategy';
 import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import { ChainRun } from './internal/ChainRun';
 import { DistinctAgentIds, HandoffStepSchema, isStep } from './internal/rules';
-
-/**
- * One step of a {@link HandoffChain}: an agent, and the predicate that decides whether it runs.
- *
- * @example
- * ```ts
- * import { defineAgent } from '@rxagents/core';
- * import type { HandoffChainStep } from '@rxagents/handoff';
- *
- * const step: HandoffChainStep = { agent: defineAgent('translator', async () => '...'), predicate: (context) => context.metadata.language === 'de' };
- * ```
- */
-export interface HandoffChainStep {
-  readonly agent: Agent;
-  readonly predicate?: HandoffPredicate;
-}
 
 /**
  * Builds a {@link HandoffChain}: `HandoffChain.builder().add(a).add(b, predicate).build()`.

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AgentResult } from './AgentResult';
 import type { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
 import type { PostedMessage } from './ConversationState';
-import type { ExecutionBackend } from './ExecutionBackend';
+import type { ExecutionBackend } from './ExecutionModel';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { runCollectStrategy } from './runCollectStrategy';

@@ -1,4 +1,4 @@
-import { configRules, parseConfig } from '@rxagents/core';
+import { configRules } from '@rxagents/core';
 import { z } from 'zod';
 import type { ConversationState } from './ConversationState';
 import type { ConversationPrompt } from './conversationPrompt';
@@ -169,53 +169,3 @@ export interface BarrierStrategy extends CollectOptions {
  * ```
  */
 export type ChannelExecutionStrategy<T> = ConversationStrategy<T> | FanInStrategy | BarrierStrategy;
-
-/** Builds {@link ChannelExecutionStrategy} values. */
-export const ChannelExecutionStrategy = {
-  /**
-   * A conversation strategy; settings are validated.
-   *
-   * @example
-   * ```ts
-   * import { ChannelExecutionStrategy, TerminationCondition, TurnPolicy } from '@rxagents/patterns';
-   *
-   * const strategy = ChannelExecutionStrategy.conversation({
-   *   turnPolicy: TurnPolicy.addressed(),
-   *   termination: TerminationCondition.maxMessages(12),
-   *   project: (state) => state.messages.length,
-   * });
-   * ```
-   */
-  conversation<T>(settings: Omit<ConversationStrategy<T>, 'kind'>): ConversationStrategy<T> {
-    parseConfig(ConversationStrategySchema, settings, 'Conversation strategy');
-    return Object.freeze({ kind: 'conversation', ...settings });
-  },
-
-  /**
-   * A fan-in strategy; options are validated.
-   *
-   * @example
-   * ```ts
-   * import { ChannelExecutionStrategy } from '@rxagents/patterns';
-   *
-   * const strategy = ChannelExecutionStrategy.fanIn({ agentTimeout: 5_000 });
-   * ```
-   */
-  fanIn(options: CollectOptions = {}): FanInStrategy {
-    return Object.freeze({ kind: 'fanIn', ...parseConfig(CollectOptionsSchema, options, 'FanIn options') });
-  },
-
-  /**
-   * A barrier strategy; options are validated.
-   *
-   * @example
-   * ```ts
-   * import { ChannelExecutionStrategy } from '@rxagents/patterns';
-   *
-   * const strategy = ChannelExecutionStrategy.barrier({ timeout: 20_000 });
-   * ```
-   */
-  barrier(options: CollectOptions = {}): BarrierStrategy {
-    return Object.freeze({ kind: 'barrier', ...parseConfig(CollectOptionsSchema, options, 'Barrier options') });
-  },
-} as const;

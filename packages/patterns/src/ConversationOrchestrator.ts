@@ -6,15 +6,18 @@ import { agentList } from './agentList';
 import type { AgentFailure, AgentResult } from './AgentResult';
 import { AppendLog } from './AppendLog';
 import { withLog } from './conversationResults';
-import { type ConversationMessage, ConversationState, lastMessage, messageCount, type PostedMessage } from './ConversationState';
+import { type ConversationMessage, type ConversationState, lastMessage, messageCount, type PostedMessage } from './ConversationState';
+import * as ConversationStates from './conversationStates';
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
 import { dispatchAgents, overallDeadline, untilDeadline } from './dispatchAgents';
 import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
 import { MessageDroppedError } from './errors/MessageDroppedError';
 import { UnknownParticipantError } from './errors/UnknownParticipantError';
-import { evaluateTermination, type TerminationCondition } from './TerminationCondition';
+import { evaluateTermination } from './evaluateTermination';
+import type { TerminationCondition } from './TerminationCondition';
 import type { TerminationDecision } from './TerminationDecision';
-import { TurnPolicy } from './TurnPolicy';
+import type { TurnPolicy } from './TurnPolicy';
+import * as TurnPolicies from './turnPolicies';
 import { unfoldSteps, type Unfolded } from './unfoldSteps';
 
 /**
@@ -204,7 +207,7 @@ export class ConversationOrchestrator {
       ...parsed,
       participants: [...options.participants],
       termination: options.termination,
-      turnPolicy: parsed.turnPolicy ?? TurnPolicy.roundRobin(),
+      turnPolicy: parsed.turnPolicy ?? TurnPolicies.roundRobin(),
       prompt: parsed.prompt ?? conversationPrompt,
       scheduler: parsed.scheduler ?? asyncScheduler,
       pattern: parsed.pattern ?? 'conversation',
@@ -227,7 +230,7 @@ export class ConversationOrchestrator {
     return defer(() => {
       const startedAt = scheduler.now();
       const overall = overallDeadline(timeout, startedAt);
-      const projection = new BehaviorSubject(ConversationState.initial(topic, ids));
+      const projection = new BehaviorSubject(ConversationStates.initial(topic, ids));
       let results = AppendLog.empty<AgentResult>();
       let posted = 0;
       const finished = (decision: Exclude<TerminationDecision, { type: 'continue' }>): ConversationEvent => {
@@ -246,7 +249,7 @@ export class ConversationOrchestrator {
       };
 
       const messages$ = channel.asObservable().pipe(
-        scan(ConversationState.fold, projection.value),
+        scan(ConversationStates.fold, projection.value),
         tap((state) => projection.next(state)),
         map((state): ConversationEvent => {
           const log = results;

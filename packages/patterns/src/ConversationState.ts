@@ -88,7 +88,7 @@ export interface ConversationState {
 }
 
 /** What the package keeps beside each state it folds: the shared transcript log, its text, fields of a hand-made state. */
-interface Folded {
+export interface Folded {
   readonly log: AppendLog<ConversationMessage>;
   /** The transcript text, built by appending (V8 joins such strings lazily, so this is O(1) per message). */
   readonly transcript: string;
@@ -97,19 +97,19 @@ interface Folded {
 }
 
 const KNOWN = new Set(['topic', 'participants', 'messages', 'round', 'roundComplete', 'lastSpeaker', 'counts']);
-const folded = new WeakMap<ConversationState, Folded>();
+export const folded = new WeakMap<ConversationState, Folded>();
 
-const line = (message: PostedMessage): string => `${message.speaker}: ${message.content}`;
+export const line = (message: PostedMessage): string => `${message.speaker}: ${message.content}`;
 
 /** The log and transcript of a state the package did not fold (one built by hand): built in O(messages), not kept. */
-function foldedFrom(state: ConversationState): Folded {
+export function foldedFrom(state: ConversationState): Folded {
   const extraKeys = Object.keys(state).filter((key) => !KNOWN.has(key));
   const extras = extraKeys.length === 0 ? undefined : Object.fromEntries(extraKeys.map((key) => [key, (state as unknown as Record<string, unknown>)[key]]));
   return { log: AppendLog.of(state.messages), transcript: state.messages.map(line).join('\n'), extras };
 }
 
 /** A state whose `messages` is a view of `log`, built into a frozen array when first read. */
-function stateOf(fields: Omit<ConversationState, 'messages'>, entry: Folded): ConversationState {
+export function stateOf(fields: Omit<ConversationState, 'messages'>, entry: Folded): ConversationState {
   const { log } = entry;
   const state: ConversationState = {
     ...entry.extras,
@@ -143,68 +143,3 @@ export function messageAt(state: ConversationState, index: number): Conversation
   const entry = folded.get(state);
   return entry === undefined ? state.messages[index] : entry.log.at(index);
 }
-
-/** Builds and folds {@link ConversationState} snapshots. */
-export const ConversationState = {
-  /**
-   * The state before anybody has spoken.
-   *
-   * @example
-   * ```ts
-   * import { ConversationState } from '@rxagents/patterns';
-   *
-   * console.log(ConversationState.initial('Pricing', ['a', 'b']).round); // 0
-   * ```
-   */
-  initial(topic: string, participants: readonly string[]): ConversationState {
-    return stateOf(
-      { topic, participants: [...participants], round: 0, roundComplete: false, lastSpeaker: undefined, counts: Object.fromEntries(participants.map((id) => [id, 0])) },
-      { log: AppendLog.empty(), transcript: '', extras: undefined },
-    );
-  },
-
-  /**
-   * The next snapshot after `posted`: the reducer to `scan` a channel of {@link PostedMessage}s with.
-   *
-   * @example
-   * ```ts
-   * import { ConversationState, type PostedMessage } from '@rxagents/patterns';
-   * import { from, scan } from 'rxjs';
-   *
-   * const posted: PostedMessage[] = [{ speaker: 'a', content: 'hi', at: 0 }];
-   * from(posted)
-   *   .pipe(scan(ConversationState.fold, ConversationState.initial('greeting', ['a'])))
-   *   .subscribe((state) => console.log(state.messages.length)); // 1
-   * ```
-   */
-  fold(state: ConversationState, posted: PostedMessage): ConversationState {
-    // Own keys only: a speaker named `constructor` or `__proto__` must not read Object.prototype.
-    const spoken = (Object.hasOwn(state.counts, posted.speaker) ? (state.counts[posted.speaker] as number) : 0) + 1;
-    const counts = { ...state.counts, [posted.speaker]: spoken };
-    let round = Number.POSITIVE_INFINITY;
-    for (const id of state.participants) round = Math.min(round, Object.hasOwn(counts, id) ? (counts[id] as number) : 0);
-    if (!Number.isFinite(round)) round = 0;
-    const previous = folded.get(state) ?? foldedFrom(state);
-    const message: ConversationMessage = { index: previous.log.length, speaker: posted.speaker, content: posted.content, at: posted.at, round: spoken };
-    const transcript = previous.log.length === 0 ? line(message) : `${previous.transcript}\n${line(message)}`;
-    return stateOf(
-      { topic: state.topic, participants: state.participants, round, roundComplete: round > state.round, lastSpeaker: posted.speaker, counts },
-      { log: previous.log.append(message), transcript, extras: previous.extras },
-    );
-  },
-
-  /**
-   * The transcript as `speaker: content` lines, the form prompts and judges read.
-   *
-   * @example
-   * ```ts
-   * import { ConversationState } from '@rxagents/patterns';
-   *
-   * const state = ConversationState.fold(ConversationState.initial('t', ['a']), { speaker: 'a', content: 'hi', at: 0 });
-   * console.log(ConversationState.transcript(state)); // a: hi
-   * ```
-   */
-  transcript(state: ConversationState): string {
-    return folded.get(state)?.transcript ?? state.messages.map(line).join('\n');
-  },
-} as const;

@@ -4,14 +4,17 @@ import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList, agentRule } from './agentList';
 import { ChannelBackend, type ChannelBackendOptions, ChannelBackendOptionsSchema } from './ChannelBackend';
-import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
-import { ConversationState } from './ConversationState';
+import * as Strategies from './channelExecutionStrategies';
+import type { ConversationState } from './ConversationState';
+import * as ConversationStates from './conversationStates';
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
 import type { JudgeConvergenceOptions } from './conversationTerminations';
-import { ExecutionModel } from './ExecutionModel';
+import type { ExecutionModel } from './ExecutionModel';
+import * as ExecutionModels from './executionModels';
 import { PatternBuilder } from './PatternBuilder';
-import { TerminationCondition } from './TerminationCondition';
-import { TurnPolicy } from './TurnPolicy';
+import type { TerminationCondition } from './TerminationCondition';
+import * as Terminations from './terminationConditions';
+import * as TurnPolicies from './turnPolicies';
 
 /**
  * Options of {@link Patterns.debate}.
@@ -135,25 +138,25 @@ export class DebateBuilder extends PatternBuilder<ConversationState> {
   /** The conversation condition derived from `maxRounds` and `judge`. */
   termination(): TerminationCondition<ConversationState> {
     const { maxRounds, judge, judgeOptions, scheduler } = this.#settings;
-    const rounds = TerminationCondition.maxIterations<ConversationState>(maxRounds);
+    const rounds = Terminations.maxIterations<ConversationState>(maxRounds);
     if (judge === undefined) return rounds;
-    const converged = TerminationCondition.judgeConvergence(judge, { ...judgeOptions, ...(scheduler === undefined ? {} : { scheduler }) });
-    return TerminationCondition.or(converged, rounds);
+    const converged = Terminations.judgeConvergence(judge, { ...judgeOptions, ...(scheduler === undefined ? {} : { scheduler }) });
+    return Terminations.or(converged, rounds);
   }
 
   build(): ExecutionModel<ConversationState> {
     const { agents, prompt = conversationPrompt, agentTimeout, timeout, scheduler = asyncScheduler } = this.#settings;
     const ids = agents.map((agent) => agent.id);
     const termination = this.termination();
-    const model = ExecutionModel.create<ConversationState>({
+    const model = ExecutionModels.create<ConversationState>({
       pattern: 'debate',
       agents,
-      initialState: (input) => ConversationState.initial(input, ids),
+      initialState: (input) => ConversationStates.initial(input, ids),
       route: () => agents,
       prompt: (state, agent) => prompt(state, agent.id),
-      aggregate: (state, result) => (result.ok ? ConversationState.fold(state, { speaker: result.agentId, content: result.output, at: result.finishedAt }) : state),
+      aggregate: (state, result) => (result.ok ? ConversationStates.fold(state, { speaker: result.agentId, content: result.output, at: result.finishedAt }) : state),
       termination,
-      output: ConversationState.transcript,
+      output: ConversationStates.transcript,
       failOnAgentError: true,
       concurrency: 1,
       scheduler,
@@ -161,7 +164,7 @@ export class DebateBuilder extends PatternBuilder<ConversationState> {
       ...(timeout === undefined ? {} : { timeout }),
     });
     if (this.#channel === undefined) return model;
-    const strategy = ChannelExecutionStrategy.conversation<ConversationState>({ turnPolicy: TurnPolicy.roundRobin(), termination, project: (state) => state, prompt });
-    return ExecutionModel.withBackend(model, ChannelBackend(strategy, this.#channel));
+    const strategy = Strategies.conversation<ConversationState>({ turnPolicy: TurnPolicies.roundRobin(), termination, project: (state) => state, prompt });
+    return ExecutionModels.withBackend(model, ChannelBackend(strategy, this.#channel));
   }
 }

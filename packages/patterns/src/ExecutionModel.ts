@@ -1,10 +1,10 @@
-import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import { configRules, parseConfig } from '@rxagents/core';
+import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
+import { configRules } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
 import type { AgentResult } from './AgentResult';
-import type { ExecutionBackend } from './ExecutionBackend';
+import type { ExecutionResult } from './ExecutionResult';
 import type { TerminationCondition } from './TerminationCondition';
 
 /**
@@ -39,7 +39,8 @@ import type { TerminationCondition } from './TerminationCondition';
  * ```
  */
 export interface ExecutionModel<T> {
-  /** The pattern's name, reported in results and errors. */
+  
+/** The pattern's name, reported in results and errors. */
   readonly pattern: string;
   /** Every agent taking part. */
   readonly agents: readonly AgentRef[];
@@ -70,6 +71,28 @@ export interface ExecutionModel<T> {
   /** Replaces the orchestrated driver (a channel backend, say). */
   readonly backend?: ExecutionBackend<T>;
 }
+
+/**
+ * Runs an {@link ExecutionModel} on an input: where and how a pattern's messages travel.
+ *
+ * @remarks
+ * A plain function, the seam between a pattern and its transport. It returns a cold Observable: each
+ * subscription is one run, which emits `running` snapshots and then one final {@link ExecutionResult};
+ * unsubscribing cancels every agent call in flight and releases everything the run holds. Two ship
+ * with the package: {@link OrchestratedDriver} (direct invocation, the default) and the backend made by
+ * {@link ChannelBackend} (a `StreamingChannel` per run).
+ *
+ * @example
+ * ```ts
+ * import { OrchestratedDriver, type ExecutionBackend } from '@rxagents/patterns';
+ * import { tap } from 'rxjs';
+ *
+ * // A backend that logs every final result, delegating the work to the driver.
+ * const logged: ExecutionBackend<unknown> = (model, input) =>
+ *   OrchestratedDriver(model, input).pipe(tap((r) => r.status !== 'running' && console.log(r.status)));
+ * ```
+ */
+export type ExecutionBackend<T> = (model: ExecutionModel<T>, input: string) => Observable<ExecutionResult<T>>;
 
 /**
  * What {@link ExecutionModel.create} accepts: the model with `failOnAgentError`, `concurrency`, `scheduler` optional.
@@ -133,74 +156,3 @@ export const ExecutionModelSchema = z.strictObject({
   scheduler: configRules.scheduler().default(asyncScheduler),
   backend: fn().optional(),
 });
-
-/** Builds validated {@link ExecutionModel}s. */
-export const ExecutionModel = {
-  /**
-   * Validates a definition, applies the defaults (`concurrency` 1, `failOnAgentError` false,
-   * `asyncScheduler`) and freezes the model.
-   *
-   * @throws `ConfigError` naming the field, e.g. `ExecutionModel: concurrency must be a positive integer, got 0`.
-   *
-   * @example
-   * ```ts
-   * import { defineAgent } from '@rxagents/core';
-   * import { ExecutionModel, TerminationCondition } from '@rxagents/patterns';
-   *
-   * const echo = defineAgent('echo', async (input) => input);
-   * const model = ExecutionModel.create<string>({
-   *   pattern: 'echo-once',
-   *   agents: [echo],
-   *   initialState: (input) => input,
-   *   route: () => [echo],
-   *   prompt: (state) => state,
-   *   aggregate: (state, result) => (result.ok ? result.output : state),
-   *   termination: TerminationCondition.maxIterations(1),
-   *   output: (state) => state,
-   * });
-   * ```
-   */
-  create<T>(definition: ExecutionModelDefinition<T>): ExecutionModel<T> {
-    const parsed = parseConfig(ExecutionModelSchema, definition, 'ExecutionModel');
-    const { pattern, output, deadlocked } = definition;
-    const model: ExecutionModel<T> = {
-      ...definition,
-      // A forgotten `return` here would give an undefined output or a silent `completed`: fail instead.
-      output: (state) => {
-        const text: unknown = output(state);
-        if (typeof text !== 'string') throw new TypeError(`${pattern}: output gave ${String(text)}; return the run's answer as a string`);
-        return text;
-      },
-      ...(deadlocked === undefined
-        ? {}
-        : {
-            deadlocked: (state: T) => {
-              const stuck: unknown = deadlocked(state);
-              if (typeof stuck !== 'boolean') throw new TypeError(`${pattern}: deadlocked gave ${String(stuck)}; return true or false`);
-              return stuck;
-            },
-          }),
-      failOnAgentError: parsed.failOnAgentError,
-      concurrency: parsed.concurrency,
-      scheduler: parsed.scheduler,
-      agents: Object.freeze([...definition.agents]),
-    };
-    return Object.freeze(model);
-  },
-
-  /**
-   * A copy of `model` that runs on `backend`.
-   *
-   * @example
-   * ```ts
-   * // no-run: a fragment: `model` is any model made with ExecutionModel.create
-   * import { ExecutionModel, OrchestratedDriver, type ExecutionModel as Model } from '@rxagents/patterns';
-   *
-   * declare const model: Model<string>;
-   * const direct = ExecutionModel.withBackend(model, OrchestratedDriver);
-   * ```
-   */
-  withBackend<T>(model: ExecutionModel<T>, backend: ExecutionBackend<T>): ExecutionModel<T> {
-    return Object.freeze({ ...model, backend });
-  },
-} as const;

@@ -7,7 +7,7 @@ import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { resultOf } from './resultOf';
 import { unfoldSteps, type Unfolded } from './unfoldSteps';
-import { evaluateTermination } from './TerminationCondition';
+import { evaluateTermination } from './evaluateTermination';
 import type { TerminationDecision } from './TerminationDecision';
 
 type Stop = Exclude<TerminationDecision, { type: 'continue' }>;

@@ -5,10 +5,11 @@ import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
 import type { AgentResult } from './AgentResult';
 import { ChannelBackend, type ChannelBackendOptions, ChannelBackendOptionsSchema } from './ChannelBackend';
-import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
-import { ExecutionModel } from './ExecutionModel';
+import * as Strategies from './channelExecutionStrategies';
+import type { ExecutionModel } from './ExecutionModel';
+import * as ExecutionModels from './executionModels';
 import { PatternBuilder } from './PatternBuilder';
-import { TerminationCondition } from './TerminationCondition';
+import * as Terminations from './terminationConditions';
 
 /**
  * Options of {@link Patterns.parallel}.
@@ -139,7 +140,7 @@ export class ParallelBuilder extends PatternBuilder<ParallelState> {
   build(): ExecutionModel<ParallelState> {
     const { agents, prompt, merge = defaultMerge, concurrency, agentTimeout, timeout } = this.#settings;
     const order = new Map(agents.map((agent, index) => [agent.id, index] as const));
-    const model = ExecutionModel.create<ParallelState>({
+    const model = ExecutionModels.create<ParallelState>({
       pattern: 'parallel',
       agents,
       initialState: (input) => ({ input, contributions: [] }),
@@ -149,7 +150,7 @@ export class ParallelBuilder extends PatternBuilder<ParallelState> {
         ...state,
         contributions: [...state.contributions, result].sort((a, b) => (order.get(a.agentId) ?? 0) - (order.get(b.agentId) ?? 0)),
       }),
-      termination: TerminationCondition.maxIterations(1),
+      termination: Terminations.maxIterations(1),
       output: (state) => {
         const merged: unknown = merge(state.contributions);
         if (typeof merged !== 'string') throw new TypeError(`parallel: merge gave ${String(merged)}; return the output text`);
@@ -161,11 +162,11 @@ export class ParallelBuilder extends PatternBuilder<ParallelState> {
       ...(timeout === undefined ? {} : { timeout }),
     });
     if (this.#channel === undefined) return model;
-    const strategy = ChannelExecutionStrategy.barrier({
+    const strategy = Strategies.barrier({
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(agentTimeout === undefined ? {} : { agentTimeout }),
       ...(timeout === undefined ? {} : { timeout }),
     });
-    return ExecutionModel.withBackend(model, ChannelBackend(strategy, this.#channel));
+    return ExecutionModels.withBackend(model, ChannelBackend(strategy, this.#channel));
   }
 }

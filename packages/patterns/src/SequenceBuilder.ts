@@ -5,10 +5,11 @@ import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
 import { AppendLog } from './AppendLog';
 import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
-import { ExecutionModel } from './ExecutionModel';
+import type { ExecutionModel } from './ExecutionModel';
+import * as ExecutionModels from './executionModels';
 import { modelConversation } from './modelConversation';
 import { PatternBuilder } from './PatternBuilder';
-import { TerminationCondition } from './TerminationCondition';
+import * as Terminations from './terminationConditions';
 
 /**
  * Options of {@link Patterns.sequence}.
@@ -141,20 +142,20 @@ export class SequenceBuilder extends PatternBuilder<SequenceState> {
     };
     const logOf = (state: SequenceState): AppendLog<SequenceOutput> => logs.get(state) ?? AppendLog.of(state.outputs);
     const previous = (state: SequenceState): string => logOf(state).last()?.output ?? state.input;
-    const model = ExecutionModel.create<SequenceState>({
+    const model = ExecutionModels.create<SequenceState>({
       pattern: 'sequence',
       agents,
       initialState: (input) => stateOf(input, AppendLog.empty()),
       route: (_state, iteration) => (iteration < agents.length ? [agents[iteration] as AgentRef] : []),
       prompt: (state, agent, iteration) => (prompt === undefined ? previous(state) : prompt(previous(state), agent.id, iteration)),
       aggregate: (state, result) => (result.ok ? stateOf(state.input, logOf(state).append({ agentId: result.agentId, output: result.output })) : state),
-      termination: TerminationCondition.maxIterations(agents.length),
+      termination: Terminations.maxIterations(agents.length),
       output: previous,
       failOnAgentError: true,
       scheduler: this.#settings.scheduler ?? asyncScheduler,
       ...(agentTimeout === undefined ? {} : { agentTimeout }),
       ...(timeout === undefined ? {} : { timeout }),
     });
-    return this.#channel === undefined ? model : ExecutionModel.withBackend(model, ChannelBackend(modelConversation(model), this.#channel));
+    return this.#channel === undefined ? model : ExecutionModels.withBackend(model, ChannelBackend(modelConversation(model), this.#channel));
   }
 }

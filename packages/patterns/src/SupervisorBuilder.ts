@@ -6,10 +6,11 @@ import { agentList, agentRule } from './agentList';
 import { AppendLog } from './AppendLog';
 import { UnknownParticipantError } from './errors/UnknownParticipantError';
 import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
-import { ExecutionModel } from './ExecutionModel';
+import type { ExecutionModel } from './ExecutionModel';
+import * as ExecutionModels from './executionModels';
 import { modelConversation } from './modelConversation';
 import { PatternBuilder } from './PatternBuilder';
-import { TerminationCondition } from './TerminationCondition';
+import * as Terminations from './terminationConditions';
 
 /**
  * Options of {@link Patterns.supervisor}.
@@ -236,7 +237,7 @@ export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
     const logOf = (state: SupervisorState): AppendLog<SupervisorStep> => logs.get(state) ?? AppendLog.of(state.steps);
     const next = (state: SupervisorState, change: Partial<Omit<SupervisorState, 'steps'>>, log = logOf(state)): SupervisorState =>
       stateOf({ task: state.task, pending: state.pending, final: state.final, error: state.error, ...change }, log);
-    const model = ExecutionModel.create<SupervisorState>({
+    const model = ExecutionModels.create<SupervisorState>({
       pattern: 'supervisor',
       agents: [supervisor, ...workers],
       initialState: (task) => stateOf({ task, pending: undefined, final: undefined, error: undefined }, AppendLog.empty()),
@@ -252,7 +253,7 @@ export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
         if ('unknown' in delegation) return next(state, { error: new UnknownParticipantError(delegation.unknown, ids) });
         return next(state, { pending: delegation });
       },
-      termination: TerminationCondition.of(`supervisor(maxSteps ${maxSteps})`, ({ state }) => {
+      termination: Terminations.of(`supervisor(maxSteps ${maxSteps})`, ({ state }) => {
         if (state.error !== undefined) return { type: 'failed', reason: (state.error as Error).message, error: state.error };
         if (state.final !== undefined) return { type: 'complete', reason: `${supervisor.id} gave a final answer` };
         if (state.pending === undefined && logOf(state).length >= maxSteps) return { type: 'escalate', reason: `no final answer after ${maxSteps} delegations` };
@@ -264,6 +265,6 @@ export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
       ...(agentTimeout === undefined ? {} : { agentTimeout }),
       ...(timeout === undefined ? {} : { timeout }),
     });
-    return this.#channel === undefined ? model : ExecutionModel.withBackend(model, ChannelBackend(modelConversation(model), this.#channel));
+    return this.#channel === undefined ? model : ExecutionModels.withBackend(model, ChannelBackend(modelConversation(model), this.#channel));
   }
 }

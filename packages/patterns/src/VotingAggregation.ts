@@ -56,54 +56,8 @@ export interface VotingDecision {
  */
 export type VotingAggregation = (votes: readonly Vote[]) => VotingDecision;
 
-function tally(votes: readonly Vote[]): Map<string, number> {
+export function tally(votes: readonly Vote[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const vote of votes) if (vote.choice !== undefined) counts.set(vote.choice, (counts.get(vote.choice) ?? 0) + 1);
   return counts;
 }
-
-/** The built-in {@link VotingAggregation}s. */
-export const VotingAggregation = {
-  /**
-   * The choice with the most votes wins; a tie for first place (or no vote at all) deadlocks.
-   *
-   * @example
-   * ```ts
-   * import { VotingAggregation } from '@rxagents/patterns';
-   *
-   * const mostVotes = VotingAggregation.majority();
-   * ```
-   */
-  majority(): VotingAggregation {
-    return (votes) => {
-      const ranked = [...tally(votes)].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-      const [top, second] = ranked;
-      if (top === undefined) return { winner: undefined, reason: 'no valid vote' };
-      if (second !== undefined && second[1] === top[1]) {
-        const tied = ranked.filter(([, count]) => count === top[1]).map(([choice]) => choice);
-        return { winner: undefined, reason: `tie between ${tied.join(', ')} (${top[1]} vote${top[1] === 1 ? '' : 's'} each)` };
-      }
-      return { winner: top[0], reason: `${top[0]} won with ${top[1]} of ${votes.length} votes` };
-    };
-  },
-
-  /**
-   * Every voter must make the same choice (an abstention breaks unanimity); anything else deadlocks.
-   *
-   * @example
-   * ```ts
-   * import { VotingAggregation } from '@rxagents/patterns';
-   *
-   * console.log(VotingAggregation.unanimous()([{ agentId: 'a', choice: 'go' }]).winner); // go
-   * ```
-   */
-  unanimous(): VotingAggregation {
-    return (votes) => {
-      const choices = new Set(votes.map((vote) => vote.choice));
-      const [only] = choices;
-      return choices.size === 1 && only !== undefined && votes.length > 0
-        ? { winner: only, reason: `unanimous: ${only}` }
-        : { winner: undefined, reason: 'no unanimity' };
-    };
-  },
-} as const;

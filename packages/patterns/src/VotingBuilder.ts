@@ -4,11 +4,13 @@ import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
 import { ChannelBackend, type ChannelBackendOptions, ChannelBackendOptionsSchema } from './ChannelBackend';
-import { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
-import { ExecutionModel } from './ExecutionModel';
+import * as Strategies from './channelExecutionStrategies';
+import type { ExecutionModel } from './ExecutionModel';
+import * as ExecutionModels from './executionModels';
 import { PatternBuilder } from './PatternBuilder';
-import { TerminationCondition } from './TerminationCondition';
-import { type Vote, VotingAggregation, type VotingDecision } from './VotingAggregation';
+import * as Terminations from './terminationConditions';
+import type { Vote, VotingAggregation, VotingDecision } from './VotingAggregation';
+import * as VotingAggregations from './votingAggregations';
 
 /**
  * Options of {@link Patterns.voting}.
@@ -162,8 +164,8 @@ export class VotingBuilder extends PatternBuilder<VotingState> {
   }
 
   build(): ExecutionModel<VotingState> {
-    const { agents, aggregation = VotingAggregation.majority(), parseVote = defaultParseVote, prompt, concurrency, agentTimeout, timeout } = this.#settings;
-    const model = ExecutionModel.create<VotingState>({
+    const { agents, aggregation = VotingAggregations.majority(), parseVote = defaultParseVote, prompt, concurrency, agentTimeout, timeout } = this.#settings;
+    const model = ExecutionModels.create<VotingState>({
       pattern: 'voting',
       agents,
       initialState: (question) => ({ question, votes: [], decision: decide(aggregation, []) }),
@@ -173,7 +175,7 @@ export class VotingBuilder extends PatternBuilder<VotingState> {
         const votes = [...state.votes, { agentId: result.agentId, choice: result.ok ? voteOf(parseVote, result.output) : undefined }];
         return { ...state, votes, decision: decide(aggregation, votes) };
       },
-      termination: TerminationCondition.of('every vote counted', ({ state }) => ({ type: 'complete', reason: state.decision.reason })),
+      termination: Terminations.of('every vote counted', ({ state }) => ({ type: 'complete', reason: state.decision.reason })),
       output: (state) => state.decision.winner ?? '',
       deadlocked: (state) => state.decision.winner === undefined,
       concurrency: concurrency ?? agents.length,
@@ -182,11 +184,11 @@ export class VotingBuilder extends PatternBuilder<VotingState> {
       ...(timeout === undefined ? {} : { timeout }),
     });
     if (this.#channel === undefined) return model;
-    const strategy = ChannelExecutionStrategy.fanIn({
+    const strategy = Strategies.fanIn({
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(agentTimeout === undefined ? {} : { agentTimeout }),
       ...(timeout === undefined ? {} : { timeout }),
     });
-    return ExecutionModel.withBackend(model, ChannelBackend(strategy, this.#channel));
+    return ExecutionModels.withBackend(model, ChannelBackend(strategy, this.#channel));
   }
 }

@@ -1,4 +1,5 @@
-import { ConversationState, messageCount } from './ConversationState';
+import { type ConversationState, messageCount } from './ConversationState';
+import * as ConversationStates from './conversationStates';
 
 /**
  * Builds what a participant is asked on its turn, from the conversation so far.
@@ -37,7 +38,7 @@ export type ConversationPrompt = (state: ConversationState, speaker: string) => 
  * ```
  */
 export const conversationPrompt: ConversationPrompt = (state, speaker) => {
-  const transcript = messageCount(state) === 0 ? '(nobody has spoken yet)' : ConversationState.transcript(state);
+  const transcript = messageCount(state) === 0 ? '(nobody has spoken yet)' : ConversationStates.transcript(state);
   const round = (Object.hasOwn(state.counts, speaker) ? (state.counts[speaker] as number) : 0) + 1;
   // Joined with `+`, not Array.join: the transcript stays a shared string, so a turn costs O(1), not O(transcript).
   const head = `Topic: ${state.topic}\nParticipants: ${state.participants.join(', ')}\nTranscript:\n`;

@@ -2,7 +2,8 @@ import { catchError, map, of, type SchedulerLike } from 'rxjs';
 import { type Agent, configRules, parseConfig, reply } from '@rxagents/core';
 import { z } from 'zod';
 import { agentRule } from './agentList';
-import { ConversationState, lastMessage, messageCount } from './ConversationState';
+import { type ConversationState, lastMessage, messageCount } from './ConversationState';
+import * as ConversationStates from './conversationStates';
 import type { TerminationCondition } from './TerminationCondition';
 import { CONTINUE } from './TerminationDecision';
 
@@ -64,97 +65,96 @@ const defaultJudgePrompt = (state: ConversationState): string =>
   [
     `You judge a discussion. Topic: ${state.topic}`,
     'Transcript:',
-    ConversationState.transcript(state),
+    ConversationStates.transcript(state),
     'Have the participants converged? Answer CONVERGED or CONTINUE, then one sentence.',
   ].join('\n');
 
 const defaultPredicate = (verdict: string): boolean => /^\s*CONVERGED\b/i.test(verdict);
 
-/** Conditions that read a {@link ConversationState}; exposed through `TerminationCondition`. */
-export const conversationTerminations = {
-  /**
-   * Completes when the last message contains `text` (AutoGen's `TextMentionTermination`).
-   *
-   * @example
-   * ```ts
-   * import { TerminationCondition } from '@rxagents/patterns';
-   *
-   * const done = TerminationCondition.textMention('TERMINATE');
-   * ```
-   */
-  textMention(text: string, from?: string): TerminationCondition<ConversationState> {
-    const needle = parseConfig(configRules.nonEmptyString(), text, 'textMention');
-    if (from !== undefined) parseConfig(configRules.id(), from, 'textMention from');
-    return {
-      description: `textMention(${JSON.stringify(needle)})`,
-      evaluate: ({ state }) => {
-        const last = lastMessage(state);
-        if (last === undefined || (from !== undefined && last.speaker !== from) || !last.content.includes(needle)) return CONTINUE;
-        return { type: 'complete', reason: `${last.speaker} said ${JSON.stringify(needle)}` };
-      },
-    };
-  },
+// Conditions that read a ConversationState; exported through the `TerminationCondition` namespace.
 
-  /**
-   * Completes once the transcript holds `max` messages.
-   *
-   * @example
-   * ```ts
-   * import { TerminationCondition } from '@rxagents/patterns';
-   *
-   * const short = TerminationCondition.maxMessages(6);
-   * ```
-   */
-  maxMessages(max: number): TerminationCondition<ConversationState> {
-    const limit = parseConfig(configRules.positiveInt(), max, 'maxMessages');
-    return {
-      description: `maxMessages(${limit})`,
-      evaluate: ({ state }) => (messageCount(state) >= limit ? { type: 'complete', reason: `reached ${limit} messages` } : CONTINUE),
-    };
-  },
+/**
+ * Completes when the last message contains `text` (AutoGen's `TextMentionTermination`).
+ *
+ * @example
+ * ```ts
+ * import { TerminationCondition } from '@rxagents/patterns';
+ *
+ * const done = TerminationCondition.textMention('TERMINATE');
+ * ```
+ */
+export function textMention(text: string, from?: string): TerminationCondition<ConversationState> {
+  const needle = parseConfig(configRules.nonEmptyString(), text, 'textMention');
+  if (from !== undefined) parseConfig(configRules.id(), from, 'textMention from');
+  return {
+    description: `textMention(${JSON.stringify(needle)})`,
+    evaluate: ({ state }) => {
+      const last = lastMessage(state);
+      if (last === undefined || (from !== undefined && last.speaker !== from) || !last.content.includes(needle)) return CONTINUE;
+      return { type: 'complete', reason: `${last.speaker} said ${JSON.stringify(needle)}` };
+    },
+  };
+}
 
-  /**
-   * Asks a judge agent, after every completed round, whether the participants have converged.
-   *
-   * @remarks
-   * The judge is only consulted when the snapshot's `roundComplete` is true, so a three-agent round robin
-   * costs one verdict per three turns. A verdict the predicate accepts completes the run; after
-   * `maxIterations` rounds without one, the run escalates. A judge that fails or times out fails the run.
-   * The judge is called through core's `reply`, so cancelling the run aborts it.
-   *
-   * @example
-   * ```ts
-   * import { defineAgent } from '@rxagents/core';
-   * import { TerminationCondition } from '@rxagents/patterns';
-   *
-   * const judge = defineAgent('judge', async () => 'CONVERGED: they agree on a hybrid plan.');
-   * const converged = TerminationCondition.judgeConvergence(judge, { maxIterations: 4 });
-   * ```
-   */
-  judgeConvergence(judge: Agent, options: JudgeConvergenceOptions = {}): TerminationCondition<ConversationState> {
-    parseConfig(agentRule(), judge, 'judgeConvergence judge');
-    const { maxIterations, predicate = defaultPredicate, prompt = defaultJudgePrompt, timeout, scheduler } = parseConfig(
-      JudgeConvergenceOptionsSchema,
-      options,
-      'judgeConvergence options',
-    );
-    return {
-      description: `judgeConvergence(${judge.id}${maxIterations === undefined ? '' : `, ${maxIterations}`})`,
-      evaluate: ({ state, iteration }) => {
-        if (!state.roundComplete) return CONTINUE;
-        return reply(judge, prompt(state), { ...(timeout === undefined ? {} : { timeout }), ...(scheduler === undefined ? {} : { scheduler }) }).pipe(
-          map((verdict) => {
-            const converged: unknown = predicate(verdict, state);
-            if (typeof converged !== 'boolean') throw new TypeError(`judgeConvergence(${judge.id}): predicate gave ${String(converged)}; return true (converged) or false`);
-            if (converged) return { type: 'complete' as const, reason: `${judge.id}: ${verdict}` };
-            if (maxIterations !== undefined && iteration >= maxIterations) {
-              return { type: 'escalate' as const, reason: `${judge.id} saw no convergence in ${maxIterations} rounds` };
-            }
-            return CONTINUE;
-          }),
-          catchError((error: unknown) => of({ type: 'failed' as const, reason: `judge ${judge.id} failed`, error })),
-        );
-      },
-    };
-  },
-} as const;
+/**
+ * Completes once the transcript holds `max` messages.
+ *
+ * @example
+ * ```ts
+ * import { TerminationCondition } from '@rxagents/patterns';
+ *
+ * const short = TerminationCondition.maxMessages(6);
+ * ```
+ */
+export function maxMessages(max: number): TerminationCondition<ConversationState> {
+  const limit = parseConfig(configRules.positiveInt(), max, 'maxMessages');
+  return {
+    description: `maxMessages(${limit})`,
+    evaluate: ({ state }) => (messageCount(state) >= limit ? { type: 'complete', reason: `reached ${limit} messages` } : CONTINUE),
+  };
+}
+
+/**
+ * Asks a judge agent, after every completed round, whether the participants have converged.
+ *
+ * @remarks
+ * The judge is only consulted when the snapshot's `roundComplete` is true, so a three-agent round robin
+ * costs one verdict per three turns. A verdict the predicate accepts completes the run; after
+ * `maxIterations` rounds without one, the run escalates. A judge that fails or times out fails the run.
+ * The judge is called through core's `reply`, so cancelling the run aborts it.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { TerminationCondition } from '@rxagents/patterns';
+ *
+ * const judge = defineAgent('judge', async () => 'CONVERGED: they agree on a hybrid plan.');
+ * const converged = TerminationCondition.judgeConvergence(judge, { maxIterations: 4 });
+ * ```
+ */
+export function judgeConvergence(judge: Agent, options: JudgeConvergenceOptions = {}): TerminationCondition<ConversationState> {
+  parseConfig(agentRule(), judge, 'judgeConvergence judge');
+  const { maxIterations, predicate = defaultPredicate, prompt = defaultJudgePrompt, timeout, scheduler } = parseConfig(
+    JudgeConvergenceOptionsSchema,
+    options,
+    'judgeConvergence options',
+  );
+  return {
+    description: `judgeConvergence(${judge.id}${maxIterations === undefined ? '' : `, ${maxIterations}`})`,
+    evaluate: ({ state, iteration }) => {
+      if (!state.roundComplete) return CONTINUE;
+      return reply(judge, prompt(state), { ...(timeout === undefined ? {} : { timeout }), ...(scheduler === undefined ? {} : { scheduler }) }).pipe(
+        map((verdict) => {
+          const converged: unknown = predicate(verdict, state);
+          if (typeof converged !== 'boolean') throw new TypeError(`judgeConvergence(${judge.id}): predicate gave ${String(converged)}; return true (converged) or false`);
+          if (converged) return { type: 'complete' as const, reason: `${judge.id}: ${verdict}` };
+          if (maxIterations !== undefined && iteration >= maxIterations) {
+            return { type: 'escalate' as const, reason: `${judge.id} saw no convergence in ${maxIterations} rounds` };
+          }
+          return CONTINUE;
+        }),
+        catchError((error: unknown) => of({ type: 'failed' as const, reason: `judge ${judge.id} failed`, error })),
+      );
+    },
+  };
+}

@@ -1,9 +1,11 @@
 import type { AgentRef } from './AgentRef';
 import type { AgentResult } from './AgentResult';
-import { ChannelExecutionStrategy, type ConversationStrategy } from './ChannelExecutionStrategy';
+import type { ConversationStrategy } from './ChannelExecutionStrategy';
+import * as Strategies from './channelExecutionStrategies';
 import { type ConversationMessage, type ConversationState, messageAt, messageCount } from './ConversationState';
 import type { ExecutionModel } from './ExecutionModel';
-import { evaluateTermination, TerminationCondition } from './TerminationCondition';
+import { evaluateTermination } from './evaluateTermination';
+import * as Terminations from './terminationConditions';
 import { CONTINUE } from './TerminationDecision';
 
 /**
@@ -37,9 +39,9 @@ export function modelConversation<T>(model: ExecutionModel<T>): ConversationStra
     return state;
   };
 
-  return ChannelExecutionStrategy.conversation<T>({
+  return Strategies.conversation<T>({
     turnPolicy: { name: `${model.pattern} routing`, next: (conversation) => model.route(project(conversation), messageCount(conversation)).map((agent) => agent.id) },
-    termination: TerminationCondition.of<ConversationState>(model.termination.description, (snapshot) =>
+    termination: Terminations.of<ConversationState>(model.termination.description, (snapshot) =>
       messageCount(snapshot.state) === 0
         ? CONTINUE
         : evaluateTermination(model.termination, { state: project(snapshot.state), iteration: messageCount(snapshot.state), elapsedMs: snapshot.elapsedMs }),

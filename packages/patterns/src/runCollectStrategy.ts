@@ -7,7 +7,7 @@ import { MessageDroppedError } from './errors/MessageDroppedError';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { resultOf } from './resultOf';
-import { evaluateTermination } from './TerminationCondition';
+import { evaluateTermination } from './evaluateTermination';
 
 /** The channel a FanIn or Barrier posts results on. */
 export interface ResultChannel {

@@ -1,4 +1,4 @@
-import { asyncScheduler, Observable, type Subscription } from 'rxjs';
+import { asyncScheduler, Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { ConfigError, parseConfig } from '@rxagents/core';
 import { BackpressureStrategy } from './BackpressureStrategy';
 import { type ChannelMetrics, createChannelMetrics } from './ChannelMetrics';
@@ -9,7 +9,6 @@ import { channelIterator } from './internal/channelIterator';
 import { DerivationRelay } from './internal/DerivationRelay';
 import { channelReadableStream } from './internal/channelReadableStream';
 import { metricsStream } from './internal/metricsStream';
-import { StreamingChannelBuilder } from './StreamingChannelBuilder';
 import { type ItemSchema, type StreamingChannelOptions, StreamingChannelOptionsSchema } from './StreamingChannelOptions';
 
 const observableKey: string | symbol = (typeof Symbol === 'function' && (Symbol as { observable?: symbol }).observable) || '@@observable';
@@ -83,21 +82,6 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
   }
 
   /**
-   * One idle channel with one subscriber, kept for the life of the process; it holds no items and takes
-   * part in nothing. V8 keeps an object's hidden class (map) alive only while some object uses it: when
-   * every channel has been collected (short-lived channels, one after the other) the next one gets new
-   * hidden classes for itself, its dispatcher, buffer, parked queue and lanes, the optimised hot path is
-   * thrown away and re-optimised for each new channel, and from about the sixth or seventh channel on it
-   * stays slow (measured under `BLOCK`: 7 to 8 M items/s falling to about 2.5 M). This instance keeps those
-   * hidden classes alive, so each new channel reuses the optimised code. See docs/performance.md.
-   */
-  static readonly #shapeAnchor: StreamingChannel<unknown> = new this({ id: 'shape-anchor', bufferSize: 1 });
-
-  static {
-    this.#shapeAnchor.subscribe({});
-  }
-
-  /**
    * Starts a fluent builder; `build()` validates and creates the channel.
    *
    * @example
@@ -109,7 +93,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
    * ```
    */
   static builder<T>(): StreamingChannelBuilder<T> {
-    return new StreamingChannelBuilder<T>((options) => new StreamingChannel<T>(options));
+    return new StreamingChannelBuilder<T>();
   }
 
   /**
@@ -358,5 +342,101 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     });
     child.#core.onEnd(() => link.unsubscribe());
     return child;
+  }
+}
+
+/**
+ * The fluent builder of {@link StreamingChannel}, from `StreamingChannel.builder<T>()`.
+ *
+ * @remarks
+ * Each setter records one option; `build()` validates them all with
+ * {@link StreamingChannelOptionsSchema} and throws one {@link @rxagents/core!ConfigError | ConfigError} naming every bad field.
+ * Defaults: a random 8-character id, buffer 256, `DROP_OLDEST`, offer timeout 5 s, 1024 parked offers.
+ *
+ * @example
+ * ```ts
+ * import { asapScheduler } from 'rxjs';
+ * import { BackpressureStrategy, StreamingChannel } from '@rxagents/streaming';
+ *
+ * const channel = StreamingChannel.builder<string>()
+ *   .id('ui-tokens')
+ *   .bufferSize(512)
+ *   .backpressure(BackpressureStrategy.BLOCK)
+ *   .offerTimeout(2_000)
+ *   .maxPendingOffers(64)
+ *   .dispatchScheduler(asapScheduler)
+ *   .build();
+ * ```
+ */
+export class StreamingChannelBuilder<T> {
+  #options: { -readonly [K in keyof StreamingChannelOptions<T>]: StreamingChannelOptions<T>[K] } = {};
+
+  /** The channel's id. Default: a random 8-character id. */
+  id(id: string): this {
+    this.#options.id = id;
+    return this;
+  }
+
+  /** Capacity of the channel's buffer. Default 256. */
+  bufferSize(size: number): this {
+    this.#options.bufferSize = size;
+    return this;
+  }
+
+  /** What happens when the buffer is full. Default `DROP_OLDEST`. */
+  backpressure(strategy: BackpressureStrategy): this {
+    this.#options.backpressure = strategy;
+    return this;
+  }
+
+  /** Under `BLOCK`: how long (ms, on the scheduler) an offer may wait for space; `Infinity` waits for ever. Default 5000. */
+  offerTimeout(ms: number): this {
+    this.#options.offerTimeout = ms;
+    return this;
+  }
+
+  /** Under `BLOCK`: how many offers may wait at once. Default 1024. */
+  maxPendingOffers(count: number): this {
+    this.#options.maxPendingOffers = count;
+    return this;
+  }
+
+  /** Under `BLOCK`: throw `BufferOverflowError` past `maxPendingOffers` instead of dropping. Default false. */
+  strictPendingOffers(strict = true): this {
+    this.#options.strictPendingOffers = strict;
+    return this;
+  }
+
+  /** The shortest time (ms) between two `metrics$` emissions; `Infinity` for no sampling. Default 250. */
+  metricsSampleTime(ms: number): this {
+    this.#options.metricsSampleTime = ms;
+    return this;
+  }
+
+  /** The clock of `offerTimeout` and `metrics$`. Default `asyncScheduler`. */
+  scheduler(scheduler: SchedulerLike): this {
+    this.#options.scheduler = scheduler;
+    return this;
+  }
+
+  /** Drain on this scheduler, in batches, instead of on the emitter's stack. */
+  dispatchScheduler(scheduler: SchedulerLike): this {
+    this.#options.dispatchScheduler = scheduler;
+    return this;
+  }
+
+  /** Reject items that fail this zod schema at `emit`, with `ChannelItemError`. */
+  schema(schema: ItemSchema<T>): this {
+    this.#options.schema = schema;
+    return this;
+  }
+
+  /**
+   * Validates the options and creates the channel.
+   *
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} naming every field that breaks its rule.
+   */
+  build(): StreamingChannel<T> {
+    return new StreamingChannel<T>({ ...this.#options });
   }
 }

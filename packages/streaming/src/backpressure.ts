@@ -4,6 +4,7 @@ import { ConfigError, configRules, parseConfig } from '@rxagents/core';
 import { BackpressureStrategy, BackpressureStrategySchema } from './BackpressureStrategy';
 import type { DropReason } from './DropReason';
 import { BufferOverflowError } from './errors/BufferOverflowError';
+import { Overflow, overflow } from './internal/overflow';
 import { ParkedQueue } from './internal/ParkedQueue';
 import { RingBuffer } from './internal/RingBuffer';
 
@@ -171,21 +172,21 @@ export function backpressure<T, R>(
         if (sourceDone && active === 0 && buffer.size === 0 && parked.size === 0) subscriber.complete();
       };
 
+      const evictOldest = (oldest: T): void => dropped(oldest, 'DROP_OLDEST');
+
       const accept = (value: T): void => {
         if (!buffer.full && parked.size === 0) {
           buffer.push(value);
           drain();
           return;
         }
-        switch (strategy) {
-          case BackpressureStrategy.DROP_OLDEST:
-            dropped(buffer.shift(), 'DROP_OLDEST');
-            buffer.push(value);
+        switch (overflow(strategy, buffer, value, evictOldest)) {
+          case Overflow.Replaced:
             return;
-          case BackpressureStrategy.DROP_NEWEST:
+          case Overflow.DroppedNewest:
             dropped(value, 'DROP_NEWEST');
             return;
-          case BackpressureStrategy.ERROR:
+          case Overflow.Failed:
             dropped(value, 'OVERFLOW');
             fail(new BufferOverflowError('backpressure', bufferSize));
             return;

@@ -6,8 +6,7 @@ export { ChannelClosedError } from './errors/ChannelClosedError';
 export { ChannelItemError } from './errors/ChannelItemError';
 export { DuplicateChannelError } from './errors/DuplicateChannelError';
 export { UnknownChannelError } from './errors/UnknownChannelError';
-export { StreamingChannel } from './StreamingChannel';
-export { StreamingChannelBuilder } from './StreamingChannelBuilder';
+export { StreamingChannel, StreamingChannelBuilder } from './StreamingChannel';
 export { StreamingChannelOptionsSchema, type StreamingChannelOptions, type ItemSchema } from './StreamingChannelOptions';
 export type { ChannelMetrics, ChannelMetricsJson } from './ChannelMetrics';
 export {

@@ -1,6 +1,6 @@
 import type { Observer, Subscriber, Unsubscribable } from 'rxjs';
 import type { Agent } from '@rxagents/core';
-import type { HandoffChainStep } from '../HandoffChain';
+import type { HandoffChainStep } from '../HandoffChainStep';
 import type { HandoffContext } from '../HandoffContext';
 import type { HandoffResult } from '../HandoffResult';
 import type { HandoffExecuteOptions, HandoffStrategy } from '../HandoffStrategy';

@@ -6,6 +6,7 @@ import type { ChannelObserver } from '../ChannelSubscriber';
 import { BufferOverflowError } from '../errors/BufferOverflowError';
 import { ChannelClosedError } from '../errors/ChannelClosedError';
 import { type ParkedEntry, ParkedQueue } from './ParkedQueue';
+import { Overflow, overflow } from './overflow';
 import { RingBuffer } from './RingBuffer';
 import { type LaneHost, SubscriberLane } from './SubscriberLane';
 
@@ -221,24 +222,16 @@ export class ChannelDispatcher<T> implements LaneHost<T> {
       this.#requestDrain();
       return true;
     }
-    switch (this.#strategy) {
-      case BackpressureStrategy.DROP_OLDEST:
-        buffer.shift();
-        buffer.push(item);
-        this.dropped += 1;
-        return true;
-      case BackpressureStrategy.DROP_NEWEST:
-        this.dropped += 1;
-        return false;
-      case BackpressureStrategy.ERROR:
-        this.dropped += 1;
-        throw new BufferOverflowError(this.#settings.id, buffer.capacity);
-      default:
-        if (this.#parked.size < this.#settings.maxPendingOffers) return this.#parked.park(item, settle);
-        this.dropped += 1;
-        if (this.#settings.strictPendingOffers) throw new BufferOverflowError(this.#settings.id, this.#settings.maxPendingOffers, 'the parked-offer queue');
-        return false;
+    const outcome = overflow(this.#strategy, buffer, item);
+    if (outcome === Overflow.Block) {
+      if (this.#parked.size < this.#settings.maxPendingOffers) return this.#parked.park(item, settle);
+      this.dropped += 1;
+      if (this.#settings.strictPendingOffers) throw new BufferOverflowError(this.#settings.id, this.#settings.maxPendingOffers, 'the parked-offer queue');
+      return false;
     }
+    this.dropped += 1;
+    if (outcome === Overflow.Failed) throw new BufferOverflowError(this.#settings.id, buffer.capacity);
+    return outcome === Overflow.Replaced;
   }
 
   /** Nothing is queued or in flight and every lane is ready: an item can skip the buffer. */

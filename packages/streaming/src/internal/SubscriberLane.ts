@@ -3,6 +3,7 @@ import { BackpressureStrategy } from '../BackpressureStrategy';
 import type { ChannelObserver } from '../ChannelSubscriber';
 import { BufferOverflowError } from '../errors/BufferOverflowError';
 import { Ack } from './Ack';
+import { Overflow, overflow } from './overflow';
 import { RingBuffer } from './RingBuffer';
 
 const nativeThen = Promise.prototype.then;
@@ -79,19 +80,10 @@ export class SubscriberLane<T> {
       if (buffer.full && this.#strategy === BackpressureStrategy.BLOCK) this.#setBlocking(true);
       return;
     }
-    switch (this.#strategy) {
-      case BackpressureStrategy.DROP_OLDEST:
-        buffer.shift();
-        buffer.push(item);
-        this.#host.laneDropped();
-        return;
-      case BackpressureStrategy.ERROR:
-        this.#host.laneDropped();
-        this.#fail(new BufferOverflowError(this.#host.id, buffer.capacity, 'a subscriber buffer'));
-        return;
-      default:
-        this.#host.laneDropped();
-    }
+    // DROP_OLDEST made room; DROP_NEWEST (and BLOCK, should a full lane still be handed an item) drops it.
+    const outcome = overflow(this.#strategy, buffer, item);
+    this.#host.laneDropped();
+    if (outcome === Overflow.Failed) this.#fail(new BufferOverflowError(this.#host.id, buffer.capacity, 'a subscriber buffer'));
   }
 
   /** The channel finished: complete the subscriber once its own buffer is delivered. */

@@ -1,0 +1,46 @@
+import { tally, type VotingAggregation } from './VotingAggregation';
+
+// The built-in VotingAggregations, exported from the package as the module namespace `VotingAggregation`.
+
+/**
+ * The choice with the most votes wins; a tie for first place (or no vote at all) deadlocks.
+ *
+ * @example
+ * ```ts
+ * import { VotingAggregation } from '@rxagents/patterns';
+ *
+ * const mostVotes = VotingAggregation.majority();
+ * ```
+ */
+export function majority(): VotingAggregation {
+  return (votes) => {
+    const ranked = [...tally(votes)].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    const [top, second] = ranked;
+    if (top === undefined) return { winner: undefined, reason: 'no valid vote' };
+    if (second !== undefined && second[1] === top[1]) {
+      const tied = ranked.filter(([, count]) => count === top[1]).map(([choice]) => choice);
+      return { winner: undefined, reason: `tie between ${tied.join(', ')} (${top[1]} vote${top[1] === 1 ? '' : 's'} each)` };
+    }
+    return { winner: top[0], reason: `${top[0]} won with ${top[1]} of ${votes.length} votes` };
+  };
+}
+
+/**
+ * Every voter must make the same choice (an abstention breaks unanimity); anything else deadlocks.
+ *
+ * @example
+ * ```ts
+ * import { VotingAggregation } from '@rxagents/patterns';
+ *
+ * console.log(VotingAggregation.unanimous()([{ agentId: 'a', choice: 'go' }]).winner); // go
+ * ```
+ */
+export function unanimous(): VotingAggregation {
+  return (votes) => {
+    const choices = new Set(votes.map((vote) => vote.choice));
+    const [only] = choices;
+    return choices.size === 1 && only !== undefined && votes.length > 0
+      ? { winner: only, reason: `unanimous: ${only}` }
+      : { winner: undefined, reason: 'no unanimity' };
+  };
+}
