@@ -78,7 +78,7 @@ export interface AgentCallFailure {
   readonly success: false;
   /** The id of the agent called. */
   readonly agentId: string;
-  /** The prompt the agent was given. */
+  /** The prompt the agent was given (`''` for a call given up before it started, which got none). */
   readonly input: string;
   /** Absent: a failed call has no reply (chunks streamed before the failure are not kept). */
   readonly output?: undefined;

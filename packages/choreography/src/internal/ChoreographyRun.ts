@@ -132,7 +132,7 @@ function runStep(settings: RunSettings, { interaction, input }: ReadyInteraction
     const options = interaction.timeout === undefined ? { scheduler } : { scheduler, timeout: interaction.timeout };
     return callAgent(agent, input, options).pipe(
       // The step names the agent by the id it is registered under (the interaction's target).
-      map((call): StepResult => ({ ...call, interactionId: interaction.id, agentId: interaction.target })),
+      map((call): StepResult => ({ interactionId: interaction.id, ...call, agentId: interaction.target })),
       tap(() => running.delete(interaction.id)),
     );
   });
