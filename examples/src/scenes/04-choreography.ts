@@ -30,7 +30,7 @@ export const scene: Scene = {
       .build();
     engine.events$.subscribe((event) => console.log(`${stamp()}  event   ${event.name}${event.agentId === undefined ? '' : ` (from ${event.agentId})`}`));
     engine.steps$.subscribe((step) =>
-      console.log(`${stamp()}  step    ${step.interactionId} by ${step.agentId}: ${step.success ? JSON.stringify(step.output) : step.error} in ${step.durationMs} ms`),
+      console.log(`${stamp()}  step    ${step.interactionId} by ${step.agentId}: ${step.success ? JSON.stringify(step.output) : step.error.message} in ${step.durationMs} ms`),
     );
     const result = await engine.execute();
     if (!liveModelsConfigured()) console.log(`         the writer was sent: ${JSON.stringify(writer.inputs[0])}`);

@@ -1,29 +1,30 @@
+import type { AgentCallResult } from '@rxagents/core';
+
 /**
- * What happened to one interaction of a choreography run.
+ * What happened to one interaction of a choreography run: the call of its target agent, and which
+ * interaction it was.
+ *
+ * @remarks
+ * An {@link AgentCallResult} (`success`, `agentId`, `input`, `output`, `error`, `startedAt`,
+ * `durationMs`) plus `interactionId`. `agentId` is the interaction's `target` (the id the agent is
+ * registered under), `input` the prompt it got (the task, followed by the context of the event that
+ * triggered it), and on a failure `error` is the error instance: an `AgentError`, an
+ * `AgentTimeoutError` (the interaction's `timeout`) or a {@link ChoreographyTimeoutError} (the engine's
+ * `timeout` passed while the step ran). Times are on the engine's scheduler.
  *
  * @example
  * ```ts
  * import type { StepResult } from '@rxagents/choreography';
  *
  * function describe(step: StepResult): string {
- *   return `${step.interactionId} by ${step.agentId}: ${step.success ? 'ok' : step.error} (${step.durationMs} ms)`;
+ *   return `${step.interactionId} by ${step.agentId}: ${step.success ? 'ok' : step.error.message} (${step.durationMs} ms)`;
  * }
  * ```
  */
-export interface StepResult {
+export type StepResult = AgentCallResult & {
   /** The interaction's id. */
   readonly interactionId: string;
-  /** The id of the agent that ran it (the interaction's `target`). */
-  readonly agentId: string;
-  /** The agent's whole reply, on success. */
-  readonly output?: string;
-  /** How long the step ran, on the engine's scheduler, in milliseconds. */
-  readonly durationMs: number;
-  /** Whether the agent answered. */
-  readonly success: boolean;
-  /** Why the step failed, for example `Agent "writer" failed: model down`. */
-  readonly error?: string;
-}
+};
 
 /**
  * The outcome of a {@link ChoreographyEngine} run.

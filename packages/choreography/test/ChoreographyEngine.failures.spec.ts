@@ -1,4 +1,4 @@
-import { ConfigError } from '@rxagents/core';
+import { AgentError, AgentTimeoutError, ConfigError } from '@rxagents/core';
 import {
   ChoreographyAlreadyExecutedError,
   ChoreographyEngine,
@@ -14,6 +14,12 @@ import { TestScheduler } from 'rxjs/testing';
 
 const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const silent = { warn: () => undefined };
+
+/** Matches an instance of `type` with exactly `message`: a step's `error` is the error itself, not its text. */
+const anError = (type: new (...args: never[]) => Error, message: string) => ({
+  asymmetricMatch: (actual: unknown) => actual instanceof type && actual.message === message,
+  toAsymmetricMatcher: () => `${type.name}(${JSON.stringify(message)})`,
+});
 
 const articleSpec = () =>
   ChoreographySpec.builder('article')
@@ -35,8 +41,16 @@ describe('ChoreographyEngine: timeout', () => {
         .build();
       const timeoutMessage = new ChoreographyTimeoutError('article', 1000).message;
       expectObservable(engine.steps$).toBe('100ms a 899ms (b|)', {
-        a: { interactionId: 'research', agentId: 'researcher', output: 'sources', durationMs: 100, success: true },
-        b: { interactionId: 'draft', agentId: 'writer', durationMs: 900, success: false, error: timeoutMessage },
+        a: { interactionId: 'research', agentId: 'researcher', input: 'Collect sources', output: 'sources', startedAt: 0, durationMs: 100, success: true },
+        b: {
+          interactionId: 'draft',
+          agentId: 'writer',
+          input: 'Write a draft\n\nContext: sources',
+          startedAt: 100,
+          durationMs: 900,
+          success: false,
+          error: anError(ChoreographyTimeoutError, timeoutMessage),
+        },
       });
       expectObservable(engine.execute$()).toBe('1000ms (r|)', {
         r: expect.objectContaining({ success: false, timedOut: true, pending: ['review'], completedCount: 1, failedCount: 1, totalDurationMs: 1000 }),
@@ -85,7 +99,15 @@ describe('ChoreographyEngine: timeout', () => {
         .build();
       const engine = ChoreographyEngine.builder().spec(spec).agent('sloth', scriptedAgent('sloth', { reply: 'late', delay: 80 })).logger(silent).build();
       expectObservable(engine.steps$).toBe('50ms (a|)', {
-        a: { interactionId: 'slow', agentId: 'sloth', durationMs: 50, success: false, error: 'Agent "sloth" did not answer within 50 ms' },
+        a: {
+          interactionId: 'slow',
+          agentId: 'sloth',
+          input: 'Hurry',
+          startedAt: 0,
+          durationMs: 50,
+          success: false,
+          error: anError(AgentTimeoutError, 'Agent "sloth" did not answer within 50 ms'),
+        },
       });
       expectObservable(engine.execute$()).toBe('50ms (r|)', { r: expect.objectContaining({ success: false, failedCount: 1 }) });
     });
@@ -110,7 +132,7 @@ describe('ChoreographyEngine: failing steps', () => {
     success: false,
     failedCount: 1,
     completedCount: 0,
-    stepResults: [expect.objectContaining({ success: false, error: 'Agent "broken" failed: model down' })],
+    stepResults: [expect.objectContaining({ success: false, error: anError(AgentError, 'Agent "broken" failed: model down') })],
   });
 
   it.each(['throw', 'error'] as const)('records an agent that fails by %s as a failed step and publishes nothing for it', (mode) => {

@@ -222,12 +222,20 @@ describe('ChoreographyEngine: agents hosted by another engine', () => {
       const front = ChoreographyEngine.builder().spec(spec).agents({ researcher, reviewer }).remoteAgent('writer').bus(view()).logger(silent).build();
       const back = new ChoreographyEngine({ spec, agents: { writer }, remoteAgents: ['researcher', 'reviewer'], bus: view(), logger: silent, externalEvents: [] });
       // Both engines publish the initial event; each interaction still runs once, on the engine hosting its agent.
-      const step = (interactionId: string, agentId: string, durationMs: number, output: string): StepResult => ({ interactionId, agentId, durationMs, output, success: true });
+      const step = (interactionId: string, agentId: string, input: string, output: string, startedAt: number, durationMs: number): StepResult => ({
+        interactionId,
+        agentId,
+        input,
+        output,
+        success: true,
+        startedAt,
+        durationMs,
+      });
       expectObservable(back.execute$()).toBe('30ms (r|)', {
-        r: expect.objectContaining({ success: true, stepResults: [step('draft', 'writer', 20, 'a draft')], pending: [] }),
+        r: expect.objectContaining({ success: true, stepResults: [step('draft', 'writer', 'Write a draft\n\nContext: sources', 'a draft', 10, 20)], pending: [] }),
       });
       expectObservable(front.execute$({ input: 'topic' })).toBe('35ms (r|)', {
-        r: expect.objectContaining({ success: true, stepResults: [step('research', 'researcher', 10, 'sources'), step('review', 'reviewer', 5, 'ok')], pending: [] }),
+        r: expect.objectContaining({ success: true, stepResults: [step('research', 'researcher', 'Collect sources\n\nContext: topic', 'sources', 0, 10), step('review', 'reviewer', 'Review\n\nContext: a draft', 'ok', 30, 5)], pending: [] }),
       });
     });
   });

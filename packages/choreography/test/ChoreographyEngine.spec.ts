@@ -15,12 +15,15 @@ const articleSpec = () =>
     .interaction('review', 'writer', 'reviewer', 'drafted', null, 'Review the draft')
     .build();
 
-const step = (interactionId: string, agentId: string, durationMs: number, output?: string): StepResult => ({
+/** A successful step: the target's id, the prompt it got, its reply, and its start and duration on the scheduler. */
+const step = (interactionId: string, agentId: string, input: string, output: string, startedAt: number, durationMs: number): StepResult => ({
   interactionId,
   agentId,
-  durationMs,
+  input,
+  output,
   success: true,
-  ...(output === undefined ? {} : { output }),
+  startedAt,
+  durationMs,
 });
 
 describe('ChoreographyEngine: the seed article', () => {
@@ -39,14 +42,14 @@ describe('ChoreographyEngine: the seed article', () => {
         .build();
 
       expectObservable(engine.steps$).toBe('10ms a 19ms b 4ms (c|)', {
-        a: step('research', 'researcher', 10, 'three sources'),
-        b: step('draft', 'writer', 20, 'a draft'),
-        c: step('review', 'reviewer', 5, 'approved'),
+        a: step('research', 'researcher', 'Collect sources on agent coordination', 'three sources', 0, 10),
+        b: step('draft', 'writer', 'Write a draft from the research\n\nContext: three sources', 'a draft', 10, 20),
+        c: step('review', 'reviewer', 'Review the draft\n\nContext: a draft', 'approved', 30, 5),
       });
       expectObservable(engine.execute$()).toBe('35ms (r|)', {
         r: {
           success: true,
-          stepResults: [step('research', 'researcher', 10, 'three sources'), step('draft', 'writer', 20, 'a draft'), step('review', 'reviewer', 5, 'approved')],
+          stepResults: [step('research', 'researcher', 'Collect sources on agent coordination', 'three sources', 0, 10), step('draft', 'writer', 'Write a draft from the research\n\nContext: three sources', 'a draft', 10, 20), step('review', 'reviewer', 'Review the draft\n\nContext: a draft', 'approved', 30, 5)],
           totalDurationMs: 35,
           completedCount: 3,
           failedCount: 0,
@@ -102,7 +105,7 @@ describe('ChoreographyEngine: concurrency, AND-join, once', () => {
         .build();
       const agent = (id: string) => scriptedAgent(id, { reply: id, delay: 100 });
       const engine = ChoreographyEngine.builder().spec(spec).agents({ A: agent('A'), B: agent('B'), C: agent('C') }).logger(silent).build();
-      expectObservable(engine.steps$).toBe('100ms (abc|)', { a: step('a', 'A', 100, 'A'), b: step('b', 'B', 100, 'B'), c: step('c', 'C', 100, 'C') });
+      expectObservable(engine.steps$).toBe('100ms (abc|)', { a: step('a', 'A', 'Task A', 'A', 0, 100), b: step('b', 'B', 'Task B', 'B', 0, 100), c: step('c', 'C', 'Task C', 'C', 0, 100) });
       expectObservable(engine.execute$()).toBe('100ms (r|)', { r: expect.objectContaining({ totalDurationMs: 100, completedCount: 3 }) });
     });
   });
@@ -122,9 +125,9 @@ describe('ChoreographyEngine: concurrency, AND-join, once', () => {
         .logger(silent)
         .build();
       expectObservable(engine.steps$).toBe('10ms c 19ms d 4ms (s|)', {
-        c: step('copy', 'copywriter', 10, 'headline'),
-        d: step('design', 'designer', 30, 'mockup'),
-        s: step('ship', 'developer', 5, 'shipped'),
+        c: step('copy', 'copywriter', 'Write the copy', 'headline', 0, 10),
+        d: step('design', 'designer', 'Design the page', 'mockup', 0, 30),
+        s: step('ship', 'developer', 'Build the page\n\nContext (designed): mockup\n\nContext (written): headline', 'shipped', 30, 5),
       });
       expectObservable(engine.execute$()).toBe('35ms (r|)', { r: expect.objectContaining({ success: true, completedCount: 3 }) });
       flush();

@@ -3,6 +3,8 @@ export type { Message, MessageRole, ToolCall } from './Message';
 export { defineAgent, type AgentDefinition } from './defineAgent';
 export { invoke, type InvokeOptions } from './invoke';
 export { reply } from './reply';
+export { callAgent } from './callAgent';
+export type { AgentCallResult, AgentCallSuccess, AgentCallFailure } from './AgentCallResult';
 export { lastValue, type LastValueOptions } from './lastValue';
 export { parseConfig } from './parseConfig';
 /**

@@ -1,26 +1,30 @@
+import type { AgentCallFailure, AgentCallSuccess } from '@rxagents/core';
+
 /**
  * What one agent call produced inside a pattern run: its reply, or the failure recorded in its place.
  *
  * @remarks
- * Patterns never let one agent's failure hang a run: a throw, a rejection, an `AgentTimeoutError`
- * (the per-agent `agentTimeout`) or an `ExecutionTimeoutError` (the run's overall `timeout`) becomes a
- * result with `ok: false`. Whether a failure ends the run is the pattern's choice: a debate and a
+ * The `AgentCallResult` of `@rxagents/core` (`success`, `agentId`, `input`, `output`, `error`,
+ * `startedAt`, `durationMs`), with `timedOut` added on a failure. Patterns never let one agent's failure
+ * hang a run: a throw, a rejection, an `AgentTimeoutError` (the per-agent `agentTimeout`) or an
+ * `ExecutionTimeoutError` (the run's overall `timeout`) becomes a result with `success: false` and the
+ * error instance in `error`. Whether a failure ends the run is the pattern's choice: a debate and a
  * sequence fail, a vote and a parallel fan-out keep the other results. Times are read from the run's
- * scheduler.
+ * scheduler; a reply was complete at `startedAt + durationMs`.
  *
  * @example
  * ```ts
  * import type { AgentResult } from '@rxagents/patterns';
  *
  * function describe(result: AgentResult): string {
- *   return result.ok ? `${result.agentId}: ${result.output}` : `${result.agentId} failed${result.timedOut ? ' (timeout)' : ''}`;
+ *   return result.success ? `${result.agentId}: ${result.output}` : `${result.agentId} failed${result.timedOut ? ' (timeout)' : ''}: ${result.error.message}`;
  * }
  * ```
  */
 export type AgentResult = AgentSuccess | AgentFailure;
 
 /**
- * A reply an agent finished. See {@link AgentResult}.
+ * A reply an agent finished: an `AgentCallSuccess` of `@rxagents/core`. See {@link AgentResult}.
  *
  * @example
  * ```ts
@@ -29,24 +33,19 @@ export type AgentResult = AgentSuccess | AgentFailure;
  *
  * const agents = [defineAgent('fast', async () => 'done'), defineAgent('slow', async () => 'done too')];
  * const { results } = await Patterns.parallel({ agents }).execute('Work');
- * const answers = results.filter((result): result is AgentSuccess => result.ok);
- * console.log(answers.map((a) => `${a.agentId} took ${a.finishedAt - a.startedAt} ms`));
+ * const answers = results.filter((result): result is AgentSuccess => result.success);
+ * console.log(answers.map((a) => `${a.agentId} took ${a.durationMs} ms`));
  * ```
  */
-export interface AgentSuccess {
-  readonly ok: true;
-  /** The agent's id. */
-  readonly agentId: string;
-  /** The joined reply. */
-  readonly output: string;
-  /** Scheduler time the call started. */
-  readonly startedAt: number;
-  /** Scheduler time the reply was complete. */
-  readonly finishedAt: number;
-}
+export type AgentSuccess = AgentCallSuccess;
 
 /**
  * A call that failed or timed out, recorded as a result. See {@link AgentResult}.
+ *
+ * @remarks
+ * `error` is an `AgentError`, an `AgentTimeoutError` or an `ExecutionTimeoutError`. An agent the run's
+ * overall `timeout` cut off while it worked keeps its `input` and `startedAt`; one that never started
+ * has `input: ''`, and `startedAt` is when it was given up (`durationMs: 0`).
  *
  * @example
  * ```ts
@@ -58,20 +57,11 @@ export interface AgentSuccess {
  *   throw new Error('quota exceeded');
  * });
  * const { results } = await Patterns.parallel({ agents: [ok, broken] }).execute('Work');
- * const failures = results.filter((result): result is AgentFailure => !result.ok);
- * console.log(failures.map((f) => `${f.timedOut ? 'late' : 'failed'}: ${(f.error as Error).message}`)); // [ 'failed: Agent "broken" failed: quota exceeded' ]
+ * const failures = results.filter((result): result is AgentFailure => !result.success);
+ * console.log(failures.map((f) => `${f.timedOut ? 'late' : 'failed'}: ${f.error.message}`)); // [ 'failed: Agent "broken" failed: quota exceeded' ]
  * ```
  */
-export interface AgentFailure {
-  readonly ok: false;
-  /** The agent's id. */
-  readonly agentId: string;
-  /** What went wrong (an `AgentError`, `AgentTimeoutError` or `ExecutionTimeoutError`). */
-  readonly error: unknown;
+export interface AgentFailure extends AgentCallFailure {
   /** Whether a per-agent or overall timeout ended the call. */
   readonly timedOut: boolean;
-  /** Scheduler time the call started (or, for a call that never started, the time it was given up). */
-  readonly startedAt: number;
-  /** Scheduler time the failure was recorded. */
-  readonly finishedAt: number;
 }

@@ -306,12 +306,12 @@ export class ConversationOrchestrator {
           // Posted one after another, in completion order; a post may wait for room (BLOCK).
           concatMap((result) => {
             results = results.append(result);
-            if (!result.ok) {
+            if (!result.success) {
               failure = result;
               return EMPTY;
             }
             posted += 1;
-            return post$({ speaker: result.agentId, content: result.output, at: result.finishedAt }).pipe(
+            return post$({ speaker: result.agentId, content: result.output, at: result.startedAt + result.durationMs }).pipe(
               tap((accepted) => {
                 if (!accepted) lost ??= new MessageDroppedError(pattern, result.agentId);
               }),

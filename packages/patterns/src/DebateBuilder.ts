@@ -154,7 +154,7 @@ export class DebateBuilder extends PatternBuilder<ConversationState> {
       initialState: (input) => ConversationStates.initial(input, ids),
       route: () => agents,
       prompt: (state, agent) => prompt(state, agent.id),
-      aggregate: (state, result) => (result.ok ? ConversationStates.fold(state, { speaker: result.agentId, content: result.output, at: result.finishedAt }) : state),
+      aggregate: (state, result) => (result.success ? ConversationStates.fold(state, { speaker: result.agentId, content: result.output, at: result.startedAt + result.durationMs }) : state),
       termination,
       output: ConversationStates.transcript,
       failOnAgentError: true,

@@ -31,7 +31,7 @@ import type { TerminationCondition } from './TerminationCondition';
  *   initialState: (input) => Number(input),
  *   route: () => [counter],
  *   prompt: (state) => String(state),
- *   aggregate: (state, result) => (result.ok ? Number(result.output) : state),
+ *   aggregate: (state, result) => (result.success ? Number(result.output) : state),
  *   termination: TerminationCondition.maxIterations(3),
  *   output: (state) => String(state),
  * });
@@ -108,7 +108,7 @@ export type ExecutionBackend<T> = (model: ExecutionModel<T>, input: string) => O
  * const echo = defineAgent('echo', async (input) => input);
  * const definition: ExecutionModelDefinition<string> = {
  *   pattern: 'echo-once', agents: [echo], initialState: (input) => input, route: () => [echo], prompt: (state) => state,
- *   aggregate: (state, result) => (result.ok ? result.output : state), termination: TerminationCondition.maxIterations(1), output: (state) => state,
+ *   aggregate: (state, result) => (result.success ? result.output : state), termination: TerminationCondition.maxIterations(1), output: (state) => state,
  * };
  * const model = ExecutionModel.create(definition);
  * console.log(model.concurrency, model.failOnAgentError); // 1 false

@@ -70,7 +70,7 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
           results = results.append(result);
           received += 1;
           // A failure that ends the run shows in the final result only, as over a channel.
-          if (!result.ok && model.failOnAgentError) {
+          if (!result.success && model.failOnAgentError) {
             failure ??= result;
             return EMPTY;
           }

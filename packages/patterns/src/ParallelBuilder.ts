@@ -22,7 +22,7 @@ import * as Terminations from './terminationConditions';
  * const options: ParallelOptions = {
  *   agents: [defineAgent('legal', async () => 'No blockers.'), defineAgent('security', async () => 'Needs a pen test.')],
  *   prompt: (input, agentId) => `You review for ${agentId}. ${input}`,
- *   merge: (results) => results.map((r) => (r.ok ? `- ${r.agentId}: ${r.output}` : `- ${r.agentId}: no answer`)).join('\n'),
+ *   merge: (results) => results.map((r) => (r.success ? `- ${r.agentId}: ${r.output}` : `- ${r.agentId}: no answer`)).join('\n'),
  *   timeout: 60_000,
  * };
  * console.log((await Patterns.parallel(options).execute('Review the launch plan.')).output);
@@ -78,7 +78,7 @@ export const ParallelOptionsSchema = z.strictObject({
  * The state of a parallel run: the input and each contributor's result, in agent order.
  *
  * @remarks
- * Failed and timed-out contributors are in `contributions` too, with `ok: false`.
+ * Failed and timed-out contributors are in `contributions` too, with `success: false`.
  *
  * @example
  * ```ts
@@ -99,7 +99,7 @@ export interface ParallelState {
 }
 
 const defaultMerge = (results: readonly AgentResult[]): string =>
-  results.map((result) => `${result.agentId}: ${result.ok ? result.output : `(failed: ${String((result.error as Error | undefined)?.message ?? result.error)})`}`).join('\n');
+  results.map((result) => `${result.agentId}: ${result.success ? result.output : `(failed: ${result.error.message})`}`).join('\n');
 
 /**
  * Parallel work behind a barrier: every agent works on the input at once; the run ends when all have answered.

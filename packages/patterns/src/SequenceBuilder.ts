@@ -148,7 +148,7 @@ export class SequenceBuilder extends PatternBuilder<SequenceState> {
       initialState: (input) => stateOf(input, AppendLog.empty()),
       route: (_state, iteration) => (iteration < agents.length ? [agents[iteration] as AgentRef] : []),
       prompt: (state, agent, iteration) => (prompt === undefined ? previous(state) : prompt(previous(state), agent.id, iteration)),
-      aggregate: (state, result) => (result.ok ? stateOf(state.input, logOf(state).append({ agentId: result.agentId, output: result.output })) : state),
+      aggregate: (state, result) => (result.success ? stateOf(state.input, logOf(state).append({ agentId: result.agentId, output: result.output })) : state),
       termination: Terminations.maxIterations(agents.length),
       output: previous,
       failOnAgentError: true,

@@ -244,7 +244,7 @@ export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
       route: (state) => (state.pending === undefined ? [supervisor] : [byId.get(state.pending.worker) as AgentRef]),
       prompt: (state, agent) => (agent === supervisor ? prompt(state, workers) : (state.pending?.instruction ?? state.task)),
       aggregate: (state, result) => {
-        if (!result.ok) return state;
+        if (!result.success) return state;
         if (state.pending !== undefined) {
           return next(state, { pending: undefined }, logOf(state).append({ ...state.pending, output: result.output }));
         }

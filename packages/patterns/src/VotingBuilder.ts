@@ -172,7 +172,7 @@ export class VotingBuilder extends PatternBuilder<VotingState> {
       route: () => agents,
       prompt: (state, voter) => (prompt === undefined ? state.question : prompt(state.question, voter.id)),
       aggregate: (state, result) => {
-        const votes = [...state.votes, { agentId: result.agentId, choice: result.ok ? voteOf(parseVote, result.output) : undefined }];
+        const votes = [...state.votes, { agentId: result.agentId, choice: result.success ? voteOf(parseVote, result.output) : undefined }];
         return { ...state, votes, decision: decide(aggregation, votes) };
       },
       termination: Terminations.of('every vote counted', ({ state }) => ({ type: 'complete', reason: state.decision.reason })),

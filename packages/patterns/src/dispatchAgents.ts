@@ -1,5 +1,5 @@
-import { catchError, concat, defer, from, map, mergeMap, type Observable, of, type SchedulerLike, takeUntil, takeWhile, tap } from 'rxjs';
-import { AgentTimeoutError, delayTimer, reply } from '@rxagents/core';
+import { concat, defer, from, map, mergeMap, type Observable, of, type SchedulerLike, takeUntil, takeWhile, tap } from 'rxjs';
+import { AgentTimeoutError, callAgent, delayTimer } from '@rxagents/core';
 import type { AgentRef } from './AgentRef';
 import type { AgentResult } from './AgentResult';
 import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
@@ -30,16 +30,21 @@ export function untilDeadline(deadline: { readonly endsAt: number }, scheduler: 
 /**
  * Calls every agent (at most `concurrency` at once) and emits one {@link AgentResult} per agent, in
  * completion order. Failures and timeouts become results; the overall deadline records every agent
- * still working or not yet started as timed out, so nothing hangs and no timer outlives the batch.
- * `promptOf` runs when an agent's call starts.
+ * still working (with its input and start) or not yet started (input `''`) as timed out, so nothing
+ * hangs and no timer outlives the batch. `promptOf` runs when an agent's call starts.
  */
 export function dispatchAgents(refs: readonly AgentRef[], promptOf: (ref: AgentRef) => string, options: DispatchOptions): Observable<AgentResult> {
   const { scheduler, overall } = options;
   return defer(() => {
+    const started = new Map<number, { readonly input: string; readonly startedAt: number }>();
     const settled = new Set<number>();
     const calls$ = from(refs.map((ref, index) => ({ ref, index }))).pipe(
-      mergeMap(({ ref, index }) => callAgent(ref, promptOf, options).pipe(tap(() => settled.add(index))), options.concurrency),
-      takeWhile((result) => result.ok || !options.failFast, true),
+      mergeMap(
+        ({ ref, index }) =>
+          callOne(ref, promptOf, options, (input, startedAt) => started.set(index, { input, startedAt })).pipe(tap(() => settled.add(index))),
+        options.concurrency,
+      ),
+      takeWhile((result) => result.success || !options.failFast, true),
     );
     if (overall === undefined) return calls$;
     const remaining = overall.endsAt - scheduler.now();
@@ -49,29 +54,28 @@ export function dispatchAgents(refs: readonly AgentRef[], promptOf: (ref: AgentR
       defer(() => {
         const now = scheduler.now();
         return from(
-          refs.flatMap((ref, index): AgentResult[] =>
-            settled.has(index)
-              ? []
-              : [{ ok: false, agentId: ref.id, error: new ExecutionTimeoutError(options.pattern, overall.timeoutMs, ref.id), timedOut: true, startedAt: now, finishedAt: now }],
-          ),
+          refs.flatMap((ref, index): AgentResult[] => {
+            if (settled.has(index)) return [];
+            const { input, startedAt } = started.get(index) ?? { input: '', startedAt: now };
+            const error = new ExecutionTimeoutError(options.pattern, overall.timeoutMs, ref.id);
+            return [{ success: false, agentId: ref.id, input, error, timedOut: true, startedAt, durationMs: now - startedAt }];
+          }),
         );
       }),
-    ).pipe(takeWhile((result) => result.ok || !options.failFast, true));
+    ).pipe(takeWhile((result) => result.success || !options.failFast, true));
   });
 }
 
-function callAgent(ref: AgentRef, promptOf: (ref: AgentRef) => string, options: DispatchOptions): Observable<AgentResult> {
+/** One call, its outcome as a result; `onStart` hears the prompt and the start time. */
+function callOne(ref: AgentRef, promptOf: (ref: AgentRef) => string, options: DispatchOptions, onStart: (input: string, startedAt: number) => void): Observable<AgentResult> {
   const { scheduler, agentTimeout } = options;
   return defer(() => {
-    const startedAt = scheduler.now();
     const prompt: unknown = promptOf(ref);
     // A bug in the pattern's prompt, not the agent's failure: it ends the run rather than being recorded.
     if (typeof prompt !== 'string') throw new TypeError(`${options.pattern}: the prompt for ${JSON.stringify(ref.id)} gave ${String(prompt)}; return the text to send`);
-    return reply(ref, prompt, { scheduler, ...(agentTimeout === undefined ? {} : { timeout: agentTimeout }) }).pipe(
-      map((output): AgentResult => ({ ok: true, agentId: ref.id, output, startedAt, finishedAt: scheduler.now() })),
-      catchError((error: unknown) =>
-        of<AgentResult>({ ok: false, agentId: ref.id, error, timedOut: error instanceof AgentTimeoutError, startedAt, finishedAt: scheduler.now() }),
-      ),
+    onStart(prompt, scheduler.now());
+    return callAgent(ref, prompt, { scheduler, ...(agentTimeout === undefined ? {} : { timeout: agentTimeout }) }).pipe(
+      map((result): AgentResult => (result.success ? result : { ...result, timedOut: result.error instanceof AgentTimeoutError })),
     );
   });
 }

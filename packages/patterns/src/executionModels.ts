@@ -21,7 +21,7 @@ import { type ExecutionBackend, type ExecutionModel, type ExecutionModelDefiniti
  *   initialState: (input) => input,
  *   route: () => [echo],
  *   prompt: (state) => state,
- *   aggregate: (state, result) => (result.ok ? result.output : state),
+ *   aggregate: (state, result) => (result.success ? result.output : state),
  *   termination: TerminationCondition.maxIterations(1),
  *   output: (state) => state,
  * });

@@ -152,7 +152,7 @@ export { TerminationConditionFunctions as TerminationCondition };
  *   initialState: (input) => Number(input),
  *   route: () => [counter],
  *   prompt: (state) => String(state),
- *   aggregate: (state, result) => (result.ok ? Number(result.output) : state),
+ *   aggregate: (state, result) => (result.success ? Number(result.output) : state),
  *   termination: TerminationCondition.maxIterations(3),
  *   output: (state) => String(state),
  * });

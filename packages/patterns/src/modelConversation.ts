@@ -15,7 +15,7 @@ import { CONTINUE } from './TerminationDecision';
  * @remarks
  * Each reply is a message on the channel; one message is one iteration. The model's state is its own
  * `aggregate` folded over the messages (a message read as a successful result of its speaker, at the
- * time it was posted), one message at a time and remembered per message, so a turn costs O(1). The
+ * time it was posted, with `input: ''`: a message does not carry its prompt), one message at a time and remembered per message, so a turn costs O(1). The
  * turn policy asks the model's `route` (with the number of messages as the iteration), a speaker's
  * prompt is the model's `prompt` on that state, and the model's termination decides after every
  * message (not before the first, as the driver). A failed call is not a message: it ends the run as
@@ -24,7 +24,8 @@ import { CONTINUE } from './TerminationDecision';
 export function modelConversation<T>(model: ExecutionModel<T>): ConversationStrategy<T> {
   const byId = new Map(model.agents.map((agent) => [agent.id, agent] as const));
   const stateAfter = new WeakMap<ConversationMessage, { readonly state: T }>();
-  const resultOf = (message: ConversationMessage): AgentResult => ({ ok: true, agentId: message.speaker, output: message.content, startedAt: message.at, finishedAt: message.at });
+  // A message carries no prompt and only the time it was posted: `input` is '' and the call takes no time.
+  const resultOf = (message: ConversationMessage): AgentResult => ({ success: true, agentId: message.speaker, input: '', output: message.content, startedAt: message.at, durationMs: 0 });
 
   const project = (conversation: ConversationState): T => {
     const count = messageCount(conversation);

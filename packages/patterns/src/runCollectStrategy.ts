@@ -84,8 +84,8 @@ export function runCollectStrategy<T>(
     );
 
     const decide$ = defer(() => {
-      const failure = model.failOnAgentError ? results.toArray().find((result) => !result.ok) : undefined;
-      if (failure !== undefined && !failure.ok) {
+      const failure = model.failOnAgentError ? results.toArray().find((result) => !result.success) : undefined;
+      if (failure !== undefined && !failure.success) {
         // An iteration in which an agent failed is not a completed one.
         return of(resultOf(facts(0), { type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error }));
       }

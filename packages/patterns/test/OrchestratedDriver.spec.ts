@@ -11,7 +11,7 @@ const counterModel = (agents: AgentRef[], extra: Partial<ExecutionModel<number>>
     initialState: (input) => Number(input),
     route: (_state, iteration) => (iteration < 3 ? agents : []),
     prompt: (state) => String(state),
-    aggregate: (state, result) => (result.ok ? state + Number(result.output) : state),
+    aggregate: (state, result) => (result.success ? state + Number(result.output) : state),
     termination: TerminationCondition.of<number>('state >= 10', ({ state }) => (state >= 10 ? { type: 'complete', reason: 'reached 10' } : { type: 'continue' })),
     output: String,
     ...extra,
@@ -42,7 +42,7 @@ describe('OrchestratedDriver', () => {
   it('records agents still working at the overall timeout and ends as failed', () => {
     testScheduler().run(({ expectObservable }) => {
       const result$ = OrchestratedDriver(counterModel([hangingAgent('stuck')], { timeout: 25 }), '0').pipe(
-        map((r) => `${r.status}:${r.reason}:${r.results.length && !r.results[0]?.ok && (r.results[0] as { error: unknown }).error instanceof ExecutionTimeoutError}`),
+        map((r) => `${r.status}:${r.reason}:${r.results.length && r.results[0]?.success === false && r.results[0].error instanceof ExecutionTimeoutError}`),
       );
       expectObservable(result$).toBe('25ms (ab|)', { a: 'running:undefined:true', b: 'failed:timed out after 25 ms:true' });
     });

@@ -30,7 +30,7 @@ describe('Patterns.parallel', () => {
       const result$ = Patterns.parallel({ agents, timeout: 100 })
         .overChannel()
         .run('x')
-        .pipe(map((r) => r.state.contributions.map((c) => `${c.agentId}:${c.ok ? 'ok' : c.timedOut ? 'timeout' : 'failed'}`).join(',')));
+        .pipe(map((r) => r.state.contributions.map((c) => `${c.agentId}:${c.success ? 'ok' : c.timedOut ? 'timeout' : 'failed'}`).join(',')));
       expectObservable(result$).toBe('100ms (r|)', { r: 'a:ok,late:timeout' });
     });
   });

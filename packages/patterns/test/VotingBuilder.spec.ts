@@ -31,8 +31,8 @@ describe('Patterns.voting', () => {
           const agents = [scriptedAgent('a', { reply: 'yes', delay: 5 }), slow, scriptedAgent('c', { reply: 'yes', delay: 8 })];
           const result$ = voting({ agents, agentTimeout: 50 }).run('Ship?').pipe(
             map((r) => {
-              const failure = r.results.find((result) => !result.ok);
-              return `${r.status}:${r.output}:${failure?.agentId}:${failure !== undefined && !failure.ok && failure.timedOut && failure.error instanceof AgentTimeoutError}`;
+              const failure = r.results.find((result) => !result.success);
+              return `${r.status}:${r.output}:${failure?.agentId}:${failure !== undefined && !failure.success && failure.timedOut && failure.error instanceof AgentTimeoutError}`;
             }),
           );
           expectObservable(result$).toBe('50ms (r|)', { r: 'completed:yes:slow:true' });
@@ -44,7 +44,7 @@ describe('Patterns.voting', () => {
         testScheduler().run(({ expectObservable }) => {
           const agents = [scriptedAgent('a', { reply: 'yes', delay: 5 }), hangingAgent('b'), hangingAgent('c')];
           const result$ = voting({ agents, timeout: 30 }).run('Ship?').pipe(
-            map((r) => r.results.map((result) => (result.ok ? result.output : `${result.agentId}@${result.finishedAt}:${result.error instanceof ExecutionTimeoutError}`)).join(',')),
+            map((r) => r.results.map((result) => (result.success ? result.output : `${result.agentId}@${result.startedAt + result.durationMs}:${result.error instanceof ExecutionTimeoutError}`)).join(',')),
           );
           expectObservable(result$).toBe('30ms (r|)', { r: 'yes,b@30:true,c@30:true' });
         });

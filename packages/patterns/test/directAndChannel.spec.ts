@@ -109,7 +109,7 @@ describe('direct and channel runs of the same pattern agree', () => {
     it(`${name}, with an agent that never answers (timed out): the same result${name === 'parallel' ? '' : ' and snapshots'}`, () => {
       const { direct, channel } = make();
       const [directRun, channelRun] = bothWays(direct, channel, 'Ship it?');
-      expect((directRun.at(-1) as ExecutionResult<unknown>).results.some((result) => !result.ok)).toBe(true);
+      expect((directRun.at(-1) as ExecutionResult<unknown>).results.some((result) => !result.success)).toBe(true);
       // A Barrier (parallel over a channel) releases every result in one snapshot.
       if (name === 'parallel') expect(fields(channelRun.at(-1) as ExecutionResult<unknown>)).toEqual(fields(directRun.at(-1) as ExecutionResult<unknown>));
       else expect(channelRun.map(fields)).toEqual(directRun.map(fields));

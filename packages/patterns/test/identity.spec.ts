@@ -137,7 +137,7 @@ describe('a custom model that lists one agent twice, over a Barrier', () => {
     const { ChannelBackend: Backend, runModel } = await import('@rxagents/patterns');
     const model = ExecutionModel.create<string[]>({
       pattern: 'repeat', agents: [twice, other, twice], initialState: () => [], route: () => [twice, other, twice], prompt: () => 'go',
-      aggregate: (state, result) => (result.ok ? [...state, result.output] : state), termination: TerminationCondition.maxIterations(1), output: (state) => state.join(','),
+      aggregate: (state, result) => (result.success ? [...state, result.output] : state), termination: TerminationCondition.maxIterations(1), output: (state) => state.join(','),
       concurrency: 3,
     });
     const { lastValueFrom } = await import('rxjs');

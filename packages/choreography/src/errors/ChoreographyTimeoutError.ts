@@ -6,7 +6,7 @@ import { CoordinationError } from '@rxagents/core';
  * @remarks
  * When the engine's `timeout` passes, running agents are aborted (their `AbortSignal` fires, as on
  * any unsubscription) and each of their interactions gets a failed {@link StepResult} whose `error` is
- * this error's message. Interactions that never started are listed in `ChoreographyResult.pending` instead.
+ * this error (the instance, so `step.error instanceof ChoreographyTimeoutError` holds). Interactions that never started are listed in `ChoreographyResult.pending` instead.
  *
  * @example
  * ```ts

@@ -1,6 +1,5 @@
-import { type Agent, delayTimer, reply } from '@rxagents/core';
+import { type Agent, callAgent, delayTimer } from '@rxagents/core';
 import {
-  catchError,
   defer,
   EMPTY,
   endWith,
@@ -45,9 +44,10 @@ export interface RunSettings {
   readonly end: () => { readonly error: unknown } | undefined;
 }
 
-/** An interaction whose agent is running, and since when (scheduler time). */
+/** An interaction whose agent is running, with the input it got, and since when (scheduler time). */
 interface RunningStep {
   readonly interaction: Interaction;
+  readonly input: string;
   readonly startedAt: number;
 }
 
@@ -100,8 +100,8 @@ export function runChoreography(settings: RunSettings, input: string | undefined
       const now = scheduler.now();
       if (timedOut) {
         const error = new ChoreographyTimeoutError(spec.name, settings.timeout);
-        for (const { interaction, startedAt: stepStart } of running.values()) {
-          record({ interactionId: interaction.id, agentId: interaction.target, durationMs: now - stepStart, success: false, error: error.message });
+        for (const { interaction, input: stepInput, startedAt: stepStart } of running.values()) {
+          record({ interactionId: interaction.id, agentId: interaction.target, input: stepInput, success: false, error, startedAt: stepStart, durationMs: now - stepStart });
         }
       }
       const failedCount = stepResults.filter((step) => !step.success).length;
@@ -126,17 +126,13 @@ export function runChoreography(settings: RunSettings, input: string | undefined
 function runStep(settings: RunSettings, { interaction, input }: ReadyInteraction, running: Map<string, RunningStep>): Observable<StepResult> {
   return defer(() => {
     const { scheduler } = settings;
-    const startedAt = scheduler.now();
-    const base = { interactionId: interaction.id, agentId: interaction.target };
     // Routes hold hosted interactions only, so the agent is there.
     const agent = settings.agents.get(interaction.target) as Agent;
-    running.set(interaction.id, { interaction, startedAt });
+    running.set(interaction.id, { interaction, input, startedAt: scheduler.now() });
     const options = interaction.timeout === undefined ? { scheduler } : { scheduler, timeout: interaction.timeout };
-    return reply(agent, input, options).pipe(
-      map((output): StepResult => ({ ...base, output, durationMs: scheduler.now() - startedAt, success: true })),
-      catchError((error: unknown) =>
-        of<StepResult>({ ...base, durationMs: scheduler.now() - startedAt, success: false, error: error instanceof Error ? error.message : String(error) }),
-      ),
+    return callAgent(agent, input, options).pipe(
+      // The step names the agent by the id it is registered under (the interaction's target).
+      map((call): StepResult => ({ interactionId: interaction.id, ...call, agentId: interaction.target })),
       tap(() => running.delete(interaction.id)),
     );
   });

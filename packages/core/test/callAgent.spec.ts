@@ -1,0 +1,81 @@
+import { TestScheduler } from 'rxjs/testing';
+import { lastValueFrom, NEVER } from 'rxjs';
+import { AgentError, AgentTimeoutError, callAgent, ConfigError, defineAgent, type AgentCallResult } from '@rxagents/core';
+
+const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+
+describe('callAgent', () => {
+  it('emits one success with the input, the whole reply and scheduler times, then completes', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const agent = defineAgent('w', () => cold('-a-b|', { a: 'Once ', b: 'upon' }));
+      const expected: AgentCallResult = { success: true, agentId: 'w', input: 'story', output: 'Once upon', startedAt: 0, durationMs: 4 };
+      expectObservable(callAgent(agent, 'story')).toBe('----(r|)', { r: expected });
+    });
+  });
+
+  it('records startedAt at subscription, on the given scheduler', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const agent = defineAgent('w', () => cold('--a|', { a: 'x' }));
+      expectObservable(callAgent(agent, 'go'), '----^').toBe('-------(r|)', { r: expect.objectContaining({ startedAt: 4, durationMs: 3 }) });
+    });
+  });
+
+  it('records a failure as a value: the AgentError instance, no output, and never errors', () => {
+    testScheduler().run(({ cold, expectObservable, flush }) => {
+      const cause = new Error('model down');
+      const agent = defineAgent('broken', () => cold('--#', undefined, cause));
+      const results: AgentCallResult[] = [];
+      let errored = false;
+      callAgent(agent, 'hi').subscribe({ next: (result) => results.push(result), error: () => (errored = true) });
+      expectObservable(callAgent(agent, 'hi')).toBe('--(r|)', { r: expect.objectContaining({ success: false, agentId: 'broken', input: 'hi', startedAt: 0, durationMs: 2 }) });
+      flush();
+      expect(errored).toBe(false);
+      expect(results).toHaveLength(1);
+      const [result] = results;
+      expect(result?.success).toBe(false);
+      expect(result?.output).toBeUndefined();
+      expect(result?.error).toBeInstanceOf(AgentError);
+      expect(result?.error?.message).toBe('Agent "broken" failed: model down');
+      expect((result?.error as AgentError).cause).toBe(cause);
+    });
+  });
+
+  it('records a timeout as an AgentTimeoutError after the timeout, on virtual time', () => {
+    testScheduler().run(({ expectObservable, flush }) => {
+      const agent = defineAgent('sloth', () => NEVER);
+      const results: AgentCallResult[] = [];
+      callAgent(agent, 'hi', { timeout: 50 }).subscribe((result) => results.push(result));
+      expectObservable(callAgent(agent, 'hi', { timeout: 50 })).toBe('50ms (r|)', { r: expect.objectContaining({ success: false, durationMs: 50 }) });
+      flush();
+      expect(results[0]?.error).toBeInstanceOf(AgentTimeoutError);
+      expect(results[0]?.error?.message).toBe('Agent "sloth" did not answer within 50 ms');
+    });
+  });
+
+  it('aborts the agent when unsubscribed before the result, and emits nothing', () => {
+    let signal: AbortSignal | undefined;
+    const agent = defineAgent('slow', (_input, options) => {
+      signal = options.signal;
+      return NEVER;
+    });
+    const emitted: AgentCallResult[] = [];
+    const subscription = callAgent(agent, 'hi').subscribe((result) => emitted.push(result));
+    subscription.unsubscribe();
+    expect(signal?.aborted).toBe(true);
+    expect(emitted).toEqual([]);
+  });
+
+  it('calls the agent again on each subscription', async () => {
+    let calls = 0;
+    const agent = defineAgent('counter', async () => String((calls += 1)));
+    const call$ = callAgent(agent, 'n');
+    await expect(lastValueFrom(call$)).resolves.toMatchObject({ success: true, output: '1' });
+    await expect(lastValueFrom(call$)).resolves.toMatchObject({ success: true, output: '2' });
+  });
+
+  it('throws a ConfigError synchronously for a bad input or option, as invoke does', () => {
+    const agent = defineAgent('a', async () => 'x');
+    expect(() => callAgent(agent, 42 as unknown as string)).toThrow(ConfigError);
+    expect(() => callAgent(agent, 'hi', { timout: 5 } as never)).toThrow(ConfigError);
+  });
+});
