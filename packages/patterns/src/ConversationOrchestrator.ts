@@ -1,4 +1,4 @@
-import { asyncScheduler, BehaviorSubject, concat, concatMap, defer, EMPTY, first, ignoreElements, map, merge, type Observable, of, race, scan, type SchedulerLike, takeWhile, tap } from 'rxjs';
+import { asyncScheduler, BehaviorSubject, concat, concatMap, defer, EMPTY, first, ignoreElements, map, merge, type Observable, of, scan, type SchedulerLike, takeWhile, tap } from 'rxjs';
 import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
@@ -9,11 +9,11 @@ import { withLog } from './conversationResults';
 import { type ConversationMessage, type ConversationState, lastMessage, messageCount, type PostedMessage } from './ConversationState';
 import * as ConversationStates from './conversationStates';
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
-import { dispatchAgents, overallDeadline, untilDeadline } from './dispatchAgents';
-import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
+import { dispatchAgents } from './dispatchAgents';
 import { MessageDroppedError } from './errors/MessageDroppedError';
 import { UnknownParticipantError } from './errors/UnknownParticipantError';
 import { evaluateTermination } from './evaluateTermination';
+import { decideBeforeDeadline, overallDeadline, passedDeadline } from './RunDeadline';
 import type { TerminationCondition } from './TerminationCondition';
 import type { TerminationDecision } from './TerminationDecision';
 import type { TurnPolicy } from './TurnPolicy';
@@ -271,18 +271,15 @@ export class ConversationOrchestrator {
         defer(() => {
           const state = projection.value;
           const decision$ = evaluateTermination(termination, { state, iteration: state.round, elapsedMs: scheduler.now() - startedAt });
-          const bounded$ =
-            overall === undefined
-              ? decision$
-              : race(decision$, untilDeadline(overall, scheduler).pipe(map(() => timedOut(pattern, overall.timeoutMs))));
-          return bounded$.pipe(
+          return decideBeforeDeadline(decision$, overall, scheduler, pattern).pipe(
             map((decision): Unfolded<TurnStep, ConversationEvent> => (decision.type === 'continue' ? { next: { speak: state } } : { emit: finished(decision) })),
           );
         });
 
       const speak = (state: ConversationState): Observable<Unfolded<TurnStep, ConversationEvent>> => {
         const end = (decision: Exclude<TerminationDecision, { type: 'continue' }>) => of({ emit: finished(decision) });
-        if (overall !== undefined && scheduler.now() >= overall.endsAt) return end(timedOut(pattern, overall.timeoutMs));
+        const late = passedDeadline(overall, scheduler, pattern);
+        if (late !== undefined) return end(late);
         const next = turnPolicy.next(state);
         if (!Array.isArray(next)) throw new TypeError(`turn policy "${turnPolicy.name}" gave ${String(next)}; return the ids of the next speakers ([] to end the conversation)`);
         if (next.length === 0) return end({ type: 'complete', reason: `${turnPolicy.name} named no speaker` });
@@ -344,7 +341,3 @@ export class ConversationOrchestrator {
 
 /** One step of the turn loop: check termination, or let the next speakers speak. */
 type TurnStep = { readonly check: true } | { readonly speak: ConversationState };
-
-function timedOut(pattern: string, timeoutMs: number): Exclude<TerminationDecision, { type: 'continue' }> {
-  return { type: 'failed', reason: `timed out after ${timeoutMs} ms`, error: new ExecutionTimeoutError(pattern, timeoutMs) };
-}
