@@ -138,9 +138,10 @@ export type ChannelExecutionBackend<T> = ExecutionBackend<T> & { readonly strate
  */
 export function ChannelBackend<T>(strategy: ConversationStrategy<T>, options?: ChannelBackendOptions<PostedMessage>): ChannelExecutionBackend<T>;
 export function ChannelBackend<T>(strategy: FanInStrategy | BarrierStrategy, options?: ChannelBackendOptions<AgentResult>): ChannelExecutionBackend<T>;
+/** For a strategy whose kind is not known statically, `onChannel` takes either channel (see {@link PatternChannel}). */
 export function ChannelBackend<T>(
   strategy: ChannelExecutionStrategy<T>,
-  options?: ChannelBackendOptions<PostedMessage> | ChannelBackendOptions<AgentResult>,
+  options?: ChannelBackendOptions<PostedMessage> & ChannelBackendOptions<AgentResult>,
 ): ChannelExecutionBackend<T>;
 export function ChannelBackend<T>(
   strategy: ChannelExecutionStrategy<T>,
