@@ -6,7 +6,7 @@ import { decideBeforeDeadline, overallDeadline, passedDeadline } from './RunDead
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { resultOf } from './resultOf';
-import { unfoldSteps, type Unfolded } from './unfoldSteps';
+import { unfoldSteps, type Unfolded } from '@rxagents/core';
 import { evaluateTermination } from './evaluateTermination';
 
 /**

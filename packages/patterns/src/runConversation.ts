@@ -14,7 +14,7 @@ import { decideBeforeDeadline, overallDeadline, passedDeadline } from './RunDead
 import type { TerminationCondition } from './TerminationCondition';
 import type { TerminationDecision } from './TerminationDecision';
 import type { TurnPolicy } from './TurnPolicy';
-import { unfoldSteps, type Unfolded } from './unfoldSteps';
+import { unfoldSteps, type Unfolded } from '@rxagents/core';
 
 /**
  * The part of a `StreamingChannel` a conversation needs: post a message, watch every message.
