@@ -39,6 +39,13 @@ export function create<T>(definition: ExecutionModelDefinition<T>): ExecutionMod
 /**
  * A copy of `model` that runs on `backend`.
  *
+ * @remarks
+ * Checked here, once: `backend` is a function, and a Conversation backend (made by `ChannelBackend` with
+ * a conversation strategy) gets a model whose agents each appear once (a conversation gives each
+ * participant one voice).
+ *
+ * @throws `ConfigError` when either check fails.
+ *
  * @example
  * ```ts
  * // no-run: a fragment: `model` is any model made with ExecutionModel.create
