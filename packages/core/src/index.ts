@@ -29,6 +29,8 @@ export { parseConfig } from './parseConfig';
 export * as configRules from './configRules';
 export { MAX_COUNT, MAX_DELAY_MS } from './limits';
 export { delayTimer, scheduleDelay } from './delay';
+export { unfoldSteps, type Unfolded } from './unfoldSteps';
+export { fromAbortSignal } from './fromAbortSignal';
 export { CoordinationError, type CoordinationErrorOptions } from './errors/CoordinationError';
 export { ConfigError, type ConfigIssue } from './errors/ConfigError';
 export { preview } from './preview';

@@ -1,18 +1,24 @@
 import { defer, finalize, map, Observable, tap } from 'rxjs';
-import { configRules, parseConfig } from '@rxagents/core';
+import { configRules } from '@rxagents/core';
 import { BackpressureStrategy, BackpressureStrategySchema, StreamingChannel, StreamingChannelOptionsSchema } from '@rxagents/streaming';
 import { z } from 'zod';
 import type { AgentResult } from './AgentResult';
-import type { ChannelExecutionStrategy } from './ChannelExecutionStrategy';
+import { type BarrierStrategy, type ChannelExecutionStrategy, CollectOptionsSchema, type ConversationStrategy, ConversationStrategySchema, type FanInStrategy } from './ChannelExecutionStrategy';
 import type { PostedMessage } from './ConversationState';
 import type { ExecutionBackend } from './ExecutionModel';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { runCollectStrategy } from './runCollectStrategy';
 import { runConversationStrategy } from './runConversationStrategy';
+import { parseOnce } from './validated';
 
 /**
  * A pattern run's channel: conversation messages (Conversation), or agent results (FanIn, Barrier).
+ *
+ * @remarks
+ * For code that handles the channel of any pattern (a logger, say). A builder's `onChannel` receives
+ * the exact type: `StreamingChannel<PostedMessage>` for a debate, a sequence and a supervisor,
+ * `StreamingChannel<AgentResult>` for a vote and parallel work.
  *
  * @example
  * ```ts
@@ -30,27 +36,29 @@ import { runConversationStrategy } from './runConversationStrategy';
 export type PatternChannel = StreamingChannel<PostedMessage> | StreamingChannel<AgentResult>;
 
 /**
- * Options of {@link ChannelBackend}: the channel each run creates.
+ * Options of {@link ChannelBackend}: the channel each run creates; `M` is the type of what the run posts.
  *
  * @remarks
  * Every pattern's `.overChannel(options)` takes them; each run opens its own channel with them, so
- * `onChannel` is called once per run.
+ * `onChannel` is called once per run. `M` follows from the strategy: a Conversation (a debate, a
+ * sequence, a supervisor) posts {@link PostedMessage}s, FanIn and Barrier (a vote, parallel work) post
+ * {@link AgentResult}s, so a watcher's items are typed without an annotation.
  *
  * @example
  * ```ts
  * import { defineAgent } from '@rxagents/core';
- * import { Patterns, type ChannelBackendOptions } from '@rxagents/patterns';
+ * import { Patterns, type ChannelBackendOptions, type PostedMessage } from '@rxagents/patterns';
  *
- * const options: ChannelBackendOptions = {
+ * const options: ChannelBackendOptions<PostedMessage> = {
  *   id: 'release-debate',
  *   bufferSize: 64,
- *   onChannel: (channel) => console.log('opened', channel.id),
+ *   onChannel: (channel) => channel.subscribe((message) => console.log(`${message.speaker}: ${message.content}`)),
  * };
  * const debaters = [defineAgent('pro', async () => 'Ship.'), defineAgent('con', async () => 'Wait.')];
- * await Patterns.debate({ agents: debaters, maxRounds: 1 }).overChannel(options).execute('Release today?'); // opened release-debate
+ * await Patterns.debate({ agents: debaters, maxRounds: 1 }).overChannel(options).execute('Release today?'); // pro: Ship. then con: Wait.
  * ```
  */
-export interface ChannelBackendOptions {
+export interface ChannelBackendOptions<M> {
   /** The channel's id. Default: a random 8-character id (the channel's own default). */
   readonly id?: string;
   /** The channel's buffer. Default 256. */
@@ -61,7 +69,7 @@ export interface ChannelBackendOptions {
    * Called with each run's channel before anything is posted: subscribe a UI or a logger here. A
    * subscriber whose handler throws or rejects fails the run with that error.
    */
-  readonly onChannel?: (channel: PatternChannel) => void;
+  readonly onChannel?: (channel: StreamingChannel<M>) => void;
 }
 
 /**
@@ -86,7 +94,7 @@ export const ChannelBackendOptionsSchema = z.strictObject({
   // The channel's own rule, so the bound is the one the channel can honour.
   bufferSize: StreamingChannelOptionsSchema.shape.bufferSize.unwrap().optional(),
   backpressure: BackpressureStrategySchema.optional(),
-  onChannel: configRules.function<(channel: PatternChannel) => void>().optional(),
+  onChannel: configRules.function<(channel: never) => void>().optional(),
 });
 
 /**
@@ -128,8 +136,38 @@ export type ChannelExecutionBackend<T> = ExecutionBackend<T> & { readonly strate
  * runModel(overChannel, 'Ship?').subscribe((result) => console.log(result.mode, result.status));
  * ```
  */
-export function ChannelBackend<T>(strategy: ChannelExecutionStrategy<T>, options: ChannelBackendOptions = {}): ChannelExecutionBackend<T> {
-  const settings = parseConfig(ChannelBackendOptionsSchema, options, 'ChannelBackend options');
+export function ChannelBackend<T>(strategy: ConversationStrategy<T>, options?: ChannelBackendOptions<PostedMessage>): ChannelExecutionBackend<T>;
+export function ChannelBackend<T>(strategy: FanInStrategy | BarrierStrategy, options?: ChannelBackendOptions<AgentResult>): ChannelExecutionBackend<T>;
+/** For a strategy whose kind is not known statically, `onChannel` takes either channel (see {@link PatternChannel}). */
+export function ChannelBackend<T>(
+  strategy: ChannelExecutionStrategy<T>,
+  options?: ChannelBackendOptions<PostedMessage> & ChannelBackendOptions<AgentResult>,
+): ChannelExecutionBackend<T>;
+export function ChannelBackend<T>(
+  strategy: ChannelExecutionStrategy<T>,
+  options: ChannelBackendOptions<PostedMessage> | ChannelBackendOptions<AgentResult> = {},
+): ChannelExecutionBackend<T> {
+  return channelBackend(strategySettings(strategy), channelSettings(options, 'ChannelBackend options'));
+}
+
+const ConversationStrategyRule = ConversationStrategySchema.extend({ kind: z.literal('conversation') });
+const CollectStrategyRule = CollectOptionsSchema.extend({ kind: z.enum(['fanIn', 'barrier'], { error: 'must be conversation, fanIn or barrier' }) });
+
+/** A strategy made by hand rather than by `ChannelExecutionStrategy`'s factories is checked here, once. */
+function strategySettings<T>(strategy: ChannelExecutionStrategy<T>): ChannelExecutionStrategy<T> {
+  const rule = (strategy as { kind?: unknown } | undefined)?.kind === 'conversation' ? ConversationStrategyRule : CollectStrategyRule;
+  return parseOnce(rule, strategy, 'ChannelBackend strategy', () => strategy);
+}
+
+/** Validates channel options where the user gives them (`ChannelBackend`, a builder's `.overChannel()`). @throws `ConfigError`. */
+export function channelSettings<O extends ChannelBackendOptions<PostedMessage> | ChannelBackendOptions<AgentResult>>(options: O, label: string): O {
+  return parseOnce(ChannelBackendOptionsSchema, options, label, (parsed) => ({ ...parsed, ...(options.onChannel === undefined ? {} : { onChannel: options.onChannel }) }) as O);
+}
+
+/** {@link ChannelBackend} for settings validated already (see {@link channelSettings}): nothing is parsed again. */
+export function channelBackend<T>(strategy: ChannelExecutionStrategy<T>, settings: ChannelBackendOptions<PostedMessage> | ChannelBackendOptions<AgentResult>): ChannelExecutionBackend<T> {
+  // The overloads of ChannelBackend pair a strategy with the watcher of what it posts.
+  const onChannel = settings.onChannel as ((channel: PatternChannel) => void) | undefined;
   const open = <M>(model: ExecutionModel<T>): StreamingChannel<M> =>
     StreamingChannel.create<M>({
       backpressure: settings.backpressure ?? BackpressureStrategy.BLOCK,
@@ -142,14 +180,14 @@ export function ChannelBackend<T>(strategy: ChannelExecutionStrategy<T>, options
       if (strategy.kind === 'conversation') {
         const channel = open<PostedMessage>(model);
         return tearDownAfter(channel, () => {
-          settings.onChannel?.(channel);
+          onChannel?.(channel);
           const conversation = { emit: (message: PostedMessage) => channel.emit(message), offer$: posting(channel), asObservable: () => channel.asObservable() };
           return runConversationStrategy(strategy, model, input, conversation);
         });
       }
       const channel = open<AgentResult>(model);
       return tearDownAfter(channel, () => {
-        settings.onChannel?.(channel);
+        onChannel?.(channel);
         return runCollectStrategy(strategy, model, input, { offer$: posting(channel), asObservable: () => channel.asObservable() });
       });
     });

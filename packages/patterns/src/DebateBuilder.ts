@@ -3,14 +3,16 @@ import { type Agent, configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList, agentRule } from './agentList';
-import { ChannelBackend, type ChannelBackendOptions, ChannelBackendOptionsSchema } from './ChannelBackend';
-import * as Strategies from './channelExecutionStrategies';
+import { channelBackend, type ChannelBackendOptions, channelSettings } from './ChannelBackend';
+import { assembleModel, attachBackend } from './assembleModel';
+import type { ConversationStrategy } from './ChannelExecutionStrategy';
+import type { PostedMessage } from './ConversationState';
+import { parseOnce } from './validated';
 import type { ConversationState } from './ConversationState';
 import * as ConversationStates from './conversationStates';
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
 import type { JudgeConvergenceOptions } from './conversationTerminations';
 import type { ExecutionModel } from './ExecutionModel';
-import * as ExecutionModels from './executionModels';
 import { PatternBuilder } from './PatternBuilder';
 import type { TerminationCondition } from './TerminationCondition';
 import * as Terminations from './terminationConditions';
@@ -121,18 +123,18 @@ type DebateSettings = z.output<typeof DebateOptionsSchema>;
  */
 export class DebateBuilder extends PatternBuilder<ConversationState> {
   readonly #settings: DebateSettings;
-  readonly #channel: ChannelBackendOptions | undefined;
+  readonly #channel: ChannelBackendOptions<PostedMessage> | undefined;
 
   /** Validates `options`; prefer {@link Patterns.debate}. @throws `ConfigError`. */
-  constructor(options: DebateOptions, channel?: ChannelBackendOptions) {
+  constructor(options: DebateOptions, channel?: ChannelBackendOptions<PostedMessage>) {
     super();
-    this.#settings = { ...parseConfig(DebateOptionsSchema, options, 'Debate options'), agents: [...options.agents] };
-    this.#channel = channel === undefined ? undefined : parseConfig(ChannelBackendOptionsSchema, channel, '.overChannel() options');
+    this.#settings = parseOnce(DebateOptionsSchema, options, 'Debate options', (parsed) => ({ ...parsed, agents: [...options.agents] }));
+    this.#channel = channel === undefined ? undefined : channelSettings(channel, '.overChannel() options');
   }
 
   /** The same debate, run as a Conversation with round-robin turns over a `StreamingChannel`. */
-  overChannel(options: ChannelBackendOptions = {}): DebateBuilder {
-    return new DebateBuilder(this.#settings, options);
+  overChannel(options: ChannelBackendOptions<PostedMessage> = {}): DebateBuilder {
+    return new DebateBuilder(this.#settings, channelSettings(options, '.overChannel() options'));
   }
 
   /** The conversation condition derived from `maxRounds` and `judge`. */
@@ -148,7 +150,7 @@ export class DebateBuilder extends PatternBuilder<ConversationState> {
     const { agents, prompt = conversationPrompt, agentTimeout, timeout, scheduler = asyncScheduler } = this.#settings;
     const ids = agents.map((agent) => agent.id);
     const termination = this.termination();
-    const model = ExecutionModels.create<ConversationState>({
+    const model = assembleModel<ConversationState>({
       pattern: 'debate',
       agents,
       initialState: (input) => ConversationStates.initial(input, ids),
@@ -164,7 +166,7 @@ export class DebateBuilder extends PatternBuilder<ConversationState> {
       ...(timeout === undefined ? {} : { timeout }),
     });
     if (this.#channel === undefined) return model;
-    const strategy = Strategies.conversation<ConversationState>({ turnPolicy: TurnPolicies.roundRobin(), termination, project: (state) => state, prompt });
-    return ExecutionModels.withBackend(model, ChannelBackend(strategy, this.#channel));
+    const strategy: ConversationStrategy<ConversationState> = { kind: 'conversation', turnPolicy: TurnPolicies.roundRobin(), termination, project: (state) => state, prompt };
+    return attachBackend(model, channelBackend(strategy, this.#channel));
   }
 }

@@ -1,16 +1,13 @@
-import { concat, concatMap, defer, EMPTY, map, type Observable, of, race } from 'rxjs';
+import { concat, concatMap, defer, EMPTY, map, type Observable, of } from 'rxjs';
 import type { AgentFailure, AgentResult } from './AgentResult';
 import { AppendLog } from './AppendLog';
-import { dispatchAgents, overallDeadline, untilDeadline } from './dispatchAgents';
-import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
+import { dispatchAgents } from './dispatchAgents';
+import { decideBeforeDeadline, overallDeadline, passedDeadline } from './RunDeadline';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { resultOf } from './resultOf';
-import { unfoldSteps, type Unfolded } from './unfoldSteps';
+import { unfoldSteps, type Unfolded } from '@rxagents/core';
 import { evaluateTermination } from './evaluateTermination';
-import type { TerminationDecision } from './TerminationDecision';
-
-type Stop = Exclude<TerminationDecision, { type: 'continue' }>;
 
 /**
  * The default backend: the five-phase loop (route, activate, dispatch, aggregate, check termination)
@@ -87,11 +84,11 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
         return of(emit(resultOf(facts(completed), { type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error })));
       }
       const decision$ = evaluateTermination(model.termination, { state, iteration: completed, elapsedMs: scheduler.now() - startedAt });
-      const bounded$ = overall === undefined ? decision$ : race(decision$, untilDeadline(overall, scheduler).pipe(map(() => timedOut(model.pattern, overall.timeoutMs))));
-      return bounded$.pipe(
+      return decideBeforeDeadline(decision$, overall, scheduler, model.pattern).pipe(
         map((decision): Unfolded<LoopStep, ExecutionResult<T>> => {
           if (decision.type !== 'continue') return emit(resultOf(facts(completed), decision));
-          if (overall !== undefined && scheduler.now() >= overall.endsAt) return emit(resultOf(facts(completed), timedOut(model.pattern, overall.timeoutMs)));
+          const late = passedDeadline(overall, scheduler, model.pattern);
+          if (late !== undefined) return emit(resultOf(facts(completed), late));
           return { next: { iterate: completed } };
         }),
       );
@@ -104,7 +101,3 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
 
 /** One step of the driver loop: an iteration to run, or a termination check to make. */
 type LoopStep = { readonly iterate: number } | { readonly check: number; readonly failure: AgentFailure | undefined };
-
-function timedOut(pattern: string, timeoutMs: number): Stop {
-  return { type: 'failed', reason: `timed out after ${timeoutMs} ms`, error: new ExecutionTimeoutError(pattern, timeoutMs) };
-}

@@ -4,10 +4,11 @@ import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
 import type { AgentResult } from './AgentResult';
-import { ChannelBackend, type ChannelBackendOptions, ChannelBackendOptionsSchema } from './ChannelBackend';
-import * as Strategies from './channelExecutionStrategies';
+import { channelBackend, type ChannelBackendOptions, channelSettings } from './ChannelBackend';
+import { assembleModel, attachBackend } from './assembleModel';
+import type { BarrierStrategy } from './ChannelExecutionStrategy';
+import { parseOnce } from './validated';
 import type { ExecutionModel } from './ExecutionModel';
-import * as ExecutionModels from './executionModels';
 import { PatternBuilder } from './PatternBuilder';
 import * as Terminations from './terminationConditions';
 
@@ -123,24 +124,24 @@ const defaultMerge = (results: readonly AgentResult[]): string =>
  */
 export class ParallelBuilder extends PatternBuilder<ParallelState> {
   readonly #settings: z.output<typeof ParallelOptionsSchema>;
-  readonly #channel: ChannelBackendOptions | undefined;
+  readonly #channel: ChannelBackendOptions<AgentResult> | undefined;
 
   /** Validates `options`; prefer {@link Patterns.parallel}. @throws `ConfigError`. */
-  constructor(options: ParallelOptions, channel?: ChannelBackendOptions) {
+  constructor(options: ParallelOptions, channel?: ChannelBackendOptions<AgentResult>) {
     super();
-    this.#settings = { ...parseConfig(ParallelOptionsSchema, options, 'Parallel options'), agents: [...options.agents] };
-    this.#channel = channel === undefined ? undefined : parseConfig(ChannelBackendOptionsSchema, channel, '.overChannel() options');
+    this.#settings = parseOnce(ParallelOptionsSchema, options, 'Parallel options', (parsed) => ({ ...parsed, agents: [...options.agents] }));
+    this.#channel = channel === undefined ? undefined : channelSettings(channel, '.overChannel() options');
   }
 
   /** The same work as a Barrier over a `StreamingChannel`. */
-  overChannel(options: ChannelBackendOptions = {}): ParallelBuilder {
-    return new ParallelBuilder(this.#settings, options);
+  overChannel(options: ChannelBackendOptions<AgentResult> = {}): ParallelBuilder {
+    return new ParallelBuilder(this.#settings, channelSettings(options, '.overChannel() options'));
   }
 
   build(): ExecutionModel<ParallelState> {
     const { agents, prompt, merge = defaultMerge, concurrency, agentTimeout, timeout } = this.#settings;
     const order = new Map(agents.map((agent, index) => [agent.id, index] as const));
-    const model = ExecutionModels.create<ParallelState>({
+    const model = assembleModel<ParallelState>({
       pattern: 'parallel',
       agents,
       initialState: (input) => ({ input, contributions: [] }),
@@ -156,17 +157,19 @@ export class ParallelBuilder extends PatternBuilder<ParallelState> {
         if (typeof merged !== 'string') throw new TypeError(`parallel: merge gave ${String(merged)}; return the output text`);
         return merged;
       },
+      failOnAgentError: false,
       concurrency: concurrency ?? agents.length,
       scheduler: this.#settings.scheduler ?? asyncScheduler,
       ...(agentTimeout === undefined ? {} : { agentTimeout }),
       ...(timeout === undefined ? {} : { timeout }),
     });
     if (this.#channel === undefined) return model;
-    const strategy = Strategies.barrier({
+    const strategy: BarrierStrategy = {
+      kind: 'barrier',
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(agentTimeout === undefined ? {} : { agentTimeout }),
       ...(timeout === undefined ? {} : { timeout }),
-    });
-    return ExecutionModels.withBackend(model, ChannelBackend(strategy, this.#channel));
+    };
+    return attachBackend(model, channelBackend(strategy, this.#channel));
   }
 }

@@ -4,9 +4,11 @@ import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
 import { AppendLog } from './AppendLog';
-import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
+import { channelBackend, type ChannelBackendOptions, channelSettings } from './ChannelBackend';
+import { assembleModel, attachBackend } from './assembleModel';
+import type { PostedMessage } from './ConversationState';
+import { parseOnce } from './validated';
 import type { ExecutionModel } from './ExecutionModel';
-import * as ExecutionModels from './executionModels';
 import { modelConversation } from './modelConversation';
 import { PatternBuilder } from './PatternBuilder';
 import * as Terminations from './terminationConditions';
@@ -112,18 +114,18 @@ type SequenceOutput = SequenceState['outputs'][number];
  */
 export class SequenceBuilder extends PatternBuilder<SequenceState> {
   readonly #settings: z.output<typeof SequenceOptionsSchema>;
-  readonly #channel: ChannelBackendOptions | undefined;
+  readonly #channel: ChannelBackendOptions<PostedMessage> | undefined;
 
   /** Validates `options`; prefer {@link Patterns.sequence}. @throws `ConfigError`. */
-  constructor(options: SequenceOptions, channel?: ChannelBackendOptions) {
+  constructor(options: SequenceOptions, channel?: ChannelBackendOptions<PostedMessage>) {
     super();
-    this.#settings = { ...parseConfig(SequenceOptionsSchema, options, 'Sequence options'), agents: [...options.agents] };
-    this.#channel = channel;
+    this.#settings = parseOnce(SequenceOptionsSchema, options, 'Sequence options', (parsed) => ({ ...parsed, agents: [...options.agents] }));
+    this.#channel = channel === undefined ? undefined : channelSettings(channel, '.overChannel() options');
   }
 
   /** The same pipeline as a Conversation over a `StreamingChannel`: each step's output is a message. */
-  overChannel(options: ChannelBackendOptions = {}): SequenceBuilder {
-    return new SequenceBuilder(this.#settings, options);
+  overChannel(options: ChannelBackendOptions<PostedMessage> = {}): SequenceBuilder {
+    return new SequenceBuilder(this.#settings, channelSettings(options, '.overChannel() options'));
   }
 
   build(): ExecutionModel<SequenceState> {
@@ -142,7 +144,7 @@ export class SequenceBuilder extends PatternBuilder<SequenceState> {
     };
     const logOf = (state: SequenceState): AppendLog<SequenceOutput> => logs.get(state) ?? AppendLog.of(state.outputs);
     const previous = (state: SequenceState): string => logOf(state).last()?.output ?? state.input;
-    const model = ExecutionModels.create<SequenceState>({
+    const model = assembleModel<SequenceState>({
       pattern: 'sequence',
       agents,
       initialState: (input) => stateOf(input, AppendLog.empty()),
@@ -152,10 +154,11 @@ export class SequenceBuilder extends PatternBuilder<SequenceState> {
       termination: Terminations.maxIterations(agents.length),
       output: previous,
       failOnAgentError: true,
+      concurrency: 1,
       scheduler: this.#settings.scheduler ?? asyncScheduler,
       ...(agentTimeout === undefined ? {} : { agentTimeout }),
       ...(timeout === undefined ? {} : { timeout }),
     });
-    return this.#channel === undefined ? model : ExecutionModels.withBackend(model, ChannelBackend(modelConversation(model), this.#channel));
+    return this.#channel === undefined ? model : attachBackend(model, channelBackend(modelConversation(model), this.#channel));
   }
 }

@@ -5,9 +5,11 @@ import type { AgentRef } from './AgentRef';
 import { agentList, agentRule } from './agentList';
 import { AppendLog } from './AppendLog';
 import { UnknownParticipantError } from './errors/UnknownParticipantError';
-import { ChannelBackend, type ChannelBackendOptions } from './ChannelBackend';
+import { channelBackend, type ChannelBackendOptions, channelSettings } from './ChannelBackend';
+import { assembleModel, attachBackend } from './assembleModel';
+import type { PostedMessage } from './ConversationState';
+import { parseOnce } from './validated';
 import type { ExecutionModel } from './ExecutionModel';
-import * as ExecutionModels from './executionModels';
 import { modelConversation } from './modelConversation';
 import { PatternBuilder } from './PatternBuilder';
 import * as Terminations from './terminationConditions';
@@ -200,18 +202,18 @@ const defaultPrompt = (state: SupervisorState, workers: readonly AgentRef[]): st
  */
 export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
   readonly #settings: z.output<typeof SupervisorOptionsSchema>;
-  readonly #channel: ChannelBackendOptions | undefined;
+  readonly #channel: ChannelBackendOptions<PostedMessage> | undefined;
 
   /** Validates `options`; prefer {@link Patterns.supervisor}. @throws `ConfigError`. */
-  constructor(options: SupervisorOptions, channel?: ChannelBackendOptions) {
+  constructor(options: SupervisorOptions, channel?: ChannelBackendOptions<PostedMessage>) {
     super();
-    this.#settings = { ...parseConfig(SupervisorOptionsSchema, options, 'Supervisor options'), workers: [...options.workers] };
-    this.#channel = channel;
+    this.#settings = parseOnce(SupervisorOptionsSchema, options, 'Supervisor options', (parsed) => ({ ...parsed, workers: [...options.workers] }));
+    this.#channel = channel === undefined ? undefined : channelSettings(channel, '.overChannel() options');
   }
 
   /** The same supervision as a Conversation over a `StreamingChannel`: every decision and every worker's reply is a message. */
-  overChannel(options: ChannelBackendOptions = {}): SupervisorBuilder {
-    return new SupervisorBuilder(this.#settings, options);
+  overChannel(options: ChannelBackendOptions<PostedMessage> = {}): SupervisorBuilder {
+    return new SupervisorBuilder(this.#settings, channelSettings(options, '.overChannel() options'));
   }
 
   build(): ExecutionModel<SupervisorState> {
@@ -237,7 +239,7 @@ export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
     const logOf = (state: SupervisorState): AppendLog<SupervisorStep> => logs.get(state) ?? AppendLog.of(state.steps);
     const next = (state: SupervisorState, change: Partial<Omit<SupervisorState, 'steps'>>, log = logOf(state)): SupervisorState =>
       stateOf({ task: state.task, pending: state.pending, final: state.final, error: state.error, ...change }, log);
-    const model = ExecutionModels.create<SupervisorState>({
+    const model = assembleModel<SupervisorState>({
       pattern: 'supervisor',
       agents: [supervisor, ...workers],
       initialState: (task) => stateOf({ task, pending: undefined, final: undefined, error: undefined }, AppendLog.empty()),
@@ -261,10 +263,11 @@ export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
       }),
       output: (state) => state.final ?? '',
       failOnAgentError: true,
+      concurrency: 1,
       scheduler: this.#settings.scheduler ?? asyncScheduler,
       ...(agentTimeout === undefined ? {} : { agentTimeout }),
       ...(timeout === undefined ? {} : { timeout }),
     });
-    return this.#channel === undefined ? model : ExecutionModels.withBackend(model, ChannelBackend(modelConversation(model), this.#channel));
+    return this.#channel === undefined ? model : attachBackend(model, channelBackend(modelConversation(model), this.#channel));
   }
 }

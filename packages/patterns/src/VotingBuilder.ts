@@ -3,10 +3,12 @@ import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
-import { ChannelBackend, type ChannelBackendOptions, ChannelBackendOptionsSchema } from './ChannelBackend';
-import * as Strategies from './channelExecutionStrategies';
+import { channelBackend, type ChannelBackendOptions, channelSettings } from './ChannelBackend';
+import { assembleModel, attachBackend } from './assembleModel';
+import type { FanInStrategy } from './ChannelExecutionStrategy';
+import type { AgentResult } from './AgentResult';
+import { parseOnce } from './validated';
 import type { ExecutionModel } from './ExecutionModel';
-import * as ExecutionModels from './executionModels';
 import { PatternBuilder } from './PatternBuilder';
 import * as Terminations from './terminationConditions';
 import type { Vote, VotingAggregation, VotingDecision } from './VotingAggregation';
@@ -149,23 +151,23 @@ function voteOf(parseVote: (reply: string) => string, reply: string): string {
  */
 export class VotingBuilder extends PatternBuilder<VotingState> {
   readonly #settings: z.output<typeof VotingOptionsSchema>;
-  readonly #channel: ChannelBackendOptions | undefined;
+  readonly #channel: ChannelBackendOptions<AgentResult> | undefined;
 
   /** Validates `options`; prefer {@link Patterns.voting}. @throws `ConfigError`. */
-  constructor(options: VotingOptions, channel?: ChannelBackendOptions) {
+  constructor(options: VotingOptions, channel?: ChannelBackendOptions<AgentResult>) {
     super();
-    this.#settings = { ...parseConfig(VotingOptionsSchema, options, 'Voting options'), agents: [...options.agents] };
-    this.#channel = channel === undefined ? undefined : parseConfig(ChannelBackendOptionsSchema, channel, '.overChannel() options');
+    this.#settings = parseOnce(VotingOptionsSchema, options, 'Voting options', (parsed) => ({ ...parsed, agents: [...options.agents] }));
+    this.#channel = channel === undefined ? undefined : channelSettings(channel, '.overChannel() options');
   }
 
   /** The same vote as a FanIn over a `StreamingChannel`. */
-  overChannel(options: ChannelBackendOptions = {}): VotingBuilder {
-    return new VotingBuilder(this.#settings, options);
+  overChannel(options: ChannelBackendOptions<AgentResult> = {}): VotingBuilder {
+    return new VotingBuilder(this.#settings, channelSettings(options, '.overChannel() options'));
   }
 
   build(): ExecutionModel<VotingState> {
     const { agents, aggregation = VotingAggregations.majority(), parseVote = defaultParseVote, prompt, concurrency, agentTimeout, timeout } = this.#settings;
-    const model = ExecutionModels.create<VotingState>({
+    const model = assembleModel<VotingState>({
       pattern: 'voting',
       agents,
       initialState: (question) => ({ question, votes: [], decision: decide(aggregation, []) }),
@@ -178,17 +180,19 @@ export class VotingBuilder extends PatternBuilder<VotingState> {
       termination: Terminations.of('every vote counted', ({ state }) => ({ type: 'complete', reason: state.decision.reason })),
       output: (state) => state.decision.winner ?? '',
       deadlocked: (state) => state.decision.winner === undefined,
+      failOnAgentError: false,
       concurrency: concurrency ?? agents.length,
       scheduler: this.#settings.scheduler ?? asyncScheduler,
       ...(agentTimeout === undefined ? {} : { agentTimeout }),
       ...(timeout === undefined ? {} : { timeout }),
     });
     if (this.#channel === undefined) return model;
-    const strategy = Strategies.fanIn({
+    const strategy: FanInStrategy = {
+      kind: 'fanIn',
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(agentTimeout === undefined ? {} : { agentTimeout }),
       ...(timeout === undefined ? {} : { timeout }),
-    });
-    return ExecutionModels.withBackend(model, ChannelBackend(strategy, this.#channel));
+    };
+    return attachBackend(model, channelBackend(strategy, this.#channel));
   }
 }

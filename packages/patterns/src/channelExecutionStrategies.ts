@@ -1,4 +1,4 @@
-import { parseConfig } from '@rxagents/core';
+import { parseOnce } from './validated';
 import { type BarrierStrategy, type CollectOptions, CollectOptionsSchema, type ConversationStrategy, ConversationStrategySchema, type FanInStrategy } from './ChannelExecutionStrategy';
 
 // Builds ChannelExecutionStrategy values; exported from the package as the module namespace `ChannelExecutionStrategy`.
@@ -18,8 +18,7 @@ import { type BarrierStrategy, type CollectOptions, CollectOptionsSchema, type C
  * ```
  */
 export function conversation<T>(settings: Omit<ConversationStrategy<T>, 'kind'>): ConversationStrategy<T> {
-  parseConfig(ConversationStrategySchema, settings, 'Conversation strategy');
-  return Object.freeze({ kind: 'conversation', ...settings });
+  return parseOnce(ConversationStrategySchema, settings, 'Conversation strategy', () => ({ kind: 'conversation' as const, ...settings }));
 }
 
 /**
@@ -33,7 +32,7 @@ export function conversation<T>(settings: Omit<ConversationStrategy<T>, 'kind'>)
  * ```
  */
 export function fanIn(options: CollectOptions = {}): FanInStrategy {
-  return Object.freeze({ kind: 'fanIn', ...parseConfig(CollectOptionsSchema, options, 'FanIn options') });
+  return parseOnce(CollectOptionsSchema, options, 'FanIn options', (limits) => ({ kind: 'fanIn' as const, ...limits }));
 }
 
 /**
@@ -47,5 +46,5 @@ export function fanIn(options: CollectOptions = {}): FanInStrategy {
  * ```
  */
 export function barrier(options: CollectOptions = {}): BarrierStrategy {
-  return Object.freeze({ kind: 'barrier', ...parseConfig(CollectOptionsSchema, options, 'Barrier options') });
+  return parseOnce(CollectOptionsSchema, options, 'Barrier options', (limits) => ({ kind: 'barrier' as const, ...limits }));
 }

@@ -1,8 +1,9 @@
 import { concat, defer, from, map, mergeMap, type Observable, of, type SchedulerLike, takeUntil, takeWhile, tap } from 'rxjs';
-import { AgentTimeoutError, callAgent, delayTimer } from '@rxagents/core';
+import { AgentTimeoutError, callAgent } from '@rxagents/core';
 import type { AgentRef } from './AgentRef';
 import type { AgentResult } from './AgentResult';
 import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
+import { type RunDeadline, untilDeadline } from './RunDeadline';
 
 /** How {@link dispatchAgents} calls a batch of agents. */
 export interface DispatchOptions {
@@ -11,20 +12,10 @@ export interface DispatchOptions {
   readonly concurrency: number;
   readonly agentTimeout?: number | undefined;
   /** The run's overall limit (ms) and the scheduler time it ends at. */
-  readonly overall?: { readonly timeoutMs: number; readonly endsAt: number } | undefined;
+  readonly overall?: RunDeadline | undefined;
   /** Stop dispatching after the first failed result (it is still emitted). */
   readonly failFast: boolean;
   readonly scheduler: SchedulerLike;
-}
-
-/** A run's overall deadline, or `undefined` when it has none (no `timeout`, or `Infinity`). */
-export function overallDeadline(timeoutMs: number | undefined, startedAt: number): { readonly timeoutMs: number; readonly endsAt: number } | undefined {
-  return timeoutMs === undefined || timeoutMs === Infinity ? undefined : { timeoutMs, endsAt: startedAt + timeoutMs };
-}
-
-/** Emits once the deadline has passed (at once when it already has). */
-export function untilDeadline(deadline: { readonly endsAt: number }, scheduler: SchedulerLike): Observable<0> {
-  return delayTimer(Math.max(0, deadline.endsAt - scheduler.now()), scheduler);
 }
 
 /**

@@ -1,4 +1,8 @@
-import { parseConfig } from '@rxagents/core';
+import { configRules, parseConfig } from '@rxagents/core';
+import type { AgentRef } from './AgentRef';
+import { agentList } from './agentList';
+import type { ChannelExecutionBackend } from './ChannelBackend';
+import { assembleModel, attachBackend } from './assembleModel';
 import { type ExecutionBackend, type ExecutionModel, type ExecutionModelDefinition, ExecutionModelSchema } from './ExecutionModel';
 
 // Builds validated ExecutionModels; exported from the package as the module namespace `ExecutionModel`.
@@ -29,34 +33,18 @@ import { type ExecutionBackend, type ExecutionModel, type ExecutionModelDefiniti
  */
 export function create<T>(definition: ExecutionModelDefinition<T>): ExecutionModel<T> {
   const parsed = parseConfig(ExecutionModelSchema, definition, 'ExecutionModel');
-  const { pattern, output, deadlocked } = definition;
-  const model: ExecutionModel<T> = {
-    ...definition,
-    // A forgotten `return` here would give an undefined output or a silent `completed`: fail instead.
-    output: (state) => {
-      const text: unknown = output(state);
-      if (typeof text !== 'string') throw new TypeError(`${pattern}: output gave ${String(text)}; return the run's answer as a string`);
-      return text;
-    },
-    ...(deadlocked === undefined
-      ? {}
-      : {
-          deadlocked: (state: T) => {
-            const stuck: unknown = deadlocked(state);
-            if (typeof stuck !== 'boolean') throw new TypeError(`${pattern}: deadlocked gave ${String(stuck)}; return true or false`);
-            return stuck;
-          },
-        }),
-    failOnAgentError: parsed.failOnAgentError,
-    concurrency: parsed.concurrency,
-    scheduler: parsed.scheduler,
-    agents: Object.freeze([...definition.agents]),
-  };
-  return Object.freeze(model);
+  return assembleModel({ ...definition, failOnAgentError: parsed.failOnAgentError, concurrency: parsed.concurrency, scheduler: parsed.scheduler });
 }
 
 /**
  * A copy of `model` that runs on `backend`.
+ *
+ * @remarks
+ * Checked here, once: `backend` is a function, and a Conversation backend (made by `ChannelBackend` with
+ * a conversation strategy) gets a model whose agents each appear once (a conversation gives each
+ * participant one voice).
+ *
+ * @throws `ConfigError` when either check fails.
  *
  * @example
  * ```ts
@@ -68,5 +56,11 @@ export function create<T>(definition: ExecutionModelDefinition<T>): ExecutionMod
  * ```
  */
 export function withBackend<T>(model: ExecutionModel<T>, backend: ExecutionBackend<T>): ExecutionModel<T> {
-  return Object.freeze({ ...model, backend });
+  parseConfig(configRules.function(), backend, 'ExecutionModel.withBackend backend');
+  const strategy = (backend as Partial<ChannelExecutionBackend<T>>).strategy;
+  // A conversation gives each participant one voice: the same agent listed twice would speak twice a round.
+  if (strategy?.kind === 'conversation') parseConfig(ConversationParticipants, model.agents, 'ExecutionModel.withBackend: a conversation\'s participants');
+  return attachBackend(model, backend);
 }
+
+const ConversationParticipants = agentList<AgentRef>(1, 'must list at least one participant');

@@ -1,7 +1,6 @@
 import type { AgentRef } from './AgentRef';
 import type { AgentResult } from './AgentResult';
 import type { ConversationStrategy } from './ChannelExecutionStrategy';
-import * as Strategies from './channelExecutionStrategies';
 import { type ConversationMessage, type ConversationState, messageAt, messageCount } from './ConversationState';
 import type { ExecutionModel } from './ExecutionModel';
 import { evaluateTermination } from './evaluateTermination';
@@ -40,7 +39,8 @@ export function modelConversation<T>(model: ExecutionModel<T>): ConversationStra
     return state;
   };
 
-  return Strategies.conversation<T>({
+  return {
+    kind: 'conversation',
     turnPolicy: { name: `${model.pattern} routing`, next: (conversation) => model.route(project(conversation), messageCount(conversation)).map((agent) => agent.id) },
     termination: Terminations.of<ConversationState>(model.termination.description, (snapshot) =>
       messageCount(snapshot.state) === 0
@@ -50,5 +50,5 @@ export function modelConversation<T>(model: ExecutionModel<T>): ConversationStra
     project,
     prompt: (conversation, speaker) => model.prompt(project(conversation), byId.get(speaker) as AgentRef, messageCount(conversation)),
     iterations: messageCount,
-  });
+  };
 }

@@ -2,7 +2,8 @@ import { catchError, concat, concatMap, defer, ignoreElements, map, merge, type 
 import type { AgentResult } from './AgentResult';
 import { AppendLog } from './AppendLog';
 import type { BarrierStrategy, FanInStrategy } from './ChannelExecutionStrategy';
-import { dispatchAgents, overallDeadline } from './dispatchAgents';
+import { dispatchAgents } from './dispatchAgents';
+import { overallDeadline } from './RunDeadline';
 import { MessageDroppedError } from './errors/MessageDroppedError';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';

@@ -1,5 +1,6 @@
 import { defer, map, type Observable } from 'rxjs';
-import { ConversationOrchestrator, type ConversationChannel } from './ConversationOrchestrator';
+import { conversationPrompt } from './conversationPrompt';
+import { type ConversationChannel, type ConversationSettings, runConversation } from './runConversation';
 import { resultLogOf } from './conversationResults';
 import type { ConversationStrategy } from './ChannelExecutionStrategy';
 import type { ConversationState } from './ConversationState';
@@ -10,7 +11,7 @@ import { resultOf } from './resultOf';
 /**
  * The Conversation strategy's wiring (a ConversationChannelAdapter in the Java coordination library
  * these APIs follow): the model's agents become participants, the strategy supplies turns, termination
- * and projection, the orchestrator runs over `channel`, and each event becomes an
+ * and projection, the conversation runs over `channel`, and each event becomes an
  * {@link ExecutionResult} of the model's state type.
  */
 export function runConversationStrategy<T>(
@@ -19,20 +20,22 @@ export function runConversationStrategy<T>(
   input: string,
   channel: ConversationChannel,
 ): Observable<ExecutionResult<T>> {
-  const orchestrator = ConversationOrchestrator.create({
-    participants: model.agents,
+  // Model and strategy were validated when they were made: nothing is parsed again per run. A model
+  // whose route may call one agent at several steps (a sequence) lists it once as a participant.
+  const settings: ConversationSettings = {
+    participants: [...new Map(model.agents.map((agent) => [agent.id, agent] as const)).values()],
     turnPolicy: strategy.turnPolicy,
     termination: strategy.termination,
+    prompt: strategy.prompt ?? conversationPrompt,
     scheduler: model.scheduler,
     pattern: model.pattern,
-    ...(strategy.prompt === undefined ? {} : { prompt: strategy.prompt }),
-    ...(model.agentTimeout === undefined ? {} : { agentTimeout: model.agentTimeout }),
-    ...(model.timeout === undefined ? {} : { timeout: model.timeout }),
-  });
+    agentTimeout: model.agentTimeout,
+    timeout: model.timeout,
+  };
   const iterationsOf = strategy.iterations ?? ((state: ConversationState) => state.round);
   return defer(() => {
     const startedAt = model.scheduler.now();
-    return orchestrator.run(input, channel).pipe(
+    return runConversation(settings, input, channel).pipe(
       map((event) => {
         const facts = { model, mode: 'channel' as const, state: strategy.project(event.state), iterations: iterationsOf(event.state), results: resultLogOf(event), startedAt };
         return event.type === 'message' ? resultOf(facts) : resultOf(facts, event.decision);

@@ -1,7 +1,7 @@
 import { filter, map, timer } from 'rxjs';
 import { BackpressureStrategy, StreamingChannel } from '@rxagents/streaming';
 import { scriptedAgent } from '@rxagents/testing';
-import { lastValue } from '@rxagents/core';
+import { ConfigError, lastValue } from '@rxagents/core';
 import { ChannelBackend, ChannelExecutionStrategy, ConversationOrchestrator, ExecutionModel, MessageDroppedError, runModel, type ConversationState, Patterns, TerminationCondition, TurnPolicy, type ExecutionResult, type PatternChannel, type PostedMessage } from '@rxagents/patterns';
 import { debater, testScheduler } from './helpers';
 
@@ -63,7 +63,7 @@ describe('ChannelBackend: a message the channel drops fails the run instead of h
 });
 
 describe('ChannelBackend: teardown', () => {
-  it('closes the channel when setting the run up fails (onChannel throws, or the strategy is invalid)', async () => {
+  it('closes the channel when setting the run up fails (onChannel throws); an invalid strategy is refused before any channel opens', async () => {
     const agents = ['a', 'b'].map((id) => scriptedAgent(id, 'ok'));
     const seen: { channel?: PatternChannel } = {};
     const throwing = Patterns.voting({ agents }).overChannel({
@@ -78,10 +78,11 @@ describe('ChannelBackend: teardown', () => {
     const seenAgain: { channel?: PatternChannel } = {};
     const settings = { turnPolicy: {} as TurnPolicy, termination: TerminationCondition.maxIterations(1), project: (state: ConversationState) => state };
     expect(() => ChannelExecutionStrategy.conversation<ConversationState>(settings)).toThrow('turnPolicy must be a TurnPolicy');
-    // Built by hand, past the factory's check: the run's setup fails, and the channel is still closed.
+    // Built by hand, past the factory's check: ChannelBackend checks it where it is given, so no run ever opens a channel.
     const invalid: ChannelExecutionStrategy<ConversationState> = { kind: 'conversation', ...settings };
-    const model = ExecutionModel.withBackend(Patterns.debate({ agents }).build(), ChannelBackend(invalid, { onChannel: (channel) => (seenAgain.channel = channel) }));
-    await expect(lastValue(runModel(model, 't'))).rejects.toThrow('turnPolicy must be a TurnPolicy');
-    expect(seenAgain.channel?.metrics().closed).toBe(true);
+    const backend = () => ChannelBackend(invalid, { onChannel: (channel) => (seenAgain.channel = channel) });
+    expect(backend).toThrow(ConfigError);
+    expect(backend).toThrow('turnPolicy must be a TurnPolicy');
+    expect(seenAgain.channel).toBeUndefined();
   });
 });

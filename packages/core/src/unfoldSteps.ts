@@ -1,19 +1,49 @@
 import { Observable, Subject, type Subscription, takeUntil } from 'rxjs';
 
-/** What one step of {@link unfoldSteps} produces: a value to emit, or the step to run next. */
+/**
+ * What one step of {@link unfoldSteps} produces: a value to emit, or the step to run next.
+ *
+ * @example
+ * ```ts
+ * import type { Unfolded } from '@rxagents/core';
+ *
+ * const emitted: Unfolded<number, string> = { emit: 'done' };
+ * const goOn: Unfolded<number, string> = { next: 2 };
+ * console.log('emit' in emitted, 'next' in goOn); // true true
+ * ```
+ */
 export type Unfolded<S, R> = { readonly emit: R } | { readonly next: S };
 
 /**
- * Runs `step(initial)`, then the step each run asks for, one after another, emitting every `emit`.
+ * Runs `step(initial)`, then the step each run asks for, one after another, emitting every `emit`:
+ * a loop of asynchronous steps in constant stack.
  *
  * @remarks
- * A loop written as "concat this step with the next one" nests each iteration's subscribers inside
- * the previous one's, so agents that answer synchronously overflow the stack after a few hundred
- * iterations, and every emission travels through all the nested layers. Here each step is subscribed
- * from a flat `while` loop once the previous one has completed (trampolined), so the stack and the
- * per-emission cost stay constant however many iterations run. A step that asks for more than one
- * follow-up keeps only the last. Unsubscribing unsubscribes the running step.
-
+ * A loop written as "concat this step with the next one" (or `expand`, or recursion through
+ * `concatMap`) nests each iteration's subscribers inside the previous one's, so steps that complete
+ * synchronously (an agent answering from a cache, a scripted test agent) overflow the stack after a
+ * few hundred iterations, and every emission travels through all the nested layers. Here each step is
+ * subscribed from a flat `while` loop once the previous one has completed (trampolined), so the stack
+ * and the per-emission cost stay constant however many iterations run. A step emits any number of
+ * `{ emit }` values and at most one `{ next }` (when it emits several, the last one wins); a step that
+ * completes without `{ next }` ends the loop. A step that throws or errors fails the result.
+ * Unsubscribing unsubscribes the running step, even while it is still being subscribed.
+ *
+ * @param initial - The first step's state.
+ * @param step - Builds the Observable of one step from its state.
+ * @returns The values the steps emit, in order; completes when a step asks for no next step.
+ *
+ * @example
+ * ```ts
+ * import { of } from 'rxjs';
+ * import { unfoldSteps, type Unfolded } from '@rxagents/core';
+ *
+ * // Counts to 100,000 with synchronous steps: no stack overflow.
+ * const count$ = unfoldSteps<number, number>(0, (n) =>
+ *   n === 100_000 ? of<Unfolded<number, number>>({ emit: n }) : of<Unfolded<number, number>>({ next: n + 1 }),
+ * );
+ * count$.subscribe((n) => console.log(n)); // 100000
+ * ```
  */
 export function unfoldSteps<S, R>(initial: S, step: (state: S) => Observable<Unfolded<S, R>>): Observable<R> {
   return new Observable<R>((subscriber) => {

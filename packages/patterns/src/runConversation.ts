@@ -1,0 +1,224 @@
+import { BehaviorSubject, concat, concatMap, defer, EMPTY, first, ignoreElements, map, merge, type Observable, of, scan, type SchedulerLike, takeWhile, tap } from 'rxjs';
+import type { AgentRef } from './AgentRef';
+import type { AgentFailure, AgentResult } from './AgentResult';
+import { AppendLog } from './AppendLog';
+import { withLog } from './conversationResults';
+import { type ConversationMessage, type ConversationState, lastMessage, messageCount, type PostedMessage } from './ConversationState';
+import * as ConversationStates from './conversationStates';
+import type { ConversationPrompt } from './conversationPrompt';
+import { dispatchAgents } from './dispatchAgents';
+import { MessageDroppedError } from './errors/MessageDroppedError';
+import { UnknownParticipantError } from './errors/UnknownParticipantError';
+import { evaluateTermination } from './evaluateTermination';
+import { decideBeforeDeadline, overallDeadline, passedDeadline } from './RunDeadline';
+import type { TerminationCondition } from './TerminationCondition';
+import type { TerminationDecision } from './TerminationDecision';
+import type { TurnPolicy } from './TurnPolicy';
+import { unfoldSteps, type Unfolded } from '@rxagents/core';
+
+/**
+ * The part of a `StreamingChannel` a conversation needs: post a message, watch every message.
+ *
+ * @remarks
+ * A `StreamingChannel<PostedMessage>` is one; `emit` returns whether the message was accepted. When the
+ * channel has `offer$` (a `StreamingChannel` has), replies are posted with it, so under `BLOCK` a post
+ * waits for room instead of parking. A reply the channel drops ends the conversation as `failed` with
+ * {@link MessageDroppedError}: it would never reach the projection.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { Subject } from 'rxjs';
+ * import { ConversationOrchestrator, TerminationCondition, type ConversationChannel, type PostedMessage } from '@rxagents/patterns';
+ *
+ * // A bare in-memory channel (no buffer, no backpressure), for a test say.
+ * const posted = new Subject<PostedMessage>();
+ * const channel: ConversationChannel = { emit: (message) => (posted.next(message), true), asObservable: () => posted.asObservable() };
+ * const echo = defineAgent('echo', async () => 'hi');
+ * const orchestrator = ConversationOrchestrator.create({ participants: [echo], termination: TerminationCondition.maxMessages(2) });
+ * orchestrator.run('Say hi', channel).subscribe((event) => console.log(event.type)); // message, message, finished
+ * ```
+ */
+export interface ConversationChannel {
+  emit(message: PostedMessage): boolean;
+  /** Posts and emits once whether the message entered the channel (`false`: it was dropped). */
+  offer$?(message: PostedMessage): Observable<boolean>;
+  asObservable(): Observable<PostedMessage>;
+}
+
+/**
+ * A conversation's progress: a message folded into the projection, or the end.
+ *
+ * @remarks
+ * One `message` event per message the channel delivers, then one `finished` event with the decision.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { StreamingChannel } from '@rxagents/streaming';
+ * import { ConversationOrchestrator, TerminationCondition, type ConversationEvent, type PostedMessage } from '@rxagents/patterns';
+ *
+ * const show = (event: ConversationEvent): string =>
+ *   event.type === 'message' ? `${event.message.speaker}: ${event.message.content}` : `${event.decision.type} (${event.decision.reason})`;
+ * const bot = defineAgent('bot', async () => 'All done. TERMINATE');
+ * const orchestrator = ConversationOrchestrator.create({ participants: [bot], termination: TerminationCondition.textMention('TERMINATE') });
+ * orchestrator.run('Wrap up', StreamingChannel.create<PostedMessage>()).subscribe((event) => console.log(show(event)));
+ * // bot: All done. TERMINATE
+ * // complete (bot said "TERMINATE")
+ * ```
+ */
+export type ConversationEvent =
+  | {
+      readonly type: 'message';
+      readonly message: ConversationMessage;
+      readonly state: ConversationState;
+      /** Every speaker's result so far, in completion order: a frozen array, built when first read (events share one log). */
+      readonly results: readonly AgentResult[];
+    }
+  | {
+      readonly type: 'finished';
+      readonly state: ConversationState;
+      readonly decision: Exclude<TerminationDecision, { type: 'continue' }>;
+      /** Every speaker's result, in completion order: a frozen array, built when first read. */
+      readonly results: readonly AgentResult[];
+    };
+
+
+/**
+ * A conversation's settings once validated and defaulted: what {@link runConversation} runs with.
+ * {@link ConversationOrchestrator.create} makes them from user options; a pattern's Conversation
+ * strategy makes them from its already validated model, without parsing anything again.
+ */
+export interface ConversationSettings {
+  readonly participants: readonly AgentRef[];
+  readonly turnPolicy: TurnPolicy;
+  readonly termination: TerminationCondition<ConversationState>;
+  readonly prompt: ConversationPrompt;
+  readonly agentTimeout?: number | undefined;
+  readonly timeout?: number | undefined;
+  readonly concurrency?: number | undefined;
+  readonly scheduler: SchedulerLike;
+  readonly pattern: string;
+}
+
+/**
+ * Runs one conversation on `topic` over `channel` (see {@link ConversationOrchestrator}): message events
+ * as the projection folds them, then one `finished` event. Cold; unsubscribe to cancel.
+ */
+export function runConversation(settings: ConversationSettings, topic: string, channel: ConversationChannel): Observable<ConversationEvent> {
+  const { participants, turnPolicy, termination, prompt, agentTimeout, timeout, scheduler, pattern } = settings;
+  const byId = new Map(participants.map((p) => [p.id, p] as const));
+  const ids = participants.map((p) => p.id);
+  return defer(() => {
+    const startedAt = scheduler.now();
+    const overall = overallDeadline(timeout, startedAt);
+    const projection = new BehaviorSubject(ConversationStates.initial(topic, ids));
+    let results = AppendLog.empty<AgentResult>();
+    let posted = 0;
+    const finished = (decision: Exclude<TerminationDecision, { type: 'continue' }>): ConversationEvent => {
+      const log = results;
+      return withLog(
+        {
+          type: 'finished',
+          state: projection.value,
+          decision,
+          get results() {
+            return log.toArray();
+          },
+        },
+        log,
+      );
+    };
+
+    const messages$ = channel.asObservable().pipe(
+      scan(ConversationStates.fold, projection.value),
+      tap((state) => projection.next(state)),
+      map((state): ConversationEvent => {
+        const log = results;
+        return withLog(
+          {
+            type: 'message',
+            message: lastMessage(state) as ConversationMessage,
+            state,
+            get results() {
+              return log.toArray();
+            },
+          },
+          log,
+        );
+      }),
+    );
+
+    const check = (): Observable<Unfolded<TurnStep, ConversationEvent>> =>
+      defer(() => {
+        const state = projection.value;
+        const decision$ = evaluateTermination(termination, { state, iteration: state.round, elapsedMs: scheduler.now() - startedAt });
+        return decideBeforeDeadline(decision$, overall, scheduler, pattern).pipe(
+          map((decision): Unfolded<TurnStep, ConversationEvent> => (decision.type === 'continue' ? { next: { speak: state } } : { emit: finished(decision) })),
+        );
+      });
+
+    const speak = (state: ConversationState): Observable<Unfolded<TurnStep, ConversationEvent>> => {
+      const end = (decision: Exclude<TerminationDecision, { type: 'continue' }>) => of({ emit: finished(decision) });
+      const late = passedDeadline(overall, scheduler, pattern);
+      if (late !== undefined) return end(late);
+      const next = turnPolicy.next(state);
+      if (!Array.isArray(next)) throw new TypeError(`turn policy "${turnPolicy.name}" gave ${String(next)}; return the ids of the next speakers ([] to end the conversation)`);
+      if (next.length === 0) return end({ type: 'complete', reason: `${turnPolicy.name} named no speaker` });
+      const unknown = next.find((id) => !byId.has(id));
+      if (unknown !== undefined) {
+        const error = new UnknownParticipantError(unknown, ids);
+        return end({ type: 'failed', reason: error.message, error });
+      }
+      const speakers = next.map((id) => byId.get(id) as AgentRef);
+      let failure: AgentFailure | undefined;
+      let lost: MessageDroppedError | undefined;
+      const post$ = (message: PostedMessage): Observable<boolean> => (channel.offer$ === undefined ? of(channel.emit(message)) : channel.offer$(message));
+      const replies$ = dispatchAgents(speakers, (speaker) => prompt(projection.value, speaker.id), {
+        pattern,
+        concurrency: settings.concurrency ?? speakers.length,
+        agentTimeout,
+        overall,
+        failFast: true,
+        scheduler,
+      }).pipe(
+        // Posted one after another, in completion order; a post may wait for room (BLOCK).
+        concatMap((result) => {
+          results = results.append(result);
+          if (!result.success) {
+            failure = result;
+            return EMPTY;
+          }
+          posted += 1;
+          return post$({ speaker: result.agentId, content: result.output, at: result.startedAt + result.durationMs }).pipe(
+            tap((accepted) => {
+              if (!accepted) lost ??= new MessageDroppedError(pattern, result.agentId);
+            }),
+          );
+        }),
+        takeWhile(() => lost === undefined),
+        ignoreElements(),
+      );
+      return concat(
+        replies$,
+        defer(() =>
+          lost !== undefined
+            ? end({ type: 'failed', reason: lost.message, error: lost })
+            : failure !== undefined
+            ? end({ type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error })
+            : projection.pipe(
+                first((s) => messageCount(s) >= posted),
+                map((): Unfolded<TurnStep, ConversationEvent> => ({ next: { check: true } })),
+              ),
+        ),
+      );
+    };
+
+    // Turns run from a flat loop (see unfoldSteps), so agents that answer synchronously run in constant stack.
+    const turns$ = unfoldSteps<TurnStep, ConversationEvent>({ check: true }, (step) => ('speak' in step ? speak(step.speak) : check()));
+    return merge(messages$, turns$).pipe(takeWhile((event) => event.type !== 'finished', true));
+  });
+}
+
+/** One step of the turn loop: check termination, or let the next speakers speak. */
+type TurnStep = { readonly check: true } | { readonly speak: ConversationState };
