@@ -50,6 +50,17 @@ describe('HandoffChain', () => {
     expect(writer.calls[0]?.options.metadata).toEqual({ language: 'de', taskId: 'invoice-42' });
   });
 
+  it('each step gets the prompt built from its own context only: the previous reply, never the previous prompt', async () => {
+    const upper = recordingAgent('upper', async (input) => input.toUpperCase());
+    const exclaim = recordingAgent('exclaim', async (input) => `${input}!`);
+    const prompt = (context: HandoffContext) => String(context.payload.previousOutput ?? context.payload.text);
+    const results = await HandoffChain.builder().add(echo('intake')).add(upper).add(exclaim).build()
+      .execute(new DefaultHandoff({ prompt }), HandoffContext.of('t', { text: 'hello' }));
+    expect(upper.inputs).toEqual(['hello']);
+    expect(exclaim.inputs).toEqual(['HELLO']);
+    expect(results.map((r) => r.output)).toEqual(['HELLO', 'HELLO!']);
+  });
+
   it('a step whose predicate is false is skipped; the next step receives from the last agent that ran', async () => {
     const translator = recordingAgent('translator', async () => 'übersetzt');
     const chain = HandoffChain.builder()
