@@ -64,7 +64,8 @@ export interface HandoffExecuteOptions {
  *
  * @remarks
  * `execute$` emits exactly one {@link HandoffResult} and completes; it never errors: anything that goes
- * wrong is a failure result. Unsubscribing aborts the receiver. `execute` is the Promise form.
+ * wrong is a failure result. The result carries the `taskId` and the `context` it was given (both
+ * required), so callers can match results to requests. Unsubscribing aborts the receiver. `execute` is the Promise form.
  * {@link DefaultHandoff} is the shipped implementation; {@link HandoffChain} and
  * {@link ConditionalHandoff} accept any.
  *
@@ -76,7 +77,8 @@ export interface HandoffExecuteOptions {
  *
  * // A dry-run strategy that never calls the receiver.
  * const dryRun: HandoffStrategy = {
- *   execute$: (from, to) => of({ success: true, fromAgentId: from.id, toAgentId: to.id, durationMs: 0, output: 'dry run' }),
+ *   execute$: (from, to, context) =>
+ *     of({ success: true, fromAgentId: from.id, toAgentId: to.id, taskId: context.taskId, context, durationMs: 0, output: 'dry run' }),
  *   execute: (from, to, context, options) => lastValue(dryRun.execute$(from, to, context, options)),
  * };
  * ```

@@ -10,11 +10,13 @@ const intake: Agent = defineAgent('intake', async () => '');
 describe('DefaultHandoff', () => {
   it('delivers a HANDOFF_REQUEST with the payload and task id, then chats with the task line', async () => {
     const billing = recordingAgent('billing', async () => 'Invoice 42 is paid.');
-    const result = await new DefaultHandoff().execute(intake, billing, new HandoffContext({ taskId: 'ticket-7', payload: { invoiceId: '42' }, metadata: { lang: 'en' } }));
+    const context = new HandoffContext({ taskId: 'ticket-7', payload: { invoiceId: '42' }, metadata: { lang: 'en' } });
+    const result = await new DefaultHandoff().execute(intake, billing, context);
     expect(billing.received).toEqual([{ type: 'HANDOFF_REQUEST', from: 'intake', to: 'billing', payload: { invoiceId: '42', taskId: 'ticket-7' } }]);
     expect(billing.inputs).toEqual(['Process handoff task: ticket-7 | payload: {"invoiceId":"42"}']);
     expect(billing.calls[0]?.options.metadata).toEqual({ lang: 'en', taskId: 'ticket-7' });
-    expect(result).toEqual({ success: true, fromAgentId: 'intake', toAgentId: 'billing', durationMs: expect.any(Number), output: 'Invoice 42 is paid.' });
+    expect(result).toEqual({ success: true, fromAgentId: 'intake', toAgentId: 'billing', taskId: 'ticket-7', context, durationMs: expect.any(Number), output: 'Invoice 42 is paid.' });
+    expect(result.context).toBe(context);
   });
 
   it('the prompt is a setting: a function of the context, per instance or per call; the default is defaultHandoffPrompt', async () => {
@@ -45,7 +47,7 @@ describe('DefaultHandoff', () => {
     testScheduler().run(({ expectObservable }) => {
       const writer = scriptedAgent('writer', { chunks: ['Dear ', 'customer'], delay: 3, interval: 4 });
       expectObservable(new DefaultHandoff().execute$(intake, writer, HandoffContext.of('t'))).toBe('-------(r|)', {
-        r: { success: true, fromAgentId: 'intake', toAgentId: 'writer', durationMs: 7, output: 'Dear customer' },
+        r: { success: true, fromAgentId: 'intake', toAgentId: 'writer', taskId: 't', context: expect.any(HandoffContext), durationMs: 7, output: 'Dear customer' },
       });
     });
   });
@@ -71,7 +73,7 @@ describe('DefaultHandoff', () => {
     testScheduler().run(({ expectObservable, flush }) => {
       const stuck = hangingAgent('stuck');
       expectObservable(new DefaultHandoff({ timeout: 50 }).execute$(intake, stuck, HandoffContext.of('t'))).toBe('50ms (r|)', {
-        r: { success: false, fromAgentId: 'intake', toAgentId: 'stuck', durationMs: 50, output: null, error: expect.any(AgentTimeoutError) },
+        r: { success: false, fromAgentId: 'intake', toAgentId: 'stuck', taskId: 't', context: expect.any(HandoffContext), durationMs: 50, output: null, error: expect.any(AgentTimeoutError) },
       });
       flush();
       expect(stuck.aborted).toBe(true);

@@ -23,7 +23,7 @@ describe('HandoffChain', () => {
 
   it('checks its execute options when called, whatever the strategy', () => {
     const chain = HandoffChain.builder().add(echo('a')).add(echo('b')).build();
-    const dryRun: HandoffStrategy = { execute$: (from, to) => of({ success: true, fromAgentId: from.id, toAgentId: to.id, durationMs: 0, output: 'dry' }), execute: () => Promise.reject(new Error('unused')) };
+    const dryRun: HandoffStrategy = { execute$: (from, to, context) => of({ success: true, fromAgentId: from.id, toAgentId: to.id, taskId: context.taskId, context, durationMs: 0, output: 'dry' }), execute: () => Promise.reject(new Error('unused')) };
     expect(() => chain.execute$(dryRun, HandoffContext.of('t'), { timout: 5 } as never)).toThrow('HandoffChain options: timout is not a known option (did you mean timeout?)');
     expect(() => chain.results$(new DefaultHandoff(), HandoffContext.of('t'), { timeout: -1 })).toThrow(/HandoffChain options: timeout must be a number of milliseconds/);
   });
@@ -59,6 +59,14 @@ describe('HandoffChain', () => {
     expect(upper.inputs).toEqual(['hello']);
     expect(exclaim.inputs).toEqual(['HELLO']);
     expect(results.map((r) => r.output)).toEqual(['HELLO', 'HELLO!']);
+  });
+
+  it('each result carries the task id and the context its step was handed', async () => {
+    const start = HandoffContext.of('invoice-42', { document: 'text' });
+    const results = await HandoffChain.builder().add(echo('intake')).add(echo('extractor')).add(echo('writer')).build().execute(new DefaultHandoff(), start);
+    expect(results.map((r) => r.taskId)).toEqual(['invoice-42', 'invoice-42']);
+    expect(results[0]?.context).toBe(start);
+    expect(results[1]?.context.payload).toEqual({ previousOutput: 'extractor-out' });
   });
 
   it('a step whose predicate is false is skipped; the next step receives from the last agent that ran', async () => {
@@ -97,7 +105,7 @@ describe('HandoffChain', () => {
   it('a predicate that throws fails its step and stops the chain', async () => {
     const oops = new Error('predicate bug');
     const results = await HandoffChain.builder().add(echo('a')).add(echo('b'), () => { throw oops; }).add(echo('c')).build().execute(new DefaultHandoff(), HandoffContext.of('t'));
-    expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', durationMs: 0, output: null, error: oops }]);
+    expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', taskId: 't', context: expect.any(HandoffContext), durationMs: 0, output: null, error: oops }]);
   });
 
   describe('user code that breaks its contract ends the chain with a failure result, never a crash or a hang', () => {
@@ -105,7 +113,7 @@ describe('HandoffChain', () => {
 
     it('a predicate that answers undefined (a forgotten return false) on the first step', async () => {
       const results = await HandoffChain.builder().add(echo('a')).add(echo('b'), forgotten).add(echo('c')).build().execute(new DefaultHandoff(), HandoffContext.of('t'));
-      expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', durationMs: 0, output: null, error: expect.any(HandoffContractError) }]);
+      expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', taskId: 't', context: expect.any(HandoffContext), durationMs: 0, output: null, error: expect.any(HandoffContractError) }]);
       expect((results[0]?.error as Error).message).toMatch(/predicate of step "b" answered undefined; it must answer a boolean/);
     });
 
@@ -134,15 +142,15 @@ describe('HandoffChain', () => {
         throw oops;
       });
       const results = await HandoffChain.builder().add(echo('a')).add(echo('b')).build().execute(throwing, HandoffContext.of('t'));
-      expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', durationMs: 0, output: null, error: oops }]);
+      expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', taskId: 't', context: expect.any(HandoffContext), durationMs: 0, output: null, error: oops }]);
     });
 
     it('a strategy that completes without a result, or errors', async () => {
       const empty = await HandoffChain.builder().add(echo('a')).add(echo('b')).build().execute(custom(() => EMPTY), HandoffContext.of('t'));
-      expect(empty).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', durationMs: 0, output: null, error: expect.any(HandoffContractError) }]);
+      expect(empty).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', taskId: 't', context: expect.any(HandoffContext), durationMs: 0, output: null, error: expect.any(HandoffContractError) }]);
       const oops = new Error('strategy down');
       const errored = await HandoffChain.builder().add(echo('a')).add(echo('b')).build().execute(custom(() => throwError(() => oops)), HandoffContext.of('t'));
-      expect(errored).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', durationMs: 0, output: null, error: oops }]);
+      expect(errored).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', taskId: 't', context: expect.any(HandoffContext), durationMs: 0, output: null, error: oops }]);
     });
   });
 

@@ -122,7 +122,8 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
   }
 
   private fail(agent: Agent, error: unknown): void {
-    this.subscriber.next({ success: false, fromAgentId: this.from.id, toAgentId: agent.id, durationMs: 0, output: null, error });
+    const context = this.current;
+    this.subscriber.next({ success: false, fromAgentId: this.from.id, toAgentId: agent.id, taskId: context.taskId, context, durationMs: 0, output: null, error });
     this.subscriber.complete();
   }
 

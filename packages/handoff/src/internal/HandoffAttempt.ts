@@ -127,11 +127,12 @@ export class HandoffAttempt implements Observer<string>, Unsubscribable {
     if (this.done) return;
     this.done = true;
     this.settings.signal?.removeEventListener('abort', this);
-    const { from, to } = this;
+    const { from, to, context } = this;
+    const taskId = context.taskId;
     const durationMs = this.settings.scheduler.now() - this.start;
     const result: HandoffResult = success
-      ? { success, fromAgentId: from.id, toAgentId: to.id, durationMs, output }
-      : { success, fromAgentId: from.id, toAgentId: to.id, durationMs, output: null, error };
+      ? { success, fromAgentId: from.id, toAgentId: to.id, taskId, context, durationMs, output }
+      : { success, fromAgentId: from.id, toAgentId: to.id, taskId, context, durationMs, output: null, error };
     // The receiver's reply arrives in its async context (under the extended chain); deliver the result under
     // the caller's chain so nothing downstream inherits the receiver's chain.
     if (this.callerChain.length === 0) runWithHandoffChain(this.callerChain, deliver, this.subscriber, result, this.listeners);
