@@ -1,4 +1,4 @@
-import { asyncScheduler, Observable, type SchedulerLike, type Unsubscribable } from 'rxjs';
+import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
 import { z } from 'zod';
 import { configRules, lastValue, parseConfig, reportUnhandledError, type Agent } from '@rxagents/core';
 import { HandoffContext } from './HandoffContext';
@@ -7,7 +7,7 @@ import type { HandoffListener } from './HandoffListener';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffPrompt, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { defaultHandoffPrompt } from './defaultHandoffPrompt';
-import { HandoffAttempt, type AttemptListeners, type AttemptObserver } from './internal/HandoffAttempt';
+import { HandoffAttempt, type AttemptListeners } from './internal/HandoffAttempt';
 
 /**
  * The zod schema of {@link HandoffExecuteOptions}, used for a {@link DefaultHandoff}'s defaults and per-call options.
@@ -111,18 +111,6 @@ export class DefaultHandoff implements HandoffStrategy {
     const { signal, timeout } = settings;
     const attemptSettings = { scheduler, timeout, signal, prompt: settings.prompt ?? defaultHandoffPrompt };
     return new Observable<HandoffResult>((subscriber) => new HandoffAttempt(subscriber, from, to, context, attemptSettings, this.attemptListeners).run());
-  }
-
-  /**
-   * Starts one handoff delivering its result straight to `observer`, without an intermediate Observable:
-   * the path `HandoffChain` takes for a `DefaultHandoff`. Same behaviour as subscribing to `execute$`.
-   *
-   * @internal
-   */
-  attempt(from: HandoffSource, to: Agent, context: HandoffContext, options: HandoffExecuteOptions | undefined, observer: AttemptObserver): Unsubscribable {
-    const settings = options === undefined ? this.defaults : { ...this.defaults, ...parseConfig(HandoffExecuteOptionsSchema, options, 'DefaultHandoff execute options') };
-    const attemptSettings = { scheduler: settings.scheduler ?? asyncScheduler, timeout: settings.timeout, signal: settings.signal, prompt: settings.prompt ?? defaultHandoffPrompt };
-    return new HandoffAttempt(observer, from, to, context, attemptSettings, this.attemptListeners).run();
   }
 
   /**

@@ -40,6 +40,42 @@ describe('HandoffChain', () => {
     ]);
   });
 
+  it('with a source given (builder from(), or options.from), every agent runs; no dummy source agent', async () => {
+    const extractor = recordingAgent('extractor', async () => 'fields');
+    const writer = recordingAgent('writer', async () => 'letter');
+    const built = HandoffChain.builder().from({ id: 'gateway' }).add(extractor).add(writer).build();
+    expect(built.source).toEqual({ id: 'gateway' });
+    const results = await built.execute(new DefaultHandoff(), HandoffContext.of('t'));
+    expect(results.map((r) => [r.fromAgentId, r.toAgentId, r.output])).toEqual([
+      ['gateway', 'extractor', 'fields'],
+      ['extractor', 'writer', 'letter'],
+    ]);
+    const single = await new HandoffChain([{ agent: writer }], { from: { id: 'api' } }).execute(new DefaultHandoff(), HandoffContext.of('t'));
+    expect(single.map((r) => `${r.fromAgentId}->${r.toAgentId}`)).toEqual(['api->writer']);
+    const caller = await HandoffChain.builder().from().add(writer).build().execute(new DefaultHandoff(), HandoffContext.of('t'));
+    expect(caller[0]?.fromAgentId).toBe('caller');
+    await expect(HandoffChain.builder().from().build().execute(new DefaultHandoff(), HandoffContext.of('t'))).resolves.toEqual([]);
+    expect(HandoffChain.builder().add(writer).build().source).toBeUndefined();
+  });
+
+  it('runs every strategy through its public execute$, a DefaultHandoff subclass included', async () => {
+    const seen: string[] = [];
+    class Tracing extends DefaultHandoff {
+      override execute$(...args: Parameters<DefaultHandoff['execute$']>) {
+        seen.push(args[1].id);
+        return super.execute$(...args);
+      }
+    }
+    const results = await HandoffChain.builder().add(echo('a')).add(echo('b')).add(echo('c')).build().execute(new Tracing(), HandoffContext.of('t'));
+    expect(seen).toEqual(['b', 'c']);
+    expect(results.map((r) => r.output)).toEqual(['b-out', 'c-out']);
+  });
+
+  it('refuses a source without an id and unknown chain options', () => {
+    expect(() => HandoffChain.builder().from({ id: '' })).toThrow(/HandoffChain: from.id must be a non-blank string/);
+    expect(() => new HandoffChain([], { form: { id: 'x' } } as never)).toThrow(/HandoffChain options: form is not a known option \(did you mean from\?\)/);
+  });
+
   it('the next payload is just { previousOutput }, while task id and metadata carry over', async () => {
     const extractor = recordingAgent('extractor', async () => 'fields');
     const writer = recordingAgent('writer', async () => 'letter');
