@@ -194,7 +194,7 @@ export class ConditionalHandoff {
     return defer(() => {
       const start = scheduler.now();
       const failure = (error: unknown, toAgentId = 'none'): Observable<HandoffResult> =>
-        of({ success: false, fromAgentId: from.id, toAgentId, durationMs: scheduler.now() - start, output: null, error });
+        of({ success: false, fromAgentId: from.id, toAgentId, taskId: context.taskId, context, durationMs: scheduler.now() - start, output: null, error });
       const signal = options?.signal;
       // No agent runs while a predicate is pending, so the routing itself must hear an abort.
       const routed$ = signal === undefined ? this.route$(context) : race(this.route$(context), abortOf(signal));

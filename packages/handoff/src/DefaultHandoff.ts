@@ -1,12 +1,13 @@
-import { asyncScheduler, Observable, type SchedulerLike, type Unsubscribable } from 'rxjs';
+import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
 import { z } from 'zod';
 import { configRules, lastValue, parseConfig, reportUnhandledError, type Agent } from '@rxagents/core';
 import { HandoffContext } from './HandoffContext';
 import { checkHandoffCall } from './internal/rules';
 import type { HandoffListener } from './HandoffListener';
 import type { HandoffResult } from './HandoffResult';
-import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
-import { HandoffAttempt, type AttemptListeners, type AttemptObserver } from './internal/HandoffAttempt';
+import type { HandoffExecuteOptions, HandoffPrompt, HandoffSource, HandoffStrategy } from './HandoffStrategy';
+import { defaultHandoffPrompt } from './defaultHandoffPrompt';
+import { HandoffAttempt, type AttemptListeners } from './internal/HandoffAttempt';
 
 /**
  * The zod schema of {@link HandoffExecuteOptions}, used for a {@link DefaultHandoff}'s defaults and per-call options.
@@ -23,6 +24,7 @@ export const HandoffExecuteOptionsSchema = z.strictObject({
   timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
   signal: configRules.abortSignal().optional(),
+  prompt: configRules.function<HandoffPrompt>().optional(),
 });
 
 const listenerMethod = configRules.function<(...args: never[]) => void>().optional();
@@ -33,8 +35,9 @@ const HandoffListenerSchema = z.strictObject({ onBefore: listenerMethod, onAfter
  *
  * @remarks
  * For each handoff it delivers a `HANDOFF_REQUEST` {@link @rxagents/core!AgentMessage | AgentMessage} (payload: the context's payload
- * plus `taskId`) to the receiver's `receive`, if it has one, then calls its `chat` with
- * `Process handoff task: <taskId> | payload: <payload as JSON>` and the context's metadata (plus
+ * plus `taskId`) to the receiver's `receive`, if it has one, then calls its `chat` with the prompt the
+ * `prompt` option builds from the context (by default {@link defaultHandoffPrompt}: `Process handoff
+ * task: <taskId> | payload: <payload as JSON>`) and the context's metadata (plus
  * `taskId`) in `ChatOptions.metadata`. The whole reply is the result's `output`. Anything thrown,
  * rejected, errored, timed out or aborted gives a failure result with `output: null` and `error`.
  * `durationMs` is measured on `scheduler`. Listeners are notified before, after a success and on a
@@ -106,20 +109,8 @@ export class DefaultHandoff implements HandoffStrategy {
     const settings = options === undefined ? this.defaults : { ...this.defaults, ...parseConfig(HandoffExecuteOptionsSchema, options, 'DefaultHandoff execute options') };
     const scheduler: SchedulerLike = settings.scheduler ?? asyncScheduler;
     const { signal, timeout } = settings;
-    const attemptSettings = { scheduler, timeout, signal };
+    const attemptSettings = { scheduler, timeout, signal, prompt: settings.prompt ?? defaultHandoffPrompt };
     return new Observable<HandoffResult>((subscriber) => new HandoffAttempt(subscriber, from, to, context, attemptSettings, this.attemptListeners).run());
-  }
-
-  /**
-   * Starts one handoff delivering its result straight to `observer`, without an intermediate Observable:
-   * the path `HandoffChain` takes for a `DefaultHandoff`. Same behaviour as subscribing to `execute$`.
-   *
-   * @internal
-   */
-  attempt(from: HandoffSource, to: Agent, context: HandoffContext, options: HandoffExecuteOptions | undefined, observer: AttemptObserver): Unsubscribable {
-    const settings = options === undefined ? this.defaults : { ...this.defaults, ...parseConfig(HandoffExecuteOptionsSchema, options, 'DefaultHandoff execute options') };
-    const attemptSettings = { scheduler: settings.scheduler ?? asyncScheduler, timeout: settings.timeout, signal: settings.signal };
-    return new HandoffAttempt(observer, from, to, context, attemptSettings, this.attemptListeners).run();
   }
 
   /**

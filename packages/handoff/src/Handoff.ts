@@ -7,7 +7,7 @@ import { HandoffCycleError } from './errors/HandoffCycleError';
 import { HandoffDepthError } from './errors/HandoffDepthError';
 import { HandoffTimeoutError } from './errors/HandoffTimeoutError';
 import { HandoffValidationError } from './errors/HandoffValidationError';
-import { HandoffConfigSchema, type HandoffConfig, type ResolvedHandoffConfig } from './HandoffConfig';
+import { HandoffConfigSchema, resolveHandoffTimeout, type HandoffConfig, type ResolvedHandoffConfig } from './HandoffConfig';
 import type { HandoffConditionContext } from './handoffFilters';
 import type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
 import { HandoffRequestSchema, type HandoffRequest } from './HandoffRequest';
@@ -59,7 +59,7 @@ const HandoffSourceSchema = z.looseObject({ id: configRules.id() }, { error: 'mu
  * `execute(source, request)` runs, in order: argument validation (`inputSchema`), the cycle check, the
  * depth check (both before the chain is extended and before the target is touched, so a rejected handoff
  * never consumes a chain slot), context selection ({@link selectHandoffMessages}), then the target,
- * under this instance's semaphore (`maxConcurrent`) and bounded by `timeoutSeconds`. The target gets the
+ * under this instance's semaphore (`maxConcurrent`) and bounded by `timeout` (ms; `timeoutSeconds` is converted to it). The target gets the
  * selected messages in `ChatOptions.context` (no agent is mutated) and runs under the extended chain, so
  * handoffs it starts see it. With `detectCycles: false`, a nested re-entry from within the target runs on
  * its caller's permit rather than waiting for one, so a recursion is bounded by `maxDepth`, never stuck on
@@ -98,7 +98,8 @@ export class Handoff {
   readonly #keys = new ChainKeys();
 
   constructor(config: HandoffConfig) {
-    this.config = Object.freeze(parseConfig(HandoffConfigSchema, config, 'Handoff config'));
+    const parsed = parseConfig(HandoffConfigSchema, config, 'Handoff config');
+    this.config = Object.freeze({ ...parsed, ...resolveHandoffTimeout(parsed) });
     this.agent = this.config.agent;
     this.toolName = this.config.name ?? handoffToolName(this.agent);
     this.toolDescription = this.config.description ?? handoffToolDescription(this.agent);
@@ -170,7 +171,7 @@ export class Handoff {
       // The caller's chain, read where the caller subscribes (a queued run may be started from anywhere).
       const outer = currentHandoffChain();
       const start = this.#scheduler.now();
-      const elapsed = (): number => (this.#scheduler.now() - start) / 1000;
+      const elapsed = (): number => this.#scheduler.now() - start;
       let context: HandoffRunContext;
       try {
         if (typeof source?.id !== 'string' || source.id.trim() === '') parseConfig(HandoffSourceSchema, source, 'Handoff source');
@@ -183,14 +184,14 @@ export class Handoff {
         scheduler: this.#scheduler,
         context: context.messages,
         metadata: this.#metadata(source, request, context),
-        ...(config.timeoutSeconds > 0 ? { timeout: config.timeoutSeconds * 1000 } : {}),
+        ...(config.timeout === Infinity ? {} : { timeout: config.timeout }),
       });
       return this.#bounded(context.handoffChain, underHandoffChain(context.handoffChain, outer, run$)).pipe(
-        map((output): HandoffOutcome => ({ success: true, handedOffTo: target.id, output, durationSeconds: elapsed(), context })),
+        map((output): HandoffOutcome => outcomeOf({ success: true, handedOffTo: target.id, output, context }, elapsed())),
         catchError((error: unknown) =>
           error instanceof AgentTimeoutError && error.agentId === target.id
-            ? throwError(() => new HandoffTimeoutError(target.id, config.timeoutSeconds, error))
-            : of<HandoffOutcome>({ success: false, handedOffTo: target.id, output: null, durationSeconds: elapsed(), context, error }),
+            ? throwError(() => new HandoffTimeoutError(target.id, config.timeout, error))
+            : of(outcomeOf({ success: false, handedOffTo: target.id, output: null, context, error }, elapsed())),
         ),
         tap({
           next: (outcome) => this.#safely(() => (outcome.success ? config.onComplete?.(outcome) : config.onError?.(outcome.error))),
@@ -369,6 +370,11 @@ export class Handoff {
   }
 }
 
+/** An outcome with its duration in ms and, derived from it, in seconds. */
+function outcomeOf(fields: Omit<HandoffOutcome, 'durationMs' | 'durationSeconds'>, durationMs: number): HandoffOutcome {
+  return { ...fields, durationMs, durationSeconds: durationMs / 1000 };
+}
+
 /** A chain this instance runs its target under: how many runs, how many re-entries wait or run on its lane. */
 interface RunningChain {
   holders: number;
@@ -387,7 +393,7 @@ interface RunningChain {
  *
  * const billing = defineAgent({ id: 'billing', name: 'Billing', chat: async () => 'paid' });
  * const h = handoff({ agent: billing, contextPolicy: 'last_n', maxContextMessages: 10, detectCycles: true, maxDepth: 5 });
- * console.log(h.config.timeoutSeconds); // 300
+ * console.log(h.config.timeout, h.config.timeoutSeconds); // 300000 300
  * ```
  */
 export function handoff(config: HandoffConfig): Handoff {

@@ -1,17 +1,21 @@
 import { Observable, toArray } from 'rxjs';
 import { z } from 'zod';
-import { ConfigError, lastValue, parseConfig, type Agent } from '@rxagents/core';
+import { ConfigError, configRules, lastValue, parseConfig, type Agent } from '@rxagents/core';
 import { HandoffContext } from './HandoffContext';
 import type { HandoffChainStep } from './HandoffChainStep';
 import type { HandoffPredicate } from './HandoffPredicate';
 import type { HandoffResult } from './HandoffResult';
-import type { HandoffExecuteOptions, HandoffStrategy } from './HandoffStrategy';
+import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import { ChainRun } from './internal/ChainRun';
 import { DistinctAgentIds, HandoffStepSchema, isStep } from './internal/rules';
 
 /**
  * Builds a {@link HandoffChain}: `HandoffChain.builder().add(a).add(b, predicate).build()`.
+ *
+ * @remarks
+ * Without {@link HandoffChainBuilder.from}, the first agent added is only the source; with it, every
+ * agent added runs and the first receives from that source.
  *
  * @example
  * ```ts
@@ -26,6 +30,28 @@ import { DistinctAgentIds, HandoffStepSchema, isStep } from './internal/rules';
 export class HandoffChainBuilder {
   readonly #steps: HandoffChainStep[] = [];
   readonly #ids = new DistinctAgentIds('HandoffChain');
+  #from: HandoffSource | undefined;
+
+  /**
+   * Makes every agent of the chain run: the first receives from `source` (default `{ id: 'caller' }`),
+   * so no agent has to stand in as a source that never runs.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { DefaultHandoff, HandoffChain, HandoffContext } from '@rxagents/handoff';
+   *
+   * const agent = (id: string) => defineAgent(id, async () => id);
+   * const chain = HandoffChain.builder().from({ id: 'gateway' }).add(agent('extractor')).add(agent('writer')).build();
+   * const results = await chain.execute(new DefaultHandoff(), HandoffContext.of('t-1'));
+   * console.log(results.map((r) => `${r.fromAgentId}->${r.toAgentId}`)); // [ 'gateway->extractor', 'extractor->writer' ]
+   * ```
+   */
+  from(source: HandoffSource = CALLER): this {
+    checkSource(source);
+    this.#from = source;
+    return this;
+  }
 
   /** Appends an agent; with a `predicate`, the step is skipped when it answers `false`. */
   add(agent: Agent, predicate?: HandoffPredicate): this {
@@ -38,7 +64,7 @@ export class HandoffChainBuilder {
 
   /** The chain, with the steps added so far (later `add` calls do not change it). */
   build(): HandoffChain {
-    return new HandoffChain(this.#steps);
+    return this.#from === undefined ? new HandoffChain(this.#steps) : new HandoffChain(this.#steps, { from: this.#from });
   }
 }
 
@@ -46,12 +72,13 @@ export class HandoffChainBuilder {
  * A fixed sequence of handoffs: each agent hands its output to the next.
  *
  * @remarks
- * The first agent is only the source and never runs. Each later agent receives a handoff from the
- * previous one that ran; the next context's payload is just `{ previousOutput: <output> }`, while the
+ * Built with a source (`options.from`, or the builder's `from()`), every agent runs and the first receives
+ * from that source. Built without one, the first agent is only the source and never runs. Each later agent
+ * receives a handoff from the previous one that ran; the next context's payload is just `{ previousOutput: <output> }`, while the
  * task id and metadata carry over. A step added with a predicate is skipped when the predicate answers
  * `false` (predicates may answer later, as a Promise or Observable). The chain stops at the first failed
  * step (a predicate that throws counts as that step failing). `execute$` emits one array with one result
- * per step that ran (`[]` for fewer than two agents); `results$` emits each result as it arrives.
+ * per step that ran (`[]` when no agent runs); `results$` emits each result as it arrives.
  * Unsubscribing (or aborting `options.signal`) aborts the running agent.
  *
  * @example
@@ -71,11 +98,15 @@ export class HandoffChainBuilder {
  * ```
  */
 export class HandoffChain {
-  /** The steps, in order; the first is only the source. */
+  /** The steps, in order; without {@link HandoffChain.source}, the first is only the source. */
   readonly steps: readonly HandoffChainStep[];
+  /** Who hands off to the first step, when every step runs; `undefined` when the first step is the source. */
+  readonly source: HandoffSource | undefined;
 
-  constructor(steps: readonly HandoffChainStep[]) {
+  constructor(steps: readonly HandoffChainStep[], options: HandoffChainOptions = {}) {
     if (!Array.isArray(steps)) parseConfig(z.strictObject({ steps: z.array(z.unknown()) }), { steps }, 'HandoffChain');
+    parseConfig(HandoffChainOptionsSchema, options, 'HandoffChain options');
+    this.source = options.from;
     steps.forEach(checkStep);
     const ids = new DistinctAgentIds('HandoffChain');
     steps.forEach((step, index) => ids.add(step.agent, `steps.${index}.agent`));
@@ -115,13 +146,15 @@ export class HandoffChain {
       throw new ConfigError('HandoffChain', [{ path: 'context', rule: 'must be a HandoffContext (build one with new HandoffContext or HandoffContext.of)', received: context }]);
     }
     if (options !== undefined) parseConfig(HandoffExecuteOptionsSchema, options, 'HandoffChain options');
-    const steps = this.steps;
+    const { steps, source } = this;
+    const from = source ?? steps[0]?.agent;
+    const firstStep = source === undefined ? 1 : 0;
     return new Observable<HandoffResult>((subscriber) => {
-      if (steps.length < 2) {
+      if (from === undefined || steps.length <= firstStep) {
         subscriber.complete();
         return undefined;
       }
-      const run = new ChainRun(subscriber, steps, handoff, context, options);
+      const run = new ChainRun(subscriber, steps, handoff, context, options, from, firstStep);
       run.pump();
       return run;
     });
@@ -160,6 +193,45 @@ export class HandoffChain {
   execute(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Promise<HandoffResult[]> {
     return lastValue(this.execute$(handoff, context, options));
   }
+}
+
+/** The sender a chain with `from()` and no source given uses. */
+const CALLER: HandoffSource = Object.freeze({ id: 'caller' });
+
+/**
+ * Options of a {@link HandoffChain}.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { HandoffChain, type HandoffChainOptions } from '@rxagents/handoff';
+ *
+ * const options: HandoffChainOptions = { from: { id: 'gateway' } };
+ * const chain = new HandoffChain([{ agent: defineAgent('writer', async () => 'letter') }], options);
+ * console.log(chain.source?.id); // gateway
+ * ```
+ */
+export interface HandoffChainOptions {
+  /** Who hands off to the first step; then every step runs. Without it, the first step is only the source. */
+  readonly from?: HandoffSource;
+}
+
+/**
+ * The zod schema of {@link HandoffChainOptions} (strict).
+ *
+ * @example
+ * ```ts
+ * import { HandoffChainOptionsSchema } from '@rxagents/handoff';
+ *
+ * console.log(HandoffChainOptionsSchema.safeParse({ from: { id: '' } }).success); // false
+ * ```
+ */
+export const HandoffChainOptionsSchema = z.strictObject({
+  from: z.looseObject({ id: configRules.id() }, { error: 'must be an object with a non-blank id' }).optional(),
+});
+
+function checkSource(source: unknown): void {
+  parseConfig(HandoffChainOptionsSchema, { from: source }, 'HandoffChain');
 }
 
 /** Refuses a step that is not `{ agent, predicate? }`, naming it by index (O(1) per step: chains may be long). */

@@ -1,6 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
 import { z } from 'zod';
-import { configRules, MAX_DELAY_MS, type Agent } from '@rxagents/core';
+import { ConfigError, configRules, MAX_DELAY_MS, type Agent } from '@rxagents/core';
 import type { HandoffCondition } from './handoffFilters';
 import { agentRule, signedCountRule } from './internal/rules';
 import type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
@@ -25,7 +25,7 @@ import type { ContextPolicy, TokenCounter } from './selectHandoffMessages';
  *   maxContextMessages: 10,
  *   maxContextTokens: 4000,
  *   preserveSystem: true,
- *   timeoutSeconds: 30,
+ *   timeout: 30_000,
  *   maxConcurrent: 3,
  *   detectCycles: true,
  *   maxDepth: 5,
@@ -51,7 +51,12 @@ export interface HandoffConfig {
   readonly maxContextTokens?: number;
   /** Keep `system` messages regardless of slice or token budget. Defaults to `true`. */
   readonly preserveSystem?: boolean;
-  /** Bounds the target's turn, in seconds (at most 2,147,483.647, about 24.8 days); `<= 0` or `Infinity` disables. Defaults to 300. */
+  /** Bounds the target's turn, in ms: greater than 0 and at most `MAX_DELAY_MS` (about 24.8 days), or `Infinity` for none. Defaults to 300,000 (5 minutes). */
+  readonly timeout?: number;
+  /**
+   * The same bound in seconds (at most 2,147,483.647); `<= 0` or `Infinity` disables. Converted to
+   * `timeout` once, when the handoff is built; giving both is a `ConfigError` unless they agree.
+   */
   readonly timeoutSeconds?: number;
   /** This instance's semaphore; `<= 0` is unlimited. Defaults to 5. Not process-wide. */
   readonly maxConcurrent?: number;
@@ -71,7 +76,7 @@ export interface HandoffConfig {
   readonly onComplete?: (outcome: HandoffOutcome) => void;
   /** Called with each failure: a guard's error or the target's. A throwing callback changes nothing; its error is reported as unhandled. */
   readonly onError?: (error: unknown) => void;
-  /** The clock for `timeoutSeconds` and `durationSeconds`. Defaults to `asyncScheduler`. */
+  /** The clock for `timeout` and `durationMs`. Defaults to `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
 }
 
@@ -98,7 +103,7 @@ const zodSchemaRule = z.custom<z.ZodType>((value) => value instanceof z.ZodType,
  * import { HandoffConfigSchema } from '@rxagents/handoff';
  *
  * // The settings part as JSON Schema, for a settings form.
- * const settings = HandoffConfigSchema.pick({ contextPolicy: true, maxDepth: true, timeoutSeconds: true });
+ * const settings = HandoffConfigSchema.pick({ contextPolicy: true, maxDepth: true, timeout: true });
  * console.log(JSON.stringify(z.toJSONSchema(settings, { io: 'input' })));
  * ```
  */
@@ -112,7 +117,8 @@ export const HandoffConfigSchema = z.strictObject({
   maxContextMessages: signedCountRule().default(10),
   maxContextTokens: signedCountRule().default(4000),
   preserveSystem: z.boolean({ error: 'must be a boolean' }).default(true),
-  timeoutSeconds: timeoutSecondsRule().default(300),
+  timeout: configRules.timeoutMs().optional(),
+  timeoutSeconds: timeoutSecondsRule().optional(),
   maxConcurrent: signedCountRule().default(5),
   detectCycles: z.boolean({ error: 'must be a boolean' }).default(true),
   maxDepth: configRules.nonNegativeInt().default(10),
@@ -125,6 +131,30 @@ export const HandoffConfigSchema = z.strictObject({
   scheduler: configRules.scheduler().optional(),
 });
 
+/** The default `timeout`: 5 minutes. */
+const DEFAULT_TIMEOUT_MS = 300_000;
+
+/**
+ * Resolves `timeout` (ms, canonical) and `timeoutSeconds` into one value, in ms: the one boundary where
+ * seconds are converted. Throws a `ConfigError` when both are given and disagree.
+ */
+export function resolveHandoffTimeout(config: { readonly timeout?: number | undefined; readonly timeoutSeconds?: number | undefined }): { timeout: number; timeoutSeconds: number } {
+  const { timeout, timeoutSeconds } = config;
+  // seconds * 1000 <= MAX_DELAY_MS is what timeoutSecondsRule checked, so the product is a valid timer delay.
+  const fromSeconds = timeoutSeconds === undefined ? undefined : timeoutSeconds <= 0 || timeoutSeconds === Infinity ? Infinity : timeoutSeconds * 1000;
+  if (timeout !== undefined && fromSeconds !== undefined && !sameMs(timeout, fromSeconds)) {
+    throw new ConfigError('Handoff config', [
+      { path: 'timeoutSeconds', rule: `must agree with timeout (${timeout} ms) when both are given; give only timeout`, received: timeoutSeconds },
+    ]);
+  }
+  const ms = timeout ?? fromSeconds ?? DEFAULT_TIMEOUT_MS;
+  return { timeout: ms, timeoutSeconds: timeoutSeconds ?? ms / 1000 };
+}
+
+function sameMs(a: number, b: number): boolean {
+  return a === b || Math.abs(a - b) < 1e-6;
+}
+
 /**
  * A {@link HandoffConfig} with every default applied.
  *
@@ -134,7 +164,12 @@ export const HandoffConfigSchema = z.strictObject({
  * import { handoff, type ResolvedHandoffConfig } from '@rxagents/handoff';
  *
  * const config: ResolvedHandoffConfig = handoff({ agent: defineAgent('billing', async () => 'paid') }).config;
- * console.log(config.contextPolicy, config.maxDepth); // summary 10
+ * console.log(config.contextPolicy, config.maxDepth, config.timeout, config.timeoutSeconds); // summary 10 300000 300
  * ```
  */
-export type ResolvedHandoffConfig = z.output<typeof HandoffConfigSchema>;
+export type ResolvedHandoffConfig = Omit<z.output<typeof HandoffConfigSchema>, 'timeout' | 'timeoutSeconds'> & {
+  /** The bound on the target's turn, in ms (`Infinity` for none). */
+  readonly timeout: number;
+  /** The same bound in seconds: as given, or `timeout / 1000`. */
+  readonly timeoutSeconds: number;
+};

@@ -30,14 +30,15 @@ export interface HandoffRunContext {
  *
  * @remarks
  * A target that fails gives `success: false`, `output: null` and `error`; the guards (cycle, depth,
- * timeout, validation) reject instead. `durationSeconds` is measured on the handoff's scheduler.
+ * timeout, validation) reject instead. `durationMs` is measured on the handoff's scheduler;
+ * `durationSeconds` is the same time in seconds (`durationMs / 1000`).
  *
  * @example
  * ```ts
  * import type { HandoffOutcome } from '@rxagents/handoff';
  *
  * const report = (outcome: HandoffOutcome) =>
- *   `${outcome.handedOffTo} ${outcome.success ? 'answered' : 'failed'} in ${outcome.durationSeconds}s via ${outcome.context.handoffChain.join(' -> ')}`;
+ *   `${outcome.handedOffTo} ${outcome.success ? 'answered' : 'failed'} in ${outcome.durationMs} ms via ${outcome.context.handoffChain.join(' -> ')}`;
  * ```
  */
 export interface HandoffOutcome {
@@ -46,7 +47,9 @@ export interface HandoffOutcome {
   readonly handedOffTo: string;
   /** The target's whole reply; `null` on failure. */
   readonly output: string | null;
-  /** Time from the start of the handoff to its outcome, in seconds on the scheduler's clock. */
+  /** Time from the start of the handoff to its outcome, in ms on the scheduler's clock. */
+  readonly durationMs: number;
+  /** The same time in seconds: `durationMs / 1000`. */
   readonly durationSeconds: number;
   /** What the target was given, with the extended chain. */
   readonly context: HandoffRunContext;

@@ -16,6 +16,23 @@ import type { HandoffResult } from './HandoffResult';
 export type HandoffSource = Pick<Agent, 'id'>;
 
 /**
+ * Builds the prompt a receiver answers from the context it is handed (see {@link defaultHandoffPrompt}).
+ *
+ * @remarks
+ * Called once per handoff, before the receiver is touched. It must return a string: anything else, or a
+ * throw, gives a failure result (a {@link HandoffContractError} for a non-string) and the receiver never runs.
+ *
+ * @example
+ * ```ts
+ * import type { HandoffPrompt } from '@rxagents/handoff';
+ *
+ * // In a chain, hand each step the previous reply as it is.
+ * const prompt: HandoffPrompt = (context) => String(context.payload.previousOutput ?? context.payload.document ?? '');
+ * ```
+ */
+export type HandoffPrompt = (context: HandoffContext) => string;
+
+/**
  * Per-call options of a {@link HandoffStrategy}.
  *
  * @example
@@ -23,7 +40,12 @@ export type HandoffSource = Pick<Agent, 'id'>;
  * import { asapScheduler } from 'rxjs';
  * import type { HandoffExecuteOptions } from '@rxagents/handoff';
  *
- * const options: HandoffExecuteOptions = { timeout: 30_000, scheduler: asapScheduler, signal: new AbortController().signal };
+ * const options: HandoffExecuteOptions = {
+ *   timeout: 30_000,
+ *   scheduler: asapScheduler,
+ *   signal: new AbortController().signal,
+ *   prompt: (context) => `Task ${context.taskId}: ${JSON.stringify(context.payload)}`,
+ * };
  * ```
  */
 export interface HandoffExecuteOptions {
@@ -33,6 +55,8 @@ export interface HandoffExecuteOptions {
   readonly scheduler?: SchedulerLike;
   /** Aborting it aborts the receiver and gives a failure result whose `error` is the abort reason. */
   readonly signal?: AbortSignal;
+  /** The prompt the receiver answers, built from the context. Defaults to {@link defaultHandoffPrompt}. Strategies of your own may ignore it. */
+  readonly prompt?: HandoffPrompt;
 }
 
 /**
@@ -40,7 +64,8 @@ export interface HandoffExecuteOptions {
  *
  * @remarks
  * `execute$` emits exactly one {@link HandoffResult} and completes; it never errors: anything that goes
- * wrong is a failure result. Unsubscribing aborts the receiver. `execute` is the Promise form.
+ * wrong is a failure result. The result carries the `taskId` and the `context` it was given (both
+ * required), so callers can match results to requests. Unsubscribing aborts the receiver. `execute` is the Promise form.
  * {@link DefaultHandoff} is the shipped implementation; {@link HandoffChain} and
  * {@link ConditionalHandoff} accept any.
  *
@@ -52,7 +77,8 @@ export interface HandoffExecuteOptions {
  *
  * // A dry-run strategy that never calls the receiver.
  * const dryRun: HandoffStrategy = {
- *   execute$: (from, to) => of({ success: true, fromAgentId: from.id, toAgentId: to.id, durationMs: 0, output: 'dry run' }),
+ *   execute$: (from, to, context) =>
+ *     of({ success: true, fromAgentId: from.id, toAgentId: to.id, taskId: context.taskId, context, durationMs: 0, output: 'dry run' }),
  *   execute: (from, to, context, options) => lastValue(dryRun.execute$(from, to, context, options)),
  * };
  * ```

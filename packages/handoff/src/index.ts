@@ -2,10 +2,11 @@ export type { ToolCallingModel, ToolCallingRequest, ToolCallingResponse, ToolDef
 export { HandoffContext, HandoffContextInitSchema, type HandoffContextInit, type HandoffPayload } from './HandoffContext';
 export type { HandoffResult } from './HandoffResult';
 export type { HandoffListener } from './HandoffListener';
-export type { HandoffStrategy, HandoffSource, HandoffExecuteOptions } from './HandoffStrategy';
+export type { HandoffStrategy, HandoffSource, HandoffExecuteOptions, HandoffPrompt } from './HandoffStrategy';
+export { defaultHandoffPrompt } from './defaultHandoffPrompt';
 export type { HandoffPredicate } from './HandoffPredicate';
 export { DefaultHandoff, HandoffExecuteOptionsSchema } from './DefaultHandoff';
-export { HandoffChain, HandoffChainBuilder } from './HandoffChain';
+export { HandoffChain, HandoffChainBuilder, HandoffChainOptionsSchema, type HandoffChainOptions } from './HandoffChain';
 export type { HandoffChainStep } from './HandoffChainStep';
 export { ConditionalHandoff, type HandoffRoute } from './ConditionalHandoff';
 export { handoffTo, HandoffOperatorOptionsSchema, type HandoffOperatorOptions } from './handoffTo';

@@ -103,6 +103,7 @@ export function parallelHandoffs$(source: HandoffSource, tasks: readonly Paralle
                 success: false,
                 handedOffTo: handoff.agent.id,
                 output: null,
+                durationMs: 0,
                 durationSeconds: 0,
                 context: { input: prompt, messages: [], handoffChain: Object.freeze([...handoffChain, source.id]) },
                 error,

@@ -24,7 +24,7 @@ describe('ConditionalHandoff', () => {
   });
 
   it('checks its execute options when called, whatever the strategy', () => {
-    const dryRun: HandoffStrategy = { execute$: (from, to) => of({ success: true, fromAgentId: from.id, toAgentId: to.id, durationMs: 0, output: 'dry' }), execute: () => Promise.reject(new Error('unused')) };
+    const dryRun: HandoffStrategy = { execute$: (from, to, context) => of({ success: true, fromAgentId: from.id, toAgentId: to.id, taskId: context.taskId, context, durationMs: 0, output: 'dry' }), execute: () => Promise.reject(new Error('unused')) };
     expect(() => new ConditionalHandoff().otherwise(named('z')).execute$(dryRun, intake, HandoffContext.of('t'), { signl: undefined } as never)).toThrow(
       'ConditionalHandoff options: signl is not a known option (did you mean signal?)',
     );

@@ -2,7 +2,7 @@ import { config as rxjsConfig, map, of } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { AgentError, AgentTimeoutError, ConfigError, defineAgent, type Agent } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
-import { ConditionalHandoff, currentHandoffChain, DefaultHandoff, HandoffChain, HandoffContext, type HandoffResult } from '@rxagents/handoff';
+import { ConditionalHandoff, currentHandoffChain, DefaultHandoff, defaultHandoffPrompt, HandoffChain, HandoffContext, HandoffContractError, type HandoffResult } from '@rxagents/handoff';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const intake: Agent = defineAgent('intake', async () => '');
@@ -10,18 +10,44 @@ const intake: Agent = defineAgent('intake', async () => '');
 describe('DefaultHandoff', () => {
   it('delivers a HANDOFF_REQUEST with the payload and task id, then chats with the task line', async () => {
     const billing = recordingAgent('billing', async () => 'Invoice 42 is paid.');
-    const result = await new DefaultHandoff().execute(intake, billing, new HandoffContext({ taskId: 'ticket-7', payload: { invoiceId: '42' }, metadata: { lang: 'en' } }));
+    const context = new HandoffContext({ taskId: 'ticket-7', payload: { invoiceId: '42' }, metadata: { lang: 'en' } });
+    const result = await new DefaultHandoff().execute(intake, billing, context);
     expect(billing.received).toEqual([{ type: 'HANDOFF_REQUEST', from: 'intake', to: 'billing', payload: { invoiceId: '42', taskId: 'ticket-7' } }]);
     expect(billing.inputs).toEqual(['Process handoff task: ticket-7 | payload: {"invoiceId":"42"}']);
     expect(billing.calls[0]?.options.metadata).toEqual({ lang: 'en', taskId: 'ticket-7' });
-    expect(result).toEqual({ success: true, fromAgentId: 'intake', toAgentId: 'billing', durationMs: expect.any(Number), output: 'Invoice 42 is paid.' });
+    expect(result).toEqual({ success: true, fromAgentId: 'intake', toAgentId: 'billing', taskId: 'ticket-7', context, durationMs: expect.any(Number), output: 'Invoice 42 is paid.' });
+    expect(result.context).toBe(context);
+  });
+
+  it('the prompt is a setting: a function of the context, per instance or per call; the default is defaultHandoffPrompt', async () => {
+    const billing = recordingAgent('billing', async () => 'ok');
+    const context = HandoffContext.of('ticket-7', { invoiceId: '42' });
+    const handoff = new DefaultHandoff({ prompt: (c) => `Check invoice ${String(c.payload.invoiceId)} (${c.taskId})` });
+    await handoff.execute(intake, billing, context);
+    await handoff.execute(intake, billing, context, { prompt: (c) => `per call ${c.taskId}` });
+    await new DefaultHandoff().execute(intake, billing, context);
+    expect(billing.inputs).toEqual(['Check invoice 42 (ticket-7)', 'per call ticket-7', defaultHandoffPrompt(context)]);
+    expect(defaultHandoffPrompt(context)).toBe('Process handoff task: ticket-7 | payload: {"invoiceId":"42"}');
+    expect(() => new DefaultHandoff({ prompt: 'hello' as never })).toThrow(/DefaultHandoff options: prompt must be a function/);
+  });
+
+  it('a prompt that throws or returns a non-string fails the handoff before the receiver is touched', async () => {
+    const billing = recordingAgent('billing', async () => 'ok');
+    const boom = new Error('no prompt');
+    const thrown = await new DefaultHandoff({ prompt: () => { throw boom; } }).execute(intake, billing, HandoffContext.of('t'));
+    expect(thrown).toMatchObject({ success: false, output: null, error: boom });
+    const wrong = await new DefaultHandoff({ prompt: (() => undefined) as never }).execute(intake, billing, HandoffContext.of('t'));
+    expect(wrong.error).toBeInstanceOf(HandoffContractError);
+    expect(String((wrong.error as Error).message)).toMatch(/the prompt of the handoff to "billing" returned undefined; it must return a string/);
+    expect(billing.received).toHaveLength(0);
+    expect(billing.calls).toHaveLength(0);
   });
 
   it('the reply becomes output and durationMs is measured on the scheduler', () => {
     testScheduler().run(({ expectObservable }) => {
       const writer = scriptedAgent('writer', { chunks: ['Dear ', 'customer'], delay: 3, interval: 4 });
       expectObservable(new DefaultHandoff().execute$(intake, writer, HandoffContext.of('t'))).toBe('-------(r|)', {
-        r: { success: true, fromAgentId: 'intake', toAgentId: 'writer', durationMs: 7, output: 'Dear customer' },
+        r: { success: true, fromAgentId: 'intake', toAgentId: 'writer', taskId: 't', context: expect.any(HandoffContext), durationMs: 7, output: 'Dear customer' },
       });
     });
   });
@@ -47,7 +73,7 @@ describe('DefaultHandoff', () => {
     testScheduler().run(({ expectObservable, flush }) => {
       const stuck = hangingAgent('stuck');
       expectObservable(new DefaultHandoff({ timeout: 50 }).execute$(intake, stuck, HandoffContext.of('t'))).toBe('50ms (r|)', {
-        r: { success: false, fromAgentId: 'intake', toAgentId: 'stuck', durationMs: 50, output: null, error: expect.any(AgentTimeoutError) },
+        r: { success: false, fromAgentId: 'intake', toAgentId: 'stuck', taskId: 't', context: expect.any(HandoffContext), durationMs: 50, output: null, error: expect.any(AgentTimeoutError) },
       });
       flush();
       expect(stuck.aborted).toBe(true);

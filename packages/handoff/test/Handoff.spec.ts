@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { TestScheduler } from 'rxjs/testing';
-import { config as rxjsConfig, count, map, merge, NEVER, of, tap, timer, VirtualTimeScheduler } from 'rxjs';
+import { catchError, config as rxjsConfig, count, map, merge, NEVER, of, tap, timer, VirtualTimeScheduler } from 'rxjs';
 import { z } from 'zod';
 import { AgentError, ConfigError, CoordinationError, defineAgent, type Agent, type Message } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
@@ -163,16 +163,17 @@ describe('Handoff.execute', () => {
       success: true,
       handedOffTo: 'billing',
       output: 'paid',
+      durationMs: expect.any(Number),
       durationSeconds: expect.any(Number),
       context: { input: 'invoice?', messages: [messages[0], messages[2], messages[3], messages[4]], handoffChain: ['assistant'] },
     });
     expect(Object.keys(billing)).not.toContain('history');
   });
 
-  it('durationSeconds is measured on the scheduler', () => {
+  it('durationMs is measured on the scheduler; durationSeconds is the same time in seconds', () => {
     testScheduler().run(({ expectObservable }) => {
       const slow = scriptedAgent('slow', { reply: 'done', delay: 1500 });
-      expectObservable(handoff({ agent: slow }).execute$(source, { input: 'x' }).pipe(map((o) => o.durationSeconds))).toBe('1500ms (d|)', { d: 1.5 });
+      expectObservable(handoff({ agent: slow }).execute$(source, { input: 'x' }).pipe(map((o) => [o.durationMs, o.durationSeconds]))).toBe('1500ms (d|)', { d: [1500, 1.5] });
     });
   });
 
@@ -324,9 +325,34 @@ describe('safety guards', () => {
       flush();
       expect(stuck.aborted).toBe(true);
     });
-    const error = new HandoffTimeoutError('stuck', 30);
+    const error = new HandoffTimeoutError('stuck', 30_000);
+    expect([error.timeoutMs, error.timeoutSeconds, error.message]).toEqual([30_000, 30, 'Handoff to "stuck" timed out after 30000 ms']);
     expect(error.isRetryable).toBe(true);
     expect(error).toBeInstanceOf(CoordinationError);
+  });
+
+  it('timeout in ms is the canonical setting; timeoutSeconds is converted once; both must agree', () => {
+    testScheduler().run(({ expectObservable }) => {
+      expectObservable(handoff({ agent: hangingAgent('stuck'), timeout: 250 }).execute$(source, { input: 'x' })).toBe('250ms #', undefined, expect.any(HandoffTimeoutError));
+    });
+    expect(handoff({ agent: hangingAgent('stuck'), timeout: 30_000 }).config).toMatchObject({ timeout: 30_000, timeoutSeconds: 30 });
+    expect(handoff({ agent: hangingAgent('stuck'), timeoutSeconds: 30 }).config).toMatchObject({ timeout: 30_000, timeoutSeconds: 30 });
+    expect(handoff({ agent: hangingAgent('stuck'), timeoutSeconds: 0 }).config.timeout).toBe(Infinity);
+    expect(handoff({ agent: hangingAgent('stuck'), timeout: 30_000, timeoutSeconds: 30 }).config.timeout).toBe(30_000);
+    expect(() => handoff({ agent: hangingAgent('stuck'), timeout: 30_000, timeoutSeconds: 30_000 })).toThrow(
+      /Handoff config: timeoutSeconds must agree with timeout \(30000 ms\) when both are given; give only timeout, got 30000/,
+    );
+    expect(() => handoff({ agent: hangingAgent('stuck'), timeout: 0 })).toThrow(/Handoff config: timeout must be/);
+    expect(() => handoff({ agent: hangingAgent('stuck'), timeuot: 5 } as never)).toThrow(/did you mean timeout\?/);
+  });
+
+  it('a HandoffTimeoutError carries the limit in ms (and in seconds)', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const timedOut$ = handoff({ agent: hangingAgent('stuck'), timeoutSeconds: 2 }).execute$(source, { input: 'x' }).pipe(
+        catchError((error: HandoffTimeoutError) => of(`${error.timeoutMs}:${error.timeoutSeconds}`)),
+      );
+      expectObservable(timedOut$).toBe('2s (e|)', { e: '2000:2' });
+    });
   });
 
   it('times out after 5 minutes by default', () => {

@@ -23,7 +23,7 @@ describe('HandoffChain', () => {
 
   it('checks its execute options when called, whatever the strategy', () => {
     const chain = HandoffChain.builder().add(echo('a')).add(echo('b')).build();
-    const dryRun: HandoffStrategy = { execute$: (from, to) => of({ success: true, fromAgentId: from.id, toAgentId: to.id, durationMs: 0, output: 'dry' }), execute: () => Promise.reject(new Error('unused')) };
+    const dryRun: HandoffStrategy = { execute$: (from, to, context) => of({ success: true, fromAgentId: from.id, toAgentId: to.id, taskId: context.taskId, context, durationMs: 0, output: 'dry' }), execute: () => Promise.reject(new Error('unused')) };
     expect(() => chain.execute$(dryRun, HandoffContext.of('t'), { timout: 5 } as never)).toThrow('HandoffChain options: timout is not a known option (did you mean timeout?)');
     expect(() => chain.results$(new DefaultHandoff(), HandoffContext.of('t'), { timeout: -1 })).toThrow(/HandoffChain options: timeout must be a number of milliseconds/);
   });
@@ -40,6 +40,42 @@ describe('HandoffChain', () => {
     ]);
   });
 
+  it('with a source given (builder from(), or options.from), every agent runs; no dummy source agent', async () => {
+    const extractor = recordingAgent('extractor', async () => 'fields');
+    const writer = recordingAgent('writer', async () => 'letter');
+    const built = HandoffChain.builder().from({ id: 'gateway' }).add(extractor).add(writer).build();
+    expect(built.source).toEqual({ id: 'gateway' });
+    const results = await built.execute(new DefaultHandoff(), HandoffContext.of('t'));
+    expect(results.map((r) => [r.fromAgentId, r.toAgentId, r.output])).toEqual([
+      ['gateway', 'extractor', 'fields'],
+      ['extractor', 'writer', 'letter'],
+    ]);
+    const single = await new HandoffChain([{ agent: writer }], { from: { id: 'api' } }).execute(new DefaultHandoff(), HandoffContext.of('t'));
+    expect(single.map((r) => `${r.fromAgentId}->${r.toAgentId}`)).toEqual(['api->writer']);
+    const caller = await HandoffChain.builder().from().add(writer).build().execute(new DefaultHandoff(), HandoffContext.of('t'));
+    expect(caller[0]?.fromAgentId).toBe('caller');
+    await expect(HandoffChain.builder().from().build().execute(new DefaultHandoff(), HandoffContext.of('t'))).resolves.toEqual([]);
+    expect(HandoffChain.builder().add(writer).build().source).toBeUndefined();
+  });
+
+  it('runs every strategy through its public execute$, a DefaultHandoff subclass included', async () => {
+    const seen: string[] = [];
+    class Tracing extends DefaultHandoff {
+      override execute$(...args: Parameters<DefaultHandoff['execute$']>) {
+        seen.push(args[1].id);
+        return super.execute$(...args);
+      }
+    }
+    const results = await HandoffChain.builder().add(echo('a')).add(echo('b')).add(echo('c')).build().execute(new Tracing(), HandoffContext.of('t'));
+    expect(seen).toEqual(['b', 'c']);
+    expect(results.map((r) => r.output)).toEqual(['b-out', 'c-out']);
+  });
+
+  it('refuses a source without an id and unknown chain options', () => {
+    expect(() => HandoffChain.builder().from({ id: '' })).toThrow(/HandoffChain: from.id must be a non-blank string/);
+    expect(() => new HandoffChain([], { form: { id: 'x' } } as never)).toThrow(/HandoffChain options: form is not a known option \(did you mean from\?\)/);
+  });
+
   it('the next payload is just { previousOutput }, while task id and metadata carry over', async () => {
     const extractor = recordingAgent('extractor', async () => 'fields');
     const writer = recordingAgent('writer', async () => 'letter');
@@ -48,6 +84,25 @@ describe('HandoffChain', () => {
     expect(extractor.inputs).toEqual(['Process handoff task: invoice-42 | payload: {"document":"Invoice text ..."}']);
     expect(writer.inputs).toEqual(['Process handoff task: invoice-42 | payload: {"previousOutput":"fields"}']);
     expect(writer.calls[0]?.options.metadata).toEqual({ language: 'de', taskId: 'invoice-42' });
+  });
+
+  it('each step gets the prompt built from its own context only: the previous reply, never the previous prompt', async () => {
+    const upper = recordingAgent('upper', async (input) => input.toUpperCase());
+    const exclaim = recordingAgent('exclaim', async (input) => `${input}!`);
+    const prompt = (context: HandoffContext) => String(context.payload.previousOutput ?? context.payload.text);
+    const results = await HandoffChain.builder().add(echo('intake')).add(upper).add(exclaim).build()
+      .execute(new DefaultHandoff({ prompt }), HandoffContext.of('t', { text: 'hello' }));
+    expect(upper.inputs).toEqual(['hello']);
+    expect(exclaim.inputs).toEqual(['HELLO']);
+    expect(results.map((r) => r.output)).toEqual(['HELLO', 'HELLO!']);
+  });
+
+  it('each result carries the task id and the context its step was handed', async () => {
+    const start = HandoffContext.of('invoice-42', { document: 'text' });
+    const results = await HandoffChain.builder().add(echo('intake')).add(echo('extractor')).add(echo('writer')).build().execute(new DefaultHandoff(), start);
+    expect(results.map((r) => r.taskId)).toEqual(['invoice-42', 'invoice-42']);
+    expect(results[0]?.context).toBe(start);
+    expect(results[1]?.context.payload).toEqual({ previousOutput: 'extractor-out' });
   });
 
   it('a step whose predicate is false is skipped; the next step receives from the last agent that ran', async () => {
@@ -86,7 +141,7 @@ describe('HandoffChain', () => {
   it('a predicate that throws fails its step and stops the chain', async () => {
     const oops = new Error('predicate bug');
     const results = await HandoffChain.builder().add(echo('a')).add(echo('b'), () => { throw oops; }).add(echo('c')).build().execute(new DefaultHandoff(), HandoffContext.of('t'));
-    expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', durationMs: 0, output: null, error: oops }]);
+    expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', taskId: 't', context: expect.any(HandoffContext), durationMs: 0, output: null, error: oops }]);
   });
 
   describe('user code that breaks its contract ends the chain with a failure result, never a crash or a hang', () => {
@@ -94,7 +149,7 @@ describe('HandoffChain', () => {
 
     it('a predicate that answers undefined (a forgotten return false) on the first step', async () => {
       const results = await HandoffChain.builder().add(echo('a')).add(echo('b'), forgotten).add(echo('c')).build().execute(new DefaultHandoff(), HandoffContext.of('t'));
-      expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', durationMs: 0, output: null, error: expect.any(HandoffContractError) }]);
+      expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', taskId: 't', context: expect.any(HandoffContext), durationMs: 0, output: null, error: expect.any(HandoffContractError) }]);
       expect((results[0]?.error as Error).message).toMatch(/predicate of step "b" answered undefined; it must answer a boolean/);
     });
 
@@ -123,15 +178,15 @@ describe('HandoffChain', () => {
         throw oops;
       });
       const results = await HandoffChain.builder().add(echo('a')).add(echo('b')).build().execute(throwing, HandoffContext.of('t'));
-      expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', durationMs: 0, output: null, error: oops }]);
+      expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', taskId: 't', context: expect.any(HandoffContext), durationMs: 0, output: null, error: oops }]);
     });
 
     it('a strategy that completes without a result, or errors', async () => {
       const empty = await HandoffChain.builder().add(echo('a')).add(echo('b')).build().execute(custom(() => EMPTY), HandoffContext.of('t'));
-      expect(empty).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', durationMs: 0, output: null, error: expect.any(HandoffContractError) }]);
+      expect(empty).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', taskId: 't', context: expect.any(HandoffContext), durationMs: 0, output: null, error: expect.any(HandoffContractError) }]);
       const oops = new Error('strategy down');
       const errored = await HandoffChain.builder().add(echo('a')).add(echo('b')).build().execute(custom(() => throwError(() => oops)), HandoffContext.of('t'));
-      expect(errored).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', durationMs: 0, output: null, error: oops }]);
+      expect(errored).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', taskId: 't', context: expect.any(HandoffContext), durationMs: 0, output: null, error: oops }]);
     });
   });
 

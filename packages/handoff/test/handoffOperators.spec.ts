@@ -38,6 +38,18 @@ describe('handoff operators', () => {
     });
   });
 
+  it('results carry the task id and the context handed over, so out-of-order results match their requests', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const billing = scriptedAgent('billing', (input) => ({ reply: 'ok', delay: input.includes('t-1') ? 9 : 2 }));
+      const contexts = { a: HandoffContext.of('t-1', { invoiceId: 'A' }), b: HandoffContext.of('t-2', { invoiceId: 'B' }) };
+      const matched$ = cold('(ab|)', contexts).pipe(
+        handoffTo(billing, { concurrency: 2 }),
+        map((r) => `${r.taskId}:${String(r.context.payload.invoiceId)}:${r.context === contexts[r.taskId === 't-1' ? 'a' : 'b']}`),
+      );
+      expectObservable(matched$).toBe('--b------(a|)', { a: 't-1:A:true', b: 't-2:B:true' });
+    });
+  });
+
   it('routeHandoff and handoffThrough take a concurrency too; it must be a positive integer or Infinity', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const agent = scriptedAgent('x', (input) => ({ reply: input.slice(22, 25), delay: input.includes('t-1') ? 5 : 1 }));

@@ -1,10 +1,9 @@
-import type { Observer, Subscriber, Unsubscribable } from 'rxjs';
+import { type Observer, Subscriber, type Unsubscribable } from 'rxjs';
 import type { Agent } from '@rxagents/core';
 import type { HandoffChainStep } from '../HandoffChainStep';
 import type { HandoffContext } from '../HandoffContext';
 import type { HandoffResult } from '../HandoffResult';
-import type { HandoffExecuteOptions, HandoffStrategy } from '../HandoffStrategy';
-import { DefaultHandoff } from '../DefaultHandoff';
+import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from '../HandoffStrategy';
 import { HandoffContractError } from '../errors/HandoffContractError';
 import { evaluatePredicate } from './evaluatePredicate';
 
@@ -14,9 +13,9 @@ import { evaluatePredicate } from './evaluatePredicate';
  * per-step closures keep a hop's allocations low (`pnpm bench handoff`).
  */
 export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
-  private from: Agent;
+  private from: HandoffSource;
   private current: HandoffContext;
-  private index = 1;
+  private index: number;
   private active: Unsubscribable | undefined;
   private pumping = false;
   private pending = false;
@@ -28,8 +27,11 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
     private readonly handoff: HandoffStrategy,
     context: HandoffContext,
     private readonly options: HandoffExecuteOptions | undefined,
+    from: HandoffSource,
+    firstStep: number,
   ) {
-    this.from = (steps[0] as HandoffChainStep).agent;
+    this.from = from;
+    this.index = firstStep;
     this.current = context;
   }
 
@@ -122,25 +124,18 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
   }
 
   private fail(agent: Agent, error: unknown): void {
-    this.subscriber.next({ success: false, fromAgentId: this.from.id, toAgentId: agent.id, durationMs: 0, output: null, error });
+    const context = this.current;
+    this.subscriber.next({ success: false, fromAgentId: this.from.id, toAgentId: agent.id, taskId: context.taskId, context, durationMs: 0, output: null, error });
     this.subscriber.complete();
   }
 
   private run(agent: Agent): void {
     this.running = agent;
-    const { handoff } = this;
-    if (handoff instanceof DefaultHandoff) {
-      try {
-        this.active = handoff.attempt(this.from, agent, this.current, this.options, this);
-      } catch (error) {
-        this.fail(agent, error);
-      }
-      return;
-    }
-    // A strategy of the user's: whatever it does (throw, error, complete empty, emit twice), the step gets one result.
+    // Any strategy, the shipped one included, through its public contract; whatever it does (throw, error,
+    // complete empty, emit twice), the step gets one result.
     const step = new StepObserver(this, agent);
     try {
-      this.active = handoff.execute$(this.from, agent, this.current, this.options).subscribe(step);
+      this.active = this.handoff.execute$(this.from, agent, this.current, this.options).subscribe(step);
     } catch (error) {
       step.error(error);
     }
@@ -152,28 +147,35 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
   }
 }
 
-/** Observes one step run by a strategy other than `DefaultHandoff`, holding it to the contract: one result. */
-class StepObserver implements Observer<HandoffResult> {
+/**
+ * Observes one step's strategy, holding it to the contract: one result. A `Subscriber` of its own, so
+ * `subscribe` takes it as it is instead of wrapping it (one allocation less per hop).
+ */
+class StepObserver extends Subscriber<HandoffResult> {
   private settled = false;
 
   constructor(
     private readonly run: ChainRun,
     private readonly agent: Agent,
-  ) {}
+  ) {
+    super();
+  }
 
-  next(result: HandoffResult): void {
+  protected override _next(result: HandoffResult): void {
     if (this.settled) return;
     this.settled = true;
     this.run.next(result);
   }
 
-  error(error: unknown): void {
+  protected override _error(error: unknown): void {
+    this.unsubscribe();
     if (this.settled) return;
     this.settled = true;
     this.run.failStep(this.agent, error);
   }
 
-  complete(): void {
+  protected override _complete(): void {
+    this.unsubscribe();
     if (this.settled) return;
     this.settled = true;
     this.run.failStep(this.agent, new HandoffContractError(`the strategy handing off to "${this.agent.id}"`, 'completed without a result', undefined));

@@ -1,9 +1,10 @@
 import { type Observable, type Observer, queueScheduler, type SchedulerLike, type Subscription, type Unsubscribable } from 'rxjs';
-import { AgentError, invoke, type Agent } from '@rxagents/core';
+import { AgentError, invoke, preview, type Agent } from '@rxagents/core';
 import { currentHandoffChain, runWithHandoffChain } from '../currentHandoffChain';
 import type { HandoffContext } from '../HandoffContext';
 import type { HandoffResult } from '../HandoffResult';
-import type { HandoffSource } from '../HandoffStrategy';
+import type { HandoffPrompt, HandoffSource } from '../HandoffStrategy';
+import { HandoffContractError } from '../errors/HandoffContractError';
 
 /** Who hears about an attempt: the {@link DefaultHandoff}'s listeners. */
 export interface AttemptListeners {
@@ -22,6 +23,7 @@ export interface AttemptSettings {
   readonly scheduler: SchedulerLike;
   readonly timeout: number | undefined;
   readonly signal: AbortSignal | undefined;
+  readonly prompt: HandoffPrompt;
 }
 
 /**
@@ -62,6 +64,17 @@ export class HandoffAttempt implements Observer<string>, Unsubscribable {
       this.finish(null, settings.signal.reason, false);
       return this;
     }
+    let prompt: unknown;
+    try {
+      prompt = settings.prompt(context);
+    } catch (error) {
+      this.finish(null, error, false);
+      return this;
+    }
+    if (typeof prompt !== 'string') {
+      this.finish(null, new HandoffContractError(`the prompt of the handoff to "${to.id}"`, `returned ${preview(prompt)}; it must return a string`, prompt), false);
+      return this;
+    }
     this.listeners.notifyBefore(from, to, context);
     try {
       to.receive?.({ type: 'HANDOFF_REQUEST', from: from.id, to: to.id, payload: { ...context.payload, taskId: context.taskId } });
@@ -69,7 +82,6 @@ export class HandoffAttempt implements Observer<string>, Unsubscribable {
       this.finish(null, new AgentError(to.id, error), false);
       return this;
     }
-    const prompt = `Process handoff task: ${context.taskId} | payload: ${stringify(context.payload)}`;
     const metadata = { ...context.metadata, taskId: context.taskId };
     const chain = Object.freeze([...(context.handoffChain ?? this.callerChain), from.id]);
     const chunks$ = invoke(to, prompt, settings.timeout === undefined ? { scheduler: settings.scheduler, metadata } : { scheduler: settings.scheduler, metadata, timeout: settings.timeout });
@@ -115,11 +127,12 @@ export class HandoffAttempt implements Observer<string>, Unsubscribable {
     if (this.done) return;
     this.done = true;
     this.settings.signal?.removeEventListener('abort', this);
-    const { from, to } = this;
+    const { from, to, context } = this;
+    const taskId = context.taskId;
     const durationMs = this.settings.scheduler.now() - this.start;
     const result: HandoffResult = success
-      ? { success, fromAgentId: from.id, toAgentId: to.id, durationMs, output }
-      : { success, fromAgentId: from.id, toAgentId: to.id, durationMs, output: null, error };
+      ? { success, fromAgentId: from.id, toAgentId: to.id, taskId, context, durationMs, output }
+      : { success, fromAgentId: from.id, toAgentId: to.id, taskId, context, durationMs, output: null, error };
     // The receiver's reply arrives in its async context (under the extended chain); deliver the result under
     // the caller's chain so nothing downstream inherits the receiver's chain.
     if (this.callerChain.length === 0) runWithHandoffChain(this.callerChain, deliver, this.subscriber, result, this.listeners);
@@ -158,12 +171,4 @@ function deliver(subscriber: AttemptObserver, result: HandoffResult, listeners: 
 
 function subscribeWith(chunks$: Observable<string>, attempt: HandoffAttempt): Subscription {
   return chunks$.subscribe(attempt);
-}
-
-function stringify(payload: Readonly<Record<string, unknown>>): string {
-  try {
-    return JSON.stringify(payload) ?? '{}';
-  } catch {
-    return String(payload);
-  }
 }
