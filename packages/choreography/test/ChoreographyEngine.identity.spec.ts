@@ -1,6 +1,7 @@
 import { ConfigError } from '@rxagents/core';
 import { ChoreographyEngine, ChoreographySpec } from '@rxagents/choreography';
 import { scriptedAgent } from '@rxagents/testing';
+import { configErrorOf } from './configErrorOf';
 
 const silent = { warn: () => undefined };
 const articleSpec = () =>
@@ -9,16 +10,6 @@ const articleSpec = () =>
     .interaction('research', 'system', 'researcher', 'start', 'researched', 'Collect sources')
     .interaction('draft', 'researcher', 'writer', 'researched', null, 'Write a draft')
     .build();
-
-function configErrorOf(build: () => unknown): ConfigError {
-  try {
-    build();
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('ChoreographyEngine: agent ids', () => {
   it('refuses two different agents registered under one id, naming the id', () => {

@@ -13,6 +13,7 @@ import {
 import { scriptedAgent } from '@rxagents/testing';
 import { lastValueFrom, merge, Subject, takeUntil, toArray } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
+import { configErrorOf } from './configErrorOf';
 
 const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const silent = { warn: () => undefined };
@@ -28,16 +29,6 @@ const echoAgents = () => ({
   researcher: scriptedAgent('researcher', (input) => `sources for ${input.split('Context: ')[1] ?? '?'}`),
   writer: scriptedAgent('writer', (input) => `draft from ${input.split('Context: ')[1] ?? '?'}`),
 });
-
-function configErrorOf(build: () => unknown): ConfigError {
-  try {
-    build();
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('ChoreographyEngine: a run with an input', () => {
   it('the initial events carry the input; the first agents get it as Context, later agents the previous output', async () => {

@@ -2,6 +2,7 @@ import { ConfigError } from '@rxagents/core';
 import { ChoreographySpec, ChoreographySpecSchema, triggersOf } from '@rxagents/choreography';
 import fc from 'fast-check';
 import { z } from 'zod';
+import { configErrorOf } from './configErrorOf';
 
 const article = () =>
   ChoreographySpec.builder('article')
@@ -9,16 +10,6 @@ const article = () =>
     .interaction('research', 'system', 'researcher', 'start', 'researched', 'Collect sources on agent coordination')
     .interaction('draft', 'researcher', 'writer', 'researched', 'drafted', 'Write a draft from the research')
     .interaction('review', 'writer', 'reviewer', 'drafted', null, 'Review the draft');
-
-function configErrorOf(build: () => unknown): ConfigError {
-  try {
-    build();
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('ChoreographySpec builder', () => {
   it('builds the seed article spec, emits may be null', () => {
