@@ -1,5 +1,5 @@
 import { type Observer, Subscriber, type Unsubscribable } from 'rxjs';
-import type { Agent } from '@rxagents/core';
+import { fromAbortSignal, type Agent } from '@rxagents/core';
 import type { HandoffChainStep } from '../HandoffChainStep';
 import type { HandoffContext } from '../HandoffContext';
 import type { HandoffResult } from '../HandoffResult';
@@ -109,15 +109,14 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
     this.active = pending;
     if (signal === undefined) return;
     // No agent runs while the predicate is pending, so the chain itself must hear an abort.
-    const onAbort = (): void => {
+    const abort = fromAbortSignal(signal).subscribe((reason) => {
       pending?.unsubscribe();
-      this.fail(step.agent, signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    detach = () => signal.removeEventListener('abort', onAbort);
+      this.fail(step.agent, reason);
+    });
+    detach = () => abort.unsubscribe();
     this.active = {
       unsubscribe: () => {
-        detach?.();
+        abort.unsubscribe();
         pending?.unsubscribe();
       },
     };
