@@ -10,7 +10,9 @@ import { evaluatePredicate } from './evaluatePredicate';
 /**
  * One run of a `HandoffChain`: a trampolined loop over the steps (constant stack however many steps
  * answer synchronously), observer of each step's result, and its own teardown. Methods rather than
- * per-step closures keep a hop's allocations low (`pnpm bench handoff`).
+ * per-step closures keep a hop's allocations low (`pnpm bench handoff`). The loop is not core's
+ * `unfoldSteps`: that costs a step Observable, a `takeUntil` and `Unfolded` wrappers per hop, and measured
+ * `hopRatio` about 4 against about 2.5 for this loop.
  */
 export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
   private from: HandoffSource;
