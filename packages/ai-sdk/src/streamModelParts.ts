@@ -1,5 +1,6 @@
 import { streamText, type LanguageModel, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
 import { Observable } from 'rxjs';
+import { fromAbortSignal } from '@rxagents/core';
 import type { AiSdkSettings } from './AiSdkSettings';
 
 /** @internal What {@link streamModelParts} sends to `streamText`. */
@@ -35,11 +36,13 @@ export function streamModelParts(request: StreamModelPartsRequest): Observable<M
     }
     const controller = new AbortController();
     // Error at once, not when the provider next yields: a model that ignores its signal must not hang the reply.
-    const onOuterAbort = (): void => {
-      controller.abort(outer?.reason);
-      subscriber.error(outer?.reason);
-    };
-    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    const outerAbort =
+      outer === undefined
+        ? undefined
+        : fromAbortSignal(outer).subscribe((reason) => {
+            controller.abort(reason);
+            subscriber.error(reason);
+          });
     let finished = false;
 
     let reader: ReadableStreamDefaultReader<TextStreamPart<ToolSet>>;
@@ -56,7 +59,7 @@ export function streamModelParts(request: StreamModelPartsRequest): Observable<M
       });
       reader = result.fullStream.getReader();
     } catch (error) {
-      outer?.removeEventListener('abort', onOuterAbort);
+      outerAbort?.unsubscribe();
       subscriber.error(error);
       return;
     }
@@ -88,7 +91,7 @@ export function streamModelParts(request: StreamModelPartsRequest): Observable<M
     pump();
 
     return () => {
-      outer?.removeEventListener('abort', onOuterAbort);
+      outerAbort?.unsubscribe();
       if (finished) return;
       controller.abort();
       reader.cancel().catch(() => undefined);

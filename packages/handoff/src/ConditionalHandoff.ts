@@ -1,6 +1,6 @@
-import { asyncScheduler, catchError, defaultIfEmpty, defer, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription, take } from 'rxjs';
+import { asyncScheduler, catchError, defaultIfEmpty, defer, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription, take, throwError } from 'rxjs';
 import { z } from 'zod';
-import { lastValue, parseConfig, type Agent } from '@rxagents/core';
+import { fromAbortSignal, lastValue, parseConfig, type Agent } from '@rxagents/core';
 import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffRoutingError } from './errors/HandoffRoutingError';
@@ -241,13 +241,5 @@ export class ConditionalHandoff {
 
 /** Errors with the signal's reason when it aborts; never emits. */
 function abortOf(signal: AbortSignal): Observable<never> {
-  return new Observable<never>((subscriber) => {
-    const onAbort = (): void => subscriber.error(signal.reason);
-    if (signal.aborted) {
-      onAbort();
-      return undefined;
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-    return () => signal.removeEventListener('abort', onAbort);
-  });
+  return fromAbortSignal(signal).pipe(mergeMap((reason) => throwError(() => reason)));
 }

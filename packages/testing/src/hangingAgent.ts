@@ -1,5 +1,5 @@
 import { NEVER, type Observable } from 'rxjs';
-import { configRules, type Agent, type ChatOptions } from '@rxagents/core';
+import { configRules, fromAbortSignal, type Agent, type ChatOptions } from '@rxagents/core';
 import { z } from 'zod';
 import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
 
@@ -75,9 +75,8 @@ export function hangingAgent(id: string, details: { readonly name?: string } = {
     chat(_input: string, options: ChatOptions): Observable<string> {
       callCount += 1;
       const { signal } = options;
-      // An already aborted signal fires no 'abort' event: count it now.
-      if (signal.aborted) abortReasons.push(signal.reason);
-      else signal.addEventListener('abort', () => abortReasons.push(signal.reason), { once: true });
+      // Counts an abort that already happened too.
+      fromAbortSignal(signal).subscribe((reason) => abortReasons.push(reason));
       return NEVER;
     },
   };

@@ -1,5 +1,5 @@
 import { asyncScheduler, defer, Observable, type SchedulerLike } from 'rxjs';
-import { ConfigError, configRules, preview, type Agent, type ChatOptions, type ConfigIssue } from '@rxagents/core';
+import { ConfigError, configRules, fromAbortSignal, preview, type Agent, type ChatOptions, type ConfigIssue } from '@rxagents/core';
 import { z } from 'zod';
 import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
 import { answerIssues, observeAnswer, type ScriptAnswer } from './ScriptAnswer';
@@ -192,8 +192,7 @@ export function scriptedAgent(id: string, script: Script, options: ScriptedAgent
         counted = true;
         abortCount += 1;
       };
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
+      const abort = fromAbortSignal(signal).subscribe(onAbort);
       return new Observable<string>((subscriber) => {
         if (signal.aborted) {
           onAbort();
@@ -203,11 +202,11 @@ export function scriptedAgent(id: string, script: Script, options: ScriptedAgent
         const subscription = defer(() => observeAnswer(pickAnswer(id, script, input, chatOptions), scheduler)).subscribe({
           next: (chunk) => subscriber.next(chunk),
           error: (error: unknown) => {
-            signal.removeEventListener('abort', onAbort);
+            abort.unsubscribe();
             subscriber.error(error);
           },
           complete: () => {
-            signal.removeEventListener('abort', onAbort);
+            abort.unsubscribe();
             subscriber.complete();
           },
         });
