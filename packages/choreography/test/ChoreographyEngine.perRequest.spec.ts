@@ -1,4 +1,3 @@
-import { ConfigError } from '@rxagents/core';
 import {
   ChoreographyAlreadyExecutedError,
   ChoreographyEngine,
@@ -8,12 +7,12 @@ import {
   type EventBus,
   executeChoreography,
   executeChoreography$,
-  type StepResult,
 } from '@rxagents/choreography';
 import { scriptedAgent } from '@rxagents/testing';
 import { lastValueFrom, merge, Subject, takeUntil, toArray } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { configErrorOf } from './configErrorOf';
+import { step } from './fixtures';
 
 const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const silent = { warn: () => undefined };
@@ -213,15 +212,6 @@ describe('ChoreographyEngine: agents hosted by another engine', () => {
       const front = ChoreographyEngine.builder().spec(spec).agents({ researcher, reviewer }).remoteAgent('writer').bus(view()).logger(silent).build();
       const back = new ChoreographyEngine({ spec, agents: { writer }, remoteAgents: ['researcher', 'reviewer'], bus: view(), logger: silent, externalEvents: [] });
       // Both engines publish the initial event; each interaction still runs once, on the engine hosting its agent.
-      const step = (interactionId: string, agentId: string, input: string, output: string, startedAt: number, durationMs: number): StepResult => ({
-        interactionId,
-        agentId,
-        input,
-        output,
-        success: true,
-        startedAt,
-        durationMs,
-      });
       expectObservable(back.execute$()).toBe('30ms (r|)', {
         r: expect.objectContaining({ success: true, stepResults: [step('draft', 'writer', 'Write a draft\n\nContext: sources', 'a draft', 10, 20)], pending: [] }),
       });

@@ -1,8 +1,9 @@
 import { defineAgent } from '@rxagents/core';
-import { ChoreographyEngine, type ChoreographyEvent, type ChoreographyResult, ChoreographySpec, type StepResult } from '@rxagents/choreography';
+import { ChoreographyEngine, type ChoreographyEvent, type ChoreographyResult, ChoreographySpec } from '@rxagents/choreography';
 import { scriptedAgent } from '@rxagents/testing';
 import { of } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
+import { step } from './fixtures';
 
 const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const silent = { warn: jest.fn() };
@@ -15,16 +16,6 @@ const articleSpec = () =>
     .interaction('review', 'writer', 'reviewer', 'drafted', null, 'Review the draft')
     .build();
 
-/** A successful step: the target's id, the prompt it got, its reply, and its start and duration on the scheduler. */
-const step = (interactionId: string, agentId: string, input: string, output: string, startedAt: number, durationMs: number): StepResult => ({
-  interactionId,
-  agentId,
-  input,
-  output,
-  success: true,
-  startedAt,
-  durationMs,
-});
 
 describe('ChoreographyEngine: the seed article', () => {
   it('runs research -> draft -> review on virtual time; only targets run', () => {

@@ -1,5 +1,5 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import { type Agent, configRules, parseConfig } from '@rxagents/core';
+import { type Agent, configRules } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList, agentRule } from './agentList';

@@ -1,5 +1,5 @@
 import { NEVER, type Observable } from 'rxjs';
-import { configRules, fromAbortSignal, type Agent, type ChatOptions } from '@rxagents/core';
+import { fromAbortSignal, type Agent, type ChatOptions } from '@rxagents/core';
 import { z } from 'zod';
 import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
 

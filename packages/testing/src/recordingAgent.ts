@@ -1,5 +1,5 @@
 import { from, type ObservableInput, throwError } from 'rxjs';
-import { configRules, type Agent, type AgentMessage, type ChatOptions } from '@rxagents/core';
+import { type Agent, type AgentMessage, type ChatOptions } from '@rxagents/core';
 import { z } from 'zod';
 import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
 
