@@ -60,7 +60,7 @@ export interface AgentMessage {
  * @remarks
  * The toolkit does not own an LLM: an agent is yours. `chat` may return a Promise of the whole reply,
  * or an Observable or AsyncIterable of chunks (streamed tokens); the reply is the concatenation of all
- * chunks. It may also throw. Call agents through {@link invoke} or {@link reply}, which normalise
+ * chunks. It may also throw. Call agents through {@link stream}, {@link invoke$} or {@link invoke}, which normalise
  * these forms, wire cancellation to `options.signal` and wrap failures in {@link AgentError}.
  *
  * @example

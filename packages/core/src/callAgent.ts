@@ -2,23 +2,23 @@ import { asyncScheduler, catchError, defer, map, type Observable, of } from 'rxj
 import type { Agent } from './Agent';
 import type { AgentCallResult } from './AgentCallResult';
 import { AgentError } from './errors/AgentError';
-import type { InvokeOptions } from './invoke';
-import { reply } from './reply';
+import { invoke$ } from './invoke';
+import type { AgentCallOptions } from './stream';
 
 /**
  * Calls an agent and emits one {@link AgentCallResult}: its whole reply, or its failure as a value.
  *
  * @remarks
- * {@link reply} with the outcome recorded instead of thrown: the Observable emits exactly one result
+ * {@link invoke$} with the outcome recorded instead of thrown: the Observable emits exactly one result
  * and completes, and never errors because the agent failed or timed out (the `AgentError` or
  * `AgentTimeoutError` is the result's `error`). `startedAt` and `durationMs` are read from
  * `options.scheduler` (default `asyncScheduler`), so a run on `TestScheduler.run` records virtual time.
- * Cancellation is the same as {@link invoke}: unsubscribing before the result aborts the agent's
+ * Cancellation is the same as {@link stream}: unsubscribing before the result aborts the agent's
  * signal, and then nothing is emitted. Each subscription is a new call.
  *
  * @param agent - The agent to call.
  * @param input - The prompt; recorded as the result's `input`.
- * @param options - Timeout, scheduler, context and metadata, as for {@link invoke}.
+ * @param options - Timeout, scheduler, context and metadata, as for {@link stream}.
  * @returns One result, then completion.
  * @throws {@link ConfigError} synchronously when `input` is not a string or an option is unknown or invalid.
  *
@@ -38,8 +38,8 @@ import { reply } from './reply';
  * // broken Agent "broken" failed: quota exceeded
  * ```
  */
-export function callAgent(agent: Agent, input: string, options: InvokeOptions = {}): Observable<AgentCallResult> {
-  const reply$ = reply(agent, input, options);
+export function callAgent(agent: Agent, input: string, options: AgentCallOptions = {}): Observable<AgentCallResult> {
+  const reply$ = invoke$(agent, input, options);
   const scheduler = options.scheduler ?? asyncScheduler;
   return defer(() => {
     const startedAt = scheduler.now();

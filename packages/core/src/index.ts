@@ -1,8 +1,8 @@
 export type { Agent, AgentMessage, ChatOptions } from './Agent';
 export type { Message, MessageRole, ToolCall } from './Message';
 export { defineAgent, type AgentDefinition } from './defineAgent';
-export { invoke, type InvokeOptions } from './invoke';
-export { reply } from './reply';
+export { stream, type AgentCallOptions } from './stream';
+export { invoke, invoke$, type InvokeOptions } from './invoke';
 export { callAgent } from './callAgent';
 export type { AgentCallResult, AgentCallSuccess, AgentCallFailure } from './AgentCallResult';
 export { lastValue, type LastValueOptions } from './lastValue';

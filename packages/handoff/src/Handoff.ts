@@ -1,6 +1,6 @@
 import { asyncScheduler, catchError, defer, map, Observable, of, type SchedulerLike, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { AgentTimeoutError, configRules, lastValue, parseConfig, preview, reply, reportUnhandledError, type Agent, type Message } from '@rxagents/core';
+import { AgentTimeoutError, configRules, lastValue, parseConfig, preview, invoke$, reportUnhandledError, type Agent, type Message } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffCycleError } from './errors/HandoffCycleError';
@@ -180,7 +180,7 @@ export class Handoff {
         this.#safely(() => config.onError?.(error));
         return throwError(() => error);
       }
-      const run$ = reply(target, context.input, {
+      const run$ = invoke$(target, context.input, {
         scheduler: this.#scheduler,
         context: context.messages,
         metadata: this.#metadata(source, request, context),

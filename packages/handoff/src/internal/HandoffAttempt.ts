@@ -1,5 +1,5 @@
 import { type Observable, type Observer, queueScheduler, type SchedulerLike, type Subscription, type Unsubscribable } from 'rxjs';
-import { AgentError, fromAbortSignal, invoke, preview, type Agent } from '@rxagents/core';
+import { AgentError, fromAbortSignal, stream, preview, type Agent } from '@rxagents/core';
 import { currentHandoffChain, runWithHandoffChain } from '../currentHandoffChain';
 import type { HandoffContext } from '../HandoffContext';
 import type { HandoffResult } from '../HandoffResult';
@@ -86,7 +86,7 @@ export class HandoffAttempt implements Observer<string>, Unsubscribable {
     }
     const metadata = { ...context.metadata, taskId: context.taskId };
     const chain = Object.freeze([...(context.handoffChain ?? this.callerChain), from.id]);
-    const chunks$ = invoke(to, prompt, settings.timeout === undefined ? { scheduler: settings.scheduler, metadata } : { scheduler: settings.scheduler, metadata, timeout: settings.timeout });
+    const chunks$ = stream(to, prompt, settings.timeout === undefined ? { scheduler: settings.scheduler, metadata } : { scheduler: settings.scheduler, metadata, timeout: settings.timeout });
     if (settings.signal !== undefined) this.abort = fromAbortSignal(settings.signal).subscribe((reason) => this.aborted(reason));
     if (this.callerChain.length === 0) this.subscribeReceiver(chain, chunks$);
     else this.starting = queueScheduler.schedule(subscribeUnder, 0, { attempt: this, chain, chunks$ });
