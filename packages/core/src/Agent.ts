@@ -1,4 +1,5 @@
 import type { ObservableInput } from 'rxjs';
+import type { RunContext } from './events/RunContext';
 import type { Message } from './Message';
 
 /**
@@ -26,6 +27,12 @@ export interface ChatOptions {
   readonly context?: readonly Message[];
   /** Free-form facts about the call (task id, handoff chain, ...). */
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /**
+   * The run this call belongs to, when someone is watching it. Pass it on (`invoke$(other, text, { run })`,
+   * a pattern's or a handoff's `run` option) and what you call appears in the run's events under this
+   * call; emit your own `custom` events with {@link emitCustom}. Ignore it and nothing changes.
+   */
+  readonly run?: RunContext;
 }
 
 /**

@@ -11,6 +11,10 @@ import { MAX_DELAY_MS } from './limits';
 import type { Message } from './Message';
 import { parseConfig } from './parseConfig';
 import { reportUnhandledError } from './reportUnhandledError';
+import { newRunId } from './events/ids';
+import type { RunContext } from './events/RunContext';
+import { serializeError } from './events/SerializedError';
+import { abortError } from './internal/abortError';
 
 /**
  * Options of every agent call: {@link stream}, {@link invoke$}, {@link invoke} and {@link callAgent}.
@@ -43,6 +47,11 @@ export interface AgentCallOptions {
   readonly context?: readonly Message[];
   /** Facts passed as {@link ChatOptions.metadata}. */
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /**
+   * The run to report this call into: `call-start`, a `text-delta` per chunk, `call-end` or `call-error`.
+   * The agent gets a context nested under this call as {@link ChatOptions.run}.
+   */
+  readonly run?: RunContext;
 }
 
 /**
@@ -86,6 +95,50 @@ export function stream(agent: Agent, input: string, options: AgentCallOptions = 
     throw new ConfigError(agentName(agent), [{ path: 'input', rule: 'must be a string', received: input }]);
   }
   checkOptions(options);
+  return options.run === undefined ? agentCall(agent, input, options, undefined) : tracedCall(agent, input, options, options.run);
+}
+
+/** The call, reported into `run`: `call-start`, a `text-delta` per chunk, then `call-end` or `call-error`. */
+function tracedCall(agent: Agent, input: string, options: AgentCallOptions, run: RunContext): Observable<string> {
+  return new Observable<string>((subscriber) => {
+    const { runId, scheduler, emit } = run;
+    const agentId = agent.id;
+    const callId = newRunId();
+    const parentCallId = run.callId;
+    const startedAt = scheduler.now();
+    let output = '';
+    let ended = false;
+    const fail = (error: unknown): void => {
+      ended = true;
+      const at = scheduler.now();
+      emit({ type: 'call-error', runId, callId, parentCallId, at, agentId, error: serializeError(error), durationMs: at - startedAt });
+    };
+    emit({ type: 'call-start', runId, callId, parentCallId, at: startedAt, agentId, input });
+    const subscription = agentCall(agent, input, options, { runId, callId, parentCallId, scheduler, emit }).subscribe({
+      next: (delta) => {
+        output += delta;
+        emit({ type: 'text-delta', runId, callId, parentCallId, at: scheduler.now(), agentId, delta });
+        subscriber.next(delta);
+      },
+      error: (error: unknown) => {
+        fail(error);
+        subscriber.error(error);
+      },
+      complete: () => {
+        ended = true;
+        const at = scheduler.now();
+        emit({ type: 'call-end', runId, callId, parentCallId, at, agentId, output, durationMs: at - startedAt });
+        subscriber.complete();
+      },
+    });
+    return () => {
+      subscription.unsubscribe();
+      if (!ended) fail(abortError(`call to agent '${agentId}' was cancelled`));
+    };
+  });
+}
+
+function agentCall(agent: Agent, input: string, options: AgentCallOptions, run: RunContext | undefined): Observable<string> {
   const { timeout, scheduler = asyncScheduler, context, metadata } = options;
   const limited = timeout !== undefined && timeout !== Infinity;
   return new Observable<string>((subscriber) => {
@@ -96,7 +149,7 @@ export function stream(agent: Agent, input: string, options: AgentCallOptions = 
 
     let source: Observable<string>;
     try {
-      const answer = agent.chat(input, chatOptions(call.controller, context, metadata));
+      const answer = agent.chat(input, chatOptions(call.controller, context, metadata, run));
       // A synchronous iterable or Observable can settle the call, or lose its caller, while `subscribe`
       // still runs (before `inner` exists); `takeWhile` then closes the agent's subscriber so it stops
       // producing at once, and cuts off one that streams past its deadline without yielding. A Promise
@@ -181,14 +234,20 @@ class Call {
 }
 
 
-const INVOKE_OPTION_KEYS = new Set(['timeout', 'scheduler', 'context', 'metadata']);
+const INVOKE_OPTION_KEYS = new Set(['timeout', 'scheduler', 'context', 'metadata', 'run']);
 
 const AgentCallOptionsSchema = z.strictObject({
   timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
   context: z.array(z.unknown(), { error: 'must be an array of messages' }).optional(),
   metadata: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional(),
+  run: z.custom<RunContext>(isRunContext, { error: 'must be a run context ({ runId, callId, scheduler, emit })' }).optional(),
 });
+
+function isRunContext(value: unknown): boolean {
+  const run = value as Partial<RunContext> | null;
+  return typeof run === 'object' && run !== null && typeof run.runId === 'string' && typeof run.emit === 'function' && typeof run.scheduler?.now === 'function';
+}
 
 // A fast check first (every agent call goes through here); zod only to word the error.
 function checkOptions(options: AgentCallOptions): void {
@@ -199,6 +258,7 @@ function checkOptions(options: AgentCallOptions): void {
     }
     const { timeout } = options;
     if (timeout !== undefined && !(typeof timeout === 'number' && (timeout === Infinity || (timeout > 0 && timeout <= MAX_DELAY_MS)))) valid = false;
+    if (options.run !== undefined && !isRunContext(options.run)) valid = false;
   }
   if (!valid) parseConfig(AgentCallOptionsSchema, options, 'agent call options');
 }
@@ -208,14 +268,15 @@ function agentName(agent: Agent): string {
 }
 
 // The signal is an own, enumerable getter, so `{ ...options }` in a wrapping agent still carries it.
-function chatOptions(controller: LazyAbort, context: AgentCallOptions['context'], metadata: AgentCallOptions['metadata']): ChatOptions {
-  const options: { readonly signal: AbortSignal; context?: readonly Message[]; metadata?: Readonly<Record<string, unknown>> } = {
+function chatOptions(controller: LazyAbort, context: AgentCallOptions['context'], metadata: AgentCallOptions['metadata'], run: RunContext | undefined): ChatOptions {
+  const options: { readonly signal: AbortSignal; context?: readonly Message[]; metadata?: Readonly<Record<string, unknown>>; run?: RunContext } = {
     get signal() {
       return controller.signal;
     },
   };
   if (context !== undefined) options.context = context;
   if (metadata !== undefined) options.metadata = metadata;
+  if (run !== undefined) options.run = run;
   return options;
 }
 
