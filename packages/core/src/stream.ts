@@ -241,13 +241,8 @@ const AgentCallOptionsSchema = z.strictObject({
   scheduler: configRules.scheduler().optional(),
   context: z.array(z.unknown(), { error: 'must be an array of messages' }).optional(),
   metadata: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional(),
-  run: z.custom<RunContext>(isRunContext, { error: 'must be a run context ({ runId, callId, scheduler, emit })' }).optional(),
+  run: configRules.runContext().optional(),
 });
-
-function isRunContext(value: unknown): boolean {
-  const run = value as Partial<RunContext> | null;
-  return typeof run === 'object' && run !== null && typeof run.runId === 'string' && typeof run.emit === 'function' && typeof run.scheduler?.now === 'function';
-}
 
 // A fast check first (every agent call goes through here); zod only to word the error.
 function checkOptions(options: AgentCallOptions): void {
@@ -258,7 +253,7 @@ function checkOptions(options: AgentCallOptions): void {
     }
     const { timeout } = options;
     if (timeout !== undefined && !(typeof timeout === 'number' && (timeout === Infinity || (timeout > 0 && timeout <= MAX_DELAY_MS)))) valid = false;
-    if (options.run !== undefined && !isRunContext(options.run)) valid = false;
+    if (options.run !== undefined && !configRules.isRunContext(options.run)) valid = false;
   }
   if (!valid) parseConfig(AgentCallOptionsSchema, options, 'agent call options');
 }
