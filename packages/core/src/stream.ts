@@ -1,4 +1,4 @@
-import { asyncScheduler, from, Observable, type SchedulerLike, type Subscriber, type Subscription, takeWhile } from 'rxjs';
+import { asyncScheduler, defer, from, Observable, type SchedulerLike, type Subscriber, type Subscription, switchMap, takeWhile } from 'rxjs';
 import { z } from 'zod';
 import type { Agent, ChatOptions } from './Agent';
 import * as configRules from './configRules';
@@ -100,8 +100,8 @@ export function stream(agent: Agent, input: string, options: AgentCallOptions = 
 
 /** The call, reported into `run`: `call-start`, a `text-delta` per chunk, then `call-end` or `call-error`. */
 function tracedCall(agent: Agent, input: string, options: AgentCallOptions, run: RunContext): Observable<string> {
-  return new Observable<string>((subscriber) => {
-    const { runId, scheduler, emit } = run;
+  const call$ = new Observable<string>((subscriber) => {
+    const { runId, scheduler, emit, pace } = run;
     const agentId = agent.id;
     const callId = newRunId();
     const parentCallId = run.callId;
@@ -114,7 +114,7 @@ function tracedCall(agent: Agent, input: string, options: AgentCallOptions, run:
       emit({ type: 'call-error', runId, callId, parentCallId, at, agentId, error: serializeError(error), durationMs: at - startedAt });
     };
     emit({ type: 'call-start', runId, callId, parentCallId, at: startedAt, agentId, input });
-    const subscription = agentCall(agent, input, options, { runId, callId, parentCallId, scheduler, emit }).subscribe({
+    const subscription = agentCall(agent, input, options, { runId, callId, parentCallId, scheduler, emit, pace }).subscribe({
       next: (delta) => {
         output += delta;
         emit({ type: 'text-delta', runId, callId, parentCallId, at: scheduler.now(), agentId, delta });
@@ -136,6 +136,13 @@ function tracedCall(agent: Agent, input: string, options: AgentCallOptions, run:
       if (!ended) fail(abortError(`call to agent '${agentId}' was cancelled`));
     };
   });
+  // A paced run waits for its consumer before it starts another call.
+  const { pace } = run;
+  if (pace === undefined) return call$;
+  return defer(() => {
+    const gate = pace();
+    return gate === undefined ? call$ : from(gate).pipe(switchMap(() => call$));
+  });
 }
 
 function agentCall(agent: Agent, input: string, options: AgentCallOptions, run: RunContext | undefined): Observable<string> {
@@ -154,9 +161,12 @@ function agentCall(agent: Agent, input: string, options: AgentCallOptions, run: 
       // still runs (before `inner` exists); `takeWhile` then closes the agent's subscriber so it stops
       // producing at once, and cuts off one that streams past its deadline without yielding. A Promise
       // never emits synchronously and skips the extra operator.
+      const pace = run?.pace;
       source = isPromiseLike(answer)
         ? from(answer)
-        : from(answer).pipe(takeWhile(() => !call.settled && !subscriber.closed && !(limited && scheduler.now() >= deadline)));
+        : (pace !== undefined && isPlainAsyncIterable(answer) ? pacedFrom(answer, pace) : from(answer)).pipe(
+            takeWhile(() => !call.settled && !subscriber.closed && !(limited && scheduler.now() >= deadline)),
+          );
     } catch (error) {
       call.settle();
       subscriber.error(asAgentError(agent, error));
@@ -281,4 +291,38 @@ function isPromiseLike(value: unknown): value is PromiseLike<string> {
 
 function asAgentError(agent: Agent, error: unknown): AgentError {
   return error instanceof AgentError && error.agentId === agent.id ? error : new AgentError(agent.id, error);
+}
+
+function isPlainAsyncIterable(value: unknown): value is AsyncIterable<string> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value && typeof (value as { subscribe?: unknown }).subscribe !== 'function';
+}
+
+/** `from(iterable)`, but pulling the next chunk only once `pace` lets the run go on. */
+function pacedFrom(iterable: AsyncIterable<string>, pace: () => PromiseLike<void> | undefined): Observable<string> {
+  return new Observable<string>((subscriber) => {
+    const iterator = iterable[Symbol.asyncIterator]();
+    void (async () => {
+      try {
+        while (!subscriber.closed) {
+          const gate = pace();
+          if (gate !== undefined) await gate;
+          if (subscriber.closed) return;
+          const step = await iterator.next();
+          if (step.done === true) {
+            subscriber.complete();
+            return;
+          }
+          subscriber.next(step.value);
+        }
+      } catch (error) {
+        subscriber.error(error);
+      }
+    })();
+    return () => {
+      // Let the iterator release what it holds (a generator's finally, a network stream).
+      Promise.resolve()
+        .then(() => iterator.return?.())
+        .catch(reportUnhandledError);
+    };
+  });
 }

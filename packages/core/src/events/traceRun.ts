@@ -46,7 +46,7 @@ export function traceRun<T>(
 ): Observable<T> {
   if (run === undefined) return body(undefined);
   return new Observable<T>((subscriber) => {
-    const { runId, scheduler, emit } = run;
+    const { runId, scheduler, emit, pace } = run;
     const callId = newRunId();
     const parentCallId = run.callId;
     const startedAt = scheduler.now();
@@ -73,7 +73,7 @@ export function traceRun<T>(
     // cancels on its way out (a call cut short by `take`, say) is reported before the node ends.
     let outcome: RunOutcome | undefined;
     let failure: { error: unknown } | undefined;
-    return body({ runId, callId, parentCallId, scheduler, emit })
+    return body({ runId, callId, parentCallId, scheduler, emit, pace })
       .pipe(
         finalize(() => {
           end(outcome ?? { success: false, error: abortError(`${name} was cancelled`) });
