@@ -1,4 +1,5 @@
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
+import { jobClock } from '../internal/jobClock';
 import { newRunId } from './ids';
 import type { RunContext } from './RunContext';
 import type { RunEvent } from './RunEvent';
@@ -17,7 +18,10 @@ import { traceRun } from './traceRun';
  * ```
  */
 export interface ObserveRunOptions<T> {
-  /** The clock for every event's `at`. Defaults to `asyncScheduler`. */
+  /**
+   * The clock for every event's `at`. Defaults to `asyncScheduler`. On the wall clock, events that happen
+   * in one synchronous stretch of work share its time (the clock is read once per job of the event loop).
+   */
   readonly scheduler?: SchedulerLike;
   /** The run's id. Defaults to a new unguessable id; pass your own only if it is unguessable too. */
   readonly runId?: string;
@@ -59,7 +63,7 @@ export interface ObserveRunOptions<T> {
 export function observeRun<T>(name: string, input: string, body: (run: RunContext) => Observable<T>, options: ObserveRunOptions<T> = {}): Observable<RunEvent> {
   return new Observable<RunEvent>((subscriber) => {
     const { scheduler = asyncScheduler, runId = newRunId(), describe, pace } = options;
-    const root: RunContext = { runId, callId: null, parentCallId: null, scheduler, emit: (event) => subscriber.next(event), pace };
+    const root: RunContext = { runId, callId: null, parentCallId: null, scheduler: jobClock(scheduler), emit: (event) => subscriber.next(event), pace };
     return traceRun(root, name, input, (run) => body(run as RunContext), describe).subscribe({
       error: () => subscriber.complete(),
       complete: () => subscriber.complete(),
