@@ -5,8 +5,8 @@ import { BackpressureStrategy, BackpressureStrategySchema } from './Backpressure
 import type { DropReason } from './DropReason';
 import { BufferOverflowError } from './errors/BufferOverflowError';
 import { Overflow, overflow } from './internal/overflow';
-import { ParkedQueue } from './internal/ParkedQueue';
-import { RingBuffer } from './internal/RingBuffer';
+import { clearParked, createParkedQueue, parkItem, takeParked } from './internal/ParkedQueue';
+import { createRingBuffer, ringClear, ringFull, ringPush, ringShift } from './internal/RingBuffer';
 
 /**
  * The zod schema of {@link BackpressureOptions}, exported so settings can be validated from JSON.
@@ -117,7 +117,7 @@ export function backpressure<T, R>(
 
   return (source) =>
     new Observable<R>((subscriber) => {
-      const buffer = new RingBuffer<T>(bufferSize);
+      const buffer = createRingBuffer<T>(bufferSize);
       // Fires on teardown. The source and every project are subscribed through takeUntil(stop), so a
       // synchronous source or project stops at once when downstream unsubscribes (take(n) on an endless
       // synchronous source) or fails, even before its subscribe() call has returned a Subscription.
@@ -136,7 +136,7 @@ export function backpressure<T, R>(
           fail(error);
         }
       };
-      const parked = new ParkedQueue<T>(offerTimeout, scheduler, (entry) => {
+      const parked = createParkedQueue<T>(offerTimeout, scheduler, (entry) => {
         dropped(entry.item, 'OFFER_TIMEOUT');
         drain();
       });
@@ -163,9 +163,9 @@ export function backpressure<T, R>(
         if (draining) return;
         draining = true;
         while (active < concurrency && buffer.size > 0 && !subscriber.closed) {
-          const value = buffer.shift();
-          const next = parked.take();
-          if (next !== undefined) buffer.push(next.item);
+          const value = ringShift(buffer);
+          const next = takeParked(parked);
+          if (next !== undefined) ringPush(buffer, next.item);
           run(value);
         }
         draining = false;
@@ -175,8 +175,8 @@ export function backpressure<T, R>(
       const evictOldest = (oldest: T): void => dropped(oldest, 'DROP_OLDEST');
 
       const accept = (value: T): void => {
-        if (!buffer.full && parked.size === 0) {
-          buffer.push(value);
+        if (!ringFull(buffer) && parked.size === 0) {
+          ringPush(buffer, value);
           drain();
           return;
         }
@@ -191,15 +191,15 @@ export function backpressure<T, R>(
             fail(new BufferOverflowError('backpressure', bufferSize));
             return;
           default:
-            if (parked.size < maxPendingOffers) parked.park(value);
+            if (parked.size < maxPendingOffers) parkItem(parked, value);
             else dropped(value, 'PENDING_OFFERS_FULL');
         }
       };
 
       subscriber.add(() => {
         stop.next();
-        parked.clear();
-        buffer.clear();
+        clearParked(parked);
+        ringClear(buffer);
       });
 
       source.pipe(takeUntil(stop)).subscribe({
