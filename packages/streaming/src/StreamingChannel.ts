@@ -16,12 +16,10 @@ import {
   emitItem,
   offerItem,
   onComplete,
-  onEnd,
-  onError,
-  reportError,
   subscribeLane,
   wouldPark,
 } from './internal/ChannelDispatcher';
+import { addEndHandler, addErrorHandler, reportError } from './internal/ChannelListeners';
 import { channelIterator } from './internal/channelIterator';
 import { DerivationRelay } from './internal/DerivationRelay';
 import { channelReadableStream } from './internal/channelReadableStream';
@@ -141,7 +139,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     this.metrics$ = metricsStream(
       () => this.metrics(),
       () => ended(this.#core.state),
-      (handler) => onEnd(this.#core, handler),
+      (handler) => addEndHandler(this.#core.listeners, handler),
       settings.metricsSampleTime,
       scheduler,
     );
@@ -245,7 +243,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
 
   /** Registers a handler for subscriber failures (a throw or a rejection), with the item; the dispatcher keeps going. Unsubscribe to remove it. */
   onError(handler: (error: unknown, item: T | undefined) => void): Subscription {
-    return onError(this.#core, requireFunction(handler, 'onError', 'handler'));
+    return addErrorHandler(this.#core.listeners, requireFunction(handler, 'onError', 'handler'));
   }
 
   /** Registers a handler run once every item is delivered after `complete()` (not after `close()`); runs at once if that already happened. */
@@ -351,14 +349,14 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     child.#relay = relay;
     const core = this.#core;
     const link = this.subscribe({
-      next: (item) => relay.next(() => feed(item, child), (error) => reportError(core, error, item)),
+      next: (item) => relay.next(() => feed(item, child), (error) => reportError(core.listeners, error, item)),
       complete: () =>
         relay.end(
           () => (core.state === ChannelState.Closed ? child.close() : child.complete()),
-          (error) => reportError(core, error, undefined),
+          (error) => reportError(core.listeners, error, undefined),
         ),
     });
-    onEnd(child.#core, () => link.unsubscribe());
+    addEndHandler(child.#core.listeners, () => link.unsubscribe());
     return child;
   }
 }

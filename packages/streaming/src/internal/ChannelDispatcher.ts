@@ -1,10 +1,10 @@
-import { reportUnhandledError } from '@rxagents/core';
 import { type SchedulerLike, Subscription } from 'rxjs';
 import { BackpressureStrategy } from '../BackpressureStrategy';
 import { type ChannelCounters } from '../ChannelMetrics';
 import type { ChannelObserver } from '../ChannelSubscriber';
 import { BufferOverflowError } from '../errors/BufferOverflowError';
 import { ChannelClosedError } from '../errors/ChannelClosedError';
+import { addCompleteHandler, type ChannelListeners, createListeners, reportError, runCompleteHandlers, runEndHandlers, safely } from './ChannelListeners';
 import { cancelParked, clearParked, createParkedQueue, type ParkedEntry, type ParkedQueue, parkItem, takeParked } from './ParkedQueue';
 import { Overflow, overflow } from './overflow';
 import { createRingBuffer, type RingBuffer, ringClear, ringFull, ringPush, ringShift } from './RingBuffer';
@@ -52,11 +52,9 @@ export interface ChannelDispatcher<T> extends LaneHost<T> {
   /** How many lanes hold the dispatcher back. */
   blocking: number;
   lanes: SubscriberLane<T>[];
-  errorHandlers: ((error: unknown, item: T | undefined) => void)[];
-  completeHandlers: (() => void)[];
-  endHandlers: (() => void)[];
   scheduledDrain: Subscription | undefined;
   readonly buffer: RingBuffer<T>;
+  readonly listeners: ChannelListeners<T>;
   readonly parked: ParkedQueue<T>;
   readonly strategy: BackpressureStrategy;
   readonly maxPendingOffers: number;
@@ -76,18 +74,16 @@ export function createDispatcher<T>(settings: DispatcherSettings): ChannelDispat
     draining: false,
     blocking: 0,
     lanes: [],
-    errorHandlers: [],
-    completeHandlers: [],
-    endHandlers: [],
     scheduledDrain: undefined,
     buffer: createRingBuffer<T>(settings.bufferSize),
+    listeners: createListeners<T>(),
     parked: createParkedQueue<T>(settings.offerTimeout, settings.scheduler, (entry) => expired(dispatcher, entry)),
     strategy: settings.backpressure,
     maxPendingOffers: settings.maxPendingOffers,
     strictPendingOffers: settings.strictPendingOffers,
     dispatchScheduler: settings.dispatchScheduler,
     blockingChanged: (blocking) => blockingChanged(dispatcher, blocking),
-    reportError: (error, item) => reportError(dispatcher, error, item),
+    reportError: (error, item) => reportError(dispatcher.listeners, error, item),
     laneDropped: () => {
       dispatcher.subscriberDropped += 1;
     },
@@ -163,29 +159,11 @@ export function subscribeLane<T>(
   return subscription;
 }
 
-/** Registers a handler for subscriber failures; unsubscribe to remove it. @internal */
-export function onError<T>(dispatcher: ChannelDispatcher<T>, handler: (error: unknown, item: T | undefined) => void): Subscription {
-  dispatcher.errorHandlers = [...dispatcher.errorHandlers, handler];
-  return new Subscription(() => (dispatcher.errorHandlers = dispatcher.errorHandlers.filter((h) => h !== handler)));
-}
-
 /** Registers a handler run once the channel has completed (at once if it has); unsubscribe to remove it. @internal */
 export function onComplete<T>(dispatcher: ChannelDispatcher<T>, handler: () => void): Subscription {
-  if (dispatcher.state === ChannelState.Completed) {
-    safely(dispatcher, handler);
-    return Subscription.EMPTY;
-  }
-  dispatcher.completeHandlers = [...dispatcher.completeHandlers, handler];
-  return new Subscription(() => (dispatcher.completeHandlers = dispatcher.completeHandlers.filter((h) => h !== handler)));
-}
-
-/** Runs `handler` once the channel has ended (completed or closed); returns what removes it. @internal */
-export function onEnd<T>(dispatcher: ChannelDispatcher<T>, handler: () => void): () => void {
-  dispatcher.endHandlers.push(handler);
-  return () => {
-    const index = dispatcher.endHandlers.indexOf(handler);
-    if (index >= 0) dispatcher.endHandlers.splice(index, 1);
-  };
+  if (dispatcher.state !== ChannelState.Completed) return addCompleteHandler(dispatcher.listeners, handler);
+  safely(dispatcher.listeners, handler);
+  return Subscription.EMPTY;
 }
 
 /** Refuses new items; finishes once everything buffered and parked is delivered. @internal */
@@ -209,8 +187,8 @@ export function closeDispatcher<T>(dispatcher: ChannelDispatcher<T>): void {
   const lanes = dispatcher.lanes;
   dispatcher.lanes = [];
   dispatcher.blocking = 0;
-  for (const lane of lanes) safely(dispatcher, () => closeLane(lane));
-  runEndHandlers(dispatcher);
+  for (const lane of lanes) safely(dispatcher.listeners, () => closeLane(lane));
+  runEndHandlers(dispatcher.listeners);
 }
 
 /** The counters behind `metrics()`. @internal */
@@ -225,22 +203,6 @@ export function counters<T>(dispatcher: ChannelDispatcher<T>): Omit<ChannelCount
     subscriberCount: dispatcher.lanes.length,
     subscriberDropped: dispatcher.subscriberDropped,
   };
-}
-
-/** Hands a subscriber failure to the `onError` handlers, or reports it as unhandled. @internal */
-export function reportError<T>(dispatcher: ChannelDispatcher<T>, error: unknown, item: T | undefined): void {
-  const handlers = dispatcher.errorHandlers;
-  if (handlers.length === 0) {
-    reportUnhandledError(error);
-    return;
-  }
-  for (const handler of handlers) {
-    try {
-      handler(error, item);
-    } catch (handlerError) {
-      reportUnhandledError(handlerError);
-    }
-  }
 }
 
 function blockingChanged<T>(dispatcher: ChannelDispatcher<T>, blocking: boolean): void {
@@ -329,7 +291,7 @@ function dispatch<T>(dispatcher: ChannelDispatcher<T>, item: T): void {
     try {
       deliver(lanes[i] as SubscriberLane<T>, item);
     } catch (error) {
-      reportError(dispatcher, error, item);
+      reportError(dispatcher.listeners, error, item);
     }
   }
   dispatcher.delivered += 1;
@@ -342,20 +304,18 @@ function settle<T>(dispatcher: ChannelDispatcher<T>, entry: ParkedEntry<T>, acce
   try {
     callback(accepted);
   } catch (error) {
-    reportError(dispatcher, error, entry.item);
+    reportError(dispatcher.listeners, error, entry.item);
   }
 }
 
 function finish<T>(dispatcher: ChannelDispatcher<T>): void {
   dispatcher.state = ChannelState.Completed;
   clearParked(dispatcher.parked);
-  const handlers = dispatcher.completeHandlers;
-  dispatcher.completeHandlers = [];
-  for (const handler of handlers) safely(dispatcher, handler);
+  runCompleteHandlers(dispatcher.listeners);
   const lanes = dispatcher.lanes;
   dispatcher.lanes = [];
-  for (const lane of lanes) safely(dispatcher, () => completeLane(lane));
-  runEndHandlers(dispatcher);
+  for (const lane of lanes) safely(dispatcher.listeners, () => completeLane(lane));
+  runEndHandlers(dispatcher.listeners);
 }
 
 function expired<T>(dispatcher: ChannelDispatcher<T>, entry: ParkedEntry<T>): void {
@@ -374,18 +334,4 @@ function removeLane<T>(dispatcher: ChannelDispatcher<T>, lane: SubscriberLane<T>
     dispatcher.blocking -= 1;
   }
   requestDrain(dispatcher);
-}
-
-function safely<T>(dispatcher: ChannelDispatcher<T>, handler: () => void): void {
-  try {
-    handler();
-  } catch (error) {
-    reportError(dispatcher, error, undefined);
-  }
-}
-
-function runEndHandlers<T>(dispatcher: ChannelDispatcher<T>): void {
-  const handlers = dispatcher.endHandlers;
-  dispatcher.endHandlers = [];
-  for (const handler of handlers) safely(dispatcher, handler);
 }
