@@ -6,7 +6,7 @@ import { Subscription } from 'rxjs';
  * (derived channels, `metrics$`).
  *
  * @remarks
- * A plain record made by {@link createListeners}, for the reason given at {@link RingBuffer}. Handler
+ * A plain record made by {@link createListeners}, for the reason given at `RingBuffer`. Handler
  * lists are replaced, not mutated, when a handler is added or removed during a call to the others.
  *
  * @internal

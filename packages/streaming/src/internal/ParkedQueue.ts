@@ -26,7 +26,7 @@ export interface ParkedEntry<T> {
  * of `Infinity` parks without a timer.
  *
  * A plain record made by {@link createParkedQueue} and handled by free functions, for the reason given
- * at {@link RingBuffer}.
+ * at `RingBuffer`.
  *
  * @internal
  */

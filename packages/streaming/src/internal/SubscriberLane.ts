@@ -31,7 +31,7 @@ export interface LaneHost<T> {
  * handler that settles synchronously never grows the stack.
  *
  * A plain record made by {@link createLane} and driven by free functions, for the reason given at
- * {@link RingBuffer}; `blocking` is read by the dispatcher, the other fields belong to this module.
+ * {@link RingBuffer}; the dispatcher reads `blocking` (and resets it when it removes the lane); the other fields belong to this module.
  *
  * @internal
  */
