@@ -163,7 +163,10 @@ class HandoffRun<C, R> implements Observer<AgentCallResult>, Unsubscribable {
   }
 
   next(result: AgentCallResult): void {
-    this.finish(result.success, result.output, result.error);
+    if (this.done) return;
+    // The call's own result when it started with the handoff (no wait for a permit): one object less per hop.
+    if (result.startedAt === this.start) this.deliver(result);
+    else this.finish(result.success, result.output, result.error);
   }
 
   error(error: unknown): void {
@@ -195,14 +198,19 @@ class HandoffRun<C, R> implements Observer<AgentCallResult>, Unsubscribable {
 
   private finish(success: boolean, output: string | undefined, error: unknown): void {
     if (this.done) return;
-    this.done = true;
-    this.abort?.unsubscribe();
     const { spec, start, input } = this;
     const agentId = spec.to.id;
     const durationMs = spec.scheduler.now() - start;
     const call: AgentCallResult = success
       ? { success: true, agentId, input, output: output as string, startedAt: start, durationMs }
       : { success: false, agentId, input, error: asError(agentId, error), startedAt: start, durationMs };
+    this.deliver(call);
+  }
+
+  private deliver(call: AgentCallResult): void {
+    this.done = true;
+    this.abort?.unsubscribe();
+    const { spec } = this;
     const result = spec.shape(call, spec);
     // The receiver's reply arrives in its async context (under the extended chain); deliver the result under
     // the caller's chain so nothing downstream inherits the receiver's chain.
