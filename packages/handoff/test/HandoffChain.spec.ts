@@ -1,6 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
 import { EMPTY, of, throwError, timer, map } from 'rxjs';
-import { AgentError, defineAgent, lastValue, type Agent } from '@rxagents/core';
+import { AgentError, callAgent, defineAgent, lastValue, type Agent } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
 import { DefaultHandoff, HandoffChain, HandoffContext, HandoffContractError, type HandoffStrategy } from '@rxagents/handoff';
 
@@ -82,6 +82,31 @@ describe('HandoffChain', () => {
     const results = await HandoffChain.builder().add(echo('a')).add(echo('b')).add(echo('c')).build().execute(new Tracing(), HandoffContext.of('t'));
     expect(seen).toEqual(['b', 'c']);
     expect(results.map((r) => r.output)).toEqual(['b-out', 'c-out']);
+  });
+
+  it('runs a HandoffStrategy of your own (built on callAgent) through its public interface alone', async () => {
+    const seen: string[] = [];
+    const plain: HandoffStrategy = {
+      execute$: (from, to, context, options) => {
+        seen.push(`${from.id}->${to.id} timeout ${String(options?.timeout)}`);
+        return callAgent(to, String(context.payload.previousOutput ?? context.payload.text)).pipe(
+          map((call) => ({ ...call, fromAgentId: from.id, toAgentId: to.id, taskId: context.taskId, context })),
+        );
+      },
+      execute: (from, to, context, options) => lastValue(plain.execute$(from, to, context, options)),
+    };
+    const upper = recordingAgent('upper', async (input) => input.toUpperCase());
+    const writer = recordingAgent('writer');
+    const chain = HandoffChain.builder().add(echo('intake')).add(upper).add(failingAgent('broken')).add(writer).build();
+    const results = await chain.execute(plain, HandoffContext.of('t', { text: 'hello' }), { timeout: 1_000 });
+    expect(seen).toEqual(['intake->upper timeout 1000', 'upper->broken timeout 1000']);
+    expect(upper.inputs).toEqual(['hello']);
+    expect(results.map((r) => [r.fromAgentId, r.toAgentId, r.success ? r.output : r.error.constructor.name])).toEqual([
+      ['intake', 'upper', 'HELLO'],
+      ['upper', 'broken', 'AgentError'],
+    ]);
+    expect(results[1]).toMatchObject({ agentId: 'broken', input: 'HELLO', taskId: 't' });
+    expect(writer.calls).toHaveLength(0);
   });
 
   it('refuses a source without an id and unknown chain options', () => {
