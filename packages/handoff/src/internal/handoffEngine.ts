@@ -1,4 +1,4 @@
-import { Observable, type Observer, queueScheduler, type SchedulerLike, type Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
+import { Observable, type Observer, queueScheduler, type SchedulerLike, Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
 import { AgentError, callAgent, fromAbortSignal, preview, type Agent, type AgentCallResult, type AgentMessage, type InvokeOptions, type Message } from '@rxagents/core';
 import { currentHandoffChain, runWithHandoffChain } from '../currentHandoffChain';
 import { HandoffContractError } from '../errors/HandoffContractError';
@@ -159,7 +159,7 @@ class HandoffRun<C, R> implements Observer<AgentCallResult>, Unsubscribable {
   subscribeReceiver(chain: readonly string[], source$: Observable<AgentCallResult>): void {
     if (this.done) return;
     // Subscribing under the chain makes the receiver's chat (and, with AsyncLocalStorage, its async work) see it.
-    this.inner = runWithHandoffChain(chain, subscribeWith, source$, this as Observer<AgentCallResult>);
+    this.inner = runWithHandoffChain(chain, subscribeWith, source$, new CallObserver(this));
   }
 
   next(result: AgentCallResult): void {
@@ -216,6 +216,26 @@ class HandoffRun<C, R> implements Observer<AgentCallResult>, Unsubscribable {
     // the caller's chain so nothing downstream inherits the receiver's chain.
     if (this.callerChain.length === 0) runWithHandoffChain(this.callerChain, deliver, this.subscriber, result, spec.observers);
     else queueScheduler.schedule(deliverUnder, 0, { chain: this.callerChain, subscriber: this.subscriber, result, observers: spec.observers } as DeliverState<R>);
+  }
+}
+
+/** Hears a run's call: a `Subscriber` of its own, so `subscribe` takes it as it is (no wrapper per hop). */
+class CallObserver extends Subscriber<AgentCallResult> {
+  constructor(private readonly run: Observer<AgentCallResult>) {
+    super();
+  }
+
+  protected override _next(result: AgentCallResult): void {
+    this.run.next(result);
+  }
+
+  protected override _error(error: unknown): void {
+    this.unsubscribe();
+    this.run.error(error);
+  }
+
+  protected override _complete(): void {
+    this.unsubscribe();
   }
 }
 
