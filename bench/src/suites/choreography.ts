@@ -1,6 +1,6 @@
 import { concat, defer, merge, of } from 'rxjs';
 import { ChoreographyEngine, ChoreographySpec, DeadlockDetector } from '@rxagents/choreography';
-import { defineAgent, lastValue, reply } from '@rxagents/core';
+import { defineAgent, lastValue, invoke$ } from '@rxagents/core';
 import type { BenchFigure, BenchSuite } from '../BenchSuite';
 import { median } from '../median';
 
@@ -82,14 +82,14 @@ export const suite: BenchSuite = {
     const chainSmall = await measure(runEngine(chain1k));
     const chainLarge = await measure(runEngine(chain10k));
     log(`chain of 1,000 instant agents: ${(chainSmall * 1e3).toFixed(1)} ms; of 10,000: ${(chainLarge * 1e3).toFixed(1)} ms`);
-    // Peer: the same 10,000 calls threaded by hand, each reply() subscribed after the previous one (concat).
-    const handChain = await measure(() => lastValue(concat(...Array.from({ length: 10_000 }, () => defer(() => reply(instant, 'Go'))))));
-    log(`10,000 reply() calls chained by hand with concat: ${(handChain * 1e3).toFixed(1)} ms`);
+    // Peer: the same 10,000 calls threaded by hand, each invoke$() subscribed after the previous one (concat).
+    const handChain = await measure(() => lastValue(concat(...Array.from({ length: 10_000 }, () => defer(() => invoke$(instant, 'Go'))))));
+    log(`10,000 invoke$() calls chained by hand with concat: ${(handChain * 1e3).toFixed(1)} ms`);
 
     const fan = fanOutSpec(1_000);
     const fanOut = await measure(runEngine(fan));
-    const handFan = await measure(() => lastValue(merge(...Array.from({ length: 1_000 }, () => reply(instant, 'Go')))));
-    log(`one event -> 1,000 interactions: ${(fanOut * 1e3).toFixed(1)} ms; 1,000 reply() merged by hand: ${(handFan * 1e3).toFixed(1)} ms`);
+    const handFan = await measure(() => lastValue(merge(...Array.from({ length: 1_000 }, () => invoke$(instant, 'Go')))));
+    log(`one event -> 1,000 interactions: ${(fanOut * 1e3).toFixed(1)} ms; 1,000 invoke$() merged by hand: ${(handFan * 1e3).toFixed(1)} ms`);
 
     const graph10k = loopySpec(10_000);
     const graph100k = loopySpec(100_000);
@@ -101,9 +101,9 @@ export const suite: BenchSuite = {
     const figures: Record<string, BenchFigure> = {
       chainScaling: { value: chainLarge / chainSmall, label: 'time of a 10,000-interaction chain / time of a 1,000-interaction chain (linear = 10)', bar: { op: '<=', limit: 12 } },
       chainPerInteractionUs: { value: (chainLarge / 10_000) * 1e6, label: 'µs per interaction in the 10,000 chain (routing, agent call, event publish)' },
-      chainOverHandChain: { value: chainLarge / handChain, label: 'engine chain time / the same reply() calls chained by hand with concat' },
+      chainOverHandChain: { value: chainLarge / handChain, label: 'engine chain time / the same invoke$() calls chained by hand with concat' },
       fanOutPerInteractionUs: { value: (fanOut / 1_000) * 1e6, label: 'µs per interaction when one event triggers 1,000 interactions' },
-      fanOutOverHandMerge: { value: fanOut / handFan, label: 'engine fan-out time / the same reply() calls merged by hand' },
+      fanOutOverHandMerge: { value: fanOut / handFan, label: 'engine fan-out time / the same invoke$() calls merged by hand' },
       detectScaling: { value: detectLarge / detectSmall, label: 'DeadlockDetector.detect on 100,000 vertices / on 10,000 (linear = 10)', bar: { op: '<=', limit: 12 } },
     };
     return figures;

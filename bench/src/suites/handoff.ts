@@ -1,4 +1,4 @@
-import { defineAgent, invoke, type Agent } from '@rxagents/core';
+import { defineAgent, stream, type Agent } from '@rxagents/core';
 import { DefaultHandoff, HandoffChain, HandoffContext } from '@rxagents/handoff';
 import type { BenchFigure, BenchSuite } from '../BenchSuite';
 import { median } from '../median';
@@ -28,13 +28,13 @@ async function handLoop(agents: readonly Agent[], taskId: string): Promise<strin
   return output;
 }
 
-/** The floor every handoff pays: the same agents called in turn through core's invoke(), nothing else. */
+/** The floor every handoff pays: the same agents called in turn through core's stream(), nothing else. */
 function invokeLoop(agents: readonly Agent[]): Promise<void> {
   return new Promise((resolve, reject) => {
     let i = 1;
     const next = (): void => {
       if (i >= agents.length) return resolve();
-      invoke(agents[i++] as Agent, 'Go').subscribe({ error: reject, complete: next });
+      stream(agents[i++] as Agent, 'Go').subscribe({ error: reject, complete: next });
     };
     next();
   });
@@ -100,9 +100,9 @@ export const suite: BenchSuite = {
 
     const figures: Record<string, BenchFigure> = {
       hopRatio: { value: median(ratios), label: `time of a ${STEPS.toLocaleString('en')}-step HandoffChain / a hand-written loop awaiting the same agents (median of per-round ratios)`, bar: { op: '<=', limit: 3 } },
-      chainPerHopUs: { value: (chainMedian / STEPS) * 1e6, label: 'µs per hop in the HandoffChain (DefaultHandoff: prompt, callAgent() from core with its AbortController, chain threading, result)' },
+      chainPerHopUs: { value: (chainMedian / STEPS) * 1e6, label: 'µs per hop in the HandoffChain (DefaultHandoff: prompt, callAgent() over stream() with its AbortController, chain threading, result)' },
       loopPerHopUs: { value: (loopMedian / STEPS) * 1e6, label: 'µs per hop in the hand-written loop' },
-      invokeFloorRatio: { value: median(invokeRatios), label: 'the same 10,000 agents called in turn through invoke() alone / the hand-written loop: the part of hopRatio that is core\'s agent call' },
+      invokeFloorRatio: { value: median(invokeRatios), label: 'the same 10,000 agents called in turn through stream() alone / the hand-written loop: the part of hopRatio that is core\'s agent call' },
       heapGrowthMiB: { value: heapGrowth, label: `heap growth over ${ROUNDS} measured rounds (MiB, after GC; results are dropped each round)`, bar: { op: '<=', limit: 5 } },
     };
     return figures;

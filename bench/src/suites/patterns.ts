@@ -67,7 +67,7 @@ export const suite: BenchSuite = {
     const steps = (n: number) => Array.from({ length: n }, (_, i) => instant(`step-${i}`));
     const smallSteps = steps(SMALL);
     const largeSteps = steps(LARGE);
-    const sequence = (agents: readonly Agent[]) => () => observe(Patterns.sequence({ agents }).observe('go'), agents.length);
+    const sequence = (agents: readonly Agent[]) => () => observe(Patterns.sequence({ agents }).snapshots$('go'), agents.length);
     const [sequenceSmall, sequenceLarge] = await measurePair(sequence(smallSteps), sequence(largeSteps));
     log(`sequence of ${SMALL.toLocaleString('en')} agents: ${ms(sequenceSmall)}; of ${LARGE.toLocaleString('en')}: ${ms(sequenceLarge)}`);
 
@@ -75,7 +75,7 @@ export const suite: BenchSuite = {
     const debaters = [instant('pro'), instant('con')];
     const debate = (turns: number, channel: boolean) => () => {
       const builder = Patterns.debate({ agents: debaters, maxRounds: turns / 2 });
-      return observe((channel ? builder.overChannel() : builder).observe('go'), turns / 2);
+      return observe((channel ? builder.overChannel() : builder).snapshots$('go'), turns / 2);
     };
     const [debateSmall, debateLarge] = await measurePair(debate(SMALL, false), debate(LARGE, false));
     log(`debate, ${SMALL.toLocaleString('en')} turns: ${ms(debateSmall)}; ${LARGE.toLocaleString('en')}: ${ms(debateLarge)}`);
@@ -98,7 +98,7 @@ export const suite: BenchSuite = {
         label: `debate over a channel: ${LARGE.toLocaleString('en')} turns / ${SMALL.toLocaleString('en')} (linear = 2)`,
         bar: { op: '<=', limit: 2.5 },
       },
-      loopPerIterationUs: { value: (loopLarge / LARGE) * 1e6, label: `µs per iteration of the ${LARGE.toLocaleString('en')}-iteration model loop (route, reply(), aggregate, snapshot, termination)` },
+      loopPerIterationUs: { value: (loopLarge / LARGE) * 1e6, label: `µs per iteration of the ${LARGE.toLocaleString('en')}-iteration model loop (route, invoke$(), aggregate, snapshot, termination)` },
     };
     return figures;
   },

@@ -1,5 +1,5 @@
 import { asapScheduler, merge, map } from 'rxjs';
-import { invoke, lastValue } from '@rxagents/core';
+import { stream, lastValue } from '@rxagents/core';
 import { scriptedAgent } from '@rxagents/testing';
 import type { Scene } from '../Scene';
 
@@ -21,8 +21,8 @@ export const scene: Scene = {
     const started = asapScheduler.now();
     const transcript = { poet: '', critic: '' };
     const live$ = merge(
-      invoke(poet, 'Write one line about streaming').pipe(map((chunk) => ({ who: 'poet' as const, chunk }))),
-      invoke(critic, 'Review it').pipe(map((chunk) => ({ who: 'critic' as const, chunk }))),
+      stream(poet, 'Write one line about streaming').pipe(map((chunk) => ({ who: 'poet' as const, chunk }))),
+      stream(critic, 'Review it').pipe(map((chunk) => ({ who: 'critic' as const, chunk }))),
     ).pipe(
       map(({ who, chunk }) => {
         transcript[who] += chunk;

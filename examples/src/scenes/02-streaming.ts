@@ -1,5 +1,5 @@
 import { lastValueFrom } from 'rxjs';
-import { invoke } from '@rxagents/core';
+import { stream } from '@rxagents/core';
 import { BackpressureStrategy, type ChannelMetrics, StreamingChannel, toChannel } from '@rxagents/streaming';
 import { scriptedAgent } from '@rxagents/testing';
 import type { Scene } from '../Scene';
@@ -49,7 +49,7 @@ export const scene: Scene = {
       await sleep(25);
     });
     const watchedUi = watch(ui, () => `painted ${painted}`);
-    await lastValueFrom(invoke(writer, 'stream').pipe(toChannel(ui, { complete: true })), { defaultValue: true });
+    await lastValueFrom(stream(writer, 'stream').pipe(toChannel(ui, { complete: true })), { defaultValue: true });
     await watchedUi;
     console.log(`   the agent sent ${TOKENS.length} tokens; the UI painted ${painted}, always the newest.`);
 
@@ -77,7 +77,7 @@ export const scene: Scene = {
       { bufferSize: 8, backpressure: BackpressureStrategy.BLOCK },
     );
     const watchedTokens = watch(tokens, () => `shown ${shown}, saved ${transcript.length}`);
-    await lastValueFrom(invoke(writer, 'stream').pipe(toChannel(tokens, { complete: true })), { defaultValue: true });
+    await lastValueFrom(stream(writer, 'stream').pipe(toChannel(tokens, { complete: true })), { defaultValue: true });
     await watchedTokens;
     await saved;
     const m = tokens.metrics();

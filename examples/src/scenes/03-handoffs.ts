@@ -1,5 +1,5 @@
 import { asyncScheduler, lastValueFrom, tap, toArray } from 'rxjs';
-import { reply } from '@rxagents/core';
+import { invoke } from '@rxagents/core';
 import { DefaultHandoff, handoff, HandoffChain, HandoffContext, HandoffCycleError, handoffFilters, routingAgent } from '@rxagents/handoff';
 import { scriptedAgent } from '@rxagents/testing';
 import { liveAgent, liveModelsConfigured, liveToolCallingModel } from '../liveModels';
@@ -56,10 +56,10 @@ export const scene: Scene = {
       ],
     });
     console.log(`         tools it would offer a model: ${assistant.handoffs.map((h) => `${h.toolName} ("${h.toolDescription}")`).join(', ')}`);
-    const answer = await lastValueFrom(reply(assistant, 'I have a question about my invoice', { context: [{ role: 'user', content: 'Hello' }, { role: 'assistant', content: 'Hi! How can I help?' }] }));
+    const answer = await invoke(assistant, 'I have a question about my invoice', { context: [{ role: 'user', content: 'Hello' }, { role: 'assistant', content: 'Hi! How can I help?' }] });
     console.log(`${stamp()}  reply   ${JSON.stringify(answer)}`);
     if (model !== undefined) {
-      const routed = await lastValueFrom(reply(assistant, 'My card was charged twice for the same order'));
+      const routed = await invoke(assistant, 'My card was charged twice for the same order');
       console.log(`${stamp()}  the model routed a question no filter matches: ${JSON.stringify(routed)}`);
     }
 

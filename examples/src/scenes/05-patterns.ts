@@ -66,7 +66,7 @@ export const scene: Scene = {
         }),
     });
 
-    const result = await lastValue(debate.run('Should we split the monolith this year?'));
+    const result = await lastValue(debate.execute$('Should we split the monolith this year?'));
     console.log(`${stamp()}  judge      ${result.reason ?? ''}`);
     console.log(`status: ${result.status}, rounds: ${result.iterations}, messages: ${result.state.messages.length}, verdicts asked: ${verdictsAsked}, mode: ${result.mode}`);
   },

@@ -1,4 +1,4 @@
-import { configRules, parseConfig, type Agent, type ChatOptions } from '@rxagents/core';
+import { configRules, emitUsage, parseConfig, type Agent, type ChatOptions } from '@rxagents/core';
 import type { LanguageModel, TextStreamPart, ToolSet } from 'ai';
 import { catchError, filter, map, type Observable, Subject, tap, throwError } from 'rxjs';
 import { z } from 'zod';
@@ -82,20 +82,20 @@ export const AiSdkAgentOptionsSchema = z.strictObject({
  * An {@link Agent} backed by an AI SDK language model, with its token usage observable.
  *
  * @remarks
- * What {@link aiSdkAgent} returns: call it with `invoke`/`reply` like any agent, and read token usage
+ * What {@link aiSdkAgent} returns: call it with `stream`/`invoke$` like any agent, and read token usage
  * from `usage$` (every reply, as it finishes) or `lastUsage` (the latest one).
  *
  * @example
  * ```ts
  * // no-run: needs a language model (an OpenAI-compatible server or a provider account)
- * import { lastValue, reply } from '@rxagents/core';
+ * import { lastValue, invoke$ } from '@rxagents/core';
  * import { aiSdkAgent, type AiSdkAgent, type AiSdkAgentOptions } from '@rxagents/ai-sdk';
  *
  * declare const model: AiSdkAgentOptions['model'];
  *
  * const writer: AiSdkAgent = aiSdkAgent({ id: 'writer', model });
  * writer.usage$.subscribe(({ input, totalTokens }) => console.log(`${input}: ${totalTokens ?? '?'} tokens`));
- * await lastValue(reply(writer, 'A haiku about queues', { metadata: { taskId: 't1' } }));
+ * await lastValue(invoke$(writer, 'A haiku about queues', { metadata: { taskId: 't1' } }));
  * console.log(writer.lastUsage?.metadata); // { taskId: 't1' }
  * ```
  */
@@ -128,7 +128,7 @@ export interface AiSdkAgent extends Agent {
  * @example
  * ```ts
  * // no-run: needs a language model (an OpenAI-compatible server or a provider account)
- * import { reply } from '@rxagents/core';
+ * import { invoke$ } from '@rxagents/core';
  * import { aiSdkAgent, type AiSdkAgentOptions } from '@rxagents/ai-sdk';
  * import { lastValueFrom } from 'rxjs';
  *
@@ -143,7 +143,7 @@ export interface AiSdkAgent extends Agent {
  *   settings: { temperature: 0.2, maxRetries: 0 },
  * });
  * billing.usage$.subscribe((usage) => console.log(`${usage.inputTokens} tokens in, ${usage.outputTokens} out`));
- * console.log(await lastValueFrom(reply(billing, 'Why was I charged twice?', { timeout: 30_000 })));
+ * console.log(await lastValueFrom(invoke$(billing, 'Why was I charged twice?', { timeout: 30_000 })));
  * ```
  */
 export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {
@@ -155,7 +155,7 @@ export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {
   const { onUsage } = parsed;
 
   const chat = (input: string, chatOptions: ChatOptions): Observable<string> => {
-    const { signal, context = [], metadata } = chatOptions;
+    const { signal, context = [], metadata, run } = chatOptions;
     return streamModelParts({
       model,
       ...(system === undefined ? {} : { system }),
@@ -167,6 +167,7 @@ export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {
         if (part.type !== 'finish') return;
         lastUsage = { ...toAiSdkUsage(part.totalUsage, part.finishReason), agentId: id, input, ...(metadata === undefined ? {} : { metadata }) };
         usage.next(lastUsage);
+        emitUsage(run, lastUsage);
         // Thrown here, it fails this reply (an AgentError naming the agent) instead of escaping unhandled.
         onUsage?.(lastUsage);
       }),

@@ -78,7 +78,7 @@ export const AiSdkToolCallingModelOptionsSchema = z.strictObject({
  * @example
  * ```ts
  * // no-run: needs a language model (an OpenAI-compatible server or a provider account)
- * import { defineAgent, lastValue, reply } from '@rxagents/core';
+ * import { defineAgent, lastValue, invoke$ } from '@rxagents/core';
  * import { aiSdkToolCallingModel, type AiSdkToolCallingModel, type AiSdkToolCallingModelOptions } from '@rxagents/ai-sdk';
  * import { routingAgent } from '@rxagents/handoff';
  *
@@ -87,7 +87,7 @@ export const AiSdkToolCallingModelOptionsSchema = z.strictObject({
  * const router: AiSdkToolCallingModel = aiSdkToolCallingModel({ model });
  * const billing = defineAgent({ id: 'billing', name: 'Billing', chat: async () => 'Your invoice is paid.' });
  * const assistant = routingAgent({ id: 'assistant', instructions: 'Route billing questions.', model: router, handoffs: [billing] });
- * console.log(await lastValue(reply(assistant, 'Was my invoice paid?'))); // Your invoice is paid.
+ * console.log(await lastValue(invoke$(assistant, 'Was my invoice paid?'))); // Your invoice is paid.
  * console.log(router.lastUsage?.finishReason); // tool-calls
  * ```
  */

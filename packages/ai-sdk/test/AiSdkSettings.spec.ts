@@ -1,4 +1,4 @@
-import { ConfigError, MAX_DELAY_MS, reply } from '@rxagents/core';
+import { ConfigError, MAX_DELAY_MS, invoke$ } from '@rxagents/core';
 import { from, lastValueFrom } from 'rxjs';
 import { aiSdkAgent, aiSdkToolCallingModel, AiSdkSettingsSchema, type AiSdkSettings } from '@rxagents/ai-sdk';
 import { streamingModel, textParts } from './mockModels';
@@ -37,7 +37,7 @@ describe('AI SDK settings', () => {
     async (timeout) => {
       const agent = aiSdkAgent({ id: 'a', model: streamingModel(textParts(['ok'])), settings: { timeout, maxRetries: 0 } });
 
-      await expect(lastValueFrom(reply(agent, 'hi'))).resolves.toBe('ok');
+      await expect(lastValueFrom(invoke$(agent, 'hi'))).resolves.toBe('ok');
     },
   );
 
@@ -59,7 +59,7 @@ describe('AI SDK settings', () => {
     const providerOptions = { local: { reasoning: 'low' } };
     const agent = aiSdkAgent({ id: 'a', model, settings: { headers: { 'x-trace': 't1' }, providerOptions } });
 
-    await lastValueFrom(reply(agent, 'hi'));
+    await lastValueFrom(invoke$(agent, 'hi'));
 
     expect(model.doStreamCalls[0]?.headers).toMatchObject({ 'x-trace': 't1' });
     expect(model.doStreamCalls[0]?.providerOptions).toEqual(providerOptions);

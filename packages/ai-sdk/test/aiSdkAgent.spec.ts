@@ -1,4 +1,4 @@
-import { AgentError, AgentTimeoutError, ConfigError, invoke, reply } from '@rxagents/core';
+import { AgentError, AgentTimeoutError, ConfigError, observeRun, stream, invoke$ } from '@rxagents/core';
 import { RetryError } from 'ai';
 import { config, from, lastValueFrom, scan, toArray } from 'rxjs';
 import { aiSdkAgent, type AiSdkUsageReport } from '@rxagents/ai-sdk';
@@ -8,7 +8,7 @@ describe('aiSdkAgent', () => {
   it('streams the model text deltas as chunks, in order', async () => {
     const agent = aiSdkAgent({ id: 'writer', model: streamingModel(textParts(['Once ', 'upon ', 'a ', 'time'])) });
 
-    const chunks = await lastValueFrom(invoke(agent, 'Tell a story').pipe(toArray()));
+    const chunks = await lastValueFrom(stream(agent, 'Tell a story').pipe(toArray()));
 
     expect(chunks).toEqual(['Once ', 'upon ', 'a ', 'time']);
   });
@@ -25,7 +25,7 @@ describe('aiSdkAgent', () => {
     const agent = aiSdkAgent({ id: 'support', model, system: 'You are support.' });
 
     await lastValueFrom(
-      reply(agent, 'And my invoice?', {
+      invoke$(agent, 'And my invoice?', {
         context: [
           { role: 'user', content: 'Hello' },
           { role: 'assistant', content: 'Hi, how can I help?' },
@@ -45,7 +45,7 @@ describe('aiSdkAgent', () => {
     const model = streamingModel(textParts(['ok']));
     const agent = aiSdkAgent({ id: 'a', model, settings: { temperature: 0.3, maxOutputTokens: 64, seed: 7 } });
 
-    await lastValueFrom(reply(agent, 'hi'));
+    await lastValueFrom(invoke$(agent, 'hi'));
 
     expect(model.doStreamCalls[0]).toMatchObject({ temperature: 0.3, maxOutputTokens: 64, seed: 7 });
   });
@@ -55,7 +55,7 @@ describe('aiSdkAgent', () => {
     const agent = aiSdkAgent({ id: 'talker', model: controlled.model });
     const received: string[] = [];
 
-    const subscription = invoke(agent, 'Talk').subscribe((chunk) => received.push(chunk));
+    const subscription = stream(agent, 'Talk').subscribe((chunk) => received.push(chunk));
     const call = await controlled.called;
     controlled.push({ type: 'text-start', id: 't' });
     controlled.push({ type: 'text-delta', id: 't', delta: 'one ' });
@@ -119,7 +119,7 @@ describe('aiSdkAgent', () => {
     const controlled = controlledModel();
     const agent = aiSdkAgent({ id: 'e', model: controlled.model });
     let outcome: unknown = 'pending';
-    invoke(agent, 'hi').subscribe({ error: (e: unknown) => (outcome = e), complete: () => (outcome = 'completed') });
+    stream(agent, 'hi').subscribe({ error: (e: unknown) => (outcome = e), complete: () => (outcome = 'completed') });
 
     const call = await controlled.called;
     controlled.push({ type: 'text-start', id: 't' });
@@ -147,7 +147,7 @@ describe('aiSdkAgent', () => {
     const controlled = controlledModel();
     const agent = aiSdkAgent({ id: 'slow', model: controlled.model });
 
-    const outcome = lastValueFrom(reply(agent, 'hi', { timeout: 5 })).catch((error: unknown) => error);
+    const outcome = lastValueFrom(invoke$(agent, 'hi', { timeout: 5 })).catch((error: unknown) => error);
     const call = await controlled.called;
 
     await expect(outcome).resolves.toBeInstanceOf(AgentTimeoutError);
@@ -164,7 +164,7 @@ describe('aiSdkAgent', () => {
   ])('maps a provider HTTP %i to an AgentError with that status, retryable %s', async (status, retryable) => {
     const agent = aiSdkAgent({ id: 'billing', model: failingModel(status), settings: { maxRetries: 0 } });
 
-    const error = await lastValueFrom(reply(agent, 'hi')).catch((e: unknown) => e);
+    const error = await lastValueFrom(invoke$(agent, 'hi')).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(AgentError);
     expect(error).toMatchObject({ agentId: 'billing', status, retryable, code: 'AGENT_ERROR' });
@@ -183,7 +183,7 @@ describe('aiSdkAgent', () => {
     const chunks: string[] = [];
 
     const error = await new Promise<unknown>((resolve) =>
-      invoke(agent, 'hi').subscribe({ next: (chunk) => chunks.push(chunk), error: resolve, complete: () => resolve('completed') }),
+      stream(agent, 'hi').subscribe({ next: (chunk) => chunks.push(chunk), error: resolve, complete: () => resolve('completed') }),
     );
 
     expect(chunks).toEqual(['Partial']);
@@ -199,7 +199,7 @@ describe('aiSdkAgent', () => {
       model: streamingModel([{ type: 'error', error: retryError }]),
     });
 
-    const error = await lastValueFrom(reply(agent, 'hi')).catch((e: unknown) => e);
+    const error = await lastValueFrom(invoke$(agent, 'hi')).catch((e: unknown) => e);
 
     expect(error).toMatchObject({ status: 429, retryable: true, cause: retryError });
   });
@@ -209,8 +209,8 @@ describe('aiSdkAgent', () => {
     const broken = aiSdkAgent({ id: 'b', model: streamingModel([{ type: 'error', error: new TypeError('bad chunk') }]) });
 
     const [first, second] = await Promise.all([
-      lastValueFrom(reply(unreachable, 'hi')).catch((e: unknown) => e),
-      lastValueFrom(reply(broken, 'hi')).catch((e: unknown) => e),
+      lastValueFrom(invoke$(unreachable, 'hi')).catch((e: unknown) => e),
+      lastValueFrom(invoke$(broken, 'hi')).catch((e: unknown) => e),
     ]);
 
     expect(first).toMatchObject({ status: undefined, retryable: true });
@@ -226,7 +226,7 @@ describe('aiSdkAgent', () => {
       let usageAtCompletion: AiSdkUsageReport | undefined;
 
       await new Promise<void>((resolve, reject) =>
-        invoke(agent, 'Is it paid?', { metadata: { taskId: 't-1' } }).subscribe({
+        stream(agent, 'Is it paid?', { metadata: { taskId: 't-1' } }).subscribe({
           error: reject,
           complete: () => {
             usageAtCompletion = agent.lastUsage;
@@ -252,9 +252,18 @@ describe('aiSdkAgent', () => {
       const seen: number[] = [];
       const agent = aiSdkAgent({ id: 'a', model: streamingModel(textParts(['ok'], { input: 3, output: 1 })), onUsage: (report) => seen.push(report.inputTokens ?? -1) });
 
-      await expect(lastValueFrom(reply(agent, 'hi'))).resolves.toBe('ok');
+      await expect(lastValueFrom(invoke$(agent, 'hi'))).resolves.toBe('ok');
 
       expect(seen).toEqual([3]);
+    });
+
+    it("reports the model's tokens as a usage event under its call, and streams its text deltas, in a run", async () => {
+      const agent = aiSdkAgent({ id: 'billing', model: streamingModel(textParts(['Paid ', 'in full'], { input: 3, output: 2 })) });
+      const events = await lastValueFrom(observeRun('support', 'hi', (run) => invoke$(agent, 'hi', { run })).pipe(toArray()));
+      const call = events.find((event) => event.type === 'call-start');
+      const usage = events.find((event) => event.type === 'usage');
+      expect(usage).toMatchObject({ callId: call?.callId, agentId: 'billing', inputTokens: 3, outputTokens: 2 });
+      expect(events.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : []))).toEqual(['Paid ', 'in full']);
     });
 
     it('fails the reply with an AgentError when onUsage throws, and reports nothing as unhandled', async () => {
@@ -271,7 +280,7 @@ describe('aiSdkAgent', () => {
           },
         });
 
-        const error = await lastValueFrom(reply(agent, 'hi')).catch((e: unknown) => e);
+        const error = await lastValueFrom(invoke$(agent, 'hi')).catch((e: unknown) => e);
         await settle();
 
         expect(error).toBeInstanceOf(AgentError);
@@ -288,7 +297,7 @@ describe('aiSdkAgent', () => {
       const reports: AiSdkUsageReport[] = [];
       agent.usage$.subscribe((report) => reports.push(report));
 
-      await lastValueFrom(reply(agent, 'hi')).catch(() => undefined);
+      await lastValueFrom(invoke$(agent, 'hi')).catch(() => undefined);
 
       expect(reports).toEqual([]);
       expect(agent.lastUsage).toBeUndefined();
@@ -299,8 +308,8 @@ describe('aiSdkAgent', () => {
       const totals: number[] = [];
       agent.usage$.pipe(scan((sum, report) => sum + (report.totalTokens ?? 0), 0)).subscribe((total) => totals.push(total));
 
-      await lastValueFrom(reply(agent, 'one'));
-      await lastValueFrom(reply(agent, 'two'));
+      await lastValueFrom(invoke$(agent, 'one'));
+      await lastValueFrom(invoke$(agent, 'two'));
 
       expect(totals).toEqual([7, 14]);
       expect(agent.lastUsage?.input).toBe('two');

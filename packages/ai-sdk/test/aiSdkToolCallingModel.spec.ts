@@ -1,4 +1,4 @@
-import { ConfigError, defineAgent, reply, type Message } from '@rxagents/core';
+import { ConfigError, defineAgent, invoke$, type Message } from '@rxagents/core';
 import { handoff, routingAgent, type ToolDefinition } from '@rxagents/handoff';
 import { config, from, lastValueFrom } from 'rxjs';
 import { aiSdkToolCallingModel, ModelCallError, type AiSdkUsage } from '@rxagents/ai-sdk';
@@ -268,7 +268,7 @@ describe('a routing agent over aiSdkToolCallingModel, with tool names that are O
       model: aiSdkToolCallingModel({ model: mock }),
     });
 
-    await expect(lastValueFrom(reply(triage, 'my invoice'))).resolves.toBe('Your invoice is paid.');
+    await expect(lastValueFrom(invoke$(triage, 'my invoice'))).resolves.toBe('Your invoice is paid.');
     expect(mock.doStreamCalls[0]?.tools?.map((offered) => offered.name)).toEqual([name, 'transfer_to_support']);
   });
 });

@@ -1,5 +1,5 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { AgentError, invoke, reply } from '@rxagents/core';
+import { AgentError, stream, invoke$ } from '@rxagents/core';
 import { from, lastValueFrom, toArray } from 'rxjs';
 import { aiSdkAgent, aiSdkToolCallingModel, type AiSdkUsageReport } from '@rxagents/ai-sdk';
 import { lastUserText, startOpenAiCompatibleServer, type OpenAiCompatibleServer } from './openAiCompatibleServer';
@@ -28,7 +28,7 @@ describe('over real HTTP, through the OpenAI-compatible provider', () => {
     const reports: AiSdkUsageReport[] = [];
     agent.usage$.subscribe((report) => reports.push(report));
 
-    const chunks = await lastValueFrom(invoke(agent, 'Say hello', { context: [{ role: 'user', content: 'Hi' }] }).pipe(toArray()));
+    const chunks = await lastValueFrom(stream(agent, 'Say hello', { context: [{ role: 'user', content: 'Hi' }] }).pipe(toArray()));
 
     expect(chunks).toEqual(['Hello', ' from', ' the', ' server']);
     const sent = server.requests.at(-1);
@@ -48,7 +48,7 @@ describe('over real HTTP, through the OpenAI-compatible provider', () => {
     const agent = aiSdkAgent({ id: 'talker', model: provider('test-model') });
 
     const first = await new Promise<string>((resolve) => {
-      const subscription = invoke(agent, 'talk forever').subscribe((chunk) => {
+      const subscription = stream(agent, 'talk forever').subscribe((chunk) => {
         subscription.unsubscribe();
         resolve(chunk);
       });
@@ -65,7 +65,7 @@ describe('over real HTTP, through the OpenAI-compatible provider', () => {
       const chunks: string[] = [];
 
       const error = await new Promise<unknown>((resolve) =>
-        invoke(agent, 'hi').subscribe({ next: (chunk) => chunks.push(chunk), error: resolve, complete: () => resolve('completed') }),
+        stream(agent, 'hi').subscribe({ next: (chunk) => chunks.push(chunk), error: resolve, complete: () => resolve('completed') }),
       );
 
       expect(chunks).toEqual(['Half ']);
@@ -80,7 +80,7 @@ describe('over real HTTP, through the OpenAI-compatible provider', () => {
   it("fails the SDK's own timeout setting with a retryable AgentError that says it timed out", async () => {
     const agent = aiSdkAgent({ id: 'slow', model: provider('test-model'), settings: { timeout: 100, maxRetries: 0 } });
 
-    const error = await lastValueFrom(reply(agent, 'talk forever')).catch((e: unknown) => e);
+    const error = await lastValueFrom(invoke$(agent, 'talk forever')).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(AgentError);
     expect(error).toMatchObject({ agentId: 'slow', retryable: true, cause: expect.objectContaining({ name: 'TimeoutError' }) });
@@ -91,8 +91,8 @@ describe('over real HTTP, through the OpenAI-compatible provider', () => {
     const agent = aiSdkAgent({ id: 'billing', model: provider('test-model'), settings: { maxRetries: 0 } });
 
     const [rateLimited, badRequest] = await Promise.all([
-      lastValueFrom(reply(agent, 'rate limit me')).catch((e: unknown) => e),
-      lastValueFrom(reply(agent, 'bad request')).catch((e: unknown) => e),
+      lastValueFrom(invoke$(agent, 'rate limit me')).catch((e: unknown) => e),
+      lastValueFrom(invoke$(agent, 'bad request')).catch((e: unknown) => e),
     ]);
 
     expect(rateLimited).toBeInstanceOf(AgentError);

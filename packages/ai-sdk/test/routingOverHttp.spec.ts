@@ -1,5 +1,5 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { AgentError, lastValue, reply } from '@rxagents/core';
+import { AgentError, lastValue, invoke$ } from '@rxagents/core';
 import { handoff, HandoffValidationError, routingAgent } from '@rxagents/handoff';
 import { z } from 'zod';
 import { aiSdkAgent, aiSdkToolCallingModel, ModelCallError } from '@rxagents/ai-sdk';
@@ -56,7 +56,7 @@ describe('routingAgent with aiSdkToolCallingModel, over real HTTP', () => {
     const { billing, router } = build();
     const before = server.requests.length;
 
-    const answer = await lastValue(reply(router, 'a question about my invoice', { timeout: 10_000 }));
+    const answer = await lastValue(invoke$(router, 'a question about my invoice', { timeout: 10_000 }));
 
     expect(answer).toBe('Billing here: invoice 42 is paid.');
     const [routing, billingCall] = server.requests.slice(before);
@@ -71,13 +71,13 @@ describe('routingAgent with aiSdkToolCallingModel, over real HTTP', () => {
   it('answers itself when the server model calls no tool', async () => {
     const { router } = build();
 
-    await expect(lastValue(reply(router, 'what time is it?'))).resolves.toBe('I can answer that myself.');
+    await expect(lastValue(invoke$(router, 'what time is it?'))).resolves.toBe('I can answer that myself.');
   });
 
   it("fails with the handoff's validation error when the model's arguments break its inputSchema", async () => {
     const { router } = build();
 
-    const error = await lastValue(reply(router, 'malformed invoice request')).catch((e: unknown) => e);
+    const error = await lastValue(invoke$(router, 'malformed invoice request')).catch((e: unknown) => e);
 
     expect(error).toMatchObject({ cause: expect.any(HandoffValidationError) });
   });
@@ -85,7 +85,7 @@ describe('routingAgent with aiSdkToolCallingModel, over real HTTP', () => {
   it('fails with a retryable AgentError caused by a ModelCallError when the routing call is rate limited', async () => {
     const { router } = build();
 
-    const error = await lastValue(reply(router, 'are you busy?')).catch((e: unknown) => e);
+    const error = await lastValue(invoke$(router, 'are you busy?')).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(AgentError);
     expect(error).toMatchObject({ agentId: 'triage', retryable: true, cause: expect.any(ModelCallError) });

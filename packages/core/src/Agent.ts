@@ -1,4 +1,5 @@
 import type { ObservableInput } from 'rxjs';
+import type { RunContext } from './events/RunContext';
 import type { Message } from './Message';
 
 /**
@@ -26,6 +27,12 @@ export interface ChatOptions {
   readonly context?: readonly Message[];
   /** Free-form facts about the call (task id, handoff chain, ...). */
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /**
+   * The run this call belongs to, when someone is watching it. Pass it on (`invoke$(other, text, { run })`,
+   * a pattern's or a handoff's `run` option) and what you call appears in the run's events under this
+   * call; emit your own `custom` events with {@link emitCustom}. Ignore it and nothing changes.
+   */
+  readonly run?: RunContext;
 }
 
 /**
@@ -60,7 +67,7 @@ export interface AgentMessage {
  * @remarks
  * The toolkit does not own an LLM: an agent is yours. `chat` may return a Promise of the whole reply,
  * or an Observable or AsyncIterable of chunks (streamed tokens); the reply is the concatenation of all
- * chunks. It may also throw. Call agents through {@link invoke} or {@link reply}, which normalise
+ * chunks. It may also throw. Call agents through {@link stream}, {@link invoke$} or {@link invoke}, which normalise
  * these forms, wire cancellation to `options.signal` and wrap failures in {@link AgentError}.
  *
  * @example

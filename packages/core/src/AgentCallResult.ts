@@ -8,7 +8,7 @@
  *
  * - `success` is the discriminant: `true` with the whole reply in `output`, `false` with the real
  *   `Error` in `error` (usually an {@link AgentError} or an {@link AgentTimeoutError} from
- *   {@link invoke}; a package may record its own, such as a run's timeout). `output` is absent on a
+ *   {@link stream}; a package may record its own, such as a run's timeout). `output` is absent on a
  *   failure and `error` absent on a success, so `result.output ?? ''` reads either without narrowing.
  * - `startedAt` is the scheduler's time (`scheduler.now()`, ms) when the call started, and `durationMs`
  *   how long it took on the same scheduler: on `TestScheduler.run` both are virtual.

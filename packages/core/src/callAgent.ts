@@ -2,22 +2,22 @@ import { asyncScheduler, Observable, type SchedulerLike, Subscriber } from 'rxjs
 import type { Agent } from './Agent';
 import type { AgentCallResult } from './AgentCallResult';
 import { AgentError } from './errors/AgentError';
-import { invoke, type InvokeOptions } from './invoke';
+import { type AgentCallOptions, stream } from './stream';
 
 /**
  * Calls an agent and emits one {@link AgentCallResult}: its whole reply, or its failure as a value.
  *
  * @remarks
- * {@link reply} with the outcome recorded instead of thrown: the Observable emits exactly one result
+ * {@link invoke$} with the outcome recorded instead of thrown: the Observable emits exactly one result
  * and completes, and never errors because the agent failed or timed out (the `AgentError` or
  * `AgentTimeoutError` is the result's `error`). `startedAt` and `durationMs` are read from
  * `options.scheduler` (default `asyncScheduler`), so a run on `TestScheduler.run` records virtual time.
- * Cancellation is the same as {@link invoke}: unsubscribing before the result aborts the agent's
+ * Cancellation is the same as {@link stream}: unsubscribing before the result aborts the agent's
  * signal, and then nothing is emitted. Each subscription is a new call.
  *
  * @param agent - The agent to call.
  * @param input - The prompt; recorded as the result's `input`.
- * @param options - Timeout, scheduler, context and metadata, as for {@link invoke}.
+ * @param options - Timeout, scheduler, context and metadata, as for {@link stream}.
  * @returns One result, then completion.
  * @throws {@link ConfigError} synchronously when `input` is not a string or an option is unknown or invalid.
  *
@@ -37,8 +37,8 @@ import { invoke, type InvokeOptions } from './invoke';
  * // broken Agent "broken" failed: quota exceeded
  * ```
  */
-export function callAgent(agent: Agent, input: string, options: InvokeOptions = {}): Observable<AgentCallResult> {
-  const chunks$ = invoke(agent, input, options);
+export function callAgent(agent: Agent, input: string, options: AgentCallOptions = {}): Observable<AgentCallResult> {
+  const chunks$ = stream(agent, input, options);
   const scheduler = options.scheduler ?? asyncScheduler;
   return new Observable<AgentCallResult>((subscriber) => {
     chunks$.subscribe(new CallRecorder(subscriber, agent.id, input, scheduler));
@@ -46,7 +46,7 @@ export function callAgent(agent: Agent, input: string, options: InvokeOptions = 
 }
 
 /**
- * Joins one call's chunks and records its outcome. A `Subscriber` of its own rather than `reply`'s
+ * Joins one call's chunks and records its outcome. A `Subscriber` of its own rather than `invoke$`'s
  * `reduce` plus `map` and `catchError` (and added to the caller's subscriber, so unsubscribing it stops
  * the call): a handoff hop is mostly this call, and the operators doubled its cost (`pnpm bench handoff`).
  */

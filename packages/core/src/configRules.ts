@@ -1,5 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
 import { z } from 'zod';
+import type { RunContext } from './events/RunContext';
 import { MAX_COUNT, MAX_DELAY_MS } from './limits';
 
 // zod's number() refuses Infinity, which these rules accept as "never".
@@ -89,3 +90,12 @@ export const abortSignal = () =>
       typeof (value as AbortSignal).addEventListener === 'function',
     { error: 'must be an AbortSignal' },
   );
+
+/** A {@link RunContext}: the `run` option that nests a primitive's events in a caller's run (usually `ChatOptions.run`). */
+export const runContext = () => z.custom<RunContext>(isRunContext, { error: 'must be a run context ({ runId, callId, scheduler, emit })' });
+
+/** Whether `value` looks like a {@link RunContext}: what the `run` option of every runnable accepts. */
+export function isRunContext(value: unknown): value is RunContext {
+  const run = value as Partial<RunContext> | null;
+  return typeof run === 'object' && run !== null && typeof run.runId === 'string' && typeof run.emit === 'function' && typeof run.scheduler?.now === 'function';
+}

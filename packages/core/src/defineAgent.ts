@@ -48,10 +48,10 @@ export interface AgentDefinition {
  *
  * @example
  * ```ts
- * import { defineAgent, reply } from '@rxagents/core';
+ * import { defineAgent, invoke$ } from '@rxagents/core';
  *
  * const shouter = defineAgent({ id: 'shouter', role: 'Amplifier', chat: async (input) => input.toUpperCase() });
- * reply(shouter, 'hello').subscribe(console.log); // HELLO
+ * invoke$(shouter, 'hello').subscribe(console.log); // HELLO
  * ```
  */
 export function defineAgent(definition: AgentDefinition): Agent;

@@ -1,228 +1,71 @@
-import { asyncScheduler, from, Observable, type SchedulerLike, type Subscriber, type Subscription, takeWhile } from 'rxjs';
-import { z } from 'zod';
-import type { Agent, ChatOptions } from './Agent';
-import * as configRules from './configRules';
-import { scheduleDelay } from './delay';
-import { AgentError } from './errors/AgentError';
-import { AgentTimeoutError } from './errors/AgentTimeoutError';
-import { ConfigError } from './errors/ConfigError';
-import { LazyAbort } from './internal/LazyAbort';
-import { MAX_DELAY_MS } from './limits';
-import type { Message } from './Message';
-import { parseConfig } from './parseConfig';
-import { reportUnhandledError } from './reportUnhandledError';
+import { type Observable, reduce } from 'rxjs';
+import type { Agent } from './Agent';
+import { lastValue, type LastValueOptions } from './lastValue';
+import { type AgentCallOptions, stream } from './stream';
 
 /**
- * Options of {@link invoke} and {@link reply}.
+ * Calls an agent and emits its whole reply once: the chunks joined.
  *
  * @remarks
- * All optional, and strict: an unknown key (a typo such as `timout`) is a `ConfigError` naming it.
- * `context` and `metadata` reach the agent as {@link ChatOptions}; `timeout` is a number of
- * milliseconds greater than 0 and at most {@link MAX_DELAY_MS}, measured on `scheduler`, or
- * `Infinity` for no timeout (the same as leaving it out).
- *
- * @example
- * ```ts
- * import { defineAgent, reply, type InvokeOptions } from '@rxagents/core';
- *
- * const agent = defineAgent('support', async (input, { context = [] }) => `${input} [history: ${context.length}]`);
- * const options: InvokeOptions = {
- *   timeout: 10_000,
- *   context: [{ role: 'user', content: 'My invoice is wrong' }],
- *   metadata: { taskId: 'ticket-7' },
- * };
- * reply(agent, 'Please check it', options).subscribe(console.log); // Please check it [history: 1]
- * ```
- */
-export interface InvokeOptions {
-  /** Fails with {@link AgentTimeoutError} when the whole reply takes longer than this, in ms (on `scheduler`); `Infinity` for none. */
-  readonly timeout?: number;
-  /** The clock for `timeout`. Defaults to `asyncScheduler`, so `TestScheduler.run` virtualises it. */
-  readonly scheduler?: SchedulerLike;
-  /** History shared with the agent, passed as {@link ChatOptions.context}. */
-  readonly context?: readonly Message[];
-  /** Facts passed as {@link ChatOptions.metadata}. */
-  readonly metadata?: Readonly<Record<string, unknown>>;
-}
-
-/**
- * Calls an agent and streams its reply's chunks as a cold Observable.
- *
- * @remarks
- * Accepts every form {@link Agent.chat} may return (a Promise, an Observable, an AsyncIterable) and
- * a synchronous throw. Each subscription calls the agent once, with a fresh `AbortSignal` that
- * aborts on unsubscription and on timeout; chunks arriving after that are ignored. (The signal's
- * `AbortController` is created when the agent first reads `options.signal`; an abort before that
- * read is remembered, so the agent always sees the truth.) Anything
- * the agent throws or errors with is delivered as an {@link AgentError} naming the agent (an
- * `AgentError` the agent raised about itself passes through unchanged); a passed `timeout` is an
- * {@link AgentTimeoutError}.
- *
- * The timeout is a timer on `scheduler`, and it is also checked against `scheduler.now()` on every
- * chunk, so an agent that streams without ever yielding to the event loop (a synchronous generator,
- * an async generator that only awaits already-settled Promises) is still cut off at its first chunk
- * past the deadline. What remains out of reach: an agent whose `chat` blocks the thread without
- * emitting (a busy loop) cannot be interrupted by anything in JavaScript.
+ * The same call as {@link stream} (cancellation, timeout, error wrapping), reduced to one emission. An
+ * agent that completes without a chunk replies `''`. Use it inside a pipe (`switchMap`, `concatMap`);
+ * {@link invoke} is the same call as a Promise.
  *
  * @param agent - The agent to call.
  * @param input - The prompt.
  * @param options - Timeout, scheduler, context and metadata.
- * @returns The reply's chunks, in order; completes when the agent is done.
+ * @returns One value, the whole reply, then completes; errors as {@link stream} does.
+ * @throws {@link ConfigError} synchronously when `input` is not a string or an option is unknown or invalid.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, invoke$ } from '@rxagents/core';
+ *
+ * const greeter = defineAgent('greeter', async (name) => `Hello, ${name}!`);
+ * invoke$(greeter, 'Ada').subscribe(console.log); // Hello, Ada!
+ * ```
+ */
+export function invoke$(agent: Agent, input: string, options?: AgentCallOptions): Observable<string> {
+  return stream(agent, input, options).pipe(reduce((text, chunk) => text + chunk, ''));
+}
+
+/**
+ * Options of {@link invoke}: those of every agent call, plus a `signal` that cancels it.
+ *
+ * @example
+ * ```ts
+ * import type { InvokeOptions } from '@rxagents/core';
+ *
+ * const options: InvokeOptions = { timeout: 30_000, signal: AbortSignal.timeout(60_000) };
+ * console.log(options.timeout); // 30000
+ * ```
+ */
+export interface InvokeOptions extends AgentCallOptions, LastValueOptions {}
+
+/**
+ * Calls an agent and resolves with its whole reply: the chunks joined.
+ *
+ * @remarks
+ * The Promise form of {@link invoke$}, for `await` in app code. Aborting `signal` cancels the call:
+ * the agent's own `AbortSignal` fires and the Promise rejects with the signal's reason. Failures
+ * reject with the same errors as {@link stream} (an {@link AgentError} naming the agent, an
+ * {@link AgentTimeoutError}).
+ *
+ * @param agent - The agent to call.
+ * @param input - The prompt.
+ * @param options - Timeout, scheduler, context, metadata and `signal`.
+ * @returns The whole reply.
  * @throws {@link ConfigError} synchronously when `input` is not a string or an option is unknown or invalid.
  *
  * @example
  * ```ts
  * import { defineAgent, invoke } from '@rxagents/core';
- * import { from } from 'rxjs';
  *
- * const writer = defineAgent('writer', () => from(['Once ', 'upon ', 'a time']));
- * invoke(writer, 'Tell a story', { timeout: 30_000 }).subscribe((chunk) => console.log(chunk));
+ * const greeter = defineAgent('greeter', async (name) => `Hello, ${name}!`);
+ * console.log(await invoke(greeter, 'Ada')); // Hello, Ada!
  * ```
- *
- * @see {@link reply} for the joined reply.
  */
-export function invoke(agent: Agent, input: string, options: InvokeOptions = {}): Observable<string> {
-  if (typeof input !== 'string') {
-    throw new ConfigError(`invoke ${agentName(agent)}`, [{ path: 'input', rule: 'must be a string', received: input }]);
-  }
-  checkOptions(options);
-  const { timeout, scheduler = asyncScheduler, context, metadata } = options;
-  const limited = timeout !== undefined && timeout !== Infinity;
-  return new Observable<string>((subscriber) => {
-    const call = new Call(subscriber);
-    // No deadline is Infinity, so `scheduler.now() >= deadline` is never true without a timeout.
-    const deadline = limited ? scheduler.now() + (timeout as number) : Infinity;
-    if (limited) call.timer = scheduleDelay(scheduler, timeout as number, () => call.fail(new AgentTimeoutError(agent.id, timeout as number)));
-
-    let source: Observable<string>;
-    try {
-      const answer = agent.chat(input, chatOptions(call.controller, context, metadata));
-      // A synchronous iterable or Observable can settle the call, or lose its caller, while `subscribe`
-      // still runs (before `inner` exists); `takeWhile` then closes the agent's subscriber so it stops
-      // producing at once, and cuts off one that streams past its deadline without yielding. A Promise
-      // never emits synchronously and skips the extra operator.
-      source = isPromiseLike(answer)
-        ? from(answer)
-        : from(answer).pipe(takeWhile(() => !call.settled && !subscriber.closed && !(limited && scheduler.now() >= deadline)));
-    } catch (error) {
-      call.settle();
-      subscriber.error(asAgentError(agent, error));
-      return;
-    }
-
-    call.inner = source.subscribe({
-      next: (chunk) => {
-        if (call.settled || call.controller.isAborted) return;
-        if (limited && scheduler.now() >= deadline) call.fail(new AgentTimeoutError(agent.id, timeout as number));
-        else if (typeof chunk !== 'string') call.fail(new AgentError(agent.id, new TypeError(`chat emitted a ${typeof chunk} chunk; chunks must be strings`)));
-        else subscriber.next(chunk);
-      },
-      error: (error: unknown) => {
-        if (call.settled) return;
-        call.settle();
-        subscriber.error(asAgentError(agent, error));
-      },
-      complete: () => {
-        // Closed: `takeWhile` cut the agent off because the caller left; the teardown aborts it.
-        if (call.settled || subscriber.closed) return;
-        // `takeWhile` also cuts off a synchronous agent that streamed past its deadline.
-        if (limited && scheduler.now() >= deadline) {
-          call.fail(new AgentTimeoutError(agent.id, timeout as number));
-          return;
-        }
-        call.settle();
-        subscriber.complete();
-      },
-    });
-
-    return () => call.teardown();
-  });
-}
-
-/** One agent call's state: whether it settled, its timer, the agent's subscription and its abort. */
-class Call {
-  readonly controller = new LazyAbort();
-  settled = false;
-  timer: Subscription | undefined = undefined;
-  inner: Subscription | undefined = undefined;
-
-  constructor(private readonly subscriber: Subscriber<string>) {}
-
-  settle(): void {
-    this.settled = true;
-    this.timer?.unsubscribe();
-  }
-
-  /** Ends the call with `error`: aborts the agent (a timeout is the abort's reason) and stops it. */
-  fail(error: AgentError | AgentTimeoutError): void {
-    this.settle();
-    this.controller.abort(error instanceof AgentTimeoutError ? error : undefined);
-    this.stopAgent();
-    this.subscriber.error(error);
-  }
-
-  teardown(): void {
-    this.timer?.unsubscribe();
-    if (!this.settled) {
-      this.settled = true;
-      this.controller.abort();
-    }
-    this.stopAgent();
-  }
-
-  // The agent's teardown is user code: if it throws, the caller still gets the real outcome.
-  private stopAgent(): void {
-    try {
-      this.inner?.unsubscribe();
-    } catch (error) {
-      reportUnhandledError(error);
-    }
-  }
-}
-
-
-const INVOKE_OPTION_KEYS = new Set(['timeout', 'scheduler', 'context', 'metadata']);
-
-const InvokeOptionsSchema = z.strictObject({
-  timeout: configRules.timeoutMs().optional(),
-  scheduler: configRules.scheduler().optional(),
-  context: z.array(z.unknown(), { error: 'must be an array of messages' }).optional(),
-  metadata: z.record(z.string(), z.unknown(), { error: 'must be an object' }).optional(),
-});
-
-// A fast check first (invoke is on every hot path); zod only to word the error.
-function checkOptions(options: InvokeOptions): void {
-  let valid = typeof options === 'object' && options !== null;
-  if (valid) {
-    for (const key in options) {
-      if (!INVOKE_OPTION_KEYS.has(key)) valid = false;
-    }
-    const { timeout } = options;
-    if (timeout !== undefined && !(typeof timeout === 'number' && (timeout === Infinity || (timeout > 0 && timeout <= MAX_DELAY_MS)))) valid = false;
-  }
-  if (!valid) parseConfig(InvokeOptionsSchema, options, 'invoke options');
-}
-
-function agentName(agent: Agent): string {
-  return typeof agent?.id === 'string' ? `'${agent.id}'` : 'agent';
-}
-
-// The signal is an own, enumerable getter, so `{ ...options }` in a wrapping agent still carries it.
-function chatOptions(controller: LazyAbort, context: InvokeOptions['context'], metadata: InvokeOptions['metadata']): ChatOptions {
-  const options: { readonly signal: AbortSignal; context?: readonly Message[]; metadata?: Readonly<Record<string, unknown>> } = {
-    get signal() {
-      return controller.signal;
-    },
-  };
-  if (context !== undefined) options.context = context;
-  if (metadata !== undefined) options.metadata = metadata;
-  return options;
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<string> {
-  return typeof (value as PromiseLike<string> | null)?.then === 'function';
-}
-
-function asAgentError(agent: Agent, error: unknown): AgentError {
-  return error instanceof AgentError && error.agentId === agent.id ? error : new AgentError(agent.id, error);
+export function invoke(agent: Agent, input: string, options: InvokeOptions = {}): Promise<string> {
+  const { signal, ...callOptions } = options;
+  return lastValue(invoke$(agent, input, callOptions), { signal });
 }

@@ -8,11 +8,11 @@ import {
   configRules,
   defineAgent,
   delayTimer,
-  invoke,
+  stream,
   lastValue,
   MAX_DELAY_MS,
   parseConfig,
-  reply,
+  invoke$,
   scheduleDelay,
 } from '@rxagents/core';
 
@@ -35,7 +35,7 @@ function thrown(attempt: () => unknown): ConfigError {
 describe('timer-valued options', () => {
   it('refuses a timeout the platform timers cannot wait (30 days fired after a few ms before)', () => {
     const agent = defineAgent('slow', () => NEVER);
-    const error = thrown(() => invoke(agent, 'x', { timeout: 30 * DAY }));
+    const error = thrown(() => stream(agent, 'x', { timeout: 30 * DAY }));
     expect(error.path).toBe('timeout');
     expect(error.message).toContain('at most 2147483647');
   });
@@ -43,7 +43,7 @@ describe('timer-valued options', () => {
   it('accepts the largest schedulable timeout and fires it then, on virtual time', () => {
     testScheduler().run(({ expectObservable }) => {
       const agent = defineAgent('slow', () => NEVER);
-      expectObservable(invoke(agent, 'x', { timeout: MAX_DELAY_MS })).toBe(`${MAX_DELAY_MS}ms #`, undefined, new AgentTimeoutError('slow', MAX_DELAY_MS));
+      expectObservable(stream(agent, 'x', { timeout: MAX_DELAY_MS })).toBe(`${MAX_DELAY_MS}ms #`, undefined, new AgentTimeoutError('slow', MAX_DELAY_MS));
     });
   });
 
@@ -51,7 +51,7 @@ describe('timer-valued options', () => {
     const scheduler = new VirtualTimeScheduler();
     const agent = defineAgent('slow', () => NEVER);
     let settled = false;
-    const subscription = invoke(agent, 'x', { timeout: Infinity, scheduler }).subscribe({ error: () => (settled = true), complete: () => (settled = true) });
+    const subscription = stream(agent, 'x', { timeout: Infinity, scheduler }).subscribe({ error: () => (settled = true), complete: () => (settled = true) });
     scheduler.flush();
     expect(settled).toBe(false);
     expect(scheduler.actions).toHaveLength(0);
@@ -96,7 +96,7 @@ describe('a runaway agent', () => {
       })(),
     );
     let error: unknown;
-    invoke(agent, 'go', { timeout: 50, scheduler: clock }).subscribe({ error: (e: unknown) => (error = e) });
+    stream(agent, 'go', { timeout: 50, scheduler: clock }).subscribe({ error: (e: unknown) => (error = e) });
     expect(error).toBeInstanceOf(AgentTimeoutError);
     expect(produced).toBeLessThanOrEqual(51);
   });
@@ -111,15 +111,15 @@ describe('a runaway agent', () => {
         yield 'x';
       }
     });
-    await expect(lastValueFrom(reply(agent, 'go', { timeout: 50, scheduler: clock }))).rejects.toBeInstanceOf(AgentTimeoutError);
+    await expect(lastValueFrom(invoke$(agent, 'go', { timeout: 50, scheduler: clock }))).rejects.toBeInstanceOf(AgentTimeoutError);
   });
 });
 
 describe('strict options and inputs', () => {
   it('a misspelled invoke option is a ConfigError naming it and the likely intended key', () => {
     const agent = defineAgent('a', async () => 'x');
-    const error = thrown(() => invoke(agent, 'hi', { timout: 5 } as never));
-    expect(error.message).toBe('invoke options: timout is not a known option (did you mean timeout?), got 5');
+    const error = thrown(() => stream(agent, 'hi', { timout: 5 } as never));
+    expect(error.message).toBe('agent call options: timout is not a known option (did you mean timeout?), got 5');
   });
 
   it('a misspelled agent definition field names the likely intended field', () => {
@@ -128,8 +128,8 @@ describe('strict options and inputs', () => {
   });
 
   it('an unknown key far from every known one gets no guess', () => {
-    const error = thrown(() => invoke(defineAgent('a', async () => 'x'), 'hi', { colour: 'red' } as never));
-    expect(error.message).toBe('invoke options: colour is not a known option, got "red"');
+    const error = thrown(() => stream(defineAgent('a', async () => 'x'), 'hi', { colour: 'red' } as never));
+    expect(error.message).toBe('agent call options: colour is not a known option, got "red"');
   });
 
   it('refuses a whitespace-only id', () => {
@@ -139,7 +139,7 @@ describe('strict options and inputs', () => {
 
   it('refuses a non-string input', () => {
     const agent = defineAgent('a', async () => 'x');
-    expect(() => reply(agent, 42 as never)).toThrow("invoke 'a': input must be a string, got 42");
+    expect(() => invoke$(agent, 42 as never)).toThrow("call to agent 'a': input must be a string, got 42");
   });
 });
 
@@ -180,7 +180,7 @@ describe('user code that throws where nobody listens', () => {
             throw new Error('teardown failed');
           }),
       );
-      expectObservable(invoke(agent, 'x', { timeout: 5 })).toBe('-----#', undefined, new AgentTimeoutError('messy', 5));
+      expectObservable(stream(agent, 'x', { timeout: 5 })).toBe('-----#', undefined, new AgentTimeoutError('messy', 5));
       flush();
     });
     expect(reported).toHaveLength(1);

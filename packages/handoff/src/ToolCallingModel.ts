@@ -44,7 +44,7 @@ export interface ToolDefinition {
  *
  * @example
  * ```ts
- * import { defineAgent, lastValue, reply } from '@rxagents/core';
+ * import { defineAgent, lastValue, invoke$ } from '@rxagents/core';
  * import { routingAgent, type ToolCallingRequest } from '@rxagents/handoff';
  *
  * const model = async ({ messages, tools }: ToolCallingRequest) => {
@@ -53,7 +53,7 @@ export interface ToolDefinition {
  * };
  * const billing = defineAgent('billing', async () => 'Refund issued.');
  * const assistant = routingAgent({ id: 'assistant', instructions: 'Route billing questions', model, handoffs: [billing] });
- * console.log(await lastValue(reply(assistant, 'Refund please'))); // Refund issued.
+ * console.log(await lastValue(invoke$(assistant, 'Refund please'))); // Refund issued.
  * ```
  */
 export interface ToolCallingRequest {
@@ -72,14 +72,14 @@ export interface ToolCallingRequest {
  *
  * @example
  * ```ts
- * import { defineAgent, lastValue, reply } from '@rxagents/core';
+ * import { defineAgent, lastValue, invoke$ } from '@rxagents/core';
  * import { routingAgent, type ToolCallingModel, type ToolCallingResponse } from '@rxagents/handoff';
  *
  * const answer: ToolCallingResponse = { content: 'We are open 9 to 5.' };
  * const transfer: ToolCallingResponse = { toolCalls: [{ id: 'call-1', name: 'transfer_to_billing', arguments: '{}' }] };
  * const model: ToolCallingModel = async ({ messages }) => (messages.at(-1)?.content.includes('refund') ? transfer : answer);
  * const assistant = routingAgent({ id: 'assistant', model, handoffs: [defineAgent('billing', async () => 'Refund issued.')] });
- * console.log(await lastValue(reply(assistant, 'When are you open?'))); // We are open 9 to 5.
+ * console.log(await lastValue(invoke$(assistant, 'When are you open?'))); // We are open 9 to 5.
  * ```
  */
 export interface ToolCallingResponse {

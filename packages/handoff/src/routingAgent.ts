@@ -90,7 +90,7 @@ export interface RoutingAgent extends Agent {
  *
  * @example
  * ```ts
- * import { defineAgent, lastValue, reply } from '@rxagents/core';
+ * import { defineAgent, lastValue, invoke$ } from '@rxagents/core';
  * import { handoff, handoffFilters, routingAgent } from '@rxagents/handoff';
  *
  * const billingAgent = defineAgent({ id: 'billing', name: 'Billing', chat: async () => 'Billing here: your invoice is paid.' });
@@ -100,7 +100,7 @@ export interface RoutingAgent extends Agent {
  *   instructions: 'You are a helpful assistant',
  *   handoffs: [handoff({ agent: billingAgent, description: 'For billing', condition: handoffFilters.topic(['invoice', 'payment', 'refund']) })],
  * });
- * console.log(await lastValue(reply(mainAgent, 'I have a question about my invoice'))); // Billing here: your invoice is paid.
+ * console.log(await lastValue(invoke$(mainAgent, 'I have a question about my invoice'))); // Billing here: your invoice is paid.
  * ```
  */
 export function routingAgent(config: RoutingAgentConfig): RoutingAgent {

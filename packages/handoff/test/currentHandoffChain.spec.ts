@@ -1,4 +1,4 @@
-import { defineAgent, lastValue, reply } from '@rxagents/core';
+import { defineAgent, lastValue, invoke$ } from '@rxagents/core';
 import {
   currentHandoffChain,
   currentHandoffDepth,
@@ -146,7 +146,7 @@ describe('routing under a chain', () => {
     const target = defineAgent('target', async () => ((seen = currentHandoffChain()), 'ok'));
     const { routingAgent, handoffFilters } = await import('@rxagents/handoff');
     const router = routingAgent({ id: 'router', handoffs: [handoff({ agent: target, condition: handoffFilters.always() })] });
-    await runWithHandoffChain(['caller'], () => lastValue(reply(router, 'x')));
+    await runWithHandoffChain(['caller'], () => lastValue(invoke$(router, 'x')));
     expect(seen).toEqual(['caller', 'router']);
   });
 });

@@ -1,6 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
 import { NEVER, of, timer, map } from 'rxjs';
-import { AgentError, ConfigError, defineAgent, lastValue, reply, type Agent, type Message } from '@rxagents/core';
+import { AgentError, ConfigError, defineAgent, lastValue, invoke$, type Agent, type Message } from '@rxagents/core';
 import { hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
 import { z } from 'zod';
 import {
@@ -29,20 +29,20 @@ describe('routingAgent', () => {
 
   it('a condition that answers a non-boolean (a forgotten return) fails the call with a HandoffContractError', async () => {
     const assistant = routingAgent({ id: 'assistant', handoffs: [handoff({ agent: billingAgent(), condition: (() => undefined) as never })] });
-    await expect(lastValue(reply(assistant, 'invoice'))).rejects.toMatchObject({ cause: expect.any(HandoffContractError) });
+    await expect(lastValue(invoke$(assistant, 'invoice'))).rejects.toMatchObject({ cause: expect.any(HandoffContractError) });
   });
 
   it('a model that returns no response object (a bare string, undefined) fails the call with a HandoffContractError, never an empty reply', async () => {
     const bare = routingAgent({ id: 'assistant', model: (async () => 'We are open 9 to 5.') as never, handoffs: [billingAgent()] });
-    await expect(lastValue(reply(bare, 'hours?'))).rejects.toMatchObject({ cause: expect.any(HandoffContractError) });
+    await expect(lastValue(invoke$(bare, 'hours?'))).rejects.toMatchObject({ cause: expect.any(HandoffContractError) });
     const nothing = routingAgent({ id: 'assistant', model: (() => undefined) as never, handoffs: [billingAgent()] });
-    await expect(lastValue(reply(nothing, 'hours?'))).rejects.toMatchObject({ cause: expect.any(HandoffContractError) });
+    await expect(lastValue(invoke$(nothing, 'hours?'))).rejects.toMatchObject({ cause: expect.any(HandoffContractError) });
   });
 
   it('routes a tool name that is also an Object.prototype key (a name override "__proto__")', async () => {
     const billing = billingAgent();
     const assistant = routingAgent({ id: 'assistant', model: callTool('__proto__'), handoffs: [handoff({ agent: billing, name: '__proto__' })] });
-    await expect(lastValue(reply(assistant, 'refund'))).resolves.toBe('Billing: your invoice is paid.');
+    await expect(lastValue(invoke$(assistant, 'refund'))).resolves.toBe('Billing: your invoice is paid.');
   });
 
   it('automatically transfers billing questions to Billing by topic condition, with no model', async () => {
@@ -53,7 +53,7 @@ describe('routingAgent', () => {
       instructions: 'You are a helpful assistant',
       handoffs: [handoff({ agent: billing, description: 'For billing', condition: handoffFilters.topic(['invoice', 'payment', 'refund']) })],
     });
-    await expect(lastValue(reply(mainAgent, 'I have a question about my invoice'))).resolves.toBe('Billing: your invoice is paid.');
+    await expect(lastValue(invoke$(mainAgent, 'I have a question about my invoice'))).resolves.toBe('Billing: your invoice is paid.');
     expect(billing.inputs).toEqual(['I have a question about my invoice']);
     expect(billing.calls[0]?.options.metadata?.handoffChain).toEqual(['assistant']);
   });
@@ -73,7 +73,7 @@ describe('routingAgent', () => {
       handoffs: [{ agent: billing, description: 'Transfer for payment or billing questions' }, handoff({ agent: support, description: 'Transfer for technical issues' })],
       model,
     });
-    await expect(lastValue(reply(mainAgent, 'My router is broken', { context: history }))).resolves.toBe('Support: try turning it off and on.');
+    await expect(lastValue(invoke$(mainAgent, 'My router is broken', { context: history }))).resolves.toBe('Support: try turning it off and on.');
     expect(requests[0]?.tools.map((tool) => [tool.function.name, tool.function.description])).toEqual([
       ['transfer_to_billing', 'Transfer for payment or billing questions'],
       ['transfer_to_support', 'Transfer for technical issues'],
@@ -92,19 +92,19 @@ describe('routingAgent', () => {
     const model = jest.fn(callTool('transfer_to_support'));
     const billing = billingAgent();
     const mainAgent = routingAgent({ id: 'a', handoffs: [handoff({ agent: billing, condition: handoffFilters.always() }), supportAgent()], model });
-    await lastValue(reply(mainAgent, 'hi'));
+    await lastValue(invoke$(mainAgent, 'hi'));
     expect(model).not.toHaveBeenCalled();
     expect(billing.calls).toHaveLength(1);
   });
 
   it('a model answer without a tool call is the reply', async () => {
     const mainAgent = routingAgent({ id: 'a', handoffs: [billingAgent()], model: () => of({ content: 'I can answer that myself.' }) });
-    await expect(lastValue(reply(mainAgent, 'What is 2 + 2?'))).resolves.toBe('I can answer that myself.');
+    await expect(lastValue(invoke$(mainAgent, 'What is 2 + 2?'))).resolves.toBe('I can answer that myself.');
   });
 
   it('with neither a matching condition nor a model, fails with a clear error', async () => {
     const mainAgent = routingAgent({ id: 'assistant', handoffs: [billingAgent()] });
-    const failure = lastValue(reply(mainAgent, 'hello'));
+    const failure = lastValue(invoke$(mainAgent, 'hello'));
     await expect(failure).rejects.toBeInstanceOf(AgentError);
     await expect(failure).rejects.toMatchObject({ cause: expect.any(HandoffRoutingError) });
     await expect(failure).rejects.toThrow('no handoff condition matched the input and no model is configured to choose');
@@ -114,22 +114,22 @@ describe('routingAgent', () => {
     const refunds = recordingAgent('refunds', async () => 'refund started', { name: 'Refunds' });
     const toRefunds = handoff({ agent: refunds, inputSchema: z.object({ orderId: z.string() }) });
     const good = routingAgent({ id: 'a', handoffs: [toRefunds], model: callTool('transfer_to_refunds', '{"orderId":"42"}') });
-    await expect(lastValue(reply(good, 'refund #42'))).resolves.toBe('refund started');
+    await expect(lastValue(invoke$(good, 'refund #42'))).resolves.toBe('refund started');
     expect(refunds.calls[0]?.options.metadata?.handoffArguments).toEqual({ orderId: '42' });
     const bad = routingAgent({ id: 'a', handoffs: [toRefunds], model: callTool('transfer_to_refunds', '{"orderId":42}') });
-    await expect(lastValue(reply(bad, 'refund #42'))).rejects.toMatchObject({ cause: expect.any(HandoffValidationError) });
+    await expect(lastValue(invoke$(bad, 'refund #42'))).rejects.toMatchObject({ cause: expect.any(HandoffValidationError) });
     expect(refunds.calls).toHaveLength(1);
   });
 
   it('a model calling a tool it was not offered fails with HandoffValidationError', async () => {
     const mainAgent = routingAgent({ id: 'a', handoffs: [billingAgent()], model: callTool('transfer_to_nobody') });
-    await expect(lastValue(reply(mainAgent, 'x'))).rejects.toMatchObject({ cause: expect.any(HandoffValidationError) });
+    await expect(lastValue(invoke$(mainAgent, 'x'))).rejects.toMatchObject({ cause: expect.any(HandoffValidationError) });
   });
 
   it('a target that fails makes the call fail', async () => {
     const broken = defineAgent('broken', () => Promise.reject(new Error('down')));
     const mainAgent = routingAgent({ id: 'a', handoffs: [handoff({ agent: broken, condition: handoffFilters.always() })] });
-    await expect(lastValue(reply(mainAgent, 'x'))).rejects.toThrow('down');
+    await expect(lastValue(invoke$(mainAgent, 'x'))).rejects.toThrow('down');
   });
 
   it('two routing agents handing to each other are refused as a cycle (A -> B -> A)', async () => {
@@ -137,7 +137,7 @@ describe('routingAgent', () => {
     const bProxy: Agent = { id: 'b', chat: (input, options) => lazy.current!.chat(input, options) };
     const a = routingAgent({ id: 'a', handoffs: [handoff({ agent: bProxy, condition: handoffFilters.always() })] });
     lazy.current = routingAgent({ id: 'b', handoffs: [handoff({ agent: a, condition: handoffFilters.always() })] });
-    const failure = lastValue(reply(a, 'ping'));
+    const failure = lastValue(invoke$(a, 'ping'));
     await expect(failure).rejects.toMatchObject({ cause: { cause: expect.any(HandoffCycleError) } });
     await expect(failure).rejects.toThrow('Handoff cycle detected: a -> b -> a');
   });
@@ -146,11 +146,11 @@ describe('routingAgent', () => {
     testScheduler().run(() => {
       const stuck = hangingAgent('stuck');
       const viaCondition = routingAgent({ id: 'a', handoffs: [handoff({ agent: stuck, condition: handoffFilters.always() })] });
-      reply(viaCondition, 'x').subscribe().unsubscribe();
+      invoke$(viaCondition, 'x').subscribe().unsubscribe();
       expect(stuck.aborted).toBe(true);
       let modelSignal: AbortSignal | undefined;
       const viaModel = routingAgent({ id: 'b', handoffs: [stuck], model: ({ signal }) => ((modelSignal = signal), NEVER) });
-      reply(viaModel, 'x').subscribe().unsubscribe();
+      invoke$(viaModel, 'x').subscribe().unsubscribe();
       expect(modelSignal?.aborted).toBe(true);
     });
   });
@@ -159,7 +159,7 @@ describe('routingAgent', () => {
     testScheduler().run(({ expectObservable }) => {
       const billing = scriptedAgent('billing', { reply: 'paid', delay: 4 }, { name: 'Billing' });
       const mainAgent = routingAgent({ id: 'a', handoffs: [billing], model: () => timer(3).pipe(map(() => ({ toolCalls: [{ id: 'c', name: 'transfer_to_billing', arguments: '' }] }))) });
-      expectObservable(reply(mainAgent, 'invoice?')).toBe('-------(r|)', { r: 'paid' });
+      expectObservable(invoke$(mainAgent, 'invoice?')).toBe('-------(r|)', { r: 'paid' });
     });
   });
 
@@ -174,7 +174,7 @@ describe('routingAgent', () => {
   it('fails with HandoffRoutingError when the model completes without an answer', async () => {
     const billing = billingAgent();
     const router = routingAgent({ id: 'router', handoffs: [handoff({ agent: billing })], model: () => of() });
-    const error = (await lastValue(reply(router, 'hello')).catch((e: unknown) => e)) as AgentError;
+    const error = (await lastValue(invoke$(router, 'hello')).catch((e: unknown) => e)) as AgentError;
     expect(error).toBeInstanceOf(AgentError);
     expect(error.cause).toBeInstanceOf(HandoffRoutingError);
     expect((error.cause as HandoffRoutingError).message).toBe('No handoff route from "router": the model completed without an answer');

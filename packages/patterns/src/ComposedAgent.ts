@@ -14,7 +14,7 @@ import { runModel } from './runModel';
  *
  * @example
  * ```ts
- * import { defineAgent, reply } from '@rxagents/core';
+ * import { defineAgent, invoke$ } from '@rxagents/core';
  * import { Patterns, type ComposedAgentOptions, type ConversationState } from '@rxagents/patterns';
  *
  * const pro = defineAgent('pro', async () => 'Yes.');
@@ -25,7 +25,7 @@ import { runModel } from './runModel';
  *   stopWhen: (snapshot) => snapshot.state.messages.length >= 4,
  * };
  * const panel = Patterns.debate({ agents: [pro, con], maxRounds: 10 }).asAgent('panel', options);
- * reply(panel, 'Adopt the new framework?').subscribe(console.log); // the four-message transcript
+ * invoke$(panel, 'Adopt the new framework?').subscribe(console.log); // the four-message transcript
  * ```
  */
 export interface ComposedAgentOptions<T> {
@@ -79,19 +79,19 @@ const ComposedArgumentsSchema = z.strictObject({
  * `completed` run replies with the output as is; `escalated` and `deadlocked` runs reply with it
  * prefixed by `[status: reason]`, so the caller sees that nobody decided; a `failed` run errors with
  * {@link PatternFailedError}. Cancelling the call (its `AbortSignal`, an unsubscription, a timeout)
- * cancels the whole sub-task. `observe(input)` gives every snapshot of a run, and `stopWhen` lets the
+ * cancels the whole sub-task. `snapshots$(input)` gives every snapshot of a run, and `stopWhen` lets the
  * caller stop a sub-task on what it observes.
  *
  * @example
  * ```ts
- * import { defineAgent, reply } from '@rxagents/core';
+ * import { defineAgent, invoke$ } from '@rxagents/core';
  * import { ComposedAgent, Patterns } from '@rxagents/patterns';
  *
  * const optimist = defineAgent('optimist', async () => 'It will work.');
  * const skeptic = defineAgent('skeptic', async () => 'It might not.');
  * const debate = Patterns.debate({ agents: [optimist, skeptic], maxRounds: 2 }).overChannel().build();
  * const panel = new ComposedAgent('panel', debate, { role: 'Debate panel' });
- * reply(panel, 'Adopt the new framework?').subscribe(console.log);
+ * invoke$(panel, 'Adopt the new framework?').subscribe(console.log);
  * ```
  */
 export class ComposedAgent<T> implements Agent {
@@ -115,7 +115,7 @@ export class ComposedAgent<T> implements Agent {
   }
 
   /** Every snapshot of one run on `input`, ending with the final result (honours `stopWhen`). */
-  observe(input: string): Observable<ExecutionResult<T>> {
+  snapshots$(input: string): Observable<ExecutionResult<T>> {
     const runs = runModel(this.model, input);
     const stopWhen = this.stopWhen;
     if (stopWhen === undefined) return runs;
@@ -131,13 +131,13 @@ export class ComposedAgent<T> implements Agent {
   }
 
   /** The final result of one run on `input`. */
-  run(input: string): Observable<ExecutionResult<T>> {
-    return this.observe(input).pipe(last());
+  execute$(input: string): Observable<ExecutionResult<T>> {
+    return this.snapshots$(input).pipe(last());
   }
 
   /** Runs the pattern and replies with its output; see the class notes for non-completed outcomes. */
   chat(input: string, _options: ChatOptions): Observable<string> {
-    return this.run(input).pipe(
+    return this.execute$(input).pipe(
       map((result) => {
         if (result.status === 'failed') throw new PatternFailedError(result.pattern, result.reason ?? 'unknown reason', result.error);
         return result.status === 'completed' ? result.output : `[${result.status}: ${result.reason ?? ''}] ${result.output}`;

@@ -91,7 +91,7 @@ export const ConversationOrchestratorOptionsSchema = z.strictObject({
  * ({@link ConversationState.fold}), so whatever else watches the channel (a UI, a supervisor) sees
  * exactly what the participants see. Each turn: evaluate termination on the projection, ask the turn
  * policy who speaks, build each speaker's prompt from the projection (it lists the messages before its
- * turn), call the speakers through core's `reply`, post each reply, and wait until the projection holds
+ * turn), call the speakers through core's `invoke$`, post each reply, and wait until the projection holds
  * the turn's messages. A speaker that fails or times out ends the conversation as `failed`. Unsubscribing
  * aborts the speaker in flight and clears every timer; the channel is the caller's and stays open.
  *
@@ -108,7 +108,7 @@ export const ConversationOrchestratorOptionsSchema = z.strictObject({
  *   termination: TerminationCondition.textMention('TERMINATE'),
  * });
  * const channel = StreamingChannel.create<PostedMessage>({ id: 'planning' });
- * orchestrator.run('When do we release?', channel).subscribe((event) => {
+ * orchestrator.events$('When do we release?', channel).subscribe((event) => {
  *   if (event.type === 'message') console.log(`${event.message.speaker}: ${event.message.content}`);
  * });
  * ```
@@ -121,7 +121,7 @@ export class ConversationOrchestrator {
   }
 
   /**
-   * Validates the options and builds an orchestrator (reusable: each `run` is independent).
+   * Validates the options and builds an orchestrator (reusable: each `events$` run is independent).
    *
    * @throws `ConfigError` when an option breaks its rule.
    */
@@ -147,7 +147,7 @@ export class ConversationOrchestrator {
    * Runs one conversation on `topic` over `channel`: message events as the projection folds them, then
    * one `finished` event. Cold; unsubscribe to cancel.
    */
-  run(topic: string, channel: ConversationChannel): Observable<ConversationEvent> {
+  events$(topic: string, channel: ConversationChannel): Observable<ConversationEvent> {
     return runConversation(this.options, topic, channel);
   }
 }

@@ -14,7 +14,7 @@ import type { TerminationCondition } from './TerminationCondition';
  * The {@link OrchestratedDriver} loops over the phases: **route** (`route` picks the agents of this
  * iteration; none left ends the run), **activate** (`prompt` builds each agent's input, at the moment
  * its call starts, so with `concurrency` 1 an agent sees the results aggregated before it), **dispatch**
- * (calls through core's `reply`, at most `concurrency` at once, each bounded by `agentTimeout`, all by
+ * (calls through core's `invoke$`, at most `concurrency` at once, each bounded by `agentTimeout`, all by
  * `timeout`), **aggregate** (`aggregate` folds each result into the state as it arrives) and **check
  * termination** (`termination` on the new snapshot). `backend`, when set, replaces the driver: a
  * pattern's `.overChannel()` sets it. Build one with {@link ExecutionModel.create}, which validates it.

@@ -24,7 +24,7 @@ export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'escalated' |
  * A backend emits one `running` snapshot after every step (an agent's result aggregated, a message
  * folded into the conversation) and ends with exactly one final result whose status is `completed`,
  * `failed`, `escalated` (a condition asked for someone above to decide) or `deadlocked` (a vote
- * tied). `run()` gives only the final one; `observe()` gives them all, which is how a supervisor or a
+ * tied). `execute$()` gives only the final one; `snapshots$()` gives them all, which is how a supervisor or a
  * UI watches a run's live state. Durations come from the run's scheduler.
  *
  * @example

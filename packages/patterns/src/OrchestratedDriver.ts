@@ -15,7 +15,7 @@ import { evaluateTermination } from './evaluateTermination';
  *
  * @remarks
  * The driver holds the state; agents never see each other's output except through what the model's
- * `prompt` chooses to tell them. Each iteration routes agents, calls them through core's `reply`
+ * `prompt` chooses to tell them. Each iteration routes agents, calls them through core's `invoke$`
  * (concurrently up to the model's `concurrency`, each prompt built when its call starts), folds every
  * result into the state as it arrives (one `running` snapshot each; the snapshot of an iteration's last
  * result already counts the iteration in `iterations`), then evaluates the termination condition on the

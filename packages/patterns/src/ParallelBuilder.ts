@@ -88,7 +88,7 @@ export const ParallelOptionsSchema = z.strictObject({
  *
  * const agents = [defineAgent('legal', async () => 'No blockers.'), defineAgent('security', async () => 'Needs a pen test.')];
  * const progress = (state: ParallelState): string => `${state.contributions.length}/${agents.length} in: ${state.contributions.map((c) => c.agentId).join(', ')}`;
- * Patterns.parallel({ agents }).observe('Review the plan').subscribe(({ status, state }) => console.log(status, progress(state)));
+ * Patterns.parallel({ agents }).snapshots$('Review the plan').subscribe(({ status, state }) => console.log(status, progress(state)));
  * // running 1/2 in: legal
  * // running 2/2 in: legal, security
  * // completed 2/2 in: legal, security

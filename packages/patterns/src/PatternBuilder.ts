@@ -44,13 +44,14 @@ export const ExecuteOptionsSchema = z.strictObject({ signal: configRules.abortSi
 const Input = z.string({ error: 'must be a string' });
 
 /**
- * What every pattern builder offers: `build()`, `run()`, `observe()`, `execute()`, `asAgent()`.
+ * What every pattern builder offers: `build()`, `execute()`, `execute$()`, `snapshots$()`, `asAgent()`.
  *
  * @remarks
- * Builders are immutable: a mode switch such as `.overChannel()` returns a new builder. `run(input)` is a
- * cold Observable of the final {@link ExecutionResult} (each subscription is a run); `observe(input)`
- * also emits every `running` snapshot before it; `execute(input)` is the Promise edge. All run on the
- * model's backend: the orchestrated driver, or a channel after `.overChannel()`.
+ * Builders are immutable: a mode switch such as `.overChannel()` returns a new builder. `execute(input)`
+ * is a Promise of the final {@link ExecutionResult}; `execute$(input)` is the same run as a cold
+ * Observable (each subscription is a run) that emits that one result; `snapshots$(input)` also emits every
+ * `running` snapshot before it, for a live view. All run on the model's backend: the orchestrated
+ * driver, or a channel after `.overChannel()`.
  *
  * @example
  * ```ts
@@ -68,13 +69,13 @@ export abstract class PatternBuilder<T> {
   /** The validated, frozen model of this pattern. */
   abstract build(): ExecutionModel<T>;
 
-  /** One run on `input`: the final result only. */
-  run(input: string): Observable<ExecutionResult<T>> {
-    return this.observe(input).pipe(last());
+  /** One run on `input`, as a cold Observable of the final result only (what {@link PatternBuilder.execute} resolves to). */
+  execute$(input: string): Observable<ExecutionResult<T>> {
+    return this.snapshots$(input).pipe(last());
   }
 
   /** One run on `input`: every `running` snapshot, then the final result (the live projection). */
-  observe(input: string): Observable<ExecutionResult<T>> {
+  snapshots$(input: string): Observable<ExecutionResult<T>> {
     return defer(() => runModel(this.build(), parseConfig(Input, input, 'Pattern input')));
   }
 
@@ -85,7 +86,7 @@ export abstract class PatternBuilder<T> {
     } catch (error: unknown) {
       return Promise.reject(error);
     }
-    return lastValue(this.run(input), options);
+    return lastValue(this.execute$(input), options);
   }
 
   /** This pattern as one agent, for a supervisor or another pattern. */

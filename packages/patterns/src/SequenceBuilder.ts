@@ -78,7 +78,7 @@ export const SequenceOptionsSchema = z.strictObject({
  * const draft = defineAgent('draft', async (topic) => `A draft about ${topic}`);
  * const edit = defineAgent('edit', async (text) => text.toUpperCase());
  * const lastStep = (state: SequenceState): string => state.outputs.map((o) => o.agentId).join(' -> ') || '(none yet)';
- * Patterns.sequence({ agents: [draft, edit] }).observe('otters').subscribe(({ status, state }) => console.log(status, lastStep(state)));
+ * Patterns.sequence({ agents: [draft, edit] }).snapshots$('otters').subscribe(({ status, state }) => console.log(status, lastStep(state)));
  * // running draft
  * // running draft -> edit
  * // completed draft -> edit

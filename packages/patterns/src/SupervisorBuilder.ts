@@ -124,7 +124,7 @@ export interface SupervisorStep {
  * const researcher = defineAgent('researcher', async () => 'Q3 revenue +12%');
  * const show = (s: SupervisorState): string => s.final ?? (s.pending ? `waiting for ${s.pending.worker}` : `${s.steps.length} step(s) done`);
  * Patterns.supervisor({ supervisor: lead, workers: [researcher] })
- *   .observe('Summarise Q3')
+ *   .snapshots$('Summarise Q3')
  *   .subscribe(({ status, state }) => console.log(status, show(state)));
  * // running waiting for researcher
  * // running 1 step(s) done
@@ -182,7 +182,7 @@ const defaultPrompt = (state: SupervisorState, workers: readonly AgentRef[]): st
  * or `FINAL: <answer>`; any other reply is taken as the final answer), then the named worker with the
  * instruction, then the supervisor again with the results so far. A worker may be a `ComposedAgent`: a
  * debate built with `.overChannel()` runs over its own channel as one sub-task, and the supervisor
- * neither knows nor cares. Workers are called with core's `reply` through the orchestrated driver, so
+ * neither knows nor cares. Workers are called with core's `invoke$` through the orchestrated driver, so
  * timeouts and cancellation reach them like any agent; a failing call fails the run. `.overChannel()`
  * runs the same loop as a Conversation: the supervisor's decisions and the workers' replies are posted
  * on a `StreamingChannel`, with the same result as directly. Naming an unknown

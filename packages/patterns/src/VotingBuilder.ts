@@ -87,7 +87,7 @@ export const VotingOptionsSchema = z.strictObject({
  * The state of a vote: the question, the votes so far, and what the aggregation concludes from them.
  *
  * @remarks
- * `decision` is recomputed after every vote, so an `observe()` callback sees the standing result as
+ * `decision` is recomputed after every vote, so a `snapshots$()` subscriber sees the standing result as
  * votes arrive.
  *
  * @example
@@ -97,7 +97,7 @@ export const VotingOptionsSchema = z.strictObject({
  *
  * const voters = [defineAgent('a', async () => 'Approve'), defineAgent('b', async () => 'Approve')];
  * const tally = (state: VotingState): string => `${state.votes.length} vote(s): ${state.decision.reason}`;
- * Patterns.voting({ agents: voters }).observe('Release?').subscribe((snapshot) => console.log(snapshot.status, tally(snapshot.state)));
+ * Patterns.voting({ agents: voters }).snapshots$('Release?').subscribe((snapshot) => console.log(snapshot.status, tally(snapshot.state)));
  * // running 1 vote(s): approve won with 1 of 1 votes
  * // running 2 vote(s): approve won with 2 of 2 votes
  * // completed 2 vote(s): approve won with 2 of 2 votes

@@ -1,5 +1,5 @@
 import { catchError, map, of, type SchedulerLike } from 'rxjs';
-import { type Agent, configRules, parseConfig, reply } from '@rxagents/core';
+import { type Agent, configRules, parseConfig, invoke$ } from '@rxagents/core';
 import { z } from 'zod';
 import { agentRule } from './agentList';
 import { type ConversationState, lastMessage, messageCount } from './ConversationState';
@@ -121,7 +121,7 @@ export function maxMessages(max: number): TerminationCondition<ConversationState
  * The judge is only consulted when the snapshot's `roundComplete` is true, so a three-agent round robin
  * costs one verdict per three turns. A verdict the predicate accepts completes the run; after
  * `maxIterations` rounds without one, the run escalates. A judge that fails or times out fails the run.
- * The judge is called through core's `reply`, so cancelling the run aborts it.
+ * The judge is called through core's `invoke$`, so cancelling the run aborts it.
  *
  * @example
  * ```ts
@@ -143,7 +143,7 @@ export function judgeConvergence(judge: Agent, options: JudgeConvergenceOptions 
     description: `judgeConvergence(${judge.id}${maxIterations === undefined ? '' : `, ${maxIterations}`})`,
     evaluate: ({ state, iteration }) => {
       if (!state.roundComplete) return CONTINUE;
-      return reply(judge, prompt(state), { ...(timeout === undefined ? {} : { timeout }), ...(scheduler === undefined ? {} : { scheduler }) }).pipe(
+      return invoke$(judge, prompt(state), { ...(timeout === undefined ? {} : { timeout }), ...(scheduler === undefined ? {} : { scheduler }) }).pipe(
         map((verdict) => {
           const converged: unknown = predicate(verdict, state);
           if (typeof converged !== 'boolean') throw new TypeError(`judgeConvergence(${judge.id}): predicate gave ${String(converged)}; return true (converged) or false`);

@@ -18,7 +18,7 @@ import * as TerminationConditionFunctions from './terminationConditions';
  *
  * @remarks
  * Each builder validates its options at once (`ConfigError`), gives a model with `build()`, a run with
- * `run(input)` / `observe(input)` / `execute(input)`, and a `ComposedAgent` with `asAgent(id)`.
+ * `execute(input)` / `execute$(input)` / `snapshots$(input)`, and a `ComposedAgent` with `asAgent(id)`.
  * `.overChannel()` is the one-call mode switch (debate: Conversation with round-robin turns; voting:
  * FanIn; parallel: Barrier); the channel is a transport decision, not a different kind of debate.
  *
@@ -84,7 +84,7 @@ export { UnknownParticipantError } from './errors/UnknownParticipantError';
  *
  * @remarks
  * Both variants share the `Agent` contract, so the driver, the channel strategies and a supervisor call
- * every participant the same way, through core's `reply` (which wires cancellation and timeouts).
+ * every participant the same way, through core's `invoke$` (which wires cancellation and timeouts).
  * `AgentRef.isComposed` tells them apart when a caller wants the sub-task's live snapshots.
  *
  * @example
@@ -135,7 +135,7 @@ export { TerminationConditionFunctions as TerminationCondition };
  * The {@link OrchestratedDriver} loops over the phases: **route** (`route` picks the agents of this
  * iteration; none left ends the run), **activate** (`prompt` builds each agent's input, at the moment
  * its call starts, so with `concurrency` 1 an agent sees the results aggregated before it), **dispatch**
- * (calls through core's `reply`, at most `concurrency` at once, each bounded by `agentTimeout`, all by
+ * (calls through core's `invoke$`, at most `concurrency` at once, each bounded by `agentTimeout`, all by
  * `timeout`), **aggregate** (`aggregate` folds each result into the state as it arrives) and **check
  * termination** (`termination` on the new snapshot). `backend`, when set, replaces the driver: a
  * pattern's `.overChannel()` sets it. Build one with {@link ExecutionModel.create}, which validates it.

@@ -14,7 +14,7 @@ describe('AgentResult: one call, in the core shape', () => {
   it('records the prompt (a sequence passes each reply on), the reply, and start and duration on the run scheduler', () => {
     testScheduler().run(({ expectObservable }) => {
       const agents = [scriptedAgent('a', { reply: 'first', delay: 5 }), scriptedAgent('b', { reply: 'second', delay: 10 })];
-      const results$ = Patterns.sequence({ agents }).run('Draft').pipe(map((r) => r.results.map(shape)));
+      const results$ = Patterns.sequence({ agents }).execute$('Draft').pipe(map((r) => r.results.map(shape)));
       expectObservable(results$).toBe('15ms (r|)', {
         r: [
           { success: true, agentId: 'a', input: 'Draft', output: 'first', startedAt: 0, durationMs: 5 },
@@ -29,9 +29,9 @@ describe('AgentResult: one call, in the core shape', () => {
       const agents = [failingAgent('broken', new Error('quota exceeded'), { mode: 'error', delay: 3 }), hangingAgent('sloth')];
       let results: readonly AgentResult[] = [];
       Patterns.parallel({ agents, agentTimeout: 20 })
-        .run('Work')
+        .execute$('Work')
         .subscribe((r) => (results = r.results));
-      expectObservable(Patterns.parallel({ agents, agentTimeout: 20 }).run('Work').pipe(map((r) => r.status))).toBe('20ms (c|)', { c: 'completed' });
+      expectObservable(Patterns.parallel({ agents, agentTimeout: 20 }).execute$('Work').pipe(map((r) => r.status))).toBe('20ms (c|)', { c: 'completed' });
       flush();
       const [broken, sloth] = [results.find((r) => r.agentId === 'broken'), results.find((r) => r.agentId === 'sloth')];
       expect(broken?.success === false && broken.error).toBeInstanceOf(AgentError);
@@ -46,7 +46,7 @@ describe('AgentResult: one call, in the core shape', () => {
     testScheduler().run(({ expectObservable }) => {
       const agents = [scriptedAgent('quick', { reply: 'q', delay: 10 }), hangingAgent('stuck'), scriptedAgent('queued', 'never asked')];
       const failures$ = Patterns.parallel({ agents, concurrency: 1, timeout: 30 })
-        .run('Work')
+        .execute$('Work')
         .pipe(map((r) => r.results.filter((result) => !result.success).map(shape)));
       const message = (id: string) => `ExecutionTimeoutError: ${new ExecutionTimeoutError('parallel', 30, id).message}`;
       expectObservable(failures$).toBe('30ms (r|)', {

@@ -18,7 +18,7 @@ describe('ChannelBackend: a message the channel drops fails the run instead of h
   it('FanIn under DROP_NEWEST with a slow watcher', () => {
     testScheduler().run(({ expectObservable }) => {
       const vote = Patterns.voting({ agents: voters() }).overChannel({ bufferSize: 1, backpressure: BackpressureStrategy.DROP_NEWEST, ...slowWatcher(100) });
-      expectObservable(vote.run('?').pipe(map(outcome))).toBe('1ms (r|)', {
+      expectObservable(vote.execute$('?').pipe(map(outcome))).toBe('1ms (r|)', {
         r: { status: 'failed', error: 'Pattern "voting" lost the message of agent "c": the channel dropped it' },
       });
     });
@@ -27,7 +27,7 @@ describe('ChannelBackend: a message the channel drops fails the run instead of h
   it('FanIn under DROP_OLDEST: an evicted earlier result counts as lost', () => {
     testScheduler().run(({ expectObservable }) => {
       const vote = Patterns.voting({ agents: voters() }).overChannel({ bufferSize: 1, backpressure: BackpressureStrategy.DROP_OLDEST, ...slowWatcher(100) });
-      expectObservable(vote.run('?').pipe(map((r) => r.status))).toBe('1ms (r|)', { r: 'failed' });
+      expectObservable(vote.execute$('?').pipe(map((r) => r.status))).toBe('1ms (r|)', { r: 'failed' });
     });
   });
 
@@ -36,10 +36,10 @@ describe('ChannelBackend: a message the channel drops fails the run instead of h
       const agents = ['a', 'b', 'c'].map((id) => scriptedAgent(id, { reply: id, delay: 1 }));
       const slow = Patterns.parallel({ agents }).overChannel({ bufferSize: 1, ...slowWatcher(10_000) });
       // a is delivered at 1 ms (the watcher holds it 10 s), b waits in the buffer, c is parked and times out at 5001 ms.
-      expectObservable(slow.run('x').pipe(map((r) => r.status))).toBe('5001ms (r|)', { r: 'failed' });
+      expectObservable(slow.execute$('x').pipe(map((r) => r.status))).toBe('5001ms (r|)', { r: 'failed' });
       const patient = Patterns.parallel({ agents }).overChannel({ bufferSize: 1, ...slowWatcher(2_000) });
       // a 1..2001, b 2001..4001, c parked at 1 enters the buffer at 2001 (within its 5 s): the run completes when c is collected.
-      expectObservable(patient.run('x').pipe(map((r) => r.status))).toBe('4001ms (r|)', { r: 'completed' });
+      expectObservable(patient.execute$('x').pipe(map((r) => r.status))).toBe('4001ms (r|)', { r: 'completed' });
     });
   });
 
@@ -53,7 +53,7 @@ describe('ChannelBackend: a message the channel drops fails the run instead of h
         termination: TerminationCondition.maxIterations(3),
       });
       // a's message is delivered (the watcher holds it), b's waits in the buffer, c's is dropped.
-      const end$ = orchestrator.run('t', channel).pipe(
+      const end$ = orchestrator.events$('t', channel).pipe(
         filter((event) => event.type === 'finished'),
         map((event) => (event.type === 'finished' ? { type: event.decision.type, error: (event.decision.error as Error).message } : undefined)),
       );

@@ -1,5 +1,5 @@
 import { lastValueFrom, map } from 'rxjs';
-import { AgentError, reply } from '@rxagents/core';
+import { AgentError, invoke$ } from '@rxagents/core';
 import { failingAgent, scriptedAgent } from '@rxagents/testing';
 import { ComposedAgent, Patterns, PatternFailedError } from '@rxagents/patterns';
 import { debater, testScheduler } from './helpers';
@@ -7,16 +7,16 @@ import { debater, testScheduler } from './helpers';
 describe('ComposedAgent', () => {
   it('replies with the pattern output and runs on the model\'s own backend', async () => {
     const vote = new ComposedAgent('vote', Patterns.voting({ agents: [scriptedAgent('a', 'yes'), scriptedAgent('b', 'yes')] }).overChannel().build());
-    expect(await lastValueFrom(reply(vote, 'ship?'))).toBe('yes');
-    const result = await lastValueFrom(vote.run('ship?'));
+    expect(await lastValueFrom(invoke$(vote, 'ship?'))).toBe('yes');
+    const result = await lastValueFrom(vote.execute$('ship?'));
     expect(result.mode).toBe('channel');
   });
 
   it('marks outcomes nobody decided, and errors for a failed pattern', async () => {
     const tie = Patterns.voting({ agents: [scriptedAgent('a', 'yes'), scriptedAgent('b', 'no')] }).asAgent('tie');
-    expect(await lastValueFrom(reply(tie, '?'))).toBe('[deadlocked: tie between no, yes (1 vote each)] ');
+    expect(await lastValueFrom(invoke$(tie, '?'))).toBe('[deadlocked: tie between no, yes (1 vote each)] ');
     const broken = Patterns.sequence({ agents: [failingAgent('step', new Error('boom'))] }).asAgent('pipeline');
-    const error = await lastValueFrom(reply(broken, 'x')).catch((e: unknown) => e);
+    const error = await lastValueFrom(invoke$(broken, 'x')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).cause).toBeInstanceOf(PatternFailedError);
   });
@@ -26,7 +26,7 @@ describe('ComposedAgent', () => {
       const panel = Patterns.debate({ agents: [debater('a', 10), debater('b', 10)], maxRounds: 5 }).overChannel().asAgent('panel', {
         stopWhen: (snapshot) => snapshot.state.messages.length === 3,
       });
-      expectObservable(panel.observe('t').pipe(map((r) => `${r.status}:${r.state.messages.length}`))).toBe('10ms a 9ms b 9ms (c|)', {
+      expectObservable(panel.snapshots$('t').pipe(map((r) => `${r.status}:${r.state.messages.length}`))).toBe('10ms a 9ms b 9ms (c|)', {
         a: 'running:1',
         b: 'running:2',
         c: 'completed:3',

@@ -16,14 +16,14 @@ describe('Patterns.debate', () => {
       it('gives a three-agent debate its exact turn order, round after round, and stops at maxRounds', () => {
         testScheduler().run(({ expectObservable }) => {
           const agents = [debater('alice'), debater('bob'), debater('carol')];
-          const turns$ = debate({ agents, maxRounds: 2 }).observe('Tabs or spaces?').pipe(map(speakerOrStatus));
+          const turns$ = debate({ agents, maxRounds: 2 }).snapshots$('Tabs or spaces?').pipe(map(speakerOrStatus));
           expectObservable(turns$).toBe('10ms a 9ms b 9ms c 9ms a 9ms b 9ms (cz|)', { a: 'alice', b: 'bob', c: 'carol', z: 'completed' });
         });
       });
 
       it('defaults maxRounds to 5 and reports the rounds and the reason', () => {
         testScheduler().run(({ expectObservable }) => {
-          const result$ = debate({ agents: [debater('a', 1), debater('b', 1)] }).run('t').pipe(map((r) => `${r.iterations}:${r.state.messages.length}:${r.reason}`));
+          const result$ = debate({ agents: [debater('a', 1), debater('b', 1)] }).execute$('t').pipe(map((r) => `${r.iterations}:${r.state.messages.length}:${r.reason}`));
           expectObservable(result$).toBe('10ms (r|)', { r: '5:10:reached 5 iterations' });
         });
       });
@@ -32,7 +32,7 @@ describe('Patterns.debate', () => {
         const judge = scriptedAgent('judge', (input) => ({ reply: /bob r2/.test(input) ? 'CONVERGED: they agree' : 'CONTINUE', delay: 5 }));
         testScheduler().run(({ expectObservable }) => {
           const result$ = debate({ agents: [debater('alice'), debater('bob')], maxRounds: 5, judge })
-            .run('t')
+            .execute$('t')
             .pipe(map((r) => `${r.status}/${r.iterations}/${r.reason}`));
           // Round 1 ends at 20, verdict at 25; round 2 ends at 45, verdict CONVERGED at 50.
           expectObservable(result$).toBe('50ms (r|)', { r: 'completed/2/judge: CONVERGED: they agree' });
@@ -44,7 +44,7 @@ describe('Patterns.debate', () => {
         const snapshots: ExecutionResult<ConversationState>[] = [];
         const copies = countLargeArrayCopies(1_000, () => {
           debate({ agents: [scriptedAgent('pro', 'yes'), scriptedAgent('con', 'no')], maxRounds: 600 })
-            .observe('t')
+            .snapshots$('t')
             .subscribe((snapshot) => snapshots.push(snapshot));
         });
         expect(copies).toBe(0);
@@ -57,7 +57,7 @@ describe('Patterns.debate', () => {
         testScheduler().run(({ expectObservable }) => {
           const broken = scriptedAgent('broken', { error: new Error('model down'), delay: 3 });
           const result$ = debate({ agents: [debater('alice'), broken] })
-            .run('t')
+            .execute$('t')
             .pipe(map((r) => `${r.status}/${r.reason}/${(r.error as Error).message}`));
           expectObservable(result$).toBe('13ms (r|)', { r: 'failed/agent broken failed/Agent "broken" failed: model down' });
         });
@@ -69,8 +69,8 @@ describe('Patterns.debate', () => {
     testScheduler().run(({ expectObservable }) => {
       const judge = scriptedAgent('judge', (input) => (/carol r3/.test(input) ? 'CONVERGED' : 'CONTINUE'));
       const make = () => Patterns.debate({ agents: [debater('alice', 7), debater('bob', 3), debater('carol', 11)], maxRounds: 4, judge });
-      const direct$ = make().run('Should we ship on Friday?').pipe(map((r) => r.state.messages));
-      const channel$ = make().overChannel().run('Should we ship on Friday?').pipe(map((r) => r.state.messages));
+      const direct$ = make().execute$('Should we ship on Friday?').pipe(map((r) => r.state.messages));
+      const channel$ = make().overChannel().execute$('Should we ship on Friday?').pipe(map((r) => r.state.messages));
       const transcript = [7, 10, 21, 28, 31, 42, 49, 52, 63].map((at, index) => ({
         index,
         at,

@@ -9,7 +9,7 @@ describe('Patterns.parallel', () => {
       const agents = [scriptedAgent('fast', { reply: 'f', delay: 5 }), scriptedAgent('slowest', { reply: 's', delay: 40 }), scriptedAgent('mid', { reply: 'm', delay: 20 })];
       const snapshots$ = Patterns.parallel({ agents })
         .overChannel()
-        .observe('review')
+        .snapshots$('review')
         .pipe(map((r) => `${r.status}:${r.state.contributions.length}`));
       expectObservable(snapshots$).toBe('40ms (ab|)', { a: 'running:3', b: 'completed:3' });
     });
@@ -29,7 +29,7 @@ describe('Patterns.parallel', () => {
       const agents = [scriptedAgent('a', { reply: 'a', delay: 5 }), scriptedAgent('late', { reply: 'l', delay: 500 })];
       const result$ = Patterns.parallel({ agents, timeout: 100 })
         .overChannel()
-        .run('x')
+        .execute$('x')
         .pipe(map((r) => r.state.contributions.map((c) => `${c.agentId}:${c.success ? 'ok' : c.timedOut ? 'timeout' : 'failed'}`).join(',')));
       expectObservable(result$).toBe('100ms (r|)', { r: 'a:ok,late:timeout' });
     });

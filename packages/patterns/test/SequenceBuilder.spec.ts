@@ -8,7 +8,7 @@ describe('Patterns.sequence', () => {
     testScheduler().run(({ expectObservable }) => {
       const draft = scriptedAgent('draft', (input) => ({ reply: `draft(${input})`, delay: 5 }));
       const edit = scriptedAgent('edit', (input) => ({ reply: `edit(${input})`, delay: 5 }));
-      expectObservable(Patterns.sequence({ agents: [draft, edit] }).run('otters').pipe(map((r) => `${r.status}:${r.output}`))).toBe('10ms (r|)', {
+      expectObservable(Patterns.sequence({ agents: [draft, edit] }).execute$('otters').pipe(map((r) => `${r.status}:${r.output}`))).toBe('10ms (r|)', {
         r: 'completed:edit(draft(otters))',
       });
     });
@@ -36,7 +36,7 @@ describe('Patterns.sequence snapshots', () => {
     const agents = Array.from({ length: 2_000 }, (_, index) => scriptedAgent(`s${index}`, (input: string) => `${input.length}`));
     const snapshots: ExecutionResult<SequenceState>[] = [];
     const copies = countLargeArrayCopies(1_000, () => {
-      Patterns.sequence({ agents }).observe('x').subscribe((snapshot) => snapshots.push(snapshot));
+      Patterns.sequence({ agents }).snapshots$('x').subscribe((snapshot) => snapshots.push(snapshot));
     });
     // Building the pattern copies its 2,000-agent list a couple of times; a copy per step would be ~1,000 more.
     expect(copies).toBeLessThanOrEqual(2);

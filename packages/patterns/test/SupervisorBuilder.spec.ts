@@ -14,7 +14,7 @@ describe('Patterns.supervisor', () => {
     );
     testScheduler().run(({ expectObservable }) => {
       const result$ = Patterns.supervisor({ supervisor: lead, workers: [panel] })
-        .observe('Decide on the RxJS upgrade')
+        .snapshots$('Decide on the RxJS upgrade')
         .pipe(map((r) => (r.status === 'running' ? `${r.state.steps.length}${r.state.pending?.worker ?? '-'}` : `${r.status}:${r.output}`)));
       // lead at 1 delegates; the panel debates two rounds of two 10 ms turns (ends at 41); lead answers at 42.
       expectObservable(result$).toBe('1ms a 39ms b (cz|)', { a: '0panel', b: '1-', c: '1-', z: 'completed:the panel agrees' });
@@ -43,7 +43,7 @@ describe('Patterns.supervisor snapshots', () => {
     const snapshots: ExecutionResult<SupervisorState>[] = [];
     const copies = countLargeArrayCopies(1_000, () => {
       Patterns.supervisor({ supervisor: lead, workers: [worker], maxSteps: 1_500, prompt: () => 'next?' })
-        .observe('task')
+        .snapshots$('task')
         .subscribe((snapshot) => snapshots.push(snapshot));
     });
     expect(copies).toBe(0);

@@ -12,7 +12,7 @@ describe('Patterns.voting', () => {
       it('elects the majority choice; every vote arrives as a snapshot', () => {
         testScheduler().run(({ expectObservable }) => {
           const agents = [scriptedAgent('a', { reply: 'Yes.', delay: 5 }), scriptedAgent('b', { reply: 'no', delay: 10 }), scriptedAgent('c', { reply: 'YES', delay: 15 })];
-          const votes$ = voting({ agents }).observe('Ship?').pipe(map((r) => (r.status === 'running' ? String(r.state.votes.length) : `${r.status}:${r.output}`)));
+          const votes$ = voting({ agents }).snapshots$('Ship?').pipe(map((r) => (r.status === 'running' ? String(r.state.votes.length) : `${r.status}:${r.output}`)));
           expectObservable(votes$).toBe('5ms 1 4ms 2 4ms (3z|)', { 1: '1', 2: '2', 3: '3', z: 'completed:yes' });
         });
       });
@@ -20,7 +20,7 @@ describe('Patterns.voting', () => {
       it('turns a tie into a deadlocked outcome', () => {
         testScheduler().run(({ expectObservable }) => {
           const agents = [scriptedAgent('a', 'approve'), scriptedAgent('b', 'reject'), scriptedAgent('c', 'reject'), scriptedAgent('d', 'approve')];
-          const result$ = voting({ agents }).run('Merge?').pipe(map((r) => `${r.status}|${r.output}|${r.reason}`));
+          const result$ = voting({ agents }).execute$('Merge?').pipe(map((r) => `${r.status}|${r.output}|${r.reason}`));
           expectObservable(result$).toBe('(r|)', { r: 'deadlocked||tie between approve, reject (2 votes each)' });
         });
       });
@@ -29,7 +29,7 @@ describe('Patterns.voting', () => {
         const slow = hangingAgent('slow');
         testScheduler().run(({ expectObservable }) => {
           const agents = [scriptedAgent('a', { reply: 'yes', delay: 5 }), slow, scriptedAgent('c', { reply: 'yes', delay: 8 })];
-          const result$ = voting({ agents, agentTimeout: 50 }).run('Ship?').pipe(
+          const result$ = voting({ agents, agentTimeout: 50 }).execute$('Ship?').pipe(
             map((r) => {
               const failure = r.results.find((result) => !result.success);
               return `${r.status}:${r.output}:${failure?.agentId}:${failure !== undefined && !failure.success && failure.timedOut && failure.error instanceof AgentTimeoutError}`;
@@ -43,7 +43,7 @@ describe('Patterns.voting', () => {
       it('records voters still thinking at the overall timeout with ExecutionTimeoutError', () => {
         testScheduler().run(({ expectObservable }) => {
           const agents = [scriptedAgent('a', { reply: 'yes', delay: 5 }), hangingAgent('b'), hangingAgent('c')];
-          const result$ = voting({ agents, timeout: 30 }).run('Ship?').pipe(
+          const result$ = voting({ agents, timeout: 30 }).execute$('Ship?').pipe(
             map((r) => r.results.map((result) => (result.success ? result.output : `${result.agentId}@${result.startedAt + result.durationMs}:${result.error instanceof ExecutionTimeoutError}`)).join(',')),
           );
           expectObservable(result$).toBe('30ms (r|)', { r: 'yes,b@30:true,c@30:true' });
@@ -60,7 +60,7 @@ describe('Patterns.voting', () => {
   it('bounds how many voters work at once with concurrency', () => {
     testScheduler().run(({ expectObservable }) => {
       const agents = ['a', 'b', 'c', 'd'].map((id) => scriptedAgent(id, { reply: 'x', delay: 10 }));
-      const done$ = Patterns.voting({ agents, concurrency: 2 }).overChannel().run('?').pipe(map((r) => r.status));
+      const done$ = Patterns.voting({ agents, concurrency: 2 }).overChannel().execute$('?').pipe(map((r) => r.status));
       expectObservable(done$).toBe('20ms (r|)', { r: 'completed' });
     });
   });

@@ -2,7 +2,7 @@ import { hangingAgent, scriptedAgent } from '@rxagents/testing';
 import { Patterns, type PatternChannel } from '@rxagents/patterns';
 import { debater, pendingActions, testScheduler } from './helpers';
 
-describe('cancelling a run (seed thread #96)', () => {
+describe('cancelling a run', () => {
   for (const mode of ['direct', 'channel'] as const) {
     it(`${mode}: unsubscribing mid-turn aborts the speaking agent and leaves no timers`, () => {
       const scheduler = testScheduler();
@@ -15,7 +15,7 @@ describe('cancelling a run (seed thread #96)', () => {
       let pendingAfterCancel = -1;
       let emitted = 0;
       scheduler.run(({ cold }) => {
-        const subscription = debate.observe('t').subscribe(() => (emitted += 1));
+        const subscription = debate.snapshots$('t').subscribe(() => (emitted += 1));
         // alice speaks at 10; bob is mid-turn (answers at 40) when we cancel at 25.
         cold('25ms x').subscribe(() => {
           subscription.unsubscribe();

@@ -11,7 +11,7 @@ const fields = (result: ExecutionResult<unknown>): Record<string, unknown> => {
 
 /** What the test needs of a pattern builder, for any state type. */
 interface Observable$ {
-  observe(input: string): Observable<ExecutionResult<unknown>>;
+  snapshots$(input: string): Observable<ExecutionResult<unknown>>;
 }
 
 /** Runs `direct` and `channel` on the same input, each on its own virtual clock from 0; gives each run's snapshots. */
@@ -19,7 +19,7 @@ function bothWays(direct: Observable$, channel: Observable$, input: string): [Ex
   const run = (builder: Observable$): ExecutionResult<unknown>[] => {
     let snapshots: ExecutionResult<unknown>[] = [];
     testScheduler().run(({ flush }) => {
-      builder.observe(input).pipe(toArray()).subscribe((all) => (snapshots = all));
+      builder.snapshots$(input).pipe(toArray()).subscribe((all) => (snapshots = all));
       flush();
     });
     return snapshots;

@@ -18,7 +18,7 @@ describe('overChannel: a watcher that unsubscribes itself from its async handler
     testScheduler().run(({ expectObservable }) => {
       const agents = ['a', 'b', 'c'].map((id) => scriptedAgent(id, { reply: 'yes', delay: 1 }));
       const vote = Patterns.voting({ agents }).overChannel(quitter);
-      expectObservable(vote.run('Ship?').pipe(map((result) => result.status))).toBe('1ms (r|)', { r: 'completed' });
+      expectObservable(vote.execute$('Ship?').pipe(map((result) => result.status))).toBe('1ms (r|)', { r: 'completed' });
     });
   });
 
@@ -26,14 +26,14 @@ describe('overChannel: a watcher that unsubscribes itself from its async handler
     testScheduler().run(({ expectObservable }) => {
       const agents = ['a', 'b', 'c'].map((id) => scriptedAgent(id, { reply: id, delay: 1 }));
       const parallel = Patterns.parallel({ agents }).overChannel(quitter);
-      expectObservable(parallel.run('x').pipe(map((result) => result.status))).toBe('1ms (r|)', { r: 'completed' });
+      expectObservable(parallel.execute$('x').pipe(map((result) => result.status))).toBe('1ms (r|)', { r: 'completed' });
     });
   });
 
   it('a debate still ends (Conversation)', () => {
     testScheduler().run(({ expectObservable }) => {
       const debate = Patterns.debate({ agents: [debater('pro', 1), debater('con', 1)], maxRounds: 2 }).overChannel(quitter);
-      expectObservable(debate.run('Release today?').pipe(map((result) => [result.status, result.iterations]))).toBe('4ms (r|)', { r: ['completed', 2] });
+      expectObservable(debate.execute$('Release today?').pipe(map((result) => [result.status, result.iterations]))).toBe('4ms (r|)', { r: ['completed', 2] });
     });
   });
 });

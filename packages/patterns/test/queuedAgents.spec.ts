@@ -42,7 +42,7 @@ describe('a cancelled run never starts a queued agent', () => {
       const scheduler = (virtual = testScheduler());
       const { agents, started } = voters('slow');
       scheduler.run(({ cold }) => {
-        const subscription = make(agents, {}).observe('?').subscribe();
+        const subscription = make(agents, {}).snapshots$('?').subscribe();
         cold('5ms x').subscribe(() => subscription.unsubscribe());
       });
       expect(started).toEqual(['a']);
@@ -52,7 +52,7 @@ describe('a cancelled run never starts a queued agent', () => {
       const scheduler = (virtual = testScheduler());
       const { agents, started } = voters('answers-on-abort');
       scheduler.run(({ cold }) => {
-        const subscription = make(agents, {}).observe('?').subscribe();
+        const subscription = make(agents, {}).snapshots$('?').subscribe();
         cold('5ms x').subscribe(() => subscription.unsubscribe());
       });
       expect(started).toEqual(['a']);
@@ -72,7 +72,7 @@ describe('a cancelled run never starts a queued agent', () => {
       const scheduler = (virtual = testScheduler());
       const { agents, started } = voters('answers-on-abort');
       scheduler.run(() => {
-        make(agents, { timeout: 5 }).run('?').subscribe();
+        make(agents, { timeout: 5 }).execute$('?').subscribe();
       });
       expect(started).toEqual(['a']);
     });
@@ -84,7 +84,7 @@ describe('a cancelled run never starts a queued agent', () => {
       const { agents, started } = voters('sync');
       const snapshots: string[] = [];
       make(agents, {})
-        .observe('?')
+        .snapshots$('?')
         .pipe(takeWhile(() => false, true))
         .subscribe((snapshot) => snapshots.push(snapshot.status));
       expect(snapshots).toEqual(['running']);
@@ -95,7 +95,7 @@ describe('a cancelled run never starts a queued agent', () => {
   it('a ComposedAgent stopped by stopWhen on its first snapshot starts nobody else', () => {
     const { agents, started } = voters('sync');
     const panel = new ComposedAgent('panel', Patterns.voting({ agents, concurrency: 1 }).build(), { stopWhen: () => true });
-    panel.run('?').subscribe();
+    panel.execute$('?').subscribe();
     expect(started).toEqual(['a']);
   });
 
@@ -134,7 +134,7 @@ describe('a cancelled run never starts a queued agent', () => {
       const scheduler = (virtual = testScheduler());
       const { agents, started } = voters('answers-on-abort');
       scheduler.run(({ cold }) => {
-        const subscription = orchestrator(agents).run('t', StreamingChannel.create<PostedMessage>()).subscribe();
+        const subscription = orchestrator(agents).events$('t', StreamingChannel.create<PostedMessage>()).subscribe();
         cold('5ms x').subscribe(() => subscription.unsubscribe());
       });
       expect(started).toEqual(['a']);
@@ -143,7 +143,7 @@ describe('a cancelled run never starts a queued agent', () => {
     it('stopped by a watcher on the first message', () => {
       virtual = undefined;
       const { agents, started } = voters('sync');
-      orchestrator(agents).run('t', StreamingChannel.create<PostedMessage>()).pipe(takeWhile(() => false, true)).subscribe();
+      orchestrator(agents).events$('t', StreamingChannel.create<PostedMessage>()).pipe(takeWhile(() => false, true)).subscribe();
       expect(started).toEqual(['a']);
     });
   });

@@ -95,7 +95,7 @@ describe('timer-valued options', () => {
         const clock = recording(scheduler);
         const builder = make({ agentTimeout: Infinity, timeout: Infinity }, clock);
         const pattern = mode === 'direct' ? builder : (builder as PatternBuilder<unknown> & { overChannel(): PatternBuilder<unknown> }).overChannel();
-        expectObservable(pattern.run('go').pipe(map((r) => r.status))).toBe(`${name === 'debate' ? 20 : 10}ms (c|)`, { c: 'completed' });
+        expectObservable(pattern.execute$('go').pipe(map((r) => r.status))).toBe(`${name === 'debate' ? 20 : 10}ms (c|)`, { c: 'completed' });
         scheduler.flush();
         expect(clock.delays.filter((delay) => !(delay >= 0 && delay <= MAX_DELAY_MS))).toEqual([]);
       });
@@ -108,7 +108,7 @@ describe('timer-valued options', () => {
       const clock = recording(scheduler);
       const base = Patterns.voting({ agents: [scriptedAgent('a', { reply: 'yes', delay: 5 }), hangingAgent('slow')], agentTimeout: Infinity, timeout: Infinity, scheduler: clock });
       const vote = mode === 'direct' ? base : base.overChannel();
-      expectObservable(vote.observe('Ship?').pipe(map((r) => r.status)), `^ ${MAX_DELAY_MS}ms !`).toBe('5ms r', { r: 'running' });
+      expectObservable(vote.snapshots$('Ship?').pipe(map((r) => r.status)), `^ ${MAX_DELAY_MS}ms !`).toBe('5ms r', { r: 'running' });
       scheduler.flush();
       expect(clock.delays.filter((delay) => !(delay >= 0 && delay <= MAX_DELAY_MS))).toEqual([]);
     });

@@ -117,7 +117,7 @@ describe('user code that throws or forgets to return ends the run visibly', () =
   });
 
   describe('builders', () => {
-    const cases: ReadonlyArray<readonly [string, () => { observe(input: string): Observable<unknown> }]> = [
+    const cases: ReadonlyArray<readonly [string, () => { snapshots$(input: string): Observable<unknown> }]> = [
       ['debate prompt', () => Patterns.debate({ agents: [slow('a'), slow('b')], prompt: throwsAfter(1, () => 'p') })],
       ['debate judge predicate', () => Patterns.debate({ agents: [slow('a'), slow('b')], judge: slow('j'), judgeOptions: { predicate: () => { throw boom; } } })],
       ['debate judge prompt', () => Patterns.debate({ agents: [slow('a'), slow('b')], judge: slow('j'), judgeOptions: { prompt: () => { throw boom; } } })],
@@ -131,28 +131,28 @@ describe('user code that throws or forgets to return ends the run visibly', () =
     ];
     for (const mode of ['direct', 'channel'] as const) {
       it.each(cases)(`${mode}: %s throws`, (name, make) => {
-        const builder = make() as { observe(input: string): Observable<unknown>; overChannel?: () => { observe(input: string): Observable<unknown> } };
+        const builder = make() as { snapshots$(input: string): Observable<unknown>; overChannel?: () => { snapshots$(input: string): Observable<unknown> } };
         if (mode === 'channel' && builder.overChannel === undefined) return;
         const pattern = mode === 'direct' ? builder : (builder.overChannel as () => typeof builder).call(builder);
         // a throwing judge predicate is reported as the judge failing (the run fails with it)
-        expectVisibleEnd(outcome(() => pattern.observe('go')), name.startsWith('debate judge') ? boom : boom);
+        expectVisibleEnd(outcome(() => pattern.snapshots$('go')), name.startsWith('debate judge') ? boom : boom);
       });
     }
 
     it('voting parseVote forgets to return', () => {
-      expectVisibleEnd(outcome(() => Patterns.voting({ agents: [slow('a')], parseVote: forgetsAfter(0, () => 'x') }).observe('go')), /parseVote.*undefined/);
+      expectVisibleEnd(outcome(() => Patterns.voting({ agents: [slow('a')], parseVote: forgetsAfter(0, () => 'x') }).snapshots$('go')), /parseVote.*undefined/);
     });
 
     it('a judge predicate that forgets to return fails the run instead of never converging', () => {
       const debate = Patterns.debate({ agents: [slow('a'), slow('b')], maxRounds: 3, judge: slow('j'), judgeOptions: { predicate: forgetsAfter(0, () => true) } });
-      expectVisibleEnd(outcome(() => debate.observe('go')), /predicate.*undefined/);
+      expectVisibleEnd(outcome(() => debate.snapshots$('go')), /predicate.*undefined/);
     });
   });
 
   describe('conversations', () => {
     const orchestrate = (overrides: Partial<Parameters<typeof ConversationOrchestrator.create>[0]>) =>
       outcome(() =>
-        ConversationOrchestrator.create({ participants: [slow('a'), slow('b')], termination: TerminationCondition.maxMessages(4), ...overrides }).run('t', StreamingChannel.create<PostedMessage>()),
+        ConversationOrchestrator.create({ participants: [slow('a'), slow('b')], termination: TerminationCondition.maxMessages(4), ...overrides }).events$('t', StreamingChannel.create<PostedMessage>()),
       );
 
     it('a custom turn policy throws', () => {
@@ -174,17 +174,17 @@ describe('user code that throws or forgets to return ends the run visibly', () =
 
   describe('channel hooks and observers', () => {
     it('onChannel throws', () => {
-      expectVisibleEnd(outcome(() => Patterns.voting({ agents: [slow('a')] }).overChannel({ onChannel: () => { throw boom; } }).observe('go')));
+      expectVisibleEnd(outcome(() => Patterns.voting({ agents: [slow('a')] }).overChannel({ onChannel: () => { throw boom; } }).snapshots$('go')));
     });
 
     it('a ComposedAgent stopWhen throws', () => {
       const panel = new ComposedAgent('panel', Patterns.voting({ agents: [slow('a'), slow('b')] }).build(), { stopWhen: throwsAfter(1, () => false) });
-      expectVisibleEnd(outcome(() => panel.observe('go')));
+      expectVisibleEnd(outcome(() => panel.snapshots$('go')));
     });
 
     it('a ComposedAgent stopWhen forgets to return', () => {
       const panel = new ComposedAgent('panel', Patterns.voting({ agents: [slow('a'), slow('b')] }).build(), { stopWhen: forgetsAfter(0, () => false) });
-      expectVisibleEnd(outcome(() => panel.observe('go')), /stopWhen.*undefined/);
+      expectVisibleEnd(outcome(() => panel.snapshots$('go')), /stopWhen.*undefined/);
     });
 
     it('a debate output throws over a channel', () => {
@@ -204,7 +204,7 @@ describe('user code that throws or forgets to return ends the run visibly', () =
     });
 
     it('a voting aggregation that forgets to return', () => {
-      expectVisibleEnd(outcome(() => Patterns.voting({ agents: [slow('a')], aggregation: forgetsAfter(1, () => ({ winner: 'x', reason: 'r' })) }).run('go')), /aggregation.*undefined/);
+      expectVisibleEnd(outcome(() => Patterns.voting({ agents: [slow('a')], aggregation: forgetsAfter(1, () => ({ winner: 'x', reason: 'r' })) }).execute$('go')), /aggregation.*undefined/);
     });
   });
 });
@@ -213,13 +213,13 @@ describe('a prompt that forgets to return', () => {
   it.each(['direct', 'channel'] as const)('%s: fails the vote instead of every voter silently abstaining', (mode) => {
     const base = Patterns.voting({ agents: [slow('a'), slow('b')], prompt: forgetsAfter(0, () => 'q') });
     const vote = mode === 'direct' ? base : base.overChannel();
-    expectVisibleEnd(outcome(() => vote.run('go')), /prompt.*undefined/);
+    expectVisibleEnd(outcome(() => vote.execute$('go')), /prompt.*undefined/);
   });
 
   it('a conversation prompt', () => {
     expectVisibleEnd(
       outcome(() =>
-        ConversationOrchestrator.create({ participants: [slow('a')], termination: TerminationCondition.maxMessages(2), prompt: forgetsAfter(1, () => 'p') }).run('t', StreamingChannel.create<PostedMessage>()),
+        ConversationOrchestrator.create({ participants: [slow('a')], termination: TerminationCondition.maxMessages(2), prompt: forgetsAfter(1, () => 'p') }).events$('t', StreamingChannel.create<PostedMessage>()),
       ),
       /prompt.*undefined/,
     );
@@ -243,7 +243,7 @@ describe('a watcher attached with onChannel that throws', () => {
             });
           },
         })
-        .run('go'),
+        .execute$('go'),
     );
     expectVisibleEnd(result);
     expect(channel?.metrics().closed).toBe(true);
@@ -254,6 +254,6 @@ describe('a parallel merge that forgets to return', () => {
   it.each(['direct', 'channel'] as const)('%s: fails the run instead of an undefined output', (mode) => {
     const base = Patterns.parallel({ agents: [slow('a'), slow('b')], merge: forgetsAfter(0, () => '') });
     const work = mode === 'direct' ? base : base.overChannel();
-    expectVisibleEnd(outcome(() => work.run('go')), /merge.*undefined/);
+    expectVisibleEnd(outcome(() => work.execute$('go')), /merge.*undefined/);
   });
 });

@@ -50,14 +50,14 @@ export const ToChannelOptionsSchema = z.strictObject({
  *
  * @example
  * ```ts
- * import { defineAgent, invoke } from '@rxagents/core';
+ * import { defineAgent, stream } from '@rxagents/core';
  * import { BackpressureStrategy, StreamingChannel, toChannel } from '@rxagents/streaming';
  * import { from } from 'rxjs';
  *
  * const writer = defineAgent('writer', () => from(['Once ', 'upon ', 'a time']));
  * const tokens = StreamingChannel.create<string>({ id: 'tokens', backpressure: BackpressureStrategy.BLOCK });
  * tokens.subscribe((token) => console.log(token));
- * invoke(writer, 'Tell a story').pipe(toChannel(tokens, { complete: true })).subscribe();
+ * stream(writer, 'Tell a story').pipe(toChannel(tokens, { complete: true })).subscribe();
  * ```
  */
 export function toChannel<T>(channel: StreamingChannel<T>, options: ToChannelOptions = {}): OperatorFunction<T, boolean> {

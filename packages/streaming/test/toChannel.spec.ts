@@ -1,6 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
 import { lastValueFrom, map, Observable, take, timer, toArray } from 'rxjs';
-import { invoke } from '@rxagents/core';
+import { stream } from '@rxagents/core';
 import { scriptedAgent } from '@rxagents/testing';
 import { BackpressureStrategy, ChannelClosedError, StreamingChannel, toChannel } from '@rxagents/streaming';
 
@@ -13,7 +13,7 @@ describe('toChannel', () => {
     const tokens: string[] = [];
     const done = new Promise<void>((resolve) => channel.onComplete(resolve));
     channel.subscribe((token) => void tokens.push(token));
-    await expect(lastValueFrom(invoke(writer, 'story').pipe(toChannel(channel, { complete: true }), toArray()))).resolves.toEqual([true, true, true]);
+    await expect(lastValueFrom(stream(writer, 'story').pipe(toChannel(channel, { complete: true }), toArray()))).resolves.toEqual([true, true, true]);
     await done;
     expect(tokens.join('')).toBe('Once upon a time');
   });

@@ -25,12 +25,12 @@ import { issuesAt, throwIfAny } from './internal/issuesAt';
  * ```ts
  * import { deepStrictEqual } from 'node:assert';
  * import { TestScheduler } from 'rxjs/testing';
- * import { reply } from '@rxagents/core';
+ * import { invoke$ } from '@rxagents/core';
  * import { scriptedAgent, type ScriptAnswer } from '@rxagents/testing';
  *
  * const answer: ScriptAnswer = { marbles: '--a-b|', values: { a: 'Hel', b: 'lo' } };
  * new TestScheduler(deepStrictEqual).run(({ expectObservable }) => {
- *   expectObservable(reply(scriptedAgent('greeter', answer), 'hi')).toBe('-----(x|)', { x: 'Hello' });
+ *   expectObservable(invoke$(scriptedAgent('greeter', answer), 'hi')).toBe('-----(x|)', { x: 'Hello' });
  * });
  * ```
  */

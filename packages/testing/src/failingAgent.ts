@@ -11,13 +11,13 @@ import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
  *
  * @example
  * ```ts
- * import { reply } from '@rxagents/core';
+ * import { invoke$ } from '@rxagents/core';
  * import { failingAgent, type FailureMode } from '@rxagents/testing';
  *
  * const modes: FailureMode[] = ['throw', 'reject', 'error'];
  * for (const mode of modes) {
  *   const agent = failingAgent(`by-${mode}`, new Error('boom'), { mode });
- *   reply(agent, 'hi').subscribe({ error: (error) => console.log(mode, error.name) }); // throw AgentError, ...
+ *   invoke$(agent, 'hi').subscribe({ error: (error) => console.log(mode, error.name) }); // throw AgentError, ...
  * }
  * ```
  */
@@ -29,13 +29,13 @@ export type FailureMode = 'throw' | 'reject' | 'error';
  * @example
  * ```ts
  * import { VirtualTimeScheduler } from 'rxjs';
- * import { reply } from '@rxagents/core';
+ * import { invoke$ } from '@rxagents/core';
  * import { failingAgent, type FailingAgentOptions } from '@rxagents/testing';
  *
  * const clock = new VirtualTimeScheduler();
  * const options: FailingAgentOptions = { mode: 'error', delay: 500, scheduler: clock, name: 'Flaky' };
  * const flaky = failingAgent('flaky', new Error('upstream timeout'), options);
- * reply(flaky, 'hi').subscribe({ error: (error) => console.log(clock.now(), error.message) });
+ * invoke$(flaky, 'hi').subscribe({ error: (error) => console.log(clock.now(), error.message) });
  * clock.flush(); // 500 Agent "flaky" failed: upstream timeout
  * ```
  */
@@ -56,11 +56,11 @@ export interface FailingAgentOptions {
  *
  * @example
  * ```ts
- * import { reply } from '@rxagents/core';
+ * import { invoke$ } from '@rxagents/core';
  * import { failingAgent } from '@rxagents/testing';
  *
  * const broken = failingAgent('broken', new Error('model unavailable'), { mode: 'reject' });
- * reply(broken, 'hi').subscribe({ error: (error) => console.log(error.message) });
+ * invoke$(broken, 'hi').subscribe({ error: (error) => console.log(error.message) });
  * // Agent "broken" failed: model unavailable
  * ```
  */

@@ -13,12 +13,12 @@ import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
  * @example
  * ```ts
  * import { VirtualTimeScheduler } from 'rxjs';
- * import { reply } from '@rxagents/core';
+ * import { invoke$ } from '@rxagents/core';
  * import { hangingAgent, type HangingAgent } from '@rxagents/testing';
  *
  * const clock = new VirtualTimeScheduler();
  * const stuck: HangingAgent = hangingAgent('stuck');
- * reply(stuck, 'hello?', { timeout: 1_000, scheduler: clock }).subscribe({ error: (error) => console.log(error.code) });
+ * invoke$(stuck, 'hello?', { timeout: 1_000, scheduler: clock }).subscribe({ error: (error) => console.log(error.code) });
  * clock.flush(); // AGENT_TIMEOUT
  * console.log(stuck.callCount, stuck.abortCount, stuck.aborted); // 1 1 true
  * ```
@@ -44,11 +44,11 @@ export interface HangingAgent extends Agent {
  *
  * @example
  * ```ts
- * import { reply } from '@rxagents/core';
+ * import { invoke$ } from '@rxagents/core';
  * import { hangingAgent } from '@rxagents/testing';
  *
  * const stuck = hangingAgent('stuck');
- * const subscription = reply(stuck, 'hello?').subscribe();
+ * const subscription = invoke$(stuck, 'hello?').subscribe();
  * subscription.unsubscribe();
  * console.log(stuck.aborted); // true
  * ```

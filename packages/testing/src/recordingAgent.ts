@@ -12,11 +12,11 @@ import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
  *
  * @example
  * ```ts
- * import { reply } from '@rxagents/core';
+ * import { invoke$ } from '@rxagents/core';
  * import { recordingAgent, type RecordedCall } from '@rxagents/testing';
  *
  * const writer = recordingAgent('writer', async (input) => input);
- * reply(writer, 'draft', { metadata: { taskId: 't1' } }).subscribe().unsubscribe();
+ * invoke$(writer, 'draft', { metadata: { taskId: 't1' } }).subscribe().unsubscribe();
  * const [call]: readonly RecordedCall[] = writer.calls;
  * console.log(call?.input, call?.options.metadata, call?.aborted); // draft { taskId: 't1' } true
  * ```
@@ -36,12 +36,12 @@ export interface RecordedCall {
  *
  * @example
  * ```ts
- * import { reply } from '@rxagents/core';
+ * import { invoke$ } from '@rxagents/core';
  * import { recordingAgent, scriptedAgent, type RecordingAgent } from '@rxagents/testing';
  *
  * const billing: RecordingAgent = recordingAgent('billing', scriptedAgent('billing-script', 'Refund issued.'));
  * billing.receive({ type: 'HANDOFF_REQUEST', from: 'intake', to: 'billing', payload: { taskId: 't1' } });
- * reply(billing, 'Refund order 42').subscribe(console.log); // Refund issued.
+ * invoke$(billing, 'Refund order 42').subscribe(console.log); // Refund issued.
  * console.log(billing.inputs, billing.received.length); // [ 'Refund order 42' ] 1
  * ```
  */
@@ -67,11 +67,11 @@ export interface RecordingAgent extends Agent {
  *
  * @example
  * ```ts
- * import { reply } from '@rxagents/core';
+ * import { invoke$ } from '@rxagents/core';
  * import { recordingAgent } from '@rxagents/testing';
  *
  * const writer = recordingAgent('writer', async (input) => `draft of ${input}`);
- * reply(writer, 'the intro', { context: [{ role: 'user', content: 'be brief' }] }).subscribe();
+ * invoke$(writer, 'the intro', { context: [{ role: 'user', content: 'be brief' }] }).subscribe();
  * console.log(writer.calls[0]?.options.context?.length); // 1
  * ```
  */

@@ -37,14 +37,14 @@ export type ScriptMatcher = string | RegExp | ((input: string, options: ChatOpti
  *
  * @example
  * ```ts
- * import { reply } from '@rxagents/core';
+ * import { invoke$ } from '@rxagents/core';
  * import { scriptedAgent, type ScriptRule } from '@rxagents/testing';
  *
  * const rules: ScriptRule[] = [
  *   { match: 'ping', answer: 'pong' },
  *   { match: /^echo /, answer: (input) => input.slice('echo '.length) },
  * ];
- * reply(scriptedAgent('bot', rules), 'echo hi').subscribe(console.log); // hi
+ * invoke$(scriptedAgent('bot', rules), 'echo hi').subscribe(console.log); // hi
  * ```
  */
 export interface ScriptRule {
@@ -80,13 +80,13 @@ export type Script = readonly ScriptRule[] | ScriptAnswer | ((input: string, opt
  * @example
  * ```ts
  * import { VirtualTimeScheduler } from 'rxjs';
- * import { reply } from '@rxagents/core';
+ * import { invoke$ } from '@rxagents/core';
  * import { scriptedAgent, type ScriptedAgentOptions } from '@rxagents/testing';
  *
  * const clock = new VirtualTimeScheduler();
  * const options: ScriptedAgentOptions = { scheduler: clock, name: 'Billing', role: 'Billing specialist' };
  * const billing = scriptedAgent('billing', { reply: 'Paid.', delay: 30_000 }, options);
- * reply(billing, 'Status?').subscribe((text) => console.log(clock.now(), text));
+ * invoke$(billing, 'Status?').subscribe((text) => console.log(clock.now(), text));
  * clock.flush(); // 30000 Paid. (printed at once: the 30 s are virtual)
  * ```
  */
@@ -107,11 +107,11 @@ export interface ScriptedAgentOptions {
  * @example
  * ```ts
  * import { lastValueFrom } from 'rxjs';
- * import { reply } from '@rxagents/core';
+ * import { invoke$ } from '@rxagents/core';
  * import { scriptedAgent, type ScriptedAgent } from '@rxagents/testing';
  *
  * const echo: ScriptedAgent = scriptedAgent('echo', (input) => `echo: ${input}`);
- * await lastValueFrom(reply(echo, 'one', { metadata: { taskId: 't1' } }));
+ * await lastValueFrom(invoke$(echo, 'one', { metadata: { taskId: 't1' } }));
  * console.log(echo.inputs, echo.calls[0]?.options.metadata, echo.abortCount); // [ 'one' ] { taskId: 't1' } 0
  * ```
  */
@@ -135,7 +135,7 @@ export interface ScriptedAgent extends Agent {
  *
  * The id, the script and the options are checked when the agent is built (strict shapes, delays from 0
  * to `MAX_DELAY_MS` or `Infinity` for never); an answer computed by a function is checked when it is
- * computed, and a bad one fails that call (through `invoke`, an `AgentError` caused by a `ConfigError`).
+ * computed, and a bad one fails that call (through `stream`, an `AgentError` caused by a `ConfigError`).
  * A matcher or answer function that throws fails the call the same way. A call whose signal is already
  * aborted runs no script code: it fails with the signal's reason and counts as aborted.
  *
@@ -144,14 +144,14 @@ export interface ScriptedAgent extends Agent {
  *
  * @example
  * ```ts
- * import { reply } from '@rxagents/core';
+ * import { invoke$ } from '@rxagents/core';
  * import { scriptedAgent } from '@rxagents/testing';
  *
  * const billing = scriptedAgent('billing', [
  *   { match: /invoice/i, answer: { chunks: ['Your invoice ', 'is paid.'], interval: 5 } },
  *   { match: () => true, answer: 'I only handle billing.' },
  * ]);
- * reply(billing, 'Where is my invoice?').subscribe(console.log); // Your invoice is paid.
+ * invoke$(billing, 'Where is my invoice?').subscribe(console.log); // Your invoice is paid.
  * ```
  */
 export function scriptedAgent(id: string, rules: readonly ScriptRule[], options?: ScriptedAgentOptions): ScriptedAgent;

@@ -1,6 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
 import { lastValueFrom, VirtualTimeScheduler } from 'rxjs';
-import { AgentError, AgentTimeoutError, invoke, reply } from '@rxagents/core';
+import { AgentError, AgentTimeoutError, stream, invoke$ } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
@@ -17,43 +17,43 @@ describe('scriptedAgent', () => {
 
   it('answers an exact input at once', () => {
     testScheduler().run(({ expectObservable }) => {
-      expectObservable(invoke(agent(), 'hello')).toBe('(a|)', { a: 'hi there' });
+      expectObservable(stream(agent(), 'hello')).toBe('(a|)', { a: 'hi there' });
     });
   });
 
   it('answers a RegExp match with chunks on virtual time', () => {
     testScheduler().run(({ expectObservable }) => {
-      expectObservable(invoke(agent(), 'my INVOICE')).toBe('--a--(b|)', { a: 'Your ', b: 'invoice' });
+      expectObservable(stream(agent(), 'my INVOICE')).toBe('--a--(b|)', { a: 'Your ', b: 'invoice' });
     });
   });
 
   it('answers a function match with a delayed error', () => {
     testScheduler().run(({ expectObservable }) => {
-      expectObservable(invoke(agent(), '!stop')).toBe('----#', undefined, new AgentError('s', new Error('refused')));
+      expectObservable(stream(agent(), '!stop')).toBe('----#', undefined, new AgentError('s', new Error('refused')));
     });
   });
 
   it('answers from a marble diagram, one frame per millisecond', () => {
     testScheduler().run(({ expectObservable }) => {
-      expectObservable(invoke(agent(), 'marbles')).toBe('-a--b|', { a: 'x', b: 'y' });
+      expectObservable(stream(agent(), 'marbles')).toBe('-a--b|', { a: 'x', b: 'y' });
     });
   });
 
   it('answers from a function of the input', () => {
     testScheduler().run(({ expectObservable }) => {
-      expectObservable(reply(agent(), 'echo')).toBe('-(a|)', { a: 'echo echo' });
+      expectObservable(invoke$(agent(), 'echo')).toBe('-(a|)', { a: 'echo echo' });
     });
   });
 
   it('fails with the input quoted when no rule matches', async () => {
-    await expect(lastValueFrom(reply(agent(), 'unknown'))).rejects.toThrow('scriptedAgent "s" has no rule for input "unknown"');
+    await expect(lastValueFrom(invoke$(agent(), 'unknown'))).rejects.toThrow('scriptedAgent "s" has no rule for input "unknown"');
   });
 
   it('records inputs and aborts', () => {
     testScheduler().run(({ flush }) => {
       const a = agent();
-      reply(a, 'hello').subscribe();
-      reply(a, 'my invoice', { timeout: 1 }).subscribe({ error: () => undefined });
+      invoke$(a, 'hello').subscribe();
+      invoke$(a, 'my invoice', { timeout: 1 }).subscribe({ error: () => undefined });
       flush();
       expect(a.inputs).toEqual(['hello', 'my invoice']);
       expect(a.abortCount).toBe(1);
@@ -63,7 +63,7 @@ describe('scriptedAgent', () => {
   it('accepts a single fixed answer and agent details', async () => {
     const fixed = scriptedAgent('f', 'always this', { name: 'Fixed', role: 'Parrot' });
     expect(fixed).toMatchObject({ id: 'f', name: 'Fixed', role: 'Parrot' });
-    await expect(lastValueFrom(reply(fixed, 'anything'))).resolves.toBe('always this');
+    await expect(lastValueFrom(invoke$(fixed, 'anything'))).resolves.toBe('always this');
   });
 });
 
@@ -71,7 +71,7 @@ describe('failingAgent', () => {
   it.each(['throw', 'reject', 'error'] as const)('fails by %s, wrapped in AgentError', async (mode) => {
     const cause = new Error('down');
     const agent = failingAgent('f', cause, { mode });
-    const error = (await lastValueFrom(reply(agent, 'x')).catch((e: unknown) => e)) as AgentError;
+    const error = (await lastValueFrom(invoke$(agent, 'x')).catch((e: unknown) => e)) as AgentError;
     expect(error).toBeInstanceOf(AgentError);
     expect(error.cause).toBe(cause);
     expect(agent.callCount).toBe(1);
@@ -80,7 +80,7 @@ describe('failingAgent', () => {
   it('errors after a delay on virtual time', () => {
     testScheduler().run(({ expectObservable }) => {
       const cause = new Error('late');
-      expectObservable(invoke(failingAgent('f', cause, { delay: 3 }), 'x')).toBe('---#', undefined, new AgentError('f', cause));
+      expectObservable(stream(failingAgent('f', cause, { delay: 3 }), 'x')).toBe('---#', undefined, new AgentError('f', cause));
     });
   });
 });
@@ -89,7 +89,7 @@ describe('hangingAgent', () => {
   it('never answers and records the abort reason of a timeout', () => {
     testScheduler().run(({ expectObservable, flush }) => {
       const agent = hangingAgent('h');
-      expectObservable(invoke(agent, 'x', { timeout: 7 })).toBe('-------#', undefined, new AgentTimeoutError('h', 7));
+      expectObservable(stream(agent, 'x', { timeout: 7 })).toBe('-------#', undefined, new AgentTimeoutError('h', 7));
       flush();
       expect(agent.callCount).toBe(1);
       expect(agent.aborted).toBe(true);
@@ -99,7 +99,7 @@ describe('hangingAgent', () => {
 
   it('records an abort on unsubscribe', () => {
     const agent = hangingAgent('h');
-    const subscription = invoke(agent, 'x').subscribe();
+    const subscription = stream(agent, 'x').subscribe();
     expect(agent.aborted).toBe(false);
     subscription.unsubscribe();
     expect(agent.aborted).toBe(true);
@@ -112,7 +112,7 @@ describe('recordingAgent', () => {
     const inner = scriptedAgent('inner', 'ok');
     const agent = recordingAgent('r', inner, { name: 'Recorder' });
     const context = [{ role: 'system' as const, content: 'be brief' }];
-    await expect(lastValueFrom(reply(agent, 'task', { context, metadata: { k: 1 } }))).resolves.toBe('ok');
+    await expect(lastValueFrom(invoke$(agent, 'task', { context, metadata: { k: 1 } }))).resolves.toBe('ok');
     agent.receive({ type: 'HANDOFF_REQUEST', from: 'a', to: 'r', payload: { taskId: 't' } });
     expect(agent.inputs).toEqual(['task']);
     expect(agent.calls[0]?.options.context).toBe(context);
@@ -123,7 +123,7 @@ describe('recordingAgent', () => {
 
   it('sees an abort on its recorded call', () => {
     const agent = recordingAgent('r', hangingAgent('inner'));
-    invoke(agent, 'x').subscribe().unsubscribe();
+    stream(agent, 'x').subscribe().unsubscribe();
     expect(agent.calls[0]?.aborted).toBe(true);
     expect(agent.abortCount).toBe(1);
   });
@@ -137,7 +137,7 @@ describe('scriptedAgent, review regressions', () => {
     ]);
 
     const answers = [];
-    for (let call = 0; call < 3; call += 1) answers.push(await lastValueFrom(reply(agent, 'my invoice')));
+    for (let call = 0; call < 3; call += 1) answers.push(await lastValueFrom(invoke$(agent, 'my invoice')));
 
     expect(answers).toEqual(['billing', 'billing', 'billing']);
   });
@@ -147,7 +147,7 @@ describe('scriptedAgent, review regressions', () => {
     const agent = scriptedAgent('m', { marbles: '100ms a 9ms (b|)', values: { a: 'x', b: 'y' } }, { scheduler: clock });
     const seen: [number, string][] = [];
 
-    invoke(agent, 'hi').subscribe((chunk) => seen.push([clock.now(), chunk]));
+    stream(agent, 'hi').subscribe((chunk) => seen.push([clock.now(), chunk]));
     clock.flush();
 
     expect(seen).toEqual([

@@ -1,6 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
 import { type SchedulerLike, Subscription } from 'rxjs';
-import { AgentError, invoke, MAX_DELAY_MS } from '@rxagents/core';
+import { AgentError, stream, MAX_DELAY_MS } from '@rxagents/core';
 import { failingAgent } from '@rxagents/testing';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
@@ -32,7 +32,7 @@ describe('failingAgent timing', () => {
     } as SchedulerLike;
     const seen: unknown[] = [];
 
-    invoke(failingAgent('f', new Error('x'), { delay: Infinity, scheduler }), 'hi').subscribe({ error: (error: unknown) => seen.push(error) });
+    stream(failingAgent('f', new Error('x'), { delay: Infinity, scheduler }), 'hi').subscribe({ error: (error: unknown) => seen.push(error) });
 
     expect(delays).toEqual([]);
     expect(seen).toEqual([]);
@@ -41,8 +41,8 @@ describe('failingAgent timing', () => {
   it('fails at once with no delay, and after the delay on virtual time', () => {
     testScheduler().run(({ expectObservable }) => {
       const cause = new Error('down');
-      expectObservable(invoke(failingAgent('f', cause), 'x')).toBe('#', undefined, new AgentError('f', cause));
-      expectObservable(invoke(failingAgent('g', cause, { delay: 5 }), 'x')).toBe('-----#', undefined, new AgentError('g', cause));
+      expectObservable(stream(failingAgent('f', cause), 'x')).toBe('#', undefined, new AgentError('f', cause));
+      expectObservable(stream(failingAgent('g', cause, { delay: 5 }), 'x')).toBe('-----#', undefined, new AgentError('g', cause));
     });
   });
 });

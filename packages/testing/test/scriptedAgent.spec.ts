@@ -1,6 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
 import { from, lastValueFrom, type SchedulerLike, Subscription, VirtualTimeScheduler } from 'rxjs';
-import { AgentError, ConfigError, MAX_DELAY_MS, invoke, reply } from '@rxagents/core';
+import { AgentError, ConfigError, MAX_DELAY_MS, stream, invoke$ } from '@rxagents/core';
 import { answerToObservable, scriptedAgent, type ScriptAnswer } from '@rxagents/testing';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
@@ -75,7 +75,7 @@ describe('scriptedAgent timing', () => {
     const { scheduler, delays } = recordingScheduler();
     const seen: unknown[] = [];
 
-    invoke(scriptedAgent('a', answer, { scheduler }), 'hi').subscribe({ next: (chunk) => seen.push(chunk), error: (error: unknown) => seen.push(error) });
+    stream(scriptedAgent('a', answer, { scheduler }), 'hi').subscribe({ next: (chunk) => seen.push(chunk), error: (error: unknown) => seen.push(error) });
 
     expect(delays).toEqual([]);
     expect(seen).toEqual([]);
@@ -85,7 +85,7 @@ describe('scriptedAgent timing', () => {
     const { scheduler, delays } = recordingScheduler();
     const seen: string[] = [];
 
-    invoke(scriptedAgent('a', { chunks: ['a', 'b'], interval: Infinity }, { scheduler }), 'hi').subscribe((chunk) => seen.push(chunk));
+    stream(scriptedAgent('a', { chunks: ['a', 'b'], interval: Infinity }, { scheduler }), 'hi').subscribe((chunk) => seen.push(chunk));
 
     expect(seen).toEqual(['a']);
     expect(delays).toEqual([]);
@@ -93,14 +93,14 @@ describe('scriptedAgent timing', () => {
 
   it('streams the first chunk and then nothing when the interval is Infinity, on virtual time', () => {
     testScheduler().run(({ expectObservable }) => {
-      expectObservable(invoke(scriptedAgent('a', { chunks: ['a', 'b'], delay: 2, interval: Infinity }), 'hi'), '^ 1000ms !').toBe('--a');
+      expectObservable(stream(scriptedAgent('a', { chunks: ['a', 'b'], delay: 2, interval: Infinity }), 'hi'), '^ 1000ms !').toBe('--a');
     });
   });
 
   it('answers after the longest delay a timer can wait, on virtual time', () => {
     const clock = new VirtualTimeScheduler();
     const seen: [number, string][] = [];
-    invoke(scriptedAgent('a', { reply: 'late', delay: MAX_DELAY_MS }, { scheduler: clock }), 'hi').subscribe((chunk) => seen.push([clock.now(), chunk]));
+    stream(scriptedAgent('a', { reply: 'late', delay: MAX_DELAY_MS }, { scheduler: clock }), 'hi').subscribe((chunk) => seen.push([clock.now(), chunk]));
     clock.flush();
     expect(seen).toEqual([[MAX_DELAY_MS, 'late']]);
   });
@@ -110,7 +110,7 @@ describe('scriptedAgent user functions', () => {
   it('fails the call, naming the rule, when a computed answer is not an answer (a forgotten return)', async () => {
     const agent = scriptedAgent('a', [{ match: 'hi', answer: (() => undefined) as never }]);
 
-    const error = await failure(lastValueFrom(reply(agent, 'hi')));
+    const error = await failure(lastValueFrom(invoke$(agent, 'hi')));
 
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).cause).toBeInstanceOf(ConfigError);
@@ -120,7 +120,7 @@ describe('scriptedAgent user functions', () => {
   it('fails the call when a computed answer has a bad delay', async () => {
     const agent = scriptedAgent('a', () => ({ reply: 'x', delay: 2 ** 31 }));
 
-    const error = await failure(lastValueFrom(reply(agent, 'hi')));
+    const error = await failure(lastValueFrom(invoke$(agent, 'hi')));
 
     expect((error as AgentError).cause).toBeInstanceOf(ConfigError);
     expect((error as AgentError).message).toMatch(/delay must be from 0 to 2147483647 ms/);
@@ -132,7 +132,7 @@ describe('scriptedAgent user functions', () => {
       { match: () => true, answer: 'fallback' },
     ]);
 
-    const error = await failure(lastValueFrom(reply(agent, 'hi')));
+    const error = await failure(lastValueFrom(invoke$(agent, 'hi')));
 
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).cause).toBeInstanceOf(ConfigError);
@@ -150,7 +150,7 @@ describe('scriptedAgent user functions', () => {
       },
     ]);
 
-    const error = await failure(lastValueFrom(reply(agent, 'hi')));
+    const error = await failure(lastValueFrom(invoke$(agent, 'hi')));
 
     expect(error).toMatchObject({ agentId: 'a', cause: broken });
   });
@@ -202,7 +202,7 @@ describe('scriptedAgent cancellation', () => {
 
 describe('scriptedAgent without a matching rule', () => {
   it('quotes at most 80 characters of the input in its error', async () => {
-    const error = await failure(lastValueFrom(reply(scriptedAgent('a', [{ match: 'hi', answer: 'x' }]), 'y'.repeat(100_000))));
+    const error = await failure(lastValueFrom(invoke$(scriptedAgent('a', [{ match: 'hi', answer: 'x' }]), 'y'.repeat(100_000))));
 
     expect((error as AgentError).message).toMatch(/has no rule for input "y+\.\.\.$/);
     expect((error as AgentError).message.length).toBeLessThan(200);

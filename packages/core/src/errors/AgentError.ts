@@ -6,7 +6,7 @@ import { CoordinationError } from './CoordinationError';
  *
  * @remarks
  * Useful when an agent wraps a provider failure itself: it can pass the HTTP status and say whether
- * a retry may help. {@link invoke} passes such an `AgentError` through unchanged.
+ * a retry may help. {@link stream} passes such an `AgentError` through unchanged.
  *
  * @example
  * ```ts
@@ -31,7 +31,7 @@ export interface AgentErrorOptions {
  * An agent threw, rejected or errored while answering.
  *
  * @remarks
- * {@link invoke} wraps anything an agent's `chat` throws or errors with in an `AgentError` that names
+ * {@link stream} wraps anything an agent's `chat` throws or errors with in an `AgentError` that names
  * the agent, keeping the original error as `cause`. It is retryable when the cause says so (a
  * {@link CoordinationError} that is retryable, or an explicit `retryable` option).
  *

@@ -4,7 +4,7 @@ import { CoordinationError } from './CoordinationError';
  * An agent did not finish its reply within the allowed time.
  *
  * @remarks
- * Raised by {@link invoke} and {@link reply} when their `timeout` passes on the scheduler. The agent's
+ * Raised by {@link stream}, {@link invoke$} and {@link invoke} when their `timeout` passes on the scheduler. The agent's
  * `AbortSignal` is aborted with this error as its reason. Always retryable: a second attempt may be faster.
  *
  * @example

@@ -1,5 +1,5 @@
 import { Observable, type Observer, queueScheduler, type SchedulerLike, Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
-import { AgentError, callAgent, fromAbortSignal, preview, type Agent, type AgentCallResult, type AgentMessage, type InvokeOptions, type Message } from '@rxagents/core';
+import { AgentError, callAgent, fromAbortSignal, preview, type Agent, type AgentCallResult, type AgentMessage, type AgentCallOptions, type Message } from '@rxagents/core';
 import { currentHandoffChain, runWithHandoffChain } from '../currentHandoffChain';
 import { HandoffContractError } from '../errors/HandoffContractError';
 import { HandoffCycleError } from '../errors/HandoffCycleError';
@@ -239,7 +239,7 @@ class CallObserver extends Subscriber<AgentCallResult> {
   }
 }
 
-function callOptions(spec: Pick<HandoffSpec<unknown, unknown>, 'scheduler' | 'metadata' | 'messages' | 'timeout'>): InvokeOptions {
+function callOptions(spec: Pick<HandoffSpec<unknown, unknown>, 'scheduler' | 'metadata' | 'messages' | 'timeout'>): AgentCallOptions {
   const { scheduler, metadata, messages, timeout } = spec;
   const limited = timeout !== undefined && timeout !== Infinity;
   if (messages === undefined) return limited ? { scheduler, metadata, timeout } : { scheduler, metadata };

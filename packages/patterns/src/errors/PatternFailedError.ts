@@ -5,7 +5,7 @@ import { CoordinationError } from '@rxagents/core';
  *
  * @remarks
  * A `ComposedAgent` replies with its pattern's output; when the pattern fails there is no output, so its
- * `chat` errors with this error (which `invoke` wraps in an `AgentError` naming the composed agent). The
+ * `chat` errors with this error (which `stream` wraps in an `AgentError` naming the composed agent). The
  * failing result's `reason` is in the message; its error is the `cause`. Retryable when that cause is.
  *
  * @example

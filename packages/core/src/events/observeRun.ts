@@ -1,0 +1,72 @@
+import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
+import { jobClock } from '../internal/jobClock';
+import { newRunId } from './ids';
+import type { RunContext } from './RunContext';
+import type { RunEvent } from './RunEvent';
+import type { RunOutcome } from './RunOutcome';
+import { traceRun } from './traceRun';
+
+/**
+ * Options of {@link observeRun}.
+ *
+ * @example
+ * ```ts
+ * import type { ObserveRunOptions } from '@rxagents/core';
+ *
+ * const options: ObserveRunOptions<string> = { runId: 'support-42' };
+ * console.log(options.runId); // support-42
+ * ```
+ */
+export interface ObserveRunOptions<T> {
+  /**
+   * The clock for every event's `at`. Defaults to `asyncScheduler`. On the wall clock, events that happen
+   * in one synchronous stretch of work share its time (the clock is read once per job of the event loop).
+   */
+  readonly scheduler?: SchedulerLike;
+  /** The run's id. Defaults to a new unguessable id; pass your own only if it is unguessable too. */
+  readonly runId?: string;
+  /** Reads the outcome from the run's last value; by default a string is a successful output. */
+  readonly describe?: (value: T) => RunOutcome;
+  /** Lets a slow reader pace the run; see {@link RunContext.pace} and {@link runEventStream}, which provides it. */
+  readonly pace?: RunContext['pace'];
+}
+
+/**
+ * Runs `body` as a new run and emits everything it says, as {@link RunEvent}s: a cold Observable, one run
+ * per subscription.
+ *
+ * @remarks
+ * The run is the root node of its tree: `run-start`, then every event of `body` (agent calls, deltas,
+ * nested runs) as it happens, then `run-end`, then completion. A failure of `body` is reported by
+ * `run-end` (`success: false` and the serialised error) and the stream still completes normally, so one
+ * failed run does not tear down a UI. Unsubscribing cancels the run: every agent call in flight gets
+ * its `AbortSignal` fired. Events are delivered synchronously as they happen, nothing is buffered here;
+ * for a reader that is slower than the run (a socket, a UI), read it through {@link runEventStream}.
+ *
+ * @param name - What the run is, for example `support`.
+ * @param input - What it was asked.
+ * @param body - The run's work; receives the context to pass to agent calls and primitives.
+ * @param options - Clock, run id, outcome reader.
+ * @returns The run's events.
+ *
+ * @example
+ * ```ts
+ * import { from } from 'rxjs';
+ * import { defineAgent, invoke$, observeRun } from '@rxagents/core';
+ *
+ * const writer = defineAgent('writer', () => from(['Once ', 'upon ', 'a time']));
+ * observeRun('story', 'Tell a story', (run) => invoke$(writer, 'Tell a story', { run })).subscribe((event) => {
+ *   if (event.type === 'text-delta') console.log(event.delta);
+ * });
+ * ```
+ */
+export function observeRun<T>(name: string, input: string, body: (run: RunContext) => Observable<T>, options: ObserveRunOptions<T> = {}): Observable<RunEvent> {
+  return new Observable<RunEvent>((subscriber) => {
+    const { scheduler = asyncScheduler, runId = newRunId(), describe, pace } = options;
+    const root: RunContext = { runId, callId: null, parentCallId: null, scheduler: jobClock(scheduler), emit: (event) => subscriber.next(event), pace };
+    return traceRun(root, name, input, (run) => body(run as RunContext), describe).subscribe({
+      error: () => subscriber.complete(),
+      complete: () => subscriber.complete(),
+    });
+  });
+}

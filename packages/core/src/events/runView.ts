@@ -1,0 +1,252 @@
+import { type Observable, scan } from 'rxjs';
+import type { RunEvent, RunEventOf } from './RunEvent';
+import type { SerializedError } from './SerializedError';
+
+/**
+ * Where a node of a run stands.
+ *
+ * @example
+ * ```ts
+ * import type { RunNodeStatus } from '@rxagents/core';
+ *
+ * const done: readonly RunNodeStatus[] = ['completed', 'failed', 'cancelled'];
+ * console.log(done.includes('running')); // false
+ * ```
+ */
+export type RunNodeStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+
+/**
+ * Token counts summed from `usage` events.
+ *
+ * @example
+ * ```ts
+ * import type { RunUsage } from '@rxagents/core';
+ *
+ * const usage: RunUsage = { inputTokens: 12, outputTokens: 40, totalTokens: 52 };
+ * console.log(usage.totalTokens); // 52
+ * ```
+ */
+export interface RunUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly totalTokens: number;
+}
+
+/**
+ * One node of a {@link RunView}: a run (or nested run) or an agent call.
+ *
+ * @example
+ * ```ts
+ * import type { RunNode } from '@rxagents/core';
+ *
+ * const label = (node: RunNode): string => `${node.name} [${node.status}] ${node.text}`;
+ * console.log(typeof label); // function
+ * ```
+ */
+export interface RunNode {
+  /** The node's id (the `callId` of its events). */
+  readonly callId: string;
+  /** The node it nests under, `null` for the root. */
+  readonly parentCallId: string | null;
+  /** `run` for a run or nested run, `call` for an agent call. */
+  readonly kind: 'run' | 'call';
+  /** The run's name, or the agent's id. */
+  readonly name: string;
+  /** What it was asked. */
+  readonly input: string;
+  /** An agent call's text so far (all of it once it ended); a run's output once it ended. */
+  readonly text: string;
+  readonly status: RunNodeStatus;
+  /** Scheduler time it started, in ms. */
+  readonly startedAt: number;
+  /** How long it took, once it ended. */
+  readonly durationMs?: number;
+  /** Why it failed or was cancelled. */
+  readonly error?: SerializedError;
+  /** Its children's ids, in start order. */
+  readonly children: readonly string[];
+  /** Tokens reported for it. */
+  readonly usage?: RunUsage;
+  /** What else happened at this node, in order: handoffs, steps, messages, rounds, terminations, custom events. */
+  readonly log: readonly RunEvent[];
+}
+
+/**
+ * A whole run as plain, immutable, JSON-serialisable data: what a web page, a terminal UI or a test
+ * renders and asserts against.
+ *
+ * @example
+ * ```ts
+ * import { emptyRunView } from '@rxagents/core';
+ *
+ * console.log(emptyRunView.status, emptyRunView.nodes.length); // idle 0
+ * ```
+ */
+export interface RunView {
+  /** The run's id, once its first event arrived. */
+  readonly runId: string | null;
+  /** The root node's status; `idle` before any event. */
+  readonly status: 'idle' | RunNodeStatus;
+  /** The root node's id. */
+  readonly rootId: string | null;
+  /** Every node, in the order they started. */
+  readonly nodes: readonly RunNode[];
+  /** Tokens over the whole run. */
+  readonly usage: RunUsage;
+  /** The latest metrics sample of each source (a channel id, say), in the order sources first reported. */
+  readonly metrics: readonly RunEventOf<'metrics'>[];
+  /** Scheduler time of the latest event. */
+  readonly at: number | null;
+}
+
+const NO_USAGE: RunUsage = Object.freeze({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
+
+/**
+ * The view before any event: `status: 'idle'`, no nodes.
+ *
+ * @example
+ * ```ts
+ * import { emptyRunView, reduceRunView } from '@rxagents/core';
+ *
+ * const view = reduceRunView(emptyRunView, { type: 'run-start', runId: 'r', callId: 'a', parentCallId: null, at: 0, name: 'demo', input: 'hi' });
+ * console.log(view.status); // running
+ * ```
+ */
+export const emptyRunView: RunView = Object.freeze({ runId: null, status: 'idle', rootId: null, nodes: Object.freeze([]), usage: NO_USAGE, metrics: Object.freeze([]), at: null });
+
+/**
+ * Folds one event into a view: a pure function that returns a new view and never changes the old one.
+ *
+ * @remarks
+ * Nodes are found by `callId`, newest first (events mostly concern the latest nodes). An event for a
+ * node the view has not seen (a viewer that joined late) creates it. Unchanged nodes are shared between
+ * the old and the new view, so a renderer can compare nodes by identity.
+ *
+ * @param view - The view so far.
+ * @param event - The next event.
+ * @returns The view after it.
+ *
+ * @example
+ * ```ts
+ * import { emptyRunView, reduceRunView, type RunEvent } from '@rxagents/core';
+ *
+ * const base = { runId: 'r', parentCallId: 'root', at: 0 } as const;
+ * const events: RunEvent[] = [
+ *   { type: 'call-start', ...base, callId: 'c1', agentId: 'writer', input: 'story' },
+ *   { type: 'text-delta', ...base, callId: 'c1', agentId: 'writer', delta: 'Once ' },
+ *   { type: 'text-delta', ...base, callId: 'c1', agentId: 'writer', delta: 'upon' },
+ * ];
+ * const view = events.reduce(reduceRunView, emptyRunView);
+ * console.log(view.nodes[0]?.text); // Once upon
+ * ```
+ */
+export function reduceRunView(view: RunView, event: RunEvent): RunView {
+  switch (event.type) {
+    case 'run-start':
+      return start(view, event, 'run', event.name, event.input);
+    case 'call-start':
+      return start(view, event, 'call', event.agentId, event.input);
+    case 'text-delta':
+      return update(view, event, (node) => ({ ...node, text: node.text + event.delta }));
+    case 'call-end':
+      return update(view, event, (node) => ({ ...node, status: 'completed', durationMs: event.durationMs }));
+    case 'call-error':
+      return update(view, event, (node) => ({ ...node, status: statusOf(event.error), error: event.error, durationMs: event.durationMs }));
+    case 'run-end':
+      return update(view, event, (node) => {
+        const ended: RunNode = { ...node, status: event.success ? 'completed' : statusOf(event.error), durationMs: event.durationMs };
+        return withOptional(withOptional(ended, 'text', event.output), 'error', event.error);
+      });
+    case 'usage':
+      return addUsage(view, event);
+    case 'metrics':
+      return { ...view, at: event.at, metrics: latestMetrics(view.metrics, event) };
+    default:
+      return update(view, event, (node) => ({ ...node, log: [...node.log, event] }));
+  }
+}
+
+/**
+ * Folds a run's events into a live {@link RunView}: one view per event, each a new immutable object.
+ *
+ * @remarks
+ * `scan` over {@link reduceRunView}, starting from {@link emptyRunView}. Throttle it for a screen
+ * (`auditTime(16)` gives at most one render per frame) without losing anything: every view contains all
+ * events before it.
+ *
+ * @param events$ - A run's events, for example from {@link observeRun}.
+ * @returns The view after each event.
+ *
+ * @example
+ * ```ts
+ * import { from, last } from 'rxjs';
+ * import { defineAgent, invoke$, observeRun, runView } from '@rxagents/core';
+ *
+ * const writer = defineAgent('writer', () => from(['Once ', 'upon ', 'a time']));
+ * const events$ = observeRun('story', 'Tell a story', (run) => invoke$(writer, 'Tell a story', { run }));
+ * runView(events$).pipe(last()).subscribe((view) => console.log(view.status, view.nodes[1]?.text)); // completed Once upon a time
+ * ```
+ */
+export function runView(events$: Observable<RunEvent>): Observable<RunView> {
+  return events$.pipe(scan(reduceRunView, emptyRunView));
+}
+
+function start(view: RunView, event: RunEventOf<'run-start'> | RunEventOf<'call-start'>, kind: 'run' | 'call', name: string, input: string): RunView {
+  const node: RunNode = { callId: event.callId, parentCallId: event.parentCallId, kind, name, input, text: '', status: 'running', startedAt: event.at, children: [], log: [] };
+  const nodes = [...view.nodes, node];
+  const parentIndex = event.parentCallId === null ? -1 : indexOf(view.nodes, event.parentCallId);
+  if (parentIndex >= 0) {
+    const parent = nodes[parentIndex] as RunNode;
+    nodes[parentIndex] = { ...parent, children: [...parent.children, event.callId] };
+  }
+  const isRoot = view.rootId === null && (event.parentCallId === null || parentIndex < 0);
+  if (isRoot) return { ...view, runId: event.runId, status: 'running', rootId: event.callId, nodes, at: event.at };
+  return { ...view, runId: view.runId ?? event.runId, nodes, at: event.at };
+}
+
+function update(view: RunView, event: RunEvent, change: (node: RunNode) => RunNode): RunView {
+  let index = indexOf(view.nodes, event.callId);
+  let base = view;
+  if (index < 0) {
+    // A node this view has not seen start (a late viewer): create it from what the event says.
+    const agentId = 'agentId' in event ? event.agentId : event.callId;
+    base = start(view, { type: 'call-start', runId: event.runId, callId: event.callId, parentCallId: event.parentCallId, at: event.at, agentId, input: '' }, 'call', agentId, '');
+    index = base.nodes.length - 1;
+  }
+  const nodes = [...base.nodes];
+  const node = change(nodes[index] as RunNode);
+  nodes[index] = node;
+  const isRoot = node.callId === base.rootId;
+  return { ...base, nodes, status: isRoot ? node.status : base.status, at: event.at };
+}
+
+function indexOf(nodes: readonly RunNode[], callId: string): number {
+  for (let i = nodes.length - 1; i >= 0; i--) if ((nodes[i] as RunNode).callId === callId) return i;
+  return -1;
+}
+
+function statusOf(error: SerializedError | undefined): RunNodeStatus {
+  return error?.name === 'AbortError' ? 'cancelled' : 'failed';
+}
+
+function withOptional<K extends 'text' | 'error'>(node: RunNode, key: K, value: RunNode[K] | undefined): RunNode {
+  return value === undefined ? node : { ...node, [key]: value };
+}
+
+function addUsage(view: RunView, event: RunEventOf<'usage'>): RunView {
+  const add = (usage: RunUsage): RunUsage => ({
+    inputTokens: usage.inputTokens + (event.inputTokens ?? 0),
+    outputTokens: usage.outputTokens + (event.outputTokens ?? 0),
+    totalTokens: usage.totalTokens + (event.totalTokens ?? (event.inputTokens ?? 0) + (event.outputTokens ?? 0)),
+  });
+  const withNode = update(view, event, (node) => ({ ...node, usage: add(node.usage ?? NO_USAGE) }));
+  return { ...withNode, usage: add(view.usage) };
+}
+
+function latestMetrics(metrics: readonly RunEventOf<'metrics'>[], event: RunEventOf<'metrics'>): readonly RunEventOf<'metrics'>[] {
+  const index = metrics.findIndex((sample) => sample.source === event.source);
+  if (index < 0) return [...metrics, event];
+  const next = [...metrics];
+  next[index] = event;
+  return next;
+}

@@ -1,0 +1,261 @@
+import { TestScheduler } from 'rxjs/testing';
+import { from, last, lastValueFrom, map, NEVER, Observable, of, take, throwError, toArray } from 'rxjs';
+import fc from 'fast-check';
+import {
+  AgentTimeoutError,
+  defineAgent,
+  emitCustom,
+  emptyRunView,
+  invoke$,
+  observeRun,
+  reduceRunView,
+  RunEventSchema,
+  runView,
+  serializeError,
+  stream,
+  traceRun,
+  type RunContext,
+  type RunEvent,
+} from '@rxagents/core';
+
+const testScheduler = (): TestScheduler => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+
+/** `type@at agent` (or `type@at name`), for comparing event order and times. */
+function brief(event: RunEvent): string {
+  const who = 'agentId' in event ? event.agentId : 'name' in event ? event.name : '';
+  const extra = event.type === 'text-delta' ? `:${event.delta}` : event.type === 'call-error' || (event.type === 'run-end' && !event.success) ? `:${event.error?.name}` : '';
+  return `${event.type}@${event.at} ${who}${extra}`;
+}
+
+describe('run events of an agent call', () => {
+  it('streams call-start, a text-delta per chunk as the agent emits it, and call-end, on virtual time', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const writer = defineAgent('writer', () => cold('100ms a 99ms b 99ms c|', { a: 'tok0 ', b: 'tok1 ', c: 'tok2 ' }));
+      const events$ = observeRun('story', 'go', (run) => stream(writer, 'go', { run })).pipe(map(brief));
+      expectObservable(events$).toBe('(ab) 96ms c 99ms d 99ms e (fg|)', {
+        a: 'run-start@0 story',
+        b: 'call-start@0 writer',
+        c: 'text-delta@100 writer:tok0 ',
+        d: 'text-delta@200 writer:tok1 ',
+        e: 'text-delta@300 writer:tok2 ',
+        f: 'call-end@301 writer',
+        g: 'run-end@301 ',
+      });
+    });
+  });
+
+  it('nests: an agent that passes its ChatOptions.run on puts its inner calls under its own call', async () => {
+    const writer = defineAgent('writer', () => from(['Once ', 'upon']));
+    const panel = defineAgent('panel', (input, { run }) => traceRun(run, 'inner', input, (inner) => invoke$(writer, input, { run: inner })));
+    const events = await lastValueFrom(observeRun('outer', 'go', (run) => invoke$(panel, 'go', { run })).pipe(toArray()));
+    const starts = events.filter((event) => event.type === 'run-start' || event.type === 'call-start');
+    const [root, panelCall, inner, writerCall] = starts;
+    expect(starts.map(brief).map((text) => text.split('@')[0])).toEqual(['run-start', 'call-start', 'run-start', 'call-start']);
+    expect(root?.parentCallId).toBeNull();
+    expect(panelCall?.parentCallId).toBe(root?.callId);
+    expect(inner?.parentCallId).toBe(panelCall?.callId);
+    expect(writerCall?.parentCallId).toBe(inner?.callId);
+    expect(new Set(events.map((event) => event.runId)).size).toBe(1);
+    for (const event of events) expect(RunEventSchema.parse(JSON.parse(JSON.stringify(event)))).toEqual(event);
+  });
+
+  it('a plain agent that ignores the run still works, and one that reads it sees a context nested under its call', async () => {
+    let seen: RunContext | undefined;
+    const reader = defineAgent('reader', async (_input, { run }) => {
+      seen = run;
+      return 'ok';
+    });
+    const events = await lastValueFrom(observeRun('r', 'x', (run) => invoke$(reader, 'x', { run })).pipe(toArray()));
+    const call = events.find((event) => event.type === 'call-start');
+    expect(seen?.callId).toBe(call?.callId);
+    expect(seen?.parentCallId).toBe(call?.parentCallId);
+    await expect(lastValueFrom(invoke$(defineAgent('plain', async () => 'fine'), 'x'))).resolves.toBe('fine');
+  });
+
+  it('a failing agent gives call-error with the real error serialised, and run-end says the run failed', async () => {
+    const flaky = defineAgent('flaky', () => throwError(() => new Error('model overloaded')));
+    const events = await lastValueFrom(observeRun('r', 'x', (run) => invoke$(flaky, 'x', { run })).pipe(toArray()));
+    const failed = events.find((event) => event.type === 'call-error');
+    expect(failed?.type === 'call-error' && failed.error).toEqual({ name: 'AgentError', message: 'Agent "flaky" failed: model overloaded', code: 'AGENT_ERROR', retryable: false });
+    const end = events.at(-1);
+    expect(end?.type === 'run-end' && end.success).toBe(false);
+  });
+
+  it('a timeout is a call-error named AgentTimeoutError at the deadline', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const stuck = defineAgent('stuck', () => NEVER);
+      const events$ = observeRun('r', 'x', (run) => stream(stuck, 'x', { run, timeout: 50 })).pipe(map(brief));
+      expectObservable(events$).toBe('(ab) 46ms (cd|)', { a: 'run-start@0 r', b: 'call-start@0 stuck', c: 'call-error@50 stuck:AgentTimeoutError', d: 'run-end@50 :AgentTimeoutError' });
+    });
+  });
+
+  it('a call cancelled inside the run (take(1)) ends with a call-error named AbortError, and the agent is aborted', () => {
+    let aborted = false;
+    testScheduler().run(({ cold, expectObservable }) => {
+      const chatty = defineAgent('chatty', (_input, { signal }) => {
+        signal.addEventListener('abort', () => (aborted = true));
+        return cold('10ms a 10ms b|', { a: 'one', b: 'two' });
+      });
+      const events$ = observeRun('r', 'x', (run) => stream(chatty, 'x', { run }).pipe(take(1))).pipe(map(brief));
+      expectObservable(events$).toBe('(ab) 6ms (cde|)', {
+        a: 'run-start@0 r',
+        b: 'call-start@0 chatty',
+        c: 'text-delta@10 chatty:one',
+        d: 'call-error@10 chatty:AbortError',
+        e: 'run-end@10 ',
+      });
+    });
+    expect(aborted).toBe(true);
+  });
+
+  it('unsubscribing from the events aborts every agent in the tree', () => {
+    const signals: AbortSignal[] = [];
+    const hang = (id: string) =>
+      defineAgent(id, (_input, { signal }) => {
+        signals.push(signal);
+        return NEVER;
+      });
+    const panel = defineAgent('panel', (input, { run, signal }) => {
+      signals.push(signal);
+      return traceRun(run, 'inner', input, (inner) => invoke$(hang('deep'), input, { run: inner }));
+    });
+    const subscription = observeRun('r', 'x', (run) => invoke$(panel, 'x', { run })).subscribe();
+    expect(signals).toHaveLength(2);
+    subscription.unsubscribe();
+    expect(signals.every((signal) => signal.aborted)).toBe(true);
+  });
+
+  it('custom events land under the call that emitted them', async () => {
+    const researcher = defineAgent('researcher', async (input, { run }) => {
+      emitCustom(run, 'sources', ['https://rxjs.dev']);
+      return `facts about ${input}`;
+    });
+    const events = await lastValueFrom(observeRun('r', 'RxJS', (run) => invoke$(researcher, 'RxJS', { run })).pipe(toArray()));
+    const call = events.find((event) => event.type === 'call-start');
+    const custom = events.find((event) => event.type === 'custom');
+    expect(custom).toMatchObject({ name: 'sources', data: ['https://rxjs.dev'], callId: call?.callId });
+    emitCustom(undefined, 'ignored', null);
+  });
+
+  it('refuses a run option that is not a run context', () => {
+    expect(() => stream(defineAgent('a', async () => 'x'), 'x', { run: { runId: 'r' } as unknown as RunContext })).toThrow(
+      'agent call options: run must be a run context ({ runId, callId, scheduler, emit }), got {"runId":"r"}',
+    );
+  });
+});
+
+describe('traceRun', () => {
+  it('is free when nobody watches: the body runs without a context', async () => {
+    let given: RunContext | undefined | 'unset' = 'unset';
+    await lastValueFrom(traceRun(undefined, 'n', 'x', (run) => ((given = run), of(1))));
+    expect(given).toBeUndefined();
+  });
+
+  it('reads the outcome with describe, and a body that completes without a value is a failed run', async () => {
+    const outcome = await lastValueFrom(
+      observeRun('r', 'x', (run) => traceRun(run, 'vote', 'x', () => of({ winner: 'yes' }), (value) => ({ success: true, output: value.winner }))).pipe(toArray()),
+    );
+    expect(outcome.filter((event) => event.type === 'run-end').map((event) => event.type === 'run-end' && event.output)).toEqual(['yes', undefined]);
+    const empty = await lastValueFrom(observeRun('r', 'x', (run) => traceRun(run, 'quiet', 'x', () => of<never>())).pipe(toArray()));
+    const inner = empty.find((event) => event.type === 'run-end' && event.callId !== empty[0]?.callId);
+    expect(inner?.type === 'run-end' && inner.error?.message).toBe('quiet ended without a result');
+  });
+
+  it('the events stream completes normally when the run fails: the failure is in run-end', async () => {
+    const events = await lastValueFrom(observeRun('r', 'x', () => throwError(() => new AgentTimeoutError('a', 5))).pipe(toArray()));
+    expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
+    expect(events[1]?.type === 'run-end' && events[1].error?.code).toBe('AGENT_TIMEOUT');
+  });
+});
+
+describe('serializeError', () => {
+  it('keeps name, message, code and retryable, and turns anything else into a message', () => {
+    const withCode = Object.assign(new TypeError('bad'), { code: 'E_BAD', retryable: true });
+    expect(serializeError(withCode)).toEqual({ name: 'TypeError', message: 'bad', code: 'E_BAD', retryable: true });
+    expect(serializeError('plain string')).toEqual({ name: 'Error', message: 'plain string' });
+    expect(serializeError(Object.assign(new Error('x'), { code: 42 }))).toEqual({ name: 'Error', message: 'x' });
+  });
+});
+
+describe('RunEventSchema', () => {
+  it('refuses an unknown type, a missing field and an unknown field', () => {
+    const delta = { type: 'text-delta', runId: 'r', callId: 'c', parentCallId: null, at: 0, agentId: 'a', delta: 'x' };
+    expect(RunEventSchema.safeParse(delta).success).toBe(true);
+    expect(RunEventSchema.safeParse({ ...delta, type: 'nope' }).success).toBe(false);
+    expect(RunEventSchema.safeParse({ ...delta, delta: undefined }).success).toBe(false);
+    expect(RunEventSchema.safeParse({ ...delta, extra: 1 }).success).toBe(false);
+  });
+});
+
+describe('runView', () => {
+  it('reduces a run to its tree, texts, statuses and durations, and the final text equals the reply', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.string(), { maxLength: 5 }), { minLength: 1, maxLength: 4 }), (replies) => {
+        const agents = replies.map((chunks, i) => defineAgent(`a${i}`, () => from(chunks)));
+        const body = (run: RunContext): Observable<string> =>
+          from(agents).pipe(
+            map((agent) => agent),
+            (agents$) => new Observable<string>((subscriber) => {
+              let text = '';
+              const subscription = agents$.subscribe((agent) => invoke$(agent, 'go', { run }).subscribe((reply) => (text += reply)));
+              subscriber.next(text);
+              subscriber.complete();
+              return subscription;
+            }),
+          );
+        let view = emptyRunView;
+        observeRun('all', 'go', body).subscribe((event) => (view = reduceRunView(view, event)));
+        const calls = view.nodes.filter((node) => node.kind === 'call');
+        expect(calls.map((node) => node.text)).toEqual(replies.map((chunks) => chunks.join('')));
+        expect(calls.every((node) => node.status === 'completed')).toBe(true);
+        expect(view.status).toBe('completed');
+        expect(view.nodes.find((node) => node.callId === view.rootId)?.children).toEqual(calls.map((node) => node.callId));
+      }),
+    );
+  });
+
+  it('never changes an earlier view, shares unchanged nodes, and is plain JSON', async () => {
+    const writer = defineAgent('writer', () => from(['a', 'b']));
+    const views = await lastValueFrom(runView(observeRun('r', 'x', (run) => invoke$(writer, 'x', { run }))).pipe(toArray()));
+    const texts = views.map((view) => view.nodes[1]?.text ?? null);
+    expect(texts).toEqual([null, '', 'a', 'ab', 'ab', 'ab']);
+    expect(views[3]?.nodes[0]).toBe(views[2]?.nodes[0]);
+    const final = views.at(-1);
+    expect(JSON.parse(JSON.stringify(final))).toEqual(final);
+  });
+
+  it('cancelled and failed calls read as such; usage and the latest metrics per source are kept', () => {
+    const base = { runId: 'r', at: 1 } as const;
+    const events: RunEvent[] = [
+      { type: 'run-start', ...base, callId: 'root', parentCallId: null, name: 'n', input: '' },
+      { type: 'call-start', ...base, callId: 'c1', parentCallId: 'root', agentId: 'a', input: '' },
+      { type: 'call-error', ...base, callId: 'c1', parentCallId: 'root', agentId: 'a', error: { name: 'AbortError', message: 'x' }, durationMs: 0 },
+      { type: 'call-start', ...base, callId: 'c2', parentCallId: 'root', agentId: 'b', input: '' },
+      { type: 'usage', ...base, callId: 'c2', parentCallId: 'root', agentId: 'b', inputTokens: 3, outputTokens: 4 },
+      { type: 'call-error', ...base, callId: 'c2', parentCallId: 'root', agentId: 'b', error: { name: 'AgentError', message: 'y' }, durationMs: 2 },
+      { type: 'metrics', ...base, callId: 'root', parentCallId: null, source: 'ch', metrics: { emitted: 1 } },
+      { type: 'metrics', ...base, at: 2, callId: 'root', parentCallId: null, source: 'ch', metrics: { emitted: 2 } },
+      { type: 'handoff', ...base, callId: 'root', parentCallId: null, from: 'a', to: 'b', taskId: 't' },
+    ];
+    const view = events.reduce(reduceRunView, emptyRunView);
+    expect(view.nodes.map((node) => node.status)).toEqual(['running', 'cancelled', 'failed']);
+    expect(view.usage).toEqual({ inputTokens: 3, outputTokens: 4, totalTokens: 7 });
+    expect(view.nodes[2]?.usage?.totalTokens).toBe(7);
+    expect(view.metrics.map((sample) => sample.metrics['emitted'])).toEqual([2]);
+    expect(view.nodes[0]?.log.map((event) => event.type)).toEqual(['handoff']);
+  });
+
+  it('a late viewer that missed call-start still gets the call from its deltas', () => {
+    const view = reduceRunView(emptyRunView, { type: 'text-delta', runId: 'r', callId: 'c', parentCallId: 'p', at: 3, agentId: 'writer', delta: 'hi' });
+    expect(view.nodes).toEqual([expect.objectContaining({ callId: 'c', name: 'writer', text: 'hi', status: 'running' })]);
+  });
+});
+
+describe('invoke over a run gives the same reply as without', () => {
+  it('the reply text and the reduced view agree', async () => {
+    const writer = defineAgent('writer', () => from(['x', 'y', 'z']));
+    const plain = await lastValueFrom(invoke$(writer, 'go'));
+    const view = await lastValueFrom(runView(observeRun('r', 'go', (run) => invoke$(writer, 'go', { run }))).pipe(last()));
+    expect(view.nodes[0]?.text).toBe(plain);
+  });
+});
