@@ -141,7 +141,7 @@ describe('results are core\'s AgentCallResult with the handoff\'s fields', () =>
 
   it('a failure made before any receiver runs is an AgentCallResult too: no prompt, an Error', async () => {
     const routed = await new ConditionalHandoff().execute(new DefaultHandoff(), intake, HandoffContext.of('t'));
-    expect(routed).toMatchObject({ success: false, agentId: 'none', toAgentId: 'none', input: '', durationMs: 0, startedAt: expect.any(Number) });
+    expect(routed).toMatchObject({ success: false, agentId: 'none', toAgentId: 'none', input: '', startedAt: expect.any(Number), durationMs: expect.any(Number) });
     expect(routed.error).toBeInstanceOf(Error);
     const guarded = await lastValue(parallelHandoffs$(intake, [[handoff({ agent: defineAgent('deep', async () => 'x'), maxDepth: 0 }), 'the prompt']]));
     expect(guarded[0]).toMatchObject({ success: false, agentId: 'deep', handedOffTo: 'deep', input: 'the prompt', durationMs: 0, durationSeconds: 0 });
