@@ -1,5 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
-import { from, last, lastValueFrom, map, NEVER, Observable, of, take, throwError, toArray } from 'rxjs';
+import { asapScheduler, from, last, lastValueFrom, map, NEVER, Observable, of, take, throwError, toArray } from 'rxjs';
 import fc from 'fast-check';
 import {
   AgentTimeoutError,
@@ -159,6 +159,16 @@ describe('traceRun', () => {
     const empty = await lastValueFrom(observeRun('r', 'x', (run) => traceRun(run, 'quiet', 'x', () => of<never>())).pipe(toArray()));
     const inner = empty.find((event) => event.type === 'run-end' && event.callId !== empty[0]?.callId);
     expect(inner?.type === 'run-end' && inner.error?.message).toBe('quiet ended without a result');
+  });
+
+  it('a describe that throws fails the node and errors its subscriber instead of leaving it running', async () => {
+    const seen: RunEvent[] = [];
+    const run: RunContext = { runId: 'r', callId: null, parentCallId: null, scheduler: asapScheduler, emit: (event) => seen.push(event) };
+    const broken = traceRun(run, 'vote', 'x', () => of(1), () => {
+      throw new TypeError('no tally');
+    });
+    await expect(lastValueFrom(broken)).rejects.toThrow('no tally');
+    expect(seen.at(-1)).toMatchObject({ type: 'run-end', success: false, error: { name: 'TypeError', message: 'no tally' } });
   });
 
   it('the events stream completes normally when the run fails: the failure is in run-end', async () => {

@@ -1,9 +1,9 @@
-import { Observable, type Subscription } from 'rxjs';
+import { Observable, type Subscriber, Subscription } from 'rxjs';
 import { abortError } from '../internal/abortError';
 import { newRunId } from './ids';
 import type { RunContext } from './RunContext';
 import type { RunOutcome } from './RunOutcome';
-import { serializeError } from './SerializedError';
+import { type SerializedError, serializeError } from './SerializedError';
 
 /**
  * Runs `body` as a node of `run`'s tree: a `run-start` event, the body's own events under the node, then
@@ -46,71 +46,122 @@ export function traceRun<T>(
 ): Observable<T> {
   if (run === undefined) return body(undefined);
   return new Observable<T>((subscriber) => {
-    const { runId, scheduler, emit, pace } = run;
-    const callId = newRunId();
-    const parentCallId = run.callId;
-    const startedAt = scheduler.now();
-    let hasLast = false;
-    let last: T | undefined;
-    const end = (outcome: RunOutcome): void => {
-      const at = scheduler.now();
-      const event: {
-        type: 'run-end';
-        runId: string;
-        callId: string;
-        parentCallId: string | null;
-        at: number;
-        success: boolean;
-        output?: string;
-        error?: ReturnType<typeof serializeError>;
-        durationMs: number;
-      } = { type: 'run-end', runId, callId, parentCallId, at, success: outcome.success, durationMs: at - startedAt };
-      if (outcome.output !== undefined) event.output = outcome.output;
-      if (outcome.error !== undefined) event.error = serializeError(outcome.error);
-      emit(event);
-    };
-    emit({ type: 'run-start', runId, callId, parentCallId, at: startedAt, name, input });
-    // `run-end` and the subscriber's own end wait until the body is torn down, so whatever the body
-    // cancels on its way out (a call cut short by `take`, say) is reported before the node ends.
-    let outcome: RunOutcome | undefined;
-    let failure: { error: unknown } | undefined;
-    let subscription: Subscription | undefined;
-    let endedWhileSubscribing = false;
-    const finish = (): void => {
-      (subscription as Subscription).unsubscribe();
-      end(outcome as RunOutcome);
-      if (failure !== undefined) subscriber.error(failure.error);
-      else subscriber.complete();
-    };
-    const settle = (): void => {
-      if (subscription === undefined) endedWhileSubscribing = true;
-      else finish();
-    };
-    subscription = body({ runId, callId, parentCallId, scheduler, emit, pace }).subscribe({
-      next: (value) => {
-        hasLast = true;
-        last = value;
-        subscriber.next(value);
-      },
-      error: (error: unknown) => {
-        failure = { error };
-        outcome = { success: false, error };
-        settle();
-      },
-      complete: () => {
-        outcome = hasLast ? describe(last as T) : { success: false, error: new Error(`${name} ended without a result`) };
-        settle();
-      },
-    });
-    if (endedWhileSubscribing) finish();
-    return () => {
-      (subscription as Subscription).unsubscribe();
-      if (outcome === undefined) {
-        outcome = { success: false, error: abortError(`${name} was cancelled`) };
-        end(outcome);
-      }
-    };
+    const node = new NodeSubscription(run, name, input, subscriber, describe);
+    body(node.context).subscribe(node);
+    node.settleIfEndedWhileSubscribing();
+    return () => node.cancel();
   });
+}
+
+/**
+ * A node's subscription to its body, and the body's observer: records the last value and ends the node.
+ * Being a `Subscription` that is also an `Observer`, RxJS hands it the body's notifications directly
+ * (no extra wrapper per value), which matters when a body forwards every token of a long reply.
+ */
+class NodeSubscription<T> extends Subscription {
+  readonly context: RunContext;
+  private readonly callId: string;
+  private readonly startedAt: number;
+  private stopped = false;
+  private ended = false;
+  private endedWhileSubscribing = false;
+  private subscribed = false;
+  private hasLast = false;
+  private last: T | undefined = undefined;
+  private failure: { error: unknown } | undefined = undefined;
+  private outcome: RunOutcome | undefined = undefined;
+
+  constructor(
+    private readonly run: RunContext,
+    private readonly name: string,
+    input: string,
+    private readonly downstream: Subscriber<T>,
+    private readonly describe: (value: T) => RunOutcome,
+  ) {
+    super();
+    const { runId, scheduler, emit, pace } = run;
+    this.callId = newRunId();
+    this.startedAt = scheduler.now();
+    this.context = { runId, callId: this.callId, parentCallId: run.callId, scheduler, emit, pace };
+    emit({ type: 'run-start', runId, callId: this.callId, parentCallId: run.callId, at: this.startedAt, name, input });
+  }
+
+  next(value: T): void {
+    if (this.stopped) return;
+    this.hasLast = true;
+    this.last = value;
+    this.downstream.next(value);
+  }
+
+  error(error: unknown): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.failure = { error };
+    this.outcome = { success: false, error };
+    this.settle();
+  }
+
+  complete(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (!this.hasLast) this.outcome = { success: false, error: new Error(`${this.name} ended without a result`) };
+    else {
+      try {
+        this.outcome = this.describe(this.last as T);
+      } catch (error) {
+        // `describe` is user code: a throw fails the node instead of leaving it running.
+        this.failure = { error };
+        this.outcome = { success: false, error };
+      }
+    }
+    this.settle();
+  }
+
+  settleIfEndedWhileSubscribing(): void {
+    this.subscribed = true;
+    if (this.endedWhileSubscribing) this.finish();
+  }
+
+  /** The subscriber left before the body ended: the node ends as cancelled, after the body stopped. */
+  cancel(): void {
+    this.unsubscribe();
+    if (!this.ended) this.end({ success: false, error: abortError(`${this.name} was cancelled`) });
+  }
+
+  // `run-end` and the subscriber's own end wait until the body is torn down, so whatever the body
+  // cancels on its way out (a call cut short by `take`, say) is reported before the node ends.
+  private settle(): void {
+    if (this.subscribed) this.finish();
+    else this.endedWhileSubscribing = true;
+  }
+
+  private finish(): void {
+    this.unsubscribe();
+    this.end(this.outcome as RunOutcome);
+    if (this.failure !== undefined) this.downstream.error(this.failure.error);
+    else this.downstream.complete();
+  }
+
+  private end(outcome: RunOutcome): void {
+    if (this.ended) return;
+    this.ended = true;
+    const { runId, scheduler, emit } = this.run;
+    const at = scheduler.now();
+    const event: {
+      type: 'run-end';
+      runId: string;
+      callId: string;
+      parentCallId: string | null;
+      at: number;
+      success: boolean;
+      output?: string;
+      error?: SerializedError;
+      durationMs: number;
+    } = { type: 'run-end', runId, callId: this.callId, parentCallId: this.run.callId, at, success: outcome.success, durationMs: at - this.startedAt };
+    if (outcome.output !== undefined) event.output = outcome.output;
+    if (outcome.error !== undefined) event.error = serializeError(outcome.error);
+    emit(event);
+  }
 }
 
 function describeString(value: unknown): RunOutcome {
