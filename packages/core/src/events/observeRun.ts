@@ -1,4 +1,4 @@
-import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, Observable, type Observer, type SchedulerLike, type Subscriber, Subscription } from 'rxjs';
 import { jobClock } from '../internal/jobClock';
 import { newRunId } from './ids';
 import type { RunContext } from './RunContext';
@@ -64,9 +64,25 @@ export function observeRun<T>(name: string, input: string, body: (run: RunContex
   return new Observable<RunEvent>((subscriber) => {
     const { scheduler = asyncScheduler, runId = newRunId(), describe, pace } = options;
     const root: RunContext = { runId, callId: null, parentCallId: null, scheduler: jobClock(scheduler), emit: (event) => subscriber.next(event), pace };
-    return traceRun(root, name, input, (run) => body(run as RunContext), describe).subscribe({
-      error: () => subscriber.complete(),
-      complete: () => subscriber.complete(),
-    });
+    return traceRun(root, name, input, (run) => body(run as RunContext), describe).subscribe(new EndOfRun(subscriber));
   });
+}
+
+/** Takes the root node's values (ignored: they are in `run-end`) and its end, which completes the events. */
+class EndOfRun extends Subscription implements Observer<unknown> {
+  constructor(private readonly events: Subscriber<RunEvent>) {
+    super();
+  }
+
+  next(): void {}
+
+  error(): void {
+    this.events.complete();
+    this.unsubscribe();
+  }
+
+  complete(): void {
+    this.events.complete();
+    this.unsubscribe();
+  }
 }
