@@ -1,7 +1,7 @@
 import { defineAgent, invoke$, observeRun, traceRun, type RunEvent } from '@rxagents/core';
-import { ChoreographyEngine, ChoreographySpec, executeChoreography$ } from '@rxagents/choreography';
+import { ChoreographyEngine, ChoreographySpec, type EventBus, executeChoreography$ } from '@rxagents/choreography';
 import { failingAgent, hangingAgent, scriptedAgent } from '@rxagents/testing';
-import { from, lastValueFrom, map, toArray } from 'rxjs';
+import { from, lastValueFrom, map, of, toArray } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { brief, checked } from './fixtures';
 
@@ -110,6 +110,31 @@ describe('termination: how a run ended', () => {
       const termination = checked(seen).find((event) => event.type === 'termination');
       expect(termination).toMatchObject({ at: 30, decision: 'deadlocked', reason: 'the timeout of 30 ms passed with no agent running; never started: merge (waits for rightDone)' });
     });
+  });
+
+  it('deadlocked, naming the cycle of the spec when there is one', () => {
+    newScheduler().run(({ flush }) => {
+      const spec = ChoreographySpec.builder('loop')
+        .initialEvent('start')
+        .interaction('ask', 'x', 'y', 'start', 'asked', 'Ask')
+        .interaction('answer', 'y', 'x', 'asked', null, 'Answer')
+        .build();
+      const seen: RunEvent[] = [];
+      new ChoreographyEngine({ spec, agents: { x: scriptedAgent('x', 'X'), y: failingAgent('y') }, timeout: 10, logger: silent }).events$().subscribe((event) => seen.push(event));
+      flush();
+      expect(checked(seen).find((event) => event.type === 'termination')).toMatchObject({
+        decision: 'deadlocked',
+        reason: 'the timeout of 10 ms passed with no agent running; never started: answer (waits for asked); the spec has a cycle: x -> y -> x',
+      });
+    });
+  });
+
+  it('deadlocked, when the bus ends while interactions still wait', async () => {
+    const bus: EventBus = { events$: of({ name: 'start' }), publish: () => undefined, close: () => undefined };
+    const engine = new ChoreographyEngine({ spec: articleSpec(), agents: { researcher: scriptedAgent('researcher', 's'), writer: scriptedAgent('writer', 'w') }, bus, logger: silent });
+    const events = checked(await lastValueFrom(engine.events$().pipe(toArray())));
+    expect(events.find((event) => event.type === 'termination')).toMatchObject({ decision: 'deadlocked', reason: 'the event bus ended before every interaction ran; never started: draft (waits for researched)' });
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', success: true, output: 's' });
   });
 
   it('completed, for an engine that runs none of the interactions (it only starts the run)', async () => {

@@ -144,7 +144,10 @@ function runStep(settings: RunSettings, { interaction, input }: ReadyInteraction
     // Routes hold hosted interactions only, so the agent is there.
     const agent = settings.agents.get(interaction.target) as Agent;
     running.set(interaction.id, { interaction, input, startedAt: scheduler.now() });
-    const options = interaction.timeout === undefined ? { scheduler, run } : { scheduler, timeout: interaction.timeout, run };
+    const { timeout } = interaction;
+    // Without a run, the options are what they were before runs existed: no key for the call to check.
+    const options =
+      run === undefined ? (timeout === undefined ? { scheduler } : { scheduler, timeout }) : timeout === undefined ? { scheduler, run } : { scheduler, timeout, run };
     return callAgent(agent, input, options).pipe(
       // The step names the agent by the id it is registered under (the interaction's target).
       map((call): StepResult => ({ interactionId: interaction.id, ...call, agentId: interaction.target })),

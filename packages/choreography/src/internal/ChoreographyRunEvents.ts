@@ -54,8 +54,8 @@ export class ChoreographyRunEvents {
 
   /**
    * Says how the run ended: `completed` when every interaction of the engine ran, `timed-out` when the
-   * timeout aborted running agents, `deadlocked` when the timeout passed with no agent running (the
-   * pending interactions waited for events nobody published).
+   * timeout aborted running agents, `deadlocked` when interactions were left waiting with no agent
+   * running (at the timeout, or because the bus ended): they waited for events nobody published.
    */
   terminated(spec: ChoreographySpec, result: ChoreographyResult, context: { readonly timeout: number; readonly hostedCount: number; readonly aborted: readonly string[]; readonly cycles: string }): void {
     const { runId, parentCallId, scheduler } = this.#node;
@@ -70,22 +70,21 @@ function terminationOf(
   { timeout, hostedCount, aborted, cycles }: { readonly timeout: number; readonly hostedCount: number; readonly aborted: readonly string[]; readonly cycles: string },
   published: ReadonlySet<string>,
 ): { decision: ChoreographyDecision; reason: string } {
-  if (!result.timedOut) {
-    if (hostedCount === 0) return { decision: 'completed', reason: 'this engine runs none of the interactions; it published the initial events' };
-    const failed = result.stepResults.filter((step) => !step.success).map((step) => step.interactionId);
-    return { decision: 'completed', reason: `all ${hostedCount} interactions ran${failed.length === 0 ? '' : `; failed: ${failed.join(', ')}`}` };
-  }
+  if (hostedCount === 0) return { decision: 'completed', reason: 'this engine runs none of the interactions; it published the initial events' };
   const waiting = result.pending.map((id) => {
     const interaction = spec.interaction(id);
     const missing = interaction === undefined ? [] : triggersOf(interaction).filter((name) => !published.has(name));
     return missing.length === 0 ? id : `${id} (waits for ${missing.join(', ')})`;
   });
   const pending = waiting.length === 0 ? '' : `; never started: ${waiting.join('; ')}`;
+  const cycle = cycles === '' ? '' : `; the spec has a cycle: ${cycles}`;
+  if (!result.timedOut) {
+    if (waiting.length > 0) return { decision: 'deadlocked', reason: `the event bus ended before every interaction ran${pending}${cycle}` };
+    const failed = result.stepResults.filter((step) => !step.success).map((step) => step.interactionId);
+    return { decision: 'completed', reason: `all ${hostedCount} interactions ran${failed.length === 0 ? '' : `; failed: ${failed.join(', ')}`}` };
+  }
   if (aborted.length > 0) {
     return { decision: 'timed-out', reason: `the timeout of ${timeout} ms passed while ${aborted.join(', ')} ran; aborted${pending}` };
   }
-  return {
-    decision: 'deadlocked',
-    reason: `the timeout of ${timeout} ms passed with no agent running${pending}${cycles === '' ? '' : `; the spec has a cycle: ${cycles}`}`,
-  };
+  return { decision: 'deadlocked', reason: `the timeout of ${timeout} ms passed with no agent running${pending}${cycle}` };
 }
