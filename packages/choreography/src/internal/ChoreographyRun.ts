@@ -111,7 +111,6 @@ export function runChoreography(settings: RunSettings, input: string | undefined
     take(1),
     map((timedOut) => {
       const now = scheduler.now();
-      const aborted = timedOut ? [...running.keys()] : [];
       if (timedOut) {
         const error = new ChoreographyTimeoutError(spec.name, settings.timeout);
         for (const { interaction, input: stepInput, startedAt: stepStart } of running.values()) {
@@ -130,7 +129,8 @@ export function runChoreography(settings: RunSettings, input: string | undefined
           .filter((interaction) => settings.agents.has(interaction.target) && !router.hasStarted(interaction.id))
           .map((interaction) => interaction.id),
       };
-      reporter?.terminated(spec, result, { timeout: settings.timeout, hostedCount, aborted, cycles });
+      // The steps cut short by the timeout are still in `running`: their calls are aborted after this.
+      reporter?.terminated(spec, result, { timeout: settings.timeout, hostedCount, aborted: timedOut ? [...running.keys()] : [], cycles });
       const closeError = settings.end();
       if (closeError !== undefined) throw closeError.error;
       return result;
