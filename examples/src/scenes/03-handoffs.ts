@@ -30,10 +30,10 @@ export const scene: Scene = {
     for (const language of ['de', 'en']) {
       console.log(`\n${language === 'de' ? '1' : '2'}) The invoice chain, metadata.language = "${language}": intake -> extractor -> translator (only for "de") -> writer`);
       const start = new HandoffContext({ taskId: `invoice-42-${language}`, payload: { document: 'Rechnung Nr. 42 ...' }, metadata: { language } });
-      // results$ emits each step's result as it arrives (execute$ would emit them all at the end).
+      // steps$ emits each step's result as it arrives (execute$ would emit them all at the end).
       const results = await lastValueFrom(
-        chain.results$(strategy, start).pipe(
-          tap((result) => console.log(`${stamp()}  result  ${result.fromAgentId} -> ${result.toAgentId}: ${JSON.stringify(result.output)} in ${result.durationMs} ms`)),
+        chain.steps$(strategy, start).pipe(
+          tap((result) => console.log(`${stamp()}  result  ${result.fromAgentId} -> ${result.toAgentId}: ${result.success ? JSON.stringify(result.output) : `failed: ${result.error.message}`} in ${result.durationMs} ms`)),
           toArray(),
         ),
       );

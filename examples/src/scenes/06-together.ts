@@ -19,14 +19,14 @@ export const scene: Scene = {
     const support = scriptedAgent('support', { reply: 'support: looking into it', delay: 100 });
     const router = new ConditionalHandoff().when((context) => 'invoiceId' in context.payload, billing).otherwise(support);
     const routed = await router.execute(strategy, { id: 'intake' }, request);
-    console.log(`1) routed ${routed.taskId} to ${routed.toAgentId}: ${routed.output ?? String(routed.error)}`);
+    console.log(`1) routed ${routed.taskId} to ${routed.toAgentId}: ${routed.success ? routed.output : routed.error.message}`);
 
     // 2) Chain: every agent works; the chain starts from the request's context, no source agent needed.
     const extractor = scriptedAgent('extractor', { reply: 'invoice=42; charged=2x 120 EUR', delay: 80 });
     const drafter = scriptedAgent('drafter', { chunks: ['We will refund ', 'one charge of 120 EUR.'], delay: 60, interval: 40 });
     const chain = HandoffChain.builder().from({ id: routed.toAgentId }).add(extractor).add(drafter).build();
     const steps = await chain.execute(strategy, routed.context);
-    for (const step of steps) console.log(`2) ${step.fromAgentId} -> ${step.toAgentId} (task ${step.taskId}): ${step.output ?? String(step.error)}`);
+    for (const step of steps) console.log(`2) ${step.fromAgentId} -> ${step.toAgentId} (task ${step.taskId}): ${step.success ? step.output : step.error.message}`);
     const draft = steps.at(-1)?.output ?? '';
 
     // 3) Debate: two reviewers argue over the draft for two rounds.

@@ -1,4 +1,4 @@
-import { configRules, parseConfig, type Agent, type ChatOptions } from '@rxagents/core';
+import { configRules, emitUsage, parseConfig, type Agent, type ChatOptions } from '@rxagents/core';
 import type { LanguageModel, TextStreamPart, ToolSet } from 'ai';
 import { catchError, filter, map, type Observable, Subject, tap, throwError } from 'rxjs';
 import { z } from 'zod';
@@ -155,7 +155,7 @@ export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {
   const { onUsage } = parsed;
 
   const chat = (input: string, chatOptions: ChatOptions): Observable<string> => {
-    const { signal, context = [], metadata } = chatOptions;
+    const { signal, context = [], metadata, run } = chatOptions;
     return streamModelParts({
       model,
       ...(system === undefined ? {} : { system }),
@@ -167,6 +167,7 @@ export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {
         if (part.type !== 'finish') return;
         lastUsage = { ...toAiSdkUsage(part.totalUsage, part.finishReason), agentId: id, input, ...(metadata === undefined ? {} : { metadata }) };
         usage.next(lastUsage);
+        emitUsage(run, lastUsage);
         // Thrown here, it fails this reply (an AgentError naming the agent) instead of escaping unhandled.
         onUsage?.(lastUsage);
       }),

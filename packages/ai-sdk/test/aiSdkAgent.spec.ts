@@ -1,4 +1,4 @@
-import { AgentError, AgentTimeoutError, ConfigError, stream, invoke$ } from '@rxagents/core';
+import { AgentError, AgentTimeoutError, ConfigError, observeRun, stream, invoke$ } from '@rxagents/core';
 import { RetryError } from 'ai';
 import { config, from, lastValueFrom, scan, toArray } from 'rxjs';
 import { aiSdkAgent, type AiSdkUsageReport } from '@rxagents/ai-sdk';
@@ -255,6 +255,15 @@ describe('aiSdkAgent', () => {
       await expect(lastValueFrom(invoke$(agent, 'hi'))).resolves.toBe('ok');
 
       expect(seen).toEqual([3]);
+    });
+
+    it("reports the model's tokens as a usage event under its call, and streams its text deltas, in a run", async () => {
+      const agent = aiSdkAgent({ id: 'billing', model: streamingModel(textParts(['Paid ', 'in full'], { input: 3, output: 2 })) });
+      const events = await lastValueFrom(observeRun('support', 'hi', (run) => invoke$(agent, 'hi', { run })).pipe(toArray()));
+      const call = events.find((event) => event.type === 'call-start');
+      const usage = events.find((event) => event.type === 'usage');
+      expect(usage).toMatchObject({ callId: call?.callId, agentId: 'billing', inputTokens: 3, outputTokens: 2 });
+      expect(events.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : []))).toEqual(['Paid ', 'in full']);
     });
 
     it('fails the reply with an AgentError when onUsage throws, and reports nothing as unhandled', async () => {

@@ -46,3 +46,5 @@ export { traceRun } from './events/traceRun';
 export { observeRun, type ObserveRunOptions } from './events/observeRun';
 export { emitCustom } from './events/emitCustom';
 export { runView, reduceRunView, emptyRunView, type RunView, type RunNode, type RunNodeStatus, type RunUsage } from './events/runView';
+export { runEventStream, type RunDelivery, type RunEventStreamOptions } from './events/runEventStream';
+export { emitUsage, type UsageReport } from './events/emitUsage';

@@ -1,4 +1,4 @@
-import { asyncScheduler, from, Observable, type SchedulerLike, type Subscriber, type Subscription, takeWhile } from 'rxjs';
+import { asyncScheduler, defer, from, Observable, type SchedulerLike, type Subscriber, type Subscription, switchMap, takeWhile } from 'rxjs';
 import { z } from 'zod';
 import type { Agent, ChatOptions } from './Agent';
 import * as configRules from './configRules';
@@ -98,68 +98,86 @@ export function stream(agent: Agent, input: string, options: AgentCallOptions = 
   return options.run === undefined ? agentCall(agent, input, options, undefined) : tracedCall(agent, input, options, options.run);
 }
 
-/** The call, reported into `run`: `call-start`, a `text-delta` per chunk, then `call-end` or `call-error`. */
+/** A paced run waits for its reader before it starts another call. */
 function tracedCall(agent: Agent, input: string, options: AgentCallOptions, run: RunContext): Observable<string> {
-  return new Observable<string>((subscriber) => {
-    const { runId, scheduler, emit } = run;
-    const agentId = agent.id;
-    const callId = newRunId();
-    const parentCallId = run.callId;
-    const startedAt = scheduler.now();
-    let output = '';
-    let ended = false;
-    const fail = (error: unknown): void => {
-      ended = true;
-      const at = scheduler.now();
-      emit({ type: 'call-error', runId, callId, parentCallId, at, agentId, error: serializeError(error), durationMs: at - startedAt });
-    };
-    emit({ type: 'call-start', runId, callId, parentCallId, at: startedAt, agentId, input });
-    const subscription = agentCall(agent, input, options, { runId, callId, parentCallId, scheduler, emit }).subscribe({
-      next: (delta) => {
-        output += delta;
-        emit({ type: 'text-delta', runId, callId, parentCallId, at: scheduler.now(), agentId, delta });
-        subscriber.next(delta);
-      },
-      error: (error: unknown) => {
-        fail(error);
-        subscriber.error(error);
-      },
-      complete: () => {
-        ended = true;
-        const at = scheduler.now();
-        emit({ type: 'call-end', runId, callId, parentCallId, at, agentId, output, durationMs: at - startedAt });
-        subscriber.complete();
-      },
-    });
-    return () => {
-      subscription.unsubscribe();
-      if (!ended) fail(abortError(`call to agent '${agentId}' was cancelled`));
-    };
+  const { pace } = run;
+  if (pace === undefined) return agentCall(agent, input, options, run);
+  return defer(() => {
+    const gate = pace();
+    return gate === undefined ? agentCall(agent, input, options, run) : from(gate).pipe(switchMap(() => agentCall(agent, input, options, run)));
   });
+}
+
+/** One call's node in a run: `call-start` when made, a `text-delta` per chunk, then `call-end` or `call-error`. */
+class CallTrace {
+  readonly runId: string;
+  readonly callId: string;
+  readonly parentCallId: string | null;
+  readonly agentId: string;
+  readonly scheduler: SchedulerLike;
+  readonly emit: RunContext['emit'];
+  readonly startedAt: number;
+  /** The context the agent gets as `ChatOptions.run`: nested under this call. */
+  readonly child: RunContext;
+  ended = false;
+
+  constructor(run: RunContext, agentId: string, input: string) {
+    this.runId = run.runId;
+    this.callId = newRunId();
+    this.parentCallId = run.callId;
+    this.agentId = agentId;
+    this.scheduler = run.scheduler;
+    this.emit = run.emit;
+    this.startedAt = run.scheduler.now();
+    this.child = { runId: run.runId, callId: this.callId, parentCallId: run.callId, scheduler: run.scheduler, emit: run.emit, pace: run.pace };
+    this.emit({ type: 'call-start', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.startedAt, agentId, input });
+  }
+
+  delta(delta: string): void {
+    this.emit({ type: 'text-delta', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.scheduler.now(), agentId: this.agentId, delta });
+  }
+
+  end(): void {
+    this.ended = true;
+    const at = this.scheduler.now();
+    this.emit({ type: 'call-end', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, durationMs: at - this.startedAt });
+  }
+
+  fail(error: unknown): void {
+    if (this.ended) return;
+    this.ended = true;
+    const at = this.scheduler.now();
+    this.emit({ type: 'call-error', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, error: serializeError(error), durationMs: at - this.startedAt });
+  }
 }
 
 function agentCall(agent: Agent, input: string, options: AgentCallOptions, run: RunContext | undefined): Observable<string> {
   const { timeout, scheduler = asyncScheduler, context, metadata } = options;
   const limited = timeout !== undefined && timeout !== Infinity;
   return new Observable<string>((subscriber) => {
-    const call = new Call(subscriber);
+    const call = new Call(subscriber, run === undefined ? undefined : new CallTrace(run, agent.id, input));
     // No deadline is Infinity, so `scheduler.now() >= deadline` is never true without a timeout.
     const deadline = limited ? scheduler.now() + (timeout as number) : Infinity;
     if (limited) call.timer = scheduleDelay(scheduler, timeout as number, () => call.fail(new AgentTimeoutError(agent.id, timeout as number)));
 
     let source: Observable<string>;
     try {
-      const answer = agent.chat(input, chatOptions(call.controller, context, metadata, run));
+      const answer = agent.chat(input, chatOptions(call.controller, context, metadata, call.trace?.child));
       // A synchronous iterable or Observable can settle the call, or lose its caller, while `subscribe`
       // still runs (before `inner` exists); `takeWhile` then closes the agent's subscriber so it stops
       // producing at once, and cuts off one that streams past its deadline without yielding. A Promise
       // never emits synchronously and skips the extra operator.
+      const pace = run?.pace;
       source = isPromiseLike(answer)
         ? from(answer)
-        : from(answer).pipe(takeWhile(() => !call.settled && !subscriber.closed && !(limited && scheduler.now() >= deadline)));
+        : (pace !== undefined && isPlainAsyncIterable(answer) ? pacedFrom(answer, pace) : from(answer)).pipe(
+            takeWhile(() => !call.settled && !subscriber.closed && !(limited && scheduler.now() >= deadline)),
+          );
     } catch (error) {
       call.settle();
-      subscriber.error(asAgentError(agent, error));
+      const failure = asAgentError(agent, error);
+      call.trace?.fail(failure);
+      subscriber.error(failure);
       return;
     }
 
@@ -168,12 +186,17 @@ function agentCall(agent: Agent, input: string, options: AgentCallOptions, run: 
         if (call.settled || call.controller.isAborted) return;
         if (limited && scheduler.now() >= deadline) call.fail(new AgentTimeoutError(agent.id, timeout as number));
         else if (typeof chunk !== 'string') call.fail(new AgentError(agent.id, new TypeError(`chat emitted a ${typeof chunk} chunk; chunks must be strings`)));
-        else subscriber.next(chunk);
+        else {
+          call.trace?.delta(chunk);
+          subscriber.next(chunk);
+        }
       },
       error: (error: unknown) => {
         if (call.settled) return;
         call.settle();
-        subscriber.error(asAgentError(agent, error));
+        const failure = asAgentError(agent, error);
+        call.trace?.fail(failure);
+        subscriber.error(failure);
       },
       complete: () => {
         // Closed: `takeWhile` cut the agent off because the caller left; the teardown aborts it.
@@ -184,6 +207,7 @@ function agentCall(agent: Agent, input: string, options: AgentCallOptions, run: 
           return;
         }
         call.settle();
+        call.trace?.end();
         subscriber.complete();
       },
     });
@@ -199,7 +223,10 @@ class Call {
   timer: Subscription | undefined = undefined;
   inner: Subscription | undefined = undefined;
 
-  constructor(private readonly subscriber: Subscriber<string>) {}
+  constructor(
+    private readonly subscriber: Subscriber<string>,
+    readonly trace: CallTrace | undefined,
+  ) {}
 
   settle(): void {
     this.settled = true;
@@ -211,16 +238,20 @@ class Call {
     this.settle();
     this.controller.abort(error instanceof AgentTimeoutError ? error : undefined);
     this.stopAgent();
+    this.trace?.fail(error);
     this.subscriber.error(error);
   }
 
   teardown(): void {
     this.timer?.unsubscribe();
-    if (!this.settled) {
+    const cancelled = !this.settled;
+    if (cancelled) {
       this.settled = true;
       this.controller.abort();
     }
     this.stopAgent();
+    // After the agent stopped, so what it cancelled on its way out is reported inside its call.
+    if (cancelled) this.trace?.fail(abortError(`call to agent '${this.trace.agentId}' was cancelled`));
   }
 
   // The agent's teardown is user code: if it throws, the caller still gets the real outcome.
@@ -281,4 +312,38 @@ function isPromiseLike(value: unknown): value is PromiseLike<string> {
 
 function asAgentError(agent: Agent, error: unknown): AgentError {
   return error instanceof AgentError && error.agentId === agent.id ? error : new AgentError(agent.id, error);
+}
+
+function isPlainAsyncIterable(value: unknown): value is AsyncIterable<string> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value && typeof (value as { subscribe?: unknown }).subscribe !== 'function';
+}
+
+/** `from(iterable)`, but pulling the next chunk only once `pace` lets the run go on. */
+function pacedFrom(iterable: AsyncIterable<string>, pace: () => PromiseLike<void> | undefined): Observable<string> {
+  return new Observable<string>((subscriber) => {
+    const iterator = iterable[Symbol.asyncIterator]();
+    void (async () => {
+      try {
+        while (!subscriber.closed) {
+          const gate = pace();
+          if (gate !== undefined) await gate;
+          if (subscriber.closed) return;
+          const step = await iterator.next();
+          if (step.done === true) {
+            subscriber.complete();
+            return;
+          }
+          subscriber.next(step.value);
+        }
+      } catch (error) {
+        subscriber.error(error);
+      }
+    })();
+    return () => {
+      // Let the iterator release what it holds (a generator's finally, a network stream).
+      Promise.resolve()
+        .then(() => iterator.return?.())
+        .catch(reportUnhandledError);
+    };
+  });
 }

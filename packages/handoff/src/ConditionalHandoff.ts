@@ -9,6 +9,7 @@ import type { HandoffPredicate } from './HandoffPredicate';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { evaluatePredicate } from './internal/evaluatePredicate';
+import { failedHandoff } from './internal/handoffEngine';
 import { agentRule, checkHandoffCall, DistinctAgentIds, HandoffStepSchema, isAgent, isStep } from './internal/rules';
 
 const RouterSchema = z.strictObject({
@@ -194,7 +195,7 @@ export class ConditionalHandoff {
     return defer(() => {
       const start = scheduler.now();
       const failure = (error: unknown, toAgentId = 'none'): Observable<HandoffResult> =>
-        of({ success: false, fromAgentId: from.id, toAgentId, taskId: context.taskId, context, durationMs: scheduler.now() - start, output: null, error });
+        of(failedHandoff(from.id, toAgentId, context, error, start, scheduler.now() - start));
       const signal = options?.signal;
       // No agent runs while a predicate is pending, so the routing itself must hear an abort.
       const routed$ = signal === undefined ? this.route$(context) : race(this.route$(context), abortOf(signal));

@@ -1,10 +1,8 @@
-import { asyncScheduler, catchError, defer, map, Observable, of, type SchedulerLike, tap, throwError } from 'rxjs';
+import { asyncScheduler, defer, map, type Observable, type SchedulerLike, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { AgentTimeoutError, configRules, lastValue, parseConfig, preview, invoke$, reportUnhandledError, type Agent, type Message } from '@rxagents/core';
+import { AgentTimeoutError, configRules, lastValue, parseConfig, preview, reportUnhandledError, type Agent, type AgentCallResult, type Message } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { HandoffContractError } from './errors/HandoffContractError';
-import { HandoffCycleError } from './errors/HandoffCycleError';
-import { HandoffDepthError } from './errors/HandoffDepthError';
 import { HandoffTimeoutError } from './errors/HandoffTimeoutError';
 import { HandoffValidationError } from './errors/HandoffValidationError';
 import { HandoffConfigSchema, resolveHandoffTimeout, type HandoffConfig, type ResolvedHandoffConfig } from './HandoffConfig';
@@ -14,10 +12,9 @@ import { HandoffRequestSchema, type HandoffRequest } from './HandoffRequest';
 import type { HandoffSource } from './HandoffStrategy';
 import { handoffToolDescription, handoffToolName } from './handoffToolName';
 import { resolveHandoffToolPolicy } from './HandoffToolPolicy';
-import { ChainKeys } from './internal/ChainKeys';
-import { Semaphore } from './internal/Semaphore';
+import { checkHandoffGuards, handoff$, type HandoffSpec } from './internal/handoffEngine';
+import { HandoffPermits } from './internal/HandoffPermits';
 import { toolNamesOf } from './internal/toolNamesOf';
-import { underHandoffChain } from './internal/underHandoffChain';
 import { selectMessages } from './selectHandoffMessages';
 import type { ToolDefinition } from './ToolCallingModel';
 
@@ -91,11 +88,8 @@ export class Handoff {
   readonly toolName: string;
   /** The tool description the model reads. */
   readonly toolDescription: string;
-  readonly #semaphore: Semaphore;
   readonly #scheduler: SchedulerLike;
-  /** Chains this instance's target is running under (kept only when `detectCycles` is off). */
-  readonly #running = new Map<number, RunningChain>();
-  readonly #keys = new ChainKeys();
+  readonly #permits: HandoffPermits;
 
   constructor(config: HandoffConfig) {
     const parsed = parseConfig(HandoffConfigSchema, config, 'Handoff config');
@@ -104,7 +98,7 @@ export class Handoff {
     this.toolName = this.config.name ?? handoffToolName(this.agent);
     this.toolDescription = this.config.description ?? handoffToolDescription(this.agent);
     this.#scheduler = this.config.scheduler ?? asyncScheduler;
-    this.#semaphore = new Semaphore(this.config.maxConcurrent, this.#scheduler);
+    this.#permits = new HandoffPermits(this.config.maxConcurrent, this.#scheduler, this.agent.id, !this.config.detectCycles);
   }
 
   /**
@@ -168,10 +162,6 @@ export class Handoff {
   execute$(source: HandoffSource, request: HandoffRequest): Observable<HandoffOutcome> {
     const { config, agent: target } = this;
     return defer(() => {
-      // The caller's chain, read where the caller subscribes (a queued run may be started from anywhere).
-      const outer = currentHandoffChain();
-      const start = this.#scheduler.now();
-      const elapsed = (): number => this.#scheduler.now() - start;
       let context: HandoffRunContext;
       try {
         if (typeof source?.id !== 'string' || source.id.trim() === '') parseConfig(HandoffSourceSchema, source, 'Handoff source');
@@ -180,19 +170,29 @@ export class Handoff {
         this.#safely(() => config.onError?.(error));
         return throwError(() => error);
       }
-      const run$ = invoke$(target, context.input, {
-        scheduler: this.#scheduler,
-        context: context.messages,
+      return handoff$<HandoffRunContext, HandoffOutcome>({
+        from: source,
+        to: target,
+        prompt: context.input,
+        context,
+        chain: context.handoffChain,
+        messages: context.messages,
         metadata: this.#metadata(source, request, context),
-        ...(config.timeout === Infinity ? {} : { timeout: config.timeout }),
-      });
-      return this.#bounded(context.handoffChain, underHandoffChain(context.handoffChain, outer, run$)).pipe(
-        map((output): HandoffOutcome => outcomeOf({ success: true, handedOffTo: target.id, output, context }, elapsed())),
-        catchError((error: unknown) =>
-          error instanceof AgentTimeoutError && error.agentId === target.id
-            ? throwError(() => new HandoffTimeoutError(target.id, config.timeout, error))
-            : of(outcomeOf({ success: false, handedOffTo: target.id, output: null, context, error }, elapsed())),
-        ),
+        request: undefined,
+        scheduler: this.#scheduler,
+        timeout: config.timeout,
+        signal: undefined,
+        permits: this.#permits,
+        observers: undefined,
+        shape: outcomeOf,
+      }).pipe(
+        map((outcome) => {
+          // Only this handoff's own timeout is a guard; a nested handoff timing out inside the target is the target failing.
+          if (!outcome.success && outcome.error instanceof AgentTimeoutError && outcome.error.agentId === target.id) {
+            throw new HandoffTimeoutError(target.id, config.timeout, outcome.error);
+          }
+          return outcome;
+        }),
         tap({
           next: (outcome) => this.#safely(() => (outcome.success ? config.onComplete?.(outcome) : config.onError?.(outcome.error))),
           error: (error: unknown) => this.#safely(() => config.onError?.(error)),
@@ -230,11 +230,8 @@ export class Handoff {
     const base = request.handoffChain ?? request.chain ?? currentHandoffChain();
     const path = Object.freeze([...base, source.id]);
     // O(1) bookkeeping for a re-entry: the key of the chain extended from the (usually known) chain in scope.
-    if (!config.detectCycles) this.#keys.extend(base, path);
-    if (config.detectCycles && path.includes(target.id)) throw new HandoffCycleError([...path, target.id]);
-    const depth = Math.max(base.length, request.depth ?? 0);
-    const maxDepth = request.maxDepth ?? request.max_depth ?? config.maxDepth;
-    if (depth >= maxDepth) throw new HandoffDepthError(maxDepth, depth);
+    this.#permits.extend(base, path);
+    checkHandoffGuards(path, target.id, config.detectCycles, Math.max(base.length, request.depth ?? 0), request.maxDepth ?? request.max_depth ?? config.maxDepth);
     const history = request.messages ?? [];
     const filtered: unknown = config.inputFilter === undefined ? history : config.inputFilter(history);
     if (!Array.isArray(filtered)) {
@@ -249,78 +246,6 @@ export class Handoff {
     };
     this.#safely(() => config.onHandoff?.(source, context));
     return context;
-  }
-
-  /**
-   * `work$` under this instance's semaphore, except a nested re-entry from within its own target, which
-   * runs on the permit its caller holds: waiting for it would hang forever once the recursion is
-   * `maxConcurrent` deep. Re-entries from one caller take turns on that permit (its lane), so a target
-   * that fans out through its own handoff runs one branch at a time, not all of them at once. With
-   * `detectCycles` on, such a re-entry is refused by the cycle check instead.
-   */
-  #bounded<T>(chain: readonly string[], work$: Observable<T>): Observable<T> {
-    if (this.config.detectCycles) return this.#semaphore.run(work$);
-    const tracked$ = this.#tracked(chain, work$);
-    const caller = this.#reentryOf(this.#keys.keyOf(chain));
-    return caller === undefined ? this.#semaphore.run(tracked$) : this.#onLane(caller, tracked$);
-  }
-
-  /**
-   * The key of the chain this instance runs the target under that a handoff along the chain `path`
-   * re-enters from within: the innermost prefix of `path` that is such a chain and is followed by the
-   * target. Undefined for an independent caller. O(1) for a direct re-entry (`[...chain, target]`).
-   */
-  #reentryOf(path: number): number | undefined {
-    const target = this.agent.id;
-    for (let node = this.#keys.parentOf(path); node !== undefined; node = this.#keys.parentOf(node.parent)) {
-      if (node.id === target && this.#running.has(node.parent)) return node.parent;
-    }
-    return undefined;
-  }
-
-  /** Records, while `work$` runs, that the target runs under `chain` (read by `#reentryOf`). */
-  #tracked<T>(chain: readonly string[], work$: Observable<T>): Observable<T> {
-    return new Observable<T>((subscriber) => {
-      // Keyed when it starts running, not when queued: keys are forgotten whenever nothing runs.
-      const key = this.#keys.keyOf(chain);
-      const running = this.#enter(key);
-      running.holders += 1;
-      const subscription = work$.subscribe(subscriber);
-      return () => {
-        subscription.unsubscribe();
-        running.holders -= 1;
-        this.#leave(key, running);
-      };
-    });
-  }
-
-  /** `work$` on the lane of the running chain `key`: one re-entry at a time on its caller's permit. */
-  #onLane<T>(key: number, work$: Observable<T>): Observable<T> {
-    return new Observable<T>((subscriber) => {
-      const running = this.#enter(key);
-      running.borrowers += 1;
-      const subscription = running.lane.run(work$).subscribe(subscriber);
-      return () => {
-        subscription.unsubscribe();
-        running.borrowers -= 1;
-        this.#leave(key, running);
-      };
-    });
-  }
-
-  #enter(key: number): RunningChain {
-    let running = this.#running.get(key);
-    if (running === undefined) {
-      running = { holders: 0, borrowers: 0, lane: new Semaphore(1, this.#scheduler) };
-      this.#running.set(key, running);
-    }
-    return running;
-  }
-
-  #leave(key: number, running: RunningChain): void {
-    if (running.holders === 0 && running.borrowers === 0 && this.#running.get(key) === running) this.#running.delete(key);
-    // With nothing running, no key is referred to: forget them all, so interned chains never pile up.
-    if (this.#running.size === 0) this.#keys.clear();
   }
 
   #validateArguments(raw: unknown): unknown {
@@ -370,18 +295,10 @@ export class Handoff {
   }
 }
 
-/** An outcome with its duration in ms and, derived from it, in seconds. */
-function outcomeOf(fields: Omit<HandoffOutcome, 'durationMs' | 'durationSeconds'>, durationMs: number): HandoffOutcome {
-  return { ...fields, durationMs, durationSeconds: durationMs / 1000 };
+/** An outcome: the target's call, with its duration in seconds too and the threaded context. */
+function outcomeOf(call: AgentCallResult, spec: HandoffSpec<HandoffRunContext, HandoffOutcome>): HandoffOutcome {
+  return { ...call, handedOffTo: spec.to.id, durationSeconds: call.durationMs / 1000, context: spec.context };
 }
-
-/** A chain this instance runs its target under: how many runs, how many re-entries wait or run on its lane. */
-interface RunningChain {
-  holders: number;
-  borrowers: number;
-  readonly lane: Semaphore;
-}
-
 
 /**
  * Creates a {@link Handoff}: the same as `new Handoff(config)`.

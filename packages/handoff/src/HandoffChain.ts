@@ -78,7 +78,7 @@ export class HandoffChainBuilder {
  * task id and metadata carry over. A step added with a predicate is skipped when the predicate answers
  * `false` (predicates may answer later, as a Promise or Observable). The chain stops at the first failed
  * step (a predicate that throws counts as that step failing). `execute$` emits one array with one result
- * per step that ran (`[]` when no agent runs); `results$` emits each result as it arrives.
+ * per step that ran (`[]` when no agent runs); `steps$` emits each step's result as it arrives.
  * Unsubscribing (or aborting `options.signal`) aborts the running agent.
  *
  * @example
@@ -129,7 +129,11 @@ export class HandoffChain {
   }
 
   /**
-   * Runs the chain and emits each step's result as it arrives, then completes.
+   * Runs the chain and emits each step's result as it arrives, then completes; never errors.
+   *
+   * @remarks
+   * The stream of the run's steps, for a progress UI: {@link HandoffChain.execute$} emits the same
+   * results gathered in one array when the run ends.
    *
    * @example
    * ```ts
@@ -138,10 +142,10 @@ export class HandoffChain {
    *
    * const agent = (id: string) => defineAgent(id, async () => id);
    * const chain = HandoffChain.builder().add(agent('a')).add(agent('b')).add(agent('c')).build();
-   * chain.results$(new DefaultHandoff(), HandoffContext.of('t-1')).subscribe((r) => console.log(r.toAgentId)); // b, c
+   * chain.steps$(new DefaultHandoff(), HandoffContext.of('t-1')).subscribe((r) => console.log(r.toAgentId)); // b, c
    * ```
    */
-  results$(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
+  steps$(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
     if (!(context instanceof HandoffContext)) {
       throw new ConfigError('HandoffChain', [{ path: 'context', rule: 'must be a HandoffContext (build one with new HandoffContext or HandoffContext.of)', received: context }]);
     }
@@ -174,7 +178,7 @@ export class HandoffChain {
    * ```
    */
   execute$(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult[]> {
-    return this.results$(handoff, context, options).pipe(toArray());
+    return this.steps$(handoff, context, options).pipe(toArray());
   }
 
   /**

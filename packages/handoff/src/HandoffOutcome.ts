@@ -1,4 +1,4 @@
-import type { Message } from '@rxagents/core';
+import type { AgentCallResult, Message } from '@rxagents/core';
 
 /**
  * What a {@link Handoff} hands over, and what the outcome reports back as `context`.
@@ -26,11 +26,15 @@ export interface HandoffRunContext {
 }
 
 /**
- * The outcome of {@link Handoff.execute}: who answered, what, how long it took, and the threaded context.
+ * The outcome of {@link Handoff.execute}: core's {@link @rxagents/core!AgentCallResult | AgentCallResult}
+ * for the target's call, plus who answered, the time in seconds and the threaded context.
  *
  * @remarks
- * A target that fails gives `success: false`, `output: null` and `error`; the guards (cycle, depth,
- * timeout, validation) reject instead. `durationMs` is measured on the handoff's scheduler;
+ * A union on `success`: after `if (outcome.success)`, `output` is the target's whole reply (a `string`);
+ * a target that fails gives `success: false`, the `Error` instance in `error` and no `output`. The guards
+ * (cycle, depth, timeout, validation) reject instead. `agentId` is the target's id (the same as
+ * `handedOffTo`) and `input` the prompt it answered (`context.input`). `startedAt` and `durationMs` are
+ * read from the handoff's scheduler and include any wait for a permit (`maxConcurrent`);
  * `durationSeconds` is the same time in seconds (`durationMs / 1000`).
  *
  * @example
@@ -38,21 +42,16 @@ export interface HandoffRunContext {
  * import type { HandoffOutcome } from '@rxagents/handoff';
  *
  * const report = (outcome: HandoffOutcome) =>
- *   `${outcome.handedOffTo} ${outcome.success ? 'answered' : 'failed'} in ${outcome.durationMs} ms via ${outcome.context.handoffChain.join(' -> ')}`;
+ *   outcome.success
+ *     ? `${outcome.handedOffTo} answered "${outcome.output}" in ${outcome.durationMs} ms via ${outcome.context.handoffChain.join(' -> ')}`
+ *     : `${outcome.handedOffTo} failed: ${outcome.error.message}`;
  * ```
  */
-export interface HandoffOutcome {
-  readonly success: boolean;
-  /** The target's id. */
+export type HandoffOutcome = AgentCallResult & {
+  /** The target's id (the same as `agentId`). */
   readonly handedOffTo: string;
-  /** The target's whole reply; `null` on failure. */
-  readonly output: string | null;
-  /** Time from the start of the handoff to its outcome, in ms on the scheduler's clock. */
-  readonly durationMs: number;
-  /** The same time in seconds: `durationMs / 1000`. */
+  /** The same time as `durationMs`, in seconds: `durationMs / 1000`. */
   readonly durationSeconds: number;
   /** What the target was given, with the extended chain. */
   readonly context: HandoffRunContext;
-  /** Why it failed; `undefined` on success. */
-  readonly error?: unknown;
-}
+};

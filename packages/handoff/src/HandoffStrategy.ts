@@ -53,7 +53,7 @@ export interface HandoffExecuteOptions {
   readonly timeout?: number;
   /** The clock for `timeout` and `durationMs`. Defaults to `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
-  /** Aborting it aborts the receiver and gives a failure result whose `error` is the abort reason. */
+  /** Aborting it aborts the receiver and gives a failure result whose `error` is the abort reason (wrapped in an `AgentError` whose `cause` it is when it is not an `Error`). */
   readonly signal?: AbortSignal;
   /** The prompt the receiver answers, built from the context. Defaults to {@link defaultHandoffPrompt}. Strategies of your own may ignore it. */
   readonly prompt?: HandoffPrompt;
@@ -64,23 +64,29 @@ export interface HandoffExecuteOptions {
  *
  * @remarks
  * `execute$` emits exactly one {@link HandoffResult} and completes; it never errors: anything that goes
- * wrong is a failure result. The result carries the `taskId` and the `context` it was given (both
- * required), so callers can match results to requests. Unsubscribing aborts the receiver. `execute` is the Promise form.
- * {@link DefaultHandoff} is the shipped implementation; {@link HandoffChain} and
- * {@link ConditionalHandoff} accept any.
+ * wrong is a failure result. The result is core's `AgentCallResult` for the receiver's call (build it
+ * with `callAgent` from `@rxagents/core`) plus `fromAgentId`, `toAgentId`, and the `taskId` and `context`
+ * it was given (all required), so callers can match results to requests. Unsubscribing aborts the
+ * receiver. `execute` is the Promise form. {@link DefaultHandoff} is the shipped implementation;
+ * {@link HandoffChain} and {@link ConditionalHandoff} accept any, through this interface alone.
  *
  * @example
  * ```ts
- * import { of } from 'rxjs';
- * import { lastValue } from '@rxagents/core';
- * import type { HandoffStrategy } from '@rxagents/handoff';
+ * import { map } from 'rxjs';
+ * import { callAgent, defineAgent, lastValue } from '@rxagents/core';
+ * import { HandoffChain, HandoffContext, type HandoffStrategy } from '@rxagents/handoff';
  *
- * // A dry-run strategy that never calls the receiver.
- * const dryRun: HandoffStrategy = {
+ * // Hands each receiver the previous reply as it is, and nothing else.
+ * const plain: HandoffStrategy = {
  *   execute$: (from, to, context) =>
- *     of({ success: true, fromAgentId: from.id, toAgentId: to.id, taskId: context.taskId, context, durationMs: 0, output: 'dry run' }),
- *   execute: (from, to, context, options) => lastValue(dryRun.execute$(from, to, context, options)),
+ *     callAgent(to, String(context.payload.previousOutput ?? context.payload.text ?? '')).pipe(
+ *       map((call) => ({ ...call, fromAgentId: from.id, toAgentId: to.id, taskId: context.taskId, context })),
+ *     ),
+ *   execute: (from, to, context, options) => lastValue(plain.execute$(from, to, context, options)),
  * };
+ * const shout = defineAgent('shout', async (input) => input.toUpperCase());
+ * const results = await HandoffChain.builder().from().add(shout).build().execute(plain, HandoffContext.of('t-1', { text: 'hi' }));
+ * console.log(results[0]?.output); // HI
  * ```
  */
 export interface HandoffStrategy {

@@ -1,8 +1,9 @@
-import { defer, from, map, mergeMap, type Observable, of, catchError, reduce } from 'rxjs';
+import { asyncScheduler, catchError, defer, from, map, mergeMap, type Observable, of, reduce } from 'rxjs';
 import { z } from 'zod';
 import { ConfigError, configRules, lastValue, parseConfig, type Agent } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { Handoff } from './Handoff';
+import { failedCall } from './internal/handoffEngine';
 import { DistinctAgentIds, isAgent, signedCountRule } from './internal/rules';
 import type { HandoffOutcome } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';
@@ -63,7 +64,8 @@ export const ParallelHandoffsOptionsSchema = z.strictObject({
  * Built on `mergeMap` with `maxConcurrent` as its concurrency. The handoff chain in scope is read once
  * and each sibling gets its own copy, so fan-out never reads the ambient value and no chain leaks between
  * siblings: cycle detection and `maxDepth` are enforced per task. A failure, including a guard's error,
- * is an outcome with `success: false` and `error`, never an error of the whole fan-out. An agent target
+ * is an outcome with `success: false` and `error`, never an error of the whole fan-out (a guard's
+ * outcome has `durationMs: 0` and the task's prompt as `input`). An agent target
  * gets a default {@link Handoff}; a `Handoff` target keeps its own settings and semaphore.
  *
  * @example
@@ -98,17 +100,12 @@ export function parallelHandoffs$(source: HandoffSource, tasks: readonly Paralle
           const handoff = handoffs[index] as Handoff;
           const handoffChain = [...snapshot];
           return handoff.execute$(source, { input: prompt, handoffChain, ...(messages === undefined ? {} : { messages }) }).pipe(
-            catchError((error: unknown) =>
-              of<HandoffOutcome>({
-                success: false,
-                handedOffTo: handoff.agent.id,
-                output: null,
-                durationMs: 0,
-                durationSeconds: 0,
-                context: { input: prompt, messages: [], handoffChain: Object.freeze([...handoffChain, source.id]) },
-                error,
-              }),
-            ),
+            catchError((error: unknown) => {
+              const agentId = handoff.agent.id;
+              const context = { input: prompt, messages: [], handoffChain: Object.freeze([...handoffChain, source.id]) };
+              const startedAt = (handoff.config.scheduler ?? asyncScheduler).now();
+              return of<HandoffOutcome>({ ...failedCall(agentId, error, startedAt, 0, prompt), handedOffTo: agentId, durationSeconds: 0, context });
+            }),
             map((outcome) => ({ index, outcome })),
           );
         },

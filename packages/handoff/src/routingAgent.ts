@@ -164,6 +164,6 @@ export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
 }
 
 function outcomeToReply(outcome: HandoffOutcome): Observable<string> {
-  return outcome.success ? of(outcome.output ?? '') : throwError(() => outcome.error);
+  return outcome.success ? of(outcome.output) : throwError(() => outcome.error);
 }
 

@@ -1,6 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
 import { EMPTY, map, NEVER, of, throwError, timer } from 'rxjs';
-import { defineAgent, lastValue, type Agent } from '@rxagents/core';
+import { AgentError, defineAgent, lastValue, type Agent } from '@rxagents/core';
 import { recordingAgent, scriptedAgent } from '@rxagents/testing';
 import { ConditionalHandoff, DefaultHandoff, HandoffContext, HandoffContractError, HandoffRoutingError, type HandoffStrategy } from '@rxagents/handoff';
 
@@ -24,7 +24,7 @@ describe('ConditionalHandoff', () => {
   });
 
   it('checks its execute options when called, whatever the strategy', () => {
-    const dryRun: HandoffStrategy = { execute$: (from, to, context) => of({ success: true, fromAgentId: from.id, toAgentId: to.id, taskId: context.taskId, context, durationMs: 0, output: 'dry' }), execute: () => Promise.reject(new Error('unused')) };
+    const dryRun: HandoffStrategy = { execute$: (from, to, context) => of({ success: true, agentId: to.id, input: '', output: 'dry', startedAt: 0, durationMs: 0, fromAgentId: from.id, toAgentId: to.id, taskId: context.taskId, context } as const), execute: () => Promise.reject(new Error('unused')) };
     expect(() => new ConditionalHandoff().otherwise(named('z')).execute$(dryRun, intake, HandoffContext.of('t'), { signl: undefined } as never)).toThrow(
       'ConditionalHandoff options: signl is not a known option (did you mean signal?)',
     );
@@ -46,7 +46,8 @@ describe('ConditionalHandoff', () => {
 
   it('with no match and no fallback returns a failure whose toAgentId is none', async () => {
     const routed = await new ConditionalHandoff().when(() => false, named('billing')).execute(new DefaultHandoff(), intake, HandoffContext.of('t'));
-    expect(routed).toMatchObject({ success: false, fromAgentId: 'intake', toAgentId: 'none', output: null });
+    expect(routed).toMatchObject({ success: false, agentId: 'none', input: '', fromAgentId: 'intake', toAgentId: 'none' });
+    expect(routed).not.toHaveProperty('output');
     expect(routed.error).toBeInstanceOf(HandoffRoutingError);
   });
 
@@ -79,13 +80,13 @@ describe('ConditionalHandoff', () => {
     const decided = await new ConditionalHandoff().when(() => true, named('a')).when(() => throwError(() => oops), named('b')).execute(new DefaultHandoff(), intake, HandoffContext.of('t'));
     expect(decided.toAgentId).toBe('a');
     const failed = await new ConditionalHandoff().when(() => { throw oops; }, named('a')).otherwise(named('z')).execute(new DefaultHandoff(), intake, HandoffContext.of('t'));
-    expect(failed).toMatchObject({ success: false, toAgentId: 'none', output: null, error: oops });
+    expect(failed).toMatchObject({ success: false, toAgentId: 'none', error: oops });
   });
 
   it('a predicate that answers a non-boolean (undefined, a Promise of a number) fails the routing with a HandoffContractError', async () => {
     const forgotten = await new ConditionalHandoff().when((() => undefined) as never, named('a')).otherwise(named('z')).execute(new DefaultHandoff(), intake, HandoffContext.of('t'));
-    expect(forgotten).toMatchObject({ success: false, toAgentId: 'none', output: null, error: expect.any(HandoffContractError) });
-    expect((forgotten.error as Error).message).toMatch(/predicate of the route to "a" answered undefined; it must answer a boolean/);
+    expect(forgotten).toMatchObject({ success: false, toAgentId: 'none', error: expect.any(HandoffContractError) });
+    expect(forgotten.error?.message).toMatch(/predicate of the route to "a" answered undefined; it must answer a boolean/);
     const numeric = await new ConditionalHandoff().when((async () => 1) as never, named('a')).execute(new DefaultHandoff(), intake, HandoffContext.of('t'));
     expect(numeric.error).toBeInstanceOf(HandoffContractError);
   });
@@ -95,7 +96,7 @@ describe('ConditionalHandoff', () => {
     const router = new ConditionalHandoff().otherwise(named('z'));
     const oops = new Error('strategy bug');
     const thrown = await router.execute(custom(() => { throw oops; }), intake, HandoffContext.of('t'));
-    expect(thrown).toMatchObject({ success: false, fromAgentId: 'intake', toAgentId: 'z', output: null, error: oops });
+    expect(thrown).toMatchObject({ success: false, fromAgentId: 'intake', agentId: 'z', toAgentId: 'z', error: oops });
     const errored = await router.execute(custom(() => throwError(() => oops)), intake, HandoffContext.of('t'));
     expect(errored).toMatchObject({ success: false, toAgentId: 'z', error: oops });
     const empty = await router.execute(custom(() => EMPTY), intake, HandoffContext.of('t'));
@@ -121,7 +122,8 @@ describe('ConditionalHandoff', () => {
     const controller = new AbortController();
     const pending = new ConditionalHandoff().when(() => NEVER, receiver).execute(new DefaultHandoff(), intake, HandoffContext.of('t'), { signal: controller.signal });
     controller.abort('stop');
-    await expect(pending).resolves.toMatchObject({ success: false, fromAgentId: 'intake', toAgentId: 'none', output: null, error: 'stop' });
+    await expect(pending).resolves.toMatchObject({ success: false, fromAgentId: 'intake', toAgentId: 'none', error: expect.any(AgentError) });
+    expect((await pending).error?.cause).toBe('stop');
     expect(receiver.calls).toHaveLength(0);
   });
 

@@ -15,7 +15,18 @@ describe('DefaultHandoff', () => {
     expect(billing.received).toEqual([{ type: 'HANDOFF_REQUEST', from: 'intake', to: 'billing', payload: { invoiceId: '42', taskId: 'ticket-7' } }]);
     expect(billing.inputs).toEqual(['Process handoff task: ticket-7 | payload: {"invoiceId":"42"}']);
     expect(billing.calls[0]?.options.metadata).toEqual({ lang: 'en', taskId: 'ticket-7' });
-    expect(result).toEqual({ success: true, fromAgentId: 'intake', toAgentId: 'billing', taskId: 'ticket-7', context, durationMs: expect.any(Number), output: 'Invoice 42 is paid.' });
+    expect(result).toEqual({
+      success: true,
+      agentId: 'billing',
+      input: 'Process handoff task: ticket-7 | payload: {"invoiceId":"42"}',
+      output: 'Invoice 42 is paid.',
+      startedAt: expect.any(Number),
+      durationMs: expect.any(Number),
+      fromAgentId: 'intake',
+      toAgentId: 'billing',
+      taskId: 'ticket-7',
+      context,
+    });
     expect(result.context).toBe(context);
   });
 
@@ -35,28 +46,30 @@ describe('DefaultHandoff', () => {
     const billing = recordingAgent('billing', async () => 'ok');
     const boom = new Error('no prompt');
     const thrown = await new DefaultHandoff({ prompt: () => { throw boom; } }).execute(intake, billing, HandoffContext.of('t'));
-    expect(thrown).toMatchObject({ success: false, output: null, error: boom });
+    expect(thrown).toMatchObject({ success: false, input: '', error: boom });
+    expect(thrown).not.toHaveProperty('output');
     const wrong = await new DefaultHandoff({ prompt: (() => undefined) as never }).execute(intake, billing, HandoffContext.of('t'));
     expect(wrong.error).toBeInstanceOf(HandoffContractError);
-    expect(String((wrong.error as Error).message)).toMatch(/the prompt of the handoff to "billing" returned undefined; it must return a string/);
+    expect(wrong.success || wrong.error.message).toMatch(/the prompt of the handoff to "billing" returned undefined; it must return a string/);
     expect(billing.received).toHaveLength(0);
     expect(billing.calls).toHaveLength(0);
   });
 
-  it('the reply becomes output and durationMs is measured on the scheduler', () => {
+  it('the reply becomes output; startedAt and durationMs are measured on the scheduler', () => {
     testScheduler().run(({ expectObservable }) => {
       const writer = scriptedAgent('writer', { chunks: ['Dear ', 'customer'], delay: 3, interval: 4 });
+      const input = defaultHandoffPrompt(HandoffContext.of('t'));
       expectObservable(new DefaultHandoff().execute$(intake, writer, HandoffContext.of('t'))).toBe('-------(r|)', {
-        r: { success: true, fromAgentId: 'intake', toAgentId: 'writer', taskId: 't', context: expect.any(HandoffContext), durationMs: 7, output: 'Dear customer' },
+        r: { success: true, agentId: 'writer', input, output: 'Dear customer', startedAt: 0, durationMs: 7, fromAgentId: 'intake', toAgentId: 'writer', taskId: 't', context: expect.any(HandoffContext) },
       });
     });
   });
 
-  it.each(['throw', 'reject', 'error'] as const)('a receiver that fails by %s gives a failure with null output', async (mode) => {
+  it.each(['throw', 'reject', 'error'] as const)('a receiver that fails by %s gives a failure with no output and the AgentError', async (mode) => {
     const cause = new Error('model down');
     const result = await new DefaultHandoff().execute(intake, failingAgent('broken', cause, { mode }), HandoffContext.of('t'));
     expect(result.success).toBe(false);
-    expect(result.output).toBeNull();
+    expect(result).not.toHaveProperty('output');
     expect(result.error).toBeInstanceOf(AgentError);
     expect((result.error as AgentError).cause).toBe(cause);
   });
@@ -65,7 +78,7 @@ describe('DefaultHandoff', () => {
     const chat = jest.fn(async () => 'never');
     const agent: Agent = { id: 'picky', chat, receive: () => { throw new Error('no thanks'); } };
     const result = await new DefaultHandoff().execute(intake, agent, HandoffContext.of('t'));
-    expect(result).toMatchObject({ success: false, toAgentId: 'picky', output: null });
+    expect(result).toMatchObject({ success: false, agentId: 'picky', toAgentId: 'picky', error: expect.any(AgentError) });
     expect(chat).not.toHaveBeenCalled();
   });
 
@@ -73,7 +86,18 @@ describe('DefaultHandoff', () => {
     testScheduler().run(({ expectObservable, flush }) => {
       const stuck = hangingAgent('stuck');
       expectObservable(new DefaultHandoff({ timeout: 50 }).execute$(intake, stuck, HandoffContext.of('t'))).toBe('50ms (r|)', {
-        r: { success: false, fromAgentId: 'intake', toAgentId: 'stuck', taskId: 't', context: expect.any(HandoffContext), durationMs: 50, output: null, error: expect.any(AgentTimeoutError) },
+        r: {
+          success: false,
+          agentId: 'stuck',
+          input: defaultHandoffPrompt(HandoffContext.of('t')),
+          error: expect.any(AgentTimeoutError),
+          startedAt: 0,
+          durationMs: 50,
+          fromAgentId: 'intake',
+          toAgentId: 'stuck',
+          taskId: 't',
+          context: expect.any(HandoffContext),
+        },
       });
       flush();
       expect(stuck.aborted).toBe(true);
@@ -96,7 +120,7 @@ describe('DefaultHandoff', () => {
     const pending = new DefaultHandoff().execute(intake, stuck, HandoffContext.of('t'), { signal: controller.signal });
     controller.abort(new Error('user left'));
     const result = await pending;
-    expect(result).toMatchObject({ success: false, output: null, error: new Error('user left') });
+    expect(result).toMatchObject({ success: false, error: new Error('user left') });
     expect(stuck.aborted).toBe(true);
     const already = await new DefaultHandoff().execute(intake, stuck, HandoffContext.of('t'), { signal: controller.signal });
     expect(already.success).toBe(false);

@@ -161,9 +161,12 @@ describe('Handoff.execute', () => {
     expect(billing.calls[0]?.options.context).toEqual([messages[0], messages[2], messages[3], messages[4]]);
     expect(outcome).toEqual({
       success: true,
-      handedOffTo: 'billing',
+      agentId: 'billing',
+      input: 'invoice?',
       output: 'paid',
+      startedAt: expect.any(Number),
       durationMs: expect.any(Number),
+      handedOffTo: 'billing',
       durationSeconds: expect.any(Number),
       context: { input: 'invoice?', messages: [messages[0], messages[2], messages[3], messages[4]], handoffChain: ['assistant'] },
     });
@@ -177,9 +180,10 @@ describe('Handoff.execute', () => {
     });
   });
 
-  it('a target that fails resolves with success false, output null and the error', async () => {
+  it('a target that fails resolves with success false, no output and the error', async () => {
     const outcome = await handoff({ agent: failingAgent('broken', new Error('down'), { mode: 'reject' }) }).execute(source, { input: 'x' });
-    expect(outcome).toMatchObject({ success: false, handedOffTo: 'broken', output: null });
+    expect(outcome).toMatchObject({ success: false, agentId: 'broken', input: 'x', handedOffTo: 'broken' });
+    expect(outcome).not.toHaveProperty('output');
     expect(outcome.error).toBeInstanceOf(AgentError);
   });
 
@@ -582,7 +586,7 @@ describe('concurrency', () => {
       const countdown = defineAgent('countdown', (input) => {
         const n = Number(input);
         if (n === 0) return timer(10).pipe(map(() => 'liftoff'));
-        return (self as Handoff).execute$({ id: 'countdown' }, { input: String(n - 1) }).pipe(map((o) => `${n}>${o.output}`));
+        return (self as Handoff).execute$({ id: 'countdown' }, { input: String(n - 1) }).pipe(map((o) => `${n}>${o.success ? o.output : 'failed'}`));
       });
       self = handoff({ agent: countdown, detectCycles: false, ...settings });
       return self;
@@ -598,7 +602,7 @@ describe('concurrency', () => {
     it('so maxDepth, not the semaphore, ends a runaway recursion', () => {
       testScheduler().run(({ expectObservable }) => {
         const h = recursive({ maxConcurrent: 1, maxDepth: 4 });
-        expectObservable(h.execute$(source, { input: '9' }).pipe(map((o) => o.output))).toBe('(o|)', { o: '9>8>7>null' });
+        expectObservable(h.execute$(source, { input: '9' }).pipe(map((o) => o.output))).toBe('(o|)', { o: '9>8>7>failed' });
       });
     });
 

@@ -1,11 +1,24 @@
 import { TestScheduler } from 'rxjs/testing';
 import { EMPTY, of, throwError, timer, map } from 'rxjs';
-import { defineAgent, lastValue, type Agent } from '@rxagents/core';
+import { AgentError, callAgent, defineAgent, lastValue, type Agent } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
 import { DefaultHandoff, HandoffChain, HandoffContext, HandoffContractError, type HandoffStrategy } from '@rxagents/handoff';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const echo = (id: string): Agent => defineAgent(id, async () => `${id}-out`);
+/** A step that failed before its receiver got a prompt: an AgentCallResult with no input, output or duration. */
+const failure = (fromAgentId: string, toAgentId: string, error: unknown) => ({
+  success: false,
+  agentId: toAgentId,
+  input: '',
+  error,
+  startedAt: expect.any(Number),
+  durationMs: 0,
+  fromAgentId,
+  toAgentId,
+  taskId: 't',
+  context: expect.any(HandoffContext),
+});
 
 describe('HandoffChain', () => {
   it('refuses a step that is not an agent with an optional predicate function, naming the step', () => {
@@ -23,9 +36,9 @@ describe('HandoffChain', () => {
 
   it('checks its execute options when called, whatever the strategy', () => {
     const chain = HandoffChain.builder().add(echo('a')).add(echo('b')).build();
-    const dryRun: HandoffStrategy = { execute$: (from, to, context) => of({ success: true, fromAgentId: from.id, toAgentId: to.id, taskId: context.taskId, context, durationMs: 0, output: 'dry' }), execute: () => Promise.reject(new Error('unused')) };
+    const dryRun: HandoffStrategy = { execute$: (from, to, context) => of({ success: true, agentId: to.id, input: '', output: 'dry', startedAt: 0, durationMs: 0, fromAgentId: from.id, toAgentId: to.id, taskId: context.taskId, context } as const), execute: () => Promise.reject(new Error('unused')) };
     expect(() => chain.execute$(dryRun, HandoffContext.of('t'), { timout: 5 } as never)).toThrow('HandoffChain options: timout is not a known option (did you mean timeout?)');
-    expect(() => chain.results$(new DefaultHandoff(), HandoffContext.of('t'), { timeout: -1 })).toThrow(/HandoffChain options: timeout must be a number of milliseconds/);
+    expect(() => chain.steps$(new DefaultHandoff(), HandoffContext.of('t'), { timeout: -1 })).toThrow(/HandoffChain options: timeout must be a number of milliseconds/);
   });
 
   it('the first agent is only the source and never runs; later agents run in turn', async () => {
@@ -69,6 +82,31 @@ describe('HandoffChain', () => {
     const results = await HandoffChain.builder().add(echo('a')).add(echo('b')).add(echo('c')).build().execute(new Tracing(), HandoffContext.of('t'));
     expect(seen).toEqual(['b', 'c']);
     expect(results.map((r) => r.output)).toEqual(['b-out', 'c-out']);
+  });
+
+  it('runs a HandoffStrategy of your own (built on callAgent) through its public interface alone', async () => {
+    const seen: string[] = [];
+    const plain: HandoffStrategy = {
+      execute$: (from, to, context, options) => {
+        seen.push(`${from.id}->${to.id} timeout ${String(options?.timeout)}`);
+        return callAgent(to, String(context.payload.previousOutput ?? context.payload.text)).pipe(
+          map((call) => ({ ...call, fromAgentId: from.id, toAgentId: to.id, taskId: context.taskId, context })),
+        );
+      },
+      execute: (from, to, context, options) => lastValue(plain.execute$(from, to, context, options)),
+    };
+    const upper = recordingAgent('upper', async (input) => input.toUpperCase());
+    const writer = recordingAgent('writer');
+    const chain = HandoffChain.builder().add(echo('intake')).add(upper).add(failingAgent('broken')).add(writer).build();
+    const results = await chain.execute(plain, HandoffContext.of('t', { text: 'hello' }), { timeout: 1_000 });
+    expect(seen).toEqual(['intake->upper timeout 1000', 'upper->broken timeout 1000']);
+    expect(upper.inputs).toEqual(['hello']);
+    expect(results.map((r) => [r.fromAgentId, r.toAgentId, r.success ? r.output : r.error.constructor.name])).toEqual([
+      ['intake', 'upper', 'HELLO'],
+      ['upper', 'broken', 'AgentError'],
+    ]);
+    expect(results[1]).toMatchObject({ agentId: 'broken', input: 'HELLO', taskId: 't' });
+    expect(writer.calls).toHaveLength(0);
   });
 
   it('refuses a source without an id and unknown chain options', () => {
@@ -141,7 +179,7 @@ describe('HandoffChain', () => {
   it('a predicate that throws fails its step and stops the chain', async () => {
     const oops = new Error('predicate bug');
     const results = await HandoffChain.builder().add(echo('a')).add(echo('b'), () => { throw oops; }).add(echo('c')).build().execute(new DefaultHandoff(), HandoffContext.of('t'));
-    expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', taskId: 't', context: expect.any(HandoffContext), durationMs: 0, output: null, error: oops }]);
+    expect(results).toEqual([failure('a', 'b', oops)]);
   });
 
   describe('user code that breaks its contract ends the chain with a failure result, never a crash or a hang', () => {
@@ -149,8 +187,8 @@ describe('HandoffChain', () => {
 
     it('a predicate that answers undefined (a forgotten return false) on the first step', async () => {
       const results = await HandoffChain.builder().add(echo('a')).add(echo('b'), forgotten).add(echo('c')).build().execute(new DefaultHandoff(), HandoffContext.of('t'));
-      expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', taskId: 't', context: expect.any(HandoffContext), durationMs: 0, output: null, error: expect.any(HandoffContractError) }]);
-      expect((results[0]?.error as Error).message).toMatch(/predicate of step "b" answered undefined; it must answer a boolean/);
+      expect(results).toEqual([failure('a', 'b', expect.any(HandoffContractError))]);
+      expect(results[0]?.error?.message).toMatch(/predicate of step "b" answered undefined; it must answer a boolean/);
     });
 
     it('a predicate that answers undefined on a later step, after an asynchronous step', async () => {
@@ -178,15 +216,15 @@ describe('HandoffChain', () => {
         throw oops;
       });
       const results = await HandoffChain.builder().add(echo('a')).add(echo('b')).build().execute(throwing, HandoffContext.of('t'));
-      expect(results).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', taskId: 't', context: expect.any(HandoffContext), durationMs: 0, output: null, error: oops }]);
+      expect(results).toEqual([failure('a', 'b', oops)]);
     });
 
     it('a strategy that completes without a result, or errors', async () => {
       const empty = await HandoffChain.builder().add(echo('a')).add(echo('b')).build().execute(custom(() => EMPTY), HandoffContext.of('t'));
-      expect(empty).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', taskId: 't', context: expect.any(HandoffContext), durationMs: 0, output: null, error: expect.any(HandoffContractError) }]);
+      expect(empty).toEqual([failure('a', 'b', expect.any(HandoffContractError))]);
       const oops = new Error('strategy down');
       const errored = await HandoffChain.builder().add(echo('a')).add(echo('b')).build().execute(custom(() => throwError(() => oops)), HandoffContext.of('t'));
-      expect(errored).toEqual([{ success: false, fromAgentId: 'a', toAgentId: 'b', taskId: 't', context: expect.any(HandoffContext), durationMs: 0, output: null, error: oops }]);
+      expect(errored).toEqual([failure('a', 'b', oops)]);
     });
   });
 
@@ -197,14 +235,14 @@ describe('HandoffChain', () => {
     expect(lone.calls).toHaveLength(0);
   });
 
-  it('results$ emits each step result as it arrives, on virtual time', () => {
+  it('steps$ emits each step result as it arrives, on virtual time', () => {
     testScheduler().run(({ expectObservable }) => {
       const chain = HandoffChain.builder()
         .add(echo('a'))
         .add(scriptedAgent('b', { reply: 'B', delay: 2 }))
         .add(scriptedAgent('c', { reply: 'C', delay: 3 }), () => timer(1).pipe(map(() => true)))
         .build();
-      expectObservable(chain.results$(new DefaultHandoff(), HandoffContext.of('t')).pipe(map((r) => `${r.toAgentId}:${r.output}:${r.durationMs}`))).toBe('--x---(y|)', {
+      expectObservable(chain.steps$(new DefaultHandoff(), HandoffContext.of('t')).pipe(map((r) => `${r.toAgentId}:${r.output}:${r.durationMs}`))).toBe('--x---(y|)', {
         x: 'b:B:2',
         y: 'c:C:3',
       });
@@ -246,7 +284,8 @@ describe('HandoffChain', () => {
     controller.abort('stop');
     const results = await pending;
     expect(results.map((r) => [r.toAgentId, r.success])).toEqual([['b', true], ['stuck', false]]);
-    expect(results[1]?.error).toBe('stop');
+    expect(results[1]?.error).toBeInstanceOf(AgentError);
+    expect(results[1]?.error).toMatchObject({ agentId: 'stuck', cause: 'stop' });
     expect(stuck.aborted).toBe(true);
   });
 
@@ -255,7 +294,8 @@ describe('HandoffChain', () => {
     const controller = new AbortController();
     controller.abort('stop');
     const results = await HandoffChain.builder().add(echo('a')).add(b).build().execute(new DefaultHandoff(), HandoffContext.of('t'), { signal: controller.signal });
-    expect(results.map((r) => [r.fromAgentId, r.toAgentId, r.success, r.error])).toEqual([['a', 'b', false, 'stop']]);
+    expect(results.map((r) => [r.fromAgentId, r.toAgentId, r.success, r.error?.cause])).toEqual([['a', 'b', false, 'stop']]);
+    expect(results[0]?.error).toBeInstanceOf(AgentError);
     expect(b.calls).toHaveLength(0);
   });
 
@@ -265,7 +305,7 @@ describe('HandoffChain', () => {
     const pending = HandoffChain.builder().add(echo('a')).add(b, () => new Promise<boolean>(() => undefined)).build().execute(new DefaultHandoff(), HandoffContext.of('t'), { signal: controller.signal });
     controller.abort('stop');
     const results = await pending;
-    expect(results.map((r) => [r.toAgentId, r.success, r.error])).toEqual([['b', false, 'stop']]);
+    expect(results.map((r) => [r.toAgentId, r.success, r.error?.cause])).toEqual([['b', false, 'stop']]);
     expect(b.calls).toHaveLength(0);
   });
 

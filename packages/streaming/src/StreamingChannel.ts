@@ -4,7 +4,22 @@ import { BackpressureStrategy } from './BackpressureStrategy';
 import { type ChannelMetrics, createChannelMetrics } from './ChannelMetrics';
 import { type ChannelHandler, type ChannelObserver, type SubscribeOptions, SubscribeOptionsSchema } from './ChannelSubscriber';
 import { ChannelItemError } from './errors/ChannelItemError';
-import { ChannelDispatcher, ChannelState } from './internal/ChannelDispatcher';
+import {
+  assertOpen,
+  cancelOffer,
+  type ChannelDispatcher,
+  ChannelState,
+  closeDispatcher,
+  completeDispatcher,
+  counters,
+  createDispatcher,
+  emitItem,
+  offerItem,
+  onComplete,
+  subscribeLane,
+  wouldPark,
+} from './internal/ChannelDispatcher';
+import { addEndHandler, addErrorHandler, reportError } from './internal/ChannelListeners';
 import { channelIterator } from './internal/channelIterator';
 import { DerivationRelay } from './internal/DerivationRelay';
 import { channelReadableStream } from './internal/channelReadableStream';
@@ -120,11 +135,11 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     this.#settings = settings;
     this.id = settings.id;
     this.#schema = schema as ItemSchema<T> | undefined;
-    this.#core = new ChannelDispatcher<T>({ ...settings, scheduler, dispatchScheduler: settings.dispatchScheduler });
+    this.#core = createDispatcher<T>({ ...settings, scheduler, dispatchScheduler: settings.dispatchScheduler });
     this.metrics$ = metricsStream(
       () => this.metrics(),
       () => ended(this.#core.state),
-      (handler) => this.#core.onEnd(handler),
+      (handler) => addEndHandler(this.#core.listeners, handler),
       settings.metricsSampleTime,
       scheduler,
     );
@@ -143,7 +158,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
    * @throws {@link ChannelItemError} when the item fails the channel's schema.
    */
   emit(item: T): boolean {
-    return this.#core.emit(this.#schema === undefined ? item : this.#validate(item));
+    return emitItem(this.#core, this.#schema === undefined ? item : this.#validate(item));
   }
 
   /**
@@ -168,7 +183,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
   offer(item: T): Promise<boolean> {
     let result;
     try {
-      result = this.#core.offer(this.#schema === undefined ? item : this.#validate(item), undefined);
+      result = offerItem(this.#core, this.#schema === undefined ? item : this.#validate(item), undefined);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -189,23 +204,23 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
         subscriber.next(accepted);
         subscriber.complete();
       };
-      const result = this.#core.offer(this.#schema === undefined ? item : this.#validate(item), settle);
+      const result = offerItem(this.#core, this.#schema === undefined ? item : this.#validate(item), settle);
       if (typeof result === 'boolean') {
         settle(result);
         return undefined;
       }
-      return () => this.#core.cancelOffer(result);
+      return () => cancelOffer(this.#core, result);
     });
   }
 
   /** Refuses new items, delivers what is buffered and parked, then runs `onComplete` handlers and completes every subscriber. */
   complete(): void {
-    this.#core.complete();
+    completeDispatcher(this.#core);
   }
 
   /** Stops at once: discards the buffer and parked offers (their `offer` resolves `false`) and completes every subscriber. `onComplete` handlers do not run. */
   close(): void {
-    this.#core.close();
+    closeDispatcher(this.#core);
   }
 
   /**
@@ -228,12 +243,12 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
 
   /** Registers a handler for subscriber failures (a throw or a rejection), with the item; the dispatcher keeps going. Unsubscribe to remove it. */
   onError(handler: (error: unknown, item: T | undefined) => void): Subscription {
-    return this.#core.onError(requireFunction(handler, 'onError', 'handler'));
+    return addErrorHandler(this.#core.listeners, requireFunction(handler, 'onError', 'handler'));
   }
 
   /** Registers a handler run once every item is delivered after `complete()` (not after `close()`); runs at once if that already happened. */
   onComplete(handler: () => void): Subscription {
-    return this.#core.onComplete(requireFunction(handler, 'onComplete', 'handler'));
+    return onComplete(this.#core, requireFunction(handler, 'onComplete', 'handler'));
   }
 
   /**
@@ -259,7 +274,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     const state = this.#core.state;
     return createChannelMetrics({
       channelId: this.id,
-      ...this.#core.counters(),
+      ...counters(this.#core),
       completed: state === ChannelState.Completing || state === ChannelState.Completed,
       closed: state === ChannelState.Closed,
     });
@@ -273,7 +288,8 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
   asObservable(options?: SubscribeOptions): Observable<T> {
     const lane = this.#laneOptions(options);
     return new Observable<T>((subscriber) => {
-      this.#core.subscribe(
+      subscribeLane(
+        this.#core,
         { next: (item) => subscriber.next(item), error: (error) => subscriber.error(error), complete: () => subscriber.complete() },
         lane.bufferSize,
         lane.strategy,
@@ -298,7 +314,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     }
     const observer: Partial<ChannelObserver<T>> = typeof subscriber === 'function' ? { next: subscriber } : subscriber;
     const lane = this.#laneOptions(options);
-    return this.#core.subscribe(observer, lane.bufferSize, lane.strategy);
+    return subscribeLane(this.#core, observer, lane.bufferSize, lane.strategy);
   }
 
   /** A subscriber's own buffer: none without options, else the options' size and strategy, the channel's by default. */
@@ -310,7 +326,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
   }
 
   #validate(item: T): T {
-    this.#core.assertOpen();
+    assertOpen(this.#core);
     const result = (this.#schema as ItemSchema<T>).safeParse(item);
     if (result.success) return result.data;
     const issues = result.error.issues.map((issue) => (issue.path.length === 0 ? issue.message : `${issue.path.map(String).join('.')}: ${issue.message}`));
@@ -319,7 +335,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
 
   #forward(item: T): Promise<boolean> | undefined {
     if (this.#core.state !== ChannelState.Open) return undefined;
-    if (this.#settings.backpressure !== BackpressureStrategy.BLOCK || !this.#core.wouldPark) {
+    if (this.#settings.backpressure !== BackpressureStrategy.BLOCK || !wouldPark(this.#core)) {
       this.emit(item);
       return undefined;
     }
@@ -333,14 +349,14 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     child.#relay = relay;
     const core = this.#core;
     const link = this.subscribe({
-      next: (item) => relay.next(() => feed(item, child), (error) => core.reportError(error, item)),
+      next: (item) => relay.next(() => feed(item, child), (error) => reportError(core.listeners, error, item)),
       complete: () =>
         relay.end(
           () => (core.state === ChannelState.Closed ? child.close() : child.complete()),
-          (error) => core.reportError(error, undefined),
+          (error) => reportError(core.listeners, error, undefined),
         ),
     });
-    child.#core.onEnd(() => link.unsubscribe());
+    addEndHandler(child.#core.listeners, () => link.unsubscribe());
     return child;
   }
 }

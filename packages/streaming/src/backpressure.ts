@@ -5,8 +5,8 @@ import { BackpressureStrategy, BackpressureStrategySchema } from './Backpressure
 import type { DropReason } from './DropReason';
 import { BufferOverflowError } from './errors/BufferOverflowError';
 import { Overflow, overflow } from './internal/overflow';
-import { ParkedQueue } from './internal/ParkedQueue';
-import { RingBuffer } from './internal/RingBuffer';
+import { clearParked, createParkedQueue, parkItem, takeParked } from './internal/ParkedQueue';
+import { createRingBuffer, ringClear, ringFull, ringPush, ringShift } from './internal/RingBuffer';
 
 /**
  * The zod schema of {@link BackpressureOptions}, exported so settings can be validated from JSON.
@@ -16,13 +16,13 @@ import { RingBuffer } from './internal/RingBuffer';
  * import { BackpressureOptionsSchema } from '@rxagents/streaming';
  *
  * const options = BackpressureOptionsSchema.parse({ concurrency: 2 });
- * console.log(options.bufferSize, options.strategy); // 256 DROP_OLDEST
+ * console.log(options.bufferSize, options.backpressure); // 256 DROP_OLDEST
  * ```
  */
 export const BackpressureOptionsSchema = z.strictObject({
   concurrency: configRules.positiveInt().default(1),
   bufferSize: configRules.positiveInt().default(256),
-  strategy: BackpressureStrategySchema.default(BackpressureStrategy.DROP_OLDEST),
+  backpressure: BackpressureStrategySchema.default(BackpressureStrategy.DROP_OLDEST),
   offerTimeout: configRules.delayMs().default(5000),
   maxPendingOffers: configRules.nonNegativeInt().default(1024),
   scheduler: configRules.scheduler().optional(),
@@ -42,7 +42,7 @@ export const BackpressureOptionsSchema = z.strictObject({
  * const options: BackpressureOptions<string> = {
  *   concurrency: 2,
  *   bufferSize: 64,
- *   strategy: BackpressureStrategy.BLOCK,
+ *   backpressure: BackpressureStrategy.BLOCK,
  *   offerTimeout: 1_000,
  *   maxPendingOffers: 16,
  *   onDrop: (value, reason) => console.warn(`dropped ${value}: ${reason}`),
@@ -54,8 +54,8 @@ export interface BackpressureOptions<T> {
   readonly concurrency?: number;
   /** How many values may wait while every slot is busy. Default 256. */
   readonly bufferSize?: number;
-  /** What happens to a value that finds the buffer full. Default `DROP_OLDEST`, as for channels. */
-  readonly strategy?: BackpressureStrategy;
+  /** What happens to a value that finds the buffer full. Default `DROP_OLDEST`, as for channels (the same option name as a channel's `backpressure`). */
+  readonly backpressure?: BackpressureStrategy;
   /** Under `BLOCK`: how long (ms, on `scheduler`) a value may wait for buffer space before it is dropped: 0 to `MAX_DELAY_MS`, or `Infinity` to wait for ever. Default 5000. */
   readonly offerTimeout?: number;
   /** Under `BLOCK`: how many values may wait for space at once; more are dropped at once. Default 1024. */
@@ -73,7 +73,7 @@ export interface BackpressureOptions<T> {
  * @remarks
  * Runs `project(value, index)` for at most `concurrency` values at once (`index` counts the values
  * projected, so dropped values take no index) and merges their outputs. Values arriving while every slot
- * is busy wait in a buffer of `bufferSize`; when it is full, `strategy` decides: `DROP_OLDEST` drops the
+ * is busy wait in a buffer of `bufferSize`; when it is full, the `backpressure` option decides: `DROP_OLDEST` drops the
  * oldest waiting value, `DROP_NEWEST` the arriving one, `ERROR` fails downstream with
  * {@link BufferOverflowError}, and `BLOCK` parks the value for up to `offerTimeout` on `scheduler` (at
  * most `maxPendingOffers` parked; more are dropped) until buffer space frees up. `onDrop` receives every
@@ -82,7 +82,7 @@ export interface BackpressureOptions<T> {
  * Every step is O(1): ring buffer, one timer for all parked values.
  *
  * @param project - Maps a value (and its index) to an `ObservableInput`.
- * @param options - Concurrency, buffer, strategy and its timing.
+ * @param options - Concurrency, buffer, its `backpressure` strategy and the timing of `BLOCK`.
  * @throws {@link @rxagents/core!ConfigError | ConfigError} when `project` is not a function or an option breaks its rule.
  *
  * @example
@@ -95,7 +95,7 @@ export interface BackpressureOptions<T> {
  *   take(20),
  *   backpressure((n) => timer(50).pipe(map(() => `rendered ${n}`)), {
  *     bufferSize: 3,
- *     strategy: BackpressureStrategy.DROP_OLDEST,
+ *     backpressure: BackpressureStrategy.DROP_OLDEST,
  *     onDrop: (n, reason) => console.log(`skipped ${n} (${reason})`),
  *   }),
  * ).subscribe(console.log);
@@ -108,7 +108,7 @@ export function backpressure<T, R>(
   options: BackpressureOptions<T> = {},
 ): OperatorFunction<T, R> {
   if (typeof project !== 'function') throw new ConfigError('backpressure', [{ path: 'project', rule: 'must be a function', received: project }]);
-  const { concurrency, bufferSize, strategy, offerTimeout, maxPendingOffers, scheduler = asyncScheduler, onDrop } = parseConfig(
+  const { concurrency, bufferSize, backpressure: strategy, offerTimeout, maxPendingOffers, scheduler = asyncScheduler, onDrop } = parseConfig(
     BackpressureOptionsSchema,
     options,
     'backpressure options',
@@ -117,7 +117,7 @@ export function backpressure<T, R>(
 
   return (source) =>
     new Observable<R>((subscriber) => {
-      const buffer = new RingBuffer<T>(bufferSize);
+      const buffer = createRingBuffer<T>(bufferSize);
       // Fires on teardown. The source and every project are subscribed through takeUntil(stop), so a
       // synchronous source or project stops at once when downstream unsubscribes (take(n) on an endless
       // synchronous source) or fails, even before its subscribe() call has returned a Subscription.
@@ -136,7 +136,7 @@ export function backpressure<T, R>(
           fail(error);
         }
       };
-      const parked = new ParkedQueue<T>(offerTimeout, scheduler, (entry) => {
+      const parked = createParkedQueue<T>(offerTimeout, scheduler, (entry) => {
         dropped(entry.item, 'OFFER_TIMEOUT');
         drain();
       });
@@ -163,9 +163,9 @@ export function backpressure<T, R>(
         if (draining) return;
         draining = true;
         while (active < concurrency && buffer.size > 0 && !subscriber.closed) {
-          const value = buffer.shift();
-          const next = parked.take();
-          if (next !== undefined) buffer.push(next.item);
+          const value = ringShift(buffer);
+          const next = takeParked(parked);
+          if (next !== undefined) ringPush(buffer, next.item);
           run(value);
         }
         draining = false;
@@ -175,8 +175,8 @@ export function backpressure<T, R>(
       const evictOldest = (oldest: T): void => dropped(oldest, 'DROP_OLDEST');
 
       const accept = (value: T): void => {
-        if (!buffer.full && parked.size === 0) {
-          buffer.push(value);
+        if (!ringFull(buffer) && parked.size === 0) {
+          ringPush(buffer, value);
           drain();
           return;
         }
@@ -191,15 +191,15 @@ export function backpressure<T, R>(
             fail(new BufferOverflowError('backpressure', bufferSize));
             return;
           default:
-            if (parked.size < maxPendingOffers) parked.park(value);
+            if (parked.size < maxPendingOffers) parkItem(parked, value);
             else dropped(value, 'PENDING_OFFERS_FULL');
         }
       };
 
       subscriber.add(() => {
         stop.next();
-        parked.clear();
-        buffer.clear();
+        clearParked(parked);
+        ringClear(buffer);
       });
 
       source.pipe(takeUntil(stop)).subscribe({

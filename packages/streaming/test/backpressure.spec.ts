@@ -46,7 +46,7 @@ describe('backpressure', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       expectObservable(
         cold('abcde|').pipe(
-          backpressure(slow(10), { bufferSize: 2, strategy: BackpressureStrategy.DROP_NEWEST, onDrop: (v, r) => drops.push([v, r]) }),
+          backpressure(slow(10), { bufferSize: 2, backpressure: BackpressureStrategy.DROP_NEWEST, onDrop: (v, r) => drops.push([v, r]) }),
         ),
       ).toBe('10ms a 9ms b 9ms (c|)');
     });
@@ -60,7 +60,7 @@ describe('backpressure', () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const inner = cold('----------(x|)');
       expectObservable(
-        cold('abcd|').pipe(backpressure(() => inner, { bufferSize: 2, strategy: BackpressureStrategy.ERROR })),
+        cold('abcd|').pipe(backpressure(() => inner, { bufferSize: 2, backpressure: BackpressureStrategy.ERROR })),
       ).toBe('---#', undefined, new BufferOverflowError('backpressure', 2));
       expectSubscriptions(inner.subscriptions).toBe('^--!');
     });
@@ -73,7 +73,7 @@ describe('backpressure', () => {
       const result = source.pipe(
         backpressure(slow(10), {
           bufferSize: 1,
-          strategy: BackpressureStrategy.BLOCK,
+          backpressure: BackpressureStrategy.BLOCK,
           offerTimeout: 5,
           maxPendingOffers: 1,
           onDrop: (v, r) => drops.push([v, r]),
@@ -94,7 +94,7 @@ describe('backpressure', () => {
       const result = cold('ab-c|').pipe(
         backpressure(slow(20), {
           bufferSize: 1,
-          strategy: BackpressureStrategy.BLOCK,
+          backpressure: BackpressureStrategy.BLOCK,
           offerTimeout: 7,
           onDrop: (v) => (when[v] = scheduler.now()),
         }),
@@ -107,7 +107,7 @@ describe('backpressure', () => {
   it('BLOCK loses nothing when space frees up within offerTimeout', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const result = cold('abcd|').pipe(
-        backpressure(slow(10), { bufferSize: 1, strategy: BackpressureStrategy.BLOCK, offerTimeout: 100, maxPendingOffers: 2 }),
+        backpressure(slow(10), { bufferSize: 1, backpressure: BackpressureStrategy.BLOCK, offerTimeout: 100, maxPendingOffers: 2 }),
       );
       expectObservable(result).toBe('10ms a 9ms b 9ms c 9ms (d|)');
     });
@@ -153,7 +153,7 @@ describe('backpressure', () => {
   it('ERROR stops a synchronous source at the overflow', () => {
     const { source: burst, pulled } = countingSource();
     const errors: unknown[] = [];
-    burst.pipe(backpressure(() => NEVER, { bufferSize: 2, strategy: BackpressureStrategy.ERROR })).subscribe({ error: (e: unknown) => errors.push(e) });
+    burst.pipe(backpressure(() => NEVER, { bufferSize: 2, backpressure: BackpressureStrategy.ERROR })).subscribe({ error: (e: unknown) => errors.push(e) });
     expect(errors[0]).toBeInstanceOf(BufferOverflowError);
     expect(pulled()).toBe(4);
   });
@@ -216,6 +216,10 @@ describe('backpressure', () => {
   it('rejects bad options with a ConfigError naming the field', () => {
     expect(() => backpressure(() => of(1), { bufferSize: -1 })).toThrow(ConfigError);
     expect(() => backpressure(() => of(1), { bufferSize: -1 })).toThrow('backpressure options: bufferSize must be a positive integer, got -1');
-    expect(() => backpressure(() => of(1), { strategy: 'WAIT' as BackpressureStrategy })).toThrow(/strategy must be one of/);
+    expect(() => backpressure(() => of(1), { backpressure: 'WAIT' as BackpressureStrategy })).toThrow(/backpressure must be one of/);
+  });
+
+  it('refuses the old `strategy` key by name (the option is `backpressure`, as on channels)', () => {
+    expect(() => backpressure(() => of(1), { strategy: BackpressureStrategy.BLOCK } as never)).toThrow(/backpressure options: strategy is not a known option/);
   });
 });

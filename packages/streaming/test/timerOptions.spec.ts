@@ -91,7 +91,7 @@ describe('timer-valued options: Infinity means never, values past MAX_DELAY_MS a
         .pipe(
           backpressure((value): Observable<string> => (value === 'a' ? gate.pipe(map(() => value)) : of(value)), {
             bufferSize: 1,
-            strategy: BackpressureStrategy.BLOCK,
+            backpressure: BackpressureStrategy.BLOCK,
             offerTimeout: Infinity,
             scheduler,
             onDrop: (value) => dropped.push(value),

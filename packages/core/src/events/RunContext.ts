@@ -31,4 +31,10 @@ export interface RunContext {
   readonly scheduler: SchedulerLike;
   /** Delivers one event to the run's consumers. */
   readonly emit: (event: RunEvent) => void;
+  /**
+   * Set when a slow consumer paces the run: returns a Promise while the run should wait (its events are
+   * not being read fast enough), `undefined` when it may go on. Agent calls wait on it before they start
+   * and between the chunks they pull from an agent that returns an `AsyncIterable`.
+   */
+  readonly pace?: (() => PromiseLike<void> | undefined) | undefined;
 }

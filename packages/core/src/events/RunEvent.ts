@@ -22,7 +22,7 @@ const RunEndSchema = z.strictObject({
 });
 const CallStartSchema = z.strictObject({ type: z.literal('call-start'), ...base, agentId: z.string(), input: z.string() });
 const TextDeltaSchema = z.strictObject({ type: z.literal('text-delta'), ...base, agentId: z.string(), delta: z.string() });
-const CallEndSchema = z.strictObject({ type: z.literal('call-end'), ...base, agentId: z.string(), output: z.string(), durationMs: span });
+const CallEndSchema = z.strictObject({ type: z.literal('call-end'), ...base, agentId: z.string(), durationMs: span });
 const CallErrorSchema = z.strictObject({ type: z.literal('call-error'), ...base, agentId: z.string(), error: SerializedErrorSchema, durationMs: span });
 const HandoffSchema = z.strictObject({ type: z.literal('handoff'), ...base, from: z.string(), to: z.string(), taskId: z.string() });
 const ChoreographyEventSchema = z.strictObject({ type: z.literal('choreography-event'), ...base, name: z.string(), source: z.string().nullable() });
@@ -103,7 +103,7 @@ export const RunEventSchema = z.discriminatedUnion('type', [
  * | `run-start` / `run-end` | a run or a nested run starts / ends | `name`, `input` / `success`, `output?`, `error?`, `durationMs` |
  * | `call-start` | an agent is called | `agentId`, `input` |
  * | `text-delta` | the agent emitted a chunk | `agentId`, `delta` |
- * | `call-end` / `call-error` | the call completed / failed or was cancelled | `agentId`, `output` / `error`, `durationMs` |
+ * | `call-end` / `call-error` | the call completed / failed or was cancelled | `agentId`, `durationMs` / `agentId`, `error`, `durationMs` |
  * | `handoff` | a task was handed from one agent to another | `from`, `to`, `taskId` |
  * | `choreography-event` / `step` | a choreography event was published / an interaction ran | `name`, `source` / `interactionId`, `agentId`, `success`, `error?`, `durationMs` |
  * | `message` / `round-end` / `termination` | a pattern posted a message / ended a round / decided to stop | `speaker`, `content` / `round` / `decision`, `reason` |
@@ -111,7 +111,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
  * | `metrics` | a channel (or another component) sampled its metrics | `source`, `metrics` |
  * | `custom` | your own code said something | `name`, `data` (any JSON value) |
  *
- * Errors travel as {@link SerializedError}: name, message, code, retryable. A call or a nested run that
+ * A call's text is its `text-delta`s in order; `call-end` does not repeat it, so a long reply is carried
+ * once. Errors travel as {@link SerializedError}: name, message, code, retryable. A call or a nested run that
  * was cancelled (its caller unsubscribed) ends with an error named `AbortError`, as a cancelled `fetch` does.
  *
  * @example

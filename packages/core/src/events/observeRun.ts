@@ -1,4 +1,5 @@
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
+import { jobClock } from '../internal/jobClock';
 import { newRunId } from './ids';
 import type { RunContext } from './RunContext';
 import type { RunEvent } from './RunEvent';
@@ -17,12 +18,17 @@ import { traceRun } from './traceRun';
  * ```
  */
 export interface ObserveRunOptions<T> {
-  /** The clock for every event's `at`. Defaults to `asyncScheduler`. */
+  /**
+   * The clock for every event's `at`. Defaults to `asyncScheduler`. On the wall clock, events that happen
+   * in one synchronous stretch of work share its time (the clock is read once per job of the event loop).
+   */
   readonly scheduler?: SchedulerLike;
   /** The run's id. Defaults to a new unguessable id; pass your own only if it is unguessable too. */
   readonly runId?: string;
   /** Reads the outcome from the run's last value; by default a string is a successful output. */
   readonly describe?: (value: T) => RunOutcome;
+  /** Lets a slow reader pace the run; see {@link RunContext.pace} and {@link runEventStream}, which provides it. */
+  readonly pace?: RunContext['pace'];
 }
 
 /**
@@ -34,7 +40,8 @@ export interface ObserveRunOptions<T> {
  * nested runs) as it happens, then `run-end`, then completion. A failure of `body` is reported by
  * `run-end` (`success: false` and the serialised error) and the stream still completes normally, so one
  * failed run does not tear down a UI. Unsubscribing cancels the run: every agent call in flight gets
- * its `AbortSignal` fired. Events are delivered synchronously as they happen, nothing is buffered here.
+ * its `AbortSignal` fired. Events are delivered synchronously as they happen, nothing is buffered here;
+ * for a reader that is slower than the run (a socket, a UI), read it through {@link runEventStream}.
  *
  * @param name - What the run is, for example `support`.
  * @param input - What it was asked.
@@ -55,8 +62,8 @@ export interface ObserveRunOptions<T> {
  */
 export function observeRun<T>(name: string, input: string, body: (run: RunContext) => Observable<T>, options: ObserveRunOptions<T> = {}): Observable<RunEvent> {
   return new Observable<RunEvent>((subscriber) => {
-    const { scheduler = asyncScheduler, runId = newRunId(), describe } = options;
-    const root: RunContext = { runId, callId: null, parentCallId: null, scheduler, emit: (event) => subscriber.next(event) };
+    const { scheduler = asyncScheduler, runId = newRunId(), describe, pace } = options;
+    const root: RunContext = { runId, callId: null, parentCallId: null, scheduler: jobClock(scheduler), emit: (event) => subscriber.next(event), pace };
     return traceRun(root, name, input, (run) => body(run as RunContext), describe).subscribe({
       error: () => subscriber.complete(),
       complete: () => subscriber.complete(),

@@ -54,7 +54,7 @@ export interface RunNode {
   readonly name: string;
   /** What it was asked. */
   readonly input: string;
-  /** An agent call's text so far (its output once it ended); a run's output once it ended. */
+  /** An agent call's text so far (all of it once it ended); a run's output once it ended. */
   readonly text: string;
   readonly status: RunNodeStatus;
   /** Scheduler time it started, in ms. */
@@ -149,7 +149,7 @@ export function reduceRunView(view: RunView, event: RunEvent): RunView {
     case 'text-delta':
       return update(view, event, (node) => ({ ...node, text: node.text + event.delta }));
     case 'call-end':
-      return update(view, event, (node) => ({ ...node, text: event.output, status: 'completed', durationMs: event.durationMs }));
+      return update(view, event, (node) => ({ ...node, status: 'completed', durationMs: event.durationMs }));
     case 'call-error':
       return update(view, event, (node) => ({ ...node, status: statusOf(event.error), error: event.error, durationMs: event.durationMs }));
     case 'run-end':

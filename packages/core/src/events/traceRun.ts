@@ -1,4 +1,4 @@
-import { finalize, Observable } from 'rxjs';
+import { Observable, type Subscription } from 'rxjs';
 import { abortError } from '../internal/abortError';
 import { newRunId } from './ids';
 import type { RunContext } from './RunContext';
@@ -46,11 +46,12 @@ export function traceRun<T>(
 ): Observable<T> {
   if (run === undefined) return body(undefined);
   return new Observable<T>((subscriber) => {
-    const { runId, scheduler, emit } = run;
+    const { runId, scheduler, emit, pace } = run;
     const callId = newRunId();
     const parentCallId = run.callId;
     const startedAt = scheduler.now();
-    let last: { value: T } | undefined;
+    let hasLast = false;
+    let last: T | undefined;
     const end = (outcome: RunOutcome): void => {
       const at = scheduler.now();
       const event: {
@@ -73,27 +74,42 @@ export function traceRun<T>(
     // cancels on its way out (a call cut short by `take`, say) is reported before the node ends.
     let outcome: RunOutcome | undefined;
     let failure: { error: unknown } | undefined;
-    return body({ runId, callId, parentCallId, scheduler, emit })
-      .pipe(
-        finalize(() => {
-          end(outcome ?? { success: false, error: abortError(`${name} was cancelled`) });
-          if (failure !== undefined) subscriber.error(failure.error);
-          else if (outcome !== undefined) subscriber.complete();
-        }),
-      )
-      .subscribe({
-        next: (value) => {
-          last = { value };
-          subscriber.next(value);
-        },
-        error: (error: unknown) => {
-          failure = { error };
-          outcome = { success: false, error };
-        },
-        complete: () => {
-          outcome = last === undefined ? { success: false, error: new Error(`${name} ended without a result`) } : describe(last.value);
-        },
-      });
+    let subscription: Subscription | undefined;
+    let endedWhileSubscribing = false;
+    const finish = (): void => {
+      (subscription as Subscription).unsubscribe();
+      end(outcome as RunOutcome);
+      if (failure !== undefined) subscriber.error(failure.error);
+      else subscriber.complete();
+    };
+    const settle = (): void => {
+      if (subscription === undefined) endedWhileSubscribing = true;
+      else finish();
+    };
+    subscription = body({ runId, callId, parentCallId, scheduler, emit, pace }).subscribe({
+      next: (value) => {
+        hasLast = true;
+        last = value;
+        subscriber.next(value);
+      },
+      error: (error: unknown) => {
+        failure = { error };
+        outcome = { success: false, error };
+        settle();
+      },
+      complete: () => {
+        outcome = hasLast ? describe(last as T) : { success: false, error: new Error(`${name} ended without a result`) };
+        settle();
+      },
+    });
+    if (endedWhileSubscribing) finish();
+    return () => {
+      (subscription as Subscription).unsubscribe();
+      if (outcome === undefined) {
+        outcome = { success: false, error: abortError(`${name} was cancelled`) };
+        end(outcome);
+      }
+    };
   });
 }
 

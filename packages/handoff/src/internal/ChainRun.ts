@@ -1,4 +1,4 @@
-import { type Observer, Subscriber, type Unsubscribable } from 'rxjs';
+import { asyncScheduler, type Observer, type SchedulerLike, Subscriber, type Unsubscribable } from 'rxjs';
 import { fromAbortSignal, type Agent } from '@rxagents/core';
 import type { HandoffChainStep } from '../HandoffChainStep';
 import type { HandoffContext } from '../HandoffContext';
@@ -6,6 +6,7 @@ import type { HandoffResult } from '../HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from '../HandoffStrategy';
 import { HandoffContractError } from '../errors/HandoffContractError';
 import { evaluatePredicate } from './evaluatePredicate';
+import { failedHandoff } from './handoffEngine';
 
 /**
  * One run of a `HandoffChain`: a trampolined loop over the steps (constant stack however many steps
@@ -22,6 +23,7 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
   private pumping = false;
   private pending = false;
   private running: Agent | undefined;
+  private readonly scheduler: SchedulerLike;
 
   constructor(
     private readonly subscriber: Subscriber<HandoffResult>,
@@ -35,6 +37,7 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
     this.from = from;
     this.index = firstStep;
     this.current = context;
+    this.scheduler = options?.scheduler ?? asyncScheduler;
   }
 
   /** Runs the next step, unless one is already being run further up the stack (then the loop picks it up). */
@@ -125,8 +128,7 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
   }
 
   private fail(agent: Agent, error: unknown): void {
-    const context = this.current;
-    this.subscriber.next({ success: false, fromAgentId: this.from.id, toAgentId: agent.id, taskId: context.taskId, context, durationMs: 0, output: null, error });
+    this.subscriber.next(failedHandoff(this.from.id, agent.id, this.current, error, this.scheduler.now()));
     this.subscriber.complete();
   }
 

@@ -1,14 +1,14 @@
-import { reportUnhandledError } from '@rxagents/core';
 import { type SchedulerLike, Subscription } from 'rxjs';
 import { BackpressureStrategy } from '../BackpressureStrategy';
 import { type ChannelCounters } from '../ChannelMetrics';
 import type { ChannelObserver } from '../ChannelSubscriber';
 import { BufferOverflowError } from '../errors/BufferOverflowError';
 import { ChannelClosedError } from '../errors/ChannelClosedError';
-import { type ParkedEntry, ParkedQueue } from './ParkedQueue';
+import { addCompleteHandler, type ChannelListeners, createListeners, reportError, runCompleteHandlers, runEndHandlers, safely } from './ChannelListeners';
+import { cancelParked, clearParked, createParkedQueue, type ParkedEntry, type ParkedQueue, parkItem, takeParked } from './ParkedQueue';
 import { Overflow, overflow } from './overflow';
-import { RingBuffer } from './RingBuffer';
-import { type LaneHost, SubscriberLane } from './SubscriberLane';
+import { createRingBuffer, type RingBuffer, ringClear, ringFull, ringPush, ringShift } from './RingBuffer';
+import { closeLane, completeLane, createLane, deliver, disposeLane, type LaneHost, type SubscriberLane } from './SubscriberLane';
 
 /** Where a channel is in its life. @internal */
 export const ChannelState = { Open: 0, Completing: 1, Completed: 2, Closed: 3 } as const;
@@ -36,315 +36,302 @@ export interface DispatcherSettings {
  * only append (the running loop picks the item up), so nothing recurses. With a `dispatchScheduler`,
  * one scheduled action drains a whole batch.
  *
+ * A plain record made by {@link createDispatcher} and driven by the free functions of this module, for
+ * the reason given at {@link RingBuffer}: V8 keeps an object literal's shape, and the code optimised for
+ * it, across channels, where a class's were collected with its last instance.
+ *
  * @internal
  */
-export class ChannelDispatcher<T> implements LaneHost<T> {
-  state: ChannelState = ChannelState.Open;
-  emitted = 0;
-  delivered = 0;
-  dropped = 0;
-  subscriberDropped = 0;
-  readonly #settings: DispatcherSettings;
-  readonly #buffer: RingBuffer<T>;
-  readonly #strategy: BackpressureStrategy;
-  readonly #parked: ParkedQueue<T>;
-  readonly #dispatchScheduler: SchedulerLike | undefined;
-  #lanes: SubscriberLane<T>[] = [];
-  #errorHandlers: ((error: unknown, item: T | undefined) => void)[] = [];
-  #completeHandlers: (() => void)[] = [];
-  #endHandlers: (() => void)[] = [];
-  #draining = false;
-  #blocking = 0;
-  #scheduledDrain: Subscription | undefined;
+export interface ChannelDispatcher<T> extends LaneHost<T> {
+  state: ChannelState;
+  emitted: number;
+  delivered: number;
+  dropped: number;
+  subscriberDropped: number;
+  draining: boolean;
+  /** How many lanes hold the dispatcher back. */
+  blocking: number;
+  lanes: SubscriberLane<T>[];
+  scheduledDrain: Subscription | undefined;
+  readonly buffer: RingBuffer<T>;
+  readonly listeners: ChannelListeners<T>;
+  readonly parked: ParkedQueue<T>;
+  readonly strategy: BackpressureStrategy;
+  readonly maxPendingOffers: number;
+  readonly strictPendingOffers: boolean;
+  readonly dispatchScheduler: SchedulerLike | undefined;
+}
 
-  constructor(settings: DispatcherSettings) {
-    this.#settings = settings;
-    this.#buffer = new RingBuffer<T>(settings.bufferSize);
-    this.#strategy = settings.backpressure;
-    this.#dispatchScheduler = settings.dispatchScheduler;
-    this.#parked = new ParkedQueue<T>(settings.offerTimeout, settings.scheduler, (entry) => this.#expired(entry));
+/** A dispatcher for a new channel. @internal */
+export function createDispatcher<T>(settings: DispatcherSettings): ChannelDispatcher<T> {
+  const dispatcher: ChannelDispatcher<T> = {
+    id: settings.id,
+    state: ChannelState.Open,
+    emitted: 0,
+    delivered: 0,
+    dropped: 0,
+    subscriberDropped: 0,
+    draining: false,
+    blocking: 0,
+    lanes: [],
+    scheduledDrain: undefined,
+    buffer: createRingBuffer<T>(settings.bufferSize),
+    listeners: createListeners<T>(),
+    parked: createParkedQueue<T>(settings.offerTimeout, settings.scheduler, (entry) => expired(dispatcher, entry)),
+    strategy: settings.backpressure,
+    maxPendingOffers: settings.maxPendingOffers,
+    strictPendingOffers: settings.strictPendingOffers,
+    dispatchScheduler: settings.dispatchScheduler,
+    blockingChanged: (blocking) => blockingChanged(dispatcher, blocking),
+    reportError: (error, item) => reportError(dispatcher.listeners, error, item),
+    laneDropped: () => {
+      dispatcher.subscriberDropped += 1;
+    },
+    laneFailed: (lane) => removeLane(dispatcher, lane),
+  };
+  return dispatcher;
+}
+
+/** Whether a new item would have to park (the buffer is full or offers are already parked). @internal */
+export function wouldPark<T>(dispatcher: ChannelDispatcher<T>): boolean {
+  return ringFull(dispatcher.buffer) || dispatcher.parked.size > 0;
+}
+
+/** Throws {@link ChannelClosedError} unless the channel is open. @internal */
+export function assertOpen<T>(dispatcher: ChannelDispatcher<T>): void {
+  const state = dispatcher.state;
+  if (state !== ChannelState.Open) throw new ChannelClosedError(dispatcher.id, state === ChannelState.Closed ? 'closed' : 'completed');
+}
+
+/** `StreamingChannel.emit` without the schema check. @internal */
+export function emitItem<T>(dispatcher: ChannelDispatcher<T>, item: T): boolean {
+  if (dispatcher.state !== ChannelState.Open) assertOpen(dispatcher);
+  dispatcher.emitted += 1;
+  if (idle(dispatcher)) {
+    dispatchNow(dispatcher, item);
+    return true;
   }
+  return enqueue(dispatcher, item, undefined) !== false;
+}
 
-  get id(): string {
-    return this.#settings.id;
+/** Accepts (`true`), drops (`false`) or parks an item (the entry, whose `settle` learns its fate). @internal */
+export function offerItem<T>(dispatcher: ChannelDispatcher<T>, item: T, settle: ((accepted: boolean) => void) | undefined): boolean | ParkedEntry<T> {
+  assertOpen(dispatcher);
+  dispatcher.emitted += 1;
+  if (idle(dispatcher)) {
+    dispatchNow(dispatcher, item);
+    return true;
   }
+  return enqueue(dispatcher, item, settle);
+}
 
-  blockingChanged(blocking: boolean): void {
-    this.#blocking += blocking ? 1 : -1;
-    if (!blocking) this.#requestDrain();
+/** Withdraws a parked offer (counted as dropped). @internal */
+export function cancelOffer<T>(dispatcher: ChannelDispatcher<T>, entry: ParkedEntry<T>): void {
+  if (!cancelParked(dispatcher.parked, entry)) return;
+  dispatcher.dropped += 1;
+  // The withdrawn offer may have been all that kept a `complete()` from finishing.
+  if (dispatcher.state === ChannelState.Completing) requestDrain(dispatcher);
+}
+
+/**
+ * Adds a lane and drains to it. `register` receives the lane's Subscription before the first item is
+ * handed over, so a consumer that unsubscribes during that first drain (`take(1)` on buffered items)
+ * stops the lane at once instead of consuming the rest of the buffer.
+ *
+ * @internal
+ */
+export function subscribeLane<T>(
+  dispatcher: ChannelDispatcher<T>,
+  observer: Partial<ChannelObserver<T>>,
+  bufferSize: number | undefined,
+  strategy: BackpressureStrategy,
+  register?: (subscription: Subscription) => void,
+): Subscription {
+  if (dispatcher.state === ChannelState.Completed || dispatcher.state === ChannelState.Closed) {
+    observer.complete?.();
+    return Subscription.EMPTY;
   }
+  const lane = createLane<T>(dispatcher, observer, bufferSize, strategy);
+  dispatcher.lanes = [...dispatcher.lanes, lane];
+  const subscription = new Subscription(() => removeLane(dispatcher, lane));
+  register?.(subscription);
+  requestDrain(dispatcher);
+  return subscription;
+}
 
-  laneDropped(): void {
-    this.subscriberDropped += 1;
+/** Registers a handler run once the channel has completed (at once if it has); unsubscribe to remove it. @internal */
+export function onComplete<T>(dispatcher: ChannelDispatcher<T>, handler: () => void): Subscription {
+  if (dispatcher.state !== ChannelState.Completed) return addCompleteHandler(dispatcher.listeners, handler);
+  safely(dispatcher.listeners, handler);
+  return Subscription.EMPTY;
+}
+
+/** Refuses new items; finishes once everything buffered and parked is delivered. @internal */
+export function completeDispatcher<T>(dispatcher: ChannelDispatcher<T>): void {
+  if (dispatcher.state !== ChannelState.Open) return;
+  dispatcher.state = ChannelState.Completing;
+  requestDrain(dispatcher);
+}
+
+/** Discards the buffer and the parked offers and completes every lane at once. @internal */
+export function closeDispatcher<T>(dispatcher: ChannelDispatcher<T>): void {
+  if (dispatcher.state === ChannelState.Closed || dispatcher.state === ChannelState.Completed) return;
+  dispatcher.state = ChannelState.Closed;
+  dispatcher.scheduledDrain?.unsubscribe();
+  dispatcher.dropped += dispatcher.buffer.size;
+  ringClear(dispatcher.buffer);
+  for (const entry of clearParked(dispatcher.parked)) {
+    dispatcher.dropped += 1;
+    settle(dispatcher, entry, false);
   }
+  const lanes = dispatcher.lanes;
+  dispatcher.lanes = [];
+  dispatcher.blocking = 0;
+  for (const lane of lanes) safely(dispatcher.listeners, () => closeLane(lane));
+  runEndHandlers(dispatcher.listeners);
+}
 
-  laneFailed(lane: SubscriberLane<T>): void {
-    this.#removeLane(lane);
+/** The counters behind `metrics()`. @internal */
+export function counters<T>(dispatcher: ChannelDispatcher<T>): Omit<ChannelCounters, 'channelId' | 'completed' | 'closed'> {
+  return {
+    emitted: dispatcher.emitted,
+    delivered: dispatcher.delivered,
+    dropped: dispatcher.dropped,
+    bufferUsed: dispatcher.buffer.size,
+    bufferCapacity: dispatcher.buffer.capacity,
+    pendingOffers: dispatcher.parked.size,
+    subscriberCount: dispatcher.lanes.length,
+    subscriberDropped: dispatcher.subscriberDropped,
+  };
+}
+
+function blockingChanged<T>(dispatcher: ChannelDispatcher<T>, blocking: boolean): void {
+  dispatcher.blocking += blocking ? 1 : -1;
+  if (!blocking) requestDrain(dispatcher);
+}
+
+function enqueue<T>(dispatcher: ChannelDispatcher<T>, item: T, settle: ((accepted: boolean) => void) | undefined): boolean | ParkedEntry<T> {
+  const buffer = dispatcher.buffer;
+  const parked = dispatcher.parked;
+  if (!ringFull(buffer) && parked.size === 0) {
+    ringPush(buffer, item);
+    requestDrain(dispatcher);
+    return true;
   }
-
-  /** Whether a new item would have to park (the buffer is full or offers are already parked). */
-  get wouldPark(): boolean {
-    return this.#buffer.full || this.#parked.size > 0;
+  const outcome = overflow(dispatcher.strategy, buffer, item);
+  if (outcome === Overflow.Block) {
+    if (parked.size < dispatcher.maxPendingOffers) return parkItem(parked, item, settle);
+    dispatcher.dropped += 1;
+    if (dispatcher.strictPendingOffers) throw new BufferOverflowError(dispatcher.id, dispatcher.maxPendingOffers, 'the parked-offer queue');
+    return false;
   }
+  dispatcher.dropped += 1;
+  if (outcome === Overflow.Failed) throw new BufferOverflowError(dispatcher.id, buffer.capacity);
+  return outcome === Overflow.Replaced;
+}
 
-  assertOpen(): void {
-    if (this.state !== ChannelState.Open) throw new ChannelClosedError(this.#settings.id, this.state === ChannelState.Closed ? 'closed' : 'completed');
+/** Nothing is queued or in flight and every lane is ready: an item can skip the buffer. */
+function idle<T>(dispatcher: ChannelDispatcher<T>): boolean {
+  return (
+    dispatcher.buffer.size === 0 &&
+    !dispatcher.draining &&
+    dispatcher.blocking === 0 &&
+    dispatcher.lanes.length > 0 &&
+    dispatcher.dispatchScheduler === undefined &&
+    dispatcher.parked.size === 0
+  );
+}
+
+/** The fast path of `emit`/`offer`: hands the item straight to the lanes, then drains what subscribers emitted meanwhile (or finishes, if one of them called `complete()`). */
+function dispatchNow<T>(dispatcher: ChannelDispatcher<T>, item: T): void {
+  dispatcher.draining = true;
+  dispatch(dispatcher, item);
+  dispatcher.draining = false;
+  if (dispatcher.buffer.size > 0 || dispatcher.state === ChannelState.Completing) drain(dispatcher);
+}
+
+function requestDrain<T>(dispatcher: ChannelDispatcher<T>): void {
+  const scheduler = dispatcher.dispatchScheduler;
+  if (scheduler === undefined) drain(dispatcher);
+  else if (dispatcher.scheduledDrain === undefined && dispatcher.state !== ChannelState.Closed) {
+    let ran = false;
+    const action = scheduler.schedule(() => {
+      ran = true;
+      dispatcher.scheduledDrain = undefined;
+      drain(dispatcher);
+    });
+    // A scheduler may run the work at once (queueScheduler outside a queue); keep only a pending action.
+    if (!ran) dispatcher.scheduledDrain = action;
   }
+}
 
-  emit(item: T): boolean {
-    if (this.state !== ChannelState.Open) this.assertOpen();
-    this.emitted += 1;
-    if (this.#idle()) {
-      this.#dispatchNow(item);
-      return true;
+function drain<T>(dispatcher: ChannelDispatcher<T>): void {
+  if (dispatcher.draining) return;
+  dispatcher.draining = true;
+  const buffer = dispatcher.buffer;
+  const parked = dispatcher.parked;
+  while (buffer.size > 0 && dispatcher.blocking === 0 && dispatcher.lanes.length > 0) {
+    const item = ringShift(buffer);
+    if (parked.size > 0) {
+      const entry = takeParked(parked) as ParkedEntry<T>;
+      ringPush(buffer, entry.item);
+      settle(dispatcher, entry, true);
     }
-    return this.#enqueue(item, undefined) !== false;
+    dispatch(dispatcher, item);
   }
+  dispatcher.draining = false;
+  if (dispatcher.state === ChannelState.Completing && buffer.size === 0 && parked.size === 0 && dispatcher.blocking === 0) finish(dispatcher);
+}
 
-  offer(item: T, settle: ((accepted: boolean) => void) | undefined): boolean | ParkedEntry<T> {
-    this.assertOpen();
-    this.emitted += 1;
-    if (this.#idle()) {
-      this.#dispatchNow(item);
-      return true;
-    }
-    return this.#enqueue(item, settle);
-  }
-
-  cancelOffer(entry: ParkedEntry<T>): void {
-    if (!this.#parked.cancel(entry)) return;
-    this.dropped += 1;
-    // The withdrawn offer may have been all that kept a `complete()` from finishing.
-    if (this.state === ChannelState.Completing) this.#requestDrain();
-  }
-
-  /**
-   * Adds a lane and drains to it. `register` receives the lane's Subscription before the first item is
-   * handed over, so a consumer that unsubscribes during that first drain (`take(1)` on buffered items)
-   * stops the lane at once instead of consuming the rest of the buffer.
-   */
-  subscribe(
-    observer: Partial<ChannelObserver<T>>,
-    bufferSize: number | undefined,
-    strategy: BackpressureStrategy,
-    register?: (subscription: Subscription) => void,
-  ): Subscription {
-    if (this.state === ChannelState.Completed || this.state === ChannelState.Closed) {
-      observer.complete?.();
-      return Subscription.EMPTY;
-    }
-    const lane = new SubscriberLane<T>(this, observer, bufferSize, strategy);
-    this.#lanes = [...this.#lanes, lane];
-    const subscription = new Subscription(() => this.#removeLane(lane));
-    register?.(subscription);
-    this.#requestDrain();
-    return subscription;
-  }
-
-  onError(handler: (error: unknown, item: T | undefined) => void): Subscription {
-    this.#errorHandlers = [...this.#errorHandlers, handler];
-    return new Subscription(() => (this.#errorHandlers = this.#errorHandlers.filter((h) => h !== handler)));
-  }
-
-  onComplete(handler: () => void): Subscription {
-    if (this.state === ChannelState.Completed) {
-      this.#safely(handler);
-      return Subscription.EMPTY;
-    }
-    this.#completeHandlers = [...this.#completeHandlers, handler];
-    return new Subscription(() => (this.#completeHandlers = this.#completeHandlers.filter((h) => h !== handler)));
-  }
-
-  /** Runs `handler` once the channel has ended (completed or closed); returns what removes it. */
-  onEnd(handler: () => void): () => void {
-    this.#endHandlers.push(handler);
-    return () => {
-      const index = this.#endHandlers.indexOf(handler);
-      if (index >= 0) this.#endHandlers.splice(index, 1);
-    };
-  }
-
-  complete(): void {
-    if (this.state !== ChannelState.Open) return;
-    this.state = ChannelState.Completing;
-    this.#requestDrain();
-  }
-
-  close(): void {
-    if (this.state === ChannelState.Closed || this.state === ChannelState.Completed) return;
-    this.state = ChannelState.Closed;
-    this.#scheduledDrain?.unsubscribe();
-    this.dropped += this.#buffer.size;
-    this.#buffer.clear();
-    for (const entry of this.#parked.clear()) {
-      this.dropped += 1;
-      this.#settle(entry, false);
-    }
-    const lanes = this.#lanes;
-    this.#lanes = [];
-    this.#blocking = 0;
-    for (const lane of lanes) this.#safely(() => lane.close());
-    this.#runEndHandlers();
-  }
-
-  counters(): Omit<ChannelCounters, 'channelId' | 'completed' | 'closed'> {
-    return {
-      emitted: this.emitted,
-      delivered: this.delivered,
-      dropped: this.dropped,
-      bufferUsed: this.#buffer.size,
-      bufferCapacity: this.#buffer.capacity,
-      pendingOffers: this.#parked.size,
-      subscriberCount: this.#lanes.length,
-      subscriberDropped: this.subscriberDropped,
-    };
-  }
-
-  reportError(error: unknown, item: T | undefined): void {
-    const handlers = this.#errorHandlers;
-    if (handlers.length === 0) {
-      reportUnhandledError(error);
-      return;
-    }
-    for (const handler of handlers) {
-      try {
-        handler(error, item);
-      } catch (handlerError) {
-        reportUnhandledError(handlerError);
-      }
-    }
-  }
-
-  #enqueue(item: T, settle: ((accepted: boolean) => void) | undefined): boolean | ParkedEntry<T> {
-    const buffer = this.#buffer;
-    if (!buffer.full && this.#parked.size === 0) {
-      buffer.push(item);
-      this.#requestDrain();
-      return true;
-    }
-    const outcome = overflow(this.#strategy, buffer, item);
-    if (outcome === Overflow.Block) {
-      if (this.#parked.size < this.#settings.maxPendingOffers) return this.#parked.park(item, settle);
-      this.dropped += 1;
-      if (this.#settings.strictPendingOffers) throw new BufferOverflowError(this.#settings.id, this.#settings.maxPendingOffers, 'the parked-offer queue');
-      return false;
-    }
-    this.dropped += 1;
-    if (outcome === Overflow.Failed) throw new BufferOverflowError(this.#settings.id, buffer.capacity);
-    return outcome === Overflow.Replaced;
-  }
-
-  /** Nothing is queued or in flight and every lane is ready: an item can skip the buffer. */
-  #idle(): boolean {
-    return this.#buffer.size === 0 && !this.#draining && this.#blocking === 0 && this.#lanes.length > 0 && this.#dispatchScheduler === undefined && this.#parked.size === 0;
-  }
-
-  /** The fast path of `emit`/`offer`: hands the item straight to the lanes, then drains what subscribers emitted meanwhile (or finishes, if one of them called `complete()`). */
-  #dispatchNow(item: T): void {
-    this.#draining = true;
-    this.#dispatch(item);
-    this.#draining = false;
-    if (this.#buffer.size > 0 || this.state === ChannelState.Completing) this.#drain();
-  }
-
-  #requestDrain(): void {
-    if (this.#dispatchScheduler === undefined) this.#drain();
-    else if (this.#scheduledDrain === undefined && this.state !== ChannelState.Closed) {
-      let ran = false;
-      const action = this.#dispatchScheduler.schedule(() => {
-        ran = true;
-        this.#scheduledDrain = undefined;
-        this.#drain();
-      });
-      // A scheduler may run the work at once (queueScheduler outside a queue); keep only a pending action.
-      if (!ran) this.#scheduledDrain = action;
-    }
-  }
-
-  #drain(): void {
-    if (this.#draining) return;
-    this.#draining = true;
-    const buffer = this.#buffer;
-    const parked = this.#parked;
-    while (buffer.size > 0 && this.#blocking === 0 && this.#lanes.length > 0) {
-      const item = buffer.shift();
-      if (parked.size > 0) {
-        const entry = parked.take() as ParkedEntry<T>;
-        buffer.push(entry.item);
-        this.#settle(entry, true);
-      }
-      this.#dispatch(item);
-    }
-    this.#draining = false;
-    if (this.state === ChannelState.Completing && buffer.size === 0 && parked.size === 0 && this.#blocking === 0) this.#finish();
-  }
-
-  #dispatch(item: T): void {
-    const lanes = this.#lanes;
-    for (let i = 0; i < lanes.length; i++) {
-      // A lane catches what its subscriber's code throws; this is the last line of defence, so that
-      // nothing can leave the drain loop half-way (its flag set, an item counted nowhere).
-      try {
-        (lanes[i] as SubscriberLane<T>).deliver(item);
-      } catch (error) {
-        this.reportError(error, item);
-      }
-    }
-    this.delivered += 1;
-  }
-
-  /** Tells a parked offer its fate; its callback (an `offer$` subscriber) must not break the dispatcher. */
-  #settle(entry: ParkedEntry<T>, accepted: boolean): void {
-    const settle = entry.settle;
-    if (settle === undefined) return;
+function dispatch<T>(dispatcher: ChannelDispatcher<T>, item: T): void {
+  const lanes = dispatcher.lanes;
+  for (let i = 0; i < lanes.length; i++) {
+    // A lane catches what its subscriber's code throws; this is the last line of defence, so that
+    // nothing can leave the drain loop half-way (its flag set, an item counted nowhere).
     try {
-      settle(accepted);
+      deliver(lanes[i] as SubscriberLane<T>, item);
     } catch (error) {
-      this.reportError(error, entry.item);
+      reportError(dispatcher.listeners, error, item);
     }
   }
+  dispatcher.delivered += 1;
+}
 
-  #finish(): void {
-    this.state = ChannelState.Completed;
-    this.#parked.clear();
-    const handlers = this.#completeHandlers;
-    this.#completeHandlers = [];
-    for (const handler of handlers) this.#safely(handler);
-    const lanes = this.#lanes;
-    this.#lanes = [];
-    for (const lane of lanes) this.#safely(() => lane.complete());
-    this.#runEndHandlers();
+/** Tells a parked offer its fate; its callback (an `offer$` subscriber) must not break the dispatcher. */
+function settle<T>(dispatcher: ChannelDispatcher<T>, entry: ParkedEntry<T>, accepted: boolean): void {
+  const callback = entry.settle;
+  if (callback === undefined) return;
+  try {
+    callback(accepted);
+  } catch (error) {
+    reportError(dispatcher.listeners, error, entry.item);
   }
+}
 
-  #expired(entry: ParkedEntry<T>): void {
-    this.dropped += 1;
-    this.#settle(entry, false);
-    if (this.state === ChannelState.Completing) this.#requestDrain();
-  }
+function finish<T>(dispatcher: ChannelDispatcher<T>): void {
+  dispatcher.state = ChannelState.Completed;
+  clearParked(dispatcher.parked);
+  runCompleteHandlers(dispatcher.listeners);
+  const lanes = dispatcher.lanes;
+  dispatcher.lanes = [];
+  for (const lane of lanes) safely(dispatcher.listeners, () => completeLane(lane));
+  runEndHandlers(dispatcher.listeners);
+}
 
-  #removeLane(lane: SubscriberLane<T>): void {
-    // A lane with its own buffer may still be draining after the channel finished (it is no longer listed).
-    lane.dispose();
-    if (!this.#lanes.includes(lane)) return;
-    this.#lanes = this.#lanes.filter((other) => other !== lane);
-    if (lane.blocking) {
-      lane.blocking = false;
-      this.#blocking -= 1;
-    }
-    this.#requestDrain();
-  }
+function expired<T>(dispatcher: ChannelDispatcher<T>, entry: ParkedEntry<T>): void {
+  dispatcher.dropped += 1;
+  settle(dispatcher, entry, false);
+  if (dispatcher.state === ChannelState.Completing) requestDrain(dispatcher);
+}
 
-  #safely(handler: () => void): void {
-    try {
-      handler();
-    } catch (error) {
-      this.reportError(error, undefined);
-    }
+function removeLane<T>(dispatcher: ChannelDispatcher<T>, lane: SubscriberLane<T>): void {
+  // A lane with its own buffer may still be draining after the channel finished (it is no longer listed).
+  disposeLane(lane);
+  if (!dispatcher.lanes.includes(lane)) return;
+  dispatcher.lanes = dispatcher.lanes.filter((other) => other !== lane);
+  if (lane.blocking) {
+    lane.blocking = false;
+    dispatcher.blocking -= 1;
   }
-
-  #runEndHandlers(): void {
-    const handlers = this.#endHandlers;
-    this.#endHandlers = [];
-    for (const handler of handlers) this.#safely(handler);
-  }
+  requestDrain(dispatcher);
 }

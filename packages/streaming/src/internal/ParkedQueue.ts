@@ -22,100 +22,98 @@ export interface ParkedEntry<T> {
  * waits the same `timeout`, so deadlines grow in FIFO order and one timer, set for the oldest entry, is
  * enough. The timer is not cancelled when the queue empties (a stale timer fires, finds nothing due and
  * re-arms only for a live entry), so a queue that keeps filling and emptying costs at most one
- * scheduler action per `timeout`, never one per item; {@link ParkedQueue.clear} cancels it. A `timeout`
+ * scheduler action per `timeout`, never one per item; {@link clearParked} cancels it. A `timeout`
  * of `Infinity` parks without a timer.
+ *
+ * A plain record made by {@link createParkedQueue} and handled by free functions, for the reason given
+ * at `RingBuffer`.
  *
  * @internal
  */
-export class ParkedQueue<T> {
-  #head: ParkedEntry<T> | undefined;
-  #tail: ParkedEntry<T> | undefined;
-  #live = 0;
-  #timer: Subscription | undefined;
-  readonly #timeout: number;
-  readonly #scheduler: SchedulerLike;
-  readonly #onExpire: (entry: ParkedEntry<T>) => void;
-
-  constructor(timeout: number, scheduler: SchedulerLike, onExpire: (entry: ParkedEntry<T>) => void) {
-    this.#timeout = timeout;
-    this.#scheduler = scheduler;
-    this.#onExpire = onExpire;
-  }
-
+export interface ParkedQueue<T> {
   /** How many entries are parked. */
-  get size(): number {
-    return this.#live;
-  }
+  size: number;
+  head: ParkedEntry<T> | undefined;
+  tail: ParkedEntry<T> | undefined;
+  timer: Subscription | undefined;
+  readonly timeout: number;
+  readonly scheduler: SchedulerLike;
+  readonly onExpire: (entry: ParkedEntry<T>) => void;
+}
 
-  /** Parks an item until {@link ParkedQueue.take}, {@link ParkedQueue.cancel} or its deadline. */
-  park(item: T, settle?: (accepted: boolean) => void): ParkedEntry<T> {
-    const tail = this.#tail;
-    const entry: ParkedEntry<T> = { item, deadline: this.#scheduler.now() + this.#timeout, settle, cancelled: false, prev: tail, next: undefined };
-    if (tail === undefined) this.#head = entry;
-    else tail.next = entry;
-    this.#tail = entry;
-    this.#live += 1;
-    if (this.#timer === undefined) this.#arm(this.#timeout);
-    return entry;
-  }
+/** An empty queue whose entries expire after `timeout` ms on `scheduler`, each handed to `onExpire`. @internal */
+export function createParkedQueue<T>(timeout: number, scheduler: SchedulerLike, onExpire: (entry: ParkedEntry<T>) => void): ParkedQueue<T> {
+  return { size: 0, head: undefined, tail: undefined, timer: undefined, timeout, scheduler, onExpire };
+}
 
-  /** Removes and returns the oldest entry. */
-  take(): ParkedEntry<T> | undefined {
-    const entry = this.#head;
-    if (entry !== undefined) this.#unlink(entry);
-    return entry;
-  }
+/** Parks an item until {@link takeParked}, {@link cancelParked} or its deadline. @internal */
+export function parkItem<T>(queue: ParkedQueue<T>, item: T, settle?: (accepted: boolean) => void): ParkedEntry<T> {
+  const tail = queue.tail;
+  const entry: ParkedEntry<T> = { item, deadline: queue.scheduler.now() + queue.timeout, settle, cancelled: false, prev: tail, next: undefined };
+  if (tail === undefined) queue.head = entry;
+  else tail.next = entry;
+  queue.tail = entry;
+  queue.size += 1;
+  if (queue.timer === undefined) arm(queue, queue.timeout);
+  return entry;
+}
 
-  /** Withdraws a parked entry (its `offer$` was unsubscribed); returns whether it was still parked. */
-  cancel(entry: ParkedEntry<T>): boolean {
-    if (entry.cancelled) return false;
-    this.#unlink(entry);
-    return true;
-  }
+/** Removes and returns the oldest entry. @internal */
+export function takeParked<T>(queue: ParkedQueue<T>): ParkedEntry<T> | undefined {
+  const entry = queue.head;
+  if (entry !== undefined) unlink(queue, entry);
+  return entry;
+}
 
-  /** Removes every entry and stops the timer; returns the entries, oldest first. */
-  clear(): ParkedEntry<T>[] {
-    const live: ParkedEntry<T>[] = [];
-    for (let entry = this.#head; entry !== undefined; ) {
-      const next = entry.next;
-      entry.cancelled = true;
-      entry.prev = entry.next = undefined;
-      live.push(entry);
-      entry = next;
-    }
-    this.#head = this.#tail = undefined;
-    this.#live = 0;
-    this.#timer?.unsubscribe();
-    this.#timer = undefined;
-    return live;
-  }
+/** Withdraws a parked entry (its `offer$` was unsubscribed); returns whether it was still parked. @internal */
+export function cancelParked<T>(queue: ParkedQueue<T>, entry: ParkedEntry<T>): boolean {
+  if (entry.cancelled) return false;
+  unlink(queue, entry);
+  return true;
+}
 
-  #unlink(entry: ParkedEntry<T>): void {
-    const { prev, next } = entry;
-    if (prev === undefined) this.#head = next;
-    else prev.next = next;
-    if (next === undefined) this.#tail = prev;
-    else next.prev = prev;
-    entry.prev = entry.next = undefined;
+/** Removes every entry and stops the timer; returns the entries, oldest first. @internal */
+export function clearParked<T>(queue: ParkedQueue<T>): ParkedEntry<T>[] {
+  const live: ParkedEntry<T>[] = [];
+  for (let entry = queue.head; entry !== undefined; ) {
+    const next = entry.next;
     entry.cancelled = true;
-    this.#live -= 1;
+    entry.prev = entry.next = undefined;
+    live.push(entry);
+    entry = next;
   }
+  queue.head = queue.tail = undefined;
+  queue.size = 0;
+  queue.timer?.unsubscribe();
+  queue.timer = undefined;
+  return live;
+}
 
-  #arm(delay: number): void {
-    // An `Infinity` timeout never expires: no timer at all (a scheduler would fire it at once, or spin).
-    if (delay === Infinity) return;
-    this.#timer = scheduleDelay(this.#scheduler, Math.max(0, delay), () => this.#expire());
-  }
+function unlink<T>(queue: ParkedQueue<T>, entry: ParkedEntry<T>): void {
+  const { prev, next } = entry;
+  if (prev === undefined) queue.head = next;
+  else prev.next = next;
+  if (next === undefined) queue.tail = prev;
+  else next.prev = prev;
+  entry.prev = entry.next = undefined;
+  entry.cancelled = true;
+  queue.size -= 1;
+}
 
-  #expire(): void {
-    this.#timer = undefined;
-    const now = this.#scheduler.now();
-    let entry = this.#head;
-    while (entry !== undefined && entry.deadline <= now) {
-      this.#unlink(entry);
-      this.#onExpire(entry);
-      entry = this.#head;
-    }
-    if (entry !== undefined && this.#timer === undefined) this.#arm(entry.deadline - now);
+function arm<T>(queue: ParkedQueue<T>, delay: number): void {
+  // An `Infinity` timeout never expires: no timer at all (a scheduler would fire it at once, or spin).
+  if (delay === Infinity) return;
+  queue.timer = scheduleDelay(queue.scheduler, Math.max(0, delay), () => expire(queue));
+}
+
+function expire<T>(queue: ParkedQueue<T>): void {
+  queue.timer = undefined;
+  const now = queue.scheduler.now();
+  let entry = queue.head;
+  while (entry !== undefined && entry.deadline <= now) {
+    unlink(queue, entry);
+    queue.onExpire(entry);
+    entry = queue.head;
   }
+  if (entry !== undefined && queue.timer === undefined) arm(queue, entry.deadline - now);
 }

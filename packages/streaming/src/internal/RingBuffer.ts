@@ -10,73 +10,66 @@ const INITIAL_SLOTS = 1024;
  * garbage-collected. Up to 1,024 slots are allocated at once; a larger capacity is reached by doubling
  * the array as items arrive (amortised O(1)), so memory follows what the buffer holds, never its bound.
  *
+ * A plain record made by {@link createRingBuffer} and read by free functions rather than a class: V8
+ * keeps an object literal's shape for as long as the function that creates it lives, whereas a class
+ * instance's shape is collected with the last instance, and with it the code optimised for it.
+ *
  * @internal
  */
-export class RingBuffer<T> {
+export interface RingBuffer<T> {
   readonly capacity: number;
-  #items: (T | undefined)[];
-  #head = 0;
-  #size = 0;
-
-  constructor(capacity: number) {
-    this.capacity = capacity;
-    this.#items = new Array<T | undefined>(Math.min(capacity, INITIAL_SLOTS));
-  }
-
   /** How many items are queued. */
-  get size(): number {
-    return this.#size;
-  }
+  size: number;
+  head: number;
+  slots: (T | undefined)[];
+}
 
-  /** Whether no more items fit. */
-  get full(): boolean {
-    return this.#size >= this.capacity;
-  }
+/** An empty buffer of `capacity` items. @internal */
+export function createRingBuffer<T>(capacity: number): RingBuffer<T> {
+  return { capacity, size: 0, head: 0, slots: new Array<T | undefined>(Math.min(capacity, INITIAL_SLOTS)) };
+}
 
-  /** Appends an item; the caller checks {@link RingBuffer.full} first. */
-  push(item: T): void {
-    let items = this.#items;
-    if (this.#size === items.length) items = this.#grow();
-    let index = this.#head + this.#size;
-    if (index >= items.length) index -= items.length;
-    items[index] = item;
-    this.#size += 1;
-  }
+/** Whether no more items fit. @internal */
+export function ringFull<T>(buffer: RingBuffer<T>): boolean {
+  return buffer.size >= buffer.capacity;
+}
 
-  /** Removes and returns the oldest item; the caller checks {@link RingBuffer.size} first. */
-  shift(): T {
-    const items = this.#items;
-    const head = this.#head;
-    const item = items[head] as T;
-    items[head] = undefined;
-    this.#head = head + 1 === items.length ? 0 : head + 1;
-    this.#size -= 1;
-    return item;
-  }
+/** Appends an item; the caller checks {@link ringFull} first. @internal */
+export function ringPush<T>(buffer: RingBuffer<T>, item: T): void {
+  let slots = buffer.slots;
+  if (buffer.size === slots.length) slots = grow(buffer);
+  let index = buffer.head + buffer.size;
+  if (index >= slots.length) index -= slots.length;
+  slots[index] = item;
+  buffer.size += 1;
+}
 
-  /** The oldest item, without removing it. */
-  peek(): T | undefined {
-    return this.#size === 0 ? undefined : this.#items[this.#head];
-  }
+/** Removes and returns the oldest item; the caller checks `size` first. @internal */
+export function ringShift<T>(buffer: RingBuffer<T>): T {
+  const slots = buffer.slots;
+  const head = buffer.head;
+  const item = slots[head] as T;
+  slots[head] = undefined;
+  buffer.head = head + 1 === slots.length ? 0 : head + 1;
+  buffer.size -= 1;
+  return item;
+}
 
-  /** Removes every item and returns them, oldest first. */
-  clear(): T[] {
-    const items: T[] = [];
-    while (this.#size > 0) items.push(this.shift());
-    return items;
-  }
+/** Removes every item. @internal */
+export function ringClear<T>(buffer: RingBuffer<T>): void {
+  while (buffer.size > 0) ringShift(buffer);
+}
 
-  /** Doubles the slots (up to `capacity`), the oldest item first. */
-  #grow(): (T | undefined)[] {
-    const old = this.#items;
-    const grown = new Array<T | undefined>(Math.min(this.capacity, old.length * 2));
-    for (let i = 0; i < this.#size; i++) {
-      let index = this.#head + i;
-      if (index >= old.length) index -= old.length;
-      grown[i] = old[index];
-    }
-    this.#items = grown;
-    this.#head = 0;
-    return grown;
+/** Doubles the slots (up to `capacity`), the oldest item first. */
+function grow<T>(buffer: RingBuffer<T>): (T | undefined)[] {
+  const old = buffer.slots;
+  const grown = new Array<T | undefined>(Math.min(buffer.capacity, old.length * 2));
+  for (let i = 0; i < buffer.size; i++) {
+    let index = buffer.head + i;
+    if (index >= old.length) index -= old.length;
+    grown[i] = old[index];
   }
+  buffer.slots = grown;
+  buffer.head = 0;
+  return grown;
 }

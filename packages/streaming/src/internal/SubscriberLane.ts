@@ -4,7 +4,7 @@ import type { ChannelObserver } from '../ChannelSubscriber';
 import { BufferOverflowError } from '../errors/BufferOverflowError';
 import { Ack } from './Ack';
 import { Overflow, overflow } from './overflow';
-import { RingBuffer } from './RingBuffer';
+import { createRingBuffer, type RingBuffer, ringClear, ringFull, ringPush, ringShift } from './RingBuffer';
 
 const nativeThen = Promise.prototype.then;
 
@@ -12,13 +12,13 @@ const nativeThen = Promise.prototype.then;
 export interface LaneHost<T> {
   readonly id: string;
   /** The lane started or stopped holding the dispatcher back. */
-  blockingChanged(blocking: boolean): void;
+  readonly blockingChanged: (blocking: boolean) => void;
   /** A handler threw or rejected. */
-  reportError(error: unknown, item: T | undefined): void;
+  readonly reportError: (error: unknown, item: T | undefined) => void;
   /** The lane's own buffer dropped an item. */
-  laneDropped(): void;
+  readonly laneDropped: () => void;
   /** The lane failed (its `ERROR` buffer overflowed) and must be removed. */
-  laneFailed(lane: SubscriberLane<T>): void;
+  readonly laneFailed: (lane: SubscriberLane<T>) => void;
 }
 
 /**
@@ -30,243 +30,258 @@ export interface LaneHost<T> {
  * lane with a `BLOCK` buffer blocks only while that buffer is full. Draining is trampolined, so a
  * handler that settles synchronously never grows the stack.
  *
+ * A plain record made by {@link createLane} and driven by free functions, for the reason given at
+ * {@link RingBuffer}; the dispatcher reads `blocking` (and resets it when it removes the lane); the other fields belong to this module.
+ *
  * @internal
  */
-export class SubscriberLane<T> {
-  blocking = false;
-  #pending = false;
-  #closed = false;
-  #completing = false;
-  #draining = false;
-  #inner: Subscription | undefined;
-  #item: T | undefined;
-  readonly #onFulfilled = (): void => this.#settled();
-  readonly #onRejected = (error: unknown): void => {
-    if (!this.#closed) this.#host.reportError(error, this.#item);
-    this.#settled();
+export interface SubscriberLane<T> {
+  blocking: boolean;
+  pending: boolean;
+  closed: boolean;
+  completing: boolean;
+  draining: boolean;
+  inner: Subscription | undefined;
+  item: T | undefined;
+  readonly host: LaneHost<T>;
+  readonly observer: Partial<ChannelObserver<T>>;
+  readonly next: (item: T) => unknown;
+  readonly buffer: RingBuffer<T> | undefined;
+  readonly strategy: BackpressureStrategy;
+  readonly onFulfilled: () => void;
+  readonly onRejected: (error: unknown) => void;
+}
+
+/** A lane for `observer`, with its own buffer of `bufferSize` under `strategy` when `bufferSize` is given. @internal */
+export function createLane<T>(host: LaneHost<T>, observer: Partial<ChannelObserver<T>>, bufferSize: number | undefined, strategy: BackpressureStrategy): SubscriberLane<T> {
+  const lane: SubscriberLane<T> = {
+    blocking: false,
+    pending: false,
+    closed: false,
+    completing: false,
+    draining: false,
+    inner: undefined,
+    item: undefined,
+    host,
+    observer,
+    next: typeof observer.next === 'function' ? observer.next.bind(observer) : () => undefined,
+    buffer: bufferSize === undefined ? undefined : createRingBuffer<T>(bufferSize),
+    strategy,
+    onFulfilled: () => settled(lane),
+    onRejected: (error) => {
+      if (!lane.closed) lane.host.reportError(error, lane.item);
+      settled(lane);
+    },
   };
-  readonly #host: LaneHost<T>;
-  readonly #observer: Partial<ChannelObserver<T>>;
-  readonly #next: (item: T) => unknown;
-  readonly #buffer: RingBuffer<T> | undefined;
-  readonly #strategy: BackpressureStrategy;
+  return lane;
+}
 
-  constructor(host: LaneHost<T>, observer: Partial<ChannelObserver<T>>, bufferSize: number | undefined, strategy: BackpressureStrategy) {
-    this.#host = host;
-    this.#observer = observer;
-    this.#next = typeof observer.next === 'function' ? observer.next.bind(observer) : () => undefined;
-    this.#buffer = bufferSize === undefined ? undefined : new RingBuffer<T>(bufferSize);
-    this.#strategy = strategy;
+/** Items waiting in the lane's own buffer. @internal */
+export function laneBuffered<T>(lane: SubscriberLane<T>): number {
+  return lane.buffer === undefined ? 0 : lane.buffer.size;
+}
+
+/** Hands one item to the subscriber; the dispatcher only calls it while the lane is not blocking. @internal */
+export function deliver<T>(lane: SubscriberLane<T>, item: T): void {
+  // Another subscriber may unsubscribe this one, or close the channel, while the same item is being handed out.
+  if (lane.closed) return;
+  // While the lane drains its own buffer (a handler may emit back into the channel meanwhile), a new
+  // item queues behind the buffered ones: order per subscriber is channel order.
+  if (!lane.pending && !lane.draining) {
+    run(lane, item);
+    return;
   }
-
-  /** Items waiting in the lane's own buffer. */
-  get buffered(): number {
-    return this.#buffer === undefined ? 0 : this.#buffer.size;
+  const buffer = lane.buffer as RingBuffer<T>;
+  if (!ringFull(buffer)) {
+    ringPush(buffer, item);
+    if (ringFull(buffer) && lane.strategy === BackpressureStrategy.BLOCK) setBlocking(lane, true);
+    return;
   }
+  // DROP_OLDEST made room; DROP_NEWEST (and BLOCK, should a full lane still be handed an item) drops it.
+  const outcome = overflow(lane.strategy, buffer, item);
+  lane.host.laneDropped();
+  if (outcome === Overflow.Failed) fail(lane, new BufferOverflowError(lane.host.id, buffer.capacity, 'a subscriber buffer'));
+}
 
-  /** Hands one item to the subscriber; the dispatcher only calls it while the lane is not blocking. */
-  deliver(item: T): void {
-    // Another subscriber may unsubscribe this one, or close the channel, while the same item is being handed out.
-    if (this.#closed) return;
-    // While the lane drains its own buffer (a handler may emit back into the channel meanwhile), a new
-    // item queues behind the buffered ones: order per subscriber is channel order.
-    if (!this.#pending && !this.#draining) {
-      this.#run(item);
-      return;
-    }
-    const buffer = this.#buffer as RingBuffer<T>;
-    if (!buffer.full) {
-      buffer.push(item);
-      if (buffer.full && this.#strategy === BackpressureStrategy.BLOCK) this.#setBlocking(true);
-      return;
-    }
-    // DROP_OLDEST made room; DROP_NEWEST (and BLOCK, should a full lane still be handed an item) drops it.
-    const outcome = overflow(this.#strategy, buffer, item);
-    this.#host.laneDropped();
-    if (outcome === Overflow.Failed) this.#fail(new BufferOverflowError(this.#host.id, buffer.capacity, 'a subscriber buffer'));
+/** The channel finished: complete the subscriber once its own buffer is delivered. @internal */
+export function completeLane<T>(lane: SubscriberLane<T>): void {
+  lane.completing = true;
+  if (!lane.pending && !lane.draining) finish(lane);
+}
+
+/** The channel closed: discard the own buffer, cancel a pending handler, complete the subscriber. @internal */
+export function closeLane<T>(lane: SubscriberLane<T>): void {
+  if (lane.closed) return;
+  const discarded = laneBuffered(lane);
+  disposeLane(lane);
+  for (let i = 0; i < discarded; i++) lane.host.laneDropped();
+  callComplete(lane);
+}
+
+/** Unsubscribed: stop everything silently. @internal */
+export function disposeLane<T>(lane: SubscriberLane<T>): void {
+  lane.closed = true;
+  const inner = lane.inner;
+  lane.inner = undefined;
+  if (lane.buffer !== undefined) ringClear(lane.buffer);
+  try {
+    inner?.unsubscribe();
+  } catch (error) {
+    // A teardown of the handler's Observable threw (RxJS's UnsubscriptionError).
+    lane.host.reportError(error, undefined);
   }
+}
 
-  /** The channel finished: complete the subscriber once its own buffer is delivered. */
-  complete(): void {
-    this.#completing = true;
-    if (!this.#pending && !this.#draining) this.#finish();
+function run<T>(lane: SubscriberLane<T>, item: T): void {
+  let result: unknown;
+  try {
+    result = lane.next(item);
+  } catch (error) {
+    lane.host.reportError(error, item);
+    return;
   }
-
-  /** The channel closed: discard the own buffer, cancel a pending handler, complete the subscriber. */
-  close(): void {
-    if (this.#closed) return;
-    const discarded = this.buffered;
-    this.dispose();
-    for (let i = 0; i < discarded; i++) this.#host.laneDropped();
-    this.#callComplete();
+  if (result === undefined || result === null || typeof result !== 'object') return;
+  // Unsubscribed by its own handler: nothing to wait for. A thenable still gets handlers, so a
+  // rejection is not reported as unhandled; an Observable is not subscribed (that would start work).
+  if (lane.closed) {
+    if (!(result instanceof Ack)) ignoreThenable(result);
+    return;
   }
-
-  /** Unsubscribed: stop everything silently. */
-  dispose(): void {
-    this.#closed = true;
-    const inner = this.#inner;
-    this.#inner = undefined;
-    this.#buffer?.clear();
-    try {
-      inner?.unsubscribe();
-    } catch (error) {
-      // A teardown of the handler's Observable threw (RxJS's UnsubscriptionError).
-      this.#host.reportError(error, undefined);
-    }
+  if (result instanceof Ack) {
+    startPending(lane);
+    result.whenReleased(lane.onFulfilled);
+    return;
   }
-
-  #run(item: T): void {
-    let result: unknown;
-    try {
-      result = this.#next(item);
-    } catch (error) {
-      this.#host.reportError(error, item);
-      return;
-    }
-    if (result === undefined || result === null || typeof result !== 'object') return;
-    // Unsubscribed by its own handler: nothing to wait for. A thenable still gets handlers, so a
-    // rejection is not reported as unhandled; an Observable is not subscribed (that would start work).
-    if (this.#closed) {
-      if (!(result instanceof Ack)) ignoreThenable(result);
-      return;
-    }
-    if (result instanceof Ack) {
-      this.#startPending();
-      result.whenReleased(this.#onFulfilled);
-      return;
-    }
-    // Reading `then`/`subscribe` runs the user's code (a getter); what it throws is that item's failure.
-    let kind: 'promise' | 'observable' | undefined;
-    try {
-      if (typeof (result as PromiseLike<unknown>).then === 'function') kind = 'promise';
-      else if (typeof (result as { subscribe?: unknown }).subscribe === 'function') kind = 'observable';
-    } catch (error) {
-      this.#host.reportError(error, item);
-      return;
-    }
-    if (kind === 'promise') this.#awaitPromise(result as PromiseLike<unknown>, item);
-    else if (kind === 'observable') this.#awaitObservable(result as { subscribe: (o: object) => Subscription }, item);
+  // Reading `then`/`subscribe` runs the user's code (a getter); what it throws is that item's failure.
+  let kind: 'promise' | 'observable' | undefined;
+  try {
+    if (typeof (result as PromiseLike<unknown>).then === 'function') kind = 'promise';
+    else if (typeof (result as { subscribe?: unknown }).subscribe === 'function') kind = 'observable';
+  } catch (error) {
+    lane.host.reportError(error, item);
+    return;
   }
+  if (kind === 'promise') awaitPromise(lane, result as PromiseLike<unknown>, item);
+  else if (kind === 'observable') awaitObservable(lane, result as { subscribe: (o: object) => Subscription }, item);
+}
 
-  #awaitPromise(promise: PromiseLike<unknown>, item: T): void {
-    this.#item = item;
-    this.#startPending();
-    if (promise instanceof Promise && promise.then === nativeThen) {
-      promise.then(this.#onFulfilled, this.#onRejected);
-      return;
-    }
-    // A hand-made thenable may call back twice, or both callbacks, or throw: only the first outcome counts.
-    let called = false;
-    try {
-      promise.then(
-        () => {
-          if (called) return;
-          called = true;
-          this.#onFulfilled();
-        },
-        (error: unknown) => {
-          if (called) return;
-          called = true;
-          this.#onRejected(error);
-        },
-      );
-    } catch (error) {
-      if (called) {
-        if (!this.#closed) this.#host.reportError(error, item);
-      } else {
+function awaitPromise<T>(lane: SubscriberLane<T>, promise: PromiseLike<unknown>, item: T): void {
+  lane.item = item;
+  startPending(lane);
+  if (promise instanceof Promise && promise.then === nativeThen) {
+    promise.then(lane.onFulfilled, lane.onRejected);
+    return;
+  }
+  // A hand-made thenable may call back twice, or both callbacks, or throw: only the first outcome counts.
+  let called = false;
+  try {
+    promise.then(
+      () => {
+        if (called) return;
         called = true;
-        this.#onRejected(error);
-      }
+        lane.onFulfilled();
+      },
+      (error: unknown) => {
+        if (called) return;
+        called = true;
+        lane.onRejected(error);
+      },
+    );
+  } catch (error) {
+    if (called) {
+      if (!lane.closed) lane.host.reportError(error, item);
+    } else {
+      called = true;
+      lane.onRejected(error);
     }
   }
+}
 
-  #awaitObservable(source: { subscribe: (o: object) => Subscription }, item: T): void {
-    this.#startPending();
-    let finished = false;
-    const failed = (error: unknown): void => {
-      if (finished) return;
-      finished = true;
-      this.#inner = undefined;
-      if (!this.#closed) this.#host.reportError(error, item);
-      this.#settled();
-    };
-    let inner: Subscription;
-    try {
-      inner = source.subscribe({
-        error: failed,
-        complete: () => {
-          if (finished) return;
-          finished = true;
-          this.#inner = undefined;
-          this.#settled();
-        },
-      });
-    } catch (error) {
-      if (finished) {
-        if (!this.#closed) this.#host.reportError(error, item);
-      } else failed(error);
-      return;
-    }
+function awaitObservable<T>(lane: SubscriberLane<T>, source: { subscribe: (o: object) => Subscription }, item: T): void {
+  startPending(lane);
+  let finished = false;
+  const failed = (error: unknown): void => {
     if (finished) return;
-    this.#inner = inner;
-    // Unsubscribed (or closed) while subscribing to the handler's Observable: cancel it now.
-    if (this.#closed) this.dispose();
+    finished = true;
+    lane.inner = undefined;
+    if (!lane.closed) lane.host.reportError(error, item);
+    settled(lane);
+  };
+  let inner: Subscription;
+  try {
+    inner = source.subscribe({
+      error: failed,
+      complete: () => {
+        if (finished) return;
+        finished = true;
+        lane.inner = undefined;
+        settled(lane);
+      },
+    });
+  } catch (error) {
+    if (finished) {
+      if (!lane.closed) lane.host.reportError(error, item);
+    } else failed(error);
+    return;
   }
+  if (finished) return;
+  lane.inner = inner;
+  // Unsubscribed (or closed) while subscribing to the handler's Observable: cancel it now.
+  if (lane.closed) disposeLane(lane);
+}
 
-  #startPending(): void {
-    this.#pending = true;
-    if (this.#buffer === undefined || (this.#strategy === BackpressureStrategy.BLOCK && this.#buffer.full)) this.#setBlocking(true);
+function startPending<T>(lane: SubscriberLane<T>): void {
+  lane.pending = true;
+  const buffer = lane.buffer;
+  if (buffer === undefined || (lane.strategy === BackpressureStrategy.BLOCK && ringFull(buffer))) setBlocking(lane, true);
+}
+
+function settled<T>(lane: SubscriberLane<T>): void {
+  if (lane.closed) return;
+  lane.pending = false;
+  lane.item = undefined;
+  if (lane.draining) return;
+  lane.draining = true;
+  const buffer = lane.buffer;
+  while (!lane.pending && !lane.closed && buffer !== undefined && buffer.size > 0) run(lane, ringShift(buffer));
+  lane.draining = false;
+  if (lane.closed) return;
+  if (lane.blocking && !(lane.pending && (buffer === undefined || ringFull(buffer)))) setBlocking(lane, false);
+  if (lane.completing && !lane.pending) finish(lane);
+}
+
+function setBlocking<T>(lane: SubscriberLane<T>, blocking: boolean): void {
+  if (lane.blocking === blocking) return;
+  lane.blocking = blocking;
+  lane.host.blockingChanged(blocking);
+}
+
+function fail<T>(lane: SubscriberLane<T>, error: unknown): void {
+  disposeLane(lane);
+  lane.host.laneFailed(lane);
+  const onError = lane.observer.error;
+  if (onError === undefined) {
+    lane.host.reportError(error, undefined);
+    return;
   }
-
-  #settled(): void {
-    if (this.#closed) return;
-    this.#pending = false;
-    this.#item = undefined;
-    if (this.#draining) return;
-    this.#draining = true;
-    const buffer = this.#buffer;
-    while (!this.#pending && !this.#closed && buffer !== undefined && buffer.size > 0) {
-      const item = buffer.shift();
-      this.#run(item);
-    }
-    this.#draining = false;
-    if (this.#closed) return;
-    if (this.blocking && !(this.#pending && (buffer === undefined || buffer.full))) this.#setBlocking(false);
-    if (this.#completing && !this.#pending) this.#finish();
+  try {
+    onError.call(lane.observer, error);
+  } catch (callbackError) {
+    lane.host.reportError(callbackError, undefined);
   }
+}
 
-  #setBlocking(blocking: boolean): void {
-    if (this.blocking === blocking) return;
-    this.blocking = blocking;
-    this.#host.blockingChanged(blocking);
-  }
+function finish<T>(lane: SubscriberLane<T>): void {
+  if (lane.closed) return;
+  lane.closed = true;
+  callComplete(lane);
+}
 
-  #fail(error: unknown): void {
-    this.dispose();
-    this.#host.laneFailed(this);
-    if (this.#observer.error === undefined) {
-      this.#host.reportError(error, undefined);
-      return;
-    }
-    try {
-      this.#observer.error(error);
-    } catch (callbackError) {
-      this.#host.reportError(callbackError, undefined);
-    }
-  }
-
-  #finish(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#callComplete();
-  }
-
-  #callComplete(): void {
-    try {
-      this.#observer.complete?.();
-    } catch (error) {
-      this.#host.reportError(error, undefined);
-    }
+function callComplete<T>(lane: SubscriberLane<T>): void {
+  try {
+    lane.observer.complete?.();
+  } catch (error) {
+    lane.host.reportError(error, undefined);
   }
 }
 

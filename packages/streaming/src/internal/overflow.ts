@@ -1,5 +1,5 @@
 import { BackpressureStrategy } from '../BackpressureStrategy';
-import type { RingBuffer } from './RingBuffer';
+import { type RingBuffer, ringPush, ringShift } from './RingBuffer';
 
 /** What became of an item that found its buffer full. */
 export const Overflow = {
@@ -30,9 +30,9 @@ export type Overflow = (typeof Overflow)[keyof typeof Overflow];
 export function overflow<T>(strategy: BackpressureStrategy, buffer: RingBuffer<T>, item: T, evicted?: (item: T) => void): Overflow {
   switch (strategy) {
     case BackpressureStrategy.DROP_OLDEST: {
-      const oldest = buffer.shift();
+      const oldest = ringShift(buffer);
       evicted?.(oldest);
-      buffer.push(item);
+      ringPush(buffer, item);
       return Overflow.Replaced;
     }
     case BackpressureStrategy.DROP_NEWEST:

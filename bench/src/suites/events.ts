@@ -1,0 +1,121 @@
+import { Observable } from 'rxjs';
+import { defineAgent, observeRun, runEventStream, stream, traceRun, type Agent } from '@rxagents/core';
+import type { BenchFigure, BenchSuite } from '../BenchSuite';
+import { median } from '../median';
+
+const DELTAS = 1_000_000;
+const STALLED_DELTAS = 10_000_000;
+const ROUNDS = 9;
+const WARM_UPS = 3;
+
+/** An agent that pushes `count` one-letter chunks synchronously: the cost measured is the toolkit's, not a model's. */
+function chunky(count: number): Agent {
+  return defineAgent('writer', () => new Observable<string>((subscriber) => {
+    for (let i = 0; i < count && !subscriber.closed; i++) subscriber.next('x');
+    subscriber.complete();
+  }));
+}
+
+function seconds(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+/** The peer: the same chunks through `stream()` alone, counted by a subscriber. */
+function direct(agent: Agent): number {
+  let seen = 0;
+  stream(agent, 'go').subscribe(() => seen++);
+  return seen;
+}
+
+/** The same chunks as text-delta events of a run two levels deep: root run > nested run > agent call. */
+function nested(agent: Agent): number {
+  let seen = 0;
+  observeRun('outer', 'go', (run) => traceRun(run, 'inner', 'go', (inner) => stream(agent, 'go', { run: inner }))).subscribe((event) => {
+    if (event.type === 'text-delta') seen++;
+  });
+  return seen;
+}
+
+function heapMB(): number {
+  global.gc?.();
+  global.gc?.();
+  return process.memoryUsage().heapUsed / 1024 / 1024;
+}
+
+async function conflatedHeap(): Promise<{ grownMB: number; deltas: number }> {
+  const agent = chunky(STALLED_DELTAS);
+  const before = heapMB();
+  let done = false;
+  const events = runEventStream(
+    (pace) =>
+      new Observable((subscriber) =>
+        observeRun('ui', 'go', (run) => stream(agent, 'go', { run }), { pace }).subscribe({
+          next: (event) => subscriber.next(event),
+          complete: () => {
+            done = true;
+            subscriber.complete();
+          },
+        }),
+      ),
+    { bufferSize: 256, delivery: 'conflate' },
+  );
+  // The UI reads one event and then stalls while the whole run happens.
+  const reader = events.getReader();
+  await reader.read();
+  while (!done) await new Promise((resolve) => setImmediate(resolve));
+  const grownMB = heapMB() - before;
+  let deltas = 0;
+  let text = 0;
+  for (;;) {
+    const { done: end, value } = await reader.read();
+    if (end) break;
+    if (value.type === 'text-delta') {
+      deltas++;
+      text += value.delta.length;
+    }
+  }
+  if (text !== STALLED_DELTAS) throw new Error(`conflation lost text: ${text} of ${STALLED_DELTAS} characters`);
+  return { grownMB, deltas };
+}
+
+export const suite: BenchSuite = {
+  name: 'events',
+  async run(log) {
+    const agent = chunky(DELTAS);
+    for (let i = 0; i < WARM_UPS; i++) {
+      if (direct(agent) !== DELTAS || nested(agent) !== DELTAS) throw new Error('a delta went missing');
+    }
+    const ratios: number[] = [];
+    const directTimes: number[] = [];
+    const nestedTimes: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      global.gc?.();
+      let start = process.hrtime.bigint();
+      direct(agent);
+      const d = seconds(start);
+      global.gc?.();
+      start = process.hrtime.bigint();
+      nested(agent);
+      const n = seconds(start);
+      directTimes.push(d);
+      nestedTimes.push(n);
+      ratios.push(n / d);
+    }
+    log(`1,000,000 deltas: stream() alone ${(DELTAS / median(directTimes) / 1e6).toFixed(2)} M/s, as run events two levels deep ${(DELTAS / median(nestedTimes) / 1e6).toFixed(2)} M/s`);
+    const stalled = await conflatedHeap();
+    log(`10,000,000 deltas into a stalled reader (conflate, buffer 256): heap grew ${stalled.grownMB.toFixed(1)} MB, delivered as ${stalled.deltas} merged deltas`);
+    const figures: Record<string, BenchFigure> = {
+      eventOverhead: {
+        value: median(ratios),
+        label: 'time to stream 1,000,000 deltas as text-delta events of a two-level nested run / through stream() directly (median of per-round ratios)',
+        bar: { op: '<=', limit: 1.5 },
+      },
+      conflatedHeapMB: {
+        value: stalled.grownMB,
+        label: 'heap growth in MB while 10,000,000 one-letter deltas flow into a stalled reader in conflate mode (the text itself is 9.5 MB)',
+        bar: { op: '<', limit: 16 },
+      },
+    };
+    return figures;
+  },
+};

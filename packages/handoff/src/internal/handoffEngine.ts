@@ -1,0 +1,285 @@
+import { Observable, type Observer, queueScheduler, type SchedulerLike, Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
+import { AgentError, callAgent, fromAbortSignal, preview, type Agent, type AgentCallResult, type AgentMessage, type AgentCallOptions, type Message } from '@rxagents/core';
+import { currentHandoffChain, runWithHandoffChain } from '../currentHandoffChain';
+import { HandoffContractError } from '../errors/HandoffContractError';
+import { HandoffCycleError } from '../errors/HandoffCycleError';
+import { HandoffDepthError } from '../errors/HandoffDepthError';
+import type { HandoffContext } from '../HandoffContext';
+import type { HandoffResult } from '../HandoffResult';
+import type { HandoffSource } from '../HandoffStrategy';
+import type { HandoffPermits } from './HandoffPermits';
+
+/**
+ * The one engine every handoff runs on: `DefaultHandoff` (and so `HandoffChain`, `ConditionalHandoff`
+ * and the operators with it), and `Handoff` (and so `parallelHandoffs` and `routingAgent`).
+ *
+ * One handoff, in order: an aborted `signal` fails it at once; the prompt is resolved (a throw or a
+ * non-string fails it before the receiver is touched); observers hear `before`; the receiver's `receive`
+ * gets the `request` message, if any; then, under the permits (the concurrency guard), the receiver is
+ * called through core's `callAgent` (timeout on the scheduler, abort on unsubscription, errors wrapped)
+ * under the extended chain. The result is core's `AgentCallResult`, stamped with the handoff's own start
+ * (so `durationMs` includes a wait for a permit), given the adapter's fields by `shape`, and delivered
+ * under the caller's chain. The cycle and depth guards run before all this: {@link checkHandoffGuards}.
+ */
+export interface HandoffSpec<C, R> {
+  readonly from: HandoffSource;
+  readonly to: Agent;
+  /** The prompt as given, or the setting that builds it from `context`. */
+  readonly prompt: string | ((context: C) => string);
+  /** What the adapter hands over; observers and `shape` see it. */
+  readonly context: C;
+  /** The chain the receiver runs under; `undefined`: the chain in scope where the handoff starts, then the sender. */
+  readonly chain: readonly string[] | undefined;
+  /** History passed as `ChatOptions.context`. */
+  readonly messages: readonly Message[] | undefined;
+  /** Passed as `ChatOptions.metadata`. */
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** Delivered to the receiver's `receive`, if it has one, before it is called. */
+  readonly request: AgentMessage | undefined;
+  readonly scheduler: SchedulerLike;
+  /** Bounds the receiver's turn, in ms; `undefined` or `Infinity` for none. */
+  readonly timeout: number | undefined;
+  /** Aborting it aborts the receiver; the result is a failure carrying the reason. */
+  readonly signal: AbortSignal | undefined;
+  readonly permits: HandoffPermits | undefined;
+  readonly observers: HandoffObservers<C, R> | undefined;
+  /** The adapter's result: the call's result with its own fields. Called once per handoff. */
+  readonly shape: (result: AgentCallResult, spec: HandoffSpec<C, R>) => R;
+}
+
+/** Who hears about each handoff (a `DefaultHandoff`'s listeners). Neither method may throw. */
+export interface HandoffObservers<C, R> {
+  before(from: HandoffSource, to: Agent, context: C): void;
+  result(result: R): void;
+}
+
+/** Where a run delivers its one result: an RxJS subscriber. */
+export type HandoffResultObserver<R> = Pick<Observer<R>, 'next' | 'complete'>;
+
+/** Runs the handoff `spec` on each subscription: one result, then completion; never an error. */
+export function handoff$<C, R>(spec: HandoffSpec<C, R>): Observable<R> {
+  return new Observable<R>((subscriber) => new HandoffRun(subscriber, spec).run());
+}
+
+/**
+ * Refuses a handoff to `targetId` along `path` (the chain before it, then the sender) with a
+ * {@link HandoffCycleError} when `detectCycles` and the target is on the path, or a
+ * {@link HandoffDepthError} when the chain is already `maxDepth` deep (`depth`: its declared depth).
+ */
+export function checkHandoffGuards(path: readonly string[], targetId: string, detectCycles: boolean, depth: number, maxDepth: number): void {
+  if (detectCycles && path.includes(targetId)) throw new HandoffCycleError([...path, targetId]);
+  if (depth >= maxDepth) throw new HandoffDepthError(maxDepth, depth);
+}
+
+/** `error` as an `Error`: itself, or an `AgentError` of `agentId` whose `cause` it is (an abort reason may be any value). */
+export function asError(agentId: string, error: unknown): Error {
+  return error instanceof Error ? error : new AgentError(agentId, error);
+}
+
+/**
+ * A failure made before the receiver was called, as a result (the prompt it got is `input`, `''` for none).
+ */
+export function failedCall(agentId: string, error: unknown, startedAt: number, durationMs: number, input = ''): AgentCallResult {
+  return { success: false, agentId, input, error: asError(agentId, error), startedAt, durationMs };
+}
+
+/** A strategy's failure made before (or instead of) its receiver's call: routing, a predicate, an abort, a broken strategy. */
+export function failedHandoff(fromAgentId: string, toAgentId: string, context: HandoffContext, error: unknown, startedAt: number, durationMs = 0): HandoffResult {
+  return { ...failedCall(toAgentId, error, startedAt, durationMs), fromAgentId, toAgentId, taskId: context.taskId, context };
+}
+
+/**
+ * One handoff, as an object with methods rather than closures: it is the observer of the call's result
+ * and the teardown, so a hop allocates a handful of objects (and a subscription to the abort signal,
+ * when there is one). This is the hot path `pnpm bench handoff` measures.
+ *
+ * Stack-safe: within a handoff (a non-empty chain in scope, so a re-entry can nest), subscribing to the
+ * receiver and delivering the result go through RxJS's `queueScheduler`, a trampoline: outside a queue
+ * action they run at once; a handoff started synchronously from within a receiver is queued behind the
+ * current action instead of nesting on the stack. A top-level handoff (the hot path) calls directly.
+ */
+class HandoffRun<C, R> implements Observer<AgentCallResult>, Unsubscribable {
+  private input = '';
+  private done = false;
+  private inner: Subscription | undefined;
+  private starting: Subscription | undefined;
+  private abort: Subscription | undefined;
+  private readonly start: number;
+  /** The chain in scope where the handoff was subscribed; the result is delivered under it, not the receiver's. */
+  private readonly callerChain: readonly string[];
+
+  constructor(
+    private readonly subscriber: HandoffResultObserver<R>,
+    private readonly spec: HandoffSpec<C, R>,
+  ) {
+    this.start = spec.scheduler.now();
+    this.callerChain = currentHandoffChain();
+  }
+
+  /** Starts the handoff; returns itself as the teardown. */
+  run(): Unsubscribable {
+    const { spec } = this;
+    const { from, to, signal } = spec;
+    if (signal?.aborted) return this.fail(signal.reason);
+    let prompt: string;
+    if (typeof spec.prompt === 'string') {
+      prompt = spec.prompt;
+    } else {
+      let built: unknown;
+      try {
+        built = spec.prompt(spec.context);
+      } catch (error) {
+        return this.fail(error);
+      }
+      if (typeof built !== 'string') {
+        return this.fail(new HandoffContractError(`the prompt of the handoff to "${to.id}"`, `returned ${preview(built)}; it must return a string`, built));
+      }
+      prompt = built;
+    }
+    this.input = prompt;
+    spec.observers?.before(from, to, spec.context);
+    if (spec.request !== undefined && to.receive !== undefined) {
+      try {
+        to.receive(spec.request);
+      } catch (error) {
+        return this.fail(new AgentError(to.id, error));
+      }
+    }
+    const chain = spec.chain ?? Object.freeze([...this.callerChain, from.id]);
+    const call$ = callAgent(to, prompt, callOptions(spec));
+    // Under permits, the receiver may start later, from whoever frees one: it must set its chain itself.
+    const source$ = spec.permits === undefined ? call$ : spec.permits.run(chain, underChain(chain, call$));
+    if (signal !== undefined) this.abort = fromAbortSignal(signal).subscribe((reason) => this.aborted(reason));
+    if (this.callerChain.length === 0) this.subscribeReceiver(chain, source$);
+    else this.starting = queueScheduler.schedule(subscribeUnder, 0, { run: this, chain, source$ } as StartState);
+    return this;
+  }
+
+  /** Subscribes to the receiver (from the trampoline), unless the handoff already ended. */
+  subscribeReceiver(chain: readonly string[], source$: Observable<AgentCallResult>): void {
+    if (this.done) return;
+    // Subscribing under the chain makes the receiver's chat (and, with AsyncLocalStorage, its async work) see it.
+    this.inner = runWithHandoffChain(chain, subscribeWith, source$, new CallObserver(this));
+  }
+
+  next(result: AgentCallResult): void {
+    if (this.done) return;
+    // The call's own result when it started with the handoff (no wait for a permit): one object less per hop.
+    if (result.startedAt === this.start) this.deliver(result);
+    else this.finish(result.success, result.output, result.error);
+  }
+
+  error(error: unknown): void {
+    // callAgent records failures as results; this is a misbehaving permit or scheduler.
+    this.fail(error);
+  }
+
+  complete(): void {
+    // The result arrived in `next`; callAgent never completes empty.
+  }
+
+  /** Ends the handoff when its signal aborts. */
+  aborted(reason: unknown): void {
+    this.inner?.unsubscribe();
+    this.fail(reason);
+  }
+
+  unsubscribe(): void {
+    this.done = true;
+    this.abort?.unsubscribe();
+    this.starting?.unsubscribe();
+    this.inner?.unsubscribe();
+  }
+
+  private fail(error: unknown): this {
+    this.finish(false, undefined, error);
+    return this;
+  }
+
+  private finish(success: boolean, output: string | undefined, error: unknown): void {
+    if (this.done) return;
+    const { spec, start, input } = this;
+    const agentId = spec.to.id;
+    const durationMs = spec.scheduler.now() - start;
+    const call: AgentCallResult = success
+      ? { success: true, agentId, input, output: output as string, startedAt: start, durationMs }
+      : { success: false, agentId, input, error: asError(agentId, error), startedAt: start, durationMs };
+    this.deliver(call);
+  }
+
+  private deliver(call: AgentCallResult): void {
+    this.done = true;
+    this.abort?.unsubscribe();
+    const { spec } = this;
+    const result = spec.shape(call, spec);
+    // The receiver's reply arrives in its async context (under the extended chain); deliver the result under
+    // the caller's chain so nothing downstream inherits the receiver's chain.
+    if (this.callerChain.length === 0) runWithHandoffChain(this.callerChain, deliver, this.subscriber, result, spec.observers);
+    else queueScheduler.schedule(deliverUnder, 0, { chain: this.callerChain, subscriber: this.subscriber, result, observers: spec.observers } as DeliverState<R>);
+  }
+}
+
+/** Hears a run's call: a `Subscriber` of its own, so `subscribe` takes it as it is (no wrapper per hop). */
+class CallObserver extends Subscriber<AgentCallResult> {
+  constructor(private readonly run: Observer<AgentCallResult>) {
+    super();
+  }
+
+  protected override _next(result: AgentCallResult): void {
+    this.run.next(result);
+  }
+
+  protected override _error(error: unknown): void {
+    this.unsubscribe();
+    this.run.error(error);
+  }
+
+  protected override _complete(): void {
+    this.unsubscribe();
+  }
+}
+
+function callOptions(spec: Pick<HandoffSpec<unknown, unknown>, 'scheduler' | 'metadata' | 'messages' | 'timeout'>): AgentCallOptions {
+  const { scheduler, metadata, messages, timeout } = spec;
+  const limited = timeout !== undefined && timeout !== Infinity;
+  if (messages === undefined) return limited ? { scheduler, metadata, timeout } : { scheduler, metadata };
+  return limited ? { scheduler, metadata, context: messages, timeout } : { scheduler, metadata, context: messages };
+}
+
+/** `source$`, subscribed under `chain` whoever subscribes to it. */
+function underChain<T>(chain: readonly string[], source$: Observable<T>): Observable<T> {
+  return new Observable<T>((subscriber) => runWithHandoffChain(chain, subscribeWith, source$, subscriber as Subscriber<T>));
+}
+
+interface StartState {
+  readonly run: HandoffRun<unknown, unknown>;
+  readonly chain: readonly string[];
+  readonly source$: Observable<AgentCallResult>;
+}
+
+function subscribeUnder(state?: StartState): void {
+  const { run, chain, source$ } = state as StartState;
+  run.subscribeReceiver(chain, source$);
+}
+
+interface DeliverState<R> {
+  readonly chain: readonly string[];
+  readonly subscriber: HandoffResultObserver<R>;
+  readonly result: R;
+  readonly observers: HandoffObservers<unknown, R> | undefined;
+}
+
+function deliverUnder<R>(state?: DeliverState<R>): void {
+  const { chain, subscriber, result, observers } = state as DeliverState<R>;
+  runWithHandoffChain(chain, deliver, subscriber, result, observers);
+}
+
+function deliver<R>(subscriber: HandoffResultObserver<R>, result: R, observers: HandoffObservers<never, R> | undefined): void {
+  observers?.result(result);
+  subscriber.next(result);
+  subscriber.complete();
+}
+
+function subscribeWith<T>(source$: Observable<T>, observer: Partial<Observer<T>>): Subscription {
+  return source$.subscribe(observer);
+}
