@@ -28,7 +28,7 @@ export const scene: Scene = {
       .agent('reviewer', liveAgent(scriptedAgent('reviewer', { reply: 'Approved, ship it.', delay: 300 })))
       .timeout(liveModelsConfigured() ? 180_000 : 5_000)
       .build();
-    engine.events$.subscribe((event) => console.log(`${stamp()}  event   ${event.name}${event.agentId === undefined ? '' : ` (from ${event.agentId})`}`));
+    engine.busEvents$.subscribe((event) => console.log(`${stamp()}  event   ${event.name}${event.agentId === undefined ? '' : ` (from ${event.agentId})`}`));
     engine.steps$.subscribe((step) =>
       console.log(`${stamp()}  step    ${step.interactionId} by ${step.agentId}: ${step.success ? JSON.stringify(step.output) : step.error.message} in ${step.durationMs} ms`),
     );

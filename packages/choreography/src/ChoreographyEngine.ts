@@ -1,4 +1,16 @@
-import { type Agent, ConfigError, configRules, lastValue, type LastValueOptions, parseConfig, reportUnhandledError } from '@rxagents/core';
+import {
+  type Agent,
+  ConfigError,
+  configRules,
+  lastValue,
+  type LastValueOptions,
+  observeRun,
+  parseConfig,
+  reportUnhandledError,
+  type RunContext,
+  type RunEvent,
+  traceRun,
+} from '@rxagents/core';
 import { asyncScheduler, defer, finalize, type Observable, ReplaySubject, type SchedulerLike } from 'rxjs';
 import { type ChoreographyEngineOptions, ChoreographyEngineOptionsSchema } from './ChoreographyEngineOptions';
 import type { ChoreographyEvent } from './ChoreographyEvent';
@@ -11,8 +23,10 @@ import { InteractionRouter } from './InteractionRouter';
 import { ChoreographyAlreadyExecutedError } from './errors/ChoreographyAlreadyExecutedError';
 import { type ChoreographyRunOptions, ChoreographyRunOptionsSchema } from './ChoreographyRunOptions';
 import { runChoreography, type RunSettings } from './internal/ChoreographyRun';
+import { describeChoreography } from './internal/ChoreographyRunEvents';
 
 const ExecuteOptionsSchema = ChoreographyRunOptionsSchema.extend({ signal: configRules.abortSignal().optional() });
+const EventsOptionsSchema = ChoreographyRunOptionsSchema.omit({ run: true });
 
 /**
  * Runs a {@link ChoreographySpec} once: an event-to-interaction operator graph over a shared event stream.
@@ -35,9 +49,10 @@ const ExecuteOptionsSchema = ChoreographyRunOptionsSchema.extend({ signal: confi
  * checks the spec and a cycle is logged as a warning. An engine runs once; its run closes its bus.
  * To run a spec per request, use {@link executeChoreography}, which builds a fresh engine per run.
  *
- * `steps$` emits each {@link StepResult} and `events$` every event of the run; both replay the run
- * from its start to a subscriber that comes late (even after the run ended), then complete when the
- * run ends.
+ * `steps$` emits each {@link StepResult} and `busEvents$` every event published on the bus during the
+ * run; both replay the run from its start to a subscriber that comes late (even after the run ended),
+ * then complete when the run ends. For the whole run as `RunEvent`s (the agents' text deltas
+ * included), run it with `events$({ input })` instead of `execute$`, or pass a `run` to `execute$`.
  *
  * @example
  * ```ts
@@ -66,7 +81,7 @@ export class ChoreographyEngine {
   /** Each step's result of the run, replayed from the start to late subscribers; completes when the run ends. */
   readonly steps$: Observable<StepResult>;
   /** Every event published on the bus during the run, replayed from the start to late subscribers; completes when the run ends. */
-  readonly events$: Observable<ChoreographyEvent>;
+  readonly busEvents$: Observable<ChoreographyEvent>;
 
   readonly #settings: RunSettings;
   readonly #steps = new ReplaySubject<StepResult>();
@@ -99,7 +114,7 @@ export class ChoreographyEngine {
       end: () => this.#end(bus),
     };
     this.steps$ = this.#steps.asObservable();
-    this.events$ = this.#events.asObservable();
+    this.busEvents$ = this.#events.asObservable();
   }
 
   /**
@@ -125,27 +140,19 @@ export class ChoreographyEngine {
    * @remarks
    * Subscribing starts the run; unsubscribing cancels it (running agents are aborted, the bus is
    * closed). A second subscription errors with {@link ChoreographyAlreadyExecutedError}; an unknown or
-   * malformed option errors with `ConfigError` and starts nothing.
+   * malformed option errors with `ConfigError` and starts nothing. With `run` (for example the
+   * `ChatOptions.run` of an agent that runs this choreography), the run reports itself into it as a
+   * `choreography` node; see {@link ChoreographyEngine.events$} for what it says.
    */
   execute$(options: ChoreographyRunOptions = {}): Observable<ChoreographyResult> {
     return defer(() => {
-      const { input } = parseConfig(ChoreographyRunOptionsSchema, options, 'ChoreographyEngine.execute$ options');
-      if (this.#executed) throw new ChoreographyAlreadyExecutedError(this.spec.name);
-      this.#executed = true;
-      const bus = this.#settings.bus;
-      // Whatever ends the run (its result, an error from the logger or the bus, or unsubscription)
-      // completes steps$ and events$ and closes the bus.
-      return defer(() => runChoreography(this.#settings, input)).pipe(
-        finalize(() => {
-          const closeError = this.#end(bus);
-          if (closeError !== undefined) reportUnhandledError(closeError.error);
-        }),
-      );
+      const { input, run } = parseConfig(ChoreographyRunOptionsSchema, options, 'ChoreographyEngine.execute$ options');
+      return traceRun(run, 'choreography', input ?? '', (node) => this.#start(input, node), describeChoreography);
     });
   }
 
   /**
-   * Runs the choreography and resolves with its result: `lastValue(execute$({ input }), { signal })`.
+   * Runs the choreography and resolves with its result: `lastValue(execute$({ input, run }), { signal })`.
    *
    * @remarks
    * Aborting `options.signal` cancels the run and rejects with the signal's reason. A second call
@@ -159,11 +166,68 @@ export class ChoreographyEngine {
     } catch (error) {
       return Promise.reject(error);
     }
-    const { signal, ...run } = checked;
-    return lastValue(this.execute$(run), signal === undefined ? {} : { signal });
+    const { signal, ...runOptions } = checked;
+    return lastValue(this.execute$(runOptions), signal === undefined ? {} : { signal });
   }
 
-  /** Ends the run once: completes steps$ and events$, then closes the bus; returns what `close` threw. */
+  /**
+   * The run as {@link RunEvent}s: subscribing starts the engine's run (the same run `execute$` would
+   * start) and emits everything it says, as it happens.
+   *
+   * @remarks
+   * The events form one tree under a root `choreography` node: `run-start` (its `input` the run's
+   * input, `''` without one); a `choreography-event` for every event published on the bus (`source` the
+   * agent whose interaction emitted it, `null` for initial and external events); each interaction's
+   * agent call (`call-start`, a `text-delta` per chunk as the agent emits it, `call-end` or
+   * `call-error`; whatever the agent runs with its `ChatOptions.run` nests under its call); a `step`
+   * when an interaction's step is recorded; one `termination` saying how the run ended (`decision`
+   * `completed`, `timed-out` or `deadlocked`, and a `reason`); then `run-end`, whose `success` is the
+   * result's, its `output` the output of the step that finished last, its `error` the first failed
+   * step's error. The Observable completes after `run-end`, also when the run failed.
+   *
+   * Unsubscribing cancels the run: every running agent's signal fires. As with `execute$`, an engine
+   * runs once: subscribing a second time gives a failed `run-end` with
+   * {@link ChoreographyAlreadyExecutedError}; a bad option errors the subscription with `ConfigError`.
+   *
+   * @example
+   * ```ts
+   * import { ChoreographyEngine, ChoreographySpec } from '@rxagents/choreography';
+   * import { defineAgent } from '@rxagents/core';
+   * import { from } from 'rxjs';
+   *
+   * const spec = ChoreographySpec.builder('story').initialEvent('go').interaction('tell', 'user', 'teller', 'go', null, 'Tell a story').build();
+   * const engine = new ChoreographyEngine({ spec, agents: { teller: defineAgent('teller', () => from(['Once ', 'upon ', 'a time'])) } });
+   * engine.events$({ input: 'dragons' }).subscribe((event) => {
+   *   if (event.type === 'text-delta') console.log(event.delta); // Once , upon , a time
+   *   if (event.type === 'termination') console.log(event.decision); // completed
+   * });
+   * ```
+   */
+  events$(options: Omit<ChoreographyRunOptions, 'run'> = {}): Observable<RunEvent> {
+    return defer(() => {
+      const { input } = parseConfig(EventsOptionsSchema, options, 'ChoreographyEngine.events$ options');
+      return observeRun('choreography', input ?? '', (node) => this.#start(input, node), { scheduler: this.#settings.scheduler, describe: describeChoreography });
+    });
+  }
+
+  /** Starts the engine's one run, reporting into `node` if given: the code path of execute$ and events$ alike. */
+  #start(input: string | undefined, node: RunContext | undefined): Observable<ChoreographyResult> {
+    return defer(() => {
+      if (this.#executed) throw new ChoreographyAlreadyExecutedError(this.spec.name);
+      this.#executed = true;
+      const bus = this.#settings.bus;
+      // Whatever ends the run (its result, an error from the logger or the bus, or unsubscription)
+      // completes steps$ and busEvents$ and closes the bus.
+      return defer(() => runChoreography(this.#settings, input, node)).pipe(
+        finalize(() => {
+          const closeError = this.#end(bus);
+          if (closeError !== undefined) reportUnhandledError(closeError.error);
+        }),
+      );
+    });
+  }
+
+  /** Ends the run once: completes steps$ and busEvents$, then closes the bus; returns what `close` threw. */
   #end(bus: EventBus): { readonly error: unknown } | undefined {
     if (this.#ended) return undefined;
     this.#ended = true;

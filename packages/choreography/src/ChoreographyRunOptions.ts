@@ -1,7 +1,8 @@
+import { configRules, type RunContext } from '@rxagents/core';
 import { z } from 'zod';
 
 /**
- * The zod schema of {@link ChoreographyRunOptions}: strict, `input` a string if given.
+ * The zod schema of {@link ChoreographyRunOptions}: strict, `input` a string and `run` a run context if given.
  *
  * @example
  * ```ts
@@ -11,10 +12,13 @@ import { z } from 'zod';
  * console.log(ChoreographyRunOptionsSchema.safeParse({ inptu: 'hello' }).success); // false
  * ```
  */
-export const ChoreographyRunOptionsSchema = z.strictObject({ input: z.string({ error: 'must be a string' }).optional() });
+export const ChoreographyRunOptionsSchema = z.strictObject({
+  input: z.string({ error: 'must be a string' }).optional(),
+  run: configRules.runContext().optional(),
+});
 
 /**
- * What one run of an engine takes: the input its initial events carry.
+ * What one run of an engine takes: the input its initial events carry, and the run to report into.
  *
  * @example
  * ```ts
@@ -33,4 +37,11 @@ export interface ChoreographyRunOptions {
    * task followed by `Context: <input>`.
    */
   readonly input?: string;
+  /**
+   * The run to report into, for example the `ChatOptions.run` an agent was given: the choreography
+   * becomes a `choreography` node of that run, with its published events, its agents' calls (every
+   * text delta as it is emitted), its steps and its termination under it. Without it nothing is
+   * reported and nothing is spent on reporting.
+   */
+  readonly run?: RunContext;
 }

@@ -4,12 +4,14 @@ import { z } from 'zod';
 import { ChoreographyEngine } from './ChoreographyEngine';
 import { checkEngineOptions, engineOptionsShape } from './ChoreographyEngineOptions';
 import type { ChoreographyResult } from './ChoreographyResult';
-import { ChoreographyRunOptionsSchema } from './ChoreographyRunOptions';
+import { type ChoreographyRunOptions, ChoreographyRunOptionsSchema } from './ChoreographyRunOptions';
 
 const { bus: _bus, ...runShape } = engineOptionsShape;
+const { input: inputRule, run: runRule } = ChoreographyRunOptionsSchema.shape;
 
 /**
- * The zod schema of {@link ExecuteChoreographyOptions}: the engine options without `bus`, plus `input`.
+ * The zod schema of {@link ExecuteChoreographyOptions}: the engine options without `bus`, plus `input`
+ * and `run`.
  *
  * @remarks
  * Checked the same way as {@link ChoreographyEngineOptionsSchema}: every target has an agent (or is
@@ -28,12 +30,11 @@ const { bus: _bus, ...runShape } = engineOptionsShape;
  * console.log(ExecuteChoreographyOptionsSchema.safeParse({ spec, agents: { b }, inptu: 'hello' }).success); // false
  * ```
  */
-export const ExecuteChoreographyOptionsSchema = z
-  .strictObject({ ...runShape, input: ChoreographyRunOptionsSchema.shape.input })
-  .superRefine(checkEngineOptions);
+export const ExecuteChoreographyOptionsSchema = z.strictObject({ ...runShape, input: inputRule, run: runRule }).superRefine(checkEngineOptions);
 
 /**
- * What {@link executeChoreography$} takes: the engine options (but `bus`) and the run's `input`.
+ * What {@link executeChoreography$} takes: the engine options (but `bus`), the run's `input` and the
+ * `run` to report into (see {@link ChoreographyRunOptions}).
  *
  * @example
  * ```ts
@@ -46,9 +47,7 @@ export const ExecuteChoreographyOptionsSchema = z
  */
 export type ExecuteChoreographyOptions = z.input<typeof ExecuteChoreographyOptionsSchema>;
 
-const PromiseOptionsSchema = z
-  .strictObject({ ...runShape, input: ChoreographyRunOptionsSchema.shape.input, signal: configRules.abortSignal().optional() })
-  .superRefine(checkEngineOptions);
+const PromiseOptionsSchema = z.strictObject({ ...runShape, input: inputRule, run: runRule, signal: configRules.abortSignal().optional() }).superRefine(checkEngineOptions);
 
 /**
  * Runs a spec once per subscription, each run on a fresh {@link ChoreographyEngine}: the per-request form.
@@ -57,8 +56,10 @@ const PromiseOptionsSchema = z
  * The Observable is cold: every subscription validates the options, builds a new engine (so runs share
  * no state and "an engine runs once" holds per engine), runs it with `input` and emits its
  * {@link ChoreographyResult}. Unsubscribing cancels that run only. A bad option, a target with no
- * agent or an interaction that can never trigger errors the subscription with `ConfigError`. To watch
- * a run's `steps$` or `events$`, build the engine yourself: `new ChoreographyEngine(options)`.
+ * agent or an interaction that can never trigger errors the subscription with `ConfigError`. With
+ * `run`, each run reports itself into it as a `choreography` node (see `ChoreographyEngine.events$`);
+ * for a run's events on their own, use `observeChoreography`. To watch a run's `steps$` or
+ * `busEvents$`, build the engine yourself: `new ChoreographyEngine(options)`.
  *
  * @example
  * ```ts
@@ -77,8 +78,8 @@ const PromiseOptionsSchema = z
  */
 export function executeChoreography$(options: ExecuteChoreographyOptions): Observable<ChoreographyResult> {
   return defer(() => {
-    const { input, ...engineOptions } = parseConfig(ExecuteChoreographyOptionsSchema, options, 'executeChoreography options');
-    return new ChoreographyEngine(engineOptions).execute$(input === undefined ? {} : { input });
+    const { input, run, ...engineOptions } = parseConfig(ExecuteChoreographyOptionsSchema, options, 'executeChoreography options');
+    return new ChoreographyEngine(engineOptions).execute$({ input, run });
   });
 }
 
@@ -113,15 +114,15 @@ export function executeChoreography$(options: ExecuteChoreographyOptions): Obser
  */
 export function executeChoreography(options: ExecuteChoreographyOptions & { readonly signal?: AbortSignal }): Promise<ChoreographyResult> {
   let engine: ChoreographyEngine;
-  let run: { input?: string };
+  let runOptions: ChoreographyRunOptions;
   let signal: AbortSignal | undefined;
   try {
-    const { input, signal: parsedSignal, ...engineOptions } = parseConfig(PromiseOptionsSchema, options, 'executeChoreography options');
+    const { input, run, signal: parsedSignal, ...engineOptions } = parseConfig(PromiseOptionsSchema, options, 'executeChoreography options');
     engine = new ChoreographyEngine(engineOptions);
-    run = input === undefined ? {} : { input };
+    runOptions = { input, run };
     signal = parsedSignal;
   } catch (error) {
     return Promise.reject(error);
   }
-  return lastValue(engine.execute$(run), signal === undefined ? {} : { signal });
+  return lastValue(engine.execute$(runOptions), signal === undefined ? {} : { signal });
 }

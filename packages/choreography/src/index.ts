@@ -7,6 +7,7 @@ export { InMemoryEventBus } from './InMemoryEventBus';
 export { ChoreographyEngine, ChoreographyEngineBuilder } from './ChoreographyEngine';
 export { ChoreographyRunOptionsSchema, type ChoreographyRunOptions } from './ChoreographyRunOptions';
 export { executeChoreography, executeChoreography$, ExecuteChoreographyOptionsSchema, type ExecuteChoreographyOptions } from './executeChoreography';
+export { observeChoreography } from './observeChoreography';
 export { ChoreographyEngineOptionsSchema, type ChoreographyEngineOptions } from './ChoreographyEngineOptions';
 export type { ChoreographyResult, StepResult } from './ChoreographyResult';
 export type { ChoreographyLogger } from './ChoreographyLogger';

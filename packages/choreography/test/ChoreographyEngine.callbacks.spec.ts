@@ -33,7 +33,7 @@ function customBus(fault: { publishOn?: string; close?: boolean }): EventBus & {
 }
 
 describe('ChoreographyEngine: a throwing logger, bus or hook ends the run visibly, with everything torn down', () => {
-  it('a logger.warn that throws (on a cycle warning) errors the run with that error; steps$ and events$ complete, the bus is closed, no agent runs', async () => {
+  it('a logger.warn that throws (on a cycle warning) errors the run with that error; steps$ and busEvents$ complete, the bus is closed, no agent runs', async () => {
     const bus = new InMemoryEventBus();
     const writer = scriptedAgent('writer', 'draft');
     const engine = ChoreographyEngine.builder()
@@ -48,7 +48,7 @@ describe('ChoreographyEngine: a throwing logger, bus or hook ends the run visibl
       .build();
     const seen: string[] = [];
     engine.steps$.subscribe({ complete: () => seen.push('steps complete') });
-    engine.events$.subscribe({ complete: () => seen.push('events complete') });
+    engine.busEvents$.subscribe({ complete: () => seen.push('events complete') });
     await expect(engine.execute()).rejects.toThrow('log sink down');
     expect(seen).toEqual(['steps complete', 'events complete']);
     expect(bus.closed).toBe(true);

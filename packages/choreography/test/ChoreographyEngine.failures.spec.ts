@@ -140,7 +140,7 @@ describe('ChoreographyEngine: failing steps', () => {
       const spec = ChoreographySpec.builder('one').initialEvent('go').interaction('only', 's', 'broken', 'go', 'done', 'Try').build();
       const agent = failingAgent('broken', new Error('model down'), { mode, delay: 5 });
       const engine = ChoreographyEngine.builder().spec(spec).agent('broken', agent).logger(silent).build();
-      expectObservable(engine.events$).toBe(mode === 'error' ? 's 4ms |' : '(s|)', { s: { name: 'go' } });
+      expectObservable(engine.busEvents$).toBe(mode === 'error' ? 's 4ms |' : '(s|)', { s: { name: 'go' } });
       expectObservable(engine.execute$()).toBe(mode === 'error' ? '5ms (r|)' : '(r|)', { r: failedResult });
     });
   });
@@ -163,7 +163,7 @@ describe('ChoreographyEngine: misbehaving agents and subscribers', () => {
       };
       const engine = ChoreographyEngine.builder().spec(spec).agent('stubborn', stubborn).timeout(1000).logger(silent).build();
       const events: string[] = [];
-      engine.events$.subscribe((event) => events.push(event.name));
+      engine.busEvents$.subscribe((event) => events.push(event.name));
       expectObservable(engine.steps$).toBe('1000ms (a|)', { a: expect.objectContaining({ interactionId: 'late', success: false }) });
       expectObservable(engine.execute$()).toBe('1000ms (r|)', { r: expect.objectContaining({ timedOut: true, failedCount: 1 }) });
       flush();

@@ -34,7 +34,7 @@ describe('ChoreographyEngine: a run with an input', () => {
     const agents = echoAgents();
     const engine = new ChoreographyEngine({ spec: articleSpec(), agents, logger: silent });
     const events: ChoreographyEvent[] = [];
-    engine.events$.subscribe((event) => events.push(event));
+    engine.busEvents$.subscribe((event) => events.push(event));
     const result = await engine.execute({ input: 'RxJS' });
     expect(agents.researcher.inputs).toEqual(['Collect sources\n\nContext: RxJS']);
     expect(agents.writer.inputs).toEqual(['Write a draft\n\nContext: sources for RxJS']);
@@ -225,7 +225,7 @@ describe('ChoreographyEngine: agents hosted by another engine', () => {
     const engine = new ChoreographyEngine({ spec: articleSpec(), remoteAgents: ['researcher', 'writer'] });
     const result = await engine.execute({ input: 'go' });
     expect(result).toEqual(expect.objectContaining({ success: true, stepResults: [], pending: [], timedOut: false }));
-    expect(await lastValueFrom(engine.events$.pipe(toArray()))).toEqual([{ name: 'request', input: 'go' }]);
+    expect(await lastValueFrom(engine.busEvents$.pipe(toArray()))).toEqual([{ name: 'request', input: 'go' }]);
   });
 });
 
@@ -242,7 +242,7 @@ describe('ChoreographyEngine: late subscribers', () => {
       const draft = expect.objectContaining({ interactionId: 'draft' });
       // Subscribed at 15 ms: the research step (10 ms) is replayed at once, then the draft step live.
       expectObservable(engine.steps$, '15ms ^').toBe('15ms a 14ms (b|)', { a: research, b: draft });
-      expectObservable(engine.events$, '15ms ^').toBe('15ms (sr) 11ms |', {
+      expectObservable(engine.busEvents$, '15ms ^').toBe('15ms (sr) 11ms |', {
         s: { name: 'request', input: 'x' },
         r: expect.objectContaining({ name: 'researched', output: 'sources' }),
       });

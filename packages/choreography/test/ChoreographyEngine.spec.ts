@@ -68,14 +68,14 @@ describe('ChoreographyEngine: the seed article', () => {
     });
   });
 
-  it('publishes every event on events$, with the output and who emitted it', () => {
+  it('publishes every event on busEvents$, with the output and who emitted it', () => {
     newScheduler().run(({ expectObservable }) => {
       const engine = ChoreographyEngine.builder()
         .spec(articleSpec())
         .agents({ researcher: scriptedAgent('r', { reply: 'R', delay: 1 }), writer: scriptedAgent('w', { reply: 'W', delay: 1 }), reviewer: scriptedAgent('v', 'V') })
         .logger(silent)
         .build();
-      expectObservable(engine.events$).toBe('s a (b|)', {
+      expectObservable(engine.busEvents$).toBe('s a (b|)', {
         s: { name: 'start' },
         a: { name: 'researched', output: 'R', interactionId: 'research', agentId: 'researcher' },
         b: { name: 'drafted', output: 'W', interactionId: 'draft', agentId: 'writer' },

@@ -1,4 +1,4 @@
-import { type Agent, callAgent, delayTimer } from '@rxagents/core';
+import { type Agent, callAgent, delayTimer, type RunContext } from '@rxagents/core';
 import {
   defer,
   EMPTY,
@@ -23,6 +23,7 @@ import type { EventBus } from '../EventBus';
 import type { Interaction } from '../Interaction';
 import { InteractionRouter, type ReadyInteraction } from '../InteractionRouter';
 import { ChoreographyTimeoutError } from '../errors/ChoreographyTimeoutError';
+import { ChoreographyRunEvents } from './ChoreographyRunEvents';
 
 /** Everything one run needs; the engine validated it. */
 export interface RunSettings {
@@ -54,28 +55,40 @@ interface RunningStep {
 /**
  * One run of a choreography: subscribes to the bus, publishes the initial events (carrying `input`,
  * if given), routes events to hosted interactions and ends when all have run or at the timeout.
+ * With a `node`, the run reports its published events, agent calls, steps and termination into it.
  *
  * @internal
  */
-export function runChoreography(settings: RunSettings, input: string | undefined): Observable<ChoreographyResult> {
+export function runChoreography(settings: RunSettings, input: string | undefined, node: RunContext | undefined): Observable<ChoreographyResult> {
   const { spec, scheduler, bus, hostedCount } = settings;
   const startedAt = scheduler.now();
-  warnAboutCycles(spec, settings.logger);
+  const cycles = warnAboutCycles(spec, settings.logger);
   const router = new InteractionRouter(settings.routes);
   const running = new Map<string, RunningStep>();
   const stepResults: StepResult[] = [];
+  const reporter = node === undefined ? undefined : new ChoreographyRunEvents(node);
   const record = (step: StepResult): void => {
     stepResults.push(step);
     settings.steps.next(step);
+    reporter?.step(step);
   };
 
-  const routed$ = bus.events$.pipe(tap((event) => settings.events.next(event)));
+  const routed$ = bus.events$.pipe(
+    tap(
+      reporter === undefined
+        ? (event) => settings.events.next(event)
+        : (event) => {
+            settings.events.next(event);
+            reporter.published(event);
+          },
+    ),
+  );
   const allStepsDone$ =
     hostedCount === 0
       ? routed$.pipe(ignoreElements())
       : routed$.pipe(
           mergeMap((event) => router.route(event)),
-          mergeMap((ready) => runStep(settings, ready, running)),
+          mergeMap((ready) => runStep(settings, ready, running, node)),
           tap((step) => {
             record(step);
             const emits = spec.interaction(step.interactionId)?.emits;
@@ -116,6 +129,8 @@ export function runChoreography(settings: RunSettings, input: string | undefined
           .filter((interaction) => settings.agents.has(interaction.target) && !router.hasStarted(interaction.id))
           .map((interaction) => interaction.id),
       };
+      // The steps cut short by the timeout are still in `running`: their calls are aborted after this.
+      reporter?.terminated(spec, result, { timeout: settings.timeout, hostedCount, aborted: timedOut ? [...running.keys()] : [], cycles });
       const closeError = settings.end();
       if (closeError !== undefined) throw closeError.error;
       return result;
@@ -123,13 +138,16 @@ export function runChoreography(settings: RunSettings, input: string | undefined
   );
 }
 
-function runStep(settings: RunSettings, { interaction, input }: ReadyInteraction, running: Map<string, RunningStep>): Observable<StepResult> {
+function runStep(settings: RunSettings, { interaction, input }: ReadyInteraction, running: Map<string, RunningStep>, run: RunContext | undefined): Observable<StepResult> {
   return defer(() => {
     const { scheduler } = settings;
     // Routes hold hosted interactions only, so the agent is there.
     const agent = settings.agents.get(interaction.target) as Agent;
     running.set(interaction.id, { interaction, input, startedAt: scheduler.now() });
-    const options = interaction.timeout === undefined ? { scheduler } : { scheduler, timeout: interaction.timeout };
+    const { timeout } = interaction;
+    // Without a run, the options are what they were before runs existed: no key for the call to check.
+    const options =
+      run === undefined ? (timeout === undefined ? { scheduler } : { scheduler, timeout }) : timeout === undefined ? { scheduler, run } : { scheduler, timeout, run };
     return callAgent(agent, input, options).pipe(
       // The step names the agent by the id it is registered under (the interaction's target).
       map((call): StepResult => ({ interactionId: interaction.id, ...call, agentId: interaction.target })),
@@ -138,11 +156,11 @@ function runStep(settings: RunSettings, { interaction, input }: ReadyInteraction
   });
 }
 
-function warnAboutCycles(spec: ChoreographySpec, logger: ChoreographyLogger): void {
+/** Warns about cycles in the spec's source-to-target graph; returns them as text (empty for none). */
+function warnAboutCycles(spec: ChoreographySpec, logger: ChoreographyLogger): string {
   const { cycles, hasDeadlock, truncated } = DeadlockDetector.detect(spec);
-  if (!hasDeadlock) return;
-  const listed = cycles.map((cycle) => [...cycle, cycle[0]].join(' -> ')).join('; ');
-  logger.warn(
-    `Choreography "${spec.name}" has a cycle in its source-to-target graph (possible deadlock): ${listed}${truncated ? '; more cycles not listed' : ''}. Running anyway.`,
-  );
+  if (!hasDeadlock) return '';
+  const listed = `${cycles.map((cycle) => [...cycle, cycle[0]].join(' -> ')).join('; ')}${truncated ? '; more cycles not listed' : ''}`;
+  logger.warn(`Choreography "${spec.name}" has a cycle in its source-to-target graph (possible deadlock): ${listed}. Running anyway.`);
+  return listed;
 }
