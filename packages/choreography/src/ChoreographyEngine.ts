@@ -118,7 +118,7 @@ export class ChoreographyEngine {
   }
 
   /**
-   * Starts an engine builder: the fluent form, as in the Java coordination library these APIs follow.
+   * Starts an engine builder: the fluent form of the constructor's options.
    *
    * @example
    * ```ts

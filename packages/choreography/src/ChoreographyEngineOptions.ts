@@ -84,7 +84,7 @@ export function checkEngineOptions(
  * The zod schema of {@link ChoreographyEngineOptions}.
  *
  * @remarks
- * `timeout` defaults to 5 minutes (300,000 ms), as in the Java coordination library these APIs follow;
+ * `timeout` defaults to 5 minutes (300,000 ms), long enough for a few model calls in a row;
  * it may be at most `MAX_DELAY_MS` (about 24.8 days), or `Infinity` for a run with no time limit.
  * `agents` maps the ids interactions name as `target` to agents; a Map or a plain record, keyed by
  * non-blank ids. Every `target` must be one of them or be listed in `remoteAgents` (agents another

@@ -30,7 +30,7 @@ export type StepResult = AgentCallResult & {
  * The outcome of a {@link ChoreographyEngine} run.
  *
  * @remarks
- * As in the Java coordination library these APIs follow, `success` means no step failed, and
+ * `success` means no step failed, and
  * interactions that never triggered leave no step result. Two fields are added so a run cut short cannot
  * pass for a complete one: `timedOut` (the engine's timeout passed) and `pending` (ids of interactions
  * that never started). Both count only the interactions this engine runs: those whose target is in

@@ -63,7 +63,7 @@ export class ChoreographySpec {
   }
 
   /**
-   * Starts a spec builder: the fluent form, as in the Java coordination library these APIs follow.
+   * Starts a spec builder: the fluent form of a spec (the object form and JSON build the same spec).
    *
    * @example
    * ```ts

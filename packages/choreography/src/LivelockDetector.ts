@@ -59,8 +59,7 @@ export class LivelockDetector {
   #open = false;
 
   /**
-   * Validates the options ({@link LivelockDetectorOptionsSchema}); every one has a default, that of the
-   * Java coordination library these APIs follow.
+   * Validates the options ({@link LivelockDetectorOptionsSchema}); every one has a default.
    *
    * @throws `ConfigError` when an option breaks a rule.
    */
@@ -246,8 +245,8 @@ export class LivelockDetector {
  * Builds a {@link LivelockDetector}; get one from {@link LivelockDetector.builder}.
  *
  * @remarks
- * Every setting starts at its default, that of the Java coordination library these APIs follow (5
- * repeats within 10 s, 4 alternations, 30 s without a new action, breaker at 3); `build()` validates and
+ * Every setting starts at its default (5 repeats within 10 s, 4 alternations, 30 s without a new
+ * action, breaker at 3); `build()` validates and
  * throws `ConfigError` on a bad value.
  *
  * @example

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ChoreographyLogger } from './ChoreographyLogger';
 
 /**
- * The zod schema of {@link LivelockDetectorOptions}, with the Java coordination library's defaults.
+ * The zod schema of {@link LivelockDetectorOptions}, with their defaults.
  *
  * @remarks
  * A message repeated 5 times within 10 seconds, 4 state alternations, no new action for 30 seconds,
