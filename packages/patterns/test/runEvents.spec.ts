@@ -133,6 +133,19 @@ describe('a pattern run as run events', () => {
     }
   });
 
+  it('unsubscribing from a supervisor\'s events$ aborts the agents of a pattern running as its worker', () => {
+    const voters = ['a', 'b'].map((id) => scriptedAgent(id, { reply: 'yes', delay: 1_000 }));
+    const panel = Patterns.voting({ agents: voters }).overChannel().asAgent('panel');
+    const lead = scriptedAgent('lead', 'DELEGATE panel: vote');
+    const seen: string[] = [];
+    testScheduler().run(({ cold }) => {
+      const subscription = Patterns.supervisor({ supervisor: lead, workers: [panel] }).events$('Release?').subscribe((event) => seen.push(brief(event)));
+      cold('500ms x').subscribe(() => subscription.unsubscribe());
+    });
+    expect(voters.map((voter) => voter.abortCount)).toEqual([1, 1]);
+    expect(seen.slice(-4)).toEqual(['call-start@0 panel', 'run-start@0 voting', 'call-start@0 a', 'call-start@0 b']);
+  });
+
   it('execute$ and snapshots$ with { run } report into a run of yours; a failed run ends with the error', async () => {
     const flaky = defineAgent('flaky', async () => {
       throw new Error('model down');
