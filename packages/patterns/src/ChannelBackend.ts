@@ -1,5 +1,5 @@
 import { defer, finalize, map, Observable, tap } from 'rxjs';
-import { configRules } from '@rxagents/core';
+import { configRules, type RunContext } from '@rxagents/core';
 import { BackpressureStrategy, BackpressureStrategySchema, StreamingChannel, StreamingChannelOptionsSchema } from '@rxagents/streaming';
 import { z } from 'zod';
 import type { AgentResult } from './AgentResult';
@@ -11,6 +11,7 @@ import type { ExecutionResult } from './ExecutionResult';
 import { runCollectStrategy } from './runCollectStrategy';
 import { runConversationStrategy } from './runConversationStrategy';
 import { parseOnce } from './validated';
+import { emitMetrics } from './patternEvents';
 
 /**
  * A pattern run's channel: conversation messages (Conversation), or agent results (FanIn, Barrier).
@@ -119,7 +120,9 @@ export type ChannelExecutionBackend<T> = ExecutionBackend<T> & { readonly strate
  * completes (watchers drain what they have not read yet), `close()` on error and on unsubscription
  * (a cancelled run delivers nothing more). Results report `mode: 'channel'`. A message the channel
  * drops (a slow watcher behind a `DROP_*` strategy, or past `offerTimeout` under `BLOCK`) ends the run
- * as `failed` with {@link MessageDroppedError}, never a hang. `.overChannel()` on a
+ * as `failed` with {@link MessageDroppedError}, never a hang. In a watched run (the backend's `run`)
+ * the strategy reports calls, messages, rounds and the termination, and the run's channel a `metrics`
+ * sample (source: the channel's id) once, as the run ends. `.overChannel()` on a
  * pattern builder sets this backend with the strategy the pattern implies.
  *
  * @example
@@ -175,20 +178,20 @@ export function channelBackend<T>(strategy: ChannelExecutionStrategy<T>, setting
       ...(settings.id === undefined ? {} : { id: settings.id }),
       ...(settings.bufferSize === undefined ? {} : { bufferSize: settings.bufferSize }),
     });
-  const backend = (model: ExecutionModel<T>, input: string): Observable<ExecutionResult<T>> =>
+  const backend = (model: ExecutionModel<T>, input: string, run?: RunContext): Observable<ExecutionResult<T>> =>
     defer(() => {
       if (strategy.kind === 'conversation') {
         const channel = open<PostedMessage>(model);
-        return tearDownAfter(channel, () => {
+        return tearDownAfter(channel, run, () => {
           onChannel?.(channel);
           const conversation = { emit: (message: PostedMessage) => channel.emit(message), offer$: posting(channel), asObservable: () => channel.asObservable() };
-          return runConversationStrategy(strategy, model, input, conversation);
+          return runConversationStrategy(strategy, model, input, conversation, run);
         });
       }
       const channel = open<AgentResult>(model);
-      return tearDownAfter(channel, () => {
+      return tearDownAfter(channel, run, () => {
         onChannel?.(channel);
-        return runCollectStrategy(strategy, model, input, { offer$: posting(channel), asObservable: () => channel.asObservable() });
+        return runCollectStrategy(strategy, model, input, { offer$: posting(channel), asObservable: () => channel.asObservable() }, run);
       });
     });
   return Object.assign(backend, { strategy });
@@ -210,16 +213,27 @@ function posting<M>(channel: StreamingChannel<M>): (item: M) => Observable<boole
 /**
  * Runs what `start` sets up on `channel`, and tears the channel down however it ends, a failing `start`
  * included. A subscriber of the channel (a watcher attached in `onChannel`) that throws fails the run
- * with its error, rather than reaching unhandled-error reporting while the run goes on.
+ * with its error, rather than reaching unhandled-error reporting while the run goes on. In a watched
+ * run, the channel's metrics are sampled into it once: with the final result, or as the run fails or
+ * is cancelled.
  */
-function tearDownAfter<M, T>(channel: StreamingChannel<M>, start: () => Observable<ExecutionResult<T>>): Observable<ExecutionResult<T>> {
+function tearDownAfter<M, T>(channel: StreamingChannel<M>, run: RunContext | undefined, start: () => Observable<ExecutionResult<T>>): Observable<ExecutionResult<T>> {
   let completed = false;
+  let sampled = false;
+  const sample = (): void => {
+    if (run === undefined || sampled) return;
+    sampled = true;
+    emitMetrics(run, channel.id, channel.metrics().toJSON());
+  };
   const run$ = new Observable<ExecutionResult<T>>((subscriber) => {
     subscriber.add(channel.onError((error) => subscriber.error(error)));
     defer(start).subscribe(subscriber);
   });
   return run$.pipe(
-    map((result): ExecutionResult<T> => (result.mode === 'channel' ? result : { ...result, mode: 'channel' })),
+    map((result): ExecutionResult<T> => {
+      if (result.status !== 'running') sample();
+      return result.mode === 'channel' ? result : { ...result, mode: 'channel' };
+    }),
     tap({
       complete: () => {
         completed = true;
@@ -228,6 +242,7 @@ function tearDownAfter<M, T>(channel: StreamingChannel<M>, start: () => Observab
     }),
     finalize(() => {
       if (!completed) channel.close();
+      sample();
     }),
   );
 }

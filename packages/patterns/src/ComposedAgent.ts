@@ -1,9 +1,11 @@
 import { last, map, type Observable, takeWhile } from 'rxjs';
-import { type Agent, type ChatOptions, configRules, parseConfig } from '@rxagents/core';
+import { type Agent, type ChatOptions, configRules, observeRun, parseConfig, type RunContext, type RunEvent, traceRun } from '@rxagents/core';
 import { z } from 'zod';
 import { PatternFailedError } from './errors/PatternFailedError';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
+import { emitTermination, describeResult } from './patternEvents';
+import { type RunOptions, RunOptionsSchema } from './RunOptions';
 import { runModel } from './runModel';
 
 /**
@@ -80,7 +82,10 @@ const ComposedArgumentsSchema = z.strictObject({
  * prefixed by `[status: reason]`, so the caller sees that nobody decided; a `failed` run errors with
  * {@link PatternFailedError}. Cancelling the call (its `AbortSignal`, an unsubscription, a timeout)
  * cancels the whole sub-task. `snapshots$(input)` gives every snapshot of a run, and `stopWhen` lets the
- * caller stop a sub-task on what it observes.
+ * caller stop a sub-task on what it observes. When the caller watches its run (the call's
+ * `ChatOptions.run`, as a pattern's `events$` or a handoff gives it), the sub-task reports into it, under
+ * the call: its `run-start`, its agents' calls and tokens, its messages, rounds and termination, and its
+ * `run-end`, with no code of yours. `events$(input)` runs it as a run of its own.
  *
  * @example
  * ```ts
@@ -114,9 +119,56 @@ export class ComposedAgent<T> implements Agent {
     this.stopWhen = options.stopWhen;
   }
 
-  /** Every snapshot of one run on `input`, ending with the final result (honours `stopWhen`). */
-  snapshots$(input: string): Observable<ExecutionResult<T>> {
-    const runs = runModel(this.model, input);
+  /**
+   * Every snapshot of one run on `input`, ending with the final result (honours `stopWhen`). With
+   * `{ run }`, the run is reported into it as a node named after the pattern.
+   */
+  snapshots$(input: string, options?: RunOptions): Observable<ExecutionResult<T>> {
+    if (options === undefined) return this.#snapshots(input, undefined);
+    const { run } = parseConfig(RunOptionsSchema, options, 'run options');
+    return traceRun(run, this.model.pattern, input, (node) => this.#snapshots(input, node), describeResult);
+  }
+
+  /** The final result of one run on `input`; with `{ run }`, reported into it (see {@link ComposedAgent.snapshots$}). */
+  execute$(input: string, options?: RunOptions): Observable<ExecutionResult<T>> {
+    return this.snapshots$(input, options).pipe(last());
+  }
+
+  /**
+   * One run on `input` as its run events: `run-start` named after the pattern, every agent call with its
+   * tokens, `message`, `round-end`, `termination`, then `run-end`. Cold; unsubscribing cancels the run.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { Patterns } from '@rxagents/patterns';
+   *
+   * const panel = Patterns.voting({ agents: [defineAgent('a', async () => 'yes'), defineAgent('b', async () => 'yes')] }).asAgent('panel');
+   * panel.events$('Ship it?').subscribe((event) => {
+   *   if (event.type === 'run-end') console.log(event.success, event.output); // true yes
+   * });
+   * ```
+   */
+  events$(input: string): Observable<RunEvent> {
+    return observeRun(this.model.pattern, input, (node) => this.#snapshots(input, node).pipe(last()), { scheduler: this.model.scheduler, describe: describeResult });
+  }
+
+  /**
+   * Runs the pattern and replies with its output; see the class notes for non-completed outcomes. With
+   * `options.run`, the pattern reports into it under this call.
+   */
+  chat(input: string, options: ChatOptions): Observable<string> {
+    const { run } = options;
+    return (run === undefined ? this.execute$(input) : this.execute$(input, { run })).pipe(
+      map((result) => {
+        if (result.status === 'failed') throw new PatternFailedError(result.pattern, result.reason ?? 'unknown reason', result.error);
+        return result.status === 'completed' ? result.output : `[${result.status}: ${result.reason ?? ''}] ${result.output}`;
+      }),
+    );
+  }
+
+  #snapshots(input: string, run: RunContext | undefined): Observable<ExecutionResult<T>> {
+    const runs = runModel(this.model, input, run);
     const stopWhen = this.stopWhen;
     if (stopWhen === undefined) return runs;
     return runs.pipe(
@@ -124,24 +176,12 @@ export class ComposedAgent<T> implements Agent {
         if (snapshot.status !== 'running') return snapshot;
         const stop: unknown = stopWhen(snapshot);
         if (typeof stop !== 'boolean') throw new TypeError(`ComposedAgent "${this.id}": stopWhen gave ${String(stop)}; return true to stop the sub-task, false to go on`);
-        return stop ? { ...snapshot, status: 'completed', reason: 'stopped by observer' } : snapshot;
+        if (!stop) return snapshot;
+        const decision = { type: 'complete', reason: 'stopped by observer' } as const;
+        if (run !== undefined) emitTermination(run, decision);
+        return { ...snapshot, status: 'completed', reason: decision.reason };
       }),
       takeWhile((snapshot) => snapshot.status === 'running', true),
-    );
-  }
-
-  /** The final result of one run on `input`. */
-  execute$(input: string): Observable<ExecutionResult<T>> {
-    return this.snapshots$(input).pipe(last());
-  }
-
-  /** Runs the pattern and replies with its output; see the class notes for non-completed outcomes. */
-  chat(input: string, _options: ChatOptions): Observable<string> {
-    return this.execute$(input).pipe(
-      map((result) => {
-        if (result.status === 'failed') throw new PatternFailedError(result.pattern, result.reason ?? 'unknown reason', result.error);
-        return result.status === 'completed' ? result.output : `[${result.status}: ${result.reason ?? ''}] ${result.output}`;
-      }),
     );
   }
 }

@@ -1,9 +1,12 @@
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
-import { configRules, parseConfig } from '@rxagents/core';
+import { configRules, observeRun, parseConfig, type RunEvent, type RunOutcome, traceRun } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
 import type { ConversationState } from './ConversationState';
+import * as ConversationStates from './conversationStates';
+import { PatternFailedError } from './errors/PatternFailedError';
+import { type RunOptions, RunOptionsSchema } from './RunOptions';
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
 import { type ConversationChannel, type ConversationEvent, type ConversationSettings, runConversation } from './runConversation';
 import type { TerminationCondition } from './TerminationCondition';
@@ -94,6 +97,9 @@ export const ConversationOrchestratorOptionsSchema = z.strictObject({
  * turn), call the speakers through core's `invoke$`, post each reply, and wait until the projection holds
  * the turn's messages. A speaker that fails or times out ends the conversation as `failed`. Unsubscribing
  * aborts the speaker in flight and clears every timer; the channel is the caller's and stays open.
+ * `runEvents$(topic, channel)` is the same conversation as run events (its speakers' calls and tokens,
+ * a `message` per folded message, `round-end`, `termination`), and `events$(topic, channel, { run })`
+ * reports it into a run of yours as a node named after `pattern`.
  *
  * @example
  * ```ts
@@ -145,9 +151,48 @@ export class ConversationOrchestrator {
 
   /**
    * Runs one conversation on `topic` over `channel`: message events as the projection folds them, then
-   * one `finished` event. Cold; unsubscribe to cancel.
+   * one `finished` event. Cold; unsubscribe to cancel. With `{ run }`, the conversation is reported
+   * into it as a node named after the orchestrator's `pattern` (see {@link ConversationOrchestrator.runEvents$}).
    */
-  events$(topic: string, channel: ConversationChannel): Observable<ConversationEvent> {
-    return runConversation(this.options, topic, channel);
+  events$(topic: string, channel: ConversationChannel, options?: RunOptions): Observable<ConversationEvent> {
+    if (options === undefined) return runConversation(this.options, topic, channel);
+    const { run } = parseConfig(RunOptionsSchema, options, 'run options');
+    return traceRun(run, this.options.pattern, topic, (node) => runConversation(this.options, topic, channel, node), (event) =>
+      describeConversation(event, this.options.pattern),
+    );
   }
+
+  /**
+   * The same conversation as {@link ConversationOrchestrator.events$}, as its run events: `run-start`
+   * (named after `pattern`, default `conversation`), each speaker's call with every token as it comes,
+   * a `message` per message the projection folds, `round-end` when every participant has spoken once
+   * more, `termination` when it stops (a judge's call included), then `run-end` (a `failed` decision
+   * fails; otherwise the output is the transcript). Cold; unsubscribing cancels it.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { StreamingChannel } from '@rxagents/streaming';
+   * import { ConversationOrchestrator, TerminationCondition, type PostedMessage } from '@rxagents/patterns';
+   *
+   * const bot = defineAgent('bot', async () => 'All done. TERMINATE');
+   * const orchestrator = ConversationOrchestrator.create({ participants: [bot], termination: TerminationCondition.textMention('TERMINATE') });
+   * orchestrator.runEvents$('Wrap up', StreamingChannel.create<PostedMessage>()).subscribe((event) => {
+   *   if (event.type === 'termination') console.log(event.decision, event.reason); // complete bot said "TERMINATE"
+   * });
+   * ```
+   */
+  runEvents$(topic: string, channel: ConversationChannel): Observable<RunEvent> {
+    return observeRun(this.options.pattern, topic, (node) => runConversation(this.options, topic, channel, node), {
+      scheduler: this.options.scheduler,
+      describe: (event) => describeConversation(event, this.options.pattern),
+    });
+  }
+}
+
+/** How a conversation's end reads in its `run-end`: a `failed` decision fails; otherwise the transcript is the output. */
+function describeConversation(event: ConversationEvent, pattern: string): RunOutcome {
+  const output = ConversationStates.transcript(event.state);
+  if (event.type !== 'finished' || event.decision.type !== 'failed') return { success: true, output };
+  return { success: false, output, error: event.decision.error ?? new PatternFailedError(pattern, event.decision.reason) };
 }

@@ -1,5 +1,5 @@
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
-import { configRules } from '@rxagents/core';
+import { configRules, type RunContext } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
@@ -39,8 +39,7 @@ import type { TerminationCondition } from './TerminationCondition';
  * ```
  */
 export interface ExecutionModel<T> {
-  
-/** The pattern's name, reported in results and errors. */
+  /** The pattern's name, reported in results and errors. */
   readonly pattern: string;
   /** Every agent taking part. */
   readonly agents: readonly AgentRef[];
@@ -82,6 +81,11 @@ export interface ExecutionModel<T> {
  * with the package: {@link OrchestratedDriver} (direct invocation, the default) and the backend made by
  * {@link ChannelBackend} (a `StreamingChannel` per run).
  *
+ * `run`, when given, is the run context of the pattern's node (see `PatternBuilder.events$`): a backend
+ * passes it to every agent call it makes (`{ run }`) and to the termination condition (the snapshot's
+ * `run`), and reports `message`, `round-end` and `termination` events into it. Without it, it reports
+ * nothing.
+ *
  * @example
  * ```ts
  * import { OrchestratedDriver, type ExecutionBackend } from '@rxagents/patterns';
@@ -92,7 +96,7 @@ export interface ExecutionModel<T> {
  *   OrchestratedDriver(model, input).pipe(tap((r) => r.status !== 'running' && console.log(r.status)));
  * ```
  */
-export type ExecutionBackend<T> = (model: ExecutionModel<T>, input: string) => Observable<ExecutionResult<T>>;
+export type ExecutionBackend<T> = (model: ExecutionModel<T>, input: string, run?: RunContext) => Observable<ExecutionResult<T>>;
 
 /**
  * What {@link ExecutionModel.create} accepts: the model with `failOnAgentError`, `concurrency`, `scheduler` optional.

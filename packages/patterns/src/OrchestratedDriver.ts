@@ -6,7 +6,9 @@ import { decideBeforeDeadline, overallDeadline, passedDeadline } from './RunDead
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { resultOf } from './resultOf';
-import { unfoldSteps, type Unfolded } from '@rxagents/core';
+import { type RunContext, unfoldSteps, type Unfolded } from '@rxagents/core';
+import { emitMessage, emitRoundEnd, emitTermination } from './patternEvents';
+import type { TerminationDecision } from './TerminationDecision';
 import { evaluateTermination } from './evaluateTermination';
 
 /**
@@ -24,7 +26,9 @@ import { evaluateTermination } from './evaluateTermination';
  * share the run's results (O(1) each, see {@link ExecutionResult}). The run ends when routing returns
  * no agent, when a condition stops, when an agent fails and the model has `failOnAgentError`, or when
  * the overall `timeout` has passed (`failed`). Unsubscribing aborts every agent call in flight (their
- * `AbortSignal`s fire) and clears every timer. The loop is an Observable whose steps are subscribed one after another from a flat
+ * `AbortSignal`s fire) and clears every timer. With `run` (the pattern's node in a run), every agent
+ * call reports into it and the driver says `message` for each successful reply, `round-end` after each
+ * completed iteration (before its termination check) and `termination` when it stops. The loop is an Observable whose steps are subscribed one after another from a flat
  * loop, so it runs on virtual time under `TestScheduler.run` and in constant stack.
  *
  * @example
@@ -38,7 +42,7 @@ import { evaluateTermination } from './evaluateTermination';
  * OrchestratedDriver(model, 'Ship it?').subscribe((result) => console.log(result.status, result.output));
  * ```
  */
-export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): Observable<ExecutionResult<T>> {
+export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string, run?: RunContext): Observable<ExecutionResult<T>> {
   return defer(() => {
     const { scheduler } = model;
     const startedAt = scheduler.now();
@@ -47,11 +51,15 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
     let state = model.initialState(input);
     const facts = (iterations: number) => ({ model, mode: 'direct' as const, state, iterations, results, startedAt });
     const emit = (result: ExecutionResult<T>): Unfolded<LoopStep, ExecutionResult<T>> => ({ emit: result });
+    const stop = (iterations: number, decision: Stop): Unfolded<LoopStep, ExecutionResult<T>> => {
+      if (run !== undefined) emitTermination(run, decision);
+      return emit(resultOf(facts(iterations), decision));
+    };
 
     const iterate = (iteration: number): Observable<Unfolded<LoopStep, ExecutionResult<T>>> => {
       const routed = model.route(state, iteration);
       if (!Array.isArray(routed)) throw new TypeError(`${model.pattern}: route gave ${String(routed)} at iteration ${iteration}; return the agents to call ([] to end the run)`);
-      if (routed.length === 0) return of(emit(resultOf(facts(iteration), { type: 'complete', reason: 'no agent left to route' })));
+      if (routed.length === 0) return of(stop(iteration, { type: 'complete', reason: 'no agent left to route' }));
       let failure: AgentFailure | undefined;
       let received = 0;
       const step$ = dispatchAgents(routed, (ref) => model.prompt(state, ref, iteration), {
@@ -61,11 +69,13 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
         overall,
         failFast: model.failOnAgentError,
         scheduler,
+        run,
       }).pipe(
         concatMap((result) => {
           state = model.aggregate(state, result);
           results = results.append(result);
           received += 1;
+          if (run !== undefined && result.success) emitMessage(run, result.agentId, result.output);
           // A failure that ends the run shows in the final result only, as over a channel.
           if (!result.success && model.failOnAgentError) {
             failure ??= result;
@@ -81,14 +91,16 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
 
     const check = (completed: number, failure: AgentFailure | undefined): Observable<Unfolded<LoopStep, ExecutionResult<T>>> => {
       if (failure !== undefined) {
-        return of(emit(resultOf(facts(completed), { type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error })));
+        return of(stop(completed, { type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error }));
       }
-      const decision$ = evaluateTermination(model.termination, { state, iteration: completed, elapsedMs: scheduler.now() - startedAt });
+      if (run !== undefined) emitRoundEnd(run, completed);
+      const elapsedMs = scheduler.now() - startedAt;
+      const decision$ = evaluateTermination(model.termination, run === undefined ? { state, iteration: completed, elapsedMs } : { state, iteration: completed, elapsedMs, run });
       return decideBeforeDeadline(decision$, overall, scheduler, model.pattern).pipe(
         map((decision): Unfolded<LoopStep, ExecutionResult<T>> => {
-          if (decision.type !== 'continue') return emit(resultOf(facts(completed), decision));
+          if (decision.type !== 'continue') return stop(completed, decision);
           const late = passedDeadline(overall, scheduler, model.pattern);
-          if (late !== undefined) return emit(resultOf(facts(completed), late));
+          if (late !== undefined) return stop(completed, late);
           return { next: { iterate: completed } };
         }),
       );
@@ -98,6 +110,8 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string): 
     return unfoldSteps<LoopStep, ExecutionResult<T>>({ iterate: 0 }, (step) => ('iterate' in step ? iterate(step.iterate) : check(step.check, step.failure)));
   });
 }
+
+type Stop = Exclude<TerminationDecision, { type: 'continue' }>;
 
 /** One step of the driver loop: an iteration to run, or a termination check to make. */
 type LoopStep = { readonly iterate: number } | { readonly check: number; readonly failure: AgentFailure | undefined };

@@ -1,10 +1,13 @@
 import { defer, last, type Observable } from 'rxjs';
-import { configRules, lastValue, parseConfig } from '@rxagents/core';
+import { configRules, lastValue, observeRun, parseConfig, type RunContext, type RunEvent, traceRun } from '@rxagents/core';
 import { z } from 'zod';
 import { ComposedAgent, type ComposedAgentOptions } from './ComposedAgent';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
+import { describeResult } from './patternEvents';
 import { runModel } from './runModel';
+import { type RunOptions, RunOptionsSchema } from './RunOptions';
+
 
 /**
  * Options of {@link PatternBuilder.execute}.
@@ -21,7 +24,7 @@ import { runModel } from './runModel';
  * console.log(result.output); // yes
  * ```
  */
-export interface ExecuteOptions {
+export interface ExecuteOptions extends RunOptions {
   /** Aborting it cancels the run (every agent call in flight is aborted) and rejects with its reason. */
   readonly signal?: AbortSignal;
 }
@@ -39,19 +42,20 @@ export interface ExecuteOptions {
  * console.log(ExecuteOptionsSchema.safeParse({ signl: AbortSignal.timeout(1_000) }).success); // false
  * ```
  */
-export const ExecuteOptionsSchema = z.strictObject({ signal: configRules.abortSignal().optional() });
+export const ExecuteOptionsSchema = z.strictObject({ signal: configRules.abortSignal().optional(), run: configRules.runContext().optional() });
 
 const Input = z.string({ error: 'must be a string' });
 
 /**
- * What every pattern builder offers: `build()`, `execute()`, `execute$()`, `snapshots$()`, `asAgent()`.
+ * What every pattern builder offers: `build()`, `execute()`, `execute$()`, `snapshots$()`, `events$()`, `asAgent()`.
  *
  * @remarks
  * Builders are immutable: a mode switch such as `.overChannel()` returns a new builder. `execute(input)`
  * is a Promise of the final {@link ExecutionResult}; `execute$(input)` is the same run as a cold
  * Observable (each subscription is a run) that emits that one result; `snapshots$(input)` also emits every
  * `running` snapshot before it, for a live view. All run on the model's backend: the orchestrated
- * driver, or a channel after `.overChannel()`.
+ * driver, or a channel after `.overChannel()`. `events$(input)` is the same run again, as the
+ * {@link RunEvent}s a UI renders; given `{ run }`, the other three report into a run of yours instead.
  *
  * @example
  * ```ts
@@ -69,24 +73,69 @@ export abstract class PatternBuilder<T> {
   /** The validated, frozen model of this pattern. */
   abstract build(): ExecutionModel<T>;
 
-  /** One run on `input`, as a cold Observable of the final result only (what {@link PatternBuilder.execute} resolves to). */
-  execute$(input: string): Observable<ExecutionResult<T>> {
-    return this.snapshots$(input).pipe(last());
+  /**
+   * One run on `input`, as a cold Observable of the final result only (what {@link PatternBuilder.execute} resolves to).
+   * With `{ run }`, the run is reported into it as a node named after the pattern.
+   */
+  execute$(input: string, options?: RunOptions): Observable<ExecutionResult<T>> {
+    return this.snapshots$(input, options).pipe(last());
   }
 
-  /** One run on `input`: every `running` snapshot, then the final result (the live projection). */
-  snapshots$(input: string): Observable<ExecutionResult<T>> {
-    return defer(() => runModel(this.build(), parseConfig(Input, input, 'Pattern input')));
+  /**
+   * One run on `input`: every `running` snapshot, then the final result (the live projection). With
+   * `{ run }`, the run is reported into it as a node named after the pattern.
+   */
+  snapshots$(input: string, options?: RunOptions): Observable<ExecutionResult<T>> {
+    if (options === undefined) return defer(() => runModel(this.build(), parseConfig(Input, input, 'Pattern input')));
+    const { run } = parseConfig(RunOptionsSchema, options, 'run options');
+    return defer(() => {
+      const model = this.build();
+      const topic = parseConfig(Input, input, 'Pattern input');
+      return traceRun(run, model.pattern, topic, (node) => runModel(model, topic, node), describeResult);
+    });
   }
 
-  /** One run on `input`, as a Promise of the final result; `signal` cancels it. */
+  /**
+   * One run on `input`, as its {@link RunEvent}s: `run-start` (named after the pattern, `debate` say),
+   * every agent call with each token as the agent emits it (a judge's and a supervisor's included),
+   * a `message` per reply posted, `round-end` per round, `termination` when it stops, over a channel a
+   * `metrics` sample of the channel, then `run-end` with the result's outcome (a `failed` status fails;
+   * any other ends with the output). Cold; unsubscribing cancels the run and aborts every agent call.
+   * The same code as {@link PatternBuilder.execute$}: only the reporting differs.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { Patterns } from '@rxagents/patterns';
+   *
+   * const pro = defineAgent('pro', async () => 'Ship it.');
+   * const con = defineAgent('con', async () => 'Wait a week.');
+   * Patterns.debate({ agents: [pro, con], maxRounds: 1 })
+   *   .events$('Release today?')
+   *   .subscribe((event) => {
+   *     if (event.type === 'message') console.log(`${event.speaker}: ${event.content}`);
+   *   });
+   * // pro: Ship it.
+   * // con: Wait a week.
+   * ```
+   */
+  events$(input: string): Observable<RunEvent> {
+    return defer(() => {
+      const model = this.build();
+      const topic = parseConfig(Input, input, 'Pattern input');
+      return observeRun(model.pattern, topic, (node) => runModel(model, topic, node).pipe(last()), { scheduler: model.scheduler, describe: describeResult });
+    });
+  }
+
+  /** One run on `input`, as a Promise of the final result; `signal` cancels it, `run` reports it into a run (see {@link PatternBuilder.execute$}). */
   execute(input: string, options: ExecuteOptions = {}): Promise<ExecutionResult<T>> {
+    let run: RunContext | undefined;
     try {
-      parseConfig(ExecuteOptionsSchema, options, 'execute options');
+      run = parseConfig(ExecuteOptionsSchema, options, 'execute options').run;
     } catch (error: unknown) {
       return Promise.reject(error);
     }
-    return lastValue(this.execute$(input), options);
+    return lastValue(run === undefined ? this.execute$(input) : this.execute$(input, { run }), options);
   }
 
   /** This pattern as one agent, for a supervisor or another pattern. */

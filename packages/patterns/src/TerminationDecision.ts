@@ -1,3 +1,5 @@
+import type { RunContext } from '@rxagents/core';
+
 /**
  * What a {@link TerminationCondition} decides about a snapshot.
  *
@@ -36,6 +38,11 @@ export interface TerminationSnapshot<T> {
   readonly iteration: number;
   /** Scheduler time since the run started, in ms. */
   readonly elapsedMs: number;
+  /**
+   * The run to report into when somebody watches it (a pattern's `events$`): a condition that calls an
+   * agent (a judge) passes it on as the call's `{ run }`, so the call appears in the run's events.
+   */
+  readonly run?: RunContext | undefined;
 }
 
 /**

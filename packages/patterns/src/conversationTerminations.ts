@@ -121,7 +121,8 @@ export function maxMessages(max: number): TerminationCondition<ConversationState
  * The judge is only consulted when the snapshot's `roundComplete` is true, so a three-agent round robin
  * costs one verdict per three turns. A verdict the predicate accepts completes the run; after
  * `maxIterations` rounds without one, the run escalates. A judge that fails or times out fails the run.
- * The judge is called through core's `invoke$`, so cancelling the run aborts it.
+ * The judge is called through core's `invoke$`, so cancelling the run aborts it; in a watched run (the
+ * snapshot's `run`) its call and its tokens appear in the run's events like any agent's.
  *
  * @example
  * ```ts
@@ -141,9 +142,9 @@ export function judgeConvergence(judge: Agent, options: JudgeConvergenceOptions 
   );
   return {
     description: `judgeConvergence(${judge.id}${maxIterations === undefined ? '' : `, ${maxIterations}`})`,
-    evaluate: ({ state, iteration }) => {
+    evaluate: ({ state, iteration, run }) => {
       if (!state.roundComplete) return CONTINUE;
-      return invoke$(judge, prompt(state), { ...(timeout === undefined ? {} : { timeout }), ...(scheduler === undefined ? {} : { scheduler }) }).pipe(
+      return invoke$(judge, prompt(state), { ...(timeout === undefined ? {} : { timeout }), ...(scheduler === undefined ? {} : { scheduler }), ...(run === undefined ? {} : { run }) }).pipe(
         map((verdict) => {
           const converged: unknown = predicate(verdict, state);
           if (typeof converged !== 'boolean') throw new TypeError(`judgeConvergence(${judge.id}): predicate gave ${String(converged)}; return true (converged) or false`);

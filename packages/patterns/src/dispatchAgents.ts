@@ -1,5 +1,5 @@
 import { concat, defer, from, map, mergeMap, type Observable, of, type SchedulerLike, takeUntil, takeWhile, tap } from 'rxjs';
-import { AgentTimeoutError, callAgent } from '@rxagents/core';
+import { type AgentCallOptions, AgentTimeoutError, callAgent, type RunContext } from '@rxagents/core';
 import type { AgentRef } from './AgentRef';
 import type { AgentResult } from './AgentResult';
 import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
@@ -16,6 +16,8 @@ export interface DispatchOptions {
   /** Stop dispatching after the first failed result (it is still emitted). */
   readonly failFast: boolean;
   readonly scheduler: SchedulerLike;
+  /** The run each call reports into (the pattern's node), when somebody watches the run. */
+  readonly run?: RunContext | undefined;
 }
 
 /**
@@ -59,13 +61,14 @@ export function dispatchAgents(refs: readonly AgentRef[], promptOf: (ref: AgentR
 
 /** One call, its outcome as a result; `onStart` hears the prompt and the start time. */
 function callOne(ref: AgentRef, promptOf: (ref: AgentRef) => string, options: DispatchOptions, onStart: (input: string, startedAt: number) => void): Observable<AgentResult> {
-  const { scheduler, agentTimeout } = options;
+  const { scheduler, agentTimeout, run } = options;
+  const callOptions: AgentCallOptions = { scheduler, ...(agentTimeout === undefined ? {} : { timeout: agentTimeout }), ...(run === undefined ? {} : { run }) };
   return defer(() => {
     const prompt: unknown = promptOf(ref);
     // A bug in the pattern's prompt, not the agent's failure: it ends the run rather than being recorded.
     if (typeof prompt !== 'string') throw new TypeError(`${options.pattern}: the prompt for ${JSON.stringify(ref.id)} gave ${String(prompt)}; return the text to send`);
     onStart(prompt, scheduler.now());
-    return callAgent(ref, prompt, { scheduler, ...(agentTimeout === undefined ? {} : { timeout: agentTimeout }) }).pipe(
+    return callAgent(ref, prompt, callOptions).pipe(
       map((result): AgentResult => (result.success ? result : { ...result, timedOut: result.error instanceof AgentTimeoutError })),
     );
   });

@@ -37,6 +37,7 @@ import * as TerminationConditionFunctions from './terminationConditions';
  */
 export * as Patterns from './Patterns';
 export { PatternBuilder, ExecuteOptionsSchema, type ExecuteOptions } from './PatternBuilder';
+export { RunOptionsSchema, type RunOptions } from './RunOptions';
 export { DebateBuilder, DebateOptionsSchema, type DebateOptions } from './DebateBuilder';
 export { VotingBuilder, VotingOptionsSchema, type VotingOptions, type VotingState } from './VotingBuilder';
 export type { Vote, VotingDecision } from './VotingAggregation';

@@ -45,7 +45,7 @@ export function modelConversation<T>(model: ExecutionModel<T>): ConversationStra
     termination: Terminations.of<ConversationState>(model.termination.description, (snapshot) =>
       messageCount(snapshot.state) === 0
         ? CONTINUE
-        : evaluateTermination(model.termination, { state: project(snapshot.state), iteration: messageCount(snapshot.state), elapsedMs: snapshot.elapsedMs }),
+        : evaluateTermination(model.termination, { state: project(snapshot.state), iteration: messageCount(snapshot.state), elapsedMs: snapshot.elapsedMs, run: snapshot.run }),
     ),
     project,
     prompt: (conversation, speaker) => model.prompt(project(conversation), byId.get(speaker) as AgentRef, messageCount(conversation)),

@@ -9,6 +9,9 @@ import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { resultOf } from './resultOf';
 import { evaluateTermination } from './evaluateTermination';
+import type { RunContext } from '@rxagents/core';
+import { emitMessage, emitRoundEnd, emitTermination } from './patternEvents';
+import type { TerminationDecision } from './TerminationDecision';
 
 /** The channel a FanIn or Barrier posts results on. */
 export interface ResultChannel {
@@ -23,12 +26,15 @@ export interface ResultChannel {
  * once with the model's termination condition (`continue` counts as `complete`: everybody answered).
  * Results are posted one after another (a post may wait for room under `BLOCK`); a result the channel
  * drops could never be collected, so it ends the run as `failed` with {@link MessageDroppedError}.
+ * With `run`, every call reports into it, each successful result collected from the channel is a
+ * `message`, the one round's end a `round-end` and the decision a `termination`.
  */
 export function runCollectStrategy<T>(
   strategy: FanInStrategy | BarrierStrategy,
   model: ExecutionModel<T>,
   input: string,
   channel: ResultChannel,
+  run?: RunContext,
 ): Observable<ExecutionResult<T>> {
   return defer(() => {
     const { scheduler, agents } = model;
@@ -40,8 +46,17 @@ export function runCollectStrategy<T>(
     // The one iteration is completed once every agent's result is aggregated, as in a direct run.
     const completed = (): number => (results.length === agents.length ? 1 : 0);
     const facts = (iterations: number) => ({ model, mode: 'channel' as const, state, iterations, results, startedAt });
+    const stop = (iterations: number, decision: Exclude<TerminationDecision, { type: 'continue' }>): ExecutionResult<T> => {
+      if (run !== undefined) emitTermination(run, decision);
+      return resultOf(facts(iterations), decision);
+    };
 
-    const arrivals$ = channel.asObservable().pipe(take(agents.length));
+    const taken$ = channel.asObservable().pipe(take(agents.length));
+    const arrivals$ = run === undefined ? taken$ : taken$.pipe(
+            tap((result) => {
+              if (result.success) emitMessage(run, result.agentId, result.output);
+            }),
+          );
     const collected$: Observable<ExecutionResult<T>> =
       strategy.kind === 'fanIn'
         ? arrivals$.pipe(
@@ -73,6 +88,7 @@ export function runCollectStrategy<T>(
       overall: overallDeadline(timeoutMs, startedAt),
       failFast: false,
       scheduler,
+      run,
     }).pipe(
       concatMap((result) =>
         channel.offer$(result).pipe(
@@ -88,15 +104,17 @@ export function runCollectStrategy<T>(
       const failure = model.failOnAgentError ? results.toArray().find((result) => !result.success) : undefined;
       if (failure !== undefined && !failure.success) {
         // An iteration in which an agent failed is not a completed one.
-        return of(resultOf(facts(0), { type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error }));
+        return of(stop(0, { type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error }));
       }
-      return evaluateTermination(model.termination, { state, iteration: 1, elapsedMs: scheduler.now() - startedAt }).pipe(
-        concatMap((decision) => of(resultOf(facts(1), decision.type === 'continue' ? { type: 'complete', reason: 'every agent answered' } : decision))),
+      if (run !== undefined) emitRoundEnd(run, 1);
+      const elapsedMs = scheduler.now() - startedAt;
+      return evaluateTermination(model.termination, run === undefined ? { state, iteration: 1, elapsedMs } : { state, iteration: 1, elapsedMs, run }).pipe(
+        concatMap((decision) => of(stop(1, decision.type === 'continue' ? { type: 'complete', reason: 'every agent answered' } : decision))),
       );
     });
     return concat(merge(collected$, dispatched$), decide$).pipe(
       catchError((error: unknown) =>
-        error instanceof MessageDroppedError ? of(resultOf(facts(completed()), { type: 'failed', reason: error.message, error })) : throwError(() => error),
+        error instanceof MessageDroppedError ? of(stop(completed(), { type: 'failed', reason: error.message, error })) : throwError(() => error),
       ),
     );
   });

@@ -14,7 +14,8 @@ import { decideBeforeDeadline, overallDeadline, passedDeadline } from './RunDead
 import type { TerminationCondition } from './TerminationCondition';
 import type { TerminationDecision } from './TerminationDecision';
 import type { TurnPolicy } from './TurnPolicy';
-import { unfoldSteps, type Unfolded } from '@rxagents/core';
+import { type RunContext, unfoldSteps, type Unfolded } from '@rxagents/core';
+import { emitMessage, emitRoundEnd, emitTermination } from './patternEvents';
 
 /**
  * The part of a `StreamingChannel` a conversation needs: post a message, watch every message.
@@ -99,14 +100,18 @@ export interface ConversationSettings {
   readonly concurrency?: number | undefined;
   readonly scheduler: SchedulerLike;
   readonly pattern: string;
+  /** Completed rounds of a state, for `round-end` events. Default: `state.round`. */
+  readonly iterations?: ((state: ConversationState) => number) | undefined;
 }
 
 /**
  * Runs one conversation on `topic` over `channel` (see {@link ConversationOrchestrator}): message events
- * as the projection folds them, then one `finished` event. Cold; unsubscribe to cancel.
+ * as the projection folds them, then one `finished` event. Cold; unsubscribe to cancel. With `run`, every
+ * call reports into it, and each folded message, each completed round and the end are said there too.
  */
-export function runConversation(settings: ConversationSettings, topic: string, channel: ConversationChannel): Observable<ConversationEvent> {
+export function runConversation(settings: ConversationSettings, topic: string, channel: ConversationChannel, run?: RunContext): Observable<ConversationEvent> {
   const { participants, turnPolicy, termination, prompt, agentTimeout, timeout, scheduler, pattern } = settings;
+  const iterationsOf = settings.iterations ?? roundOf;
   const byId = new Map(participants.map((p) => [p.id, p] as const));
   const ids = participants.map((p) => p.id);
   return defer(() => {
@@ -115,7 +120,9 @@ export function runConversation(settings: ConversationSettings, topic: string, c
     const projection = new BehaviorSubject(ConversationStates.initial(topic, ids));
     let results = AppendLog.empty<AgentResult>();
     let posted = 0;
+    let rounds = 0;
     const finished = (decision: Exclude<TerminationDecision, { type: 'continue' }>): ConversationEvent => {
+      if (run !== undefined) emitTermination(run, decision);
       const log = results;
       return withLog(
         {
@@ -135,10 +142,16 @@ export function runConversation(settings: ConversationSettings, topic: string, c
       tap((state) => projection.next(state)),
       map((state): ConversationEvent => {
         const log = results;
+        const message = lastMessage(state) as ConversationMessage;
+        if (run !== undefined) {
+          emitMessage(run, message.speaker, message.content);
+          const completed = iterationsOf(state);
+          if (completed > rounds) emitRoundEnd(run, (rounds = completed));
+        }
         return withLog(
           {
             type: 'message',
-            message: lastMessage(state) as ConversationMessage,
+            message,
             state,
             get results() {
               return log.toArray();
@@ -152,7 +165,8 @@ export function runConversation(settings: ConversationSettings, topic: string, c
     const check = (): Observable<Unfolded<TurnStep, ConversationEvent>> =>
       defer(() => {
         const state = projection.value;
-        const decision$ = evaluateTermination(termination, { state, iteration: state.round, elapsedMs: scheduler.now() - startedAt });
+        const elapsedMs = scheduler.now() - startedAt;
+        const decision$ = evaluateTermination(termination, run === undefined ? { state, iteration: state.round, elapsedMs } : { state, iteration: state.round, elapsedMs, run });
         return decideBeforeDeadline(decision$, overall, scheduler, pattern).pipe(
           map((decision): Unfolded<TurnStep, ConversationEvent> => (decision.type === 'continue' ? { next: { speak: state } } : { emit: finished(decision) })),
         );
@@ -181,6 +195,7 @@ export function runConversation(settings: ConversationSettings, topic: string, c
         overall,
         failFast: true,
         scheduler,
+        run,
       }).pipe(
         // Posted one after another, in completion order; a post may wait for room (BLOCK).
         concatMap((result) => {
@@ -219,6 +234,8 @@ export function runConversation(settings: ConversationSettings, topic: string, c
     return merge(messages$, turns$).pipe(takeWhile((event) => event.type !== 'finished', true));
   });
 }
+
+const roundOf = (state: ConversationState): number => state.round;
 
 /** One step of the turn loop: check termination, or let the next speakers speak. */
 type TurnStep = { readonly check: true } | { readonly speak: ConversationState };

@@ -1,4 +1,5 @@
 import { defer, map, type Observable } from 'rxjs';
+import type { RunContext } from '@rxagents/core';
 import { conversationPrompt } from './conversationPrompt';
 import { type ConversationChannel, type ConversationSettings, runConversation } from './runConversation';
 import { resultLogOf } from './conversationResults';
@@ -19,9 +20,11 @@ export function runConversationStrategy<T>(
   model: ExecutionModel<T>,
   input: string,
   channel: ConversationChannel,
+  run?: RunContext,
 ): Observable<ExecutionResult<T>> {
   // Model and strategy were validated when they were made: nothing is parsed again per run. A model
   // whose route may call one agent at several steps (a sequence) lists it once as a participant.
+  const iterationsOf = strategy.iterations ?? ((state: ConversationState) => state.round);
   const settings: ConversationSettings = {
     participants: [...new Map(model.agents.map((agent) => [agent.id, agent] as const)).values()],
     turnPolicy: strategy.turnPolicy,
@@ -31,11 +34,11 @@ export function runConversationStrategy<T>(
     pattern: model.pattern,
     agentTimeout: model.agentTimeout,
     timeout: model.timeout,
+    iterations: iterationsOf,
   };
-  const iterationsOf = strategy.iterations ?? ((state: ConversationState) => state.round);
   return defer(() => {
     const startedAt = model.scheduler.now();
-    return runConversation(settings, input, channel).pipe(
+    return runConversation(settings, input, channel, run).pipe(
       map((event) => {
         const facts = { model, mode: 'channel' as const, state: strategy.project(event.state), iterations: iterationsOf(event.state), results: resultLogOf(event), startedAt };
         return event.type === 'message' ? resultOf(facts) : resultOf(facts, event.decision);

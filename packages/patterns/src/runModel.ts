@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { RunContext } from '@rxagents/core';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { OrchestratedDriver } from './OrchestratedDriver';
@@ -9,7 +10,9 @@ import { OrchestratedDriver } from './OrchestratedDriver';
  * @remarks
  * Cold: each subscription is one run. It emits `running` snapshots, then the final result.
  * Because the backend travels with the model, a model built with `.overChannel()` runs over its
- * channel wherever it is run from, a `ComposedAgent` included.
+ * channel wherever it is run from, a `ComposedAgent` included. With `run` (the context of the
+ * pattern's node in a run) the backend reports the run's agent calls and events into it; a builder's
+ * `execute$(input, { run })` and `events$(input)` make that node for you.
  *
  * @example
  * ```ts
@@ -22,6 +25,6 @@ import { OrchestratedDriver } from './OrchestratedDriver';
  * runModel(model, 'Merge the PR?').subscribe((result) => console.log(result.mode, result.status));
  * ```
  */
-export function runModel<T>(model: ExecutionModel<T>, input: string): Observable<ExecutionResult<T>> {
-  return (model.backend ?? OrchestratedDriver)(model, input);
+export function runModel<T>(model: ExecutionModel<T>, input: string, run?: RunContext): Observable<ExecutionResult<T>> {
+  return (model.backend ?? OrchestratedDriver)(model, input, run);
 }

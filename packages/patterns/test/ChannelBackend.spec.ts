@@ -1,8 +1,8 @@
 import { filter, map, timer } from 'rxjs';
 import { BackpressureStrategy, StreamingChannel } from '@rxagents/streaming';
 import { scriptedAgent } from '@rxagents/testing';
-import { ConfigError, lastValue } from '@rxagents/core';
-import { ChannelBackend, ChannelExecutionStrategy, ConversationOrchestrator, ExecutionModel, MessageDroppedError, runModel, type ConversationState, Patterns, TerminationCondition, TurnPolicy, type ExecutionResult, type PatternChannel, type PostedMessage } from '@rxagents/patterns';
+import { ConfigError } from '@rxagents/core';
+import { ChannelBackend, ChannelExecutionStrategy, ConversationOrchestrator, MessageDroppedError, type ConversationState, Patterns, TerminationCondition, TurnPolicy, type ExecutionResult, type PatternChannel, type PostedMessage } from '@rxagents/patterns';
 import { debater, testScheduler } from './helpers';
 
 const outcome = (result: ExecutionResult<unknown>) => ({

@@ -1,5 +1,4 @@
 import { ConfigError, defineAgent } from '@rxagents/core';
-import { scriptedAgent } from '@rxagents/testing';
 import {
   AgentRef,
   ChannelExecutionStrategy,
