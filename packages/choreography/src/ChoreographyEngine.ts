@@ -9,6 +9,7 @@ import {
   reportUnhandledError,
   type RunContext,
   type RunEvent,
+  type RunEventsOptions,
   traceRun,
 } from '@rxagents/core';
 import { asyncScheduler, defer, finalize, type Observable, ReplaySubject, type SchedulerLike } from 'rxjs';
@@ -26,7 +27,7 @@ import { runChoreography, type RunSettings } from './internal/ChoreographyRun';
 import { describeChoreography } from './internal/ChoreographyRunEvents';
 
 const ExecuteOptionsSchema = ChoreographyRunOptionsSchema.extend({ signal: configRules.abortSignal().optional() });
-const EventsOptionsSchema = ChoreographyRunOptionsSchema.omit({ run: true });
+const EventsOptionsSchema = ChoreographyRunOptionsSchema.omit({ run: true }).extend(configRules.runEventsOptions().shape);
 
 /**
  * Runs a {@link ChoreographySpec} once: an event-to-interaction operator graph over a shared event stream.
@@ -203,10 +204,10 @@ export class ChoreographyEngine {
    * });
    * ```
    */
-  events$(options: Omit<ChoreographyRunOptions, 'run'> = {}): Observable<RunEvent> {
+  events$(options: Omit<ChoreographyRunOptions, 'run'> & RunEventsOptions = {}): Observable<RunEvent> {
     return defer(() => {
-      const { input } = parseConfig(EventsOptionsSchema, options, 'ChoreographyEngine.events$ options');
-      return observeRun('choreography', input ?? '', (node) => this.#start(input, node), { scheduler: this.#settings.scheduler, describe: describeChoreography });
+      const { input, pace } = parseConfig(EventsOptionsSchema, options, 'ChoreographyEngine.events$ options');
+      return observeRun('choreography', input ?? '', (node) => this.#start(input, node), { scheduler: this.#settings.scheduler, describe: describeChoreography, pace });
     });
   }
 

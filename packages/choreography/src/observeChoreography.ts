@@ -1,4 +1,4 @@
-import { parseConfig, type RunEvent } from '@rxagents/core';
+import { configRules, parseConfig, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { defer, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { ChoreographyEngine } from './ChoreographyEngine';
@@ -7,7 +7,9 @@ import { ChoreographyRunOptionsSchema } from './ChoreographyRunOptions';
 import type { ExecuteChoreographyOptions } from './executeChoreography';
 
 const { bus: _bus, ...runShape } = engineOptionsShape;
-const OptionsSchema = z.strictObject({ ...runShape, input: ChoreographyRunOptionsSchema.shape.input }).superRefine(checkEngineOptions);
+const OptionsSchema = z
+  .strictObject({ ...runShape, input: ChoreographyRunOptionsSchema.shape.input, ...configRules.runEventsOptions().shape })
+  .superRefine(checkEngineOptions);
 
 /**
  * Runs a spec once per subscription on a fresh {@link ChoreographyEngine} and emits the run's
@@ -35,9 +37,9 @@ const OptionsSchema = z.strictObject({ ...runShape, input: ChoreographyRunOption
  * });
  * ```
  */
-export function observeChoreography(options: Omit<ExecuteChoreographyOptions, 'run'>): Observable<RunEvent> {
+export function observeChoreography(options: Omit<ExecuteChoreographyOptions, 'run'> & RunEventsOptions): Observable<RunEvent> {
   return defer(() => {
-    const { input, ...engineOptions } = parseConfig(OptionsSchema, options, 'observeChoreography options');
-    return new ChoreographyEngine(engineOptions).events$({ input });
+    const { input, pace, ...engineOptions } = parseConfig(OptionsSchema, options, 'observeChoreography options');
+    return new ChoreographyEngine(engineOptions).events$({ input, pace });
   });
 }

@@ -99,3 +99,7 @@ export function isRunContext(value: unknown): value is RunContext {
   const run = value as Partial<RunContext> | null;
   return typeof run === 'object' && run !== null && typeof run.runId === 'string' && typeof run.emit === 'function' && typeof run.scheduler?.now === 'function';
 }
+
+/** The options of every runnable's `events$`: `pace`, the pacing function a slow reader gives (`runEventStream`). */
+export const runEventsOptions = () =>
+  z.strictObject({ pace: z.custom<RunContext['pace']>((value) => typeof value === 'function', { error: 'must be a function' }).optional() });

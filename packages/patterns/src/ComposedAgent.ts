@@ -1,5 +1,5 @@
 import { last, map, type Observable, takeWhile } from 'rxjs';
-import { type Agent, type ChatOptions, configRules, observeRun, parseConfig, type RunContext, type RunEvent, traceRun } from '@rxagents/core';
+import { type Agent, type ChatOptions, configRules, observeRun, parseConfig, type RunContext, type RunEvent, type RunEventsOptions, traceRun } from '@rxagents/core';
 import { z } from 'zod';
 import { PatternFailedError } from './errors/PatternFailedError';
 import type { ExecutionModel } from './ExecutionModel';
@@ -149,8 +149,9 @@ export class ComposedAgent<T> implements Agent {
    * });
    * ```
    */
-  events$(input: string): Observable<RunEvent> {
-    return observeRun(this.model.pattern, input, (node) => this.#snapshots(input, node).pipe(last()), { scheduler: this.model.scheduler, describe: describeResult });
+  events$(input: string, options: RunEventsOptions = {}): Observable<RunEvent> {
+    const { pace } = parseConfig(configRules.runEventsOptions(), options, 'ComposedAgent.events$ options');
+    return observeRun(this.model.pattern, input, (node) => this.#snapshots(input, node).pipe(last()), { scheduler: this.model.scheduler, describe: describeResult, pace });
   }
 
   /**

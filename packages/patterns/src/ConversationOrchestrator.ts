@@ -1,5 +1,5 @@
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
-import { configRules, observeRun, parseConfig, type RunEvent, type RunOutcome, traceRun } from '@rxagents/core';
+import { configRules, observeRun, parseConfig, type RunEvent, type RunEventsOptions, type RunOutcome, traceRun } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
@@ -182,9 +182,11 @@ export class ConversationOrchestrator {
    * });
    * ```
    */
-  runEvents$(topic: string, channel: ConversationChannel): Observable<RunEvent> {
+  runEvents$(topic: string, channel: ConversationChannel, options: RunEventsOptions = {}): Observable<RunEvent> {
+    const { pace } = parseConfig(configRules.runEventsOptions(), options, 'ConversationOrchestrator.runEvents$ options');
     return observeRun(this.options.pattern, topic, (node) => runConversation(this.options, topic, channel, node), {
       scheduler: this.options.scheduler,
+      pace,
       describe: (event) => describeConversation(event, this.options.pattern),
     });
   }

@@ -1,5 +1,5 @@
 import { defer, last, type Observable } from 'rxjs';
-import { configRules, lastValue, observeRun, parseConfig, type RunContext, type RunEvent, traceRun } from '@rxagents/core';
+import { configRules, lastValue, observeRun, parseConfig, type RunContext, type RunEvent, type RunEventsOptions, traceRun } from '@rxagents/core';
 import { z } from 'zod';
 import { ComposedAgent, type ComposedAgentOptions } from './ComposedAgent';
 import type { ExecutionModel } from './ExecutionModel';
@@ -45,6 +45,7 @@ export interface ExecuteOptions extends RunOptions {
 export const ExecuteOptionsSchema = z.strictObject({ signal: configRules.abortSignal().optional(), run: configRules.runContext().optional() });
 
 const Input = z.string({ error: 'must be a string' });
+const EventsOptionsSchema = configRules.runEventsOptions();
 
 /**
  * What every pattern builder offers: `build()`, `execute()`, `execute$()`, `snapshots$()`, `events$()`, `asAgent()`.
@@ -119,11 +120,12 @@ export abstract class PatternBuilder<T> {
    * // con: Wait a week.
    * ```
    */
-  events$(input: string): Observable<RunEvent> {
+  events$(input: string, options: RunEventsOptions = {}): Observable<RunEvent> {
+    const { pace } = parseConfig(EventsOptionsSchema, options, 'events$ options');
     return defer(() => {
       const model = this.build();
       const topic = parseConfig(Input, input, 'Pattern input');
-      return observeRun(model.pattern, topic, (node) => runModel(model, topic, node).pipe(last()), { scheduler: model.scheduler, describe: describeResult });
+      return observeRun(model.pattern, topic, (node) => runModel(model, topic, node).pipe(last()), { scheduler: model.scheduler, describe: describeResult, pace });
     });
   }
 

@@ -86,3 +86,21 @@ class EndOfRun extends Subscription implements Observer<unknown> {
     this.unsubscribe();
   }
 }
+
+/**
+ * What the `events$` method of every runnable takes besides its own arguments: the pacing function a
+ * slow reader gives (see {@link runEventStream}).
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, invoke$, observeRun, runEventStream, type RunEventsOptions } from '@rxagents/core';
+ *
+ * const writer = defineAgent('writer', async () => 'Once upon a time.');
+ * const start = (options: RunEventsOptions) => observeRun('story', 'go', (run) => invoke$(writer, 'go', { run }), options);
+ * for await (const event of runEventStream((pace) => start({ pace }))) console.log(event.type);
+ * ```
+ */
+export interface RunEventsOptions {
+  /** Lets a slow reader pace the run; {@link runEventStream} provides it. */
+  readonly pace?: RunContext['pace'];
+}

@@ -1,0 +1,29 @@
+import { defineAgent, runEventStream, type RunEvent } from '@rxagents/core';
+import { ChoreographySpec, observeChoreography } from '@rxagents/choreography';
+
+describe('a choreography read by a slow reader (runEventStream)', () => {
+  it('pace: the next interaction waits for the reader, and every event arrives', async () => {
+    const started: string[] = [];
+    const spec = ChoreographySpec.builder('article')
+      .initialEvent('start')
+      .interaction('research', 'system', 'researcher', 'start', 'researched', 'Collect sources')
+      .interaction('draft', 'researcher', 'writer', 'researched', null, 'Write a draft')
+      .build();
+    const agent = (id: string) => defineAgent(id, async () => (started.push(id), `${id} done`));
+    const stream = runEventStream((pace) => observeChoreography({ spec, agents: { researcher: agent('researcher'), writer: agent('writer') }, input: 'otters', pace }), {
+      bufferSize: 1,
+    });
+    const reader = stream.getReader();
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual([]);
+    const events: RunEvent[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      events.push(value);
+    }
+    expect(started).toEqual(['researcher', 'writer']);
+    expect(events.filter((event) => event.type === 'step')).toHaveLength(2);
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', success: true });
+  });
+});
