@@ -19,13 +19,20 @@ export function terminalRenderer(out: NodeJS.WriteStream = process.stdout): { re
       } else if (depth > 0) {
         result.push(`${indent}${statusMark(node)} ${node.name}`);
       }
-      for (const event of node.log) {
-        if (event.type === 'round-end') result.push(`${indent}  -- round ${event.round} ended`);
-        if (event.type === 'termination') result.push(`${indent}  => ${event.decision}: ${event.reason}`);
-      }
+      // Calls and the node's own events (rounds, decisions) in the order they happened.
+      const items: Array<{ readonly at: number; readonly child?: RunNode; readonly line?: string }> = [];
       for (const childId of node.children) {
         const child = view.nodes.find((candidate) => candidate.callId === childId);
-        if (child !== undefined) visit(child, node.kind === 'run' && depth === 0 ? 0 : depth + 1);
+        if (child !== undefined) items.push({ at: child.startedAt, child });
+      }
+      for (const event of node.log) {
+        if (event.type === 'round-end') items.push({ at: event.at, line: `${indent}  -- round ${event.round} ended` });
+        if (event.type === 'termination') items.push({ at: event.at, line: `${indent}  => ${event.decision}: ${event.reason}` });
+      }
+      items.sort((a, b) => a.at - b.at);
+      for (const item of items) {
+        if (item.child !== undefined) visit(item.child, node.kind === 'run' && depth === 0 ? 0 : depth + 1);
+        else if (item.line !== undefined) result.push(item.line);
       }
     };
     const root = view.nodes.find((node) => node.callId === view.rootId);
@@ -42,7 +49,7 @@ export function terminalRenderer(out: NodeJS.WriteStream = process.stdout): { re
       if (live) {
         const block = lines(view);
         if (drawn > 0) out.write(`\x1b[${drawn}F`);
-        for (const line of block) out.write(`\x1b[2K${line.slice(0, (out.columns ?? 120) - 1)}\n`);
+        for (const line of block) out.write(`\x1b[2K${line.slice(0, Math.max(40, out.columns || 120) - 1)}\n`);
         drawn = block.length;
         return;
       }

@@ -1,8 +1,9 @@
-import { asyncScheduler } from 'rxjs';
-import { defineAgent, lastValue } from '@rxagents/core';
+import { tap } from 'rxjs';
+import { lastValue, runView } from '@rxagents/core';
 import { scriptedAgent } from '@rxagents/testing';
-import { Patterns, type PostedMessage } from '@rxagents/patterns';
+import { Patterns } from '@rxagents/patterns';
 import { liveAgent, liveModelsConfigured } from '../liveModels';
+import { terminalRenderer } from '../renderRunView';
 import type { Scene } from '../Scene';
 
 const lines: Record<string, readonly string[]> = {
@@ -23,51 +24,48 @@ const lines: Record<string, readonly string[]> = {
   ],
 };
 
-/** Three scripted agents debate over a StreamingChannel; each turn is printed as it is spoken; a judge ends it. */
+/**
+ * Three agents debate over a StreamingChannel and a judge ends it. The whole run is watched through its
+ * run events: each debater's tokens appear on its own line as they are written, with the rounds, the
+ * judge's decision and the channel's metrics, all rendered from `runView`.
+ */
 export const scene: Scene = {
   name: 'patterns',
-  title: 'a three-agent debate over a channel, ended by a judge',
+  title: 'a three-agent debate over a channel, streamed token by token, ended by a judge',
   async run() {
     // With OPENAI_BASE_URL set, liveAgent swaps each scripted agent for a real model (docs/llm.md).
-    const debater = (id: string, delay: number) =>
+    const debater = (id: string, interval: number) =>
       liveAgent(
-        scriptedAgent(id, (prompt) => ({ reply: lines[id]?.[Number(/Round (\d+)/.exec(prompt)?.[1] ?? 1) - 1] ?? '(nothing more)', delay }), {
+        scriptedAgent(id, (prompt) => ({ chunks: words(lines[id]?.[Number(/Round (\d+)/.exec(prompt)?.[1] ?? 1) - 1] ?? '(nothing more)'), delay: interval, interval }), {
           role: `the ${id} in an architecture debate`,
         }),
       );
-    const judgeModel = liveAgent(
+    const judge = liveAgent(
       scriptedAgent('judge', (prompt) =>
         /Signed off/.test(prompt)
-          ? { reply: 'CONVERGED: extract billing only, same pipeline, capped budget.', delay: 150 }
-          : { reply: 'CONTINUE: positions still differ.', delay: 150 },
+          ? { chunks: words('CONVERGED: extract billing only, same pipeline, capped budget.'), delay: 40, interval: 40 }
+          : { chunks: words('CONTINUE: positions still differ.'), delay: 40, interval: 40 },
       ),
       { system: 'You judge a debate. Reply "CONVERGED: <the agreed position>" once the debaters agree, else "CONTINUE: <what still differs>".' },
     );
-    let verdictsAsked = 0;
-    const judge = defineAgent('judge', (input, options) => {
-      verdictsAsked += 1;
-      return judgeModel.chat(input, options);
-    });
-    const started = asyncScheduler.now();
-    const stamp = () => `${String(asyncScheduler.now() - started).padStart(5)} ms`;
 
     const debate = Patterns.debate({
-      agents: [debater('architect', 220), debater('operator', 180), debater('accountant', 200)],
+      agents: [debater('architect', 45), debater('operator', 35), debater('accountant', 40)],
       maxRounds: 5,
       judge,
-      agentTimeout: liveModelsConfigured() ? 60_000 : 2_000,
-    }).overChannel({
-      id: 'architecture-debate',
-      // Watch the raw channel: each turn is printed the moment it is posted.
-      onChannel: (channel) =>
-        channel.subscribe((item: unknown) => {
-          const message = item as PostedMessage;
-          console.log(`${stamp()}  ${message.speaker.padEnd(10)} ${message.content}`);
-        }),
-    });
+      agentTimeout: liveModelsConfigured() ? 60_000 : 5_000,
+    }).overChannel({ id: 'architecture-debate' });
 
-    const result = await lastValue(debate.execute$('Should we split the monolith this year?'));
-    console.log(`${stamp()}  judge      ${result.reason ?? ''}`);
-    console.log(`status: ${result.status}, rounds: ${result.iterations}, messages: ${result.state.messages.length}, verdicts asked: ${verdictsAsked}, mode: ${result.mode}`);
+    const renderer = terminalRenderer();
+    const view = await lastValue(runView(debate.events$('Should we split the monolith this year?')).pipe(tap((snapshot) => renderer.render(snapshot))));
+    renderer.finish(view);
+    const root = view.nodes.find((node) => node.callId === view.rootId);
+    const calls = view.nodes.filter((node) => node.kind === 'call');
+    console.log(`status: ${view.status}, agent calls: ${calls.length}, tokens streamed: ${calls.reduce((sum, node) => sum + words(node.text).length, 0)}, in ${root?.durationMs ?? 0} ms`);
   },
 };
+
+/** A reply as the tokens a model would stream: words with their trailing space. */
+function words(text: string): string[] {
+  return text.match(/\S+\s*/g) ?? [];
+}
