@@ -78,6 +78,29 @@ async function conflatedHeap(): Promise<{ grownMB: number; deltas: number }> {
   return { grownMB, deltas };
 }
 
+/** A stalled reader in pace mode: how far an AsyncIterable agent (a model SDK's stream) gets ahead of it. */
+async function pacedStall(): Promise<{ pulled: number; grownMB: number }> {
+  let pulled = 0;
+  const agent = defineAgent('writer', () =>
+    (async function* () {
+      for (let i = 0; i < STALLED_DELTAS; i++) {
+        pulled++;
+        yield 'x';
+      }
+    })(),
+  );
+  const before = heapMB();
+  const events = runEventStream((pace) => observeRun('ui', 'go', (run) => stream(agent, 'go', { run }), { pace }), { bufferSize: 256 });
+  const reader = events.getReader();
+  await reader.read();
+  // Give the run every chance to run ahead: 200 turns of the event loop with nobody reading.
+  for (let i = 0; i < 200; i++) await new Promise((resolve) => setImmediate(resolve));
+  const grownMB = heapMB() - before;
+  const stalledAt = pulled;
+  await reader.cancel();
+  return { pulled: stalledAt, grownMB };
+}
+
 export const suite: BenchSuite = {
   name: 'events',
   async run(log) {
@@ -104,6 +127,8 @@ export const suite: BenchSuite = {
     log(`1,000,000 deltas: stream() alone ${(DELTAS / median(directTimes) / 1e6).toFixed(2)} M/s, as run events two levels deep ${(DELTAS / median(nestedTimes) / 1e6).toFixed(2)} M/s`);
     const stalled = await conflatedHeap();
     log(`10,000,000 deltas into a stalled reader (conflate, buffer 256): heap grew ${stalled.grownMB.toFixed(1)} MB, delivered as ${stalled.deltas} merged deltas`);
+    const paced = await pacedStall();
+    log(`pace mode, stalled reader, an AsyncIterable agent of 10,000,000 deltas: ${paced.pulled} pulled while stalled (buffer 256), heap grew ${paced.grownMB.toFixed(2)} MB`);
     const figures: Record<string, BenchFigure> = {
       eventOverhead: {
         value: median(ratios),
@@ -114,6 +139,10 @@ export const suite: BenchSuite = {
         value: stalled.grownMB,
         label: 'heap growth in MB while 10,000,000 one-letter deltas flow into a stalled reader in conflate mode (the text itself is 9.5 MB)',
         bar: { op: '<', limit: 16 },
+      },
+      pacedPulledWhileStalled: {
+        value: paced.pulled,
+        label: 'chunks an AsyncIterable agent got to produce while the reader (pace mode, buffer 256) stalled: bounded by the buffer, not by the reply',
       },
     };
     return figures;
