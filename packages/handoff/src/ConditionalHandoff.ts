@@ -1,4 +1,4 @@
-import { asyncScheduler, catchError, defaultIfEmpty, defer, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription, take, throwError } from 'rxjs';
+import { asyncScheduler, catchError, defaultIfEmpty, defer, last, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription, take, throwError } from 'rxjs';
 import { z } from 'zod';
 import { fromAbortSignal, lastValue, observeRun, parseConfig, traceRun, type Agent, type RunContext, type RunEvent } from '@rxagents/core';
 import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
@@ -251,7 +251,8 @@ export class ConditionalHandoff {
           const agent = decision.agent;
           // A strategy of the user's is held to the contract: one result, never an error.
           return defer(() => handoff.execute$(from, agent, context, options)).pipe(
-            take(1),
+            // In a run, the result is passed on at completion, so the handoff's node ends on its own first.
+            options?.run === undefined ? take(1) : last((_result: HandoffResult, index: number) => index === 0, undefined),
             catchError((error: unknown) => failure(error, agent.id)),
             defaultIfEmpty(undefined),
             mergeMap((result) =>

@@ -9,6 +9,7 @@ import {
   HandoffContext,
   handoffFilters,
   parallelHandoffs,
+  parallelHandoffs$,
   parallelHandoffsEvents$,
   routingAgent,
   type HandoffResult,
@@ -24,9 +25,15 @@ function brief(event: RunEvent): string {
   return `${event.type}@${event.at} ${who}${extra}`;
 }
 
-/** Every event, checked against the schema (through JSON, as a reader on the wire gets it). */
+/**
+ * Every event, checked against the schema (through JSON, as a reader on the wire gets it). No node or call
+ * the events show says it was cancelled: these runs are read to the end.
+ */
 function checked(events: readonly RunEvent[]): readonly RunEvent[] {
-  for (const event of events) expect(RunEventSchema.parse(JSON.parse(JSON.stringify(event)))).toEqual(event);
+  for (const event of events) {
+    expect(RunEventSchema.parse(JSON.parse(JSON.stringify(event)))).toEqual(event);
+    expect(event.type === 'run-end' || event.type === 'call-error' ? event.error?.name : undefined).not.toBe('AbortError');
+  }
   return events;
 }
 
@@ -89,7 +96,7 @@ describe('run events of a routing agent, nested and cancelled', () => {
     expect(events.find((event) => event.type === 'handoff')).toMatchObject({ from: 'assistant', to: 'billing', taskId: 'transfer_to_billing', callId: node?.callId });
     expect(billingCall).toMatchObject({ agentId: 'billing', parentCallId: node?.callId });
 
-    const reply = await invoke$(assistant, 'my invoice').pipe((reply$) => lastValue(reply$));
+    const reply = await lastValue(invoke$(assistant, 'my invoice'));
     expect(rootEnd(events)).toMatchObject({ success: true, output: reply });
     expect(callsOf(viewOf(events))).toEqual([
       { agentId: 'assistant', text: reply },
@@ -247,5 +254,161 @@ describe('run events of Handoff', () => {
     expect(() => handoff({ agent: agent('billing') }).execute$({ id: 't' }, { input: 'x' }, { signal: new AbortController().signal } as never)).toThrow(
       /Handoff execute options: signal is not a known option/,
     );
+  });
+});
+
+describe('run events of HandoffChain', () => {
+  const chainOf = (...agents: Agent[]): HandoffChain => agents.reduce((builder, agent) => builder.add(agent), HandoffChain.builder()).build();
+
+  it('says a handoff node per step, each with its handoff event and call, deltas as they come, on virtual time', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const chain = chainOf(
+        defineAgent('intake', async () => 'ok'),
+        streaming('billing', '10ms a|', { a: 'billed' }, cold),
+        streaming('audit', '10ms a|', { a: 'audited' }, cold),
+      );
+      const events$ = chain.events$(new DefaultHandoff(), HandoffContext.of('invoice-42')).pipe(map((event) => brief(checked([event])[0] as RunEvent)));
+      expectObservable(events$).toBe('(abcd) 4ms e (fghij) 3ms k (lmn|)', {
+        a: 'run-start@0 chain',
+        b: 'run-start@0 handoff',
+        c: 'handoff@0 intake>billing',
+        d: 'call-start@0 billing',
+        e: 'text-delta@10 billing:billed',
+        f: 'call-end@11 billing',
+        g: 'run-end@11 ',
+        h: 'run-start@11 handoff',
+        i: 'handoff@11 billing>audit',
+        j: 'call-start@11 audit',
+        k: 'text-delta@21 audit:audited',
+        l: 'call-end@22 audit',
+        m: 'run-end@22 ',
+        n: 'run-end@22 ',
+      });
+    });
+  });
+
+  it('reducing the events gives the Promise form\'s results: the last output, every call\'s text', async () => {
+    const chain = chainOf(
+      defineAgent('intake', async () => 'ok'),
+      defineAgent('billing', () => from(['bil', 'led'])),
+      defineAgent('audit', (input) => from(['audited ', input.slice(0, 7)])),
+    );
+    const context = HandoffContext.of('invoice-42', { amount: 10 });
+    const results = await chain.execute(new DefaultHandoff(), context);
+    const events = await eventsOf(chain.events$(new DefaultHandoff(), context));
+    expect(rootEnd(events)).toMatchObject({ success: true, output: results.at(-1)?.output });
+    expect(callsOf(viewOf(events))).toEqual(results.map((result: HandoffResult) => ({ agentId: result.agentId, text: result.output })));
+    const stepped = await eventsOf(observeRun('outer', 'x', (run) => chain.steps$(new DefaultHandoff(), context, { run })));
+    expect(stepped.filter((event) => event.type === 'run-start').map((event) => event.type === 'run-start' && event.name)).toEqual(['outer', 'chain', 'handoff', 'handoff']);
+  });
+
+  it('a failing step ends the chain node with that step\'s error', async () => {
+    const chain = chainOf(
+      defineAgent('intake', async () => 'ok'),
+      defineAgent('billing', async () => {
+        throw new Error('ledger offline');
+      }),
+      defineAgent('audit', async () => 'never'),
+    );
+    const results = await chain.execute(new DefaultHandoff(), HandoffContext.of('t'));
+    const events = await eventsOf(chain.events$(new DefaultHandoff(), HandoffContext.of('t')));
+    expect(events.filter((event) => event.type === 'handoff')).toHaveLength(1);
+    expect(rootEnd(events)).toMatchObject({ success: false, error: { name: 'AgentError', message: results.at(-1)?.error?.message } });
+  });
+
+  it('inside an agent that passes its ChatOptions.run on, the chain nests under the agent\'s call', async () => {
+    const chain = chainOf(defineAgent('intake', async () => 'ok'), defineAgent('billing', async () => 'billed'));
+    const desk = defineAgent('desk', (_input, { run }) => chain.execute$(new DefaultHandoff(), HandoffContext.of('t'), { run }).pipe(map((results) => results.at(-1)?.output ?? '')));
+    const events = await eventsOf(observeRun('support', 'x', (run) => invoke$(desk, 'x', { run })));
+    const deskCall = events.find((event) => event.type === 'call-start' && event.agentId === 'desk');
+    const chainNode = events.find((event) => event.type === 'run-start' && event.name === 'chain');
+    expect(chainNode?.parentCallId).toBe(deskCall?.callId);
+    expect(rootEnd(events)).toMatchObject({ success: true, output: 'billed' });
+  });
+
+  it('unsubscribing from events$ aborts the running step', () => {
+    const signals: AbortSignal[] = [];
+    const chain = chainOf(defineAgent('intake', async () => 'ok'), defineAgent('billing', (_input, { signal }) => (signals.push(signal), NEVER)));
+    const subscription = chain.events$(new DefaultHandoff(), HandoffContext.of('t')).subscribe();
+    expect(signals).toHaveLength(1);
+    subscription.unsubscribe();
+    expect(signals[0]?.aborted).toBe(true);
+  });
+});
+
+describe('run events of ConditionalHandoff', () => {
+  const refunds = defineAgent('refunds', () => from(['re', 'funded']));
+  const support = defineAgent('support', async () => 'answered');
+  const router = new ConditionalHandoff().when((context) => context.payload.kind === 'refund', refunds);
+
+  it('says the chosen route\'s handoff node, and reducing gives the Promise form\'s result', async () => {
+    const context = HandoffContext.of('t-9', { kind: 'refund' });
+    const result = await router.otherwise(support).execute(new DefaultHandoff(), { id: 'triage' }, context);
+    const events = await eventsOf(router.otherwise(support).events$(new DefaultHandoff(), { id: 'triage' }, context));
+    expect(events.map((event) => event.type)).toEqual(['run-start', 'run-start', 'handoff', 'call-start', 'text-delta', 'text-delta', 'call-end', 'run-end', 'run-end']);
+    expect(events[0]).toMatchObject({ name: 'route', input: 't-9' });
+    expect(events[2]).toMatchObject({ from: 'triage', to: 'refunds', taskId: 't-9' });
+    expect(rootEnd(events)).toMatchObject({ success: true, output: result.output });
+    expect(callsOf(viewOf(events))).toEqual([{ agentId: 'refunds', text: result.output }]);
+  });
+
+  it('no matching route ends the run with the HandoffRoutingError serialised, and no handoff', async () => {
+    const events = await eventsOf(router.events$(new DefaultHandoff(), { id: 'triage' }, HandoffContext.of('t-9', { kind: 'question' })));
+    expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
+    expect(rootEnd(events)).toMatchObject({ success: false, error: { name: 'HandoffRoutingError', code: 'HANDOFF_NO_ROUTE' } });
+  });
+
+  it('unsubscribing from events$ aborts the chosen receiver', () => {
+    const signals: AbortSignal[] = [];
+    const hang = new ConditionalHandoff().otherwise(defineAgent('support', (_input, { signal }) => (signals.push(signal), NEVER)));
+    const subscription = hang.events$(new DefaultHandoff(), { id: 'triage' }, HandoffContext.of('t')).subscribe();
+    subscription.unsubscribe();
+    expect(signals).toHaveLength(1);
+    expect(signals[0]?.aborted).toBe(true);
+  });
+});
+
+describe('run events of parallelHandoffs', () => {
+  const billing = defineAgent('billing', () => from(['charged ', 'once']));
+  const refunds = defineAgent('refunds', async () => 'refund started');
+
+  it('says one handoff node per task under the fan-out, and reducing gives the Promise form\'s outcomes', async () => {
+    const tasks = [
+      [billing, 'Why was I charged twice?'],
+      [refunds, 'Refund order #42'],
+    ] as const;
+    const outcomes = await parallelHandoffs({ id: 'triage' }, tasks);
+    const events = await eventsOf(parallelHandoffsEvents$({ id: 'triage' }, tasks));
+    const root = events[0];
+    expect(root).toMatchObject({ type: 'run-start', name: 'parallel-handoffs', input: 'Why was I charged twice?\nRefund order #42' });
+    const nodes = events.filter((event) => event.type === 'run-start' && event.name === 'handoff');
+    expect(nodes.map((node) => node.parentCallId)).toEqual([root?.callId, root?.callId]);
+    expect(events.filter((event) => event.type === 'handoff').map((event) => event.type === 'handoff' && event.to)).toEqual(['billing', 'refunds']);
+    expect(rootEnd(events)).toMatchObject({ success: true });
+    expect(callsOf(viewOf(events))).toEqual(outcomes.map((outcome) => ({ agentId: outcome.handedOffTo, text: outcome.output })));
+  });
+
+  it('with a run option, the fan-out is a node of that run; a failed task fails it with its typed error', async () => {
+    const tasks = [
+      [billing, 'x'],
+      [defineAgent('triage', async () => 'me'), 'back to the sender'],
+    ] as const;
+    const events = await eventsOf(observeRun('outer', 'x', (run) => parallelHandoffs$({ id: 'triage' }, tasks, { run })));
+    const fanOut = events.find((event) => event.type === 'run-start' && event.name === 'parallel-handoffs');
+    expect(fanOut?.parentCallId).toBe(events[0]?.callId);
+    const fanOutEnd = events.find((event) => event.type === 'run-end' && event.callId === fanOut?.callId);
+    expect(fanOutEnd).toMatchObject({ success: false, error: { name: 'HandoffCycleError' } });
+  });
+
+  it('unsubscribing from events$ aborts every running target', () => {
+    const signals: AbortSignal[] = [];
+    const hang = (id: string): Agent => defineAgent(id, (_input, { signal }) => (signals.push(signal), NEVER));
+    const subscription = parallelHandoffsEvents$({ id: 'triage' }, [
+      [hang('a'), 'one'],
+      [hang('b'), 'two'],
+    ]).subscribe();
+    expect(signals).toHaveLength(2);
+    subscription.unsubscribe();
+    expect(signals.every((signal) => signal.aborted)).toBe(true);
   });
 });
