@@ -157,6 +157,19 @@ export class DefaultHandoff implements HandoffStrategy {
     return observeRun('handoff', context.taskId, (run) => handoffUnder(spec, run), { scheduler: spec.scheduler, describe: describeCall });
   }
 
+  /**
+   * The Promise form of {@link DefaultHandoff.execute$}: resolves with the result, never rejects.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { DefaultHandoff, HandoffContext } from '@rxagents/handoff';
+   *
+   * const writer = defineAgent('writer', async () => 'draft');
+   * const result = await new DefaultHandoff().execute({ id: 'editor' }, writer, HandoffContext.of('t-1'));
+   * console.log(result.success); // true
+   * ```
+   */
   execute(from: HandoffSource, to: Agent, context: HandoffContext, options?: HandoffExecuteOptions): Promise<HandoffResult> {
     return lastValue(this.execute$(from, to, context, options));
   }

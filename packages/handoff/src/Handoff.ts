@@ -158,6 +158,8 @@ export class Handoff {
 
   /**
    * Hands `request` from `source` to the target; emits one {@link HandoffOutcome}, errors on a guard.
+   * With `options.run`, the handoff is a `handoff` node of that run (see {@link Handoff.events$} for
+   * what it says); `options` takes nothing else (unsubscribe to cancel).
    *
    * @example
    * ```ts

@@ -73,7 +73,9 @@ export const ParallelHandoffsOptionsSchema = z.strictObject({
  * siblings: cycle detection and `maxDepth` are enforced per task. A failure, including a guard's error,
  * is an outcome with `success: false` and `error`, never an error of the whole fan-out (a guard's
  * outcome has `durationMs: 0` and the task's prompt as `input`). An agent target
- * gets a default {@link Handoff}; a `Handoff` target keeps its own settings and semaphore.
+ * gets a default {@link Handoff}; a `Handoff` target keeps its own settings and semaphore. With the `run`
+ * option, the fan-out is a `parallel-handoffs` node of that run; for a run of its own, use the twin
+ * {@link parallelHandoffsEvents$}.
  *
  * @example
  * ```ts
