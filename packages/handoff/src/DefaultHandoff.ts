@@ -116,7 +116,7 @@ export class DefaultHandoff implements HandoffStrategy {
     const spec = this.spec(from, to, context, settings);
     const run = settings.run;
     if (run === undefined) return handoff$(spec);
-    return traceRun(run, 'handoff', context.taskId, (node) => handoff$({ ...spec, run: node }), describeCall);
+    return traceRun(run, 'handoff', context.taskId, (node) => handoffUnder(spec, node), describeCall);
   }
 
   /**
@@ -197,8 +197,6 @@ export class DefaultHandoff implements HandoffStrategy {
       permits: undefined,
       observers: this.observers,
       shape: strategyResult,
-      run: undefined,
-      taskId,
     };
   }
 
@@ -241,9 +239,9 @@ function strategyResult(call: AgentCallResult, spec: HandoffSpec<HandoffContext,
     : { success: false, agentId, input, error: call.error, startedAt, durationMs, fromAgentId, toAgentId: agentId, taskId, context };
 }
 
-/** The handoff under the run node `run`. */
-function handoffUnder(spec: HandoffSpec<HandoffContext, HandoffResult>, run: RunContext): Observable<HandoffResult> {
-  return handoff$({ ...spec, run });
+/** The handoff under the run node `run` (`undefined`: none). */
+function handoffUnder(spec: HandoffSpec<HandoffContext, HandoffResult>, run: RunContext | undefined): Observable<HandoffResult> {
+  return handoff$({ ...spec, run, taskId: spec.context.taskId });
 }
 
 function isHandoffContext(value: unknown): boolean {

@@ -49,10 +49,10 @@ export interface HandoffSpec<C, R> {
   readonly observers: HandoffObservers<C, R> | undefined;
   /** The adapter's result: the call's result with its own fields. Called once per handoff. */
   readonly shape: (result: AgentCallResult, spec: HandoffSpec<C, R>) => R;
-  /** The run node the handoff reports into; `undefined` when nobody watches. */
-  readonly run: RunContext | undefined;
-  /** The task's id, for the `handoff` event. */
-  readonly taskId: string;
+  /** The run node the handoff reports into; absent when nobody watches (the hot path builds no field for it). */
+  readonly run?: RunContext | undefined;
+  /** The task's id, for the `handoff` event; read only with a `run`. */
+  readonly taskId?: string;
 }
 
 /** Who hears about each handoff (a `DefaultHandoff`'s listeners). Neither method may throw. */
@@ -159,7 +159,7 @@ class HandoffRun<C, R> implements Observer<AgentCallResult>, Unsubscribable {
       }
     }
     const chain = spec.chain ?? Object.freeze([...this.callerChain, from.id]);
-    if (spec.run !== undefined) emitHandoff(spec.run, from.id, to.id, spec.taskId);
+    if (spec.run !== undefined) emitHandoff(spec.run, from.id, to.id, spec.taskId ?? '');
     const call$ = callAgent(to, prompt, callOptions(spec));
     // Under permits, the receiver may start later, from whoever frees one: it must set its chain itself.
     const source$ = spec.permits === undefined ? call$ : spec.permits.run(chain, underChain(chain, call$));
