@@ -10,7 +10,7 @@ import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { evaluatePredicate } from './internal/evaluatePredicate';
 import { describeCall, failedHandoff } from './internal/handoffEngine';
-import { agentRule, checkHandoffCall, DistinctAgentIds, HandoffStepSchema, isAgent, isStep } from './internal/rules';
+import { agentRule, checkHandoffCall, DistinctAgentIds, HandoffStepSchema, isAgent, isStep, refuseRun } from './internal/rules';
 
 const RouterSchema = z.strictObject({
   routes: z.array(HandoffStepSchema.required({ predicate: true })),
@@ -227,6 +227,7 @@ export class ConditionalHandoff {
    * ```
    */
   events$(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, options?: Omit<HandoffExecuteOptions, 'run'>): Observable<RunEvent> {
+    refuseRun('ConditionalHandoff events options', options);
     checkRouteCall(from, context, options);
     return observeRun('route', context.taskId, (run) => this.#execute$(handoff, from, context, { ...options, run }), { scheduler: options?.scheduler, describe: describeCall });
   }

@@ -2,7 +2,7 @@ import { asyncScheduler, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { configRules, lastValue, observeRun, parseConfig, reportUnhandledError, traceRun, type Agent, type AgentCallResult, type RunContext, type RunEvent } from '@rxagents/core';
 import { HandoffContext } from './HandoffContext';
-import { checkHandoffCall } from './internal/rules';
+import { checkHandoffCall, refuseRun } from './internal/rules';
 import type { HandoffListener } from './HandoffListener';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffPrompt, HandoffSource, HandoffStrategy } from './HandoffStrategy';
@@ -152,6 +152,7 @@ export class DefaultHandoff implements HandoffStrategy {
    * ```
    */
   events$(from: HandoffSource, to: Agent, context: HandoffContext, options?: Omit<HandoffExecuteOptions, 'run'>): Observable<RunEvent> {
+    refuseRun('DefaultHandoff events options', options);
     const settings = this.settings(from, to, context, options);
     const spec = this.spec(from, to, context, settings);
     return observeRun('handoff', context.taskId, (run) => handoffUnder(spec, run), { scheduler: spec.scheduler, describe: describeCall });

@@ -9,7 +9,7 @@ import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './Ha
 import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import { ChainRun } from './internal/ChainRun';
 import { describeCall } from './internal/handoffEngine';
-import { DistinctAgentIds, HandoffStepSchema, isStep } from './internal/rules';
+import { DistinctAgentIds, HandoffStepSchema, isStep, refuseRun } from './internal/rules';
 
 /**
  * Builds a {@link HandoffChain}: `HandoffChain.builder().add(a).add(b, predicate).build()`.
@@ -220,6 +220,7 @@ export class HandoffChain {
    * ```
    */
   events$(handoff: HandoffStrategy, context: HandoffContext, options?: Omit<HandoffExecuteOptions, 'run'>): Observable<RunEvent> {
+    refuseRun('HandoffChain events options', options);
     checkChainCall(context, options);
     return observeRun('chain', context.taskId, (run) => this.#steps$(handoff, context, underNode(options, run)).pipe(toArray()), {
       scheduler: options?.scheduler,

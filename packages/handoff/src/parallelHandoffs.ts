@@ -4,7 +4,7 @@ import { ConfigError, configRules, lastValue, observeRun, parseConfig, traceRun,
 import { currentHandoffChain } from './currentHandoffChain';
 import { Handoff } from './Handoff';
 import { failedCall } from './internal/handoffEngine';
-import { DistinctAgentIds, isAgent, signedCountRule } from './internal/rules';
+import { DistinctAgentIds, isAgent, refuseRun, signedCountRule } from './internal/rules';
 import type { HandoffOutcome } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';
 import type { Message } from '@rxagents/core';
@@ -127,6 +127,7 @@ export function parallelHandoffs$(source: HandoffSource, tasks: readonly Paralle
  * ```
  */
 export function parallelHandoffsEvents$(source: HandoffSource, tasks: readonly ParallelHandoffTask[], options: Omit<ParallelHandoffsOptions, 'run' | 'signal'> = {}): Observable<RunEvent> {
+  refuseRun('parallelHandoffs events options', options);
   const { maxConcurrent, messages } = checkParallel(tasks, options);
   const first = tasks.find(([target]) => target instanceof Handoff)?.[0] as Handoff | undefined;
   return observeRun('parallel-handoffs', inputOf(tasks), (run) => fanOut$(source, tasks, maxConcurrent, messages, run), {

@@ -6,6 +6,7 @@ import { HandoffRoutingError } from './errors/HandoffRoutingError';
 import { HandoffValidationError } from './errors/HandoffValidationError';
 import type { Handoff } from './Handoff';
 import type { HandoffOutcome } from './HandoffOutcome';
+import { refuseRun } from './internal/rules';
 import { normalizeHandoffs, type HandoffSpec } from './normalizeHandoffs';
 import type { ToolCallingModel, ToolCallingResponse } from './ToolCallingModel';
 
@@ -178,6 +179,7 @@ export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
       }),
     events$: (input: string, options: Omit<AgentCallOptions, 'run'> = {}): Observable<RunEvent> => {
       // Refuses bad input or options now rather than as a silent run.
+      refuseRun(`routing agent "${parsed.id}" events options`, options);
       invoke$(agent, input, options);
       return observeRun('routing', input, (run) => invoke$(agent, input, { ...options, run }), { scheduler: options.scheduler });
     },

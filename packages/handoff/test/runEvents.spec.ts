@@ -8,6 +8,7 @@ import {
   HandoffChain,
   HandoffContext,
   handoffFilters,
+  handoffTo,
   parallelHandoffs,
   parallelHandoffs$,
   parallelHandoffsEvents$,
@@ -410,5 +411,37 @@ describe('run events of parallelHandoffs', () => {
     expect(signals).toHaveLength(2);
     subscription.unsubscribe();
     expect(signals.every((signal) => signal.aborted)).toBe(true);
+  });
+});
+
+describe('run events across the package', () => {
+  it('a routing agent as a step of a chain shows its routed call under its own call, under the step\'s handoff', async () => {
+    const billing = defineAgent('billing', () => from(['bil', 'led']));
+    const assistant = routingAgent({ id: 'assistant', handoffs: [handoff({ agent: billing, condition: () => true })] });
+    const chain = HandoffChain.builder().add(defineAgent('intake', async () => 'ok')).add(assistant).build();
+    const events = await eventsOf(chain.events$(new DefaultHandoff(), HandoffContext.of('t')));
+    const starts = events.filter((event) => event.type === 'run-start' || event.type === 'call-start');
+    expect(starts.map((event) => (event.type === 'run-start' ? `run:${event.name}` : `call:${event.agentId}`))).toEqual(['run:chain', 'run:handoff', 'call:assistant', 'run:handoff', 'call:billing']);
+    for (let index = 1; index < starts.length; index += 1) expect(starts[index]?.parentCallId).toBe(starts[index - 1]?.callId);
+    expect(rootEnd(events)).toMatchObject({ success: true, output: 'billed' });
+  });
+
+  it('a handoff operator given a run reports each handoff as a node of it', async () => {
+    const billing = defineAgent('billing', async (input) => `billed ${input.length}`);
+    const events = await eventsOf(
+      observeRun('operators', 'x', (run) => from([HandoffContext.of('a'), HandoffContext.of('b')]).pipe(handoffTo(billing, { run }), toArray(), map((results) => results.map((result) => result.taskId).join()))),
+    );
+    expect(events.filter((event) => event.type === 'handoff').map((event) => event.type === 'handoff' && event.taskId)).toEqual(['a', 'b']);
+    expect(rootEnd(events)).toMatchObject({ success: true, output: 'a,b' });
+  });
+
+  it('events$ refuses a run option: its events are a run of their own', () => {
+    const billing = defineAgent('billing', async () => 'ok');
+    const run = { runId: 'r', callId: null, parentCallId: null, scheduler: { now: () => 0, schedule: () => undefined }, emit: () => undefined } as never;
+    expect(() => new DefaultHandoff().events$({ id: 'a' }, billing, HandoffContext.of('t'), { run } as never)).toThrow(/DefaultHandoff events options: run is not an option of events\$/);
+    expect(() => HandoffChain.builder().add(billing).build().events$(new DefaultHandoff(), HandoffContext.of('t'), { run } as never)).toThrow(/HandoffChain events options: run/);
+    expect(() => new ConditionalHandoff().events$(new DefaultHandoff(), { id: 'a' }, HandoffContext.of('t'), { run } as never)).toThrow(/ConditionalHandoff events options: run/);
+    expect(() => parallelHandoffsEvents$({ id: 'a' }, [[billing, 'x']], { run } as never)).toThrow(/parallelHandoffs events options: run/);
+    expect(() => routingAgent({ id: 'assistant', handoffs: [billing] }).events$('x', { run } as never)).toThrow(/routing agent "assistant" events options: run/);
   });
 });
