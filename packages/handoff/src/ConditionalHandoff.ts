@@ -1,6 +1,6 @@
-import { asyncScheduler, catchError, defaultIfEmpty, defer, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription, take, throwError } from 'rxjs';
+import { asyncScheduler, catchError, defaultIfEmpty, defer, last, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription, take, throwError } from 'rxjs';
 import { z } from 'zod';
-import { fromAbortSignal, lastValue, parseConfig, type Agent } from '@rxagents/core';
+import { fromAbortSignal, lastValue, observeRun, parseConfig, traceRun, type Agent, type RunContext, type RunEvent } from '@rxagents/core';
 import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffRoutingError } from './errors/HandoffRoutingError';
@@ -9,8 +9,8 @@ import type { HandoffPredicate } from './HandoffPredicate';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { evaluatePredicate } from './internal/evaluatePredicate';
-import { failedHandoff } from './internal/handoffEngine';
-import { agentRule, checkHandoffCall, DistinctAgentIds, HandoffStepSchema, isAgent, isStep } from './internal/rules';
+import { describeCall, failedHandoff } from './internal/handoffEngine';
+import { agentRule, checkHandoffCall, DistinctAgentIds, HandoffStepSchema, isAgent, isStep, refuseRun } from './internal/rules';
 
 const RouterSchema = z.strictObject({
   routes: z.array(HandoffStepSchema.required({ predicate: true })),
@@ -189,8 +189,50 @@ export class ConditionalHandoff {
    * ```
    */
   execute$(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
-    checkHandoffCall('ConditionalHandoff', from, undefined, context, (value) => value instanceof HandoffContext);
-    if (options !== undefined) parseConfig(HandoffExecuteOptionsSchema, options, 'ConditionalHandoff options');
+    const run = checkRouteCall(from, context, options);
+    if (run === undefined) return this.#execute$(handoff, from, context, options);
+    return traceRun(run, 'route', context.taskId, (node) => this.#execute$(handoff, from, context, { ...options, run: node }), describeCall);
+  }
+
+  /**
+   * The routing's run events: the same run as {@link ConditionalHandoff.execute$}, as a new run named
+   * `route` whose events you get as they happen.
+   *
+   * @remarks
+   * One run per subscription: `run-start` (input: the task id), the chosen route's `handoff` node (a
+   * `DefaultHandoff` reports its `handoff` event and the receiver's call, deltas as they come, under it),
+   * then `run-end` with the result's `success` and `output` or `error`. When no route matches (a
+   * `HandoffRoutingError`) or a predicate fails, no handoff runs and `run-end` carries the error
+   * serialised. Every event's `at` is read from `options.scheduler` (default `asyncScheduler`).
+   * Unsubscribing aborts the receiver.
+   *
+   * @param handoff - The strategy the chosen route runs through.
+   * @param from - The sender.
+   * @param context - The task the predicates see.
+   * @param options - As for `execute$`, without `run`.
+   * @returns The run's events.
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} when `from`, `context` or an option is invalid.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { ConditionalHandoff, DefaultHandoff, HandoffContext } from '@rxagents/handoff';
+   *
+   * const router = new ConditionalHandoff()
+   *   .when((context) => context.payload.kind === 'refund', defineAgent('refunds', async () => 'refunded'))
+   *   .otherwise(defineAgent('support', async () => 'answered'));
+   * router.events$(new DefaultHandoff(), { id: 'triage' }, HandoffContext.of('t-9', { kind: 'refund' })).subscribe((event) => {
+   *   if (event.type === 'handoff') console.log(event.to); // refunds
+   * });
+   * ```
+   */
+  events$(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, options?: Omit<HandoffExecuteOptions, 'run'>): Observable<RunEvent> {
+    refuseRun('ConditionalHandoff events options', options);
+    checkRouteCall(from, context, options);
+    return observeRun('route', context.taskId, (run) => this.#execute$(handoff, from, context, { ...options, run }), { scheduler: options?.scheduler, describe: describeCall });
+  }
+
+  #execute$(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, options: HandoffExecuteOptions | undefined): Observable<HandoffResult> {
     const scheduler: SchedulerLike = options?.scheduler ?? asyncScheduler;
     return defer(() => {
       const start = scheduler.now();
@@ -210,7 +252,8 @@ export class ConditionalHandoff {
           const agent = decision.agent;
           // A strategy of the user's is held to the contract: one result, never an error.
           return defer(() => handoff.execute$(from, agent, context, options)).pipe(
-            take(1),
+            // In a run, the result is passed on at completion, so the handoff's node ends on its own first.
+            options?.run === undefined ? take(1) : last((_result: HandoffResult, index: number) => index === 0, undefined),
             catchError((error: unknown) => failure(error, agent.id)),
             defaultIfEmpty(undefined),
             mergeMap((result) =>
@@ -241,6 +284,12 @@ export class ConditionalHandoff {
 }
 
 /** Errors with the signal's reason when it aborts; never emits. */
+/** Refuses a source without an id, a context that is not a `HandoffContext` and invalid options; returns the run, if any. */
+function checkRouteCall(from: unknown, context: unknown, options: HandoffExecuteOptions | undefined): RunContext | undefined {
+  checkHandoffCall('ConditionalHandoff', from, undefined, context, (value) => value instanceof HandoffContext);
+  return options === undefined ? undefined : parseConfig(HandoffExecuteOptionsSchema, options, 'ConditionalHandoff options').run;
+}
+
 function abortOf(signal: AbortSignal): Observable<never> {
   return fromAbortSignal(signal).pipe(mergeMap((reason) => throwError(() => reason)));
 }

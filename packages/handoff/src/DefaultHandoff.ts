@@ -1,16 +1,17 @@
 import { asyncScheduler, type Observable } from 'rxjs';
 import { z } from 'zod';
-import { configRules, lastValue, parseConfig, reportUnhandledError, type Agent, type AgentCallResult } from '@rxagents/core';
+import { configRules, lastValue, observeRun, parseConfig, reportUnhandledError, traceRun, type Agent, type AgentCallResult, type RunContext, type RunEvent } from '@rxagents/core';
 import { HandoffContext } from './HandoffContext';
-import { checkHandoffCall } from './internal/rules';
+import { checkHandoffCall, refuseRun } from './internal/rules';
 import type { HandoffListener } from './HandoffListener';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffPrompt, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { defaultHandoffPrompt } from './defaultHandoffPrompt';
-import { handoff$, type HandoffObservers, type HandoffSpec } from './internal/handoffEngine';
+import { describeCall, handoff$, type HandoffObservers, type HandoffSpec } from './internal/handoffEngine';
 
 /**
- * The zod schema of {@link HandoffExecuteOptions}, used for a {@link DefaultHandoff}'s defaults and per-call options.
+ * The zod schema of {@link HandoffExecuteOptions}, used for a {@link DefaultHandoff}'s per-call options (its
+ * defaults take the same fields but `run`).
  *
  * @example
  * ```ts
@@ -25,7 +26,11 @@ export const HandoffExecuteOptionsSchema = z.strictObject({
   scheduler: configRules.scheduler().optional(),
   signal: configRules.abortSignal().optional(),
   prompt: configRules.function<HandoffPrompt>().optional(),
+  run: configRules.runContext().optional(),
 });
+
+/** A strategy's defaults: every per-call option but the run, which belongs to one call. */
+const HandoffDefaultsSchema = HandoffExecuteOptionsSchema.omit({ run: true });
 
 const listenerMethod = configRules.function<(...args: never[]) => void>().optional();
 const HandoffListenerSchema = z.strictObject({ onBefore: listenerMethod, onAfter: listenerMethod, onFailed: listenerMethod });
@@ -62,10 +67,10 @@ const HandoffListenerSchema = z.strictObject({ onBefore: listenerMethod, onAfter
  */
 export class DefaultHandoff implements HandoffStrategy {
   private readonly listeners = new Set<{ readonly listener: HandoffListener }>();
-  private readonly defaults: HandoffExecuteOptions;
+  private readonly defaults: Omit<HandoffExecuteOptions, 'run'>;
 
-  constructor(options: HandoffExecuteOptions = {}) {
-    this.defaults = parseConfig(HandoffExecuteOptionsSchema, options, 'DefaultHandoff options');
+  constructor(options: Omit<HandoffExecuteOptions, 'run'> = {}) {
+    this.defaults = parseConfig(HandoffDefaultsSchema, options, 'DefaultHandoff options');
   }
 
   /**
@@ -107,25 +112,50 @@ export class DefaultHandoff implements HandoffStrategy {
    * ```
    */
   execute$(from: HandoffSource, to: Agent, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
-    checkHandoffCall('DefaultHandoff', from, to, context, isHandoffContext);
-    const settings = options === undefined ? this.defaults : { ...this.defaults, ...parseConfig(HandoffExecuteOptionsSchema, options, 'DefaultHandoff execute options') };
-    const { taskId, handoffChain } = context;
-    return handoff$<HandoffContext, HandoffResult>({
-      from,
-      to,
-      prompt: settings.prompt ?? defaultHandoffPrompt,
-      context,
-      chain: handoffChain === undefined ? undefined : Object.freeze([...handoffChain, from.id]),
-      messages: undefined,
-      metadata: { ...context.metadata, taskId },
-      request: to.receive === undefined ? undefined : { type: 'HANDOFF_REQUEST', from: from.id, to: to.id, payload: { ...context.payload, taskId } },
-      scheduler: settings.scheduler ?? asyncScheduler,
-      timeout: settings.timeout,
-      signal: settings.signal,
-      permits: undefined,
-      observers: this.observers,
-      shape: strategyResult,
-    });
+    const settings = this.settings(from, to, context, options);
+    const spec = this.spec(from, to, context, settings);
+    const run = settings.run;
+    if (run === undefined) return handoff$(spec);
+    return traceRun(run, 'handoff', context.taskId, (node) => handoffUnder(spec, node), describeCall);
+  }
+
+  /**
+   * The handoff's run events: the same handoff as {@link DefaultHandoff.execute$}, run as a new run
+   * named `handoff` whose events you get as they happen.
+   *
+   * @remarks
+   * One run per subscription: `run-start` (input: the task id), a `handoff` event (`from`, `to`,
+   * `taskId`), the receiver's call (`call-start`, a `text-delta` per chunk as the receiver emits it,
+   * `call-end` or `call-error` with the error serialised), then `run-end` with the result's `success` and
+   * `output` or `error`; then completion. Unsubscribing aborts the receiver. To put the handoff inside a
+   * run of your own, pass `run` to `execute$` instead.
+   *
+   * @param from - The sender.
+   * @param to - The receiver.
+   * @param context - The task.
+   * @param options - As for `execute$`, without `run`; `scheduler` is also the clock of every event's `at`.
+   * @returns The run's events.
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} when the arguments or options are invalid.
+   *
+   * @example
+   * ```ts
+   * import { from } from 'rxjs';
+   * import { defineAgent } from '@rxagents/core';
+   * import { DefaultHandoff, HandoffContext } from '@rxagents/handoff';
+   *
+   * const intake = defineAgent('intake', async () => 'ok');
+   * const billing = defineAgent('billing', () => from(['Refund ', 'approved']));
+   * new DefaultHandoff().events$(intake, billing, HandoffContext.of('ticket-7')).subscribe((event) => {
+   *   if (event.type === 'handoff') console.log(`${event.from} -> ${event.to}`); // intake -> billing
+   *   if (event.type === 'text-delta') console.log(event.delta);
+   * });
+   * ```
+   */
+  events$(from: HandoffSource, to: Agent, context: HandoffContext, options?: Omit<HandoffExecuteOptions, 'run'>): Observable<RunEvent> {
+    refuseRun('DefaultHandoff events options', options);
+    const settings = this.settings(from, to, context, options);
+    const spec = this.spec(from, to, context, settings);
+    return observeRun('handoff', context.taskId, (run) => handoffUnder(spec, run), { scheduler: spec.scheduler, describe: describeCall });
   }
 
   /**
@@ -143,6 +173,32 @@ export class DefaultHandoff implements HandoffStrategy {
    */
   execute(from: HandoffSource, to: Agent, context: HandoffContext, options?: HandoffExecuteOptions): Promise<HandoffResult> {
     return lastValue(this.execute$(from, to, context, options));
+  }
+
+  /** The call's settings: the defaults, then `options`; refuses bad arguments. */
+  private settings(from: HandoffSource, to: Agent, context: HandoffContext, options: HandoffExecuteOptions | undefined): HandoffExecuteOptions {
+    checkHandoffCall('DefaultHandoff', from, to, context, isHandoffContext);
+    return options === undefined ? this.defaults : { ...this.defaults, ...parseConfig(HandoffExecuteOptionsSchema, options, 'DefaultHandoff execute options') };
+  }
+
+  private spec(from: HandoffSource, to: Agent, context: HandoffContext, settings: HandoffExecuteOptions): HandoffSpec<HandoffContext, HandoffResult> {
+    const { taskId, handoffChain } = context;
+    return {
+      from,
+      to,
+      prompt: settings.prompt ?? defaultHandoffPrompt,
+      context,
+      chain: handoffChain === undefined ? undefined : Object.freeze([...handoffChain, from.id]),
+      messages: undefined,
+      metadata: { ...context.metadata, taskId },
+      request: to.receive === undefined ? undefined : { type: 'HANDOFF_REQUEST', from: from.id, to: to.id, payload: { ...context.payload, taskId } },
+      scheduler: settings.scheduler ?? asyncScheduler,
+      timeout: settings.timeout,
+      signal: settings.signal,
+      permits: undefined,
+      observers: this.observers,
+      shape: strategyResult,
+    };
   }
 
   private readonly observers: HandoffObservers<HandoffContext, HandoffResult> = {
@@ -182,6 +238,11 @@ function strategyResult(call: AgentCallResult, spec: HandoffSpec<HandoffContext,
   return call.success
     ? { success: true, agentId, input, output: call.output, startedAt, durationMs, fromAgentId, toAgentId: agentId, taskId, context }
     : { success: false, agentId, input, error: call.error, startedAt, durationMs, fromAgentId, toAgentId: agentId, taskId, context };
+}
+
+/** The handoff under the run node `run` (`undefined`: none). */
+function handoffUnder(spec: HandoffSpec<HandoffContext, HandoffResult>, run: RunContext | undefined): Observable<HandoffResult> {
+  return handoff$({ ...spec, run, taskId: spec.context.taskId });
 }
 
 function isHandoffContext(value: unknown): boolean {

@@ -1,6 +1,6 @@
 import { asyncScheduler, defer, map, type Observable, type SchedulerLike, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { AgentTimeoutError, configRules, lastValue, parseConfig, preview, reportUnhandledError, type Agent, type AgentCallResult, type Message } from '@rxagents/core';
+import { AgentTimeoutError, configRules, lastValue, observeRun, parseConfig, preview, reportUnhandledError, traceRun, type Agent, type AgentCallResult, type Message, type RunContext, type RunEvent } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffTimeoutError } from './errors/HandoffTimeoutError';
@@ -12,7 +12,7 @@ import { HandoffRequestSchema, type HandoffRequest } from './HandoffRequest';
 import type { HandoffSource } from './HandoffStrategy';
 import { handoffToolDescription, handoffToolName } from './handoffToolName';
 import { resolveHandoffToolPolicy } from './HandoffToolPolicy';
-import { checkHandoffGuards, handoff$, type HandoffSpec } from './internal/handoffEngine';
+import { checkHandoffGuards, describeCall, handoff$, type HandoffSpec } from './internal/handoffEngine';
 import { HandoffPermits } from './internal/HandoffPermits';
 import { toolNamesOf } from './internal/toolNamesOf';
 import { selectMessages } from './selectHandoffMessages';
@@ -29,8 +29,13 @@ import type { ToolDefinition } from './ToolCallingModel';
  * ```
  */
 export interface HandoffCallOptions {
-  /** Aborting it aborts the target and rejects with the signal's reason. */
+  /** Aborting it aborts the target and rejects with the signal's reason (`execute` only; unsubscribe from `execute$` instead). */
   readonly signal?: AbortSignal;
+  /**
+   * The run to report into (from `observeRun`, a primitive's node, or an agent's `ChatOptions.run`): the
+   * handoff is then a `handoff` node of that run, with a `handoff` event and the target's call under it.
+   */
+  readonly run?: RunContext;
 }
 
 /**
@@ -45,7 +50,11 @@ export interface HandoffCallOptions {
  */
 export const HandoffCallOptionsSchema = z.strictObject({
   signal: configRules.abortSignal().optional(),
+  run: configRules.runContext().optional(),
 });
+
+/** `execute$` takes the run only: unsubscribing cancels it. */
+const HandoffExecuteRunSchema = HandoffCallOptionsSchema.pick({ run: true });
 
 const HandoffSourceSchema = z.looseObject({ id: configRules.id() }, { error: 'must be an object with a non-blank id' });
 
@@ -149,6 +158,8 @@ export class Handoff {
 
   /**
    * Hands `request` from `source` to the target; emits one {@link HandoffOutcome}, errors on a guard.
+   * With `options.run`, the handoff is a `handoff` node of that run (see {@link Handoff.events$} for
+   * what it says); `options` takes nothing else (unsubscribe to cancel).
    *
    * @example
    * ```ts
@@ -159,7 +170,46 @@ export class Handoff {
    * handoff({ agent: billing }).execute$({ id: 'triage' }, { input: 'invoice?' }).subscribe((outcome) => console.log(outcome.output));
    * ```
    */
-  execute$(source: HandoffSource, request: HandoffRequest): Observable<HandoffOutcome> {
+  execute$(source: HandoffSource, request: HandoffRequest, options?: Pick<HandoffCallOptions, 'run'>): Observable<HandoffOutcome> {
+    const run = options === undefined ? undefined : parseConfig(HandoffExecuteRunSchema, options, 'Handoff execute options').run;
+    if (run === undefined) return this.#execute$(source, request, undefined);
+    return traceRun(run, 'handoff', inputOf(request), (node) => this.#execute$(source, request, node), describeCall);
+  }
+
+  /**
+   * The handoff's run events: the same handoff as {@link Handoff.execute$}, run as a new run named
+   * `handoff` whose events you get as they happen.
+   *
+   * @remarks
+   * One run per subscription: `run-start` (input: the request's input), a `handoff` event (`from`: the
+   * source, `to`: the target, `taskId`: the request's `metadata.taskId` when it is a string, else the
+   * tool name), the target's call (`call-start`, a `text-delta` per chunk as the target emits it,
+   * `call-end` or `call-error`), then `run-end`. A guard (cycle, depth, timeout, concurrency, invalid
+   * arguments) ends the run with `success: false` and its typed error serialised (name, message, code);
+   * the events still complete normally. Every event's `at` is read from the handoff's `scheduler`.
+   * Unsubscribing aborts the target.
+   *
+   * @param source - Who hands off.
+   * @param request - The input, history and guards, as for `execute$`.
+   * @returns The run's events.
+   *
+   * @example
+   * ```ts
+   * import { from } from 'rxjs';
+   * import { defineAgent } from '@rxagents/core';
+   * import { handoff } from '@rxagents/handoff';
+   *
+   * const billing = defineAgent('billing', () => from(['Invoice ', 'paid']));
+   * handoff({ agent: billing })
+   *   .events$({ id: 'triage' }, { input: 'invoice?' })
+   *   .subscribe((event) => console.log(event.type)); // run-start, handoff, call-start, text-delta, text-delta, call-end, run-end
+   * ```
+   */
+  events$(source: HandoffSource, request: HandoffRequest): Observable<RunEvent> {
+    return observeRun('handoff', inputOf(request), (run) => this.#execute$(source, request, run), { scheduler: this.#scheduler, describe: describeCall });
+  }
+
+  #execute$(source: HandoffSource, request: HandoffRequest, run: RunContext | undefined): Observable<HandoffOutcome> {
     const { config, agent: target } = this;
     return defer(() => {
       let context: HandoffRunContext;
@@ -185,6 +235,8 @@ export class Handoff {
         permits: this.#permits,
         observers: undefined,
         shape: outcomeOf,
+        run,
+        taskId: run === undefined ? '' : this.#taskIdOf(request),
       }).pipe(
         map((outcome) => {
           // Only this handoff's own timeout is a guard; a nested handoff timing out inside the target is the target failing.
@@ -221,7 +273,8 @@ export class Handoff {
     } catch (error) {
       return Promise.reject(error);
     }
-    return lastValue(this.execute$(source, request), options);
+    const { run, signal } = options;
+    return lastValue(this.execute$(source, request, run === undefined ? undefined : { run }), signal === undefined ? {} : { signal });
   }
 
   #prepare(source: HandoffSource, request: HandoffRequest): HandoffRunContext {
@@ -285,6 +338,12 @@ export class Handoff {
     };
   }
 
+  /** The task id of the `handoff` event: the request's `metadata.taskId` when it is a string, else the tool name. */
+  #taskIdOf(request: HandoffRequest): string {
+    const taskId = request.metadata?.taskId;
+    return typeof taskId === 'string' ? taskId : this.toolName;
+  }
+
   #safely(callback: () => void): void {
     try {
       callback();
@@ -298,6 +357,12 @@ export class Handoff {
 /** An outcome: the target's call, with its duration in seconds too and the threaded context. */
 function outcomeOf(call: AgentCallResult, spec: HandoffSpec<HandoffRunContext, HandoffOutcome>): HandoffOutcome {
   return { ...call, handedOffTo: spec.to.id, durationSeconds: call.durationMs / 1000, context: spec.context };
+}
+
+/** What a request asks, as a run node's input (`''` when it is malformed: the run then fails with the error). */
+function inputOf(request: HandoffRequest): string {
+  const input: unknown = (request as { readonly input?: unknown } | undefined)?.input;
+  return typeof input === 'string' ? input : '';
 }
 
 /**

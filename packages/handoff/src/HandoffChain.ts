@@ -1,6 +1,6 @@
 import { Observable, toArray } from 'rxjs';
 import { z } from 'zod';
-import { ConfigError, configRules, lastValue, parseConfig, type Agent } from '@rxagents/core';
+import { ConfigError, configRules, lastValue, observeRun, parseConfig, traceRun, type Agent, type RunContext, type RunEvent, type RunOutcome } from '@rxagents/core';
 import { HandoffContext } from './HandoffContext';
 import type { HandoffChainStep } from './HandoffChainStep';
 import type { HandoffPredicate } from './HandoffPredicate';
@@ -8,7 +8,8 @@ import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import { ChainRun } from './internal/ChainRun';
-import { DistinctAgentIds, HandoffStepSchema, isStep } from './internal/rules';
+import { describeCall } from './internal/handoffEngine';
+import { DistinctAgentIds, HandoffStepSchema, isStep, refuseRun } from './internal/rules';
 
 /**
  * Builds a {@link HandoffChain}: `HandoffChain.builder().add(a).add(b, predicate).build()`.
@@ -146,10 +147,12 @@ export class HandoffChain {
    * ```
    */
   steps$(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
-    if (!(context instanceof HandoffContext)) {
-      throw new ConfigError('HandoffChain', [{ path: 'context', rule: 'must be a HandoffContext (build one with new HandoffContext or HandoffContext.of)', received: context }]);
-    }
-    if (options !== undefined) parseConfig(HandoffExecuteOptionsSchema, options, 'HandoffChain options');
+    const run = checkChainCall(context, options);
+    if (run === undefined) return this.#steps$(handoff, context, options);
+    return traceRun(run, 'chain', context.taskId, (node) => this.#steps$(handoff, context, underNode(options, node)), describeCall);
+  }
+
+  #steps$(handoff: HandoffStrategy, context: HandoffContext, options: HandoffExecuteOptions | undefined): Observable<HandoffResult> {
     const { steps, source } = this;
     const from = source ?? steps[0]?.agent;
     const firstStep = source === undefined ? 1 : 0;
@@ -178,7 +181,51 @@ export class HandoffChain {
    * ```
    */
   execute$(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult[]> {
-    return this.steps$(handoff, context, options).pipe(toArray());
+    const run = checkChainCall(context, options);
+    if (run === undefined) return this.#steps$(handoff, context, options).pipe(toArray());
+    return traceRun(run, 'chain', context.taskId, (node) => this.#steps$(handoff, context, underNode(options, node)).pipe(toArray()), describeSteps);
+  }
+
+  /**
+   * The chain's run events: the same run as {@link HandoffChain.execute$}, as a new run named `chain`
+   * whose events you get as they happen.
+   *
+   * @remarks
+   * One run per subscription: `run-start` (input: the task id), then for each step that runs, a
+   * `handoff` node from `handoff` (a `DefaultHandoff` reports its `handoff` event and the receiver's call,
+   * deltas as they come, under it; a strategy of your own gets the node as the `run` option), then
+   * `run-end`: `success` when every step succeeded, with the last step's output, else the first failure's
+   * error serialised. A step skipped by its predicate says nothing. Every event's `at` is read from
+   * `options.scheduler` (default `asyncScheduler`). Unsubscribing aborts the running step.
+   *
+   * @param handoff - The strategy each step runs through.
+   * @param context - The task.
+   * @param options - As for `execute$`, without `run`.
+   * @returns The run's events.
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} when `context` is not a `HandoffContext` or an option is invalid.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { DefaultHandoff, HandoffChain, HandoffContext } from '@rxagents/handoff';
+   *
+   * const chain = HandoffChain.builder()
+   *   .add(defineAgent('intake', async () => 'ok'))
+   *   .add(defineAgent('billing', async () => 'billed'))
+   *   .add(defineAgent('audit', async () => 'audited'))
+   *   .build();
+   * chain.events$(new DefaultHandoff(), HandoffContext.of('invoice-42')).subscribe((event) => {
+   *   if (event.type === 'handoff') console.log(`${event.from} -> ${event.to}`); // intake -> billing, billing -> audit
+   * });
+   * ```
+   */
+  events$(handoff: HandoffStrategy, context: HandoffContext, options?: Omit<HandoffExecuteOptions, 'run'>): Observable<RunEvent> {
+    refuseRun('HandoffChain events options', options);
+    checkChainCall(context, options);
+    return observeRun('chain', context.taskId, (run) => this.#steps$(handoff, context, underNode(options, run)).pipe(toArray()), {
+      scheduler: options?.scheduler,
+      describe: describeSteps,
+    });
   }
 
   /**
@@ -200,6 +247,27 @@ export class HandoffChain {
 }
 
 /** The sender a chain with `from()` and no source given uses. */
+/** Refuses a context that is not a `HandoffContext` and invalid options; returns the run, if any. */
+function checkChainCall(context: unknown, options: HandoffExecuteOptions | undefined): RunContext | undefined {
+  if (!(context instanceof HandoffContext)) {
+    throw new ConfigError('HandoffChain', [{ path: 'context', rule: 'must be a HandoffContext (build one with new HandoffContext or HandoffContext.of)', received: context }]);
+  }
+  return options === undefined ? undefined : parseConfig(HandoffExecuteOptionsSchema, options, 'HandoffChain options').run;
+}
+
+/** `options` with the run node every step reports into. */
+function underNode(options: HandoffExecuteOptions | undefined, run: RunContext | undefined): HandoffExecuteOptions {
+  return { ...options, run };
+}
+
+/** A chain's outcome: a success when every step succeeded (with the last output), else the first failure. */
+function describeSteps(results: readonly HandoffResult[]): RunOutcome {
+  const failed = results.find((result) => !result.success);
+  if (failed !== undefined) return describeCall(failed);
+  const last = results.at(-1);
+  return last === undefined ? { success: true } : describeCall(last);
+}
+
 const CALLER: HandoffSource = Object.freeze({ id: 'caller' });
 
 /**

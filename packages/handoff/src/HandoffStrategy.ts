@@ -1,5 +1,5 @@
 import type { Observable, SchedulerLike } from 'rxjs';
-import type { Agent } from '@rxagents/core';
+import type { Agent, RunContext } from '@rxagents/core';
 import type { HandoffContext } from './HandoffContext';
 import type { HandoffResult } from './HandoffResult';
 
@@ -57,6 +57,12 @@ export interface HandoffExecuteOptions {
   readonly signal?: AbortSignal;
   /** The prompt the receiver answers, built from the context. Defaults to {@link defaultHandoffPrompt}. Strategies of your own may ignore it. */
   readonly prompt?: HandoffPrompt;
+  /**
+   * The run to report into (a `RunContext` from `observeRun`, a primitive's node, or an agent's
+   * `ChatOptions.run`): the handoff is then a `handoff` node of that run, with a `handoff` event and the
+   * receiver's call (deltas as they come) under it. Strategies of your own may ignore it.
+   */
+  readonly run?: RunContext;
 }
 
 /**

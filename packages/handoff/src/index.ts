@@ -52,6 +52,7 @@ export { normalizeHandoffs, type HandoffSpec } from './normalizeHandoffs';
 export {
   parallelHandoffs,
   parallelHandoffs$,
+  parallelHandoffsEvents$,
   ParallelHandoffsOptionsSchema,
   type ParallelHandoffsOptions,
   type ParallelHandoffTask,

@@ -1,10 +1,10 @@
 import { asyncScheduler, catchError, defer, from, map, mergeMap, type Observable, of, reduce } from 'rxjs';
 import { z } from 'zod';
-import { ConfigError, configRules, lastValue, parseConfig, type Agent } from '@rxagents/core';
+import { ConfigError, configRules, lastValue, observeRun, parseConfig, traceRun, type Agent, type RunContext, type RunEvent, type RunOutcome } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { Handoff } from './Handoff';
 import { failedCall } from './internal/handoffEngine';
-import { DistinctAgentIds, isAgent, signedCountRule } from './internal/rules';
+import { DistinctAgentIds, isAgent, refuseRun, signedCountRule } from './internal/rules';
 import type { HandoffOutcome } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';
 import type { Message } from '@rxagents/core';
@@ -39,6 +39,12 @@ export interface ParallelHandoffsOptions {
   readonly messages?: readonly Message[];
   /** Aborting it aborts every running target and rejects (Promise form only). */
   readonly signal?: AbortSignal;
+  /**
+   * The run to report into (from `observeRun`, a primitive's node, or an agent's `ChatOptions.run`): the
+   * fan-out is then a `parallel-handoffs` node with each task's `handoff` node under it. For a run of its
+   * own, use {@link parallelHandoffsEvents$}.
+   */
+  readonly run?: RunContext;
 }
 
 /**
@@ -55,6 +61,7 @@ export const ParallelHandoffsOptionsSchema = z.strictObject({
   maxConcurrent: signedCountRule().default(5),
   messages: z.array(z.custom<Message>((value) => typeof value === 'object' && value !== null)).readonly().optional(),
   signal: configRules.abortSignal().optional(),
+  run: configRules.runContext().optional(),
 });
 
 /**
@@ -66,7 +73,9 @@ export const ParallelHandoffsOptionsSchema = z.strictObject({
  * siblings: cycle detection and `maxDepth` are enforced per task. A failure, including a guard's error,
  * is an outcome with `success: false` and `error`, never an error of the whole fan-out (a guard's
  * outcome has `durationMs: 0` and the task's prompt as `input`). An agent target
- * gets a default {@link Handoff}; a `Handoff` target keeps its own settings and semaphore.
+ * gets a default {@link Handoff}; a `Handoff` target keeps its own settings and semaphore. With the `run`
+ * option, the fan-out is a `parallel-handoffs` node of that run; for a run of its own, use the twin
+ * {@link parallelHandoffsEvents$}.
  *
  * @example
  * ```ts
@@ -81,7 +90,55 @@ export const ParallelHandoffsOptionsSchema = z.strictObject({
  * ```
  */
 export function parallelHandoffs$(source: HandoffSource, tasks: readonly ParallelHandoffTask[], options: ParallelHandoffsOptions = {}): Observable<HandoffOutcome[]> {
-  const { maxConcurrent, messages } = parseConfig(ParallelHandoffsOptionsSchema, options, 'parallelHandoffs options');
+  const { maxConcurrent, messages, run } = checkParallel(tasks, options);
+  if (run === undefined) return fanOut$(source, tasks, maxConcurrent, messages, undefined);
+  return traceRun(run, 'parallel-handoffs', inputOf(tasks), (node) => fanOut$(source, tasks, maxConcurrent, messages, node), describeOutcomes);
+}
+
+/**
+ * The fan-out's run events: the same run as {@link parallelHandoffs$}, as a new run named
+ * `parallel-handoffs` whose events you get as they happen (the twin of `parallelHandoffs$`; to put the
+ * fan-out inside a run of your own, pass its `run` option instead).
+ *
+ * @remarks
+ * One run per subscription: `run-start` (input: the tasks' prompts, one a line), then each task's
+ * `handoff` node (its `handoff` event and the target's call, deltas as they come; running side by side, so
+ * their events interleave), then `run-end`: `success` when every task succeeded, else the first failed
+ * task's error serialised (a guard's typed error: cycle, depth, timeout, concurrency). Every event's `at`
+ * is read from the first `Handoff` target's scheduler, else `asyncScheduler`. Unsubscribing aborts every
+ * running target.
+ *
+ * @param source - Who hands off.
+ * @param tasks - The targets and their prompts.
+ * @param options - As for `parallelHandoffs$`, without `run` (and without `signal`: unsubscribe instead).
+ * @returns The run's events.
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when a task or an option is invalid.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { parallelHandoffsEvents$ } from '@rxagents/handoff';
+ *
+ * const billing = defineAgent('billing', async () => 'refunded the duplicate charge');
+ * const refunds = defineAgent('refunds', async () => 'refund for #42 started');
+ * parallelHandoffsEvents$({ id: 'triage' }, [[billing, 'Why was I charged twice?'], [refunds, 'Refund order #42']]).subscribe((event) => {
+ *   if (event.type === 'handoff') console.log(event.to); // billing, then refunds
+ * });
+ * ```
+ */
+export function parallelHandoffsEvents$(source: HandoffSource, tasks: readonly ParallelHandoffTask[], options: Omit<ParallelHandoffsOptions, 'run' | 'signal'> = {}): Observable<RunEvent> {
+  refuseRun('parallelHandoffs events options', options);
+  const { maxConcurrent, messages } = checkParallel(tasks, options);
+  const first = tasks.find(([target]) => target instanceof Handoff)?.[0] as Handoff | undefined;
+  return observeRun('parallel-handoffs', inputOf(tasks), (run) => fanOut$(source, tasks, maxConcurrent, messages, run), {
+    scheduler: first?.config.scheduler ?? asyncScheduler,
+    describe: describeOutcomes,
+  });
+}
+
+/** Refuses invalid tasks and options; returns the options parsed. */
+function checkParallel(tasks: readonly ParallelHandoffTask[], options: ParallelHandoffsOptions): ReturnType<typeof ParallelHandoffsOptionsSchema.parse> {
+  const parsed = parseConfig(ParallelHandoffsOptionsSchema, options, 'parallelHandoffs options');
   if (!Array.isArray(tasks)) throw new ConfigError('parallelHandoffs tasks', [{ path: '', rule: 'must be an array', received: tasks }]);
   tasks.forEach((task, index) => {
     const [target, prompt] = Array.isArray(task) ? task : [];
@@ -91,6 +148,22 @@ export function parallelHandoffs$(source: HandoffSource, tasks: readonly Paralle
   });
   const ids = new DistinctAgentIds('parallelHandoffs tasks');
   tasks.forEach(([target], index) => ids.add(target instanceof Handoff ? target.agent : target, String(index)));
+  return parsed;
+}
+
+/** The tasks' prompts, one a line: the fan-out's input as a run node. */
+function inputOf(tasks: readonly ParallelHandoffTask[]): string {
+  return tasks.map(([, prompt]) => prompt).join('\n');
+}
+
+/** A fan-out's outcome: a success when every task succeeded, else the first failure's error. */
+function describeOutcomes(outcomes: readonly HandoffOutcome[]): RunOutcome {
+  const failed = outcomes.find((outcome) => !outcome.success);
+  return failed === undefined ? { success: true } : { success: false, error: failed.error };
+}
+
+/** Runs the tasks, each as a handoff reporting into `run` when there is one. */
+function fanOut$(source: HandoffSource, tasks: readonly ParallelHandoffTask[], maxConcurrent: number, messages: readonly Message[] | undefined, run: RunContext | undefined): Observable<HandoffOutcome[]> {
   return defer(() => {
     const snapshot = [...currentHandoffChain()];
     const handoffs = tasks.map(([target]) => (target instanceof Handoff ? target : new Handoff({ agent: target })));
@@ -99,7 +172,8 @@ export function parallelHandoffs$(source: HandoffSource, tasks: readonly Paralle
         ({ prompt, index }) => {
           const handoff = handoffs[index] as Handoff;
           const handoffChain = [...snapshot];
-          return handoff.execute$(source, { input: prompt, handoffChain, ...(messages === undefined ? {} : { messages }) }).pipe(
+          const request = { input: prompt, handoffChain, ...(messages === undefined ? {} : { messages }) };
+          return handoff.execute$(source, request, run === undefined ? undefined : { run }).pipe(
             catchError((error: unknown) => {
               const agentId = handoff.agent.id;
               const context = { input: prompt, messages: [], handoffChain: Object.freeze([...handoffChain, source.id]) };

@@ -1,11 +1,12 @@
 import { defer, from, last, mergeMap, type Observable, type ObservableInput, of, throwError } from 'rxjs';
 import { z } from 'zod';
-import { configRules, parseConfig, preview, type Agent, type ChatOptions, type Message } from '@rxagents/core';
+import { configRules, invoke$, observeRun, parseConfig, preview, type Agent, type AgentCallOptions, type ChatOptions, type Message, type RunEvent } from '@rxagents/core';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffRoutingError } from './errors/HandoffRoutingError';
 import { HandoffValidationError } from './errors/HandoffValidationError';
 import type { Handoff } from './Handoff';
 import type { HandoffOutcome } from './HandoffOutcome';
+import { refuseRun } from './internal/rules';
 import { normalizeHandoffs, type HandoffSpec } from './normalizeHandoffs';
 import type { ToolCallingModel, ToolCallingResponse } from './ToolCallingModel';
 
@@ -69,6 +70,19 @@ export interface RoutingAgent extends Agent {
   /** Its handoffs, normalised. */
   readonly handoffs: readonly Handoff[];
   readonly instructions: string | undefined;
+  /**
+   * One call of this agent as a new run named `routing`, whose events you get as they happen: `run-start`,
+   * the agent's `call-start`, under it the chosen `handoff` node (its `handoff` event and the target's call,
+   * a `text-delta` per chunk as the target emits it), the agent's `call-end` (or `call-error` with the
+   * error serialised: no route, a guard, a failed target), then `run-end` with the reply. The same call as
+   * `invoke$(agent, input, options)`; inside a run of your own, pass the run to that call instead.
+   *
+   * @param input - What the agent is asked.
+   * @param options - As for an agent call (`invoke$`), without `run`; `scheduler` is also the clock of every event's `at`.
+   * @returns The run's events.
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} when `input` or an option is invalid.
+   */
+  events$(input: string, options?: Omit<AgentCallOptions, 'run'>): Observable<RunEvent>;
 }
 
 /**
@@ -84,7 +98,10 @@ export interface RoutingAgent extends Agent {
  * boolean, or a model that answers no `{ content?, toolCalls? }` object (a bare string, `undefined`), fails
  * the call with {@link HandoffContractError}. The target's reply is the routing
  * agent's reply; a handoff that fails makes the call fail. History in `ChatOptions.context` is passed on,
- * and each handoff's context policy selects from it.
+ * and each handoff's context policy selects from it. Called inside a run (`ChatOptions.run`, as any
+ * agent call with a `run` option gives it), the chosen handoff reports as a `handoff` node under the
+ * agent's own call, with the target's call (deltas as they come) under it; `events$` runs one call as a
+ * run of its own.
  *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} when the config or a handoff entry is invalid.
  *
@@ -121,9 +138,10 @@ export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
         const history = options.context ?? [];
         const metadata = options.metadata ?? {};
         const matched = handoffs.find((handoff) => handoff.matches({ input, messages: history, metadata }));
+        const run = options.run === undefined ? undefined : { run: options.run };
         const hand = (handoff: Handoff, args?: string): Observable<string> =>
           handoff
-            .execute$(agent, { input, messages: history, metadata, ...(args === undefined ? {} : { arguments: args }) })
+            .execute$(agent, { input, messages: history, metadata, ...(args === undefined ? {} : { arguments: args }) }, run)
             .pipe(mergeMap(outcomeToReply));
         if (matched !== undefined) return hand(matched);
         if (model === undefined) {
@@ -159,6 +177,12 @@ export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
           }),
         );
       }),
+    events$: (input: string, options: Omit<AgentCallOptions, 'run'> = {}): Observable<RunEvent> => {
+      // Refuses bad input or options now rather than as a silent run.
+      refuseRun(`routing agent "${parsed.id}" events options`, options);
+      invoke$(agent, input, options);
+      return observeRun('routing', input, (run) => invoke$(agent, input, { ...options, run }), { scheduler: options.scheduler });
+    },
   };
   return Object.freeze(agent);
 }

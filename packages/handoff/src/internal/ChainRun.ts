@@ -136,7 +136,7 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
     this.running = agent;
     // Any strategy, the shipped one included, through its public contract; whatever it does (throw, error,
     // complete empty, emit twice), the step gets one result.
-    const step = new StepObserver(this, agent);
+    const step = this.options?.run === undefined ? new StepObserver(this, agent) : new RunStepObserver(this, agent);
     try {
       this.active = this.handoff.execute$(this.from, agent, this.current, this.options).subscribe(step);
     } catch (error) {
@@ -155,11 +155,11 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
  * `subscribe` takes it as it is instead of wrapping it (one allocation less per hop).
  */
 class StepObserver extends Subscriber<HandoffResult> {
-  private settled = false;
+  protected settled = false;
 
   constructor(
-    private readonly run: ChainRun,
-    private readonly agent: Agent,
+    protected readonly run: ChainRun,
+    protected readonly agent: Agent,
   ) {
     super();
   }
@@ -182,5 +182,40 @@ class StepObserver extends Subscriber<HandoffResult> {
     if (this.settled) return;
     this.settled = true;
     this.run.failStep(this.agent, new HandoffContractError(`the strategy handing off to "${this.agent.id}"`, 'completed without a result', undefined));
+  }
+}
+
+/**
+ * A step in a run: the chain goes on when the step completes rather than at its result, so the step's
+ * node reports its own end (a `run-end` with its outcome) before the next step starts, and is not cut
+ * short (reported as cancelled) by the chain ending at its last result.
+ */
+class RunStepObserver extends StepObserver {
+  private result: HandoffResult | undefined;
+
+  protected override _next(result: HandoffResult): void {
+    if (!this.settled) this.result ??= result;
+  }
+
+  protected override _error(error: unknown): void {
+    if (this.result === undefined) {
+      super._error(error);
+      return;
+    }
+    this.unsubscribe();
+    if (this.settled) return;
+    this.settled = true;
+    this.run.next(this.result);
+  }
+
+  protected override _complete(): void {
+    if (this.result === undefined) {
+      super._complete();
+      return;
+    }
+    this.unsubscribe();
+    if (this.settled) return;
+    this.settled = true;
+    this.run.next(this.result);
   }
 }

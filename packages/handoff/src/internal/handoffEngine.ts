@@ -1,5 +1,5 @@
 import { Observable, type Observer, queueScheduler, type SchedulerLike, Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
-import { AgentError, callAgent, fromAbortSignal, preview, type Agent, type AgentCallResult, type AgentMessage, type AgentCallOptions, type Message } from '@rxagents/core';
+import { AgentError, callAgent, fromAbortSignal, preview, type Agent, type AgentCallResult, type AgentMessage, type AgentCallOptions, type Message, type RunContext, type RunOutcome } from '@rxagents/core';
 import { currentHandoffChain, runWithHandoffChain } from '../currentHandoffChain';
 import { HandoffContractError } from '../errors/HandoffContractError';
 import { HandoffCycleError } from '../errors/HandoffCycleError';
@@ -20,6 +20,10 @@ import type { HandoffPermits } from './HandoffPermits';
  * under the extended chain. The result is core's `AgentCallResult`, stamped with the handoff's own start
  * (so `durationMs` includes a wait for a permit), given the adapter's fields by `shape`, and delivered
  * under the caller's chain. The cycle and depth guards run before all this: {@link checkHandoffGuards}.
+ *
+ * With a `run` (someone watches the run's events), the engine says `handoff` (from, to, `taskId`) under it
+ * just before the receiver is called, and the receiver's call reports into it (call-start, its deltas as
+ * they come, call-end or call-error). Without one, no event object is built.
  */
 export interface HandoffSpec<C, R> {
   readonly from: HandoffSource;
@@ -45,6 +49,10 @@ export interface HandoffSpec<C, R> {
   readonly observers: HandoffObservers<C, R> | undefined;
   /** The adapter's result: the call's result with its own fields. Called once per handoff. */
   readonly shape: (result: AgentCallResult, spec: HandoffSpec<C, R>) => R;
+  /** The run node the handoff reports into; absent when nobody watches (the hot path builds no field for it). */
+  readonly run?: RunContext | undefined;
+  /** The task's id, for the `handoff` event; read only with a `run`. */
+  readonly taskId?: string;
 }
 
 /** Who hears about each handoff (a `DefaultHandoff`'s listeners). Neither method may throw. */
@@ -69,6 +77,11 @@ export function handoff$<C, R>(spec: HandoffSpec<C, R>): Observable<R> {
 export function checkHandoffGuards(path: readonly string[], targetId: string, detectCycles: boolean, depth: number, maxDepth: number): void {
   if (detectCycles && path.includes(targetId)) throw new HandoffCycleError([...path, targetId]);
   if (depth >= maxDepth) throw new HandoffDepthError(maxDepth, depth);
+}
+
+/** A call's result as a run node's outcome: its success, and its output or error. */
+export function describeCall(result: AgentCallResult): RunOutcome {
+  return result.success ? { success: true, output: result.output } : { success: false, error: result.error };
 }
 
 /** `error` as an `Error`: itself, or an `AgentError` of `agentId` whose `cause` it is (an abort reason may be any value). */
@@ -146,6 +159,7 @@ class HandoffRun<C, R> implements Observer<AgentCallResult>, Unsubscribable {
       }
     }
     const chain = spec.chain ?? Object.freeze([...this.callerChain, from.id]);
+    if (spec.run !== undefined) emitHandoff(spec.run, from.id, to.id, spec.taskId ?? '');
     const call$ = callAgent(to, prompt, callOptions(spec));
     // Under permits, the receiver may start later, from whoever frees one: it must set its chain itself.
     const source$ = spec.permits === undefined ? call$ : spec.permits.run(chain, underChain(chain, call$));
@@ -239,8 +253,18 @@ class CallObserver extends Subscriber<AgentCallResult> {
   }
 }
 
-function callOptions(spec: Pick<HandoffSpec<unknown, unknown>, 'scheduler' | 'metadata' | 'messages' | 'timeout'>): AgentCallOptions {
-  const { scheduler, metadata, messages, timeout } = spec;
+/** Says `handoff` under `run`'s node: `from` handed task `taskId` to `to`. */
+function emitHandoff(run: RunContext, from: string, to: string, taskId: string): void {
+  const { runId, callId, parentCallId, scheduler } = run;
+  run.emit({ type: 'handoff', runId, callId: callId as string, parentCallId, at: scheduler.now(), from, to, taskId });
+}
+
+function callOptions(spec: Pick<HandoffSpec<unknown, unknown>, 'scheduler' | 'metadata' | 'messages' | 'timeout' | 'run'>): AgentCallOptions {
+  const { scheduler, metadata, messages, timeout, run } = spec;
+  if (run !== undefined) {
+    const limited = timeout !== undefined && timeout !== Infinity;
+    return { scheduler, metadata, ...(messages === undefined ? {} : { context: messages }), ...(limited ? { timeout } : {}), run };
+  }
   const limited = timeout !== undefined && timeout !== Infinity;
   if (messages === undefined) return limited ? { scheduler, metadata, timeout } : { scheduler, metadata };
   return limited ? { scheduler, metadata, context: messages, timeout } : { scheduler, metadata, context: messages };

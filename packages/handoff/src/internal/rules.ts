@@ -69,3 +69,11 @@ export function checkHandoffCall(subject: string, from: unknown, to: unknown, co
   if (!isContext(context)) issues.push({ path: 'context', rule: 'must be a HandoffContext (build one with new HandoffContext or HandoffContext.of)', received: context });
   if (issues.length > 0) throw new ConfigError(subject, issues);
 }
+
+/** Refuses a `run` in the options of an `events$`: its events are a run of their own. */
+export function refuseRun(subject: string, options: unknown): void {
+  const run = typeof options === 'object' && options !== null ? (options as { readonly run?: unknown }).run : undefined;
+  if (run !== undefined) {
+    throw new ConfigError(subject, [{ path: 'run', rule: 'is not an option of events$, whose events are a run of their own (pass run to execute$ to report into yours)', received: run }]);
+  }
+}
