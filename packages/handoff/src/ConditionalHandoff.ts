@@ -1,6 +1,6 @@
 import { asyncScheduler, catchError, defaultIfEmpty, defer, last, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription, take, throwError } from 'rxjs';
 import { z } from 'zod';
-import { fromAbortSignal, lastValue, observeRun, parseConfig, traceRun, type Agent, type RunContext, type RunEvent } from '@rxagents/core';
+import { fromAbortSignal, lastValue, observeRun, parseConfig, traceRun, type Agent, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffRoutingError } from './errors/HandoffRoutingError';
@@ -10,7 +10,7 @@ import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { evaluatePredicate } from './internal/evaluatePredicate';
 import { describeCall, failedHandoff } from './internal/handoffEngine';
-import { agentRule, checkHandoffCall, DistinctAgentIds, HandoffStepSchema, isAgent, isStep, refuseRun } from './internal/rules';
+import { agentRule, checkHandoffCall, DistinctAgentIds, HandoffStepSchema, isAgent, isStep, splitEventsOptions } from './internal/rules';
 
 const RouterSchema = z.strictObject({
   routes: z.array(HandoffStepSchema.required({ predicate: true })),
@@ -226,10 +226,10 @@ export class ConditionalHandoff {
    * });
    * ```
    */
-  events$(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, options?: Omit<HandoffExecuteOptions, 'run'>): Observable<RunEvent> {
-    refuseRun('ConditionalHandoff events options', options);
+  events$(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, eventsOptions?: Omit<HandoffExecuteOptions, 'run'> & RunEventsOptions): Observable<RunEvent> {
+    const { pace, options } = splitEventsOptions('ConditionalHandoff events options', eventsOptions);
     checkRouteCall(from, context, options);
-    return observeRun('route', context.taskId, (run) => this.#execute$(handoff, from, context, { ...options, run }), { scheduler: options?.scheduler, describe: describeCall });
+    return observeRun('route', context.taskId, (run) => this.#execute$(handoff, from, context, { ...options, run }), { scheduler: options?.scheduler, describe: describeCall, pace });
   }
 
   #execute$(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, options: HandoffExecuteOptions | undefined): Observable<HandoffResult> {

@@ -1,8 +1,8 @@
 import { asyncScheduler, type Observable } from 'rxjs';
 import { z } from 'zod';
-import { configRules, lastValue, observeRun, parseConfig, reportUnhandledError, traceRun, type Agent, type AgentCallResult, type RunContext, type RunEvent } from '@rxagents/core';
+import { configRules, lastValue, observeRun, parseConfig, reportUnhandledError, traceRun, type Agent, type AgentCallResult, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { HandoffContext } from './HandoffContext';
-import { checkHandoffCall, refuseRun } from './internal/rules';
+import { checkHandoffCall, splitEventsOptions } from './internal/rules';
 import type { HandoffListener } from './HandoffListener';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffPrompt, HandoffSource, HandoffStrategy } from './HandoffStrategy';
@@ -151,11 +151,11 @@ export class DefaultHandoff implements HandoffStrategy {
    * });
    * ```
    */
-  events$(from: HandoffSource, to: Agent, context: HandoffContext, options?: Omit<HandoffExecuteOptions, 'run'>): Observable<RunEvent> {
-    refuseRun('DefaultHandoff events options', options);
+  events$(from: HandoffSource, to: Agent, context: HandoffContext, eventsOptions?: Omit<HandoffExecuteOptions, 'run'> & RunEventsOptions): Observable<RunEvent> {
+    const { pace, options } = splitEventsOptions('DefaultHandoff events options', eventsOptions);
     const settings = this.settings(from, to, context, options);
     const spec = this.spec(from, to, context, settings);
-    return observeRun('handoff', context.taskId, (run) => handoffUnder(spec, run), { scheduler: spec.scheduler, describe: describeCall });
+    return observeRun('handoff', context.taskId, (run) => handoffUnder(spec, run), { scheduler: spec.scheduler, describe: describeCall, pace });
   }
 
   /**

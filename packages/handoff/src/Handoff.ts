@@ -1,6 +1,6 @@
 import { asyncScheduler, defer, map, type Observable, type SchedulerLike, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { AgentTimeoutError, configRules, lastValue, observeRun, parseConfig, preview, reportUnhandledError, traceRun, type Agent, type AgentCallResult, type Message, type RunContext, type RunEvent } from '@rxagents/core';
+import { AgentTimeoutError, configRules, lastValue, observeRun, parseConfig, preview, reportUnhandledError, traceRun, type Agent, type AgentCallResult, type Message, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffTimeoutError } from './errors/HandoffTimeoutError';
@@ -14,6 +14,7 @@ import { handoffToolDescription, handoffToolName } from './handoffToolName';
 import { resolveHandoffToolPolicy } from './HandoffToolPolicy';
 import { checkHandoffGuards, describeCall, handoff$, type HandoffSpec } from './internal/handoffEngine';
 import { HandoffPermits } from './internal/HandoffPermits';
+import { splitEventsOptions } from './internal/rules';
 import { toolNamesOf } from './internal/toolNamesOf';
 import { selectMessages } from './selectHandoffMessages';
 import type { ToolDefinition } from './ToolCallingModel';
@@ -205,8 +206,9 @@ export class Handoff {
    *   .subscribe((event) => console.log(event.type)); // run-start, handoff, call-start, text-delta, text-delta, call-end, run-end
    * ```
    */
-  events$(source: HandoffSource, request: HandoffRequest): Observable<RunEvent> {
-    return observeRun('handoff', inputOf(request), (run) => this.#execute$(source, request, run), { scheduler: this.#scheduler, describe: describeCall });
+  events$(source: HandoffSource, request: HandoffRequest, eventsOptions: RunEventsOptions = {}): Observable<RunEvent> {
+    const { pace } = splitEventsOptions('Handoff events options', eventsOptions);
+    return observeRun('handoff', inputOf(request), (run) => this.#execute$(source, request, run), { scheduler: this.#scheduler, describe: describeCall, pace });
   }
 
   #execute$(source: HandoffSource, request: HandoffRequest, run: RunContext | undefined): Observable<HandoffOutcome> {

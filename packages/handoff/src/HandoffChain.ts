@@ -1,6 +1,6 @@
 import { Observable, toArray } from 'rxjs';
 import { z } from 'zod';
-import { ConfigError, configRules, lastValue, observeRun, parseConfig, traceRun, type Agent, type RunContext, type RunEvent, type RunOutcome } from '@rxagents/core';
+import { ConfigError, configRules, lastValue, observeRun, parseConfig, traceRun, type Agent, type RunContext, type RunEvent, type RunEventsOptions, type RunOutcome } from '@rxagents/core';
 import { HandoffContext } from './HandoffContext';
 import type { HandoffChainStep } from './HandoffChainStep';
 import type { HandoffPredicate } from './HandoffPredicate';
@@ -9,7 +9,7 @@ import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './Ha
 import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import { ChainRun } from './internal/ChainRun';
 import { describeCall } from './internal/handoffEngine';
-import { DistinctAgentIds, HandoffStepSchema, isStep, refuseRun } from './internal/rules';
+import { DistinctAgentIds, HandoffStepSchema, isStep, splitEventsOptions } from './internal/rules';
 
 /**
  * Builds a {@link HandoffChain}: `HandoffChain.builder().add(a).add(b, predicate).build()`.
@@ -219,12 +219,13 @@ export class HandoffChain {
    * });
    * ```
    */
-  events$(handoff: HandoffStrategy, context: HandoffContext, options?: Omit<HandoffExecuteOptions, 'run'>): Observable<RunEvent> {
-    refuseRun('HandoffChain events options', options);
+  events$(handoff: HandoffStrategy, context: HandoffContext, eventsOptions?: Omit<HandoffExecuteOptions, 'run'> & RunEventsOptions): Observable<RunEvent> {
+    const { pace, options } = splitEventsOptions('HandoffChain events options', eventsOptions);
     checkChainCall(context, options);
     return observeRun('chain', context.taskId, (run) => this.#steps$(handoff, context, underNode(options, run)).pipe(toArray()), {
       scheduler: options?.scheduler,
       describe: describeSteps,
+      pace,
     });
   }
 

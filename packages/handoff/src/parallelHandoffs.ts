@@ -1,10 +1,10 @@
 import { asyncScheduler, catchError, defer, from, map, mergeMap, type Observable, of, reduce } from 'rxjs';
 import { z } from 'zod';
-import { ConfigError, configRules, lastValue, observeRun, parseConfig, traceRun, type Agent, type RunContext, type RunEvent, type RunOutcome } from '@rxagents/core';
+import { ConfigError, configRules, lastValue, observeRun, parseConfig, traceRun, type Agent, type RunContext, type RunEvent, type RunEventsOptions, type RunOutcome } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { Handoff } from './Handoff';
 import { failedCall } from './internal/handoffEngine';
-import { DistinctAgentIds, isAgent, refuseRun, signedCountRule } from './internal/rules';
+import { DistinctAgentIds, isAgent, splitEventsOptions, signedCountRule } from './internal/rules';
 import type { HandoffOutcome } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';
 import type { Message } from '@rxagents/core';
@@ -126,13 +126,18 @@ export function parallelHandoffs$(source: HandoffSource, tasks: readonly Paralle
  * });
  * ```
  */
-export function parallelHandoffsEvents$(source: HandoffSource, tasks: readonly ParallelHandoffTask[], options: Omit<ParallelHandoffsOptions, 'run' | 'signal'> = {}): Observable<RunEvent> {
-  refuseRun('parallelHandoffs events options', options);
+export function parallelHandoffsEvents$(
+  source: HandoffSource,
+  tasks: readonly ParallelHandoffTask[],
+  eventsOptions: Omit<ParallelHandoffsOptions, 'run' | 'signal'> & RunEventsOptions = {},
+): Observable<RunEvent> {
+  const { pace, options = {} } = splitEventsOptions('parallelHandoffs events options', eventsOptions);
   const { maxConcurrent, messages } = checkParallel(tasks, options);
   const first = tasks.find(([target]) => target instanceof Handoff)?.[0] as Handoff | undefined;
   return observeRun('parallel-handoffs', inputOf(tasks), (run) => fanOut$(source, tasks, maxConcurrent, messages, run), {
     scheduler: first?.config.scheduler ?? asyncScheduler,
     describe: describeOutcomes,
+    pace,
   });
 }
 

@@ -1,12 +1,12 @@
 import { defer, from, last, mergeMap, type Observable, type ObservableInput, of, throwError } from 'rxjs';
 import { z } from 'zod';
-import { configRules, invoke$, observeRun, parseConfig, preview, type Agent, type AgentCallOptions, type ChatOptions, type Message, type RunEvent } from '@rxagents/core';
+import { configRules, invoke$, observeRun, parseConfig, preview, type Agent, type AgentCallOptions, type ChatOptions, type Message, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffRoutingError } from './errors/HandoffRoutingError';
 import { HandoffValidationError } from './errors/HandoffValidationError';
 import type { Handoff } from './Handoff';
 import type { HandoffOutcome } from './HandoffOutcome';
-import { refuseRun } from './internal/rules';
+import { splitEventsOptions } from './internal/rules';
 import { normalizeHandoffs, type HandoffSpec } from './normalizeHandoffs';
 import type { ToolCallingModel, ToolCallingResponse } from './ToolCallingModel';
 
@@ -177,11 +177,11 @@ export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
           }),
         );
       }),
-    events$: (input: string, options: Omit<AgentCallOptions, 'run'> = {}): Observable<RunEvent> => {
+    events$: (input: string, eventsOptions: Omit<AgentCallOptions, 'run'> & RunEventsOptions = {}): Observable<RunEvent> => {
+      const { pace, options = {} } = splitEventsOptions(`routing agent "${parsed.id}" events options`, eventsOptions);
       // Refuses bad input or options now rather than as a silent run.
-      refuseRun(`routing agent "${parsed.id}" events options`, options);
       invoke$(agent, input, options);
-      return observeRun('routing', input, (run) => invoke$(agent, input, { ...options, run }), { scheduler: options.scheduler });
+      return observeRun('routing', input, (run) => invoke$(agent, input, { ...options, run }), { scheduler: options.scheduler, pace });
     },
   };
   return Object.freeze(agent);

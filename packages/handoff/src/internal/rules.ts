@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, MAX_COUNT, type Agent } from '@rxagents/core';
+import { ConfigError, MAX_COUNT, type Agent, type RunContext, type RunEventsOptions } from '@rxagents/core';
 import type { HandoffPredicate } from '../HandoffPredicate';
 
 /** An agent: an object with a non-blank string id and a `chat` function. */
@@ -76,4 +76,16 @@ export function refuseRun(subject: string, options: unknown): void {
   if (run !== undefined) {
     throw new ConfigError(subject, [{ path: 'run', rule: 'is not an option of events$, whose events are a run of their own (pass run to execute$ to report into yours)', received: run }]);
   }
+}
+
+/**
+ * Takes `pace` (what a slow reader gives, see `runEventStream`) out of the options of an `events$`,
+ * refusing a `run` there too; the rest go on to the handoff's own validation.
+ */
+export function splitEventsOptions<O extends object>(subject: string, options: (O & RunEventsOptions) | undefined): { readonly pace: RunContext['pace']; readonly options: O | undefined } {
+  refuseRun(subject, options);
+  if (options === undefined || !('pace' in options)) return { pace: undefined, options };
+  const { pace, ...rest } = options;
+  if (pace !== undefined && typeof pace !== 'function') throw new ConfigError(subject, [{ path: 'pace', rule: 'must be a function', received: pace }]);
+  return { pace, options: rest as O };
 }
