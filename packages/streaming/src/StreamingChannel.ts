@@ -196,7 +196,8 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     if (result === false) return this.#refused;
     const entry = result;
     return new Promise<boolean>((resolve, reject) => {
-      entry.settle = (accepted, refused) => (refused === undefined ? resolve(accepted) : reject(refused));
+      entry.settle = resolve;
+      entry.refuse = reject;
     });
   }
 
@@ -207,11 +208,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
    */
   offer$(item: T): Observable<boolean> {
     return new Observable<boolean>((subscriber) => {
-      const settle = (accepted: boolean, refused?: Error): void => {
-        if (refused !== undefined) {
-          subscriber.error(refused);
-          return;
-        }
+      const settle = (accepted: boolean): void => {
         subscriber.next(accepted);
         subscriber.complete();
       };
@@ -220,6 +217,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
         settle(result);
         return undefined;
       }
+      result.refuse = (refused) => subscriber.error(refused);
       return () => cancelOffer(this.#core, result);
     });
   }

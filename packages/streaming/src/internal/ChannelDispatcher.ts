@@ -211,7 +211,7 @@ export function errorDispatcher<T>(dispatcher: ChannelDispatcher<T>, error: unkn
     const refused = refusal(dispatcher);
     for (const entry of entries) {
       dispatcher.dropped += 1;
-      settle(dispatcher, entry, false, refused);
+      refuse(dispatcher, entry, refused);
     }
   }
   requestDrain(dispatcher);
@@ -352,11 +352,22 @@ function dispatch<T>(dispatcher: ChannelDispatcher<T>, item: T): void {
 }
 
 /** Tells a parked offer its fate; its callback (an `offer$` subscriber) must not break the dispatcher. */
-function settle<T>(dispatcher: ChannelDispatcher<T>, entry: ParkedEntry<T>, accepted: boolean, refused?: ChannelClosedError): void {
+function settle<T>(dispatcher: ChannelDispatcher<T>, entry: ParkedEntry<T>, accepted: boolean): void {
   const callback = entry.settle;
   if (callback === undefined) return;
   try {
-    callback(accepted, refused);
+    callback(accepted);
+  } catch (error) {
+    reportError(dispatcher.listeners, error, entry.item);
+  }
+}
+
+/** Tells a parked offer that `error()` refused it, as {@link settle} does. */
+function refuse<T>(dispatcher: ChannelDispatcher<T>, entry: ParkedEntry<T>, refused: ChannelClosedError): void {
+  const callback = entry.refuse;
+  if (callback === undefined) return;
+  try {
+    callback(refused);
   } catch (error) {
     reportError(dispatcher.listeners, error, entry.item);
   }
