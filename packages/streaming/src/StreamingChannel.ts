@@ -317,7 +317,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
   }
 
   /**
-   * A new channel `<id>-mapped` (same buffer size and strategy) fed with `fn(item)`; it completes when this one completes.
+   * A new channel `<id>-mapped` (same options) fed with `fn(item)`; it completes, errors or closes with this one.
    *
    * @remarks
    * `fn` throwing is reported to this channel's `onError` with the item. Derived channels chain to any
@@ -328,7 +328,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     return this.#derive<R>('mapped', (item, child) => child.#forward(fn(item)));
   }
 
-  /** A new channel `<id>-filtered` (same buffer size and strategy) fed with the items `predicate` accepts; it completes when this one completes. Chains to any depth, as {@link StreamingChannel.map}. */
+  /** A new channel `<id>-filtered` (same options) fed with the items `predicate` accepts; it completes, errors or closes with this one. Chains to any depth, as {@link StreamingChannel.map}. */
   filter(predicate: (item: T) => boolean): StreamingChannel<T> {
     requireFunction(predicate, 'filter', 'predicate');
     return this.#derive<T>('filtered', (item, child) => (predicate(item) ? child.#forward(item) : undefined));
@@ -476,7 +476,8 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
  * @remarks
  * Each setter records one option; `build()` validates them all with
  * {@link StreamingChannelOptionsSchema} and throws one {@link @rxagents/core!ConfigError | ConfigError} naming every bad field.
- * Defaults: a random 8-character id, buffer 256, `DROP_OLDEST`, offer timeout 5 s, 1024 parked offers.
+ * Defaults: a random 8-character id, buffer 256, `DROP_OLDEST`, offer timeout 5 s, 1024 parked offers,
+ * `onLastUnsubscribe: 'keep'`.
  *
  * @example
  * ```ts

@@ -100,7 +100,7 @@ export interface StreamingChannelOptions<T = unknown> {
   readonly dispatchScheduler?: SchedulerLike;
   /**
    * What happens when the last subscriber leaves (unsubscribes, leaves its `for await` loop, cancels its
-   * stream) while the channel is open or completing: `keep` it open for the next subscriber (the
+   * stream, or fails on its own `ERROR` buffer) while the channel is open or completing: `keep` it open for the next subscriber (the
    * default), `close` it (as `close()`: the buffer is discarded and the producer's next `emit` throws
    * {@link ChannelClosedError}), or `abort`: close it and abort `channel.signal`, so that the producer
    * feeding it stops.

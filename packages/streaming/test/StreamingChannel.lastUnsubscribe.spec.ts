@@ -79,6 +79,19 @@ describe('StreamingChannel onLastUnsubscribe', () => {
     expect(channel.signal.aborted).toBe(false);
   });
 
+  it('a derived channel shares the option: its last subscriber leaving closes it, and then its parent', () => {
+    const channel = StreamingChannel.create<number>({ onLastUnsubscribe: 'abort' });
+    const doubled = channel.map((n) => n * 2);
+    const seen: number[] = [];
+    const subscription = doubled.subscribe((n) => void seen.push(n));
+    channel.emit(1);
+    subscription.unsubscribe();
+    expect(seen).toEqual([2]);
+    expect(doubled.metrics().closed).toBe(true);
+    expect(channel.metrics()).toMatchObject({ closed: true, subscriberCount: 0 });
+    expect(channel.signal.aborted).toBe(true);
+  });
+
   it('rejects an unknown action with a ConfigError naming the option', () => {
     expect(() => StreamingChannel.create({ onLastUnsubscribe: 'stop' as 'close' })).toThrow(ConfigError);
     expect(() => StreamingChannel.create({ onLastUnsubscribe: 'stop' as 'close' })).toThrow(/onLastUnsubscribe/);
