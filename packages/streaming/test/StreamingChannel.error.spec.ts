@@ -134,6 +134,22 @@ describe('StreamingChannel.error', () => {
     expect(seen).toEqual([failure]);
   });
 
+  it('a subscriber arriving after the error whose error callback throws is reported to onError, not thrown at subscribe', () => {
+    const channel = StreamingChannel.create<string>();
+    const reported: unknown[] = [];
+    channel.onError((error) => reported.push(error));
+    channel.error(failure);
+    const callbackFailure = new Error('late error callback broke');
+    expect(() =>
+      channel.subscribe({
+        error: () => {
+          throw callbackFailure;
+        },
+      }),
+    ).not.toThrow();
+    expect(reported).toEqual([callbackFailure]);
+  });
+
   it('is ignored once the channel is completing, completed or closed, and complete() and close() are ignored after it', () => {
     const completing = StreamingChannel.create<string>();
     completing.emit('a');

@@ -13,7 +13,7 @@ import { closeLane, completeLane, createLane, deliver, disposeLane, type LaneHos
 /** What a channel does when its last subscriber leaves: see `StreamingChannelOptions.onLastUnsubscribe`. @internal */
 export type LastUnsubscribe = 'keep' | 'close' | 'abort';
 
-/** Where a channel is in its life. @internal */
+/** Where a channel is in its life; `error()` goes through `Completing` and `Completed` too, with `failure` set. @internal */
 export const ChannelState = { Open: 0, Completing: 1, Completed: 2, Closed: 3 } as const;
 /** One of the {@link ChannelState} values. @internal */
 export type ChannelState = (typeof ChannelState)[keyof typeof ChannelState];
@@ -62,7 +62,7 @@ export interface ChannelDispatcher<T> extends LaneHost<T> {
   /** Created on first use of `channel.signal`. */
   abortController: AbortController | undefined;
   /** Why the producer was told to stop (the last subscriber left under `abort`), before anyone asked for the signal. */
-  abortReason: { readonly reason: unknown } | undefined;
+  abortReason: ChannelClosedError | undefined;
   readonly buffer: RingBuffer<T>;
   readonly listeners: ChannelListeners<T>;
   readonly parked: ParkedQueue<T>;
@@ -170,8 +170,7 @@ export function subscribeLane<T>(
 ): Subscription {
   if (dispatcher.state === ChannelState.Completed || dispatcher.state === ChannelState.Closed) {
     const failure = dispatcher.state === ChannelState.Completed ? dispatcher.failure : undefined;
-    if (failure === undefined) observer.complete?.();
-    else observer.error?.(failure.error);
+    safely(dispatcher.listeners, () => (failure === undefined ? observer.complete?.() : observer.error?.(failure.error)));
     return Subscription.EMPTY;
   }
   const lane = createLane<T>(dispatcher, observer, bufferSize, strategy);
@@ -222,7 +221,7 @@ export function producerSignal<T>(dispatcher: ChannelDispatcher<T>): AbortSignal
   let controller = dispatcher.abortController;
   if (controller === undefined) {
     controller = dispatcher.abortController = new AbortController();
-    if (dispatcher.abortReason !== undefined) controller.abort(dispatcher.abortReason.reason);
+    if (dispatcher.abortReason !== undefined) controller.abort(dispatcher.abortReason);
   }
   return controller.signal;
 }
@@ -410,6 +409,6 @@ function abandoned<T>(dispatcher: ChannelDispatcher<T>): void {
   if (dispatcher.onLastUnsubscribe !== 'abort') return;
   const reason = new ChannelClosedError(dispatcher.id, 'closed');
   const controller = dispatcher.abortController;
-  if (controller === undefined) dispatcher.abortReason = { reason };
+  if (controller === undefined) dispatcher.abortReason = reason;
   else controller.abort(reason);
 }
