@@ -150,6 +150,32 @@ describe('StreamingChannel.error', () => {
     expect(reported).toEqual([callbackFailure]);
   });
 
+  it('called from a subscriber during delivery, still delivers the items buffered behind the current one', () => {
+    const channel = StreamingChannel.create<number>();
+    channel.emitAll([1, 2, 3]);
+    const events: unknown[] = [];
+    channel.subscribe({
+      next: (n) => {
+        events.push(n);
+        if (n === 1) channel.error(failure);
+      },
+      error: (error) => void events.push(error),
+    });
+    expect(events).toEqual([1, 2, 3, failure]);
+  });
+
+  it('with a dispatchScheduler, delivers the buffer and the error on that scheduler (marbles)', () => {
+    const scheduler = testScheduler();
+    scheduler.run(({ expectObservable }) => {
+      const channel = StreamingChannel.create<string>({ dispatchScheduler: scheduler, scheduler });
+      scheduler.schedule(() => {
+        channel.emitAll(['a', 'b']);
+        channel.error(failure);
+      }, 2);
+      expectObservable(channel.asObservable()).toBe('--(ab#)', undefined, failure);
+    });
+  });
+
   it('is ignored once the channel is completing, completed or closed, and complete() and close() are ignored after it', () => {
     const completing = StreamingChannel.create<string>();
     completing.emit('a');
