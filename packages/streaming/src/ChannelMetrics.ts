@@ -41,8 +41,10 @@ export interface ChannelMetrics {
   readonly subscriberDropped: number;
   /** `complete()` was called (or the parent of a derived channel completed): no new items are accepted. */
   readonly completed: boolean;
-  /** `close()` was called: the buffer was discarded and nothing more is delivered. */
+  /** `close()` was called (or the last subscriber left under `onLastUnsubscribe`): the buffer was discarded and nothing more is delivered. */
   readonly closed: boolean;
+  /** `error()` was called: no new items are accepted; subscribers receive the error after the buffered items. */
+  readonly errored: boolean;
   /** The dropped share of emitted items, in percent; 0 when nothing was emitted. */
   dropRate(): number;
   /** The snapshot as JSON data: every counter, and `dropRate` as a number. */

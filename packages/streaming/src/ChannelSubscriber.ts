@@ -39,7 +39,9 @@ export type ChannelHandler<T> = (item: T) => ChannelHandlerResult;
 
 /**
  * A channel subscriber given as an observer: `next` as for {@link ChannelHandler}, `complete` when the
- * channel completes or closes, `error` when the subscription fails (its own `ERROR` buffer overflowed).
+ * channel completes or closes, `error` when the channel errors (`channel.error(err)`, after the buffered
+ * items) or the subscription fails (its own `ERROR` buffer overflowed). What `error` and `complete` throw
+ * is reported to the channel's `onError` handlers.
  *
  * @example
  * ```ts
@@ -74,7 +76,8 @@ export const SubscribeOptionsSchema = z.strictObject({
 });
 
 /**
- * Options of {@link StreamingChannel.subscribe}: give the subscriber its own bounded buffer.
+ * Options of {@link StreamingChannel.subscribe}, `iterate`, `toReadableStream` and `asObservable`: give
+ * the subscriber its own bounded buffer.
  *
  * @remarks
  * Without options a subscriber paces the whole channel: the dispatcher waits while its handler is

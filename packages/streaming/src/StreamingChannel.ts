@@ -14,8 +14,10 @@ import {
   counters,
   createDispatcher,
   emitItem,
+  errorDispatcher,
   offerItem,
   onComplete,
+  producerSignal,
   subscribeLane,
   wouldPark,
 } from './internal/ChannelDispatcher';
@@ -50,7 +52,8 @@ const ended = (state: ChannelState) => state === ChannelState.Completed || state
  * subscriber is busy: a handler that returns a Promise or an Observable is waited for, items accumulate,
  * and the strategy acts on the full buffer. Items emitted before the first subscriber wait in the buffer.
  * `complete()` delivers what is buffered and parked, runs `onComplete` handlers and completes every
- * subscriber; `close()` discards everything at once. See `docs/streaming.md`.
+ * subscriber; `error(err)` delivers what is buffered, then fails every subscriber with `err`; `close()`
+ * discards everything at once. See `docs/streaming.md`.
  *
  * @example
  * ```ts
@@ -174,11 +177,13 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
 
   /**
    * Offers an item and waits for buffer space under `BLOCK`: resolves `true` once the item is in the
-   * buffer, `false` when it was dropped (`offerTimeout` passed first, or the parked-offer cap was reached).
+   * buffer, `false` when it was dropped (`offerTimeout` passed first, the parked-offer cap was reached, or
+   * `close()` discarded it).
    *
    * @remarks
    * Under other strategies it resolves at once with what `emit` returns. Rejects with
-   * {@link ChannelClosedError}, {@link BufferOverflowError} or {@link ChannelItemError} where `emit` throws.
+   * {@link ChannelClosedError}, {@link BufferOverflowError} or {@link ChannelItemError} where `emit` throws,
+   * and with {@link ChannelClosedError} (state `errored`) when `error()` ends the channel while it is parked.
    */
   offer(item: T): Promise<boolean> {
     let result;
@@ -190,13 +195,16 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     if (result === true) return this.#accepted;
     if (result === false) return this.#refused;
     const entry = result;
-    return new Promise<boolean>((resolve) => (entry.settle = resolve));
+    return new Promise<boolean>((resolve, reject) => {
+      entry.settle = resolve;
+      entry.refuse = reject;
+    });
   }
 
   /**
    * The Observable form of {@link StreamingChannel.offer}, for pipelines and marble tests: offers on
    * subscription, emits `true`/`false` once and completes. Unsubscribing while parked withdraws the offer
-   * (counted as dropped).
+   * (counted as dropped). Errors where `offer` rejects, a parked offer refused by `error()` included.
    */
   offer$(item: T): Observable<boolean> {
     return new Observable<boolean>((subscriber) => {
@@ -209,6 +217,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
         settle(result);
         return undefined;
       }
+      result.refuse = (refused) => subscriber.error(refused);
       return () => cancelOffer(this.#core, result);
     });
   }
@@ -216,6 +225,61 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
   /** Refuses new items, delivers what is buffered and parked, then runs `onComplete` handlers and completes every subscriber. */
   complete(): void {
     completeDispatcher(this.#core);
+  }
+
+  /**
+   * Ends the channel with a failure: refuses new items, delivers what is buffered, then fails every
+   * subscriber with `error`.
+   *
+   * @remarks
+   * Like `complete()`, each subscriber first receives the items buffered for it (in the channel's buffer
+   * and in its own), then its `error` callback runs with `error`: a `for await` loop throws it, a
+   * `toReadableStream()` reader's `read()` rejects with it, an Observable from `asObservable()` or
+   * `from(channel)` errors with it. A subscriber without an `error` callback just ends. Offers parked
+   * under `BLOCK` are not delivered: they count as dropped and their `offer` rejects with
+   * {@link ChannelClosedError} (state `errored`, `cause` = `error`), as do later `emit` and `offer` calls.
+   * `onComplete` handlers do not run; `metrics().errored` is `true`. Ignored once the channel is
+   * completing, completed, closed or errored; a channel subscribed to after it has errored errors at once.
+   *
+   * @example
+   * ```ts
+   * import { StreamingChannel } from '@rxagents/streaming';
+   *
+   * const answers = StreamingChannel.create<string>();
+   * answers.emitAll(['Paris', 'is']);
+   * answers.error(new Error('model unavailable'));
+   * try {
+   *   for await (const token of answers) console.log(token); // Paris, is
+   * } catch (error) {
+   *   console.log((error as Error).message); // model unavailable
+   * }
+   * console.log(answers.metrics().errored); // true
+   * ```
+   */
+  error(error: unknown): void {
+    errorDispatcher(this.#core, error);
+  }
+
+  /**
+   * The producer's `AbortSignal`: aborted, with a {@link ChannelClosedError} as reason, when the last
+   * subscriber leaves a channel created with `onLastUnsubscribe: 'abort'`. Hand it to the agent or loop
+   * feeding the channel so that it stops once nobody reads. Never aborted under `keep` or `close`, nor by
+   * `complete()`, `close()` or `error()`.
+   *
+   * @example
+   * ```ts
+   * import { take } from 'rxjs';
+   * import { StreamingChannel } from '@rxagents/streaming';
+   *
+   * const tokens = StreamingChannel.create<string>({ onLastUnsubscribe: 'abort' });
+   * tokens.signal.addEventListener('abort', () => console.log('producer stops'));
+   * tokens.asObservable().pipe(take(1)).subscribe((token) => console.log(token));
+   * tokens.emit('first'); // first, producer stops
+   * console.log(tokens.metrics().closed); // true
+   * ```
+   */
+  get signal(): AbortSignal {
+    return producerSignal(this.#core);
   }
 
   /** Stops at once: discards the buffer and parked offers (their `offer` resolves `false`) and completes every subscriber. `onComplete` handlers do not run. */
@@ -232,8 +296,9 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
    * (see {@link SubscribeOptions}). A handler that throws or rejects is reported to `onError` handlers and
    * the dispatcher keeps going; so is whatever else the subscriber's code throws during delivery (a
    * thenable's `then`, its own `error`/`complete` callbacks). A handler that unsubscribes itself before
-   * returning a Promise or an Observable is not waited for. Subscribing to a completed or closed channel
-   * completes at once.
+   * returning a Promise or an Observable is not waited for. The observer's `error` receives the channel's
+   * `error()` after the buffered items, or its own buffer's `BufferOverflowError`. Subscribing to a
+   * completed or closed channel completes at once; to an errored one, errors at once.
    *
    * @throws {@link @rxagents/core!ConfigError | ConfigError} when `options` break their rules, or `subscriber` is neither a function nor an object.
    */
@@ -252,7 +317,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
   }
 
   /**
-   * A new channel `<id>-mapped` (same buffer size and strategy) fed with `fn(item)`; it completes when this one completes.
+   * A new channel `<id>-mapped` (same options) fed with `fn(item)`; it completes, errors or closes with this one.
    *
    * @remarks
    * `fn` throwing is reported to this channel's `onError` with the item. Derived channels chain to any
@@ -263,7 +328,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     return this.#derive<R>('mapped', (item, child) => child.#forward(fn(item)));
   }
 
-  /** A new channel `<id>-filtered` (same buffer size and strategy) fed with the items `predicate` accepts; it completes when this one completes. Chains to any depth, as {@link StreamingChannel.map}. */
+  /** A new channel `<id>-filtered` (same options) fed with the items `predicate` accepts; it completes, errors or closes with this one. Chains to any depth, as {@link StreamingChannel.map}. */
   filter(predicate: (item: T) => boolean): StreamingChannel<T> {
     requireFunction(predicate, 'filter', 'predicate');
     return this.#derive<T>('filtered', (item, child) => (predicate(item) ? child.#forward(item) : undefined));
@@ -275,8 +340,9 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     return createChannelMetrics({
       channelId: this.id,
       ...counters(this.#core),
-      completed: state === ChannelState.Completing || state === ChannelState.Completed,
+      completed: (state === ChannelState.Completing || state === ChannelState.Completed) && this.#core.failure === undefined,
       closed: state === ChannelState.Closed,
+      errored: state !== ChannelState.Closed && this.#core.failure !== undefined,
     });
   }
 
@@ -298,14 +364,52 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     });
   }
 
-  /** A pacing subscriber for `for await`: the next item is handed over when the loop body has run. */
+  /** `for await (const item of channel)`: {@link StreamingChannel.iterate} without options, a subscriber that paces the channel. */
   [Symbol.asyncIterator](): AsyncIterableIterator<T> {
-    return channelIterator<T>((observer) => this.subscribe(observer));
+    return this.iterate();
   }
 
-  /** A Web `ReadableStream` of the items; the reader's pulls pace the channel; cancelling unsubscribes. */
-  toReadableStream(): ReadableStream<T> {
-    return channelReadableStream<T>((observer) => this.subscribe(observer));
+  /**
+   * An async iterator over the items, for `for await`; leaving the loop unsubscribes, the channel's
+   * `error()` makes the loop throw after the buffered items.
+   *
+   * @remarks
+   * Without options the iterator paces the channel: the next item is handed over when the loop body has
+   * run, and a slow loop holds back every other subscriber. With `options` the loop gets its own buffer
+   * (see {@link SubscribeOptions}): a slow loop then loses items under `DROP_OLDEST`/`DROP_NEWEST`
+   * (counted in `metrics().subscriberDropped`) instead of stalling the others.
+   *
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} at once when `options` break their rules.
+   *
+   * @example
+   * ```ts
+   * import { BackpressureStrategy, StreamingChannel } from '@rxagents/streaming';
+   *
+   * const progress = StreamingChannel.create<number>();
+   * const latest = progress.iterate({ bufferSize: 1, backpressure: BackpressureStrategy.DROP_OLDEST });
+   * progress.emitAll([10, 20, 30]);
+   * progress.complete();
+   * for await (const percent of latest) console.log(percent); // 10, 30
+   * ```
+   */
+  iterate(options?: SubscribeOptions): AsyncIterableIterator<T> {
+    const lane = this.#laneOptions(options);
+    return channelIterator<T>((observer) => subscribeLane(this.#core, observer, lane.bufferSize, lane.strategy));
+  }
+
+  /**
+   * A Web `ReadableStream` of the items; cancelling unsubscribes, the channel's `error()` errors the
+   * stream after the buffered items are read.
+   *
+   * @remarks
+   * Without options the reader's pulls pace the channel (a stream nobody reads holds back every other
+   * subscriber); with `options` the stream gets its own buffer, as {@link StreamingChannel.iterate}.
+   *
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} at once when `options` break their rules.
+   */
+  toReadableStream(options?: SubscribeOptions): ReadableStream<T> {
+    const lane = this.#laneOptions(options);
+    return channelReadableStream<T>((observer) => subscribeLane(this.#core, observer, lane.bufferSize, lane.strategy));
   }
 
   #subscribe(subscriber: ChannelHandler<T> | Partial<ChannelObserver<T>>, options: SubscribeOptions | undefined): Subscription {
@@ -350,6 +454,11 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     const core = this.#core;
     const link = this.subscribe({
       next: (item) => relay.next(() => feed(item, child), (error) => reportError(core.listeners, error, item)),
+      error: (failure) =>
+        relay.end(
+          () => child.error(failure),
+          (error) => reportError(core.listeners, error, undefined),
+        ),
       complete: () =>
         relay.end(
           () => (core.state === ChannelState.Closed ? child.close() : child.complete()),
@@ -367,7 +476,8 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
  * @remarks
  * Each setter records one option; `build()` validates them all with
  * {@link StreamingChannelOptionsSchema} and throws one {@link @rxagents/core!ConfigError | ConfigError} naming every bad field.
- * Defaults: a random 8-character id, buffer 256, `DROP_OLDEST`, offer timeout 5 s, 1024 parked offers.
+ * Defaults: a random 8-character id, buffer 256, `DROP_OLDEST`, offer timeout 5 s, 1024 parked offers,
+ * `onLastUnsubscribe: 'keep'`.
  *
  * @example
  * ```ts
@@ -438,6 +548,12 @@ export class StreamingChannelBuilder<T> {
   /** Drain on this scheduler, in batches, instead of on the emitter's stack. */
   dispatchScheduler(scheduler: SchedulerLike): this {
     this.#options.dispatchScheduler = scheduler;
+    return this;
+  }
+
+  /** When the last subscriber leaves: `keep` the channel open, `close` it, or close it and `abort` `channel.signal`. Default `keep`. */
+  onLastUnsubscribe(action: 'keep' | 'close' | 'abort'): this {
+    this.#options.onLastUnsubscribe = action;
     return this;
   }
 

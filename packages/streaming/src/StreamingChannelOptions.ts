@@ -53,6 +53,7 @@ export const StreamingChannelOptionsSchema = z.strictObject({
   metricsSampleTime: configRules.timeoutMs().default(250),
   scheduler: configRules.scheduler().optional(),
   dispatchScheduler: configRules.scheduler().optional(),
+  onLastUnsubscribe: z.enum(['keep', 'close', 'abort'], { error: "must be 'keep', 'close' or 'abort'" }).default('keep'),
   schema: z
     .custom<ItemSchema<unknown>>((value) => typeof value === 'object' && value !== null && typeof (value as ItemSchema<unknown>).safeParse === 'function', {
       error: 'must be a zod schema (with safeParse())',
@@ -97,6 +98,14 @@ export interface StreamingChannelOptions<T = unknown> {
   readonly scheduler?: SchedulerLike;
   /** When set, draining runs on this scheduler, in batches, instead of on the emitter's stack. */
   readonly dispatchScheduler?: SchedulerLike;
+  /**
+   * What happens when the last subscriber leaves (unsubscribes, leaves its `for await` loop, cancels its
+   * stream, or fails on its own `ERROR` buffer) while the channel is open or completing: `keep` it open for the next subscriber (the
+   * default), `close` it (as `close()`: the buffer is discarded and the producer's next `emit` throws
+   * {@link ChannelClosedError}), or `abort`: close it and abort `channel.signal`, so that the producer
+   * feeding it stops.
+   */
+  readonly onLastUnsubscribe?: 'keep' | 'close' | 'abort';
   /** Items failing it are rejected at `emit` with {@link ChannelItemError}. */
   readonly schema?: ItemSchema<T>;
 }

@@ -16,7 +16,7 @@ import type { StreamingChannel } from './StreamingChannel';
  * ```
  */
 export interface ToChannelOptions {
-  /** Complete the channel when the source completes. Default false (a channel may have several producers). */
+  /** End the channel with the source: `complete()` it when the source completes, `error(err)` it when the source errors. Default false (a channel may have several producers). */
   readonly complete?: boolean;
 }
 
@@ -43,8 +43,10 @@ export const ToChannelOptionsSchema = z.strictObject({
  * channel parks it (FIFO, so order is kept) until there is space or `offerTimeout` passes, at most
  * `maxPendingOffers` at a time. The result emits, as each offer settles, whether its value was accepted
  * (`true`) or dropped (`false`) (accepted values keep their source order), and completes when the source has completed and every offer has settled
- * (completing the channel too with `{ complete: true }`). Source errors pass through; an offer to a
- * closed channel errors with {@link ChannelClosedError}. Unsubscribing withdraws parked offers.
+ * (completing the channel too with `{ complete: true }`). Source errors pass through (and, with
+ * `{ complete: true }`, end the channel with {@link StreamingChannel.error}, so its readers see them after
+ * the items already accepted); an offer to a closed channel errors with {@link ChannelClosedError}.
+ * Unsubscribing withdraws parked offers.
  *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} when `channel` is not a channel or `options` break their rules (unknown keys included).
  *
@@ -71,6 +73,9 @@ export function toChannel<T>(channel: StreamingChannel<T>, options: ToChannelOpt
     source.pipe(
       mergeMap((value) => channel.offer$(value)),
       tap({
+        error: (error: unknown) => {
+          if (complete === true) channel.error(error);
+        },
         complete: () => {
           if (complete === true) channel.complete();
         },

@@ -181,6 +181,7 @@ describe('ChannelMetrics as data', () => {
       subscriberDropped: 0,
       completed: false,
       closed: false,
+      errored: false,
       dropRate: 50,
     });
     expect(metrics.dropRate()).toBe(50);

@@ -53,4 +53,16 @@ describe('toChannel', () => {
       expectObservable(cold('-#', undefined, 'boom').pipe(toChannel(StreamingChannel.create<string>()))).toBe('-#', undefined, 'boom');
     });
   });
+
+  it('with { complete: true } forwards the source error into the channel, after the accepted items', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const failure = new Error('agent failed');
+      const channel = StreamingChannel.create<string>();
+      const readers = StreamingChannel.create<string>();
+      expectObservable(cold('a-b-#', undefined, failure).pipe(toChannel(channel, { complete: true }))).toBe('t-t-#', { t: true }, failure);
+      expectObservable(channel.asObservable()).toBe('a-b-#', undefined, failure);
+      cold('a-#', undefined, failure).pipe(toChannel(readers)).subscribe({ error: () => undefined });
+      expectObservable(readers.asObservable()).toBe('a---');
+    });
+  });
 });

@@ -1,11 +1,14 @@
 import { CoordinationError } from '@rxagents/core';
 
 /**
- * An item was emitted or offered to a channel after `complete()` or `close()`.
+ * An item was emitted or offered to a channel after `complete()`, `close()` or `error()`.
  *
  * @remarks
- * `state` tells which end state refused the item: `completed` (draining or drained) or `closed`
- * (discarded). Not retryable: the channel will never accept items again.
+ * `state` tells which end state refused the item: `completed` (draining or drained), `closed`
+ * (discarded) or `errored` (the producer failed; `cause` holds the error given to `error()`). Offers
+ * parked under `BLOCK` when `error()` is called reject with it too. It is also the `reason` of a
+ * channel's `signal` once the last subscriber has left under `onLastUnsubscribe: 'abort'`. Not
+ * retryable: the channel will never accept items again.
  *
  * @example
  * ```ts
@@ -24,12 +27,13 @@ export class ChannelClosedError extends CoordinationError {
   /** The channel's id. */
   readonly channelId: string;
   /** Which end state refused the item. */
-  readonly state: 'completed' | 'closed';
+  readonly state: 'completed' | 'closed' | 'errored';
 
-  constructor(channelId: string, state: 'completed' | 'closed') {
+  constructor(channelId: string, state: 'completed' | 'closed' | 'errored', cause?: unknown) {
     super('CHANNEL_CLOSED', `Channel "${channelId}" is ${state}; it accepts no more items`, {
       retryable: false,
       context: { channelId, state },
+      cause,
     });
     this.channelId = channelId;
     this.state = state;

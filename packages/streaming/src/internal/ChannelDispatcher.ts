@@ -10,7 +10,10 @@ import { Overflow, overflow } from './overflow';
 import { createRingBuffer, type RingBuffer, ringClear, ringFull, ringPush, ringShift } from './RingBuffer';
 import { closeLane, completeLane, createLane, deliver, disposeLane, type LaneHost, type SubscriberLane } from './SubscriberLane';
 
-/** Where a channel is in its life. @internal */
+/** What a channel does when its last subscriber leaves: see `StreamingChannelOptions.onLastUnsubscribe`. @internal */
+export type LastUnsubscribe = 'keep' | 'close' | 'abort';
+
+/** Where a channel is in its life; `error()` goes through `Completing` and `Completed` too, with `failure` set. @internal */
 export const ChannelState = { Open: 0, Completing: 1, Completed: 2, Closed: 3 } as const;
 /** One of the {@link ChannelState} values. @internal */
 export type ChannelState = (typeof ChannelState)[keyof typeof ChannelState];
@@ -25,6 +28,7 @@ export interface DispatcherSettings {
   readonly strictPendingOffers: boolean;
   readonly scheduler: SchedulerLike;
   readonly dispatchScheduler: SchedulerLike | undefined;
+  readonly onLastUnsubscribe: LastUnsubscribe;
 }
 
 /**
@@ -53,6 +57,12 @@ export interface ChannelDispatcher<T> extends LaneHost<T> {
   blocking: number;
   lanes: SubscriberLane<T>[];
   scheduledDrain: Subscription | undefined;
+  /** Set by `error()`: the channel drains its buffer, then fails every subscriber with it. */
+  failure: { readonly error: unknown } | undefined;
+  /** Created on first use of `channel.signal`. */
+  abortController: AbortController | undefined;
+  /** Why the producer was told to stop (the last subscriber left under `abort`), before anyone asked for the signal. */
+  abortReason: ChannelClosedError | undefined;
   readonly buffer: RingBuffer<T>;
   readonly listeners: ChannelListeners<T>;
   readonly parked: ParkedQueue<T>;
@@ -60,6 +70,7 @@ export interface ChannelDispatcher<T> extends LaneHost<T> {
   readonly maxPendingOffers: number;
   readonly strictPendingOffers: boolean;
   readonly dispatchScheduler: SchedulerLike | undefined;
+  readonly onLastUnsubscribe: LastUnsubscribe;
 }
 
 /** A dispatcher for a new channel. @internal */
@@ -75,6 +86,9 @@ export function createDispatcher<T>(settings: DispatcherSettings): ChannelDispat
     blocking: 0,
     lanes: [],
     scheduledDrain: undefined,
+    failure: undefined,
+    abortController: undefined,
+    abortReason: undefined,
     buffer: createRingBuffer<T>(settings.bufferSize),
     listeners: createListeners<T>(),
     parked: createParkedQueue<T>(settings.offerTimeout, settings.scheduler, (entry) => expired(dispatcher, entry)),
@@ -82,6 +96,7 @@ export function createDispatcher<T>(settings: DispatcherSettings): ChannelDispat
     maxPendingOffers: settings.maxPendingOffers,
     strictPendingOffers: settings.strictPendingOffers,
     dispatchScheduler: settings.dispatchScheduler,
+    onLastUnsubscribe: settings.onLastUnsubscribe,
     blockingChanged: (blocking) => blockingChanged(dispatcher, blocking),
     reportError: (error, item) => reportError(dispatcher.listeners, error, item),
     laneDropped: () => {
@@ -99,8 +114,14 @@ export function wouldPark<T>(dispatcher: ChannelDispatcher<T>): boolean {
 
 /** Throws {@link ChannelClosedError} unless the channel is open. @internal */
 export function assertOpen<T>(dispatcher: ChannelDispatcher<T>): void {
-  const state = dispatcher.state;
-  if (state !== ChannelState.Open) throw new ChannelClosedError(dispatcher.id, state === ChannelState.Closed ? 'closed' : 'completed');
+  if (dispatcher.state !== ChannelState.Open) throw refusal(dispatcher);
+}
+
+/** The {@link ChannelClosedError} for an item the channel no longer accepts, naming the end state. */
+function refusal<T>(dispatcher: ChannelDispatcher<T>): ChannelClosedError {
+  if (dispatcher.state === ChannelState.Closed) return new ChannelClosedError(dispatcher.id, 'closed');
+  const failure = dispatcher.failure;
+  return failure === undefined ? new ChannelClosedError(dispatcher.id, 'completed') : new ChannelClosedError(dispatcher.id, 'errored', failure.error);
 }
 
 /** `StreamingChannel.emit` without the schema check. @internal */
@@ -148,7 +169,8 @@ export function subscribeLane<T>(
   register?: (subscription: Subscription) => void,
 ): Subscription {
   if (dispatcher.state === ChannelState.Completed || dispatcher.state === ChannelState.Closed) {
-    observer.complete?.();
+    const failure = dispatcher.state === ChannelState.Completed ? dispatcher.failure : undefined;
+    safely(dispatcher.listeners, () => (failure === undefined ? observer.complete?.() : observer.error?.(failure.error)));
     return Subscription.EMPTY;
   }
   const lane = createLane<T>(dispatcher, observer, bufferSize, strategy);
@@ -173,6 +195,37 @@ export function completeDispatcher<T>(dispatcher: ChannelDispatcher<T>): void {
   requestDrain(dispatcher);
 }
 
+/**
+ * Refuses new items and rejects the parked offers with {@link ChannelClosedError}; fails every lane with
+ * `error` once the buffer is delivered. Ignored unless the channel is open.
+ *
+ * @internal
+ */
+export function errorDispatcher<T>(dispatcher: ChannelDispatcher<T>, error: unknown): void {
+  if (dispatcher.state !== ChannelState.Open) return;
+  dispatcher.state = ChannelState.Completing;
+  dispatcher.failure = { error };
+  const entries = clearParked(dispatcher.parked);
+  if (entries.length > 0) {
+    const refused = refusal(dispatcher);
+    for (const entry of entries) {
+      dispatcher.dropped += 1;
+      refuse(dispatcher, entry, refused);
+    }
+  }
+  requestDrain(dispatcher);
+}
+
+/** The producer's signal: aborted when the last subscriber leaves a channel with `onLastUnsubscribe: 'abort'`. @internal */
+export function producerSignal<T>(dispatcher: ChannelDispatcher<T>): AbortSignal {
+  let controller = dispatcher.abortController;
+  if (controller === undefined) {
+    controller = dispatcher.abortController = new AbortController();
+    if (dispatcher.abortReason !== undefined) controller.abort(dispatcher.abortReason);
+  }
+  return controller.signal;
+}
+
 /** Discards the buffer and the parked offers and completes every lane at once. @internal */
 export function closeDispatcher<T>(dispatcher: ChannelDispatcher<T>): void {
   if (dispatcher.state === ChannelState.Closed || dispatcher.state === ChannelState.Completed) return;
@@ -192,7 +245,7 @@ export function closeDispatcher<T>(dispatcher: ChannelDispatcher<T>): void {
 }
 
 /** The counters behind `metrics()`. @internal */
-export function counters<T>(dispatcher: ChannelDispatcher<T>): Omit<ChannelCounters, 'channelId' | 'completed' | 'closed'> {
+export function counters<T>(dispatcher: ChannelDispatcher<T>): Omit<ChannelCounters, 'channelId' | 'completed' | 'closed' | 'errored'> {
   return {
     emitted: dispatcher.emitted,
     delivered: dispatcher.delivered,
@@ -308,13 +361,25 @@ function settle<T>(dispatcher: ChannelDispatcher<T>, entry: ParkedEntry<T>, acce
   }
 }
 
+/** Tells a parked offer that `error()` refused it, as {@link settle} does. */
+function refuse<T>(dispatcher: ChannelDispatcher<T>, entry: ParkedEntry<T>, refused: ChannelClosedError): void {
+  const callback = entry.refuse;
+  if (callback === undefined) return;
+  try {
+    callback(refused);
+  } catch (error) {
+    reportError(dispatcher.listeners, error, entry.item);
+  }
+}
+
 function finish<T>(dispatcher: ChannelDispatcher<T>): void {
   dispatcher.state = ChannelState.Completed;
   clearParked(dispatcher.parked);
-  runCompleteHandlers(dispatcher.listeners);
+  const failure = dispatcher.failure;
+  if (failure === undefined) runCompleteHandlers(dispatcher.listeners);
   const lanes = dispatcher.lanes;
   dispatcher.lanes = [];
-  for (const lane of lanes) safely(dispatcher.listeners, () => completeLane(lane));
+  for (const lane of lanes) safely(dispatcher.listeners, () => completeLane(lane, failure));
   runEndHandlers(dispatcher.listeners);
 }
 
@@ -333,5 +398,17 @@ function removeLane<T>(dispatcher: ChannelDispatcher<T>, lane: SubscriberLane<T>
     lane.blocking = false;
     dispatcher.blocking -= 1;
   }
-  requestDrain(dispatcher);
+  if (dispatcher.lanes.length === 0 && dispatcher.onLastUnsubscribe !== 'keep') abandoned(dispatcher);
+  else requestDrain(dispatcher);
+}
+
+/** The last subscriber left a channel that should not outlive its readers: close it, and under `abort` tell the producer. */
+function abandoned<T>(dispatcher: ChannelDispatcher<T>): void {
+  if (dispatcher.state === ChannelState.Closed || dispatcher.state === ChannelState.Completed) return;
+  closeDispatcher(dispatcher);
+  if (dispatcher.onLastUnsubscribe !== 'abort') return;
+  const reason = new ChannelClosedError(dispatcher.id, 'closed');
+  const controller = dispatcher.abortController;
+  if (controller === undefined) dispatcher.abortReason = reason;
+  else controller.abort(reason);
 }

@@ -7,6 +7,8 @@ export interface ParkedEntry<T> {
   readonly deadline: number;
   /** Called once with `true` when the item entered the buffer, `false` when it was dropped. */
   settle: ((accepted: boolean) => void) | undefined;
+  /** Called instead of `settle` when `error()` ended the channel while the item was parked. */
+  refuse: ((error: Error) => void) | undefined;
   /** No longer parked: taken, expired, cancelled or cleared. */
   cancelled: boolean;
   prev: ParkedEntry<T> | undefined;
@@ -49,7 +51,7 @@ export function createParkedQueue<T>(timeout: number, scheduler: SchedulerLike, 
 /** Parks an item until {@link takeParked}, {@link cancelParked} or its deadline. @internal */
 export function parkItem<T>(queue: ParkedQueue<T>, item: T, settle?: (accepted: boolean) => void): ParkedEntry<T> {
   const tail = queue.tail;
-  const entry: ParkedEntry<T> = { item, deadline: queue.scheduler.now() + queue.timeout, settle, cancelled: false, prev: tail, next: undefined };
+  const entry: ParkedEntry<T> = { item, deadline: queue.scheduler.now() + queue.timeout, settle, refuse: undefined, cancelled: false, prev: tail, next: undefined };
   if (tail === undefined) queue.head = entry;
   else tail.next = entry;
   queue.tail = entry;

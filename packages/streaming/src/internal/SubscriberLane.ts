@@ -40,6 +40,8 @@ export interface SubscriberLane<T> {
   pending: boolean;
   closed: boolean;
   completing: boolean;
+  /** The channel's `error()`, for the subscriber once its own buffer is delivered. */
+  failure: { readonly error: unknown } | undefined;
   draining: boolean;
   inner: Subscription | undefined;
   item: T | undefined;
@@ -59,6 +61,7 @@ export function createLane<T>(host: LaneHost<T>, observer: Partial<ChannelObserv
     pending: false,
     closed: false,
     completing: false,
+    failure: undefined,
     draining: false,
     inner: undefined,
     item: undefined,
@@ -103,9 +106,10 @@ export function deliver<T>(lane: SubscriberLane<T>, item: T): void {
   if (outcome === Overflow.Failed) fail(lane, new BufferOverflowError(lane.host.id, buffer.capacity, 'a subscriber buffer'));
 }
 
-/** The channel finished: complete the subscriber once its own buffer is delivered. @internal */
-export function completeLane<T>(lane: SubscriberLane<T>): void {
+/** The channel finished: complete the subscriber (or fail it with the channel's `failure`) once its own buffer is delivered. @internal */
+export function completeLane<T>(lane: SubscriberLane<T>, failure?: { readonly error: unknown }): void {
   lane.completing = true;
+  lane.failure = failure;
   if (!lane.pending && !lane.draining) finish(lane);
 }
 
@@ -274,7 +278,17 @@ function fail<T>(lane: SubscriberLane<T>, error: unknown): void {
 function finish<T>(lane: SubscriberLane<T>): void {
   if (lane.closed) return;
   lane.closed = true;
-  callComplete(lane);
+  const failure = lane.failure;
+  if (failure === undefined) {
+    callComplete(lane);
+    return;
+  }
+  // A subscriber without an `error` callback just ends: the producer that called `error()` knows.
+  try {
+    lane.observer.error?.(failure.error);
+  } catch (error) {
+    lane.host.reportError(error, undefined);
+  }
 }
 
 function callComplete<T>(lane: SubscriberLane<T>): void {

@@ -44,6 +44,7 @@ function sameCounters(a: ChannelMetrics, b: ChannelMetrics): boolean {
     a.subscriberCount === b.subscriberCount &&
     a.subscriberDropped === b.subscriberDropped &&
     a.completed === b.completed &&
-    a.closed === b.closed
+    a.closed === b.closed &&
+    a.errored === b.errored
   );
 }
