@@ -62,7 +62,7 @@ describe('ChoreographyEngine: timeout', () => {
     });
   });
 
-  it('a timed-out run with no failed step still reports success, as the seed says, but timedOut and pending tell the truth', () => {
+  it('a timed-out run with no failed step still reports success (no step failed), but timedOut and pending tell the truth', () => {
     newScheduler().run(({ expectObservable }) => {
       const spec = ChoreographySpec.builder('orphan')
         .initialEvent('start')

@@ -17,7 +17,7 @@ const articleSpec = () =>
     .build();
 
 
-describe('ChoreographyEngine: the seed article', () => {
+describe('ChoreographyEngine: the article example', () => {
   it('runs research -> draft -> review on virtual time; only targets run', () => {
     newScheduler().run(({ expectObservable, flush }) => {
       const researcher = scriptedAgent('researcher', { reply: 'three sources', delay: 10 });

@@ -30,7 +30,7 @@ function bruteForceCycleCount(size: number, edges: readonly (readonly [number, n
 }
 
 describe('DeadlockDetector.detect (source-to-target graph of a spec)', () => {
-  it('finds no cycle in the seed article', () => {
+  it('finds no cycle in the article example', () => {
     const result = DeadlockDetector.detect(specOf([['system', 'researcher'], ['researcher', 'writer'], ['writer', 'reviewer']]));
     expect(result).toEqual({ cycles: [], hasDeadlock: false, truncated: false });
   });

@@ -66,7 +66,7 @@ export interface HandoffExecuteOptions {
 }
 
 /**
- * How a task moves from one agent to another (`Handoff` in the Java library these APIs follow).
+ * How a task moves from one agent to another.
  *
  * @remarks
  * `execute$` emits exactly one {@link HandoffResult} and completes; it never errors: anything that goes

@@ -140,8 +140,7 @@ export interface BarrierStrategy extends CollectOptions {
 }
 
 /**
- * How a pattern uses its channel: a discriminated union on `kind` (a sealed interface in the Java
- * coordination library these APIs follow).
+ * How a pattern uses its channel: a discriminated union on `kind`.
  *
  * @remarks
  * - `conversation`: a {@link ConversationOrchestrator} over the channel: participants post replies, the
@@ -152,7 +151,7 @@ export interface BarrierStrategy extends CollectOptions {
  *   channel, and aggregates results in arrival order, one snapshot each.
  * - `barrier`: the same dispatch, but nothing is aggregated until every contributor has written; then the
  *   results are aggregated in agent order, in one step.
- * Unlike in the Java coordination library these APIs follow, FanIn and Barrier dispatch concurrently
+ * FanIn and Barrier dispatch concurrently
  * with a per-agent and an overall timeout; a timed-out agent is a recorded result, never a hang.
  *
  * @example

@@ -86,8 +86,7 @@ export const ConversationOrchestratorOptionsSchema = z.strictObject({
 });
 
 /**
- * Runs a conversation whose participants share a channel, like the ConversationOrchestrator of the
- * Java coordination library these APIs follow.
+ * Runs a conversation whose participants share a channel.
  *
  * @remarks
  * Every reply is posted on the channel; the state is a fold (`scan`) of the channel's messages

@@ -101,7 +101,7 @@ type DebateSettings = z.output<typeof DebateOptionsSchema>;
  *
  * @remarks
  * Its state is a {@link ConversationState} in both modes. The termination condition is derived from
- * the settings, as in the Java coordination library these APIs follow: `maxRounds` becomes
+ * the settings: `maxRounds` becomes
  * `maxIterations`, `judge` becomes `judgeConvergence`, combined with `or` (the judge is asked first, so
  * it can still call convergence in the last round); both read the conversation state, so no cast bridges
  * two state types. Directly, each driver iteration is one round: the debaters are called one after

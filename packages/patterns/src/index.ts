@@ -240,7 +240,7 @@ export { VotingAggregationFunctions as VotingAggregation };
  *   channel, and aggregates results in arrival order, one snapshot each.
  * - `barrier`: the same dispatch, but nothing is aggregated until every contributor has written; then the
  *   results are aggregated in agent order, in one step.
- * Unlike in the Java coordination library these APIs follow, FanIn and Barrier dispatch concurrently
+ * FanIn and Barrier dispatch concurrently
  * with a per-agent and an overall timeout; a timed-out agent is a recorded result, never a hang.
  *
  * @example

@@ -10,8 +10,7 @@ import type { ExecutionResult } from './ExecutionResult';
 import { resultOf } from './resultOf';
 
 /**
- * The Conversation strategy's wiring (a ConversationChannelAdapter in the Java coordination library
- * these APIs follow): the model's agents become participants, the strategy supplies turns, termination
+ * The Conversation strategy's wiring: the model's agents become participants, the strategy supplies turns, termination
  * and projection, the conversation runs over `channel`, and each event becomes an
  * {@link ExecutionResult} of the model's state type.
  */

@@ -67,7 +67,7 @@ export class AgentStreamBridge {
    */
   createChannel<S extends ItemSchema<unknown>>(name: string, options: BridgeChannelOptions<unknown> & { readonly schema: S }): StreamingChannel<SchemaOutput<S>>;
   createChannel<T>(name: string, options?: BridgeChannelOptions<T>): StreamingChannel<T>;
-  /** The overload of the Java coordination library these APIs follow: a buffer size and a strategy. */
+  /** The short form: a buffer size and a backpressure strategy. */
   createChannel<T>(name: string, bufferSize: number, backpressure: BackpressureStrategy): StreamingChannel<T>;
   createChannel<T>(name: string, options: BridgeChannelOptions<T> | number = {}, backpressure?: BackpressureStrategy): StreamingChannel<T> {
     if (this.#channels.has(name)) throw new DuplicateChannelError(name);

@@ -5,7 +5,7 @@ import { BackpressureStrategy, BackpressureStrategySchema } from './Backpressure
 
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-/** A random 8-character channel id, the Java coordination library's default. @internal */
+/** A random 8-character channel id, for a channel created without one. @internal */
 export function randomChannelId(): string {
   let id = '';
   for (let i = 0; i < 8; i++) id += ID_ALPHABET[Math.floor(Math.random() * ID_ALPHABET.length)];
