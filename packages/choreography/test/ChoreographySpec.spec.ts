@@ -12,7 +12,7 @@ const article = () =>
     .interaction('review', 'writer', 'reviewer', 'drafted', null, 'Review the draft');
 
 describe('ChoreographySpec builder', () => {
-  it('builds the seed article spec, emits may be null', () => {
+  it('builds the article example spec, emits may be null', () => {
     const spec = article().build();
     expect(spec.name).toBe('article');
     expect(spec.initialEvents).toEqual(['start']);

@@ -131,7 +131,7 @@ describe('LivelockDetector: circuit breaker (default: 3 violations)', () => {
 });
 
 describe('LivelockDetector options', () => {
-  it('uses the seed defaults and the builder overrides them', () => {
+  it('uses the documented defaults and the builder overrides them', () => {
     const quick = LivelockDetector.builder().repeatedMessageThreshold(2).messageWindowMs(100).oscillationThreshold(2).progressTimeoutMs(50).circuitBreakerThreshold(10).build();
     const heard = timeline([[0, message('m')], [100, message('m')], [101, state('A')], [102, state('B')], [103, state('A')], [104, action('x')], [154, analyze]], quick);
     expect(heard.map((v) => [v.type, v.timestamp])).toEqual([['REPEATED_MESSAGE', 100], ['OSCILLATING_STATE', 103], ['PROGRESS_STALL', 154]]);

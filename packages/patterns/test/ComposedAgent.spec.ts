@@ -21,7 +21,7 @@ describe('ComposedAgent', () => {
     expect((error as AgentError).cause).toBeInstanceOf(PatternFailedError);
   });
 
-  it('lets the caller stop a sub-task on what it observes (seed thread #97)', () => {
+  it('lets the caller stop a sub-task on what it observes', () => {
     testScheduler().run(({ expectObservable }) => {
       const panel = Patterns.debate({ agents: [debater('a', 10), debater('b', 10)], maxRounds: 5 }).overChannel().asAgent('panel', {
         stopWhen: (snapshot) => snapshot.state.messages.length === 3,
