@@ -8,7 +8,7 @@ const describeEvent = (event: ConversationEvent): string =>
   event.type === 'message' ? `${event.message.speaker}#${event.state.round}` : `${event.decision.type}:${event.decision.reason}`;
 
 describe('ConversationOrchestrator', () => {
-  it('lets a watcher of the channel see every message, and exposes the live projection (seed thread #97)', () => {
+  it('lets a watcher of the channel see every message, and exposes the live projection', () => {
     const seen: string[] = [];
     testScheduler().run(({ expectObservable }) => {
       const channel = StreamingChannel.create<PostedMessage>({ id: 'room' });

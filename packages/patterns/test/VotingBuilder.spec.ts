@@ -25,7 +25,7 @@ describe('Patterns.voting', () => {
         });
       });
 
-      it('records a voter past its agentTimeout as a timed-out result, not a hang (seed thread #99)', () => {
+      it('records a voter past its agentTimeout as a timed-out result, not a hang', () => {
         const slow = hangingAgent('slow');
         testScheduler().run(({ expectObservable }) => {
           const agents = [scriptedAgent('a', { reply: 'yes', delay: 5 }), slow, scriptedAgent('c', { reply: 'yes', delay: 8 })];

@@ -472,7 +472,7 @@ describe('StreamingChannel', () => {
   });
 
   describe('configuration', () => {
-    it('defaults follow the seed: random 8-character id, 256, DROP_OLDEST', () => {
+    it('defaults: random 8-character id, 256, DROP_OLDEST', () => {
       const channel = StreamingChannel.create<number>();
       expect(channel.id).toMatch(/^[a-z0-9]{8}$/);
       expect(channel.metrics().bufferCapacity).toBe(256);
