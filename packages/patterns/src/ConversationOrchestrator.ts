@@ -96,8 +96,8 @@ export const ConversationOrchestratorOptionsSchema = z.strictObject({
  * turn), call the speakers through core's `invoke$`, post each reply, and wait until the projection holds
  * the turn's messages. A speaker that fails or times out ends the conversation as `failed`. Unsubscribing
  * aborts the speaker in flight and clears every timer; the channel is the caller's and stays open.
- * `runEvents$(topic, channel)` is the same conversation as run events (its speakers' calls and tokens,
- * a `message` per folded message, `round-end`, `termination`), and `events$(topic, channel, { run })`
+ * `events$(topic, channel)` is the same conversation as run events (its speakers' calls and tokens,
+ * a `message` per folded message, `round-end`, `termination`), and `conversation$(topic, channel, { run })`
  * reports it into a run of yours as a node named after `pattern`.
  *
  * @example
@@ -113,7 +113,7 @@ export const ConversationOrchestratorOptionsSchema = z.strictObject({
  *   termination: TerminationCondition.textMention('TERMINATE'),
  * });
  * const channel = StreamingChannel.create<PostedMessage>({ id: 'planning' });
- * orchestrator.events$('When do we release?', channel).subscribe((event) => {
+ * orchestrator.conversation$('When do we release?', channel).subscribe((event) => {
  *   if (event.type === 'message') console.log(`${event.message.speaker}: ${event.message.content}`);
  * });
  * ```
@@ -151,9 +151,9 @@ export class ConversationOrchestrator {
   /**
    * Runs one conversation on `topic` over `channel`: message events as the projection folds them, then
    * one `finished` event. Cold; unsubscribe to cancel. With `{ run }`, the conversation is reported
-   * into it as a node named after the orchestrator's `pattern` (see {@link ConversationOrchestrator.runEvents$}).
+   * into it as a node named after the orchestrator's `pattern` (see {@link ConversationOrchestrator.events$}).
    */
-  events$(topic: string, channel: ConversationChannel, options?: RunOptions): Observable<ConversationEvent> {
+  conversation$(topic: string, channel: ConversationChannel, options?: RunOptions): Observable<ConversationEvent> {
     if (options === undefined) return runConversation(this.options, topic, channel);
     const { run } = parseConfig(RunOptionsSchema, options, 'run options');
     return traceRun(run, this.options.pattern, topic, (node) => runConversation(this.options, topic, channel, node), (event) =>
@@ -162,7 +162,7 @@ export class ConversationOrchestrator {
   }
 
   /**
-   * The same conversation as {@link ConversationOrchestrator.events$}, as its run events: `run-start`
+   * The same conversation as {@link ConversationOrchestrator.conversation$}, as its run events: `run-start`
    * (named after `pattern`, default `conversation`), each speaker's call with every token as it comes,
    * a `message` per message the projection folds, `round-end` when every participant has spoken once
    * more, `termination` when it stops (a judge's call included), then `run-end` (a `failed` decision
@@ -176,13 +176,13 @@ export class ConversationOrchestrator {
    *
    * const bot = defineAgent('bot', async () => 'All done. TERMINATE');
    * const orchestrator = ConversationOrchestrator.create({ participants: [bot], termination: TerminationCondition.textMention('TERMINATE') });
-   * orchestrator.runEvents$('Wrap up', StreamingChannel.create<PostedMessage>()).subscribe((event) => {
+   * orchestrator.events$('Wrap up', StreamingChannel.create<PostedMessage>()).subscribe((event) => {
    *   if (event.type === 'termination') console.log(event.decision, event.reason); // complete bot said "TERMINATE"
    * });
    * ```
    */
-  runEvents$(topic: string, channel: ConversationChannel, options: RunEventsOptions = {}): Observable<RunEvent> {
-    const { pace } = parseConfig(configRules.runEventsOptions(), options, 'ConversationOrchestrator.runEvents$ options');
+  events$(topic: string, channel: ConversationChannel, options: RunEventsOptions = {}): Observable<RunEvent> {
+    const { pace } = parseConfig(configRules.runEventsOptions(), options, 'ConversationOrchestrator.events$ options');
     return observeRun(this.options.pattern, topic, (node) => runConversation(this.options, topic, channel, node), {
       scheduler: this.options.scheduler,
       pace,

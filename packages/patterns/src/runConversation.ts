@@ -37,7 +37,7 @@ import { emitMessage, emitRoundEnd, emitTermination } from './patternEvents';
  * const channel: ConversationChannel = { emit: (message) => (posted.next(message), true), asObservable: () => posted.asObservable() };
  * const echo = defineAgent('echo', async () => 'hi');
  * const orchestrator = ConversationOrchestrator.create({ participants: [echo], termination: TerminationCondition.maxMessages(2) });
- * orchestrator.events$('Say hi', channel).subscribe((event) => console.log(event.type)); // message, message, finished
+ * orchestrator.conversation$('Say hi', channel).subscribe((event) => console.log(event.type)); // message, message, finished
  * ```
  */
 export interface ConversationChannel {
@@ -63,7 +63,7 @@ export interface ConversationChannel {
  *   event.type === 'message' ? `${event.message.speaker}: ${event.message.content}` : `${event.decision.type} (${event.decision.reason})`;
  * const bot = defineAgent('bot', async () => 'All done. TERMINATE');
  * const orchestrator = ConversationOrchestrator.create({ participants: [bot], termination: TerminationCondition.textMention('TERMINATE') });
- * orchestrator.events$('Wrap up', StreamingChannel.create<PostedMessage>()).subscribe((event) => console.log(show(event)));
+ * orchestrator.conversation$('Wrap up', StreamingChannel.create<PostedMessage>()).subscribe((event) => console.log(show(event)));
  * // bot: All done. TERMINATE
  * // complete (bot said "TERMINATE")
  * ```

@@ -53,7 +53,7 @@ describe('ChannelBackend: a message the channel drops fails the run instead of h
         termination: TerminationCondition.maxIterations(3),
       });
       // a's message is delivered (the watcher holds it), b's waits in the buffer, c's is dropped.
-      const end$ = orchestrator.events$('t', channel).pipe(
+      const end$ = orchestrator.conversation$('t', channel).pipe(
         filter((event) => event.type === 'finished'),
         map((event) => (event.type === 'finished' ? { type: event.decision.type, error: (event.decision.error as Error).message } : undefined)),
       );

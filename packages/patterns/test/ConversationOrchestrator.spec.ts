@@ -17,7 +17,7 @@ describe('ConversationOrchestrator', () => {
         participants: [debater('a', 5), debater('b', 5)],
         termination: TerminationCondition.maxMessages(3),
       });
-      expectObservable(orchestrator.events$('t', channel).pipe(map(describeEvent))).toBe('5ms x 4ms y 4ms (zw|)', {
+      expectObservable(orchestrator.conversation$('t', channel).pipe(map(describeEvent))).toBe('5ms x 4ms y 4ms (zw|)', {
         x: 'a#0',
         y: 'b#1',
         z: 'a#1',
@@ -36,7 +36,7 @@ describe('ConversationOrchestrator', () => {
         turnPolicy: TurnPolicy.freeForAll(),
         termination: TerminationCondition.maxIterations(2),
       });
-      const contents$ = orchestrator.events$('t', StreamingChannel.create<PostedMessage>()).pipe(map((e) => (e.type === 'message' ? e.message.content : e.decision.type)));
+      const contents$ = orchestrator.conversation$('t', StreamingChannel.create<PostedMessage>()).pipe(map((e) => (e.type === 'message' ? e.message.content : e.decision.type)));
       expectObservable(contents$).toBe('4ms x 5ms y 3ms z 5ms (wv|)', { x: 'b saw 5', y: 'a saw 5', z: 'b saw 6', w: 'a saw 6', v: 'complete' });
     });
   });
@@ -51,7 +51,7 @@ describe('ConversationOrchestrator', () => {
       termination: TerminationCondition.textMention('TERMINATE'),
     });
     const speakers: string[] = [];
-    orchestrator.events$('status', StreamingChannel.create<PostedMessage>()).subscribe((e) => e.type === 'message' && speakers.push(e.message.speaker));
+    orchestrator.conversation$('status', StreamingChannel.create<PostedMessage>()).subscribe((e) => e.type === 'message' && speakers.push(e.message.speaker));
     await Promise.resolve();
     expect(speakers).toEqual(['pm', 'qa']);
     expect(dev.inputs).toHaveLength(0);
@@ -64,7 +64,7 @@ describe('ConversationOrchestrator', () => {
         turnPolicy: TurnPolicy.custom('broken', () => ['mallory']),
         termination: TerminationCondition.maxMessages(5),
       });
-      const end$ = orchestrator.events$('t', StreamingChannel.create<PostedMessage>()).pipe(map((e) => e.type === 'finished' && e.decision.type === 'failed' && e.decision.error instanceof UnknownParticipantError));
+      const end$ = orchestrator.conversation$('t', StreamingChannel.create<PostedMessage>()).pipe(map((e) => e.type === 'finished' && e.decision.type === 'failed' && e.decision.error instanceof UnknownParticipantError));
       expectObservable(end$).toBe('(t|)', { t: true });
     });
   });
@@ -76,7 +76,7 @@ describe('ConversationOrchestrator', () => {
         termination: TerminationCondition.maxMessages(10),
         timeout: 50,
       });
-      const end$ = orchestrator.events$('t', StreamingChannel.create<PostedMessage>()).pipe(map((e) => (e.type === 'message' ? 'm' : `${e.decision.type}:${e.decision.reason}`)));
+      const end$ = orchestrator.conversation$('t', StreamingChannel.create<PostedMessage>()).pipe(map((e) => (e.type === 'message' ? 'm' : `${e.decision.type}:${e.decision.reason}`)));
       expectObservable(end$).toBe('10ms m 39ms (f|)', { m: 'm', f: 'failed:agent b failed' });
     });
   });
@@ -89,7 +89,7 @@ describe('ConversationOrchestrator', () => {
     });
     const channel = StreamingChannel.create<PostedMessage>({ id: 'long' });
     const copies = countLargeArrayCopies(1_000, () => {
-      orchestrator.events$('t', channel).subscribe((event) => events.push(event));
+      orchestrator.conversation$('t', channel).subscribe((event) => events.push(event));
     });
     expect(copies).toBe(0);
     const last = events.at(-1) as ConversationEvent;

@@ -40,7 +40,7 @@ describe('composed termination conditions at depth', () => {
     const termination = stopWords.reduce((acc, condition) => TerminationCondition.or(acc, condition));
     const speaker = defineAgent('a', async () => 'I am done: <STOP299>');
     const orchestrator = ConversationOrchestrator.create({ participants: [speaker], termination });
-    const events = await lastValueFrom(orchestrator.events$('t', bareChannel()).pipe(map((event: ConversationEvent) => event)));
+    const events = await lastValueFrom(orchestrator.conversation$('t', bareChannel()).pipe(map((event: ConversationEvent) => event)));
     expect(events.type === 'finished' && events.decision).toEqual({ type: 'complete', reason: 'a said "<STOP299>"' });
   });
 
@@ -92,7 +92,7 @@ describe('composed termination conditions at depth', () => {
       const termination = nested('or', words(10_000).map((word) => TerminationCondition.textMention(word)));
       const speaker = scriptedAgent('a', { reply: '<STOP9999>', delay: 3 });
       const orchestrator = ConversationOrchestrator.create({ participants: [speaker], termination });
-      expectObservable(orchestrator.events$('t', bareChannel()).pipe(map((event) => event.type))).toBe('3ms (mf|)', { m: 'message', f: 'finished' });
+      expectObservable(orchestrator.conversation$('t', bareChannel()).pipe(map((event) => event.type))).toBe('3ms (mf|)', { m: 'message', f: 'finished' });
     });
   });
 });

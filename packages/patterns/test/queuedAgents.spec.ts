@@ -134,7 +134,7 @@ describe('a cancelled run never starts a queued agent', () => {
       const scheduler = (virtual = testScheduler());
       const { agents, started } = voters('answers-on-abort');
       scheduler.run(({ cold }) => {
-        const subscription = orchestrator(agents).events$('t', StreamingChannel.create<PostedMessage>()).subscribe();
+        const subscription = orchestrator(agents).conversation$('t', StreamingChannel.create<PostedMessage>()).subscribe();
         cold('5ms x').subscribe(() => subscription.unsubscribe());
       });
       expect(started).toEqual(['a']);
@@ -143,7 +143,7 @@ describe('a cancelled run never starts a queued agent', () => {
     it('stopped by a watcher on the first message', () => {
       virtual = undefined;
       const { agents, started } = voters('sync');
-      orchestrator(agents).events$('t', StreamingChannel.create<PostedMessage>()).pipe(takeWhile(() => false, true)).subscribe();
+      orchestrator(agents).conversation$('t', StreamingChannel.create<PostedMessage>()).pipe(takeWhile(() => false, true)).subscribe();
       expect(started).toEqual(['a']);
     });
   });

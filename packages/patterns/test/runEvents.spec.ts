@@ -209,8 +209,8 @@ describe('ConversationOrchestrator run events', () => {
       pattern: 'planning',
     });
 
-  it('runEvents$: calls, a message per folded message, the round, the termination', () => {
-    const { briefs } = onVirtualTime(() => orchestrator().runEvents$('Release day?', StreamingChannel.create<PostedMessage>()));
+  it('events$: calls, a message per folded message, the round, the termination', () => {
+    const { briefs } = onVirtualTime(() => orchestrator().events$('Release day?', StreamingChannel.create<PostedMessage>()));
     expect(briefs).toEqual([
       'run-start@0 planning',
       'call-start@0 alice',
@@ -227,12 +227,12 @@ describe('ConversationOrchestrator run events', () => {
     ]);
   });
 
-  it('events$(topic, channel, { run }) gives the same conversation events and reports it into the run', () => {
+  it('conversation$(topic, channel, { run }) gives the same conversation events and reports it into the run', () => {
     const conversation: string[] = [];
     const { briefs } = onVirtualTime(() =>
       observeRun('outer', 'x', (run) =>
         orchestrator()
-          .events$('Release day?', StreamingChannel.create<PostedMessage>(), { run })
+          .conversation$('Release day?', StreamingChannel.create<PostedMessage>(), { run })
           .pipe(map((event) => conversation.push(event.type))),
       ),
     );

@@ -152,7 +152,7 @@ describe('user code that throws or forgets to return ends the run visibly', () =
   describe('conversations', () => {
     const orchestrate = (overrides: Partial<Parameters<typeof ConversationOrchestrator.create>[0]>) =>
       outcome(() =>
-        ConversationOrchestrator.create({ participants: [slow('a'), slow('b')], termination: TerminationCondition.maxMessages(4), ...overrides }).events$('t', StreamingChannel.create<PostedMessage>()),
+        ConversationOrchestrator.create({ participants: [slow('a'), slow('b')], termination: TerminationCondition.maxMessages(4), ...overrides }).conversation$('t', StreamingChannel.create<PostedMessage>()),
       );
 
     it('a custom turn policy throws', () => {
@@ -219,7 +219,7 @@ describe('a prompt that forgets to return', () => {
   it('a conversation prompt', () => {
     expectVisibleEnd(
       outcome(() =>
-        ConversationOrchestrator.create({ participants: [slow('a')], termination: TerminationCondition.maxMessages(2), prompt: forgetsAfter(1, () => 'p') }).events$('t', StreamingChannel.create<PostedMessage>()),
+        ConversationOrchestrator.create({ participants: [slow('a')], termination: TerminationCondition.maxMessages(2), prompt: forgetsAfter(1, () => 'p') }).conversation$('t', StreamingChannel.create<PostedMessage>()),
       ),
       /prompt.*undefined/,
     );
