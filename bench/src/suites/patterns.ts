@@ -1,5 +1,5 @@
 import { last, lastValueFrom, type Observable, of } from 'rxjs';
-import { type Agent, defineAgent } from '@rxagents/core';
+import { type Agent, callAgent, defineAgent } from '@rxagents/core';
 import { ExecutionModel, type ExecutionResult, Patterns, runModel, TerminationCondition } from '@rxagents/patterns';
 import type { BenchFigure, BenchSuite } from '../BenchSuite';
 import { median } from '../median';
@@ -55,6 +55,72 @@ async function measurePair(small: () => Promise<void>, large: () => Promise<void
   return [median(smallTimes), median(largeTimes)];
 }
 
+const DEBATE_ROUNDS = 200;
+/** Debates per timing: one 200-round debate takes a few ms, too short to time alone on a busy machine. */
+const DEBATES_PER_TIMING = 10;
+const DEBATE_TIMINGS = 9;
+
+/**
+ * What a person writes instead of `Patterns.debate`: the same turns, each prompt built as the debate's
+ * default prompt builds it (topic, participants, the transcript so far, whose turn and round), the call
+ * made through core's `callAgent`, the reply appended to the messages and the transcript text. Returns
+ * the transcript, and hands each prompt to `onPrompt` (for the one equivalence check before timing).
+ */
+async function handDebate(agents: readonly Agent[], topic: string, rounds: number, onPrompt?: (prompt: string) => void): Promise<string> {
+  const messages: { index: number; speaker: string; content: string; at: number; round: number }[] = [];
+  const head = `Topic: ${topic}\nParticipants: ${agents.map((agent) => agent.id).join(', ')}\nTranscript:\n`;
+  let transcript = '';
+  for (let round = 1; round <= rounds; round += 1) {
+    for (const agent of agents) {
+      const prompt = head + (messages.length === 0 ? '(nobody has spoken yet)' : transcript) + `\nYou are ${agent.id}. Round ${round}: give your contribution.`;
+      onPrompt?.(prompt);
+      const result = await lastValueFrom(callAgent(agent, prompt));
+      if (!result.success) throw result.error;
+      const line = `${agent.id}: ${result.output}`;
+      transcript = messages.length === 0 ? line : `${transcript}\n${line}`;
+      messages.push({ index: messages.length, speaker: agent.id, content: result.output, at: result.startedAt + result.durationMs, round });
+    }
+  }
+  return transcript;
+}
+
+/** Checks once, untimed, that the hand loop sends the debate's prompts and ends with its transcript. */
+async function checkHandDebate(rounds: number): Promise<void> {
+  const recorded = (id: string, prompts: string[]): Agent =>
+    defineAgent(id, (prompt) => {
+      prompts.push(prompt);
+      return of('x');
+    });
+  const debatePrompts: string[] = [];
+  const handPrompts: string[] = [];
+  const result = await Patterns.debate({ agents: [recorded('pro', debatePrompts), recorded('con', debatePrompts)], maxRounds: rounds }).execute('go');
+  const transcript = await handDebate([instant('pro'), instant('con')], 'go', rounds, (prompt) => handPrompts.push(prompt));
+  const samePrompts = debatePrompts.length === handPrompts.length && debatePrompts.every((prompt, i) => prompt === handPrompts[i]);
+  if (!samePrompts || result.output !== transcript) throw new Error('the hand-written debate differs from Patterns.debate');
+}
+
+/** Median seconds of `DEBATES_PER_TIMING` runs of `a` and of `b`, timed alternately, after warm-ups. */
+async function measureAlternating(a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number, number]> {
+  const batch = (run: () => Promise<unknown>) => async () => {
+    for (let i = 0; i < DEBATES_PER_TIMING; i += 1) await run();
+  };
+  const timesA: number[] = [];
+  const timesB: number[] = [];
+  for (let i = 0; i < WARM_UPS; i += 1) {
+    await batch(a)();
+    await batch(b)();
+  }
+  for (let round = 0; round < DEBATE_TIMINGS; round += 1) {
+    for (const [run, times] of [[batch(a), timesA], [batch(b), timesB]] as const) {
+      global.gc?.();
+      const start = process.hrtime.bigint();
+      await run();
+      times.push(Number(process.hrtime.bigint() - start) / 1e9);
+    }
+  }
+  return [median(timesA), median(timesB)];
+}
+
 const ms = (seconds: number): string => `${(seconds * 1e3).toFixed(0)} ms`;
 
 export const suite: BenchSuite = {
@@ -82,6 +148,15 @@ export const suite: BenchSuite = {
     const [channelSmall, channelLarge] = await measurePair(debate(SMALL, true), debate(LARGE, true));
     log(`debate over a channel, ${SMALL.toLocaleString('en')} turns: ${ms(channelSmall)}; ${LARGE.toLocaleString('en')}: ${ms(channelLarge)}`);
 
+    await checkHandDebate(DEBATE_ROUNDS);
+    const byPattern = Patterns.debate({ agents: debaters, maxRounds: DEBATE_ROUNDS });
+    const [debateTime, handTime] = await measureAlternating(
+      () => byPattern.execute('go'),
+      () => handDebate(debaters, 'go', DEBATE_ROUNDS),
+    );
+    const perDebate = (seconds: number): string => `${((seconds / DEBATES_PER_TIMING) * 1e3).toFixed(2)} ms`;
+    log(`debate of ${DEBATE_ROUNDS} rounds: ${perDebate(debateTime)}; the same ${2 * DEBATE_ROUNDS} turns by hand: ${perDebate(handTime)}`);
+
     const loopScaling = loopLarge / loopSmall;
     const sequenceScaling = sequenceLarge / sequenceSmall;
     const figures: Record<string, BenchFigure> = {
@@ -97,6 +172,11 @@ export const suite: BenchSuite = {
         value: channelLarge / channelSmall,
         label: `debate over a channel: ${LARGE.toLocaleString('en')} turns / ${SMALL.toLocaleString('en')} (linear = 2)`,
         bar: { op: '<=', limit: 2.5 },
+      },
+      debateOverHand: {
+        value: debateTime / handTime,
+        label: `time of a ${DEBATE_ROUNDS}-round direct debate of two instant agents / the same ${2 * DEBATE_ROUNDS} turns as a hand-written loop (same prompts, callAgent, append)`,
+        bar: { op: '<=', limit: 2 },
       },
       loopPerIterationUs: { value: (loopLarge / LARGE) * 1e6, label: `µs per iteration of the ${LARGE.toLocaleString('en')}-iteration model loop (route, invoke$(), aggregate, snapshot, termination)` },
     };
