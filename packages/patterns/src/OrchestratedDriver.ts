@@ -1,4 +1,4 @@
-import { concat, concatMap, defer, EMPTY, map, type Observable, of } from 'rxjs';
+import { concat, defer, filter, map, type Observable, of } from 'rxjs';
 import type { AgentFailure, AgentResult } from './AgentResult';
 import { AppendLog } from './AppendLog';
 import { dispatchAgents } from './dispatchAgents';
@@ -71,7 +71,8 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string, r
         scheduler,
         run,
       }).pipe(
-        concatMap((result) => {
+        // `map` and `filter`, not a `concatMap` to `of` or `EMPTY`: the same order, without an inner subscription per result.
+        map((result) => {
           state = model.aggregate(state, result);
           results = results.append(result);
           received += 1;
@@ -79,11 +80,12 @@ export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string, r
           // A failure that ends the run shows in the final result only, as over a channel.
           if (!result.success && model.failOnAgentError) {
             failure ??= result;
-            return EMPTY;
+            return undefined;
           }
           // The snapshot of an iteration's last result already counts the iteration as completed.
-          return of(emit(resultOf(facts(received === routed.length ? iteration + 1 : iteration))));
+          return emit(resultOf(facts(received === routed.length ? iteration + 1 : iteration)));
         }),
+        filter((step) => step !== undefined),
       );
       // An iteration in which an agent failed (and the model fails on it) is not a completed one.
       return concat(step$, defer(() => of({ next: failure === undefined ? { check: iteration + 1, failure } : { check: iteration, failure } })));

@@ -1,5 +1,5 @@
 import { concat, defer, from, map, mergeMap, type Observable, of, type SchedulerLike, takeUntil, takeWhile, tap } from 'rxjs';
-import { type AgentCallOptions, AgentTimeoutError, callAgent, type RunContext } from '@rxagents/core';
+import { type AgentCallOptions, type AgentCallResult, AgentTimeoutError, callAgent, type RunContext } from '@rxagents/core';
 import type { AgentRef } from './AgentRef';
 import type { AgentResult } from './AgentResult';
 import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
@@ -27,19 +27,25 @@ export interface DispatchOptions {
  * hangs and no timer outlives the batch. `promptOf` runs when an agent's call starts.
  */
 export function dispatchAgents(refs: readonly AgentRef[], promptOf: (ref: AgentRef) => string, options: DispatchOptions): Observable<AgentResult> {
-  const { scheduler, overall } = options;
+  const { scheduler, overall, agentTimeout, run } = options;
+  const callOptions: AgentCallOptions = { scheduler, ...(agentTimeout === undefined ? {} : { timeout: agentTimeout }), ...(run === undefined ? {} : { run }) };
+  const stopOnFailure = takeWhile<AgentResult>((result) => result.success || !options.failFast, true);
+  // Without an overall deadline nothing needs to know which calls started or settled: no per-call bookkeeping.
+  if (overall === undefined) {
+    return defer(() => from(refs).pipe(mergeMap((ref) => callOne(ref, promptOf, options.pattern, callOptions, scheduler), options.concurrency), map(withTimedOut), stopOnFailure));
+  }
   return defer(() => {
     const started = new Map<number, { readonly input: string; readonly startedAt: number }>();
     const settled = new Set<number>();
     const calls$ = from(refs.map((ref, index) => ({ ref, index }))).pipe(
       mergeMap(
         ({ ref, index }) =>
-          callOne(ref, promptOf, options, (input, startedAt) => started.set(index, { input, startedAt })).pipe(tap(() => settled.add(index))),
+          callOne(ref, promptOf, options.pattern, callOptions, scheduler, (input, startedAt) => started.set(index, { input, startedAt })).pipe(tap(() => settled.add(index))),
         options.concurrency,
       ),
-      takeWhile((result) => result.success || !options.failFast, true),
+      map(withTimedOut),
+      stopOnFailure,
     );
-    if (overall === undefined) return calls$;
     const remaining = overall.endsAt - scheduler.now();
     const bounded$ = remaining > 0 ? calls$.pipe(takeUntil(untilDeadline(overall, scheduler))) : of<never>();
     return concat(
@@ -55,21 +61,29 @@ export function dispatchAgents(refs: readonly AgentRef[], promptOf: (ref: AgentR
           }),
         );
       }),
-    ).pipe(takeWhile((result) => result.success || !options.failFast, true));
+    ).pipe(stopOnFailure);
   });
 }
 
 /** One call, its outcome as a result; `onStart` hears the prompt and the start time. */
-function callOne(ref: AgentRef, promptOf: (ref: AgentRef) => string, options: DispatchOptions, onStart: (input: string, startedAt: number) => void): Observable<AgentResult> {
-  const { scheduler, agentTimeout, run } = options;
-  const callOptions: AgentCallOptions = { scheduler, ...(agentTimeout === undefined ? {} : { timeout: agentTimeout }), ...(run === undefined ? {} : { run }) };
+function callOne(
+  ref: AgentRef,
+  promptOf: (ref: AgentRef) => string,
+  pattern: string,
+  callOptions: AgentCallOptions,
+  scheduler: SchedulerLike,
+  onStart?: (input: string, startedAt: number) => void,
+): Observable<AgentCallResult> {
   return defer(() => {
     const prompt: unknown = promptOf(ref);
     // A bug in the pattern's prompt, not the agent's failure: it ends the run rather than being recorded.
-    if (typeof prompt !== 'string') throw new TypeError(`${options.pattern}: the prompt for ${JSON.stringify(ref.id)} gave ${String(prompt)}; return the text to send`);
-    onStart(prompt, scheduler.now());
-    return callAgent(ref, prompt, callOptions).pipe(
-      map((result): AgentResult => (result.success ? result : { ...result, timedOut: result.error instanceof AgentTimeoutError })),
-    );
+    if (typeof prompt !== 'string') throw new TypeError(`${pattern}: the prompt for ${JSON.stringify(ref.id)} gave ${String(prompt)}; return the text to send`);
+    onStart?.(prompt, scheduler.now());
+    return callAgent(ref, prompt, callOptions);
   });
+}
+
+/** A call's outcome as a result: a failure says whether it was the agent's timeout. */
+function withTimedOut(result: AgentCallResult): AgentResult {
+  return result.success ? result : { ...result, timedOut: result.error instanceof AgentTimeoutError };
 }
