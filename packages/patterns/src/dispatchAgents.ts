@@ -3,6 +3,7 @@ import { type AgentCallOptions, type AgentCallResult, AgentTimeoutError, callAge
 import type { AgentRef } from './AgentRef';
 import type { AgentResult } from './AgentResult';
 import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
+import { oneAfterAnother } from './oneAfterAnother';
 import { type RunDeadline, untilDeadline } from './RunDeadline';
 
 /** How {@link dispatchAgents} calls a batch of agents. */
@@ -32,7 +33,12 @@ export function dispatchAgents(refs: readonly AgentRef[], promptOf: (ref: AgentR
   const stopOnFailure = takeWhile<AgentResult>((result) => result.success || !options.failFast, true);
   // Without an overall deadline nothing needs to know which calls started or settled: no per-call bookkeeping.
   if (overall === undefined) {
-    return defer(() => from(refs).pipe(mergeMap((ref) => callOne(ref, promptOf, options.pattern, callOptions, scheduler), options.concurrency), map(withTimedOut), stopOnFailure));
+    const call = (ref: AgentRef) => callOne(ref, promptOf, options.pattern, callOptions, scheduler);
+    if (options.concurrency === 1) {
+      const stops = (result: AgentResult): boolean => !result.success && options.failFast;
+      return oneAfterAnother(refs.length, (index) => call(refs[index] as AgentRef), withTimedOut, stops);
+    }
+    return defer(() => from(refs).pipe(mergeMap(call, options.concurrency), map(withTimedOut), stopOnFailure));
   }
   return defer(() => {
     const started = new Map<number, { readonly input: string; readonly startedAt: number }>();
