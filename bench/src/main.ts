@@ -29,6 +29,14 @@ async function main(): Promise<void> {
     return;
   }
   const selected = wanted.length === 0 ? suites : suites.filter((suite) => wanted.includes(suite.name));
+  // The packages are measured as users get them: built, from dist/ (`pnpm bench` builds first; bench/tsconfig.json has no source paths).
+  const patternsEntry = import.meta.resolve('@rxagents/patterns');
+  if (!patternsEntry.includes('/dist/')) {
+    console.error(`@rxagents/* resolve to ${patternsEntry}, not to the built dist/: run through \`pnpm bench\`.`);
+    process.exitCode = 2;
+    return;
+  }
+  if (!json) console.log(`packages from ${patternsEntry.replace(/\/patterns\/.*$/, '/*/dist/').replace(/^.*\/(packages|node_modules)\//, '$1/')}`);
   const report: Record<string, Record<string, number>> = {};
   for (const suite of selected) {
     const log = json ? () => undefined : (line: string) => console.log(`  ${line}`);
