@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import { FixedBuffer, Repeater } from '@repeaterjs/repeater';
 import { Effect, Fiber, Queue } from 'effect';
 import { pushable } from 'it-pushable';
-import { Subject } from 'rxjs';
-import { BackpressureStrategy, StreamingChannel } from '@rxagents/streaming';
+import { concatMap, of, range, Subject } from 'rxjs';
+import { backpressure, BackpressureStrategy, StreamingChannel } from '@rxagents/streaming';
 import type { BenchFigure, BenchSuite } from '../BenchSuite';
 import { median } from '../median';
 
@@ -130,6 +130,58 @@ const blockContenders: Record<string, Run> = {
     ),
 };
 
+const PROJECTED = 300_000;
+
+// Synchronous projects: what the operator itself costs per value, against RxJS's unbounded `concatMap`.
+const projectContenders: Record<string, Run> = {
+  concatMap: () => {
+    range(0, PROJECTED)
+      .pipe(concatMap((n) => of(n)))
+      .subscribe((n) => {
+        sink += n;
+      });
+  },
+  backpressure: () => {
+    range(0, PROJECTED)
+      .pipe(backpressure((n: number) => of(n), { concurrency: 1 }))
+      .subscribe((n) => {
+        sink += n;
+      });
+  },
+};
+
+const consume = (n: number): void => {
+  sink += n;
+};
+
+// The floor of a channel's synchronous path: the same items through a bare circular array of the
+// channel's buffer size, each enqueued, dequeued and handed to the same consumer.
+const ringContenders: Record<string, Run> = {
+  channel: () => {
+    const channel = StreamingChannel.create<number>({ bufferSize: BUFFER });
+    channel.subscribe(consume);
+    for (let i = 0; i < ITEMS; i++) channel.emit(i);
+  },
+  ring: () => {
+    const slots = new Array<number | undefined>(BUFFER);
+    let head = 0;
+    let size = 0;
+    for (let i = 0; i < ITEMS; i++) {
+      let tail = head + size;
+      if (tail >= BUFFER) tail -= BUFFER;
+      slots[tail] = i;
+      size += 1;
+      while (size > 0) {
+        const n = slots[head] as number;
+        slots[head] = undefined;
+        head = head + 1 === BUFFER ? 0 : head + 1;
+        size -= 1;
+        consume(n);
+      }
+    }
+  },
+};
+
 function stalledBurst(items: number): Run {
   return () => {
     const channel = StreamingChannel.create<number>({ bufferSize: BUFFER });
@@ -165,6 +217,11 @@ export const suite: BenchSuite = {
     const forAwait = await race(forAwaitContender, 3, ITEMS);
     log(`block ${'channel (for await)'.padEnd(22)} ${format(forAwait['channel (for await)']!)} (separate race)`);
 
+    const projected = await race(projectContenders, ROUNDS, PROJECTED);
+    log(`project concatMap ${format(projected.concatMap!)}, backpressure ${format(projected.backpressure!)} (synchronous projects)`);
+    const ring = await race(ringContenders, ROUNDS, ITEMS);
+    log(`ring  channel ${format(ring.channel!)}, bare ring buffer ${format(ring.ring!)}`);
+
     const burst = await race({ million: stalledBurst(1_000_000), hundredThousand: stalledBurst(100_000) }, ROUNDS, 1);
     const growth = await heapGrowthMB(10_000_000);
     log(`burst 1,000,000 in ${(1000 / burst.million!).toFixed(1)} ms, 100,000 in ${(1000 / burst.hundredThousand!).toFixed(1)} ms`);
@@ -184,6 +241,16 @@ export const suite: BenchSuite = {
       forAwaitRatio: {
         value: forAwait['channel (for await)']! / fastestRate,
         label: `items/s: await offer() under BLOCK, for-await consumer (separate race) / fastest peer (${fastestPeer})`,
+      },
+      backpressureOverConcatMap: {
+        value: projected.backpressure! / projected.concatMap!,
+        label: `time of concatMap / time of backpressure(project, { concurrency: 1 }), ${PROJECTED.toLocaleString('en-US')} values, synchronous projects`,
+        bar: { op: '>=', limit: 0.5 },
+      },
+      channelOverRing: {
+        value: ring.channel! / ring.ring!,
+        label: 'time of a bare ring-buffer loop / time of a channel with one synchronous subscriber, same items and consumer',
+        bar: { op: '>=', limit: 0.5 },
       },
       burstScaling: {
         value: burst.hundredThousand! / burst.million!,

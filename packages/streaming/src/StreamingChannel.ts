@@ -416,9 +416,8 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     if (typeof subscriber !== 'function' && (typeof subscriber !== 'object' || subscriber === null)) {
       throw new ConfigError('StreamingChannel subscribe', [{ path: 'subscriber', rule: 'must be a function or an observer object', received: subscriber }]);
     }
-    const observer: Partial<ChannelObserver<T>> = typeof subscriber === 'function' ? { next: subscriber } : subscriber;
     const lane = this.#laneOptions(options);
-    return subscribeLane(this.#core, observer, lane.bufferSize, lane.strategy);
+    return subscribeLane(this.#core, subscriber, lane.bufferSize, lane.strategy);
   }
 
   /** A subscriber's own buffer: none without options, else the options' size and strategy, the channel's by default. */

@@ -118,9 +118,9 @@ export function backpressure<T, R>(
   return (source) =>
     new Observable<R>((subscriber) => {
       const buffer = createRingBuffer<T>(bufferSize);
-      // Fires on teardown. The source and every project are subscribed through takeUntil(stop), so a
-      // synchronous source or project stops at once when downstream unsubscribes (take(n) on an endless
-      // synchronous source) or fails, even before its subscribe() call has returned a Subscription.
+      // Fires on teardown. The source is subscribed through takeUntil(stop), so a synchronous source stops
+      // at once when downstream unsubscribes (take(n) on an endless synchronous source) or fails, even
+      // before its subscribe() call has returned a Subscription.
       const stop = new Subject<void>();
       let active = 0;
       let index = 0;
@@ -141,22 +141,36 @@ export function backpressure<T, R>(
         drain();
       });
 
+      // One observer for every project: all a completion does is free a slot, whichever project it was.
+      const projectObserver = {
+        next: (result: R) => subscriber.next(result),
+        error: fail,
+        complete: () => {
+          active -= 1;
+          drain();
+        },
+      };
+      // Subscribes the project's source with the subscriber it is handed, after adding that subscriber to
+      // the outer one: teardown then closes it, which stops a synchronous project at once (take(n) on an
+      // endless one), and it leaves the outer subscriber by itself when the project ends. One instance
+      // per subscription, reading the source from `nextProject`, so a project allocates no closure.
+      let nextProject: Observable<R> | undefined;
+      const projectGate = new Observable<R>((projectSubscriber) => {
+        const inner = nextProject as Observable<R>;
+        nextProject = undefined;
+        subscriber.add(projectSubscriber);
+        return inner.subscribe(projectSubscriber);
+      });
+
       const run = (value: T): void => {
         active += 1;
         try {
-          from(project(value, index++))
-            .pipe(takeUntil(stop))
-            .subscribe({
-              next: (result) => subscriber.next(result),
-              error: fail,
-              complete: () => {
-                active -= 1;
-                drain();
-              },
-            });
+          nextProject = from(project(value, index++));
         } catch (error) {
           fail(error);
+          return;
         }
+        projectGate.subscribe(projectObserver);
       };
 
       const drain = (): void => {
@@ -172,9 +186,22 @@ export function backpressure<T, R>(
         if (sourceDone && active === 0 && buffer.size === 0 && parked.size === 0) subscriber.complete();
       };
 
+      // A value that finds a free slot and nothing waiting runs at once, as the buffer would have run it
+      // first anyway, and `drain` then takes over what the project's run left in the buffer.
+      const runNow = (value: T): void => {
+        draining = true;
+        run(value);
+        draining = false;
+        drain();
+      };
+
       const evictOldest = (oldest: T): void => dropped(oldest, 'DROP_OLDEST');
 
       const accept = (value: T): void => {
+        if (!draining && active < concurrency && buffer.size === 0 && parked.size === 0 && !subscriber.closed) {
+          runNow(value);
+          return;
+        }
         if (!ringFull(buffer) && parked.size === 0) {
           ringPush(buffer, value);
           drain();

@@ -191,6 +191,36 @@ describe('backpressure', () => {
     });
   });
 
+  it('a value emitted into the source while a synchronous project runs waits for that project, in order', () => {
+    const source = new Subject<number>();
+    const log: string[] = [];
+    source
+      .pipe(
+        backpressure((n: number) => {
+          log.push(`start ${n}`);
+          return new Observable<number>((inner) => {
+            inner.next(n);
+            log.push(`end ${n}`);
+            inner.complete();
+          });
+        }),
+      )
+      .subscribe((n) => {
+        log.push(`got ${n}`);
+        if (n < 2) source.next(n + 1);
+      });
+    source.next(0);
+    expect(log).toEqual(['start 0', 'got 0', 'end 0', 'start 1', 'got 1', 'end 1', 'start 2', 'got 2', 'end 2']);
+  });
+
+  it('projects of values that find a free slot run at once, synchronously, each with its index', () => {
+    const seen: string[] = [];
+    of('a', 'b', 'c')
+      .pipe(backpressure((value: string, index) => of(`${value}${index}`), { concurrency: 2 }))
+      .subscribe((value) => seen.push(value));
+    expect(seen).toEqual(['a0', 'b1', 'c2']);
+  });
+
   it('does not recurse when projects complete synchronously', () => {
     const source = new Subject<number>();
     const seen: number[] = [];

@@ -1,7 +1,7 @@
 import { type SchedulerLike, Subscription } from 'rxjs';
 import { BackpressureStrategy } from '../BackpressureStrategy';
 import { type ChannelCounters } from '../ChannelMetrics';
-import type { ChannelObserver } from '../ChannelSubscriber';
+import type { ChannelHandler, ChannelObserver } from '../ChannelSubscriber';
 import { BufferOverflowError } from '../errors/BufferOverflowError';
 import { ChannelClosedError } from '../errors/ChannelClosedError';
 import { addCompleteHandler, type ChannelListeners, createListeners, reportError, runCompleteHandlers, runEndHandlers, safely } from './ChannelListeners';
@@ -163,17 +163,19 @@ export function cancelOffer<T>(dispatcher: ChannelDispatcher<T>, entry: ParkedEn
  */
 export function subscribeLane<T>(
   dispatcher: ChannelDispatcher<T>,
-  observer: Partial<ChannelObserver<T>>,
+  subscriber: ChannelHandler<T> | Partial<ChannelObserver<T>>,
   bufferSize: number | undefined,
   strategy: BackpressureStrategy,
   register?: (subscription: Subscription) => void,
 ): Subscription {
   if (dispatcher.state === ChannelState.Completed || dispatcher.state === ChannelState.Closed) {
     const failure = dispatcher.state === ChannelState.Completed ? dispatcher.failure : undefined;
-    safely(dispatcher.listeners, () => (failure === undefined ? observer.complete?.() : observer.error?.(failure.error)));
+    if (typeof subscriber !== 'function') {
+      safely(dispatcher.listeners, () => (failure === undefined ? subscriber.complete?.() : subscriber.error?.(failure.error)));
+    }
     return Subscription.EMPTY;
   }
-  const lane = createLane<T>(dispatcher, observer, bufferSize, strategy);
+  const lane = createLane<T>(dispatcher, subscriber, bufferSize, strategy);
   dispatcher.lanes = [...dispatcher.lanes, lane];
   const subscription = new Subscription(() => removeLane(dispatcher, lane));
   register?.(subscription);
