@@ -82,7 +82,7 @@ export interface RoutingAgent extends Agent {
    * @returns The run's events.
    * @throws {@link @rxagents/core!ConfigError | ConfigError} when `input` or an option is invalid.
    */
-  events$(input: string, options?: Omit<AgentCallOptions, 'run'>): Observable<RunEvent>;
+  events$(input: string, options?: Omit<AgentCallOptions, 'run'> & RunEventsOptions): Observable<RunEvent>;
 }
 
 /**
