@@ -16,12 +16,9 @@ describe('a choreography read by a slow reader (runEventStream)', () => {
     const reader = stream.getReader();
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
     expect(started).toEqual([]);
+    reader.releaseLock();
     const events: RunEvent[] = [];
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      events.push(value);
-    }
+    for await (const event of stream) events.push(event);
     expect(started).toEqual(['researcher', 'writer']);
     expect(events.filter((event) => event.type === 'step')).toHaveLength(2);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', success: true });

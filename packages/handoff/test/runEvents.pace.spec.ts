@@ -10,12 +10,9 @@ describe('a chain read by a slow reader (runEventStream)', () => {
     const reader = stream.getReader();
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
     expect(started).toEqual([]);
+    reader.releaseLock();
     const events: RunEvent[] = [];
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      events.push(value);
-    }
+    for await (const event of stream) events.push(event);
     expect(started).toEqual(['billing']);
     expect(events.filter((event) => event.type === 'handoff').map((event) => (event.type === 'handoff' ? event.to : ''))).toEqual(['billing']);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', success: true });

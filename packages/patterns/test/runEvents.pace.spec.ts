@@ -11,12 +11,9 @@ describe('a pattern read by a slow reader (runEventStream)', () => {
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
     // run-start fills the buffer of one: no turn has started while nobody reads.
     expect(started).toEqual([]);
+    reader.releaseLock();
     const events: RunEvent[] = [];
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      events.push(value);
-    }
+    for await (const event of stream) events.push(event);
     expect(started).toEqual(['pro', 'con', 'pro', 'con']);
     expect(events.filter((event) => event.type === 'message')).toHaveLength(4);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', success: true });
