@@ -1,14 +1,11 @@
 import { defineAgent, runEventStream, type RunEvent } from '@rxagents/core';
-import { ChoreographySpec, observeChoreography } from '@rxagents/choreography';
+import { observeChoreography } from '@rxagents/choreography';
+import { articleSpec } from './fixtures';
 
 describe('a choreography read by a slow reader (runEventStream)', () => {
   it('pace: the next interaction waits for the reader, and every event arrives', async () => {
     const started: string[] = [];
-    const spec = ChoreographySpec.builder('article')
-      .initialEvent('start')
-      .interaction('research', 'system', 'researcher', 'start', 'researched', 'Collect sources')
-      .interaction('draft', 'researcher', 'writer', 'researched', null, 'Write a draft')
-      .build();
+    const spec = articleSpec();
     const agent = (id: string) => defineAgent(id, async () => (started.push(id), `${id} done`));
     const stream = runEventStream((pace) => observeChoreography({ spec, agents: { researcher: agent('researcher'), writer: agent('writer') }, input: 'otters', pace }), {
       bufferSize: 1,

@@ -3,17 +3,10 @@ import { ChoreographyEngine, ChoreographySpec, type EventBus, executeChoreograph
 import { failingAgent, hangingAgent, scriptedAgent } from '@rxagents/testing';
 import { from, lastValueFrom, map, of, toArray } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { brief, checked } from './fixtures';
+import { articleSpec, brief, checked, silent } from './fixtures';
 
 const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-const silent = { warn: () => undefined };
 
-const articleSpec = () =>
-  ChoreographySpec.builder('article')
-    .initialEvent('start')
-    .interaction('research', 'system', 'researcher', 'start', 'researched', 'Collect sources')
-    .interaction('draft', 'researcher', 'writer', 'researched', null, 'Write a draft')
-    .build();
 
 describe('ChoreographyEngine.events$: the run as RunEvents', () => {
   it('says, in order: run-start, each published event, each call with its deltas as the agent emits them, each step, the termination, run-end', () => {

@@ -2,14 +2,8 @@ import { ConfigError } from '@rxagents/core';
 import { ChoreographyEngine, ChoreographySpec } from '@rxagents/choreography';
 import { scriptedAgent } from '@rxagents/testing';
 import { configErrorOf } from './configErrorOf';
+import { articleSpec, silent } from './fixtures';
 
-const silent = { warn: () => undefined };
-const articleSpec = () =>
-  ChoreographySpec.builder('article')
-    .initialEvent('start')
-    .interaction('research', 'system', 'researcher', 'start', 'researched', 'Collect sources')
-    .interaction('draft', 'researcher', 'writer', 'researched', null, 'Write a draft')
-    .build();
 
 describe('ChoreographyEngine: agent ids', () => {
   it('refuses two different agents registered under one id, naming the id', () => {

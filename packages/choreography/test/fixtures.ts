@@ -1,4 +1,4 @@
-import type { StepResult } from '@rxagents/choreography';
+import { ChoreographySpec, type StepResult } from '@rxagents/choreography';
 import { RunEventSchema, type RunEvent } from '@rxagents/core';
 
 /** A successful step: the target's id, the prompt it got, its reply, and its start and duration on the scheduler. */
@@ -35,4 +35,16 @@ export function checked(events: readonly RunEvent[]): readonly RunEvent[] {
     expect(Object.keys(event).slice(0, 5)).toEqual(['type', 'runId', 'callId', 'parentCallId', 'at']);
   }
   return events;
+}
+
+/** A logger that says nothing, for runs whose warnings a test does not read. */
+export const silent = { warn: (): void => undefined };
+
+/** research (on `start`) -> draft: the two-step spec most engine tests run. */
+export function articleSpec(): ChoreographySpec {
+  return ChoreographySpec.builder('article')
+    .initialEvent('start')
+    .interaction('research', 'system', 'researcher', 'start', 'researched', 'Collect sources')
+    .interaction('draft', 'researcher', 'writer', 'researched', null, 'Write a draft')
+    .build();
 }

@@ -95,11 +95,11 @@ export function stream(agent: Agent, input: string, options: AgentCallOptions = 
     throw new ConfigError(agentName(agent), [{ path: 'input', rule: 'must be a string', received: input }]);
   }
   checkOptions(options);
-  return options.run === undefined ? agentCall(agent, input, options, undefined) : tracedCall(agent, input, options, options.run);
+  return options.run === undefined ? agentCall(agent, input, options, undefined) : pacedCall(agent, input, options, options.run);
 }
 
 /** A paced run waits for its reader before it starts another call. */
-function tracedCall(agent: Agent, input: string, options: AgentCallOptions, run: RunContext): Observable<string> {
+function pacedCall(agent: Agent, input: string, options: AgentCallOptions, run: RunContext): Observable<string> {
   const { pace } = run;
   if (pace === undefined) return agentCall(agent, input, options, run);
   return defer(() => {

@@ -5,7 +5,7 @@ import { PatternFailedError } from './errors/PatternFailedError';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { emitTermination, describeResult } from './patternEvents';
-import { type RunOptions, RunOptionsSchema } from './RunOptions';
+import { EventsOptionsSchema, type RunOptions, RunOptionsSchema } from './RunOptions';
 import { runModel } from './runModel';
 
 /**
@@ -150,7 +150,7 @@ export class ComposedAgent<T> implements Agent {
    * ```
    */
   events$(input: string, options: RunEventsOptions = {}): Observable<RunEvent> {
-    const { pace } = parseConfig(configRules.runEventsOptions(), options, 'ComposedAgent.events$ options');
+    const { pace } = parseConfig(EventsOptionsSchema, options, 'ComposedAgent.events$ options');
     return observeRun(this.model.pattern, input, (node) => this.#snapshots(input, node).pipe(last()), { scheduler: this.model.scheduler, describe: describeResult, pace });
   }
 

@@ -6,7 +6,7 @@ import { agentList } from './agentList';
 import type { ConversationState } from './ConversationState';
 import * as ConversationStates from './conversationStates';
 import { PatternFailedError } from './errors/PatternFailedError';
-import { type RunOptions, RunOptionsSchema } from './RunOptions';
+import { EventsOptionsSchema, type RunOptions, RunOptionsSchema } from './RunOptions';
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
 import { type ConversationChannel, type ConversationEvent, type ConversationSettings, runConversation } from './runConversation';
 import type { TerminationCondition } from './TerminationCondition';
@@ -182,7 +182,7 @@ export class ConversationOrchestrator {
    * ```
    */
   events$(topic: string, channel: ConversationChannel, options: RunEventsOptions = {}): Observable<RunEvent> {
-    const { pace } = parseConfig(configRules.runEventsOptions(), options, 'ConversationOrchestrator.events$ options');
+    const { pace } = parseConfig(EventsOptionsSchema, options, 'ConversationOrchestrator.events$ options');
     return observeRun(this.options.pattern, topic, (node) => runConversation(this.options, topic, channel, node), {
       scheduler: this.options.scheduler,
       pace,

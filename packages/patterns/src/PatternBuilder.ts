@@ -6,7 +6,7 @@ import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { describeResult } from './patternEvents';
 import { runModel } from './runModel';
-import { type RunOptions, RunOptionsSchema } from './RunOptions';
+import { EventsOptionsSchema, type RunOptions, RunOptionsSchema } from './RunOptions';
 
 
 /**
@@ -45,7 +45,6 @@ export interface ExecuteOptions extends RunOptions {
 export const ExecuteOptionsSchema = z.strictObject({ signal: configRules.abortSignal().optional(), run: configRules.runContext().optional() });
 
 const Input = z.string({ error: 'must be a string' });
-const EventsOptionsSchema = configRules.runEventsOptions();
 
 /**
  * What every pattern builder offers: `build()`, `execute()`, `execute$()`, `snapshots$()`, `events$()`, `asAgent()`.

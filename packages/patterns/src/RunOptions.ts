@@ -40,3 +40,6 @@ export interface RunOptions {
  * ```
  */
 export const RunOptionsSchema = z.strictObject({ run: configRules.runContext().optional() });
+
+/** What every `events$` of the package takes besides its arguments: `{ pace }`. @internal */
+export const EventsOptionsSchema = configRules.runEventsOptions();

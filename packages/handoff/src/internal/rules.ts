@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, MAX_COUNT, type Agent, type RunContext, type RunEventsOptions } from '@rxagents/core';
+import { ConfigError, configRules, MAX_COUNT, parseConfig, type Agent, type RunContext, type RunEventsOptions } from '@rxagents/core';
 import type { HandoffPredicate } from '../HandoffPredicate';
 
 /** An agent: an object with a non-blank string id and a `chat` function. */
@@ -78,6 +78,8 @@ export function refuseRun(subject: string, options: unknown): void {
   }
 }
 
+const PaceSchema = configRules.runEventsOptions();
+
 /**
  * Takes `pace` (what a slow reader gives, see `runEventStream`) out of the options of an `events$`,
  * refusing a `run` there too; the rest go on to the handoff's own validation.
@@ -86,6 +88,5 @@ export function splitEventsOptions<O extends object>(subject: string, options: (
   refuseRun(subject, options);
   if (options === undefined || !('pace' in options)) return { pace: undefined, options };
   const { pace, ...rest } = options;
-  if (pace !== undefined && typeof pace !== 'function') throw new ConfigError(subject, [{ path: 'pace', rule: 'must be a function', received: pace }]);
-  return { pace, options: rest as O };
+  return { pace: parseConfig(PaceSchema, { pace }, subject).pace, options: rest as O };
 }
