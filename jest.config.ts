@@ -1,6 +1,6 @@
 import type { Config } from 'jest';
 
-const packages = ['core', 'testing', 'streaming', 'handoff', 'choreography', 'patterns', 'ai-sdk'];
+const packages = ['core', 'testing', 'streaming', 'handoff', 'choreography', 'patterns', 'ai-sdk', 'web'];
 
 const config: Config = {
   testEnvironment: 'node',
@@ -9,7 +9,10 @@ const config: Config = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.base.json' }],
   },
-  moduleNameMapper: Object.fromEntries(packages.map((name) => [`^@rxagents/${name}$`, `<rootDir>/packages/${name}/src/index.ts`])),
+  moduleNameMapper: {
+    '^@rxagents/web/client$': '<rootDir>/packages/web/src/client.ts',
+    ...Object.fromEntries(packages.map((name) => [`^@rxagents/${name}$`, `<rootDir>/packages/${name}/src/index.ts`])),
+  },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs'],

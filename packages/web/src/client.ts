@@ -1,0 +1,6 @@
+/**
+ * `@rxagents/web/client`: the browser-safe half of `@rxagents/web` (no Node imports).
+ *
+ * @packageDocumentation
+ */
+export {};

@@ -1,0 +1,6 @@
+/**
+ * `@rxagents/web`: a live rxagents run in a browser over standard Web APIs.
+ *
+ * @packageDocumentation
+ */
+export {};
