@@ -184,14 +184,14 @@ export function channelBackend<T>(strategy: ChannelExecutionStrategy<T>, setting
         const channel = open<PostedMessage>(model);
         return tearDownAfter(channel, run, () => {
           onChannel?.(channel);
-          const conversation = { emit: (message: PostedMessage) => channel.emit(message), offer$: posting(channel), asObservable: () => channel.asObservable() };
+          const conversation = { emit: (message: PostedMessage) => channel.emit(message), offer$: posting(channel, run), asObservable: () => channel.asObservable() };
           return runConversationStrategy(strategy, model, input, conversation, run);
         });
       }
       const channel = open<AgentResult>(model);
       return tearDownAfter(channel, run, () => {
         onChannel?.(channel);
-        return runCollectStrategy(strategy, model, input, { offer$: posting(channel), asObservable: () => channel.asObservable() }, run);
+        return runCollectStrategy(strategy, model, input, { offer$: posting(channel, run), asObservable: () => channel.asObservable() }, run);
       });
     });
   return Object.assign(backend, { strategy });
@@ -200,13 +200,20 @@ export function channelBackend<T>(strategy: ChannelExecutionStrategy<T>, setting
 /**
  * Posts on a run's channel with `offer$` (under `BLOCK` a post waits for room rather than parking
  * unseen) and reports `false` when anything was dropped meanwhile, an earlier item evicted by
- * `DROP_OLDEST` included: the run could never collect it.
+ * `DROP_OLDEST` included: the run could never collect it. In a watched run, every settled post samples
+ * the channel's metrics into the run, so a UI sees the buffer fill and the drops as the run goes.
  */
-function posting<M>(channel: StreamingChannel<M>): (item: M) => Observable<boolean> {
+function posting<M>(channel: StreamingChannel<M>, run: RunContext | undefined): (item: M) => Observable<boolean> {
   return (item) =>
     defer(() => {
       const droppedBefore = channel.metrics().dropped;
-      return channel.offer$(item).pipe(map((accepted) => accepted && channel.metrics().dropped === droppedBefore));
+      return channel.offer$(item).pipe(
+        map((accepted) => {
+          const metrics = channel.metrics();
+          if (run !== undefined) emitMetrics(run, channel.id, metrics.toJSON());
+          return accepted && metrics.dropped === droppedBefore;
+        }),
+      );
     });
 }
 
@@ -215,7 +222,7 @@ function posting<M>(channel: StreamingChannel<M>): (item: M) => Observable<boole
  * included. A subscriber of the channel (a watcher attached in `onChannel`) that throws fails the run
  * with its error, rather than reaching unhandled-error reporting while the run goes on. In a watched
  * run, the channel's metrics are sampled into it once: with the final result, or as the run fails or
- * is cancelled.
+ * is cancelled (each post samples them too; see `posting`).
  */
 function tearDownAfter<M, T>(channel: StreamingChannel<M>, run: RunContext | undefined, start: () => Observable<ExecutionResult<T>>): Observable<ExecutionResult<T>> {
   let completed = false;

@@ -75,10 +75,18 @@ describe('reducing the run events gives the result of the Promise form', () => {
         const terminations = ofType(events, 'termination');
         expect(terminations.map((event) => [event.decision, event.reason])).toEqual([[decisionOf[result.status as keyof typeof decisionOf], result.reason]]);
 
-        // Over a channel, one metrics sample of the run's channel, at the end.
+        // Over a channel, a metrics sample of the run's channel after each post (a message, or a failed
+        // reply a collecting pattern posts too) and one at the end.
         const metrics = ofType(events, 'metrics');
-        expect(metrics.map((sample) => sample.source)).toEqual(mode === 'channel' ? [`${name}-room`] : []);
-        if (mode === 'channel') expect(events[events.length - 2]?.type).toBe('metrics');
+        if (mode === 'direct') expect(metrics).toEqual([]);
+        else {
+          const emitted = metrics.map((sample) => sample.metrics['emitted']);
+          const posts = metrics.length - 1;
+          expect(posts).toBeGreaterThanOrEqual(ofType(events, 'message').length);
+          expect(metrics.every((sample) => sample.source === `${name}-room`)).toBe(true);
+          expect(emitted).toEqual([...Array.from({ length: posts }, (_, index) => index + 1), posts]);
+          expect(events[events.length - 2]?.type).toBe('metrics');
+        }
       });
     }
   }

@@ -42,7 +42,7 @@ describe('a pattern run as run events', () => {
     });
   });
 
-  it('over a channel: the same calls, messages, round and termination, then a metrics sample of the channel', () => {
+  it('over a channel: the same calls, messages, round and termination, a metrics sample of the channel after each post and at the end', () => {
     const pro = scriptedAgent('pro', { chunks: ['a', 'b'], delay: 100, interval: 100 });
     const con = scriptedAgent('con', { reply: 'no', delay: 10 });
     const { events, briefs } = onVirtualTime(() => Patterns.debate({ agents: [pro, con], maxRounds: 1 }).overChannel({ id: 'room' }).events$('Ship?'));
@@ -53,17 +53,21 @@ describe('a pattern run as run events', () => {
       'text-delta@200 pro:b',
       'call-end@200 pro',
       'message@200 pro:ab',
+      'metrics@200 room',
       'call-start@200 con',
       'text-delta@210 con:no',
       'call-end@210 con',
       'message@210 con:no',
       'round-end@210 1',
+      'metrics@210 room',
       'termination@210 complete',
       'metrics@210 room',
       'run-end@210 ok',
     ]);
-    const [metrics] = ofType(events, 'metrics');
-    expect(metrics?.metrics).toMatchObject({ channelId: 'room', emitted: 2, delivered: 2, dropped: 0, dropRate: 0 });
+    const [first, second, last] = ofType(events, 'metrics');
+    expect(first?.metrics).toMatchObject({ channelId: 'room', emitted: 1, delivered: 1, dropped: 0 });
+    expect(second?.metrics).toMatchObject({ channelId: 'room', emitted: 2, delivered: 2, dropped: 0 });
+    expect(last?.metrics).toMatchObject({ channelId: 'room', emitted: 2, delivered: 2, dropped: 0, dropRate: 0 });
   });
 
   it('nests every event under the pattern node; the judge is an agent call of the debate', () => {
