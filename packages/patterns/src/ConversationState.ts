@@ -1,4 +1,5 @@
 import { AppendLog } from './AppendLog';
+import { Marked } from './logView';
 
 /**
  * A message as a participant posts it on the conversation channel.
@@ -97,13 +98,6 @@ export interface Folded {
 }
 
 const KNOWN = new Set(['topic', 'participants', 'messages', 'round', 'roundComplete', 'lastSpeaker', 'counts']);
-
-/** Returns the object it is given: a subclass's fields are then added to that object (see {@link FoldedMark}). */
-class Marked {
-  constructor(target: object) {
-    return target;
-  }
-}
 
 /**
  * Ties a state the package folded to its {@link Folded} log and text, in a private field added to the
