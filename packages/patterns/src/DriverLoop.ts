@@ -85,6 +85,7 @@ export class DriverLoop<T> extends Subscription {
     this.advance();
   }
 
+  /** Ends the run with `error` (what user code threw in a callback, or a call's own error). */
   fail(error: unknown): void {
     this.phase = 'done';
     this.subscriber.error(error);
