@@ -1,4 +1,5 @@
 import { AppendLog } from './AppendLog';
+import { Marked } from './logView';
 
 /**
  * A message as a participant posts it on the conversation channel.
@@ -97,7 +98,35 @@ export interface Folded {
 }
 
 const KNOWN = new Set(['topic', 'participants', 'messages', 'round', 'roundComplete', 'lastSpeaker', 'counts']);
-export const folded = new WeakMap<ConversationState, Folded>();
+
+/**
+ * Ties a state the package folded to its {@link Folded} log and text, in a private field added to the
+ * state object itself (`new FoldedMark(state, entry)` marks `state`).
+ *
+ * @remarks
+ * Not a `WeakMap` from states to entries: every message makes a state, and a `WeakMap` entry per state
+ * kept the garbage collector busy (a third of a debate's time went to it). A private field is invisible
+ * to spreading, `Object.keys`, `JSON.stringify` and equality checks, so a state still reads as the plain
+ * object it is, and a copy (`{ ...state }`) carries no mark: it is read as a hand-made state, from its
+ * own `messages`.
+ */
+class FoldedMark extends Marked {
+  readonly #entry: Folded;
+
+  constructor(state: ConversationState, entry: Folded) {
+    super(state);
+    this.#entry = entry;
+  }
+
+  static of(state: ConversationState): Folded | undefined {
+    return #entry in state ? (state as unknown as FoldedMark).#entry : undefined;
+  }
+}
+
+/** The log and text of a state the package folded, `undefined` for a state made by hand (or copied). */
+export function foldedOf(state: ConversationState): Folded | undefined {
+  return FoldedMark.of(state);
+}
 
 export const line = (message: PostedMessage): string => `${message.speaker}: ${message.content}`;
 
@@ -108,38 +137,47 @@ export function foldedFrom(state: ConversationState): Folded {
   return { log: AppendLog.of(state.messages), transcript: state.messages.map(line).join('\n'), extras };
 }
 
-/** A state whose `messages` is a view of `log`, built into a frozen array when first read. */
+/**
+ * `messages` of every folded state: one getter shared by all of them, reading the state's own log. An
+ * object literal with a getter of its own (a new closure per state) is kept by V8 as a slow dictionary
+ * object, ten times as costly to make; one shared getter keeps every state in one fast shape.
+ */
+const MESSAGES: PropertyDescriptor = {
+  get(this: ConversationState): readonly ConversationMessage[] {
+    return (FoldedMark.of(this) as Folded).log.toArray();
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+/** A state whose `messages` is a view of `entry.log`, built into a frozen array when first read. */
 export function stateOf(fields: Omit<ConversationState, 'messages'>, entry: Folded): ConversationState {
-  const { log } = entry;
-  const state: ConversationState = {
-    ...entry.extras,
-    topic: fields.topic,
-    participants: fields.participants,
-    get messages() {
-      return log.toArray();
-    },
-    round: fields.round,
-    roundComplete: fields.roundComplete,
-    lastSpeaker: fields.lastSpeaker,
-    counts: fields.counts,
+  // The keys in the interface's order (after a hand-made state's own extra keys), as an object literal would have them.
+  const state = (entry.extras === undefined ? { topic: fields.topic, participants: fields.participants } : { ...entry.extras, topic: fields.topic, participants: fields.participants }) as {
+    -readonly [K in keyof ConversationState]: ConversationState[K];
   };
-  folded.set(state, entry);
+  Object.defineProperty(state, 'messages', MESSAGES);
+  state.round = fields.round;
+  state.roundComplete = fields.roundComplete;
+  state.lastSpeaker = fields.lastSpeaker;
+  state.counts = fields.counts;
+  new FoldedMark(state, entry);
   return state;
 }
 
 /** How many messages `state` holds, in O(1) for a state the package folded. */
 export function messageCount(state: ConversationState): number {
-  return folded.get(state)?.log.length ?? state.messages.length;
+  return foldedOf(state)?.log.length ?? state.messages.length;
 }
 
 /** The newest message of `state`, in O(1) for a state the package folded. */
 export function lastMessage(state: ConversationState): ConversationMessage | undefined {
-  const entry = folded.get(state);
+  const entry = foldedOf(state);
   return entry === undefined ? state.messages[state.messages.length - 1] : entry.log.last();
 }
 
 /** The message at `index` (from 0) of `state`, in O(1) for a state the package folded. */
 export function messageAt(state: ConversationState, index: number): ConversationMessage | undefined {
-  const entry = folded.get(state);
+  const entry = foldedOf(state);
   return entry === undefined ? state.messages[index] : entry.log.at(index);
 }

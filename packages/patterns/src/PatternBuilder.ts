@@ -1,4 +1,4 @@
-import { defer, last, type Observable } from 'rxjs';
+import { defer, type Observable } from 'rxjs';
 import { configRules, lastValue, observeRun, parseConfig, type RunContext, type RunEvent, type RunEventsOptions, traceRun } from '@rxagents/core';
 import { z } from 'zod';
 import { ComposedAgent, type ComposedAgentOptions } from './ComposedAgent';
@@ -6,6 +6,7 @@ import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { describeResult } from './patternEvents';
 import { runModel } from './runModel';
+import { runModelToEnd } from './runModelToEnd';
 import { EventsOptionsSchema, type RunOptions, RunOptionsSchema } from './RunOptions';
 
 
@@ -78,7 +79,14 @@ export abstract class PatternBuilder<T> {
    * With `{ run }`, the run is reported into it as a node named after the pattern.
    */
   execute$(input: string, options?: RunOptions): Observable<ExecutionResult<T>> {
-    return this.snapshots$(input, options).pipe(last());
+    // The final result only: the orchestrated driver then builds no `running` snapshot nobody would read.
+    if (options === undefined) return defer(() => runModelToEnd(this.build(), parseConfig(Input, input, 'Pattern input')));
+    const { run } = parseConfig(RunOptionsSchema, options, 'run options');
+    return defer(() => {
+      const model = this.build();
+      const topic = parseConfig(Input, input, 'Pattern input');
+      return traceRun(run, model.pattern, topic, (node) => runModelToEnd(model, topic, node), describeResult);
+    });
   }
 
   /**
@@ -124,7 +132,7 @@ export abstract class PatternBuilder<T> {
     return defer(() => {
       const model = this.build();
       const topic = parseConfig(Input, input, 'Pattern input');
-      return observeRun(model.pattern, topic, (node) => runModel(model, topic, node).pipe(last()), { scheduler: model.scheduler, describe: describeResult, pace });
+      return observeRun(model.pattern, topic, (node) => runModelToEnd(model, topic, node), { scheduler: model.scheduler, describe: describeResult, pace });
     });
   }
 

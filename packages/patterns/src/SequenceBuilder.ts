@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
 import { AppendLog } from './AppendLog';
+import { logView, markedLog, markLog } from './logView';
 import { channelBackend, type ChannelBackendOptions, channelSettings } from './ChannelBackend';
 import { assembleModel, attachBackend } from './assembleModel';
 import type { PostedMessage } from './ConversationState';
@@ -13,6 +14,9 @@ import { modelConversation } from './modelConversation';
 import { PatternBuilder } from './PatternBuilder';
 import * as Terminations from './terminationConditions';
 
+
+/** `outputs` of every SequenceState: one getter for all (see logView). */
+const OUTPUTS = logView();
 /**
  * Options of {@link Patterns.sequence}.
  *
@@ -131,18 +135,12 @@ export class SequenceBuilder extends PatternBuilder<SequenceState> {
   build(): ExecutionModel<SequenceState> {
     const { agents, prompt, agentTimeout, timeout } = this.#settings;
     // Each state's `outputs` is a view of one shared log (O(1) per step), built into a frozen array when read.
-    const logs = new WeakMap<SequenceState, AppendLog<SequenceOutput>>();
     const stateOf = (input: string, log: AppendLog<SequenceOutput>): SequenceState => {
-      const state: SequenceState = {
-        input,
-        get outputs() {
-          return log.toArray();
-        },
-      };
-      logs.set(state, log);
-      return state;
+      const state = { input } as { input: string; outputs: readonly SequenceOutput[] };
+      Object.defineProperty(state, 'outputs', OUTPUTS);
+      return markLog(state, log);
     };
-    const logOf = (state: SequenceState): AppendLog<SequenceOutput> => logs.get(state) ?? AppendLog.of(state.outputs);
+    const logOf = (state: SequenceState): AppendLog<SequenceOutput> => markedLog<SequenceOutput>(state) ?? AppendLog.of(state.outputs);
     const previous = (state: SequenceState): string => logOf(state).last()?.output ?? state.input;
     const model = assembleModel<SequenceState>({
       pattern: 'sequence',

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList, agentRule } from './agentList';
 import { AppendLog } from './AppendLog';
+import { logView, markedLog, markLog } from './logView';
 import { UnknownParticipantError } from './errors/UnknownParticipantError';
 import { channelBackend, type ChannelBackendOptions, channelSettings } from './ChannelBackend';
 import { assembleModel, attachBackend } from './assembleModel';
@@ -14,6 +15,9 @@ import { modelConversation } from './modelConversation';
 import { PatternBuilder } from './PatternBuilder';
 import * as Terminations from './terminationConditions';
 
+
+/** `steps` of every SupervisorState: one getter for all (see logView). */
+const STEPS = logView();
 /**
  * Options of {@link Patterns.supervisor}.
  *
@@ -222,21 +226,16 @@ export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
     const ids = workers.map((worker) => worker.id);
     const longestFirst = [...ids].sort((a, b) => b.length - a.length);
     // Each state's `steps` is a view of one shared log (O(1) per step), built into a frozen array when read.
-    const logs = new WeakMap<SupervisorState, AppendLog<SupervisorStep>>();
     const stateOf = (fields: Omit<SupervisorState, 'steps'>, log: AppendLog<SupervisorStep>): SupervisorState => {
-      const state: SupervisorState = {
-        task: fields.task,
-        get steps() {
-          return log.toArray();
-        },
-        pending: fields.pending,
-        final: fields.final,
-        error: fields.error,
-      };
-      logs.set(state, log);
-      return state;
+      // The keys in the interface's order, as an object literal would have them; `steps` is the shared getter.
+      const state = { task: fields.task } as { -readonly [K in keyof SupervisorState]: SupervisorState[K] };
+      Object.defineProperty(state, 'steps', STEPS);
+      state.pending = fields.pending;
+      state.final = fields.final;
+      state.error = fields.error;
+      return markLog(state, log);
     };
-    const logOf = (state: SupervisorState): AppendLog<SupervisorStep> => logs.get(state) ?? AppendLog.of(state.steps);
+    const logOf = (state: SupervisorState): AppendLog<SupervisorStep> => markedLog<SupervisorStep>(state) ?? AppendLog.of(state.steps);
     const next = (state: SupervisorState, change: Partial<Omit<SupervisorState, 'steps'>>, log = logOf(state)): SupervisorState =>
       stateOf({ task: state.task, pending: state.pending, final: state.final, error: state.error, ...change }, log);
     const model = assembleModel<SupervisorState>({

@@ -1,5 +1,5 @@
 import { AppendLog } from './AppendLog';
-import { type ConversationState, folded, foldedFrom, line, type PostedMessage, stateOf } from './ConversationState';
+import { type ConversationState, foldedFrom, foldedOf, line, type PostedMessage, stateOf } from './ConversationState';
 import type { ConversationMessage } from './ConversationState';
 
 // Builds and folds ConversationState snapshots; exported from the package as the module namespace `ConversationState`.
@@ -42,7 +42,7 @@ export function fold(state: ConversationState, posted: PostedMessage): Conversat
   let round = Number.POSITIVE_INFINITY;
   for (const id of state.participants) round = Math.min(round, Object.hasOwn(counts, id) ? (counts[id] as number) : 0);
   if (!Number.isFinite(round)) round = 0;
-  const previous = folded.get(state) ?? foldedFrom(state);
+  const previous = foldedOf(state) ?? foldedFrom(state);
   const message: ConversationMessage = { index: previous.log.length, speaker: posted.speaker, content: posted.content, at: posted.at, round: spoken };
   const transcript = previous.log.length === 0 ? line(message) : `${previous.transcript}\n${line(message)}`;
   return stateOf(
@@ -63,5 +63,5 @@ export function fold(state: ConversationState, posted: PostedMessage): Conversat
  * ```
  */
 export function transcript(state: ConversationState): string {
-  return folded.get(state)?.transcript ?? state.messages.map(line).join('\n');
+  return foldedOf(state)?.transcript ?? state.messages.map(line).join('\n');
 }

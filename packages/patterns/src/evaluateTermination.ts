@@ -199,3 +199,25 @@ function notADecision<T>(condition: TerminationCondition<T>, value: unknown): Ty
 function isDecision(value: unknown): value is TerminationDecision {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
+
+/**
+ * The decision on `snapshot` when `condition` gives it at once (no Observable, no subscription), else
+ * the Observable of {@link evaluateTermination} for it. `condition.evaluate` is called once either way;
+ * what it throws is thrown here.
+ */
+export function decideNow<T>(condition: TerminationCondition<T>, snapshot: TerminationSnapshot<T>): TerminationDecision | Observable<TerminationDecision> {
+  if (partsOf(condition) !== undefined) return evaluateTermination(condition, snapshot);
+  const answer = condition.evaluate(snapshot);
+  if (isDecision(answer)) return answer;
+  if (answer === undefined || answer === null) throw notADecision(condition, answer);
+  // The answer comes later: evaluated as before, through a condition that hands over this answer.
+  return evaluateTermination(
+    {
+      get description() {
+        return condition.description;
+      },
+      evaluate: () => answer,
+    },
+    snapshot,
+  );
+}

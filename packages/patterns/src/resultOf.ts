@@ -3,6 +3,10 @@ import type { AppendLog } from './AppendLog';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult, ExecutionStatus } from './ExecutionResult';
 import type { TerminationDecision } from './TerminationDecision';
+import { logView, markLog } from './logView';
+
+/** `results` of every snapshot: one getter for all (see {@link logView}). */
+const RESULTS = logView();
 
 /** The facts of a run at one moment, from which {@link resultOf} builds an {@link ExecutionResult}. */
 export interface RunFacts<T> {
@@ -22,21 +26,21 @@ export interface RunFacts<T> {
  * O(1): `results` is a view of the run's shared log, built into a frozen array when first read.
  */
 export function resultOf<T>(facts: RunFacts<T>, decision?: Exclude<TerminationDecision, { type: 'continue' }>): ExecutionResult<T> {
-  const { model, state, results } = facts;
-  return {
+  const { model, state } = facts;
+  // The keys in the interface's order, as an object literal would have them; `results` is the shared getter.
+  const result = {
     pattern: model.pattern,
     mode: facts.mode,
     status: decision === undefined ? 'running' : statusOf(model, state, decision),
     state,
     output: model.output(state),
     iterations: facts.iterations,
-    get results() {
-      return results.toArray();
-    },
-    reason: decision?.reason,
-    error: decision?.error,
-    durationMs: model.scheduler.now() - facts.startedAt,
-  };
+  } as { -readonly [K in keyof ExecutionResult<T>]: ExecutionResult<T>[K] };
+  Object.defineProperty(result, 'results', RESULTS);
+  result.reason = decision?.reason;
+  result.error = decision?.error;
+  result.durationMs = model.scheduler.now() - facts.startedAt;
+  return markLog(result, facts.results);
 }
 
 function statusOf<T>(model: ExecutionModel<T>, state: T, decision: Exclude<TerminationDecision, { type: 'continue' }>): ExecutionStatus {

@@ -123,42 +123,20 @@ export function runConversation(settings: ConversationSettings, topic: string, c
     let rounds = 0;
     const finished = (decision: Exclude<TerminationDecision, { type: 'continue' }>): ConversationEvent => {
       if (run !== undefined) emitTermination(run, decision);
-      const log = results;
-      return withLog(
-        {
-          type: 'finished',
-          state: projection.value,
-          decision,
-          get results() {
-            return log.toArray();
-          },
-        },
-        log,
-      );
+      return withLog<Extract<ConversationEvent, { type: 'finished' }>>({ type: 'finished', state: projection.value, decision }, results);
     };
 
     const messages$ = channel.asObservable().pipe(
       scan(ConversationStates.fold, projection.value),
       tap((state) => projection.next(state)),
       map((state): ConversationEvent => {
-        const log = results;
         const message = lastMessage(state) as ConversationMessage;
         if (run !== undefined) {
           emitMessage(run, message.speaker, message.content);
           const completed = iterationsOf(state);
           if (completed > rounds) emitRoundEnd(run, (rounds = completed));
         }
-        return withLog(
-          {
-            type: 'message',
-            message,
-            state,
-            get results() {
-              return log.toArray();
-            },
-          },
-          log,
-        );
+        return withLog<Extract<ConversationEvent, { type: 'message' }>>({ type: 'message', message, state }, results);
       }),
     );
 
