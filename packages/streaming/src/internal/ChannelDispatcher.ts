@@ -53,6 +53,8 @@ export interface ChannelDispatcher<T> extends LaneHost<T> {
   dropped: number;
   subscriberDropped: number;
   draining: boolean;
+  /** A drain was asked for while one ran (an item emitted, or `complete()` called, from a subscriber): drain again when it ends. */
+  drainRequested: boolean;
   /** How many lanes hold the dispatcher back. */
   blocking: number;
   lanes: SubscriberLane<T>[];
@@ -83,6 +85,7 @@ export function createDispatcher<T>(settings: DispatcherSettings): ChannelDispat
     dropped: 0,
     subscriberDropped: 0,
     draining: false,
+    drainRequested: false,
     blocking: 0,
     lanes: [],
     scheduledDrain: undefined,
@@ -297,12 +300,20 @@ function idle<T>(dispatcher: ChannelDispatcher<T>): boolean {
   );
 }
 
-/** The fast path of `emit`/`offer`: hands the item straight to the lanes, then drains what subscribers emitted meanwhile (or finishes, if one of them called `complete()`). */
+/**
+ * The fast path of `emit`/`offer`: hands the item straight to the lanes, then drains what subscribers
+ * emitted meanwhile (or finishes, if one of them called `complete()`).
+ *
+ * @remarks
+ * Whatever a subscriber does that needs a drain (emit, `complete()`, `error()`, a new subscriber) asks
+ * for one, and {@link drain} notes the request while this one runs; checking that note afterwards is one
+ * field read per item instead of re-reading the buffer and the state after the subscriber's call.
+ */
 function dispatchNow<T>(dispatcher: ChannelDispatcher<T>, item: T): void {
   dispatcher.draining = true;
   dispatch(dispatcher, item);
   dispatcher.draining = false;
-  if (dispatcher.buffer.size > 0 || dispatcher.state === ChannelState.Completing) drain(dispatcher);
+  if (dispatcher.drainRequested) drain(dispatcher);
 }
 
 function requestDrain<T>(dispatcher: ChannelDispatcher<T>): void {
@@ -321,7 +332,11 @@ function requestDrain<T>(dispatcher: ChannelDispatcher<T>): void {
 }
 
 function drain<T>(dispatcher: ChannelDispatcher<T>): void {
-  if (dispatcher.draining) return;
+  if (dispatcher.draining) {
+    dispatcher.drainRequested = true;
+    return;
+  }
+  dispatcher.drainRequested = false;
   dispatcher.draining = true;
   const buffer = dispatcher.buffer;
   const parked = dispatcher.parked;
