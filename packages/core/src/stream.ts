@@ -1,4 +1,4 @@
-import { asyncScheduler, defer, from, Observable, type SchedulerLike, Subscriber, type Subscription, switchMap, takeWhile, type TeardownLogic } from 'rxjs';
+import { asyncScheduler, defer, from, Observable, type ObservableInput, type SchedulerLike, Subscriber, type Subscription, switchMap, takeWhile, type TeardownLogic } from 'rxjs';
 import { z } from 'zod';
 import type { Agent, ChatOptions } from './Agent';
 import * as configRules from './configRules';
@@ -173,17 +173,18 @@ export function startCall(subscriber: Subscriber<string>, agent: Agent, input: s
   const call = new Call(subscriber, agent.id, run === undefined ? undefined : new CallTrace(run, agent.id, input), scheduler, limited ? (timeout as number) : undefined, deadline);
   if (limited) call.timer = scheduleDelay(scheduler, timeout as number, () => call.fail(new AgentTimeoutError(agent.id, timeout as number)));
 
-  let source: Observable<string>;
+  let answer: ObservableInput<string>;
+  let source: Observable<string> | undefined;
   try {
-    const answer = agent.chat(input, new CallChatOptions(call.controller, context, metadata, call.trace?.child));
+    answer = agent.chat(input, new CallChatOptions(call.controller, context, metadata, call.trace?.child));
     // A synchronous iterable or Observable can settle the call, or lose its caller, while `subscribe`
     // still runs; `takeWhile` then closes the agent's subscriber so it stops producing at once, and cuts
     // off one that streams past its deadline without yielding. A Promise never emits synchronously and
-    // skips the extra operator.
+    // needs no such operator.
     const pace = run?.pace;
-    source = isPromiseLike(answer)
-      ? from(answer)
-      : (pace !== undefined && isPlainAsyncIterable(answer) ? pacedFrom(answer, pace) : from(answer)).pipe(takeWhile(() => call.goesOn()));
+    if (!isPromiseLike(answer)) {
+      source = (pace !== undefined && isPlainAsyncIterable(answer) ? pacedFrom(answer, pace) : from(answer)).pipe(takeWhile(() => call.goesOn()));
+    }
   } catch (error) {
     call.settle();
     const failure = asAgentError(agent, error);
@@ -192,7 +193,23 @@ export function startCall(subscriber: Subscriber<string>, agent: Agent, input: s
     return undefined;
   }
 
-  source.subscribe(call);
+  if (source !== undefined) {
+    source.subscribe(call);
+  } else {
+    // What `from(answer)` does with a Promise, without its Observable: the answer, then completion.
+    try {
+      (answer as PromiseLike<string>).then(
+        (chunk) => {
+          if (call.closed) return;
+          call.next(chunk);
+          call.complete();
+        },
+        (error: unknown) => call.error(error),
+      ).then(undefined, reportUnhandledError);
+    } catch (error) {
+      call.error(error);
+    }
+  }
   return () => call.teardown();
 }
 
