@@ -1,4 +1,4 @@
-import { asyncScheduler, defer, from, Observable, type ObservableInput, type SchedulerLike, Subscriber, type Subscription, switchMap, takeWhile, type TeardownLogic } from 'rxjs';
+import { asyncScheduler, defer, from, Observable, type ObservableInput, type SchedulerLike, type Subscriber, switchMap, takeWhile, type TeardownLogic } from 'rxjs';
 import { z } from 'zod';
 import type { Agent, ChatOptions } from './Agent';
 import * as configRules from './configRules';
@@ -6,15 +6,14 @@ import { scheduleDelay } from './delay';
 import { AgentError } from './errors/AgentError';
 import { AgentTimeoutError } from './errors/AgentTimeoutError';
 import { ConfigError } from './errors/ConfigError';
-import { LazyAbort } from './internal/LazyAbort';
+import { Call } from './internal/Call';
+import { CallChatOptions } from './internal/CallChatOptions';
+import { CallTrace } from './internal/CallTrace';
 import { MAX_DELAY_MS } from './limits';
 import type { Message } from './Message';
 import { parseConfig } from './parseConfig';
 import { reportUnhandledError } from './reportUnhandledError';
-import { newRunId } from './events/ids';
 import type { RunContext } from './events/RunContext';
-import { serializeError } from './events/SerializedError';
-import { abortError } from './internal/abortError';
 
 /**
  * Options of every agent call: {@link stream}, {@link invoke$}, {@link invoke} and {@link callAgent}.
@@ -113,49 +112,6 @@ function pacedCall(agent: Agent, input: string, options: AgentCallOptions, run: 
   });
 }
 
-/** One call's node in a run: `call-start` when made, a `text-delta` per chunk, then `call-end` or `call-error`. */
-class CallTrace {
-  readonly runId: string;
-  readonly callId: string;
-  readonly parentCallId: string | null;
-  readonly agentId: string;
-  readonly scheduler: SchedulerLike;
-  readonly emit: RunContext['emit'];
-  readonly startedAt: number;
-  /** The context the agent gets as `ChatOptions.run`: nested under this call. */
-  readonly child: RunContext;
-  ended = false;
-
-  constructor(run: RunContext, agentId: string, input: string) {
-    this.runId = run.runId;
-    this.callId = newRunId();
-    this.parentCallId = run.callId;
-    this.agentId = agentId;
-    this.scheduler = run.scheduler;
-    this.emit = run.emit;
-    this.startedAt = run.scheduler.now();
-    this.child = { runId: run.runId, callId: this.callId, parentCallId: run.callId, scheduler: run.scheduler, emit: run.emit, pace: run.pace };
-    this.emit({ type: 'call-start', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.startedAt, agentId, input });
-  }
-
-  delta(delta: string): void {
-    this.emit({ type: 'text-delta', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.scheduler.now(), agentId: this.agentId, delta });
-  }
-
-  end(): void {
-    this.ended = true;
-    const at = this.scheduler.now();
-    this.emit({ type: 'call-end', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, durationMs: at - this.startedAt });
-  }
-
-  fail(error: unknown): void {
-    if (this.ended) return;
-    this.ended = true;
-    const at = this.scheduler.now();
-    this.emit({ type: 'call-error', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, error: serializeError(error), durationMs: at - this.startedAt });
-  }
-}
-
 function agentCall(agent: Agent, input: string, options: AgentCallOptions, run: RunContext | undefined): Observable<string> {
   return new Observable<string>((subscriber) => startCall(subscriber, agent, input, options, run));
 }
@@ -213,107 +169,6 @@ export function startCall(subscriber: Subscriber<string>, agent: Agent, input: s
   return () => call.teardown();
 }
 
-/**
- * One agent call: whether it settled, its timer, its abort, and the observer of the agent's chunks (a
- * `Subscriber` of its own, so subscribing to the agent's reply wraps nothing; unsubscribing it stops the agent).
- */
-class Call extends Subscriber<unknown> {
-  readonly controller = new LazyAbort();
-  settled = false;
-  timer: Subscription | undefined = undefined;
-
-  constructor(
-    private readonly subscriber: Subscriber<string>,
-    private readonly agentId: string,
-    readonly trace: CallTrace | undefined,
-    private readonly scheduler: SchedulerLike,
-    /** The timeout, when the call has one. */
-    private readonly timeout: number | undefined,
-    private readonly deadline: number,
-  ) {
-    super();
-  }
-
-  /** Whether the agent may go on producing: the call is unsettled, its caller is there and its deadline not passed. */
-  goesOn(): boolean {
-    return !this.settled && !this.subscriber.closed && !this.pastDeadline();
-  }
-
-  protected override _next(chunk: unknown): void {
-    if (this.settled || this.controller.isAborted) return;
-    if (this.pastDeadline()) this.fail(new AgentTimeoutError(this.agentId, this.timeout as number));
-    else if (typeof chunk !== 'string') this.fail(new AgentError(this.agentId, new TypeError(`chat emitted a ${typeof chunk} chunk; chunks must be strings`)));
-    else {
-      this.trace?.delta(chunk);
-      this.subscriber.next(chunk);
-    }
-  }
-
-  protected override _error(error: unknown): void {
-    if (!this.settled) {
-      this.settle();
-      const failure = error instanceof AgentError && error.agentId === this.agentId ? error : new AgentError(this.agentId, error);
-      this.trace?.fail(failure);
-      this.subscriber.error(failure);
-    }
-    this.stopAgent();
-  }
-
-  protected override _complete(): void {
-    // Closed: `takeWhile` cut the agent off because the caller left; the teardown aborts it.
-    if (!this.settled && !this.subscriber.closed) {
-      // `takeWhile` also cuts off a synchronous agent that streamed past its deadline.
-      if (this.pastDeadline()) {
-        this.fail(new AgentTimeoutError(this.agentId, this.timeout as number));
-      } else {
-        this.settle();
-        this.trace?.end();
-        this.subscriber.complete();
-      }
-    }
-    this.stopAgent();
-  }
-
-  settle(): void {
-    this.settled = true;
-    this.timer?.unsubscribe();
-  }
-
-  /** Ends the call with `error`: aborts the agent (a timeout is the abort's reason) and stops it. */
-  fail(error: AgentError | AgentTimeoutError): void {
-    this.settle();
-    this.controller.abort(error instanceof AgentTimeoutError ? error : undefined);
-    this.stopAgent();
-    this.trace?.fail(error);
-    this.subscriber.error(error);
-  }
-
-  teardown(): void {
-    this.timer?.unsubscribe();
-    const cancelled = !this.settled;
-    if (cancelled) {
-      this.settled = true;
-      this.controller.abort();
-    }
-    this.stopAgent();
-    // After the agent stopped, so what it cancelled on its way out is reported inside its call.
-    if (cancelled) this.trace?.fail(abortError(`call to agent '${this.trace.agentId}' was cancelled`));
-  }
-
-  private pastDeadline(): boolean {
-    return this.timeout !== undefined && this.scheduler.now() >= this.deadline;
-  }
-
-  // The agent's teardown is user code: if it throws, the caller still gets the real outcome.
-  private stopAgent(): void {
-    try {
-      this.unsubscribe();
-    } catch (error) {
-      reportUnhandledError(error);
-    }
-  }
-}
-
 
 const INVOKE_OPTION_KEYS = new Set(['timeout', 'scheduler', 'context', 'metadata', 'run']);
 
@@ -342,41 +197,6 @@ function checkOptions(options: AgentCallOptions): void {
 function agentName(agent: Agent): string {
   return typeof agent?.id === 'string' ? `call to agent '${agent.id}'` : 'agent call';
 }
-
-/**
- * What the agent gets as `ChatOptions`. The signal is an own, enumerable getter, so `{ ...options }` in a
- * wrapping agent still carries it. One getter shared by every call (reading a private field) rather than an
- * object literal's: a literal's getter is a new closure, so each call's options got a map of their own,
- * about 0.5 µs per call (`pnpm bench handoff`).
- */
-class CallChatOptions implements ChatOptions {
-  readonly #controller: LazyAbort;
-  declare readonly signal: AbortSignal;
-  // Declared, not defined: a key is there only when the call has that option (as with an object literal).
-  declare context?: readonly Message[];
-  declare metadata?: Readonly<Record<string, unknown>>;
-  declare run?: RunContext;
-
-  constructor(controller: LazyAbort, context: AgentCallOptions['context'], metadata: AgentCallOptions['metadata'], run: RunContext | undefined) {
-    this.#controller = controller;
-    Object.defineProperty(this, 'signal', SIGNAL_PROPERTY);
-    if (context !== undefined) this.context = context;
-    if (metadata !== undefined) this.metadata = metadata;
-    if (run !== undefined) this.run = run;
-  }
-
-  static signalOf(options: CallChatOptions): AbortSignal {
-    return options.#controller.signal;
-  }
-}
-
-const SIGNAL_PROPERTY: PropertyDescriptor = {
-  get(this: CallChatOptions): AbortSignal {
-    return CallChatOptions.signalOf(this);
-  },
-  enumerable: true,
-  configurable: true,
-};
 
 function isPromiseLike(value: unknown): value is PromiseLike<string> {
   return typeof (value as PromiseLike<string> | null)?.then === 'function';
