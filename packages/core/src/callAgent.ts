@@ -2,7 +2,7 @@ import { asyncScheduler, Observable, type SchedulerLike, Subscriber } from 'rxjs
 import type { Agent } from './Agent';
 import type { AgentCallResult } from './AgentCallResult';
 import { AgentError } from './errors/AgentError';
-import { type AgentCallOptions, stream } from './stream';
+import { type AgentCallOptions, checkCall, startCall, stream } from './stream';
 
 /**
  * Calls an agent and emits one {@link AgentCallResult}: its whole reply, or its failure as a value.
@@ -38,10 +38,24 @@ import { type AgentCallOptions, stream } from './stream';
  * ```
  */
 export function callAgent(agent: Agent, input: string, options: AgentCallOptions = {}): Observable<AgentCallResult> {
-  const chunks$ = stream(agent, input, options);
   const scheduler = options.scheduler ?? asyncScheduler;
+  const run = options.run;
+  if (run?.pace !== undefined) {
+    // A paced call waits for its reader first: stream's own Observable does that.
+    const chunks$ = stream(agent, input, options);
+    return new Observable<AgentCallResult>((subscriber) => {
+      chunks$.subscribe(new CallRecorder(subscriber, agent.id, input, scheduler));
+    });
+  }
+  checkCall(agent, input, options);
+  // The call itself, without an Observable of chunks in between: the recorder is its subscriber.
   return new Observable<AgentCallResult>((subscriber) => {
-    chunks$.subscribe(new CallRecorder(subscriber, agent.id, input, scheduler));
+    const recorder = new CallRecorder(subscriber, agent.id, input, scheduler);
+    try {
+      recorder.add(startCall(recorder, agent, input, options, run));
+    } catch (error) {
+      recorder.error(error);
+    }
   });
 }
 

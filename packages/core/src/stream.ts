@@ -1,4 +1,4 @@
-import { asyncScheduler, defer, from, Observable, type SchedulerLike, type Subscriber, type Subscription, switchMap, takeWhile } from 'rxjs';
+import { asyncScheduler, defer, from, Observable, type ObservableInput, type SchedulerLike, type Subscriber, switchMap, takeWhile, type TeardownLogic } from 'rxjs';
 import { z } from 'zod';
 import type { Agent, ChatOptions } from './Agent';
 import * as configRules from './configRules';
@@ -6,15 +6,14 @@ import { scheduleDelay } from './delay';
 import { AgentError } from './errors/AgentError';
 import { AgentTimeoutError } from './errors/AgentTimeoutError';
 import { ConfigError } from './errors/ConfigError';
-import { LazyAbort } from './internal/LazyAbort';
+import { Call } from './internal/Call';
+import { CallChatOptions } from './internal/CallChatOptions';
+import { CallTrace } from './internal/CallTrace';
 import { MAX_DELAY_MS } from './limits';
 import type { Message } from './Message';
 import { parseConfig } from './parseConfig';
 import { reportUnhandledError } from './reportUnhandledError';
-import { newRunId } from './events/ids';
 import type { RunContext } from './events/RunContext';
-import { serializeError } from './events/SerializedError';
-import { abortError } from './internal/abortError';
 
 /**
  * Options of every agent call: {@link stream}, {@link invoke$}, {@link invoke} and {@link callAgent}.
@@ -91,11 +90,16 @@ export interface AgentCallOptions {
  * @see {@link invoke$} and {@link invoke} for the joined reply.
  */
 export function stream(agent: Agent, input: string, options: AgentCallOptions = {}): Observable<string> {
+  checkCall(agent, input, options);
+  return options.run === undefined ? agentCall(agent, input, options, undefined) : pacedCall(agent, input, options, options.run);
+}
+
+/** Refuses what {@link stream} refuses: an input that is not a string, unknown or invalid options. */
+export function checkCall(agent: Agent, input: string, options: AgentCallOptions): void {
   if (typeof input !== 'string') {
     throw new ConfigError(agentName(agent), [{ path: 'input', rule: 'must be a string', received: input }]);
   }
   checkOptions(options);
-  return options.run === undefined ? agentCall(agent, input, options, undefined) : pacedCall(agent, input, options, options.run);
 }
 
 /** A paced run waits for its reader before it starts another call. */
@@ -108,160 +112,61 @@ function pacedCall(agent: Agent, input: string, options: AgentCallOptions, run: 
   });
 }
 
-/** One call's node in a run: `call-start` when made, a `text-delta` per chunk, then `call-end` or `call-error`. */
-class CallTrace {
-  readonly runId: string;
-  readonly callId: string;
-  readonly parentCallId: string | null;
-  readonly agentId: string;
-  readonly scheduler: SchedulerLike;
-  readonly emit: RunContext['emit'];
-  readonly startedAt: number;
-  /** The context the agent gets as `ChatOptions.run`: nested under this call. */
-  readonly child: RunContext;
-  ended = false;
-
-  constructor(run: RunContext, agentId: string, input: string) {
-    this.runId = run.runId;
-    this.callId = newRunId();
-    this.parentCallId = run.callId;
-    this.agentId = agentId;
-    this.scheduler = run.scheduler;
-    this.emit = run.emit;
-    this.startedAt = run.scheduler.now();
-    this.child = { runId: run.runId, callId: this.callId, parentCallId: run.callId, scheduler: run.scheduler, emit: run.emit, pace: run.pace };
-    this.emit({ type: 'call-start', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.startedAt, agentId, input });
-  }
-
-  delta(delta: string): void {
-    this.emit({ type: 'text-delta', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.scheduler.now(), agentId: this.agentId, delta });
-  }
-
-  end(): void {
-    this.ended = true;
-    const at = this.scheduler.now();
-    this.emit({ type: 'call-end', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, durationMs: at - this.startedAt });
-  }
-
-  fail(error: unknown): void {
-    if (this.ended) return;
-    this.ended = true;
-    const at = this.scheduler.now();
-    this.emit({ type: 'call-error', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, error: serializeError(error), durationMs: at - this.startedAt });
-  }
+function agentCall(agent: Agent, input: string, options: AgentCallOptions, run: RunContext | undefined): Observable<string> {
+  return new Observable<string>((subscriber) => startCall(subscriber, agent, input, options, run));
 }
 
-function agentCall(agent: Agent, input: string, options: AgentCallOptions, run: RunContext | undefined): Observable<string> {
+/**
+ * Calls `agent` once for `subscriber` (what subscribing to {@link stream} does, for an unpaced call whose
+ * arguments {@link checkCall} accepted) and returns the call's teardown. `callAgent` uses it directly, without
+ * an Observable of chunks in between.
+ */
+export function startCall(subscriber: Subscriber<string>, agent: Agent, input: string, options: AgentCallOptions, run: RunContext | undefined): TeardownLogic {
   const { timeout, scheduler = asyncScheduler, context, metadata } = options;
   const limited = timeout !== undefined && timeout !== Infinity;
-  return new Observable<string>((subscriber) => {
-    const call = new Call(subscriber, run === undefined ? undefined : new CallTrace(run, agent.id, input));
-    // No deadline is Infinity, so `scheduler.now() >= deadline` is never true without a timeout.
-    const deadline = limited ? scheduler.now() + (timeout as number) : Infinity;
-    if (limited) call.timer = scheduleDelay(scheduler, timeout as number, () => call.fail(new AgentTimeoutError(agent.id, timeout as number)));
+  // No deadline is Infinity, so `scheduler.now() >= deadline` is never true without a timeout.
+  const deadline = limited ? scheduler.now() + (timeout as number) : Infinity;
+  const call = new Call(subscriber, agent.id, run === undefined ? undefined : new CallTrace(run, agent.id, input), scheduler, limited ? (timeout as number) : undefined, deadline);
+  if (limited) call.timer = scheduleDelay(scheduler, timeout as number, () => call.fail(new AgentTimeoutError(agent.id, timeout as number)));
 
-    let source: Observable<string>;
+  let answer: ObservableInput<string>;
+  let source: Observable<string> | undefined;
+  try {
+    answer = agent.chat(input, new CallChatOptions(call.controller, context, metadata, call.trace?.child));
+    // A synchronous iterable or Observable can settle the call, or lose its caller, while `subscribe`
+    // still runs; `takeWhile` then closes the agent's subscriber so it stops producing at once, and cuts
+    // off one that streams past its deadline without yielding. A Promise never emits synchronously and
+    // needs no such operator.
+    const pace = run?.pace;
+    if (!isPromiseLike(answer)) {
+      source = (pace !== undefined && isPlainAsyncIterable(answer) ? pacedFrom(answer, pace) : from(answer)).pipe(takeWhile(() => call.goesOn()));
+    }
+  } catch (error) {
+    call.settle();
+    const failure = asAgentError(agent, error);
+    call.trace?.fail(failure);
+    subscriber.error(failure);
+    return undefined;
+  }
+
+  if (source !== undefined) {
+    source.subscribe(call);
+  } else {
+    // What `from(answer)` does with a Promise, without its Observable: the answer, then completion.
     try {
-      const answer = agent.chat(input, chatOptions(call.controller, context, metadata, call.trace?.child));
-      // A synchronous iterable or Observable can settle the call, or lose its caller, while `subscribe`
-      // still runs (before `inner` exists); `takeWhile` then closes the agent's subscriber so it stops
-      // producing at once, and cuts off one that streams past its deadline without yielding. A Promise
-      // never emits synchronously and skips the extra operator.
-      const pace = run?.pace;
-      source = isPromiseLike(answer)
-        ? from(answer)
-        : (pace !== undefined && isPlainAsyncIterable(answer) ? pacedFrom(answer, pace) : from(answer)).pipe(
-            takeWhile(() => !call.settled && !subscriber.closed && !(limited && scheduler.now() >= deadline)),
-          );
+      (answer as PromiseLike<string>).then(
+        (chunk) => {
+          if (call.closed) return;
+          call.next(chunk);
+          call.complete();
+        },
+        (error: unknown) => call.error(error),
+      ).then(undefined, reportUnhandledError);
     } catch (error) {
-      call.settle();
-      const failure = asAgentError(agent, error);
-      call.trace?.fail(failure);
-      subscriber.error(failure);
-      return;
-    }
-
-    call.inner = source.subscribe({
-      next: (chunk) => {
-        if (call.settled || call.controller.isAborted) return;
-        if (limited && scheduler.now() >= deadline) call.fail(new AgentTimeoutError(agent.id, timeout as number));
-        else if (typeof chunk !== 'string') call.fail(new AgentError(agent.id, new TypeError(`chat emitted a ${typeof chunk} chunk; chunks must be strings`)));
-        else {
-          call.trace?.delta(chunk);
-          subscriber.next(chunk);
-        }
-      },
-      error: (error: unknown) => {
-        if (call.settled) return;
-        call.settle();
-        const failure = asAgentError(agent, error);
-        call.trace?.fail(failure);
-        subscriber.error(failure);
-      },
-      complete: () => {
-        // Closed: `takeWhile` cut the agent off because the caller left; the teardown aborts it.
-        if (call.settled || subscriber.closed) return;
-        // `takeWhile` also cuts off a synchronous agent that streamed past its deadline.
-        if (limited && scheduler.now() >= deadline) {
-          call.fail(new AgentTimeoutError(agent.id, timeout as number));
-          return;
-        }
-        call.settle();
-        call.trace?.end();
-        subscriber.complete();
-      },
-    });
-
-    return () => call.teardown();
-  });
-}
-
-/** One agent call's state: whether it settled, its timer, the agent's subscription and its abort. */
-class Call {
-  readonly controller = new LazyAbort();
-  settled = false;
-  timer: Subscription | undefined = undefined;
-  inner: Subscription | undefined = undefined;
-
-  constructor(
-    private readonly subscriber: Subscriber<string>,
-    readonly trace: CallTrace | undefined,
-  ) {}
-
-  settle(): void {
-    this.settled = true;
-    this.timer?.unsubscribe();
-  }
-
-  /** Ends the call with `error`: aborts the agent (a timeout is the abort's reason) and stops it. */
-  fail(error: AgentError | AgentTimeoutError): void {
-    this.settle();
-    this.controller.abort(error instanceof AgentTimeoutError ? error : undefined);
-    this.stopAgent();
-    this.trace?.fail(error);
-    this.subscriber.error(error);
-  }
-
-  teardown(): void {
-    this.timer?.unsubscribe();
-    const cancelled = !this.settled;
-    if (cancelled) {
-      this.settled = true;
-      this.controller.abort();
-    }
-    this.stopAgent();
-    // After the agent stopped, so what it cancelled on its way out is reported inside its call.
-    if (cancelled) this.trace?.fail(abortError(`call to agent '${this.trace.agentId}' was cancelled`));
-  }
-
-  // The agent's teardown is user code: if it throws, the caller still gets the real outcome.
-  private stopAgent(): void {
-    try {
-      this.inner?.unsubscribe();
-    } catch (error) {
-      reportUnhandledError(error);
+      call.error(error);
     }
   }
+  return () => call.teardown();
 }
 
 
@@ -291,19 +196,6 @@ function checkOptions(options: AgentCallOptions): void {
 
 function agentName(agent: Agent): string {
   return typeof agent?.id === 'string' ? `call to agent '${agent.id}'` : 'agent call';
-}
-
-// The signal is an own, enumerable getter, so `{ ...options }` in a wrapping agent still carries it.
-function chatOptions(controller: LazyAbort, context: AgentCallOptions['context'], metadata: AgentCallOptions['metadata'], run: RunContext | undefined): ChatOptions {
-  const options: { readonly signal: AbortSignal; context?: readonly Message[]; metadata?: Readonly<Record<string, unknown>>; run?: RunContext } = {
-    get signal() {
-      return controller.signal;
-    },
-  };
-  if (context !== undefined) options.context = context;
-  if (metadata !== undefined) options.metadata = metadata;
-  if (run !== undefined) options.run = run;
-  return options;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<string> {

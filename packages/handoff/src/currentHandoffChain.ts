@@ -109,6 +109,15 @@ export function runWithHandoffChain<R, A extends unknown[] = []>(chain: readonly
 }
 
 /**
+ * {@link runWithHandoffChain} for a handoff's own calls: `fn` of three arguments, without the arrays of a
+ * rest parameter (two calls per handoff).
+ */
+export function runUnderHandoffChain<A, B, C, R>(chain: readonly string[], fn: (a: A, b: B, c: C) => R, a: A, b: B, c: C): R {
+  if (storage === undefined) return runWithHandoffChain(chain, fn, a, b, c);
+  return storage.run(Object.isFrozen(chain) ? chain : Object.freeze([...chain]), fn, a, b, c);
+}
+
+/**
  * Clears the module-level fallback chain (used where `AsyncLocalStorage` is unavailable).
  *
  * @remarks

@@ -1,6 +1,6 @@
 import { Observable, type Observer, queueScheduler, type SchedulerLike, Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
 import { AgentError, callAgent, fromAbortSignal, preview, type Agent, type AgentCallResult, type AgentMessage, type AgentCallOptions, type Message, type RunContext, type RunOutcome } from '@rxagents/core';
-import { currentHandoffChain, runWithHandoffChain } from '../currentHandoffChain';
+import { currentHandoffChain, runUnderHandoffChain, runWithHandoffChain } from '../currentHandoffChain';
 import { HandoffContractError } from '../errors/HandoffContractError';
 import { HandoffCycleError } from '../errors/HandoffCycleError';
 import { HandoffDepthError } from '../errors/HandoffDepthError';
@@ -111,10 +111,9 @@ export function failedHandoff(fromAgentId: string, toAgentId: string, context: H
  * action they run at once; a handoff started synchronously from within a receiver is queued behind the
  * current action instead of nesting on the stack. A top-level handoff (the hot path) calls directly.
  */
-class HandoffRun<C, R> implements Observer<AgentCallResult>, Unsubscribable {
+class HandoffRun<C, R> extends Subscriber<AgentCallResult> {
   private input = '';
   private done = false;
-  private inner: Subscription | undefined;
   private starting: Subscription | undefined;
   private abort: Subscription | undefined;
   private readonly start: number;
@@ -125,6 +124,7 @@ class HandoffRun<C, R> implements Observer<AgentCallResult>, Unsubscribable {
     private readonly subscriber: HandoffResultObserver<R>,
     private readonly spec: HandoffSpec<C, R>,
   ) {
+    super();
     this.start = spec.scheduler.now();
     this.callerChain = currentHandoffChain();
   }
@@ -173,36 +173,47 @@ class HandoffRun<C, R> implements Observer<AgentCallResult>, Unsubscribable {
   subscribeReceiver(chain: readonly string[], source$: Observable<AgentCallResult>): void {
     if (this.done) return;
     // Subscribing under the chain makes the receiver's chat (and, with AsyncLocalStorage, its async work) see it.
-    this.inner = runWithHandoffChain(chain, subscribeWith, source$, new CallObserver(this));
+    runUnderHandoffChain(chain, subscribeWith, source$, this, undefined);
   }
 
-  next(result: AgentCallResult): void {
+  protected override _next(result: AgentCallResult): void {
     if (this.done) return;
     // The call's own result when it started with the handoff (no wait for a permit): one object less per hop.
     if (result.startedAt === this.start) this.deliver(result);
     else this.finish(result.success, result.output, result.error);
   }
 
-  error(error: unknown): void {
+  protected override _error(error: unknown): void {
     // callAgent records failures as results; this is a misbehaving permit or scheduler.
+    this.stopCall();
     this.fail(error);
   }
 
-  complete(): void {
+  protected override _complete(): void {
     // The result arrived in `next`; callAgent never completes empty.
+    this.stopCall();
   }
 
   /** Ends the handoff when its signal aborts. */
   aborted(reason: unknown): void {
-    this.inner?.unsubscribe();
+    this.stopCall();
     this.fail(reason);
   }
 
-  unsubscribe(): void {
+  /** The handoff's teardown: it ends, and its call (if it started) is stopped. */
+  override unsubscribe(): void {
     this.done = true;
     this.abort?.unsubscribe();
     this.starting?.unsubscribe();
-    this.inner?.unsubscribe();
+    super.unsubscribe();
+  }
+
+  /**
+   * Stops observing the receiver's call (and so stops the call), without ending the handoff: this run is the
+   * call's subscriber as well as the handoff's teardown, one object for both.
+   */
+  private stopCall(): void {
+    super.unsubscribe();
   }
 
   private fail(error: unknown): this {
@@ -228,28 +239,8 @@ class HandoffRun<C, R> implements Observer<AgentCallResult>, Unsubscribable {
     const result = spec.shape(call, spec);
     // The receiver's reply arrives in its async context (under the extended chain); deliver the result under
     // the caller's chain so nothing downstream inherits the receiver's chain.
-    if (this.callerChain.length === 0) runWithHandoffChain(this.callerChain, deliver, this.subscriber, result, spec.observers);
+    if (this.callerChain.length === 0) runUnderHandoffChain(this.callerChain, deliver, this.subscriber, result, spec.observers);
     else queueScheduler.schedule(deliverUnder, 0, { chain: this.callerChain, subscriber: this.subscriber, result, observers: spec.observers } as DeliverState<R>);
-  }
-}
-
-/** Hears a run's call: a `Subscriber` of its own, so `subscribe` takes it as it is (no wrapper per hop). */
-class CallObserver extends Subscriber<AgentCallResult> {
-  constructor(private readonly run: Observer<AgentCallResult>) {
-    super();
-  }
-
-  protected override _next(result: AgentCallResult): void {
-    this.run.next(result);
-  }
-
-  protected override _error(error: unknown): void {
-    this.unsubscribe();
-    this.run.error(error);
-  }
-
-  protected override _complete(): void {
-    this.unsubscribe();
   }
 }
 
@@ -295,7 +286,7 @@ interface DeliverState<R> {
 
 function deliverUnder<R>(state?: DeliverState<R>): void {
   const { chain, subscriber, result, observers } = state as DeliverState<R>;
-  runWithHandoffChain(chain, deliver, subscriber, result, observers);
+  runUnderHandoffChain(chain, deliver, subscriber, result, observers);
 }
 
 function deliver<R>(subscriber: HandoffResultObserver<R>, result: R, observers: HandoffObservers<never, R> | undefined): void {

@@ -33,7 +33,17 @@ export function isStep(value: unknown, predicateRequired: boolean): boolean {
 
 /** Whether `value` is an agent by {@link agentRule}. */
 export function isAgent(value: unknown): value is Agent {
-  return typeof value === 'object' && value !== null && typeof (value as Agent).id === 'string' && (value as Agent).id.trim() !== '' && typeof (value as Agent).chat === 'function';
+  return typeof value === 'object' && value !== null && isNonBlank((value as Agent).id) && typeof (value as Agent).chat === 'function';
+}
+
+/**
+ * Whether `value` is a string with a character other than white space. Every handoff checks its source's
+ * and receiver's ids: an id starting with a visible ASCII character answers without a regular expression.
+ */
+function isNonBlank(value: unknown): boolean {
+  if (typeof value !== 'string' || value.length === 0) return false;
+  const first = value.charCodeAt(0);
+  return (first > 32 && first < 127) || /\S/.test(value);
 }
 
 /**
@@ -58,7 +68,7 @@ export class DistinctAgentIds {
 
 /** Whether `source` has a non-blank string id (any object with one is a handoff's source). */
 export function hasId(source: unknown): boolean {
-  return typeof source === 'object' && source !== null && typeof (source as { id?: unknown }).id === 'string' && /\S/.test((source as { id: string }).id);
+  return typeof source === 'object' && source !== null && isNonBlank((source as { id?: unknown }).id);
 }
 
 /** Refuses a source without a non-blank id, a receiver that is not an agent, or a context that is not a `HandoffContext`. */

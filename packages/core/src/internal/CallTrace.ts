@@ -1,0 +1,47 @@
+import type { SchedulerLike } from 'rxjs';
+import { newRunId } from '../events/ids';
+import type { RunContext } from '../events/RunContext';
+import { serializeError } from '../events/SerializedError';
+
+/** One call's node in a run: `call-start` when made, a `text-delta` per chunk, then `call-end` or `call-error`. */
+export class CallTrace {
+  readonly runId: string;
+  readonly callId: string;
+  readonly parentCallId: string | null;
+  readonly agentId: string;
+  readonly scheduler: SchedulerLike;
+  readonly emit: RunContext['emit'];
+  readonly startedAt: number;
+  /** The context the agent gets as `ChatOptions.run`: nested under this call. */
+  readonly child: RunContext;
+  ended = false;
+
+  constructor(run: RunContext, agentId: string, input: string) {
+    this.runId = run.runId;
+    this.callId = newRunId();
+    this.parentCallId = run.callId;
+    this.agentId = agentId;
+    this.scheduler = run.scheduler;
+    this.emit = run.emit;
+    this.startedAt = run.scheduler.now();
+    this.child = { runId: run.runId, callId: this.callId, parentCallId: run.callId, scheduler: run.scheduler, emit: run.emit, pace: run.pace };
+    this.emit({ type: 'call-start', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.startedAt, agentId, input });
+  }
+
+  delta(delta: string): void {
+    this.emit({ type: 'text-delta', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.scheduler.now(), agentId: this.agentId, delta });
+  }
+
+  end(): void {
+    this.ended = true;
+    const at = this.scheduler.now();
+    this.emit({ type: 'call-end', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, durationMs: at - this.startedAt });
+  }
+
+  fail(error: unknown): void {
+    if (this.ended) return;
+    this.ended = true;
+    const at = this.scheduler.now();
+    this.emit({ type: 'call-error', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, error: serializeError(error), durationMs: at - this.startedAt });
+  }
+}
