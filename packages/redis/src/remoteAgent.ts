@@ -132,6 +132,7 @@ function remoteCall(redis: Redis, agentId: string, config: Config, input: string
 
     // What this call has seen: the newest attempt, its held text, and whether text went out already.
     let attempt = 0;
+    let lastSeq = -1;
     let held: string[] = [];
     let delivered = false;
 
@@ -147,8 +148,11 @@ function remoteCall(redis: Redis, agentId: string, config: Config, input: string
           }
         }
         attempt = reply.attempt;
+        lastSeq = -1;
         held = [];
       }
+      if (reply.seq <= lastSeq) return false; // Stored twice: ioredis resent the write after a reconnect.
+      lastSeq = reply.seq;
       switch (reply.kind) {
         case 'started':
           return false;

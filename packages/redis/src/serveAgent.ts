@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
-import { type Agent, ConfigError, configRules, parseConfig, reportUnhandledError, type RunContext, stream } from '@rxagents/core';
+import { type Agent, ConfigError, configRules, delayTimer, parseConfig, type RunContext, stream } from '@rxagents/core';
 import type { Redis } from 'ioredis';
-import { asyncScheduler, interval, type Subscription } from 'rxjs';
+import { asyncScheduler, interval, lastValueFrom, type Subscription } from 'rxjs';
 import { z } from 'zod';
 import { agentKeys, WORKER_GROUP } from './internal/keys';
 import { RunningCall } from './internal/RunningCall';
@@ -41,7 +41,7 @@ export const ServeAgentOptionsSchema = z
     consumer: configRules.nonEmptyString().optional(),
     /** The clock of the lease checks and claims. */
     scheduler: configRules.scheduler().default(asyncScheduler),
-    /** Receives Redis failures the worker survives (it reconnects and goes on). Defaults to RxJS's unhandled-error report. */
+    /** Receives Redis failures the worker survives (it reconnects and goes on). Defaults to a process warning (`process.emitWarning`). */
     onError: configRules.function<(error: unknown) => void>().optional(),
   })
   .refine((options) => options.leaseCheckMs * 2 < options.claimIdleMs, { path: ['leaseCheckMs'], message: 'must be below claimIdleMs / 2' });
@@ -143,7 +143,7 @@ class Worker implements ServedAgent {
   ) {
     this.consumer = config.consumer ?? `${hostname()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
     this.keys = agentKeys(config.prefix, agent.id);
-    this.onError = config.onError ?? reportUnhandledError;
+    this.onError = config.onError ?? warn;
     this.reader = redis.duplicate();
     this.ticks = interval(config.leaseCheckMs, config.scheduler).subscribe(() => {
       this.tick().catch((error: unknown) => this.report(error));
@@ -201,7 +201,7 @@ class Worker implements ServedAgent {
         if (error instanceof Error && error.message.includes('NOGROUP')) await this.ensureGroup();
         else {
           this.report(error);
-          await new Promise((resolve) => setTimeout(resolve, this.config.leaseCheckMs));
+          await lastValueFrom(delayTimer(this.config.leaseCheckMs, this.config.scheduler));
         }
         continue;
       }
@@ -294,4 +294,9 @@ function withRun(agent: Agent, run: RunContext | undefined): Agent {
     id: agent.id,
     chat: (input, { run: _local, ...options }) => agent.chat(input, run === undefined ? options : { ...options, run }),
   };
+}
+
+/** A Redis failure the worker survives: a warning, not a crash. */
+function warn(error: unknown): void {
+  process.emitWarning(error instanceof Error ? error : String(error), { code: 'RXAGENTS_REDIS_WORKER' });
 }

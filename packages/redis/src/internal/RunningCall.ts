@@ -3,7 +3,7 @@ import { AgentError, type SerializedError, serializeError } from '@rxagents/core
 import type { Redis } from 'ioredis';
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import { callKeys, type CallKeys, WORKER_GROUP } from './keys';
-import type { CallEntry, ReplyEntry } from './protocol';
+import type { CallEntry, UnnumberedReply } from './protocol';
 
 interface RunningCallConfig {
   readonly prefix: string;
@@ -23,6 +23,7 @@ export class RunningCall {
   private settle: (() => void) | undefined;
   private finished = false;
   private callsKey = '';
+  private written = 0;
 
   constructor(
     private readonly redis: Redis,
@@ -44,6 +45,8 @@ export class RunningCall {
     if (lease === 0) return this.finish();
     if (attempt > this.entry.maxAttempts) {
       const error = { name: 'RemoteCallAttemptsError', message: `started ${attempt - 1} times`, code: 'REMOTE_CALL_ATTEMPTS_EXHAUSTED', retryable: true };
+      // Said as the last attempt's final entry (the caller ignores older attempts and lower numbers).
+      this.written = Number.MAX_SAFE_INTEGER;
       await this.write({ kind: 'error', attempt: attempt - 1, error, exhausted: true });
       return this.finish();
     }
@@ -55,7 +58,7 @@ export class RunningCall {
         : { ...run, scheduler: this.config.scheduler, emit: (event) => void this.write({ kind: 'event', attempt, event }) };
     await new Promise<void>((resolve, reject) => {
       this.settle = resolve;
-      const ended = (last: ReplyEntry): void => {
+      const ended = (last: UnnumberedReply): void => {
         this.write(last).then(() => this.finish().then(resolve, reject), reject);
       };
       this.subscription = start({
@@ -104,10 +107,11 @@ export class RunningCall {
     await this.redis.call('XDEL', this.callsKey, this.entryId);
   }
 
-  private async write(reply: ReplyEntry): Promise<void> {
+  private async write(reply: UnnumberedReply): Promise<void> {
     const { reply: key } = this.keys;
+    const numbered = { ...reply, seq: this.written++ };
     await Promise.all([
-      this.redis.xadd(key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', JSON.stringify(reply)),
+      this.redis.xadd(key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', JSON.stringify(numbered)),
       this.redis.pexpire(key, this.config.replyTtlMs),
     ]);
   }

@@ -27,15 +27,20 @@ export const CallEntrySchema = z.strictObject({
 export type CallEntry = z.infer<typeof CallEntrySchema>;
 
 const attempt = z.number().int().positive();
+// Numbers an attempt's entries from 0: a write that ioredis resent after a reconnect, and so may be stored
+// twice, is recognised by its number.
+const seq = z.number().int().nonnegative();
 
-/** One entry of a call's reply stream (field `reply`, JSON): what the worker running attempt `attempt` said. */
+/** One entry of a call's reply stream (field `reply`, JSON): what the worker running attempt `attempt` said, as its `seq`th entry. */
 export const ReplyEntrySchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('started'), attempt, worker: z.string() }),
-  z.strictObject({ kind: z.literal('chunk'), attempt, text: z.string() }),
-  z.strictObject({ kind: z.literal('event'), attempt, event: RunEventSchema }),
-  z.strictObject({ kind: z.literal('end'), attempt }),
-  z.strictObject({ kind: z.literal('error'), attempt, error: SerializedErrorSchema, exhausted: z.boolean() }),
+  z.strictObject({ kind: z.literal('started'), attempt, seq, worker: z.string() }),
+  z.strictObject({ kind: z.literal('chunk'), attempt, seq, text: z.string() }),
+  z.strictObject({ kind: z.literal('event'), attempt, seq, event: RunEventSchema }),
+  z.strictObject({ kind: z.literal('end'), attempt, seq }),
+  z.strictObject({ kind: z.literal('error'), attempt, seq, error: SerializedErrorSchema, exhausted: z.boolean() }),
 ]);
+/** A reply entry before the writer numbers it. */
+export type UnnumberedReply = ReplyEntry extends infer E ? (E extends ReplyEntry ? Omit<E, 'seq'> : never) : never;
 export type ReplyEntry = z.infer<typeof ReplyEntrySchema>;
 
 /** A stream entry as Redis returns it: `[id, [field, value, field, value, ...]]`. */

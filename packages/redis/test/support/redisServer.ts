@@ -17,6 +17,8 @@ export interface RedisServer {
   readonly port: number;
   readonly dir: string;
   client(): Redis;
+  /** Stops the server (SIGTERM: it flushes its AOF) and starts it again on the same port and directory. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -35,13 +37,20 @@ async function freePort(): Promise<number> {
 export async function startRedisServer(binary: string): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'rxagents-redis-'));
   const port = await freePort();
-  const process: ChildProcess = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--dir', dir], {
-    stdio: 'ignore',
-  });
+  const launch = async (): Promise<ChildProcess> => {
+    const server = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--dir', dir], { stdio: 'ignore' });
+    const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
+    await probe.ping();
+    probe.disconnect();
+    return server;
+  };
+  const terminate = async (server: ChildProcess): Promise<void> => {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  };
+  let process = await launch();
   const clients: Redis[] = [];
-  const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
-  await probe.ping();
-  probe.disconnect();
   return {
     port,
     dir,
@@ -50,11 +59,13 @@ export async function startRedisServer(binary: string): Promise<RedisServer> {
       clients.push(client);
       return client;
     },
+    restart: async () => {
+      await terminate(process);
+      process = await launch();
+    },
     stop: async () => {
       for (const client of clients) client.disconnect();
-      const exited = new Promise((resolve) => process.once('exit', resolve));
-      process.kill('SIGTERM');
-      await exited;
+      await terminate(process);
       rmSync(dir, { recursive: true, force: true });
     },
   };
