@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AgentError, AgentTimeoutError, ConfigError, defineAgent, emitCustom, invoke, invoke$, observeRun, type RunEvent, stream } from '@rxagents/core';
+import { Patterns } from '@rxagents/patterns';
 import { firstValueFrom, Observable, toArray } from 'rxjs';
 import { RemoteAgentError, remoteAgent, RemoteCallAttemptsError, serveAgent, type ServedAgent } from '../src';
 import { describeRedis } from './support/describeRedis';
@@ -143,6 +144,15 @@ describeRedis(
       expect(error.cause).toBeInstanceOf(RemoteCallAttemptsError);
       expect(error.retryable).toBe(true);
       expect(started).toBe(1);
+    });
+
+    it('runs a debate whose debaters are remote agents, unchanged', async () => {
+      serve(server().client(), defineAgent('pro', async (input) => `pro on ${input.length > 0 ? 'it' : 'nothing'}`));
+      serve(server().client(), defineAgent('con', async () => 'con'));
+      const debaters = ['pro', 'con'].map((id) => remoteAgent(server().client(), id, { prefix }));
+      const result = await Patterns.debate({ agents: debaters, maxRounds: 2 }).execute('Monorepo?');
+      expect(result.status).toBe('completed');
+      expect(result.results.map((r) => (r.success ? `${r.agentId}=${r.output}` : r.agentId))).toEqual(['pro=pro on it', 'con=con', 'pro=pro on it', 'con=con']);
     });
 
     it('rejects bad options with a ConfigError naming the field', () => {
