@@ -131,6 +131,7 @@ class Worker implements ServedAgent {
   private readonly ticks: Subscription;
   private readonly onError: (error: unknown) => void;
   private stopping = false;
+  private ticking = false;
   private slotFreed: (() => void) | undefined;
   private drained: (() => void) | undefined;
   private lastClaimAt = -Infinity;
@@ -146,7 +147,12 @@ class Worker implements ServedAgent {
     this.onError = config.onError ?? warn;
     this.reader = redis.duplicate();
     this.ticks = interval(config.leaseCheckMs, config.scheduler).subscribe(() => {
-      this.tick().catch((error: unknown) => this.report(error));
+      // A tick slower than leaseCheckMs (Redis is slow or away) is not overlapped by the next one.
+      if (this.ticking) return;
+      this.ticking = true;
+      this.tick()
+        .catch((error: unknown) => this.report(error))
+        .finally(() => (this.ticking = false));
     });
     this.readLoop().catch((error: unknown) => this.report(error));
   }
