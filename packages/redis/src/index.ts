@@ -1,0 +1,5 @@
+export { remoteAgent, RemoteAgentOptionsSchema, type RemoteAgentOptions } from './remoteAgent';
+export { serveAgent, ServeAgentOptionsSchema, type ServeAgentOptions, type ServedAgent } from './serveAgent';
+export { RemoteAgentError } from './errors/RemoteAgentError';
+export { RemoteCallAttemptsError } from './errors/RemoteCallAttemptsError';
+export { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';

@@ -1,0 +1,84 @@
+import { RunEventSchema, SerializedErrorSchema } from '@rxagents/core';
+import { z } from 'zod';
+
+/** The wire format's version, in every call entry: a worker refuses (dead-letters) entries of another version. */
+export const PROTOCOL_VERSION = 1;
+
+const ToolCallSchema = z.strictObject({ id: z.string(), name: z.string(), arguments: z.string() });
+const MessageSchema = z.strictObject({
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  content: z.string(),
+  name: z.string().optional(),
+  toolCalls: z.array(ToolCallSchema).optional(),
+  toolCallId: z.string().optional(),
+});
+
+/** A call as a caller writes it to an agent's call stream (field `call`, JSON). */
+export const CallEntrySchema = z.strictObject({
+  v: z.literal(PROTOCOL_VERSION),
+  callId: z.uuid(),
+  agentId: z.string().min(1),
+  input: z.string(),
+  context: z.array(MessageSchema).optional(),
+  metadata: z.record(z.string(), z.json()).optional(),
+  run: z.strictObject({ runId: z.string().min(1), callId: z.string().min(1), parentCallId: z.string().min(1).nullable() }).optional(),
+  maxAttempts: z.number().int().positive(),
+});
+export type CallEntry = z.infer<typeof CallEntrySchema>;
+
+const attempt = z.number().int().positive();
+// Numbers an attempt's entries from 0: a write that ioredis resent after a reconnect, and so may be stored
+// twice, is recognised by its number.
+const seq = z.number().int().nonnegative();
+
+/** One entry of a call's reply stream (field `reply`, JSON): what the worker running attempt `attempt` said, as its `seq`th entry. */
+export const ReplyEntrySchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('started'), attempt, seq, worker: z.string() }),
+  z.strictObject({ kind: z.literal('chunk'), attempt, seq, text: z.string() }),
+  z.strictObject({ kind: z.literal('event'), attempt, seq, event: RunEventSchema }),
+  z.strictObject({ kind: z.literal('end'), attempt, seq }),
+  z.strictObject({ kind: z.literal('error'), attempt, seq, error: SerializedErrorSchema, exhausted: z.boolean() }),
+]);
+/** A reply entry before the writer numbers it. */
+export type UnnumberedReply = ReplyEntry extends infer E ? (E extends ReplyEntry ? Omit<E, 'seq'> : never) : never;
+export type ReplyEntry = z.infer<typeof ReplyEntrySchema>;
+
+/** A stream entry as Redis returns it: `[id, [field, value, field, value, ...]]`. */
+export const StreamEntrySchema = z.tuple([z.string(), z.array(z.string()).nullable()]);
+const StreamEntriesSchema = z.array(StreamEntrySchema);
+/**
+ * An XREAD / XREADGROUP reply as the entries read, whatever the protocol: RESP2 gives `[[key, entries]]`,
+ * RESP3 a map that ioredis flattens to `[key, entries]`; `null` when the block timed out.
+ */
+export const StreamReadSchema = z.union([
+  z.null().transform(() => []),
+  z.array(z.tuple([z.string(), StreamEntriesSchema])).transform((streams) => streams.flatMap(([, entries]) => entries)),
+  z.tuple([z.string(), StreamEntriesSchema]).rest(z.union([z.string(), StreamEntriesSchema])).transform((flat) => flat.filter((item) => typeof item !== 'string').flat()),
+]);
+/** An XAUTOCLAIM reply: `[nextStart, entries, deletedIds]`. */
+export const AutoClaimSchema = z.tuple([z.string(), z.array(StreamEntrySchema), z.array(z.string()).optional()]);
+
+/** The value of `field` in a stream entry's flat field list, or `undefined`. */
+export function fieldOf(fields: readonly string[] | null, field: string): string | undefined {
+  if (fields === null) return undefined;
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === field) return fields[i + 1];
+  return undefined;
+}
+
+/** Parses a JSON field with `schema`; the reason why not otherwise. */
+export function parseField<S extends z.ZodType>(
+  schema: S,
+  raw: string | undefined,
+  field: string,
+): { ok: true; value: z.output<S> } | { ok: false; reason: string } {
+  if (raw === undefined) return { ok: false, reason: `missing field "${field}"` };
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    return { ok: false, reason: `field "${field}" is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const result = schema.safeParse(json);
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, reason: `field "${field}" fails the schema: ${z.prettifyError(result.error).replace(/\n/g, '; ')}` };
+}

@@ -1,0 +1,308 @@
+import { hostname } from 'node:os';
+import { type Agent, ConfigError, configRules, delayTimer, parseConfig, type RunContext, stream } from '@rxagents/core';
+import type { Redis } from 'ioredis';
+import { asyncScheduler, interval, lastValueFrom, type Subscription } from 'rxjs';
+import { z } from 'zod';
+import { agentKeys, WORKER_GROUP } from './internal/keys';
+import { RunningCall } from './internal/RunningCall';
+import { AutoClaimSchema, CallEntrySchema, fieldOf, parseField, StreamReadSchema } from './internal/protocol';
+
+/** How long one blocking read of the call stream waits before it asks again, in ms. */
+const READ_BLOCK_MS = 2_000;
+
+/**
+ * The options of {@link serveAgent}, checked by this schema (bad values fail with a `ConfigError`
+ * naming the field).
+ *
+ * @example
+ * ```ts
+ * import { ServeAgentOptionsSchema } from '@rxagents/redis';
+ *
+ * console.log(ServeAgentOptionsSchema.parse({}).concurrency); // 4
+ * ```
+ */
+export const ServeAgentOptionsSchema = z
+  .strictObject({
+    /** The prefix of every Redis key; the same on callers and workers. */
+    prefix: configRules.nonEmptyString().default('rxagents'),
+    /** How many calls this worker runs at once. */
+    concurrency: configRules.positiveInt(10_000).default(4),
+    /** A call whose worker has not confirmed it for this long (the worker died or froze) is claimed and run again by another worker, in ms. */
+    claimIdleMs: configRules.positiveInt(86_400_000).default(15_000),
+    /** How often this worker confirms its running calls and checks their callers' leases, in ms; below `claimIdleMs / 2`. */
+    leaseCheckMs: configRules.positiveInt(86_400_000).default(500),
+    /** The approximate bound (`MAXLEN ~`) of each reply stream, in entries. */
+    replyMaxLen: configRules.positiveInt().default(100_000),
+    /** How long a reply stream and a call's attempt counter outlive their last write, in ms (a caller deletes them when it is done). */
+    replyTtlMs: configRules.positiveInt(86_400_000 * 30).default(600_000),
+    /** The approximate bound (`MAXLEN ~`) of the agent's dead-letter stream, in entries. */
+    deadLetterMaxLen: configRules.positiveInt().default(10_000),
+    /** This worker's consumer name in the group; unique per process by default. */
+    consumer: configRules.nonEmptyString().optional(),
+    /** The clock of the lease checks and claims. */
+    scheduler: configRules.scheduler().default(asyncScheduler),
+    /** Receives Redis failures the worker survives (it reconnects and goes on). Defaults to a process warning (`process.emitWarning`). */
+    onError: configRules.function<(error: unknown) => void>().optional(),
+  })
+  .refine((options) => options.leaseCheckMs * 2 < options.claimIdleMs, { path: ['leaseCheckMs'], message: 'must be below claimIdleMs / 2' });
+
+/**
+ * The options of {@link serveAgent}; every field is optional.
+ *
+ * @example
+ * ```ts
+ * import type { ServeAgentOptions } from '@rxagents/redis';
+ *
+ * const options: ServeAgentOptions = { concurrency: 8, claimIdleMs: 10_000 };
+ * console.log(options.concurrency); // 8
+ * ```
+ */
+export type ServeAgentOptions = z.input<typeof ServeAgentOptionsSchema>;
+
+/**
+ * A worker serving one agent id, as {@link serveAgent} returns it.
+ *
+ * @example
+ * ```ts
+ * import type { ServedAgent } from '@rxagents/redis';
+ *
+ * export async function shutdown(worker: ServedAgent): Promise<void> {
+ *   await worker.drain(); // finish what runs, take nothing new
+ * }
+ * ```
+ */
+export interface ServedAgent {
+  /** This worker's consumer name in the agent's consumer group. */
+  readonly consumer: string;
+  /** How many calls run here now. */
+  readonly running: number;
+  /** Takes no new calls and resolves once the running ones have finished (complete). */
+  drain(): Promise<void>;
+  /** Takes no new calls and aborts the running ones, which other workers run again after `claimIdleMs` (close). */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `agent` to {@link remoteAgent} callers: reads calls for `agent.id` from Redis and streams the replies back.
+ *
+ * @remarks
+ * Every worker of one agent id joins the id's consumer group, so the calls are shared among them; each
+ * runs at most `concurrency` calls at once. A call runs as a local call would (through `stream`, so a
+ * Promise, Observable or AsyncIterable reply all work); the agent's `ChatOptions.run` sends its run
+ * events to the caller's run. The agent's `AbortSignal` fires when the caller cancels or its lease runs
+ * out. Running calls are confirmed every `leaseCheckMs`; a call left unconfirmed for `claimIdleMs`
+ * (its worker died) is claimed by another worker and started again, up to the caller's `maxAttempts`. An
+ * entry that is not valid JSON or fails the call schema goes to the dead-letter stream
+ * `<prefix>:agent:{<id>}:dead` with the reason and is never run.
+ *
+ * @param redis - An ioredis client for writes; one duplicate of it does the blocking reads.
+ * @param agent - The agent to serve; callers address it by `agent.id`.
+ * @param options - See {@link ServeAgentOptions}.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { serveAgent } from '@rxagents/redis';
+ * import { Redis } from 'ioredis';
+ *
+ * export function startWorker() {
+ *   const writer = defineAgent('writer', async (input: string) => `A story about ${input}`);
+ *   return serveAgent(new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'), writer, { concurrency: 8 });
+ * }
+ * ```
+ *
+ * @see {@link remoteAgent}
+ */
+export function serveAgent(redis: Redis, agent: Agent, options: ServeAgentOptions = {}): ServedAgent {
+  if (typeof agent !== 'object' || agent === null || typeof agent.chat !== 'function') {
+    throw new ConfigError('serveAgent', [{ path: 'agent', rule: 'must be an agent (an object with an id and a chat method)', received: agent }]);
+  }
+  const config = parseConfig(ServeAgentOptionsSchema, options, `serveAgent "${agent.id}"`);
+  return new Worker(redis, agent, config);
+}
+
+type Config = z.output<typeof ServeAgentOptionsSchema>;
+
+class Worker implements ServedAgent {
+  readonly consumer: string;
+  private readonly keys;
+  private readonly reader: Redis;
+  private readonly calls = new Map<string, RunningCall>();
+  private readonly ticks: Subscription;
+  private readonly onError: (error: unknown) => void;
+  private stopping = false;
+  private ticking = false;
+  private slotFreed: (() => void) | undefined;
+  private drained: (() => void) | undefined;
+  private lastClaimAt = -Infinity;
+  private claimCursor = '0-0';
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly agent: Agent,
+    private readonly config: Config,
+  ) {
+    this.consumer = config.consumer ?? `${hostname()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
+    this.keys = agentKeys(config.prefix, agent.id);
+    this.onError = config.onError ?? warn;
+    this.reader = redis.duplicate();
+    this.ticks = interval(config.leaseCheckMs, config.scheduler).subscribe(() => {
+      // A tick slower than leaseCheckMs (Redis is slow or away) is not overlapped by the next one.
+      if (this.ticking) return;
+      this.ticking = true;
+      this.tick()
+        .catch((error: unknown) => this.report(error))
+        .finally(() => (this.ticking = false));
+    });
+    this.readLoop().catch((error: unknown) => this.report(error));
+  }
+
+  get running(): number {
+    return this.calls.size;
+  }
+
+  drain(): Promise<void> {
+    this.stop();
+    return new Promise<void>((resolve) => {
+      if (this.calls.size === 0) return resolve(this.finish());
+      this.drained = () => resolve(this.finish());
+    });
+  }
+
+  close(): Promise<void> {
+    this.stop();
+    for (const call of this.calls.values()) call.abort();
+    this.calls.clear();
+    return Promise.resolve(this.finish());
+  }
+
+  private stop(): void {
+    this.stopping = true;
+    this.reader.disconnect();
+    this.slotFreed?.();
+  }
+
+  private finish(): void {
+    this.ticks.unsubscribe();
+  }
+
+  private report(error: unknown): void {
+    if (!this.stopping) this.onError(error);
+  }
+
+  private async readLoop(): Promise<void> {
+    await this.ensureGroup();
+    while (!this.stopping) {
+      const free = this.config.concurrency - this.calls.size;
+      if (free <= 0) {
+        await new Promise<void>((resolve) => (this.slotFreed = resolve));
+        this.slotFreed = undefined;
+        continue;
+      }
+      let raw: unknown;
+      try {
+        raw = await this.reader.call('XREADGROUP', 'GROUP', WORKER_GROUP, this.consumer, 'COUNT', free, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.keys.calls, '>');
+      } catch (error) {
+        if (this.stopping) return;
+        if (error instanceof Error && error.message.includes('NOGROUP')) await this.ensureGroup();
+        else {
+          this.report(error);
+          await lastValueFrom(delayTimer(this.config.leaseCheckMs, this.config.scheduler));
+        }
+        continue;
+      }
+      if (this.stopping) return;
+      const read = StreamReadSchema.safeParse(raw);
+      if (!read.success) {
+        this.report(new Error(`unexpected XREADGROUP reply: ${z.prettifyError(read.error)}`));
+        continue;
+      }
+      for (const [entryId, fields] of read.data) this.start(entryId, fields);
+    }
+  }
+
+  private async ensureGroup(): Promise<void> {
+    try {
+      await this.redis.call('XGROUP', 'CREATE', this.keys.calls, WORKER_GROUP, '0', 'MKSTREAM');
+    } catch (error) {
+      if (!(error instanceof Error && error.message.includes('BUSYGROUP'))) throw error;
+    }
+  }
+
+  /** Runs one entry (new or claimed); invalid entries go to the dead-letter stream. */
+  private start(entryId: string, fields: readonly string[] | null): void {
+    const parsed = parseField(CallEntrySchema, fieldOf(fields, 'call'), 'call');
+    const reason = !parsed.ok ? parsed.reason : parsed.value.agentId !== this.agent.id ? `the call is for agent "${parsed.value.agentId}"` : undefined;
+    if (!parsed.ok || reason !== undefined) {
+      this.deadLetter(entryId, fields, reason ?? 'invalid').catch((error: unknown) => this.report(error));
+      return;
+    }
+    const call = new RunningCall(this.redis, entryId, parsed.value, this.consumer, this.config);
+    this.calls.set(entryId, call);
+    call
+      .run(({ run, ...options }) => stream(withRun(this.agent, run), parsed.value.input, options), this.keys.calls)
+      .catch((error: unknown) => this.report(error))
+      .finally(() => this.release(entryId, call));
+  }
+
+  private release(entryId: string, call: RunningCall): void {
+    if (this.calls.get(entryId) === call) this.calls.delete(entryId);
+    this.slotFreed?.();
+    if (this.calls.size === 0) this.drained?.();
+  }
+
+  private async deadLetter(entryId: string, fields: readonly string[] | null, reason: string): Promise<void> {
+    await this.redis.xadd(
+      this.keys.deadLetter,
+      'MAXLEN',
+      '~',
+      this.config.deadLetterMaxLen,
+      '*',
+      'reason',
+      reason,
+      'entryId',
+      entryId,
+      'consumer',
+      this.consumer,
+      'fields',
+      JSON.stringify(fields ?? []),
+    );
+    await this.redis.call('XACK', this.keys.calls, WORKER_GROUP, entryId);
+    await this.redis.call('XDEL', this.keys.calls, entryId);
+  }
+
+  /** Confirms the running calls, stops those whose caller left or which another worker took over, and claims abandoned calls. */
+  private async tick(): Promise<void> {
+    if (this.stopping) return;
+    const calls = [...this.calls.values()];
+    const verdicts = await Promise.all(calls.map((call) => call.check()));
+    const kept = calls.filter((_, index) => verdicts[index] === 'keep');
+    if (kept.length > 0) await this.redis.call('XCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, 0, ...kept.map((call) => call.entryId), 'JUSTID');
+    const now = this.config.scheduler.now();
+    const free = this.config.concurrency - this.calls.size;
+    if (free <= 0 || now - this.lastClaimAt < this.config.claimIdleMs / 2 || this.stopping) return;
+    this.lastClaimAt = now;
+    const raw = await this.redis.call('XAUTOCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, this.config.claimIdleMs, this.claimCursor, 'COUNT', free);
+    const claimed = AutoClaimSchema.safeParse(raw);
+    if (!claimed.success) throw new Error(`unexpected XAUTOCLAIM reply: ${z.prettifyError(claimed.error)}`);
+    const [cursor, entries] = claimed.data;
+    this.claimCursor = cursor;
+    for (const [entryId, fields] of entries) if (!this.stopping && !this.calls.has(entryId)) this.start(entryId, fields);
+  }
+}
+
+/**
+ * The agent with `ChatOptions.run` set to the caller's run context (or removed when the caller had none).
+ * The call itself is not traced here: the caller's run already has its node.
+ */
+function withRun(agent: Agent, run: RunContext | undefined): Agent {
+  return {
+    id: agent.id,
+    chat: (input, { run: _local, ...options }) => agent.chat(input, run === undefined ? options : { ...options, run }),
+  };
+}
+
+/** A Redis failure the worker survives: a warning, not a crash. */
+function warn(error: unknown): void {
+  process.emitWarning(error instanceof Error ? error : String(error), { code: 'RXAGENTS_REDIS_WORKER' });
+}

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { AgentError, AgentTimeoutError, ConfigError, defineAgent, emitCustom, invoke, invoke$, observeRun, type RunEvent, stream } from '@rxagents/core';
+import { Patterns } from '@rxagents/patterns';
+import { firstValueFrom, Observable, toArray } from 'rxjs';
+import { RemoteAgentError, remoteAgent, RemoteCallAttemptsError, serveAgent, type ServedAgent } from '../src';
+import { describeRedis } from './support/describeRedis';
+import { waitUntil } from './support/waitUntil';
+
+jest.setTimeout(30_000);
+
+describeRedis(
+  'remoteAgent and serveAgent',
+  (server) => {
+    let prefix: string;
+    const workers: ServedAgent[] = [];
+    const serve = (...args: Parameters<typeof serveAgent>): ServedAgent => {
+      const worker = serveAgent(args[0], args[1], { prefix, claimIdleMs: 1_000, leaseCheckMs: 100, ...args[2] });
+      workers.push(worker);
+      return worker;
+    };
+    beforeEach(() => {
+      prefix = `t-${randomUUID()}`;
+    });
+    afterEach(async () => {
+      await Promise.all(workers.splice(0).map((worker) => worker.close()));
+    });
+
+    it('streams the chunks of a remote agent and completes with its reply', async () => {
+      const writer = defineAgent('writer', () => new Observable<string>((s) => (['Once ', 'upon ', 'a time'].forEach((c) => s.next(c)), s.complete())));
+      serve(server().client(), writer);
+      const remote = remoteAgent(server().client(), 'writer', { prefix });
+      const chunks = await firstValueFrom(stream(remote, 'go').pipe(toArray()));
+      expect(chunks).toEqual(['Once ', 'upon ', 'a time']);
+      expect(await invoke(remote, 'again')).toBe('Once upon a time');
+    });
+
+    it('passes input, context and metadata to the remote agent', async () => {
+      const echo = defineAgent('echo', async (input, { context = [], metadata = {} }) => `${input}|${context.map((m) => m.content).join(',')}|${String(metadata['task'])}`);
+      serve(server().client(), echo);
+      const remote = remoteAgent(server().client(), 'echo', { prefix });
+      const reply = await invoke(remote, 'hi', { context: [{ role: 'user', content: 'earlier' }], metadata: { task: 't-7' } });
+      expect(reply).toBe('hi|earlier|t-7');
+    });
+
+    it("shows the remote agent's run events inside the caller's run, under the remote call", async () => {
+      const helper = defineAgent('helper', async (input) => `helped ${input}`);
+      const lead = defineAgent('lead', async (input, { run }) => {
+        emitCustom(run, 'progress', { step: 1 });
+        return invoke(helper, input, run === undefined ? {} : { run });
+      });
+      serve(server().client(), lead);
+      const remote = remoteAgent(server().client(), 'lead', { prefix });
+      const events = await firstValueFrom(observeRun('remote', 'x', (run) => invoke$(remote, 'x', { run })).pipe(toArray()));
+      const remoteCall = events.find((e): e is Extract<RunEvent, { type: 'call-start' }> => e.type === 'call-start' && e.agentId === 'lead');
+      const helperCall = events.find((e) => e.type === 'call-start' && e.agentId === 'helper');
+      const progress = events.find((e) => e.type === 'custom' && e.name === 'progress');
+      expect(remoteCall).toBeDefined();
+      expect(helperCall?.parentCallId).toBe(remoteCall?.callId);
+      expect(progress?.callId).toBe(remoteCall?.callId);
+      expect(events.filter((e) => e.type === 'text-delta' && e.agentId === 'lead').map((e) => (e.type === 'text-delta' ? e.delta : ''))).toEqual(['helped x']);
+      expect(events.at(-1)).toMatchObject({ type: 'run-end', success: true, output: 'helped x' });
+    });
+
+    it("fails with the remote agent's error, its retryable flag kept", async () => {
+      const flaky = defineAgent('flaky', async () => {
+        throw new AgentError('flaky', new Error('rate limited'), { retryable: true });
+      });
+      serve(server().client(), flaky);
+      const remote = remoteAgent(server().client(), 'flaky', { prefix });
+      const failure = await invoke(remote, 'x').catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(AgentError);
+      const cause = (failure as AgentError).cause;
+      expect(cause).toBeInstanceOf(RemoteAgentError);
+      expect((cause as RemoteAgentError).remote.message).toBe('rate limited');
+      expect((failure as AgentError).retryable).toBe(true);
+    });
+
+    it("aborts the agent's signal on the worker when the caller unsubscribes", async () => {
+      let started = 0;
+      let aborted = 0;
+      const slow = defineAgent('slow', (_input, { signal }) => {
+        started++;
+        return new Promise<string>((_resolve, reject) => signal.addEventListener('abort', () => (aborted++, reject(signal.reason))));
+      });
+      serve(server().client(), slow);
+      const remote = remoteAgent(server().client(), 'slow', { prefix });
+      const subscription = stream(remote, 'x').subscribe({ error: () => undefined });
+      await waitUntil('the worker runs the call', () => started === 1);
+      subscription.unsubscribe();
+      await waitUntil('the worker aborts the call', () => aborted === 1);
+      expect(aborted).toBe(1);
+    });
+
+    it('times out on the caller as a local agent does, and the worker stops the call', async () => {
+      let aborted = false;
+      const slow = defineAgent('slow', (_input, { signal }) => new Promise<string>((_resolve, reject) => signal.addEventListener('abort', () => ((aborted = true), reject(signal.reason)))));
+      serve(server().client(), slow);
+      const remote = remoteAgent(server().client(), 'slow', { prefix });
+      const failure = await invoke(remote, 'x', { timeout: 300 }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(AgentTimeoutError);
+      await waitUntil('the worker aborts the call', () => aborted);
+      expect(aborted).toBe(true);
+    });
+
+    it('sends a malformed entry to the dead-letter stream with the reason and goes on serving', async () => {
+      const redis = server().client();
+      const echo = defineAgent('echo', async (input) => `echo ${input}`);
+      serve(server().client(), echo);
+      await redis.xadd(`${prefix}:agent:{echo}:calls`, '*', 'call', '{not json');
+      await redis.xadd(`${prefix}:agent:{echo}:calls`, '*', 'call', JSON.stringify({ v: 1, callId: 'not-a-uuid', agentId: 'echo', input: 'x', maxAttempts: 1 }));
+      const remote = remoteAgent(server().client(), 'echo', { prefix });
+      expect(await invoke(remote, 'still here')).toBe('echo still here');
+      await waitUntil('both entries are dead-lettered', async () => (await redis.xlen(`${prefix}:agent:{echo}:dead`)) === 2);
+      const dead = (await redis.xrange(`${prefix}:agent:{echo}:dead`, '-', '+')).map(([, fields]) => fields[fields.indexOf('reason') + 1]);
+      expect(dead[0]).toMatch(/is not JSON/);
+      expect(dead[1]).toMatch(/fails the schema.*callId/s);
+    });
+
+    it('restarts a call whose worker stopped mid-call on another worker, and the reply holds only the new attempt', async () => {
+      let firstWorkerChunks = 0;
+      const first = defineAgent('teller', () => new Observable<string>((s) => { s.next("first attempt "); firstWorkerChunks++; }));
+      const firstWorker = serve(server().client(), first);
+      const remote = remoteAgent(server().client(), 'teller', { prefix });
+      const events: RunEvent[] = [];
+      const reply = firstValueFrom(observeRun('restart', 'x', (run) => invoke$(remote, 'x', { run })).pipe(toArray())).then((all) => (events.push(...all), all));
+      await waitUntil('the first worker streams', () => firstWorkerChunks === 1);
+      await firstWorker.close(); // leaves the entry pending, as a crash does
+      serve(server().client(), defineAgent('teller', async () => 'second attempt'));
+      await reply;
+      expect(events.at(-1)).toMatchObject({ type: 'run-end', success: true, output: 'second attempt' });
+      expect(events.find((e) => e.type === 'custom' && e.name === 'call-restarted')).toMatchObject({ data: { agentId: 'teller', attempt: 2 } });
+    });
+
+    it('fails with a retryable RemoteCallAttemptsError once maxAttempts attempts were started', async () => {
+      let started = 0;
+      const stuck = defineAgent('stuck', () => new Observable<string>(() => void started++));
+      const firstWorker = serve(server().client(), stuck);
+      const remote = remoteAgent(server().client(), 'stuck', { prefix, maxAttempts: 1 });
+      const failure = invoke(remote, 'x').catch((error: unknown) => error);
+      await waitUntil('the first worker runs the call', () => started === 1);
+      await firstWorker.close();
+      serve(server().client(), stuck);
+      const error = (await failure) as AgentError;
+      expect(error.cause).toBeInstanceOf(RemoteCallAttemptsError);
+      expect(error.retryable).toBe(true);
+      expect(started).toBe(1);
+    });
+
+    it('runs a debate whose debaters are remote agents, unchanged', async () => {
+      serve(server().client(), defineAgent('pro', async (input) => `pro on ${input.length > 0 ? 'it' : 'nothing'}`));
+      serve(server().client(), defineAgent('con', async () => 'con'));
+      const debaters = ['pro', 'con'].map((id) => remoteAgent(server().client(), id, { prefix }));
+      const result = await Patterns.debate({ agents: debaters, maxRounds: 2 }).execute('Monorepo?');
+      expect(result.status).toBe('completed');
+      expect(result.results.map((r) => (r.success ? `${r.agentId}=${r.output}` : r.agentId))).toEqual(['pro=pro on it', 'con=con', 'pro=pro on it', 'con=con']);
+    });
+
+    it('rejects bad options with a ConfigError naming the field', () => {
+      const redis = server().client();
+      expect(() => remoteAgent(redis, 'x', { maxAttempts: 0 })).toThrow(ConfigError);
+      expect(() => remoteAgent(redis, 'x', { maxAttempts: 0 })).toThrow(/maxAttempts/);
+      expect(() => serveAgent(redis, defineAgent('x', async () => ''), { claimIdleMs: 100, leaseCheckMs: 100 })).toThrow(/leaseCheckMs/);
+      expect(() => serveAgent(redis, defineAgent('x', async () => ''), { concurrency: -1 })).toThrow(/concurrency/);
+    });
+  },
+  true,
+);
