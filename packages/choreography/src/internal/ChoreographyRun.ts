@@ -1,19 +1,5 @@
-import { type Agent, callAgent, delayTimer, type RunContext } from '@rxagents/core';
-import {
-  defer,
-  EMPTY,
-  endWith,
-  ignoreElements,
-  map,
-  merge,
-  mergeMap,
-  type Observable,
-  of,
-  type Observer,
-  type SchedulerLike,
-  take,
-  tap,
-} from 'rxjs';
+import { type Agent, type AgentCallOptions, type AgentCallResult, callAgent, type RunContext, scheduleDelay } from '@rxagents/core';
+import { Observable, type Observer, type SchedulerLike, type Subscriber, type Subscription } from 'rxjs';
 import type { ChoreographyEvent } from '../ChoreographyEvent';
 import type { ChoreographyLogger } from '../ChoreographyLogger';
 import type { ChoreographyResult, StepResult } from '../ChoreographyResult';
@@ -24,6 +10,7 @@ import type { Interaction } from '../Interaction';
 import { InteractionRouter, type ReadyInteraction } from '../InteractionRouter';
 import { ChoreographyTimeoutError } from '../errors/ChoreographyTimeoutError';
 import { ChoreographyRunEvents } from './ChoreographyRunEvents';
+import { StepCall, type StepOwner } from './StepCall';
 
 /** Everything one run needs; the engine validated it. */
 export interface RunSettings {
@@ -45,13 +32,6 @@ export interface RunSettings {
   readonly end: () => { readonly error: unknown } | undefined;
 }
 
-/** An interaction whose agent is running, with the input it got, and since when (scheduler time). */
-interface RunningStep {
-  readonly interaction: Interaction;
-  readonly input: string;
-  readonly startedAt: number;
-}
-
 /**
  * One run of a choreography: subscribes to the bus, publishes the initial events (carrying `input`,
  * if given), routes events to hosted interactions and ends when all have run or at the timeout.
@@ -60,100 +40,227 @@ interface RunningStep {
  * @internal
  */
 export function runChoreography(settings: RunSettings, input: string | undefined, node: RunContext | undefined): Observable<ChoreographyResult> {
-  const { spec, scheduler, bus, hostedCount } = settings;
-  const startedAt = scheduler.now();
-  const cycles = warnAboutCycles(spec, settings.logger);
-  const router = new InteractionRouter(settings.routes);
-  const running = new Map<string, RunningStep>();
-  const stepResults: StepResult[] = [];
-  const reporter = node === undefined ? undefined : new ChoreographyRunEvents(node);
-  const record = (step: StepResult): void => {
-    stepResults.push(step);
-    settings.steps.next(step);
-    reporter?.step(step);
-  };
-
-  const routed$ = bus.events$.pipe(
-    tap(
-      reporter === undefined
-        ? (event) => settings.events.next(event)
-        : (event) => {
-            settings.events.next(event);
-            reporter.published(event);
-          },
-    ),
-  );
-  const allStepsDone$ =
-    hostedCount === 0
-      ? routed$.pipe(ignoreElements())
-      : routed$.pipe(
-          mergeMap((event) => router.route(event)),
-          mergeMap((ready) => runStep(settings, ready, running, node)),
-          tap((step) => {
-            record(step);
-            const emits = spec.interaction(step.interactionId)?.emits;
-            if (step.success && emits !== null && emits !== undefined) {
-              bus.publish({ name: emits, output: step.output ?? '', interactionId: step.interactionId, agentId: step.agentId });
-            }
-          }),
-          take(hostedCount),
-          ignoreElements(),
-          endWith(false),
-        );
-  const timedOut$ = delayTimer(settings.timeout, scheduler).pipe(map(() => true));
-  const start$ = defer(() => {
-    for (const name of spec.initialEvents) bus.publish(input === undefined ? { name } : { name, input });
-    // An engine that runs none of the interactions only starts the run.
-    return hostedCount === 0 ? of(false) : EMPTY;
+  return new Observable<ChoreographyResult>((subscriber) => {
+    const run = new ChoreographyRun(settings, node, subscriber);
+    run.start(input);
+    return () => run.teardown();
   });
-
-  return merge(allStepsDone$, timedOut$, start$).pipe(
-    take(1),
-    map((timedOut) => {
-      const now = scheduler.now();
-      if (timedOut) {
-        const error = new ChoreographyTimeoutError(spec.name, settings.timeout);
-        for (const { interaction, input: stepInput, startedAt: stepStart } of running.values()) {
-          record({ interactionId: interaction.id, agentId: interaction.target, input: stepInput, success: false, error, startedAt: stepStart, durationMs: now - stepStart });
-        }
-      }
-      const failedCount = stepResults.filter((step) => !step.success).length;
-      const result: ChoreographyResult = {
-        success: failedCount === 0,
-        stepResults: [...stepResults],
-        totalDurationMs: now - startedAt,
-        completedCount: stepResults.length - failedCount,
-        failedCount,
-        timedOut,
-        pending: spec.interactions
-          .filter((interaction) => settings.agents.has(interaction.target) && !router.hasStarted(interaction.id))
-          .map((interaction) => interaction.id),
-      };
-      // The steps cut short by the timeout are still in `running`: their calls are aborted after this.
-      reporter?.terminated(spec, result, { timeout: settings.timeout, hostedCount, aborted: timedOut ? [...running.keys()] : [], cycles });
-      const closeError = settings.end();
-      if (closeError !== undefined) throw closeError.error;
-      return result;
-    }),
-  );
 }
 
-function runStep(settings: RunSettings, { interaction, input }: ReadyInteraction, running: Map<string, RunningStep>, run: RunContext | undefined): Observable<StepResult> {
-  return defer(() => {
+/**
+ * The state of one run and the observer of everything it hears: bus events, agent results, the timer.
+ *
+ * @remarks
+ * One object per run instead of a pipeline of operators (`mergeMap` over routed events, a `defer` +
+ * `map` + `tap` per interaction, `take`, `merge` with the timer): per event it pays a map lookup, per
+ * interaction one {@link StepCall}. What it does is what that pipeline did, in the same order: a bus
+ * event is recorded and reported, then routed; a step is taken off the running list, recorded and
+ * reported, then its `emits` event is published; the run ends when every hosted interaction has a
+ * step, when the bus ends with no agent running, or at the timeout (then each running step fails with
+ * `ChoreographyTimeoutError`). The result is emitted before the running agents are aborted, so what
+ * they cancel on their way out is reported inside the run. Anything thrown while handling an event or
+ * a step (a bus whose `publish` throws, a reporter) errors the run, as an operator would.
+ */
+class ChoreographyRun implements StepOwner {
+  readonly #settings: RunSettings;
+  readonly #subscriber: Subscriber<ChoreographyResult>;
+  readonly #startedAt: number;
+  readonly #cycles: string;
+  readonly #router: InteractionRouter;
+  readonly #reporter: ChoreographyRunEvents | undefined;
+  /** The options of an agent call, for interactions without a timeout of their own. */
+  readonly #callOptions: AgentCallOptions;
+  readonly #stepResults: StepResult[] = [];
+  /** Steps recorded as their agents answered (not those cut short by the timeout). */
+  #answered = 0;
+  /** The running steps, a doubly linked list in start order. */
+  #first: StepCall | undefined = undefined;
+  #last: StepCall | undefined = undefined;
+  #busSubscription: Subscription | undefined = undefined;
+  #busEnded = false;
+  #timer: Subscription | undefined = undefined;
+  #done = false;
+
+  constructor(settings: RunSettings, node: RunContext | undefined, subscriber: Subscriber<ChoreographyResult>) {
+    this.#settings = settings;
+    this.#subscriber = subscriber;
     const { scheduler } = settings;
+    this.#startedAt = scheduler.now();
+    this.#cycles = warnAboutCycles(settings.spec, settings.logger);
+    this.#router = new InteractionRouter(settings.routes);
+    this.#reporter = node === undefined ? undefined : new ChoreographyRunEvents(node);
+    // Without a run, the options are what they were before runs existed: no key for the call to check.
+    this.#callOptions = node === undefined ? { scheduler } : { scheduler, run: node };
+  }
+
+  /** Subscribes to the bus, starts the timer and publishes the initial events: in that order, as before. */
+  start(input: string | undefined): void {
+    const { bus, spec, timeout, scheduler, hostedCount } = this.#settings;
+    this.#busSubscription = bus.events$.subscribe({
+      next: (event) => this.#heard(event),
+      error: (error: unknown) => this.#fail(error),
+      complete: () => this.#busComplete(),
+    });
+    if (this.#done) return;
+    this.#timer = scheduleDelay(scheduler, timeout, () => this.#finish(true));
+    try {
+      for (const name of spec.initialEvents) bus.publish(input === undefined ? { name } : { name, input });
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
+    // An engine that runs none of the interactions only starts the run.
+    if (hostedCount === 0) this.#finish(false);
+  }
+
+  /** Stops everything still running: the bus subscription, then each running agent in start order, then the timer. */
+  teardown(): void {
+    this.#done = true;
+    this.#busSubscription?.unsubscribe();
+    let step = this.#first;
+    this.#first = undefined;
+    this.#last = undefined;
+    while (step !== undefined) {
+      const following = step.following;
+      step.previous = undefined;
+      step.following = undefined;
+      step.unsubscribe();
+      step = following;
+    }
+    this.#timer?.unsubscribe();
+  }
+
+  stepEnded(step: StepCall, call: AgentCallResult): void {
+    if (this.#done) return;
+    this.#unlink(step);
+    // The step names the agent by the id it is registered under (the interaction's target).
+    const { interaction } = step;
+    const result: StepResult = { interactionId: interaction.id, ...call, agentId: interaction.target };
+    try {
+      this.#record(result);
+      const { emits } = interaction;
+      if (result.success && emits !== null) {
+        this.#settings.bus.publish({ name: emits, output: result.output, interactionId: result.interactionId, agentId: result.agentId });
+      }
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
+    this.#answered += 1;
+    if (this.#answered >= this.#settings.hostedCount || (this.#busEnded && this.#first === undefined)) this.#finish(false);
+  }
+
+  stepErrored(error: unknown): void {
+    this.#fail(error);
+  }
+
+  #heard(event: ChoreographyEvent): void {
+    if (this.#done) return;
+    try {
+      this.#settings.events.next(event);
+      this.#reporter?.published(event);
+      if (this.#settings.hostedCount === 0) return;
+      const ready = this.#router.route(event);
+      for (let index = 0; index < ready.length && !this.#done; index += 1) this.#startStep(ready[index] as ReadyInteraction);
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  #startStep({ interaction, input }: ReadyInteraction): void {
+    const settings = this.#settings;
+    const step = new StepCall(this, interaction, input, settings.scheduler.now());
+    this.#link(step);
+    const { timeout } = interaction;
     // Routes hold hosted interactions only, so the agent is there.
     const agent = settings.agents.get(interaction.target) as Agent;
-    running.set(interaction.id, { interaction, input, startedAt: scheduler.now() });
-    const { timeout } = interaction;
-    // Without a run, the options are what they were before runs existed: no key for the call to check.
-    const options =
-      run === undefined ? (timeout === undefined ? { scheduler } : { scheduler, timeout }) : timeout === undefined ? { scheduler, run } : { scheduler, timeout, run };
-    return callAgent(agent, input, options).pipe(
-      // The step names the agent by the id it is registered under (the interaction's target).
-      map((call): StepResult => ({ interactionId: interaction.id, ...call, agentId: interaction.target })),
-      tap(() => running.delete(interaction.id)),
-    );
-  });
+    callAgent(agent, input, timeout === undefined ? this.#callOptions : { ...this.#callOptions, timeout }).subscribe(step);
+  }
+
+  #busComplete(): void {
+    if (this.#done || this.#settings.hostedCount === 0) return;
+    this.#busEnded = true;
+    if (this.#first === undefined) this.#finish(false);
+  }
+
+  #record(step: StepResult): void {
+    this.#stepResults.push(step);
+    this.#settings.steps.next(step);
+    this.#reporter?.step(step);
+  }
+
+  #fail(error: unknown): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#subscriber.error(error);
+  }
+
+  /** Ends the run with its result: every step recorded, the termination reported, steps$ and busEvents$ completed, the bus closed. */
+  #finish(timedOut: boolean): void {
+    if (this.#done) return;
+    this.#done = true;
+    let result: ChoreographyResult;
+    try {
+      result = this.#result(timedOut);
+    } catch (error) {
+      this.#subscriber.error(error);
+      return;
+    }
+    this.#subscriber.next(result);
+    this.#subscriber.complete();
+  }
+
+  #result(timedOut: boolean): ChoreographyResult {
+    const settings = this.#settings;
+    const { spec, hostedCount } = settings;
+    const now = settings.scheduler.now();
+    const aborted: string[] = [];
+    if (timedOut) {
+      const error = new ChoreographyTimeoutError(spec.name, settings.timeout);
+      for (let step = this.#first; step !== undefined; step = step.following) {
+        const { interaction, input, startedAt } = step;
+        aborted.push(interaction.id);
+        this.#record({ interactionId: interaction.id, agentId: interaction.target, input, success: false, error, startedAt, durationMs: now - startedAt });
+      }
+    }
+    const stepResults = this.#stepResults;
+    let failedCount = 0;
+    for (const step of stepResults) if (!step.success) failedCount += 1;
+    const result: ChoreographyResult = {
+      success: failedCount === 0,
+      stepResults: [...stepResults],
+      totalDurationMs: now - this.#startedAt,
+      completedCount: stepResults.length - failedCount,
+      failedCount,
+      timedOut,
+      pending: spec.interactions
+        .filter((interaction) => settings.agents.has(interaction.target) && !this.#router.hasStarted(interaction.id))
+        .map((interaction) => interaction.id),
+    };
+    // The steps cut short by the timeout are still running: their calls are aborted after this.
+    this.#reporter?.terminated(spec, result, { timeout: settings.timeout, hostedCount, aborted, cycles: this.#cycles });
+    const closeError = settings.end();
+    if (closeError !== undefined) throw closeError.error;
+    return result;
+  }
+
+  #link(step: StepCall): void {
+    const last = this.#last;
+    step.previous = last;
+    if (last === undefined) this.#first = step;
+    else last.following = step;
+    this.#last = step;
+  }
+
+  #unlink(step: StepCall): void {
+    const { previous, following } = step;
+    if (previous === undefined) this.#first = following;
+    else previous.following = following;
+    if (following === undefined) this.#last = previous;
+    else following.previous = previous;
+    step.previous = undefined;
+    step.following = undefined;
+  }
 }
 
 /** Warns about cycles in the spec's source-to-target graph; returns them as text (empty for none). */
