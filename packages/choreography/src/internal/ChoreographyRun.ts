@@ -7,7 +7,7 @@ import type { ChoreographySpec } from '../ChoreographySpec';
 import { DeadlockDetector } from '../DeadlockDetector';
 import type { EventBus } from '../EventBus';
 import type { Interaction } from '../Interaction';
-import { InteractionRouter, type ReadyInteraction } from '../InteractionRouter';
+import { type InteractionRoutes, InteractionRouter, type ReadyInteraction } from '../InteractionRouter';
 import { ChoreographyTimeoutError } from '../errors/ChoreographyTimeoutError';
 import { ChoreographyRunEvents } from './ChoreographyRunEvents';
 import { StepCall, type StepOwner } from './StepCall';
@@ -18,7 +18,7 @@ export interface RunSettings {
   /** The agents of this engine; every interaction whose target is here is hosted. */
   readonly agents: ReadonlyMap<string, Agent>;
   /** The hosted interactions, indexed by the events that trigger them. */
-  readonly routes: ReadonlyMap<string, readonly Interaction[]>;
+  readonly routes: InteractionRoutes;
   /** How many interactions this engine runs. */
   readonly hostedCount: number;
   readonly timeout: number;
@@ -133,12 +133,10 @@ class ChoreographyRun implements StepOwner {
   stepEnded(step: StepCall, call: AgentCallResult): void {
     if (this.#done) return;
     this.#unlink(step);
-    // The step names the agent by the id it is registered under (the interaction's target).
-    const { interaction } = step;
-    const result: StepResult = { interactionId: interaction.id, ...call, agentId: interaction.target };
+    const result = stepResultOf(step.interaction, call);
     try {
       this.#record(result);
-      const { emits } = interaction;
+      const { emits } = step.interaction;
       if (result.success && emits !== null) {
         this.#settings.bus.publish({ name: emits, output: result.output, interactionId: result.interactionId, agentId: result.agentId });
       }
@@ -233,15 +231,25 @@ class ChoreographyRun implements StepOwner {
       completedCount: stepResults.length - failedCount,
       failedCount,
       timedOut,
-      pending: spec.interactions
-        .filter((interaction) => settings.agents.has(interaction.target) && !this.#router.hasStarted(interaction.id))
-        .map((interaction) => interaction.id),
+      pending: this.#pending(),
     };
     // The steps cut short by the timeout are still running: their calls are aborted after this.
     this.#reporter?.terminated(spec, result, { timeout: settings.timeout, hostedCount, aborted, cycles: this.#cycles });
     const closeError = settings.end();
     if (closeError !== undefined) throw closeError.error;
     return result;
+  }
+
+  /** The hosted interactions that never started, in spec order (none to look for once all have started). */
+  #pending(): string[] {
+    const { spec, agents, hostedCount } = this.#settings;
+    const router = this.#router;
+    const pending: string[] = [];
+    if (router.startedCount === hostedCount) return pending;
+    spec.interactions.forEach((interaction, index) => {
+      if (agents.has(interaction.target) && !router.hasStarted(index)) pending.push(interaction.id);
+    });
+    return pending;
   }
 
   #link(step: StepCall): void {
@@ -261,6 +269,18 @@ class ChoreographyRun implements StepOwner {
     step.previous = undefined;
     step.following = undefined;
   }
+}
+
+/**
+ * The step of an interaction: its call's result with the interaction's id, naming the agent by the id
+ * it is registered under (the interaction's target). Written out field by field, in the order of the
+ * call's result, rather than spread: one object shape for every step, and no generic property copy.
+ */
+function stepResultOf(interaction: Interaction, call: AgentCallResult): StepResult {
+  const { input, startedAt, durationMs } = call;
+  return call.success
+    ? { interactionId: interaction.id, success: true, agentId: interaction.target, input, output: call.output, startedAt, durationMs }
+    : { interactionId: interaction.id, success: false, agentId: interaction.target, input, error: call.error, startedAt, durationMs };
 }
 
 /** Warns about cycles in the spec's source-to-target graph; returns them as text (empty for none). */
