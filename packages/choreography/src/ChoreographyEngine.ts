@@ -20,7 +20,6 @@ import type { ChoreographyResult, StepResult } from './ChoreographyResult';
 import type { ChoreographySpec } from './ChoreographySpec';
 import type { EventBus } from './EventBus';
 import { InMemoryEventBus } from './InMemoryEventBus';
-import { InteractionRouter } from './InteractionRouter';
 import { ChoreographyAlreadyExecutedError } from './errors/ChoreographyAlreadyExecutedError';
 import { type ChoreographyRunOptions, ChoreographyRunOptionsSchema } from './ChoreographyRunOptions';
 import { runChoreography, type RunSettings } from './internal/ChoreographyRun';
@@ -100,12 +99,19 @@ export class ChoreographyEngine {
     this.spec = parsed.spec;
     const agents = toAgentMap(parsed.agents);
     const bus = parsed.bus ?? new InMemoryEventBus();
-    const hosted = (target: string): boolean => agents.has(target);
+    const { interactions } = parsed.spec;
+    const hosted = new Uint8Array(interactions.length);
+    let hostedCount = 0;
+    interactions.forEach((interaction, index) => {
+      if (!agents.has(interaction.target)) return;
+      hosted[index] = 1;
+      hostedCount += 1;
+    });
     this.#settings = {
       spec: parsed.spec,
       agents,
-      routes: InteractionRouter.routesOf(parsed.spec, hosted),
-      hostedCount: parsed.spec.interactions.filter((interaction) => hosted(interaction.target)).length,
+      hosted,
+      hostedCount,
       timeout: parsed.timeout,
       scheduler: parsed.scheduler ?? asyncScheduler,
       logger: parsed.logger ?? console,

@@ -1,5 +1,5 @@
 import type { ChoreographyEvent } from './ChoreographyEvent';
-import type { ChoreographySpec } from './ChoreographySpec';
+import { type ChoreographySpec, derivedFrom } from './ChoreographySpec';
 import type { Interaction } from './Interaction';
 
 /** An interaction whose triggers have all been published, with the input its agent will receive. */
@@ -22,29 +22,18 @@ export interface ReadyInteraction {
  */
 export class InteractionRouter {
   readonly #routes: ReadonlyMap<string, readonly RoutedInteraction[]>;
+  /** Whether this engine runs each interaction, by its position in the spec. */
+  readonly #hosted: Uint8Array;
   /** Whether each interaction has started, by its position in the spec: no hashing per event. */
   readonly #started: Uint8Array;
   #startedCount = 0;
   readonly #joins = new Map<number, Map<string, string | undefined>>();
 
-  constructor(routes: InteractionRoutes) {
-    this.#routes = routes.byTrigger;
-    this.#started = new Uint8Array(routes.size);
-  }
-
-  /** Indexes the spec's interactions whose target is hosted by every event that triggers them. */
-  static routesOf(spec: ChoreographySpec, hosted: (target: string) => boolean = () => true): InteractionRoutes {
-    const byTrigger = new Map<string, RoutedInteraction[]>();
-    const { interactions } = spec;
-    for (let index = 0; index < interactions.length; index += 1) {
-      const interaction = interactions[index] as Interaction;
-      if (!hosted(interaction.target)) continue;
-      const routed: RoutedInteraction = { interaction, index };
-      const { trigger } = interaction;
-      if (typeof trigger === 'string') addRoute(byTrigger, trigger, routed);
-      else for (const event of trigger) addRoute(byTrigger, event, routed);
-    }
-    return { byTrigger, size: interactions.length };
+  /** A router for one run of `spec`, routing to the interactions whose position is flagged in `hosted`. */
+  constructor(spec: ChoreographySpec, hosted: Uint8Array) {
+    this.#routes = derivedFrom(spec, triggerIndex);
+    this.#hosted = hosted;
+    this.#started = new Uint8Array(hosted.length);
   }
 
   /** How many interactions have started. */
@@ -66,7 +55,7 @@ export class InteractionRouter {
     const payload = event.output ?? event.input;
     for (let position = 0; position < candidates.length; position += 1) {
       const { interaction, index } = candidates[position] as RoutedInteraction;
-      if (this.#started[index] === 1) continue;
+      if (this.#hosted[index] === 0 || this.#started[index] === 1) continue;
       if (typeof interaction.trigger === 'string') {
         this.#start(index);
         ready.push({ interaction, input: withContext(interaction.task, payload) });
@@ -92,22 +81,22 @@ export class InteractionRouter {
   }
 }
 
-/**
- * The hosted interactions of a spec indexed by the events that trigger them, each with its position
- * in the spec; built once per engine by {@link InteractionRouter.routesOf}.
- *
- * @internal
- */
-export interface InteractionRoutes {
-  readonly byTrigger: ReadonlyMap<string, readonly RoutedInteraction[]>;
-  /** How many interactions the spec has (hosted or not). */
-  readonly size: number;
-}
-
 /** An interaction and its position in the spec. @internal */
 export interface RoutedInteraction {
   readonly interaction: Interaction;
   readonly index: number;
+}
+
+/** Every interaction of the spec, with its position, indexed by each event that triggers it (derived once per spec). */
+function triggerIndex(spec: ChoreographySpec): ReadonlyMap<string, readonly RoutedInteraction[]> {
+  const byTrigger = new Map<string, RoutedInteraction[]>();
+  spec.interactions.forEach((interaction, index) => {
+    const routed: RoutedInteraction = { interaction, index };
+    const { trigger } = interaction;
+    if (typeof trigger === 'string') addRoute(byTrigger, trigger, routed);
+    else for (const event of trigger) addRoute(byTrigger, event, routed);
+  });
+  return byTrigger;
 }
 
 function addRoute(byTrigger: Map<string, RoutedInteraction[]>, event: string, routed: RoutedInteraction): void {

@@ -3,11 +3,11 @@ import { Observable, type Observer, type SchedulerLike, type Subscriber, type Su
 import type { ChoreographyEvent } from '../ChoreographyEvent';
 import type { ChoreographyLogger } from '../ChoreographyLogger';
 import type { ChoreographyResult, StepResult } from '../ChoreographyResult';
-import type { ChoreographySpec } from '../ChoreographySpec';
+import { type ChoreographySpec, derivedFrom } from '../ChoreographySpec';
 import { DeadlockDetector } from '../DeadlockDetector';
 import type { EventBus } from '../EventBus';
 import type { Interaction } from '../Interaction';
-import { type InteractionRoutes, InteractionRouter, type ReadyInteraction } from '../InteractionRouter';
+import { InteractionRouter, type ReadyInteraction } from '../InteractionRouter';
 import { ChoreographyTimeoutError } from '../errors/ChoreographyTimeoutError';
 import { ChoreographyRunEvents } from './ChoreographyRunEvents';
 import { StepCall, type StepOwner } from './StepCall';
@@ -17,8 +17,8 @@ export interface RunSettings {
   readonly spec: ChoreographySpec;
   /** The agents of this engine; every interaction whose target is here is hosted. */
   readonly agents: ReadonlyMap<string, Agent>;
-  /** The hosted interactions, indexed by the events that trigger them. */
-  readonly routes: InteractionRoutes;
+  /** Whether this engine runs each interaction (1) or leaves it to another engine (0), by position in the spec. */
+  readonly hosted: Uint8Array;
   /** How many interactions this engine runs. */
   readonly hostedCount: number;
   readonly timeout: number;
@@ -87,7 +87,7 @@ class ChoreographyRun implements StepOwner {
     const { scheduler } = settings;
     this.#startedAt = scheduler.now();
     this.#cycles = warnAboutCycles(settings.spec, settings.logger);
-    this.#router = new InteractionRouter(settings.routes);
+    this.#router = new InteractionRouter(settings.spec, settings.hosted);
     this.#reporter = node === undefined ? undefined : new ChoreographyRunEvents(node);
     // Without a run, the options are what they were before runs existed: no key for the call to check.
     this.#callOptions = node === undefined ? { scheduler } : { scheduler, run: node };
@@ -170,7 +170,7 @@ class ChoreographyRun implements StepOwner {
     const step = new StepCall(this, interaction, input, settings.scheduler.now());
     this.#link(step);
     const { timeout } = interaction;
-    // Routes hold hosted interactions only, so the agent is there.
+    // The router starts hosted interactions only, so the agent is there.
     const agent = settings.agents.get(interaction.target) as Agent;
     callAgent(agent, input, timeout === undefined ? this.#callOptions : { ...this.#callOptions, timeout }).subscribe(step);
   }
@@ -285,9 +285,14 @@ function stepResultOf(interaction: Interaction, call: AgentCallResult): StepResu
 
 /** Warns about cycles in the spec's source-to-target graph; returns them as text (empty for none). */
 function warnAboutCycles(spec: ChoreographySpec, logger: ChoreographyLogger): string {
+  const listed = derivedFrom(spec, cyclesOf);
+  if (listed !== '') logger.warn(`Choreography "${spec.name}" has a cycle in its source-to-target graph (possible deadlock): ${listed}. Running anyway.`);
+  return listed;
+}
+
+/** The cycles of the spec's source-to-target graph as text, empty for none (derived once per spec). */
+function cyclesOf(spec: ChoreographySpec): string {
   const { cycles, hasDeadlock, truncated } = DeadlockDetector.detect(spec);
   if (!hasDeadlock) return '';
-  const listed = `${cycles.map((cycle) => [...cycle, cycle[0]].join(' -> ')).join('; ')}${truncated ? '; more cycles not listed' : ''}`;
-  logger.warn(`Choreography "${spec.name}" has a cycle in its source-to-target graph (possible deadlock): ${listed}. Running anyway.`);
-  return listed;
+  return `${cycles.map((cycle) => [...cycle, cycle[0]].join(' -> ')).join('; ')}${truncated ? '; more cycles not listed' : ''}`;
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ChoreographySpec } from '../ChoreographySpec';
+import { type ChoreographySpec, derivedFrom } from '../ChoreographySpec';
 import { triggersOf } from '../Interaction';
 import { suggestId } from './closestId';
 
@@ -55,7 +55,7 @@ export function checkCoverage({ spec, agentIds, remoteAgents, externalEvents }: 
     });
   });
 
-  const reached = reachableEvents(spec, externalEvents);
+  const reached = externalEvents.length === 0 ? derivedFrom(spec, reachableFromStart) : reachableEvents(spec, externalEvents);
   let publishable: string[] | undefined;
   interactions.forEach((interaction, index) => {
     const { trigger } = interaction;
@@ -71,6 +71,11 @@ export function checkCoverage({ spec, agentIds, remoteAgents, externalEvents }: 
       input: interaction.trigger,
     });
   });
+}
+
+/** The events a run can publish with no external events (derived once per spec). */
+function reachableFromStart(spec: ChoreographySpec): ReadonlySet<string> {
+  return reachableEvents(spec, []);
 }
 
 /**
