@@ -12,7 +12,7 @@ import {
   type RunEventsOptions,
   traceRun,
 } from '@rxagents/core';
-import { asyncScheduler, defer, finalize, type Observable, ReplaySubject, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, defer, finalize, type Observable, type SchedulerLike } from 'rxjs';
 import { type ChoreographyEngineOptions, ChoreographyEngineOptionsSchema } from './ChoreographyEngineOptions';
 import type { ChoreographyEvent } from './ChoreographyEvent';
 import type { ChoreographyLogger } from './ChoreographyLogger';
@@ -24,6 +24,7 @@ import { ChoreographyAlreadyExecutedError } from './errors/ChoreographyAlreadyEx
 import { type ChoreographyRunOptions, ChoreographyRunOptionsSchema } from './ChoreographyRunOptions';
 import { runChoreography, type RunSettings } from './internal/ChoreographyRun';
 import { describeChoreography } from './internal/ChoreographyRunEvents';
+import { ReplayLog } from './internal/ReplayLog';
 
 const ExecuteOptionsSchema = ChoreographyRunOptionsSchema.extend({ signal: configRules.abortSignal().optional() });
 const EventsOptionsSchema = ChoreographyRunOptionsSchema.omit({ run: true }).extend(configRules.runEventsOptions().shape);
@@ -84,8 +85,8 @@ export class ChoreographyEngine {
   readonly busEvents$: Observable<ChoreographyEvent>;
 
   readonly #settings: RunSettings;
-  readonly #steps = new ReplaySubject<StepResult>();
-  readonly #events = new ReplaySubject<ChoreographyEvent>();
+  readonly #steps = new ReplayLog<StepResult>();
+  readonly #events = new ReplayLog<ChoreographyEvent>();
   #executed = false;
   #ended = false;
 
@@ -120,8 +121,8 @@ export class ChoreographyEngine {
       events: this.#events,
       end: () => this.#end(bus),
     };
-    this.steps$ = this.#steps.asObservable();
-    this.busEvents$ = this.#events.asObservable();
+    this.steps$ = this.#steps.items$;
+    this.busEvents$ = this.#events.items$;
   }
 
   /**
