@@ -35,8 +35,8 @@ const EventsOptionsSchema = ChoreographyRunOptionsSchema.omit({ run: true }).ext
  * @remarks
  * A run subscribes to the {@link EventBus}, publishes the spec's initial events (carrying the run's
  * `input`, if given), and routes every event, by a map lookup on its name, to the interactions it
- * triggers. Each interaction runs at most once, on its own concurrent branch (`mergeMap`): only its
- * `target` agent is called, through `invoke$` from `@rxagents/core`, with the task followed by
+ * triggers. Each interaction runs at most once, concurrently with the others: only its `target`
+ * agent is called, through `callAgent` from `@rxagents/core`, with the task followed by
  * `Context: <output>` when the triggering event carries the previous agent's output (or the run's
  * input). On success the interaction publishes its `emits` event with the output.
  *
