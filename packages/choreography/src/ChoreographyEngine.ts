@@ -12,7 +12,7 @@ import {
   type RunEventsOptions,
   traceRun,
 } from '@rxagents/core';
-import { asyncScheduler, defer, finalize, type Observable, ReplaySubject, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, defer, finalize, type Observable, type SchedulerLike } from 'rxjs';
 import { type ChoreographyEngineOptions, ChoreographyEngineOptionsSchema } from './ChoreographyEngineOptions';
 import type { ChoreographyEvent } from './ChoreographyEvent';
 import type { ChoreographyLogger } from './ChoreographyLogger';
@@ -20,11 +20,11 @@ import type { ChoreographyResult, StepResult } from './ChoreographyResult';
 import type { ChoreographySpec } from './ChoreographySpec';
 import type { EventBus } from './EventBus';
 import { InMemoryEventBus } from './InMemoryEventBus';
-import { InteractionRouter } from './InteractionRouter';
 import { ChoreographyAlreadyExecutedError } from './errors/ChoreographyAlreadyExecutedError';
 import { type ChoreographyRunOptions, ChoreographyRunOptionsSchema } from './ChoreographyRunOptions';
 import { runChoreography, type RunSettings } from './internal/ChoreographyRun';
 import { describeChoreography } from './internal/ChoreographyRunEvents';
+import { ReplayLog } from './internal/ReplayLog';
 
 const ExecuteOptionsSchema = ChoreographyRunOptionsSchema.extend({ signal: configRules.abortSignal().optional() });
 const EventsOptionsSchema = ChoreographyRunOptionsSchema.omit({ run: true }).extend(configRules.runEventsOptions().shape);
@@ -35,8 +35,8 @@ const EventsOptionsSchema = ChoreographyRunOptionsSchema.omit({ run: true }).ext
  * @remarks
  * A run subscribes to the {@link EventBus}, publishes the spec's initial events (carrying the run's
  * `input`, if given), and routes every event, by a map lookup on its name, to the interactions it
- * triggers. Each interaction runs at most once, on its own concurrent branch (`mergeMap`): only its
- * `target` agent is called, through `invoke$` from `@rxagents/core`, with the task followed by
+ * triggers. Each interaction runs at most once, concurrently with the others: only its `target`
+ * agent is called, through `callAgent` from `@rxagents/core`, with the task followed by
  * `Context: <output>` when the triggering event carries the previous agent's output (or the run's
  * input). On success the interaction publishes its `emits` event with the output.
  *
@@ -85,8 +85,8 @@ export class ChoreographyEngine {
   readonly busEvents$: Observable<ChoreographyEvent>;
 
   readonly #settings: RunSettings;
-  readonly #steps = new ReplaySubject<StepResult>();
-  readonly #events = new ReplaySubject<ChoreographyEvent>();
+  readonly #steps = new ReplayLog<StepResult>();
+  readonly #events = new ReplayLog<ChoreographyEvent>();
   #executed = false;
   #ended = false;
 
@@ -100,12 +100,19 @@ export class ChoreographyEngine {
     this.spec = parsed.spec;
     const agents = toAgentMap(parsed.agents);
     const bus = parsed.bus ?? new InMemoryEventBus();
-    const hosted = (target: string): boolean => agents.has(target);
+    const { interactions } = parsed.spec;
+    const hosted = new Uint8Array(interactions.length);
+    let hostedCount = 0;
+    interactions.forEach((interaction, index) => {
+      if (!agents.has(interaction.target)) return;
+      hosted[index] = 1;
+      hostedCount += 1;
+    });
     this.#settings = {
       spec: parsed.spec,
       agents,
-      routes: InteractionRouter.routesOf(parsed.spec, hosted),
-      hostedCount: parsed.spec.interactions.filter((interaction) => hosted(interaction.target)).length,
+      hosted,
+      hostedCount,
       timeout: parsed.timeout,
       scheduler: parsed.scheduler ?? asyncScheduler,
       logger: parsed.logger ?? console,
@@ -114,8 +121,8 @@ export class ChoreographyEngine {
       events: this.#events,
       end: () => this.#end(bus),
     };
-    this.steps$ = this.#steps.asObservable();
-    this.busEvents$ = this.#events.asObservable();
+    this.steps$ = this.#steps.items$;
+    this.busEvents$ = this.#events.items$;
   }
 
   /**

@@ -2,6 +2,9 @@ import { ConfigError, parseConfig } from '@rxagents/core';
 import { type ChoreographySpecJson, ChoreographySpecSchema } from './ChoreographySpecSchema';
 import type { Interaction, InteractionDefinition } from './Interaction';
 
+/** Set once, by the class's static block, to the only code that may read a spec's private memo. */
+let derive: (spec: ChoreographySpec, compute: (spec: ChoreographySpec) => unknown) => unknown;
+
 /**
  * A choreography: the initial events and the interactions they set off, with no agent in charge.
  *
@@ -37,6 +40,16 @@ export class ChoreographySpec {
   /** The interactions, in the order they were declared. */
   readonly interactions: readonly Interaction[];
   readonly #byId: ReadonlyMap<string, Interaction>;
+  /** What engines derive from the spec (see {@link derivedFrom}), computed once: a spec never changes. */
+  readonly #derived = new Map<(spec: ChoreographySpec) => unknown, unknown>();
+
+  static {
+    derive = (spec, compute) => {
+      const derived = spec.#derived;
+      if (!derived.has(compute)) derived.set(compute, compute(spec));
+      return derived.get(compute);
+    };
+  }
 
   private constructor(json: ChoreographySpecJson) {
     const parsed = parseConfig(ChoreographySpecSchema, json, 'ChoreographySpec');
@@ -157,6 +170,18 @@ export class ChoreographySpec {
       })),
     };
   }
+}
+
+/**
+ * What `compute` derives from `spec`, computed on the first call for this spec and function and kept
+ * with the spec: a spec is immutable, so the trigger index, the reachable events and the cycle check
+ * that every engine needs are computed once per spec rather than once per engine, which is once per
+ * run. `compute` must be a module-level function, so that it is the same key on every call.
+ *
+ * @internal
+ */
+export function derivedFrom<T>(spec: ChoreographySpec, compute: (spec: ChoreographySpec) => T): T {
+  return derive(spec, compute) as T;
 }
 
 /**

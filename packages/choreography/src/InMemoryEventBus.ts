@@ -24,6 +24,8 @@ import type { EventBus } from './EventBus';
  */
 export class InMemoryEventBus implements EventBus {
   readonly #subscribers = new Set<Subscriber<ChoreographyEvent>>();
+  /** The subscribers as an array, for delivery; rebuilt after a subscriber comes or goes, not per event. */
+  #snapshot: readonly Subscriber<ChoreographyEvent>[] | undefined = undefined;
   #queue: ChoreographyEvent[] = [];
   #head = 0;
   #delivering = false;
@@ -36,8 +38,10 @@ export class InMemoryEventBus implements EventBus {
       return undefined;
     }
     this.#subscribers.add(subscriber);
+    this.#snapshot = undefined;
     return () => {
       this.#subscribers.delete(subscriber);
+      this.#snapshot = undefined;
     };
   });
 
@@ -56,7 +60,9 @@ export class InMemoryEventBus implements EventBus {
       while (this.#head < this.#queue.length && !this.#closed) {
         const next = this.#queue[this.#head] as ChoreographyEvent;
         this.#head += 1;
-        for (const subscriber of [...this.#subscribers]) subscriber.next(next);
+        // Each event goes to the subscribers there when its delivery starts, as a copy would.
+        this.#snapshot ??= [...this.#subscribers];
+        for (const subscriber of this.#snapshot) subscriber.next(next);
       }
     } finally {
       this.#queue = [];
@@ -73,6 +79,7 @@ export class InMemoryEventBus implements EventBus {
     this.#head = 0;
     const subscribers = [...this.#subscribers];
     this.#subscribers.clear();
+    this.#snapshot = undefined;
     for (const subscriber of subscribers) subscriber.complete();
   }
 }

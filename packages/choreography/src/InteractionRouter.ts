@@ -1,6 +1,6 @@
 import type { ChoreographyEvent } from './ChoreographyEvent';
-import type { ChoreographySpec } from './ChoreographySpec';
-import { type Interaction, triggersOf } from './Interaction';
+import { type ChoreographySpec, derivedFrom } from './ChoreographySpec';
+import type { Interaction } from './Interaction';
 
 /** An interaction whose triggers have all been published, with the input its agent will receive. */
 export interface ReadyInteraction {
@@ -21,31 +21,29 @@ export interface ReadyInteraction {
  * @internal
  */
 export class InteractionRouter {
-  readonly #routes: ReadonlyMap<string, readonly Interaction[]>;
-  readonly #started = new Set<string>();
-  readonly #joins = new Map<string, Map<string, string | undefined>>();
+  readonly #routes: ReadonlyMap<string, readonly RoutedInteraction[]>;
+  /** Whether this engine runs each interaction, by its position in the spec. */
+  readonly #hosted: Uint8Array;
+  /** Whether each interaction has started, by its position in the spec: no hashing per event. */
+  readonly #started: Uint8Array;
+  #startedCount = 0;
+  readonly #joins = new Map<number, Map<string, string | undefined>>();
 
-  constructor(routes: ReadonlyMap<string, readonly Interaction[]>) {
-    this.#routes = routes;
+  /** A router for one run of `spec`, routing to the interactions whose position is flagged in `hosted`. */
+  constructor(spec: ChoreographySpec, hosted: Uint8Array) {
+    this.#routes = derivedFrom(spec, triggerIndex);
+    this.#hosted = hosted;
+    this.#started = new Uint8Array(hosted.length);
   }
 
-  /** Indexes the spec's interactions whose target is hosted by every event that triggers them. */
-  static routesOf(spec: ChoreographySpec, hosted: (target: string) => boolean = () => true): ReadonlyMap<string, readonly Interaction[]> {
-    const routes = new Map<string, Interaction[]>();
-    for (const interaction of spec.interactions) {
-      if (!hosted(interaction.target)) continue;
-      for (const event of triggersOf(interaction)) {
-        const list = routes.get(event);
-        if (list === undefined) routes.set(event, [interaction]);
-        else list.push(interaction);
-      }
-    }
-    return routes;
+  /** How many interactions have started. */
+  get startedCount(): number {
+    return this.#startedCount;
   }
 
-  /** Whether the interaction has started. */
-  hasStarted(id: string): boolean {
-    return this.#started.has(id);
+  /** Whether the interaction at this position of the spec has started. */
+  hasStarted(index: number): boolean {
+    return this.#started[index] === 1;
   }
 
   /** The interactions this event makes ready, each marked started. */
@@ -55,26 +53,56 @@ export class InteractionRouter {
     const ready: ReadyInteraction[] = [];
     // An initial event carries the run's input; an emitted event the agent's output.
     const payload = event.output ?? event.input;
-    for (const interaction of candidates) {
-      if (this.#started.has(interaction.id)) continue;
+    for (let position = 0; position < candidates.length; position += 1) {
+      const { interaction, index } = candidates[position] as RoutedInteraction;
+      if (this.#hosted[index] === 0 || this.#started[index] === 1) continue;
       if (typeof interaction.trigger === 'string') {
-        this.#started.add(interaction.id);
+        this.#start(index);
         ready.push({ interaction, input: withContext(interaction.task, payload) });
         continue;
       }
-      let seen = this.#joins.get(interaction.id);
+      let seen = this.#joins.get(index);
       if (seen === undefined) {
         seen = new Map();
-        this.#joins.set(interaction.id, seen);
+        this.#joins.set(index, seen);
       }
       if (!seen.has(event.name)) seen.set(event.name, payload);
       if (seen.size < interaction.trigger.length) continue;
-      this.#started.add(interaction.id);
-      this.#joins.delete(interaction.id);
+      this.#start(index);
+      this.#joins.delete(index);
       ready.push({ interaction, input: withJoinedContext(interaction.task, interaction.trigger, seen) });
     }
     return ready;
   }
+
+  #start(index: number): void {
+    this.#started[index] = 1;
+    this.#startedCount += 1;
+  }
+}
+
+/** An interaction and its position in the spec. @internal */
+export interface RoutedInteraction {
+  readonly interaction: Interaction;
+  readonly index: number;
+}
+
+/** Every interaction of the spec, with its position, indexed by each event that triggers it (derived once per spec). */
+function triggerIndex(spec: ChoreographySpec): ReadonlyMap<string, readonly RoutedInteraction[]> {
+  const byTrigger = new Map<string, RoutedInteraction[]>();
+  spec.interactions.forEach((interaction, index) => {
+    const routed: RoutedInteraction = { interaction, index };
+    const { trigger } = interaction;
+    if (typeof trigger === 'string') addRoute(byTrigger, trigger, routed);
+    else for (const event of trigger) addRoute(byTrigger, event, routed);
+  });
+  return byTrigger;
+}
+
+function addRoute(byTrigger: Map<string, RoutedInteraction[]>, event: string, routed: RoutedInteraction): void {
+  const list = byTrigger.get(event);
+  if (list === undefined) byTrigger.set(event, [routed]);
+  else list.push(routed);
 }
 
 function withContext(task: string, output: string | undefined): string {

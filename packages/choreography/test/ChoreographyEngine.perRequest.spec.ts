@@ -150,6 +150,22 @@ describe('ChoreographyEngine: build-time coverage checks', () => {
     expect(() => new ChoreographyEngine({ spec, agents: { a: scriptedAgent('a', 'x') }, externalEvents: ['ping'] })).not.toThrow();
   });
 
+  it('judges each engine on one spec by its own agents and external events, however many engines came before', () => {
+    const spec = ChoreographySpec.builder('island')
+      .initialEvent('start')
+      .interaction('ok', 's', 'a', 'start', null, 'Fine')
+      .interaction('ping', 's', 'b', 'pong', 'ping', 'Ping')
+      .interaction('pong', 's', 'a', 'ping', 'pong', 'Pong')
+      .build();
+    const agents = { a: scriptedAgent('a', 'x'), b: scriptedAgent('b', 'y') };
+    const issuesOf = (options: Omit<ConstructorParameters<typeof ChoreographyEngine>[0], 'spec'>) => configErrorOf(() => new ChoreographyEngine({ spec, ...options })).issues.map((issue) => issue.path);
+    expect(() => new ChoreographyEngine({ spec, agents, externalEvents: ['ping'] })).not.toThrow();
+    expect(issuesOf({ agents })).toEqual(['spec.interactions.1.trigger', 'spec.interactions.2.trigger']);
+    expect(issuesOf({ agents: { a: agents.a }, externalEvents: ['pong'] })).toEqual(['spec.interactions.1.target']);
+    expect(() => new ChoreographyEngine({ spec, agents: { a: agents.a }, remoteAgents: ['b'], externalEvents: ['pong'] })).not.toThrow();
+    expect(issuesOf({ agents })).toEqual(['spec.interactions.1.trigger', 'spec.interactions.2.trigger']);
+  });
+
   it('the schema says the same, and lists every problem at once', () => {
     const spec = ChoreographySpec.builder('ping').initialEvent('go').interaction('ping', 'a', 'b', 'og', null, 'Say ping').build();
     const result = ChoreographyEngineOptionsSchema.safeParse({ spec });

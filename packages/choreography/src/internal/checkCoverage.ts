@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ChoreographySpec } from '../ChoreographySpec';
+import { type ChoreographySpec, derivedFrom } from '../ChoreographySpec';
 import { triggersOf } from '../Interaction';
 import { suggestId } from './closestId';
 
@@ -36,28 +36,39 @@ export function checkCoverage({ spec, agentIds, remoteAgents, externalEvents }: 
       context.addIssue({ code: 'custom', path: ['remoteAgents'], message: 'must not name an agent this engine hosts (it is also in agents)', input: id });
     }
   }
-  const known = [...hosted, ...[...remote].filter((id) => !hosted.has(id))];
   let hinted = 0;
   const hint = (id: string, candidates: readonly string[], noun: string): string => {
     hinted += 1;
     return hinted <= HINTED_ISSUES ? `; ${suggestId(id, candidates, noun)}` : '';
   };
-  spec.interactions.forEach((interaction, index) => {
-    if (hosted.has(interaction.target) || remote.has(interaction.target)) return;
-    context.addIssue({
-      code: 'custom',
-      path: ['spec', 'interactions', index, 'target'],
-      message: `must name an agent of this engine or one of remoteAgents (interaction "${interaction.id}"${hint(interaction.target, known, 'agent')})`,
-      input: interaction.target,
+  const covered = (target: string): boolean => hosted.has(target) || remote.has(target);
+  // Most specs name a few targets many times: when all of them are covered, no interaction is looked at.
+  if (!derivedFrom(spec, targetsOf).every(covered)) {
+    // The candidates for hints are gathered only when something is wrong.
+    const known = [...hosted, ...[...remote].filter((id) => !hosted.has(id))];
+    spec.interactions.forEach((interaction, index) => {
+      if (covered(interaction.target)) return;
+      context.addIssue({
+        code: 'custom',
+        path: ['spec', 'interactions', index, 'target'],
+        message: `must name an agent of this engine or one of remoteAgents (interaction "${interaction.id}"${hint(interaction.target, known, 'agent')})`,
+        input: interaction.target,
+      });
     });
-  });
+  }
 
-  const reached = reachableEvents(spec, externalEvents);
-  const publishable = [...new Set([...spec.initialEvents, ...externalEvents, ...spec.interactions.flatMap((i) => (i.emits === null ? [] : [i.emits]))])];
-  spec.interactions.forEach((interaction, index) => {
+  // Without external events, whether every interaction can run is a fact of the spec alone.
+  if (externalEvents.length === 0 && derivedFrom(spec, allTriggerableFromStart)) return;
+  const reached = externalEvents.length === 0 ? derivedFrom(spec, reachableFromStart) : reachableEvents(spec, externalEvents);
+  const { interactions } = spec;
+  let publishable: string[] | undefined;
+  interactions.forEach((interaction, index) => {
+    const { trigger } = interaction;
+    if (typeof trigger === 'string' ? reached.has(trigger) : trigger.every((event) => reached.has(event))) return;
     const missing = triggersOf(interaction).filter((event) => !reached.has(event));
-    if (missing.length === 0) return;
-    const hints = missing.map((event) => `"${event}"${hint(event, publishable, 'event').replace(/^; /, ': ')}`).join('; ');
+    publishable ??= [...new Set([...spec.initialEvents, ...externalEvents, ...interactions.flatMap((i) => (i.emits === null ? [] : [i.emits]))])];
+    const candidates = publishable;
+    const hints = missing.map((event) => `"${event}"${hint(event, candidates, 'event').replace(/^; /, ': ')}`).join('; ');
     context.addIssue({
       code: 'custom',
       path: ['spec', 'interactions', index, 'trigger'],
@@ -67,17 +78,54 @@ export function checkCoverage({ spec, agentIds, remoteAgents, externalEvents }: 
   });
 }
 
-/** Every event that can be published in a run: initial and external events, then the `emits` of every interaction they can trigger, transitively. */
+/** The distinct targets of the spec's interactions (derived once per spec). */
+function targetsOf(spec: ChoreographySpec): readonly string[] {
+  return [...new Set(spec.interactions.map((interaction) => interaction.target))];
+}
+
+/** Whether every interaction of the spec can be triggered with no external events (derived once per spec). */
+function allTriggerableFromStart(spec: ChoreographySpec): boolean {
+  const reached = derivedFrom(spec, reachableFromStart);
+  return spec.interactions.every(({ trigger }) => (typeof trigger === 'string' ? reached.has(trigger) : trigger.every((event) => reached.has(event))));
+}
+
+/** The events a run can publish with no external events (derived once per spec). */
+function reachableFromStart(spec: ChoreographySpec): ReadonlySet<string> {
+  return reachableEvents(spec, []);
+}
+
+/**
+ * Every event that can be published in a run: initial and external events, then the `emits` of every
+ * interaction they can trigger, transitively.
+ *
+ * @remarks
+ * The interactions waiting for each event are linked lists over typed arrays (one slot per trigger of
+ * an interaction, the head of each list in a map by event name), so the index costs one map entry per
+ * event and no array per event.
+ */
 function reachableEvents(spec: ChoreographySpec, externalEvents: readonly string[]): ReadonlySet<string> {
-  const waiting = new Map<string, number[]>();
-  const remaining = spec.interactions.map((interaction, index) => {
-    const triggers = triggersOf(interaction);
-    for (const event of triggers) {
-      const list = waiting.get(event);
-      if (list === undefined) waiting.set(event, [index]);
-      else list.push(index);
+  const { interactions } = spec;
+  let slots = 0;
+  for (const { trigger } of interactions) slots += typeof trigger === 'string' ? 1 : trigger.length;
+  const slotInteraction = new Int32Array(slots);
+  const nextSlot = new Int32Array(slots);
+  const remaining = new Int32Array(interactions.length);
+  const firstSlot = new Map<string, number>();
+  let slot = 0;
+  const wait = (event: string, index: number): void => {
+    slotInteraction[slot] = index;
+    nextSlot[slot] = firstSlot.get(event) ?? -1;
+    firstSlot.set(event, slot);
+    slot += 1;
+  };
+  interactions.forEach(({ trigger }, index) => {
+    if (typeof trigger === 'string') {
+      wait(trigger, index);
+      remaining[index] = 1;
+    } else {
+      for (const event of trigger) wait(event, index);
+      remaining[index] = trigger.length;
     }
-    return triggers.length;
   });
   const reached = new Set<string>();
   const queue: string[] = [];
@@ -89,9 +137,10 @@ function reachableEvents(spec: ChoreographySpec, externalEvents: readonly string
   for (const event of spec.initialEvents) reach(event);
   for (const event of externalEvents) reach(event);
   while (queue.length > 0) {
-    for (const index of waiting.get(queue.pop() as string) ?? []) {
+    for (let waiting = firstSlot.get(queue.pop() as string) ?? -1; waiting !== -1; waiting = nextSlot[waiting] as number) {
+      const index = slotInteraction[waiting] as number;
       remaining[index] = (remaining[index] as number) - 1;
-      const emits = (spec.interactions[index] as (typeof spec.interactions)[number]).emits;
+      const emits = (interactions[index] as (typeof interactions)[number]).emits;
       if (remaining[index] === 0 && emits !== null) reach(emits);
     }
   }
