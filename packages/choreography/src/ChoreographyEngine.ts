@@ -148,15 +148,13 @@ export class ChoreographyEngine {
    * @remarks
    * Subscribing starts the run; unsubscribing cancels it (running agents are aborted, the bus is
    * closed). A second subscription errors with {@link ChoreographyAlreadyExecutedError}; an unknown or
-   * malformed option errors with `ConfigError` and starts nothing. With `run` (for example the
+   * malformed option throws `ConfigError` when `execute$` is called and starts nothing. With `run` (for example the
    * `ChatOptions.run` of an agent that runs this choreography), the run reports itself into it as a
    * `choreography` node; see {@link ChoreographyEngine.events$} for what it says.
    */
   execute$(options: ChoreographyRunOptions = {}): Observable<ChoreographyResult> {
-    return defer(() => {
-      const { input, run } = parseConfig(ChoreographyRunOptionsSchema, options, 'ChoreographyEngine.execute$ options');
-      return traceRun(run, 'choreography', input ?? '', (node) => this.#start(input, node), describeChoreography);
-    });
+    const { input, run } = parseConfig(ChoreographyRunOptionsSchema, options, 'ChoreographyEngine.execute$ options');
+    return defer(() => traceRun(run, 'choreography', input ?? '', (node) => this.#start(input, node), describeChoreography));
   }
 
   /**
@@ -195,7 +193,7 @@ export class ChoreographyEngine {
    *
    * Unsubscribing cancels the run: every running agent's signal fires. As with `execute$`, an engine
    * runs once: subscribing a second time gives a failed `run-end` with
-   * {@link ChoreographyAlreadyExecutedError}; a bad option errors the subscription with `ConfigError`.
+   * {@link ChoreographyAlreadyExecutedError}; a bad option throws `ConfigError` when `events$` is called.
    *
    * @example
    * ```ts
@@ -212,10 +210,8 @@ export class ChoreographyEngine {
    * ```
    */
   events$(options: Omit<ChoreographyRunOptions, 'run'> & RunEventsOptions = {}): Observable<RunEvent> {
-    return defer(() => {
-      const { input, pace } = parseConfig(EventsOptionsSchema, options, 'ChoreographyEngine.events$ options');
-      return observeRun('choreography', input ?? '', (node) => this.#start(input, node), { scheduler: this.#settings.scheduler, describe: describeChoreography, pace });
-    });
+    const { input, pace } = parseConfig(EventsOptionsSchema, options, 'ChoreographyEngine.events$ options');
+    return observeRun('choreography', input ?? '', (node) => this.#start(input, node), { scheduler: this.#settings.scheduler, describe: describeChoreography, pace });
   }
 
   /** Starts the engine's one run, reporting into `node` if given: the code path of execute$ and events$ alike. */

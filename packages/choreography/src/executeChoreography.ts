@@ -56,7 +56,7 @@ const PromiseOptionsSchema = z.strictObject({ ...runShape, input: inputRule, run
  * The Observable is cold: every subscription validates the options, builds a new engine (so runs share
  * no state and "an engine runs once" holds per engine), runs it with `input` and emits its
  * {@link ChoreographyResult}. Unsubscribing cancels that run only. A bad option, a target with no
- * agent or an interaction that can never trigger errors the subscription with `ConfigError`. With
+ * agent or an interaction that can never trigger throws `ConfigError` when `executeChoreography$` is called. With
  * `run`, each run reports itself into it as a `choreography` node (see `ChoreographyEngine.events$`);
  * for a run's events on their own, use `observeChoreography`. To watch a run's `steps$` or
  * `busEvents$`, build the engine yourself: `new ChoreographyEngine(options)`.
@@ -77,10 +77,8 @@ const PromiseOptionsSchema = z.strictObject({ ...runShape, input: inputRule, run
  * ```
  */
 export function executeChoreography$(options: ExecuteChoreographyOptions): Observable<ChoreographyResult> {
-  return defer(() => {
-    const { input, run, ...engineOptions } = parseConfig(ExecuteChoreographyOptionsSchema, options, 'executeChoreography options');
-    return new ChoreographyEngine(engineOptions).execute$({ input, run });
-  });
+  const { input, run, ...engineOptions } = parseConfig(ExecuteChoreographyOptionsSchema, options, 'executeChoreography options');
+  return defer(() => new ChoreographyEngine(engineOptions).execute$({ input, run }));
 }
 
 /**

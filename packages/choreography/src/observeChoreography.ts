@@ -22,7 +22,7 @@ const OptionsSchema = z
  * `success`, and completion (also when the run failed). Unsubscribing cancels that run only. Takes the
  * options of {@link executeChoreography$} but `run` (this run is its own root; to nest a choreography
  * in another run, pass `run` to `executeChoreography$` instead). A bad option, a target with no agent
- * or an interaction that can never trigger errors the subscription with `ConfigError`.
+ * or an interaction that can never trigger throws `ConfigError` when `observeChoreography` is called.
  *
  * @example
  * ```ts
@@ -38,8 +38,6 @@ const OptionsSchema = z
  * ```
  */
 export function observeChoreography(options: Omit<ExecuteChoreographyOptions, 'run'> & RunEventsOptions): Observable<RunEvent> {
-  return defer(() => {
-    const { input, pace, ...engineOptions } = parseConfig(OptionsSchema, options, 'observeChoreography options');
-    return new ChoreographyEngine(engineOptions).events$({ input, pace });
-  });
+  const { input, pace, ...engineOptions } = parseConfig(OptionsSchema, options, 'observeChoreography options');
+  return defer(() => new ChoreographyEngine(engineOptions).events$({ input, pace }));
 }

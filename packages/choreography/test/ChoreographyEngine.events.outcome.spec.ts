@@ -107,20 +107,23 @@ describe('cancellation', () => {
 describe('run options', () => {
   const agents = () => ({ l: scriptedAgent('l', 'L'), r: scriptedAgent('r', 'R'), a: scriptedAgent('a', 'A') });
 
-  /** The error the Observable errors with on subscription. */
-  const errorOf = (source: Observable<unknown>): unknown => {
-    let caught: unknown;
-    source.subscribe({ error: (error: unknown) => (caught = error) });
-    return caught;
+  /** The error a call throws at once: a bad option is refused before anything is subscribed. */
+  const errorOf = (make: () => Observable<unknown>): unknown => {
+    try {
+      make();
+    } catch (error) {
+      return error;
+    }
+    return undefined;
   };
 
   it('refuses a run that is not a run context, naming the field, and events$ and observeChoreography take no run', () => {
     const engine = new ChoreographyEngine({ spec: fanSpec(), agents: agents(), logger: silent });
-    expect(errorOf(engine.execute$({ run: { runId: 'r' } as unknown as RunContext }))).toBeInstanceOf(ConfigError);
-    expect(errorOf(engine.execute$({ run: 'r' as unknown as RunContext }))).toMatchObject({ message: expect.stringMatching(/^ChoreographyEngine.execute\$ options: run must be a run context/) });
-    expect(errorOf(engine.events$({ run: {} } as never))).toMatchObject({ message: expect.stringMatching(/^ChoreographyEngine.events\$ options: run /) });
-    expect(errorOf(observeChoreography({ spec: fanSpec(), agents: agents(), run: {} } as never))).toMatchObject({ message: expect.stringMatching(/^observeChoreography options: run /) });
-    expect(errorOf(executeChoreography$({ spec: fanSpec(), agents: agents(), run: 5 as never }))).toMatchObject({ message: expect.stringMatching(/^executeChoreography options: run must be a run context/) });
+    expect(errorOf(() => engine.execute$({ run: { runId: 'r' } as unknown as RunContext }))).toBeInstanceOf(ConfigError);
+    expect(errorOf(() => engine.execute$({ run: 'r' as unknown as RunContext }))).toMatchObject({ message: expect.stringMatching(/^ChoreographyEngine.execute\$ options: run must be a run context/) });
+    expect(errorOf(() => engine.events$({ run: {} } as never))).toMatchObject({ message: expect.stringMatching(/^ChoreographyEngine.events\$ options: run /) });
+    expect(errorOf(() => observeChoreography({ spec: fanSpec(), agents: agents(), run: {} } as never))).toMatchObject({ message: expect.stringMatching(/^observeChoreography options: run /) });
+    expect(errorOf(() => executeChoreography$({ spec: fanSpec(), agents: agents(), run: 5 as never }))).toMatchObject({ message: expect.stringMatching(/^executeChoreography options: run must be a run context/) });
   });
 
   it('execute and executeChoreography reject a bad run with ConfigError', async () => {

@@ -56,7 +56,7 @@ describe('ChoreographyEngine: a run with an input', () => {
   it('execute$ and execute refuse an unknown option with a suggestion, and the engine stays unused', async () => {
     const engine = new ChoreographyEngine({ spec: articleSpec(), agents: echoAgents(), logger: silent });
     await expect(engine.execute({ inptu: 'x' } as never)).rejects.toThrow('ChoreographyEngine.execute options: inptu is not a known option (did you mean input?), got "x"');
-    await expect(lastValueFrom(engine.execute$({ input: 42 } as never))).rejects.toThrow('ChoreographyEngine.execute$ options: input must be a string, got 42');
+    expect(() => engine.execute$({ input: 42 } as never)).toThrow('ChoreographyEngine.execute$ options: input must be a string, got 42');
     await expect(engine.execute({ input: 'ok' })).resolves.toEqual(expect.objectContaining({ success: true, completedCount: 2 }));
     await expect(engine.execute({ input: 'again' })).rejects.toBeInstanceOf(ChoreographyAlreadyExecutedError);
   });
@@ -93,14 +93,15 @@ describe('executeChoreography: one spec, a fresh engine per run', () => {
     });
   });
 
-  it('reports a bad configuration as a ConfigError: Promise form rejects, Observable form errors, nothing runs', async () => {
+  it('reports a bad configuration as a ConfigError: Promise form rejects, Observable form throws a bad option at once, nothing runs', async () => {
     const agents = echoAgents();
     await expect(executeChoreography({ spec: articleSpec(), agents: { researcher: agents.researcher }, input: 'x' })).rejects.toThrow(
       'executeChoreography options: spec.interactions.1.target must name an agent of this engine or one of remoteAgents (interaction "draft"; agents: researcher), got "writer"',
     );
-    await expect(lastValueFrom(executeChoreography$({ spec: articleSpec(), agents, inptu: 'x' } as never))).rejects.toThrow(
+    expect(() => executeChoreography$({ spec: articleSpec(), agents, inptu: 'x' } as never)).toThrow(
       'executeChoreography options: inptu is not a known option (did you mean input?), got "x"',
     );
+    expect(() => executeChoreography$({ spec: articleSpec(), agents: { researcher: agents.researcher }, input: 'x' })).toThrow('spec.interactions.1.target must name an agent');
     await expect(executeChoreography({ spec: articleSpec(), agents, bus: {} } as never)).rejects.toThrow('bus is not a known option');
     expect(agents.researcher.inputs).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { defer, type Observable } from 'rxjs';
-import { configRules, lastValue, observeRun, parseConfig, type RunContext, type RunEvent, type RunEventsOptions, traceRun } from '@rxagents/core';
+import { configRules, lastValue, observeRun, parseConfig, type RunEvent, type RunEventsOptions, traceRun } from '@rxagents/core';
 import { z } from 'zod';
 import { ComposedAgent, type ComposedAgentOptions } from './ComposedAgent';
 import type { ExecutionModel } from './ExecutionModel';
@@ -80,11 +80,11 @@ export abstract class PatternBuilder<T> {
    */
   execute$(input: string, options?: RunOptions): Observable<ExecutionResult<T>> {
     // The final result only: the orchestrated driver then builds no `running` snapshot nobody would read.
-    if (options === undefined) return defer(() => runModelToEnd(this.build(), parseConfig(Input, input, 'Pattern input')));
+    const topic = parseConfig(Input, input, 'Pattern input');
+    if (options === undefined) return defer(() => runModelToEnd(this.build(), topic));
     const { run } = parseConfig(RunOptionsSchema, options, 'run options');
     return defer(() => {
       const model = this.build();
-      const topic = parseConfig(Input, input, 'Pattern input');
       return traceRun(run, model.pattern, topic, (node) => runModelToEnd(model, topic, node), describeResult);
     });
   }
@@ -94,11 +94,11 @@ export abstract class PatternBuilder<T> {
    * `{ run }`, the run is reported into it as a node named after the pattern.
    */
   snapshots$(input: string, options?: RunOptions): Observable<ExecutionResult<T>> {
-    if (options === undefined) return defer(() => runModel(this.build(), parseConfig(Input, input, 'Pattern input')));
+    const topic = parseConfig(Input, input, 'Pattern input');
+    if (options === undefined) return defer(() => runModel(this.build(), topic));
     const { run } = parseConfig(RunOptionsSchema, options, 'run options');
     return defer(() => {
       const model = this.build();
-      const topic = parseConfig(Input, input, 'Pattern input');
       return traceRun(run, model.pattern, topic, (node) => runModel(model, topic, node), describeResult);
     });
   }
@@ -128,23 +128,22 @@ export abstract class PatternBuilder<T> {
    * ```
    */
   events$(input: string, options: RunEventsOptions = {}): Observable<RunEvent> {
+    const topic = parseConfig(Input, input, 'Pattern input');
     const { pace } = parseConfig(EventsOptionsSchema, options, 'events$ options');
     return defer(() => {
       const model = this.build();
-      const topic = parseConfig(Input, input, 'Pattern input');
       return observeRun(model.pattern, topic, (node) => runModelToEnd(model, topic, node), { scheduler: model.scheduler, describe: describeResult, pace });
     });
   }
 
   /** One run on `input`, as a Promise of the final result; `signal` cancels it, `run` reports it into a run (see {@link PatternBuilder.execute$}). */
   execute(input: string, options: ExecuteOptions = {}): Promise<ExecutionResult<T>> {
-    let run: RunContext | undefined;
     try {
-      run = parseConfig(ExecuteOptionsSchema, options, 'execute options').run;
+      const { run } = parseConfig(ExecuteOptionsSchema, options, 'execute options');
+      return lastValue(run === undefined ? this.execute$(input) : this.execute$(input, { run }), options);
     } catch (error: unknown) {
       return Promise.reject(error);
     }
-    return lastValue(run === undefined ? this.execute$(input) : this.execute$(input, { run }), options);
   }
 
   /** This pattern as one agent, for a supervisor or another pattern. */

@@ -1,4 +1,3 @@
-import { lastValueFrom } from 'rxjs';
 import { ConfigError, defineAgent } from '@rxagents/core';
 import {
   ChannelBackend,
@@ -60,6 +59,7 @@ describe('options objects are strict and checked where they are given', () => {
   it('execute() refuses a misspelt option (signl would silently mean "never cancel") and a non-string input', async () => {
     const vote = Patterns.voting({ agents: [a] });
     await expect(vote.execute('Ship?', { signl: AbortSignal.abort() } as never)).rejects.toThrow(/signl is not a known option \(did you mean signal\?\)/);
-    await expect(lastValueFrom(vote.execute$(42 as never))).rejects.toThrow(ConfigError);
+    expect(() => vote.execute$(42 as never)).toThrow(ConfigError);
+    await expect(vote.execute(42 as never)).rejects.toThrow(ConfigError);
   });
 });
