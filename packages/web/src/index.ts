@@ -3,4 +3,6 @@
  *
  * @packageDocumentation
  */
-export {};
+
+export { humanAgent, type HumanAgent, type HumanAgentOptions, type InputRequest } from './humanAgent';
+export { InputRequestNotFoundError } from './errors/InputRequestNotFoundError';
