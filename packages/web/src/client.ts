@@ -3,4 +3,6 @@
  *
  * @packageDocumentation
  */
-export {};
+export { fromEventStream, type FromEventStreamOptions, type EventStreamRetry } from './fromEventStream';
+export { EventStreamError, type EventStreamErrorCode } from './errors/EventStreamError';
+export { RemoteRunError } from './errors/RemoteRunError';

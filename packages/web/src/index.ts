@@ -3,4 +3,8 @@
  *
  * @packageDocumentation
  */
-export {};
+export { toEventStream, type ToEventStreamOptions, type EventStreamSource } from './toEventStream';
+export { toEventStreamResponse, type ToEventStreamResponseOptions } from './toEventStreamResponse';
+export { fromEventStream, type FromEventStreamOptions, type EventStreamRetry } from './fromEventStream';
+export { EventStreamError, type EventStreamErrorCode } from './errors/EventStreamError';
+export { RemoteRunError } from './errors/RemoteRunError';

@@ -1,0 +1,249 @@
+import { asyncScheduler, Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { z } from 'zod';
+import { ConfigError, configRules, delayTimer, parseConfig, RunEventSchema, SerializedErrorSchema, type RunEvent } from '@rxagents/core';
+import { EventStreamError } from './errors/EventStreamError';
+import { RemoteRunError } from './errors/RemoteRunError';
+
+/**
+ * How {@link fromEventStream} reconnects after a dropped connection.
+ *
+ * @example
+ * ```ts
+ * import type { EventStreamRetry } from '@rxagents/web/client';
+ *
+ * const retry: EventStreamRetry = { delayMs: 500, maxAttempts: 10 };
+ * console.log(retry.maxAttempts); // 10
+ * ```
+ */
+export interface EventStreamRetry {
+  /** Milliseconds to wait before reconnecting. Default 1,000. */
+  readonly delayMs?: number;
+  /** Reconnections in a row without an event in between before giving up; 0 never reconnects. Default 3. */
+  readonly maxAttempts?: number;
+}
+
+/** Anything with zod's `safeParse`: the schema every value of the stream must match. */
+interface ValueSchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+}
+
+/**
+ * Options of {@link fromEventStream}.
+ *
+ * @example
+ * ```ts
+ * import type { FromEventStreamOptions } from '@rxagents/web/client';
+ *
+ * const options: FromEventStreamOptions = { retry: { delayMs: 250, maxAttempts: 5 } };
+ * console.log(options.retry?.delayMs); // 250
+ * ```
+ */
+export interface FromEventStreamOptions<T = RunEvent> {
+  /** Aborting it stops reading; the Observable errors with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** The `fetch` to use (for credentials, headers or tests). Default `globalThis.fetch`. */
+  readonly fetch?: typeof fetch;
+  /** Reconnection after a dropped connection. */
+  readonly retry?: EventStreamRetry;
+  /** The schema every value must match. Default `RunEventSchema` from `@rxagents/core`. */
+  readonly schema?: ValueSchema<T>;
+  /** The clock of the reconnection delay. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+const FromEventStreamOptionsSchema = z.strictObject({
+  signal: configRules.abortSignal().optional(),
+  fetch: configRules.function<typeof fetch>().optional(),
+  retry: z
+    .strictObject({ delayMs: configRules.delayMs().default(1_000), maxAttempts: configRules.nonNegativeInt().default(3) })
+    .default({ delayMs: 1_000, maxAttempts: 3 }),
+  schema: z.custom<ValueSchema<unknown>>((value) => typeof (value as { safeParse?: unknown } | null)?.safeParse === 'function', { error: 'must be a zod schema' }).optional(),
+  scheduler: configRules.scheduler().default(asyncScheduler),
+});
+
+type Input = string | URL | Request | Response;
+
+const isRootRunEnd = (value: unknown): boolean => {
+  const event = value as { type?: unknown; parentCallId?: unknown } | null;
+  return typeof event === 'object' && event !== null && event.type === 'run-end' && event.parentCallId === null;
+};
+const isRunEventLike = (value: unknown): boolean => typeof (value as { runId?: unknown } | null)?.runId === 'string';
+
+/**
+ * Reads a Server-Sent Events stream of a run (from {@link toEventStreamResponse} or a run registry) as
+ * an Observable of checked `RunEvent`s: the browser end of `@rxagents/web`.
+ *
+ * @remarks
+ * Cold: each subscription `fetch`es `input` (a URL, a `Request`, or a `Response` you already have) and
+ * parses the frames with `eventsource-parser`. Every value is checked against `schema` (default
+ * `RunEventSchema`): a frame that is not JSON or does not match errors the Observable with an
+ * {@link EventStreamError} `EVENT_STREAM_BAD_FRAME` (nothing is silently dropped). An `event: error`
+ * frame errors it with a {@link RemoteRunError} carrying the server's `name`, `message` and `code`.
+ * A non-2xx answer, or one that is not `text/event-stream`, is an `EVENT_STREAM_STATUS` error.
+ *
+ * The Observable completes when the stream ends after the root run's `run-end` (or, for values that are
+ * not run events, whenever the stream ends). A stream that breaks or ends before that was dropped: after
+ * `retry.delayMs` it reconnects with the `Last-Event-ID` header set to the last id seen, so a server that
+ * keeps the run (a run registry) resumes with no gap and no duplicate; after `retry.maxAttempts`
+ * reconnections in a row without an event it errors with `EVENT_STREAM_DROPPED`. A `Response` input
+ * cannot be fetched again, so it is never resumed. Unsubscribing aborts the fetch.
+ *
+ * @param input - Where the events are: a URL, a `Request` or a `Response`.
+ * @param options - Abort signal, `fetch`, reconnection, schema and clock.
+ * @returns The run's events.
+ * @throws `ConfigError` for a bad option.
+ *
+ * @example
+ * ```ts
+ * import { from } from 'rxjs';
+ * import { defineAgent, invoke$, observeRun } from '@rxagents/core';
+ * import { toEventStreamResponse } from '@rxagents/web';
+ * import { fromEventStream } from '@rxagents/web/client';
+ *
+ * const writer = defineAgent('writer', () => from(['Hello ', 'world']));
+ * const response = toEventStreamResponse(observeRun('hello', 'hi', (run) => invoke$(writer, 'hi', { run })));
+ * // In a browser: fromEventStream('/api/story?q=hi')
+ * fromEventStream(response).subscribe((event) => {
+ *   if (event.type === 'text-delta') console.log(event.delta); // Hello, then world
+ * });
+ * ```
+ */
+export function fromEventStream<T = RunEvent>(input: Input, options: FromEventStreamOptions<T> = {}): Observable<T> {
+  const parsed = parseConfig(FromEventStreamOptionsSchema, options, 'fromEventStream options');
+  const schema = (parsed.schema ?? RunEventSchema) as ValueSchema<T>;
+  const { signal, retry, scheduler } = parsed;
+  if (!(typeof input === 'string' || input instanceof URL || input instanceof Request || input instanceof Response)) {
+    throw new ConfigError('fromEventStream', [{ path: 'input', rule: 'must be a URL, a Request or a Response', received: input }]);
+  }
+  return new Observable<T>((subscriber) => {
+    const doFetch = parsed.fetch ?? globalThis.fetch.bind(globalThis);
+    const controller = new AbortController();
+    let lastId: string | undefined;
+    let attempts = 0;
+    let finished = false;
+    let sawRunEvent = false;
+    let wait: Subscription | undefined;
+    const fail = (error: unknown): void => {
+      finished = true;
+      controller.abort();
+      subscriber.error(error);
+    };
+    const onAbort = (): void => fail(signal?.reason);
+    if (signal?.aborted === true) {
+      subscriber.error(signal.reason);
+      return;
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    const open = async (): Promise<Response> => {
+      if (input instanceof Response) return input;
+      const headers = new Headers(input instanceof Request ? input.headers : undefined);
+      headers.set('accept', 'text/event-stream');
+      if (lastId !== undefined) headers.set('last-event-id', lastId);
+      return input instanceof Request ? doFetch(new Request(input, { headers, signal: controller.signal })) : doFetch(input, { headers, signal: controller.signal });
+    };
+
+    const dropped = (cause: unknown): void => {
+      if (finished) return;
+      if (input instanceof Response || attempts >= retry.maxAttempts) {
+        fail(new EventStreamError('EVENT_STREAM_DROPPED', `The event stream was dropped${attempts > 0 ? ` (${attempts} reconnections tried)` : ''}`, { lastEventId: lastId, attempts }, cause));
+        return;
+      }
+      attempts++;
+      wait = delayTimer(retry.delayMs, scheduler).subscribe(() => void connect());
+    };
+
+    const onEvent = (message: EventSourceMessage): void => {
+      if (finished) return;
+      if (message.event === 'error') {
+        const remote = SerializedErrorSchema.safeParse(safeJson(message.data));
+        fail(remote.success ? new RemoteRunError(remote.data) : badFrame(message, 'an error frame must hold { name, message }'));
+        return;
+      }
+      if (message.id !== undefined && lastId !== undefined && isSeen(message.id, lastId)) return;
+      const json = safeJson(message.data);
+      if (json === undefined) return fail(badFrame(message, 'its data is not JSON'));
+      const checked = schema.safeParse(json);
+      if (!checked.success) {
+        const issue = checked.error.issues[0];
+        return fail(badFrame(message, `it does not match the schema${issue === undefined ? '' : ` (${issue.path.join('.') || 'value'}: ${issue.message})`}`));
+      }
+      if (message.id !== undefined) lastId = message.id;
+      attempts = 0;
+      if (isRunEventLike(checked.data)) sawRunEvent = true;
+      subscriber.next(checked.data);
+      if (isRootRunEnd(checked.data)) {
+        finished = true;
+        controller.abort();
+        subscriber.complete();
+      }
+    };
+
+    const connect = async (): Promise<void> => {
+      let response: Response;
+      try {
+        response = await open();
+      } catch (error) {
+        dropped(error);
+        return;
+      }
+      if (finished) return;
+      const type = response.headers.get('content-type') ?? '';
+      if (!response.ok || !type.startsWith('text/event-stream') || response.body === null) {
+        const reason = response.ok ? `is not an event stream (content-type ${type || 'missing'})` : `answered ${response.status}`;
+        void response.body?.cancel().catch(() => undefined);
+        fail(new EventStreamError('EVENT_STREAM_STATUS', `The event stream ${reason}`, { status: response.status }));
+        return;
+      }
+      const parser = createParser({ onEvent });
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (finished) return;
+          if (done) break;
+          parser.feed(value);
+        }
+      } catch (error) {
+        dropped(error);
+        return;
+      }
+      if (finished) return;
+      if (sawRunEvent) dropped(new Error('The stream ended before the run did'));
+      else {
+        finished = true;
+        subscriber.complete();
+      }
+    };
+
+    void connect();
+    return () => {
+      finished = true;
+      wait?.unsubscribe();
+      signal?.removeEventListener('abort', onAbort);
+      controller.abort();
+    };
+  });
+}
+
+function safeJson(data: string): unknown {
+  try {
+    return JSON.parse(data) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `id` is at or before `last` (both decimal sequence numbers); other ids are never skipped. */
+function isSeen(id: string, last: string): boolean {
+  return /^\d+$/.test(id) && /^\d+$/.test(last) && Number(id) <= Number(last);
+}
+
+function badFrame(message: EventSourceMessage, why: string): EventStreamError {
+  return new EventStreamError('EVENT_STREAM_BAD_FRAME', `A bad event stream frame${message.id === undefined ? '' : ` (id ${message.id})`}: ${why}`, {
+    id: message.id,
+    event: message.event,
+    data: message.data.length > 200 ? `${message.data.slice(0, 200)}…` : message.data,
+  });
+}

@@ -1,0 +1,155 @@
+import { asyncScheduler, isObservable, type Observable, type SchedulerLike } from 'rxjs';
+import { z } from 'zod';
+import { ConfigError, configRules, parseConfig, type RunContext, type RunDelivery } from '@rxagents/core';
+import { encodeFrame, eventStreamBody, type Frame } from './internal/eventStreamBody';
+import { ValueBuffer } from './internal/ValueBuffer';
+
+/**
+ * What {@link toEventStream} and {@link toEventStreamResponse} stream: an Observable, or a function that
+ * starts one with the pacing function of the HTTP reader (pass it on as the run's `pace` option).
+ *
+ * @example
+ * ```ts
+ * import { from } from 'rxjs';
+ * import { defineAgent, invoke$, observeRun, type RunEvent } from '@rxagents/core';
+ * import type { EventStreamSource } from '@rxagents/web';
+ *
+ * const writer = defineAgent('writer', () => from(['Hello']));
+ * const source: EventStreamSource<RunEvent> = (pace) => observeRun('hello', 'hi', (run) => invoke$(writer, 'hi', { run }), { pace });
+ * console.log(typeof source); // function
+ * ```
+ */
+export type EventStreamSource<T> = Observable<T> | ((pace: RunContext['pace']) => Observable<T>);
+
+/**
+ * Options of {@link toEventStream}.
+ *
+ * @example
+ * ```ts
+ * import type { ToEventStreamOptions } from '@rxagents/web';
+ *
+ * const options: ToEventStreamOptions<unknown> = { bufferSize: 64, delivery: 'conflate', heartbeatMs: 10_000 };
+ * console.log(options.delivery); // conflate
+ * ```
+ */
+export interface ToEventStreamOptions<T> {
+  /** How many values may wait for the reader. Default 256. */
+  readonly bufferSize?: number;
+  /**
+   * What happens when they are that many: `pace` (default) holds a run started with the given pacing
+   * function back; `conflate` merges the text deltas of each agent call (other values: keeps the latest).
+   */
+  readonly delivery?: RunDelivery;
+  /** Milliseconds between `: ping` comments while the reader waits (keeps proxies from closing an idle connection). Default 15,000; `Infinity` for none. */
+  readonly heartbeatMs?: number;
+  /** The clock of the heartbeat. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** The SSE `event:` name of a value. Default: its `type` when that is a string, else `message`. */
+  readonly event?: (value: T) => string;
+}
+
+/** The zod rules of {@link ToEventStreamOptions}, shared with the functions that take them too. */
+export const eventStreamOptionShape = {
+  bufferSize: configRules.positiveInt().default(256),
+  delivery: z.enum(['pace', 'conflate'], { error: "must be 'pace' or 'conflate'" }).default('pace'),
+  heartbeatMs: configRules.timeoutMs().default(15_000),
+  scheduler: configRules.scheduler().default(asyncScheduler),
+  event: configRules.function<(value: never) => string>().optional(),
+};
+
+const ToEventStreamOptionsSchema = z.strictObject(eventStreamOptionShape);
+
+const defaultEventName = (value: unknown): string => {
+  const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
+  return typeof type === 'string' ? type : 'message';
+};
+
+/** Whether `name` can be an `event:` line: not empty, no line break. */
+const isEventName = (name: unknown): name is string => typeof name === 'string' && name.length > 0 && !/[\r\n]/.test(name);
+
+/** Builds the frames of one stream: ids count from 0, names checked. */
+export function frameMaker<T>(event: ((value: T) => string) | undefined): (value: T, id: number) => Frame {
+  return (value, id) => {
+    const name = event === undefined ? defaultEventName(value) : event(value);
+    if (!isEventName(name)) throw new ConfigError('event stream', [{ path: 'event', rule: 'must give a non-empty name without line breaks', received: name }]);
+    return { id: String(id), event: name, data: JSON.stringify(value) ?? 'null' };
+  };
+}
+
+/** Parses the shared options of the event stream functions. */
+export function parseEventStreamOptions<T>(options: object, what: string): Required<Omit<ToEventStreamOptions<T>, 'event'>> & Pick<ToEventStreamOptions<T>, 'event'> {
+  return parseConfig(ToEventStreamOptionsSchema, options, what) as Required<Omit<ToEventStreamOptions<T>, 'event'>> & Pick<ToEventStreamOptions<T>, 'event'>;
+}
+
+/**
+ * Streams an Observable (typically a run's events) as Server-Sent Events: a `ReadableStream` of UTF-8
+ * bytes to return as a response body.
+ *
+ * @remarks
+ * Each value is one frame, `id: <n>`, `event: <name>`, `data: <JSON>`, where `n` counts the values of
+ * this stream from 0 (a client sends the last one back as `Last-Event-ID`). The source is subscribed
+ * when the stream is made. The reader sets the pace: at most `bufferSize` values wait for it; with
+ * `delivery: 'pace'` a run started by the given function waits while they are that many (see core's
+ * `runEventStream`), with `conflate` the run never waits and text deltas are merged. While the reader
+ * waits for data a `: ping` comment goes out every `heartbeatMs`. Cancelling the stream (the client went
+ * away) unsubscribes the source, so every agent's `AbortSignal` fires. When the source errors, an
+ * `event: error` frame carries `serializeError(error)` and the stream closes; when it completes, the
+ * stream closes.
+ *
+ * @param source - The values, or a function starting them with the reader's pacing function.
+ * @param options - Buffer, delivery, heartbeat, clock and event names.
+ * @returns The `text/event-stream` body.
+ * @throws `ConfigError` for a bad option.
+ *
+ * @example
+ * ```ts
+ * import { from } from 'rxjs';
+ * import { defineAgent, invoke$, observeRun } from '@rxagents/core';
+ * import { toEventStream } from '@rxagents/web';
+ *
+ * const writer = defineAgent('writer', () => from(['Hello ', 'world']));
+ * const body = toEventStream((pace) => observeRun('hello', 'hi', (run) => invoke$(writer, 'hi', { run }), { pace }));
+ * const text = await new Response(body).text();
+ * console.log(text.split('\n\n')[0]); // id: 0 / event: run-start / data: {"type":"run-start",...}
+ * ```
+ */
+export function toEventStream<T>(source: EventStreamSource<T>, options: ToEventStreamOptions<T> = {}): ReadableStream<Uint8Array> {
+  return eventStreamFrom(source, parseEventStreamOptions<T>(options, 'toEventStream options'));
+}
+
+/** {@link toEventStream} with parsed options and an optional abort signal. */
+export function eventStreamFrom<T>(
+  source: EventStreamSource<T>,
+  options: ReturnType<typeof parseEventStreamOptions<T>>,
+  signal?: AbortSignal,
+): ReadableStream<Uint8Array> {
+  if (!isObservable(source) && typeof source !== 'function') {
+    throw new ConfigError('toEventStream', [{ path: 'source', rule: 'must be an Observable or a function returning one', received: source }]);
+  }
+  const { bufferSize, delivery, heartbeatMs, scheduler, event } = options;
+  const buffer = new ValueBuffer<T>(bufferSize, delivery === 'conflate');
+  const pace = delivery === 'pace' ? () => buffer.gate() : undefined;
+  const frame = frameMaker(event);
+  let nextId = 0;
+  const values$ = isObservable(source) ? source : source(pace);
+  const subscription = values$.subscribe({
+    next: (value) => buffer.push(value),
+    error: (error: unknown) => buffer.fail(error),
+    complete: () => buffer.end(),
+  });
+  return eventStreamBody(
+    {
+      take: async () => {
+        const values = await buffer.take();
+        if (values === undefined) return undefined;
+        let text = '';
+        for (const value of values) text += encodeFrame(frame(value, nextId++));
+        return text;
+      },
+      cancel: () => subscription.unsubscribe(),
+    },
+    heartbeatMs,
+    scheduler,
+    signal,
+  );
+}
