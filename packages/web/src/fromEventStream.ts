@@ -124,9 +124,15 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
     let finished = false;
     let sawRunEvent = false;
     let wait: Subscription | undefined;
-    const fail = (error: unknown): void => {
+    let body: ReadableStreamDefaultReader<string> | undefined;
+    const stop = (): void => {
       finished = true;
       controller.abort();
+      // A Response given as input is not tied to the abort controller: cancel its body too.
+      void body?.cancel().catch(() => undefined);
+    };
+    const fail = (error: unknown): void => {
+      stop();
       subscriber.error(error);
     };
     const onAbort = (): void => fail(signal?.reason);
@@ -174,8 +180,7 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
       if (isRunEventLike(checked.data)) sawRunEvent = true;
       subscriber.next(checked.data);
       if (isRootRunEnd(checked.data)) {
-        finished = true;
-        controller.abort();
+        stop();
         subscriber.complete();
       }
     };
@@ -198,6 +203,7 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
       }
       const parser = createParser({ onEvent });
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      body = reader;
       try {
         for (;;) {
           const { done, value } = await reader.read();
@@ -219,10 +225,9 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
 
     void connect();
     return () => {
-      finished = true;
+      stop();
       wait?.unsubscribe();
       signal?.removeEventListener('abort', onAbort);
-      controller.abort();
     };
   });
 }

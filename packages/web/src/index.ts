@@ -8,3 +8,6 @@ export { toEventStreamResponse, type ToEventStreamResponseOptions } from './toEv
 export { fromEventStream, type FromEventStreamOptions, type EventStreamRetry } from './fromEventStream';
 export { EventStreamError, type EventStreamErrorCode } from './errors/EventStreamError';
 export { RemoteRunError } from './errors/RemoteRunError';
+export { createRunRegistry, type RunRegistry, type RunRegistryOptions } from './createRunRegistry';
+export { ReplayGapError } from './errors/ReplayGapError';
+export { RunRegistryFullError } from './errors/RunRegistryFullError';

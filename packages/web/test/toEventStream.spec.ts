@@ -111,7 +111,7 @@ describe('toEventStreamResponse over a loopback server', () => {
   });
 
   it('pace: a reader that stops reading holds the run back; nothing is lost when it reads again', async () => {
-    const total = 300_000;
+    const total = 60_000;
     const { agent, pulled } = countingAgent('writer', total);
     const server = await serve((request) =>
       toEventStreamResponse((pace) => observeRun('story', 'go', (run) => invoke$(agent, 'go', { run }), { pace }), { signal: request.signal, bufferSize: 16 }),
@@ -124,7 +124,7 @@ describe('toEventStreamResponse over a loopback server', () => {
     const parser = createParser({ onEvent: (m) => deltas.push((JSON.parse(m.data) as { delta?: string }).delta ?? '') });
     parser.feed(decoder.decode((await reader.read()).value, { stream: true }));
     // Socket buffers hold some frames; the run stops pulling chunks from the agent long before the end.
-    expect(await untilSettled(pulled)).toBeLessThan(total);
+    expect(await untilSettled(pulled)).toBeLessThan(total / 2);
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
@@ -132,10 +132,10 @@ describe('toEventStreamResponse over a loopback server', () => {
     }
     expect(pulled()).toBe(total);
     expect(deltas.join('')).toBe(countedText(total));
-  });
+  }, 60_000);
 
   it('conflate: the run never waits for a stalled reader, and the text arrives whole in fewer frames', async () => {
-    const total = 100_000;
+    const total = 60_000;
     const { agent, pulled } = countingAgent('writer', total);
     const server = await serve((request) =>
       toEventStreamResponse((pace) => observeRun('story', 'go', (run) => invoke$(agent, 'go', { run }), { pace }), {
@@ -162,7 +162,7 @@ describe('toEventStreamResponse over a loopback server', () => {
     expect(events.filter((e) => e.type === 'text-delta').length).toBeLessThan(total);
     expect(messages.map((m) => m.id)).toEqual(messages.map((_, i) => String(i)));
     expect(events.at(-1)?.type).toBe('run-end');
-  });
+  }, 60_000);
 
   it("a client that goes away cancels the run: every agent's AbortSignal fires on the server", async () => {
     const one = countingAgent('one', Infinity);
