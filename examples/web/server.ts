@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { asyncScheduler, finalize, type SchedulerLike, type Subscription } from 'rxjs';
 import { createRunRegistry } from '@rxagents/web';
 import { bundlePage } from './bundlePage';
-import { closableScheduler } from './closableScheduler';
 import { demoRun, StartRunSchema } from './demoRuns';
 import { toWebRequest, writeWebResponse } from './nodeBridge';
 import { AgentCalls, type AgentCallRecord } from './watchedAgent';
@@ -57,7 +56,7 @@ interface DemoRunState {
  * closing the tab stops the agents.
  */
 export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
-  const scheduler = closableScheduler(options.scheduler ?? asyncScheduler);
+  const scheduler = options.scheduler ?? asyncScheduler;
   const viewerGraceMs = options.viewerGraceMs ?? 5_000;
   const [html, script] = await Promise.all([readFile(join(options.webDir, 'page', 'index.html'), 'utf8'), bundlePage(options.webDir)]);
   const registry = createRunRegistry({ scheduler });
@@ -140,11 +139,8 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
     isRunning: (runId) => runs.get(runId)?.finished === false,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const [runId, state] of runs) {
-          state.grace?.unsubscribe();
-          registry.cancel(runId);
-        }
-        scheduler.close();
+        for (const state of runs.values()) state.grace?.unsubscribe();
+        registry.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
