@@ -4,12 +4,14 @@ import type { Agent } from '@rxagents/core';
 /** What the server saw of one agent call: still running, ended by itself, or aborted (its signal fired). */
 export interface AgentCallRecord {
   readonly agentId: string;
+  /** What the agent was asked. */
+  readonly input: string;
   readonly state: 'running' | 'ended' | 'aborted';
 }
 
 /** The agent calls of one run, as the server sees them. */
 export class AgentCalls {
-  readonly #calls: Array<{ agentId: string; state: AgentCallRecord['state'] }> = [];
+  readonly #calls: Array<{ agentId: string; input: string; state: AgentCallRecord['state'] }> = [];
 
   /** Every call so far, in start order. */
   list(): readonly AgentCallRecord[] {
@@ -24,7 +26,7 @@ export class AgentCalls {
       ...(agent.role === undefined ? {} : { role: agent.role }),
       ...(agent.goal === undefined ? {} : { goal: agent.goal }),
       chat: (input, options) => {
-        const call: { agentId: string; state: AgentCallRecord['state'] } = { agentId: agent.id, state: 'running' };
+        const call: { agentId: string; input: string; state: AgentCallRecord['state'] } = { agentId: agent.id, input, state: 'running' };
         this.#calls.push(call);
         const aborted = (): void => {
           if (call.state === 'running') call.state = 'aborted';

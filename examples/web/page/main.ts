@@ -49,7 +49,7 @@ function render(): void {
   const question = status === 'running' ? pendingQuestion(state.view, answered) : undefined;
   ask.hidden = question === undefined;
   ask.dataset['callId'] = question?.callId ?? '';
-  byId('ask-prompt').textContent = question === undefined ? '' : `Your turn: ${question.prompt.split('\n').at(-1) ?? ''}`;
+  byId('ask-prompt').textContent = question === undefined ? '' : `Your turn: ${question.prompt}`;
 }
 
 function update(next: Partial<PageState>): void {
