@@ -120,6 +120,8 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
     const doFetch = parsed.fetch ?? globalThis.fetch.bind(globalThis);
     const controller = new AbortController();
     let lastId: string | undefined;
+    /** `lastId` as a number when it is a sequence number (as this package's servers send), else NaN. */
+    let lastSeq = NaN;
     let attempts = 0;
     let finished = false;
     let sawRunEvent = false;
@@ -167,7 +169,8 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
         fail(remote.success ? new RemoteRunError(remote.data) : badFrame(message, 'an error frame must hold { name, message }'));
         return;
       }
-      if (message.id !== undefined && lastId !== undefined && isSeen(message.id, lastId)) return;
+      const seq = message.id === undefined ? NaN : sequence(message.id);
+      if (seq <= lastSeq) return;
       const json = safeJson(message.data);
       if (json === undefined) return fail(badFrame(message, 'its data is not JSON'));
       const checked = schema.safeParse(json);
@@ -175,7 +178,10 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
         const issue = checked.error.issues[0];
         return fail(badFrame(message, `it does not match the schema${issue === undefined ? '' : ` (${issue.path.join('.') || 'value'}: ${issue.message})`}`));
       }
-      if (message.id !== undefined) lastId = message.id;
+      if (message.id !== undefined) {
+        lastId = message.id;
+        lastSeq = seq;
+      }
       attempts = 0;
       if (isRunEventLike(checked.data)) sawRunEvent = true;
       subscriber.next(checked.data);
@@ -240,9 +246,9 @@ function safeJson(data: string): unknown {
   }
 }
 
-/** Whether `id` is at or before `last` (both decimal sequence numbers); other ids are never skipped. */
-function isSeen(id: string, last: string): boolean {
-  return /^\d+$/.test(id) && /^\d+$/.test(last) && Number(id) <= Number(last);
+/** An id as a sequence number (a decimal integer), else NaN: only sequence numbers are compared to skip repeats. */
+function sequence(id: string): number {
+  return id.length > 0 && id.length < 16 && /^\d+$/.test(id) ? Number(id) : NaN;
 }
 
 function badFrame(message: EventSourceMessage, why: string): EventStreamError {

@@ -67,11 +67,14 @@ const defaultEventName = (value: unknown): string => {
 /** Whether `name` can be an `event:` line: not empty, no line break. */
 const isEventName = (name: unknown): name is string => typeof name === 'string' && name.length > 0 && !/[\r\n]/.test(name);
 
-/** Builds the frames of one stream: ids count from 0, names checked. */
+/** Builds the frames of one stream: ids count from 0, names checked (the few distinct names once each). */
 export function frameMaker<T>(event: ((value: T) => string) | undefined): (value: T, id: number) => Frame {
+  const checked = new Set<string>();
   return (value, id) => {
     const name = event === undefined ? defaultEventName(value) : event(value);
-    if (!isEventName(name)) throw new ConfigError('event stream', [{ path: 'event', rule: 'must give a non-empty name without line breaks', received: name }]);
+    if (checked.has(name)) return { id: String(id), event: name, data: JSON.stringify(value) ?? 'null' };
+    if (checked.size < 64 && isEventName(name)) checked.add(name);
+    else if (!isEventName(name)) throw new ConfigError('event stream', [{ path: 'event', rule: 'must give a non-empty name without line breaks', received: name }]);
     return { id: String(id), event: name, data: JSON.stringify(value) ?? 'null' };
   };
 }
