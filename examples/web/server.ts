@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { asyncScheduler, finalize, type SchedulerLike, type Subscription } from 'rxjs';
-import { createRunRegistry } from '@rxagents/web';
+import { createRunRegistry, humanAgent, type HumanAgent } from '@rxagents/web';
 import { bundlePage } from './bundlePage';
 import { demoRun, StartRunSchema } from './demoRuns';
 import { toWebRequest, writeWebResponse } from './nodeBridge';
@@ -41,6 +41,8 @@ interface DemoRunState {
   viewers: number;
   finished: boolean;
   grace?: Subscription;
+  /** The person's seat in the debate, when one joined. */
+  readonly human?: HumanAgent;
 }
 
 /**
@@ -50,7 +52,8 @@ interface DemoRunState {
  * - `GET /` the page, `GET /app.js` its script (bundled by esbuild at start);
  * - `POST /api/runs` `{ scene, topic?, human?, wordMs? }` starts a run in the run registry: `{ runId }`;
  * - `GET /api/runs/:runId/events` watches it (Server-Sent Events, resumable with `Last-Event-ID`);
- * - `POST /api/runs/:runId/cancel` stops it: every agent still running is aborted.
+ * - `POST /api/runs/:runId/cancel` stops it: every agent still running is aborted;
+ * - `POST /api/runs/:runId/answers` `{ callId, text }` is a person's answer, when they joined the debate.
  *
  * Runs outlive their viewers for a grace period (a reload resumes the same run), then are cancelled:
  * closing the tab stops the agents.
@@ -74,9 +77,10 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
   const startRun = async (request: Request): Promise<Response> => {
     const parsed = StartRunSchema.safeParse(await request.json().catch(() => undefined));
     if (!parsed.success) return Response.json({ error: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') }, { status: 400 });
-    const state: DemoRunState = { calls: new AgentCalls(), viewers: 0, finished: false };
+    const human = parsed.data.human && parsed.data.scene === 'debate' ? humanAgent('you', { role: 'a person in the debate', prompt: lastLine }) : undefined;
+    const state: DemoRunState = { calls: new AgentCalls(), viewers: 0, finished: false, ...(human === undefined ? {} : { human }) };
     // `finished` once the run completed, failed or was cancelled.
-    const events$ = demoRun(parsed.data, state.calls, undefined).pipe(finalize(() => (state.finished = true)));
+    const events$ = demoRun(parsed.data, state.calls, human).pipe(finalize(() => (state.finished = true)));
     const { runId } = registry.start(events$);
     runs.set(runId, state);
     // Nobody may ever watch it: the grace period applies from the start.
@@ -116,6 +120,10 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
         registry.cancel(runId);
         return writeWebResponse(new Response(null, { status: known ? 204 : 404 }), res);
       }
+      if (request.method === 'POST' && runId !== undefined && action === 'answers') {
+        const human = runs.get(runId)?.human;
+        return writeWebResponse(human === undefined ? new Response('No person in this run', { status: 404 }) : await human.handleAnswer(request), res);
+      }
     }
     return writeWebResponse(new Response('Not found', { status: 404 }), res);
   };
@@ -145,4 +153,9 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** What a person in the debate is asked: the last line of a debater's prompt ("Round 2: give your contribution."). */
+function lastLine(prompt: string): string {
+  return prompt.trim().split('\n').at(-1) ?? prompt;
 }

@@ -103,4 +103,19 @@ describeInChromium('the web demo page in Chromium', () => {
     expect(onPage.sort(byCallId)).toEqual(view.nodes.filter((node) => node.kind === 'call').map((node) => [node.callId, node.text]).sort(byCallId));
     expect(onPage).toHaveLength(12);
   });
+
+  it('a person who joins the debate answers in the page, and the debaters after them hear it', async () => {
+    const runId = await start({ human: true });
+    await page.waitForSelector('#ask:not([hidden])');
+    expect(await page.textContent('#ask-prompt')).toBe('Your turn: You are you. Round 1: give your contribution.');
+    await page.fill('#answer', 'Keep the monolith; fix the flaky tests first.');
+    await page.click('#ask button[type="submit"]');
+    await page.waitForFunction(() => document.querySelector('.panel[data-agent="you"] .turn')?.textContent === 'Keep the monolith; fix the flaky tests first.');
+    await until(() => demo.agentCalls(runId).some((call) => call.agentId === 'operator'));
+    expect(demo.agentCalls(runId).find((call) => call.agentId === 'operator')?.input).toContain('Keep the monolith; fix the flaky tests first.');
+    // The debate cannot end without the person's next turns: Stop ends it, aborting whoever is working.
+    await page.click('#stop');
+    await status('stopped');
+    await everyAgentAborted(runId);
+  });
 });
