@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { asyncScheduler, finalize, type SchedulerLike, type Subscription } from 'rxjs';
-import { createRunRegistry, humanAgent, type HumanAgent } from '@rxagents/web';
+import { createRunRegistry, humanAgent, RunRegistryFullError, type HumanAgent } from '@rxagents/web';
 import { bundlePage } from './bundlePage';
 import { demoRun, StartRunSchema } from './demoRuns';
 import { toWebRequest, writeWebResponse } from './nodeBridge';
@@ -81,7 +81,15 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
     const state: DemoRunState = { calls: new AgentCalls(), viewers: 0, finished: false, ...(human === undefined ? {} : { human }) };
     // `finished` once the run completed, failed or was cancelled.
     const events$ = demoRun(parsed.data, state.calls, human).pipe(finalize(() => (state.finished = true)));
-    const { runId } = registry.start(events$);
+    // Let go of the runs the registry forgot (finished and expired) before holding a new one.
+    for (const known of runs.keys()) if (!registry.has(known)) runs.delete(known);
+    let runId: string;
+    try {
+      ({ runId } = registry.start(events$));
+    } catch (error) {
+      if (error instanceof RunRegistryFullError) return Response.json({ error: error.message }, { status: 503 });
+      throw error;
+    }
     runs.set(runId, state);
     // Nobody may ever watch it: the grace period applies from the start.
     state.viewers = 1;
