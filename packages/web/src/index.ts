@@ -13,3 +13,14 @@ export { ReplayGapError } from './errors/ReplayGapError';
 export { RunRegistryFullError } from './errors/RunRegistryFullError';
 export { humanAgent, type HumanAgent, type HumanAgentOptions, type InputRequest } from './humanAgent';
 export { InputRequestNotFoundError } from './errors/InputRequestNotFoundError';
+export {
+  toUIMessageStream,
+  ToUIMessageStreamOptionsSchema,
+  type ToUIMessageStreamOptions,
+  type UIMessageStreamSource,
+  type RunUIMessageChunk,
+  type RunMessageMetadata,
+  type RunUIDataTypes,
+  type RunTextPartMetadata,
+} from './uiMessageStream';
+export { toUIMessageStreamResponse, ToUIMessageStreamResponseOptionsSchema, type ToUIMessageStreamResponseOptions } from './toUIMessageStreamResponse';

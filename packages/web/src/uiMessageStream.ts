@@ -1,0 +1,324 @@
+import type { Observable } from 'rxjs';
+import { z } from 'zod';
+import { configRules, parseConfig, runEventStream, type RunContext, type RunDelivery, type RunEvent, type RunEventOf } from '@rxagents/core';
+
+/**
+ * What {@link toUIMessageStream} reads: a run's events, or a function that starts the run with a pacing
+ * function (as `runEventStream`'s `start`), so that the stream's reader paces the run.
+ *
+ * @example
+ * ```ts
+ * import { from } from 'rxjs';
+ * import { defineAgent, invoke$, observeRun } from '@rxagents/core';
+ * import type { UIMessageStreamSource } from '@rxagents/web';
+ *
+ * const writer = defineAgent('writer', () => from(['Once ', 'upon ', 'a time.']));
+ * const source: UIMessageStreamSource = (pace) => observeRun('story', 'go', (run) => invoke$(writer, 'go', { run }), { pace });
+ * console.log(typeof source); // function
+ * ```
+ */
+export type UIMessageStreamSource = Observable<RunEvent> | ((pace: RunContext['pace']) => Observable<RunEvent>);
+
+/**
+ * The message metadata of the assistant message a run becomes: set by the `start` chunk, completed by `finish`.
+ *
+ * @example
+ * ```ts
+ * import type { RunMessageMetadata } from '@rxagents/web';
+ *
+ * const metadata: RunMessageMetadata = { runId: 'r1', name: 'story', success: true, durationMs: 120 };
+ * console.log(metadata.success); // true
+ * ```
+ */
+export interface RunMessageMetadata {
+  /** The run's id. */
+  readonly runId: string;
+  /** The run's name (`debate`, `handoff`, yours). */
+  readonly name: string;
+  /** Whether the run succeeded; set when it ends. */
+  readonly success?: boolean;
+  /** How long the run took, in ms on its scheduler; set when it ends. */
+  readonly durationMs?: number;
+}
+
+/**
+ * The data parts a run's message carries, by name (`data-handoff` has the `handoff` event as its data, and
+ * so on): type `useChat` with `UIMessage<RunMessageMetadata, RunUIDataTypes>`.
+ *
+ * @remarks
+ * `metrics` parts carry the channel's name (`source`) as their id, so each channel's part is replaced by its
+ * latest sample. `run` parts carry every other event that is not an agent's text: nested runs' starts and
+ * ends, a failed call's `call-error`, a pattern's `message`, `round-end` and `termination`, `usage`,
+ * `choreography-event` and `custom` events (a {@link humanAgent}'s `input-request` among them).
+ *
+ * @example
+ * ```ts
+ * import type { RunUIDataTypes } from '@rxagents/web';
+ *
+ * const handoff: RunUIDataTypes['handoff'] = { type: 'handoff', runId: 'r', callId: 'c', parentCallId: null, at: 0, from: 'intake', to: 'billing', taskId: 't1' };
+ * console.log(handoff.to); // billing
+ * ```
+ */
+export interface RunUIDataTypes {
+  readonly handoff: RunEventOf<'handoff'>;
+  readonly step: RunEventOf<'step'>;
+  readonly metrics: RunEventOf<'metrics'>;
+  readonly run: RunEvent;
+  readonly [name: string]: unknown;
+}
+
+/**
+ * Where an agent's text part came from: its `providerMetadata.rxagents`.
+ *
+ * @example
+ * ```ts
+ * import type { RunTextPartMetadata } from '@rxagents/web';
+ *
+ * const metadata: RunTextPartMetadata = { callId: 'c1', agentId: 'writer', parentCallId: 'r1', status: 'done', durationMs: 40 };
+ * console.log(metadata.agentId); // writer
+ * ```
+ */
+export interface RunTextPartMetadata {
+  /** The agent call's id (also the text chunks' `id`). */
+  readonly callId: string;
+  /** The agent that wrote the text. */
+  readonly agentId: string;
+  /** The node the call belongs to. */
+  readonly parentCallId: string | null;
+  /** `streaming` while the agent writes, then `done` or `failed` (the `call-error` is in a `data-run` part). */
+  readonly status: 'streaming' | 'done' | 'failed';
+  /** How long the call took; set when it ends. */
+  readonly durationMs?: number;
+}
+
+type ProviderMetadata = { readonly rxagents: { readonly [key in keyof RunTextPartMetadata]: RunTextPartMetadata[key] } };
+
+/**
+ * A chunk of the AI SDK UI message stream protocol (version 1) as {@link toUIMessageStream} writes it: the
+ * subset of the `ai` package's `UIMessageChunk` that a run produces, assignable to it.
+ *
+ * @example
+ * ```ts
+ * import type { RunUIMessageChunk } from '@rxagents/web';
+ *
+ * const chunk: RunUIMessageChunk = { type: 'text-delta', id: 'c1', delta: 'Hello' };
+ * console.log(chunk.type); // text-delta
+ * ```
+ */
+export type RunUIMessageChunk =
+  | { readonly type: 'start'; readonly messageId?: string; readonly messageMetadata?: RunMessageMetadata }
+  | { readonly type: 'text-start'; readonly id: string; readonly providerMetadata: ProviderMetadata }
+  | { readonly type: 'text-delta'; readonly id: string; readonly delta: string }
+  | { readonly type: 'text-end'; readonly id: string; readonly providerMetadata: ProviderMetadata }
+  | { readonly type: 'data-handoff'; readonly data: RunEventOf<'handoff'> }
+  | { readonly type: 'data-step'; readonly data: RunEventOf<'step'> }
+  | { readonly type: 'data-metrics'; readonly id: string; readonly data: RunEventOf<'metrics'> }
+  | { readonly type: 'data-run'; readonly data: RunEvent }
+  | { readonly type: 'error'; readonly errorText: string }
+  | { readonly type: 'finish'; readonly finishReason: 'stop' | 'error'; readonly messageMetadata?: RunMessageMetadata };
+
+/**
+ * Options of {@link toUIMessageStream}.
+ *
+ * @example
+ * ```ts
+ * import type { ToUIMessageStreamOptions } from '@rxagents/web';
+ *
+ * const options: ToUIMessageStreamOptions = { delivery: 'conflate', bufferSize: 64 };
+ * console.log(options.delivery); // conflate
+ * ```
+ */
+export interface ToUIMessageStreamOptions {
+  /** How many run events may wait for the reader. Default 256. */
+  readonly bufferSize?: number;
+  /** `pace` (default: the run waits for the reader) or `conflate` (text deltas merge while the reader is behind). */
+  readonly delivery?: RunDelivery;
+  /** The assistant message's id. Default: the run's id. */
+  readonly messageId?: string;
+  /** Aborting it cancels the run (every agent's `AbortSignal` fires) and ends the stream. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The zod schema of {@link ToUIMessageStreamOptions}: strict, so a misspelled option is a `ConfigError` naming it.
+ *
+ * @example
+ * ```ts
+ * import { ToUIMessageStreamOptionsSchema } from '@rxagents/web';
+ *
+ * console.log(ToUIMessageStreamOptionsSchema.safeParse({ delivery: 'conflate' }).success); // true
+ * ```
+ */
+export const ToUIMessageStreamOptionsSchema = z.strictObject({
+  bufferSize: configRules.positiveInt().optional(),
+  delivery: z.enum(['pace', 'conflate'], { error: "must be 'pace' or 'conflate'" }).optional(),
+  messageId: configRules.nonEmptyString().optional(),
+  signal: configRules.abortSignal().optional(),
+});
+
+/**
+ * Turns a run's events into an AI SDK UI message stream: the run becomes one assistant message that
+ * `useChat` (or `readUIMessageStream`) builds as it streams.
+ *
+ * @remarks
+ * The run's start is a `start` chunk (message id: the run's id, metadata {@link RunMessageMetadata}); each
+ * agent call is a text part (`text-start`, `text-delta`s, `text-end`, with the call's id as the chunks' `id`
+ * and {@link RunTextPartMetadata} as `providerMetadata.rxagents`, so calls running at once never mix);
+ * handoffs, steps and metrics are `data-handoff`, `data-step` and `data-metrics` parts, every other event
+ * a `data-run` part (see {@link RunUIDataTypes}). The end of the root run is a `finish` chunk; a run that
+ * failed says why in an `error` chunk first, so `useChat` shows it as an error. If the events themselves
+ * fail, an `error` chunk ends the stream.
+ *
+ * Events pass through the same bounded buffer as `runEventStream`: with a start function as `source`
+ * and `delivery: 'pace'` the stream's reader paces the run. Cancelling the stream (or aborting
+ * `signal`) unsubscribes the run. Nothing from the `ai` package is imported: the chunks are plain objects.
+ *
+ * @param source - The run's events, or a function that starts the run with a pacing function.
+ * @param options - Buffer, delivery, message id and an abort signal.
+ * @returns A `ReadableStream` of {@link RunUIMessageChunk}s.
+ * @throws `ConfigError` for a bad option.
+ *
+ * @example
+ * ```ts
+ * import { from } from 'rxjs';
+ * import { defineAgent, invoke$, observeRun } from '@rxagents/core';
+ * import { toUIMessageStream } from '@rxagents/web';
+ *
+ * const writer = defineAgent('writer', () => from(['Once ', 'upon ', 'a time.']));
+ * const chunks = toUIMessageStream((pace) => observeRun('story', 'go', (run) => invoke$(writer, 'go', { run }), { pace }));
+ * for await (const chunk of chunks) console.log(chunk.type); // start, data-run, text-start, text-delta ×3, text-end, data-run, finish
+ * ```
+ *
+ * @see {@link toUIMessageStreamResponse}
+ */
+export function toUIMessageStream(source: UIMessageStreamSource, options: ToUIMessageStreamOptions = {}): ReadableStream<RunUIMessageChunk> {
+  const { bufferSize, delivery, messageId, signal } = parseConfig(ToUIMessageStreamOptionsSchema, options, 'toUIMessageStream options');
+  const start = typeof source === 'function' ? source : () => source;
+  const events = runEventStream(start, { ...(bufferSize === undefined ? {} : { bufferSize }), ...(delivery === undefined ? {} : { delivery }) });
+  const reader = events.getReader();
+  const chunks = new ChunkWriter(messageId);
+  let onAbort: (() => void) | undefined;
+  return new ReadableStream<RunUIMessageChunk>(
+    {
+      start: (controller) => {
+        if (signal === undefined) return;
+        onAbort = () => {
+          void reader.cancel(signal.reason).catch(() => undefined);
+          try {
+            controller.close();
+          } catch {
+            // Already closed: the run ended before the abort.
+          }
+        };
+        if (signal.aborted) onAbort();
+        else signal.addEventListener('abort', onAbort, { once: true });
+      },
+      pull: async (controller) => {
+        let written: RunUIMessageChunk[] = [];
+        let done = false;
+        while (written.length === 0 && !done) {
+          try {
+            const next = await reader.read();
+            if (signal?.aborted === true) return;
+            if (next.done) {
+              written = chunks.end();
+              done = true;
+            } else written = chunks.write(next.value);
+          } catch (error) {
+            if (signal?.aborted === true) return;
+            written = [{ type: 'error', errorText: error instanceof Error ? error.message : String(error) }];
+            done = true;
+          }
+        }
+        for (const chunk of written) controller.enqueue(chunk);
+        if (done) {
+          if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+          controller.close();
+        }
+      },
+      cancel: (reason) => {
+        if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** Maps events to chunks, remembering the open text parts and whether the message started and finished. */
+class ChunkWriter {
+  private started = false;
+  private finished = false;
+  private name = '';
+  private readonly open = new Map<string, RunEventOf<'call-start'>>();
+
+  constructor(private readonly messageId: string | undefined) {}
+
+  write(event: RunEvent): RunUIMessageChunk[] {
+    if (this.finished) return [];
+    const chunks: RunUIMessageChunk[] = [];
+    if (!this.started) {
+      this.started = true;
+      if (event.type === 'run-start' && event.parentCallId === null) this.name = event.name;
+      chunks.push({ type: 'start', messageId: this.messageId ?? event.runId, messageMetadata: { runId: event.runId, name: this.name } });
+    }
+    switch (event.type) {
+      case 'call-start':
+        this.open.set(event.callId, event);
+        chunks.push({ type: 'text-start', id: event.callId, providerMetadata: textMetadata(event, 'streaming') });
+        break;
+      case 'text-delta':
+        if (this.open.has(event.callId)) chunks.push({ type: 'text-delta', id: event.callId, delta: event.delta });
+        break;
+      case 'call-end':
+      case 'call-error': {
+        const start = this.open.get(event.callId);
+        if (start === undefined) break;
+        this.open.delete(event.callId);
+        chunks.push({ type: 'text-end', id: event.callId, providerMetadata: textMetadata(start, event.type === 'call-end' ? 'done' : 'failed', event.durationMs) });
+        if (event.type === 'call-error') chunks.push({ type: 'data-run', data: event });
+        break;
+      }
+      case 'handoff':
+        chunks.push({ type: 'data-handoff', data: event });
+        break;
+      case 'step':
+        chunks.push({ type: 'data-step', data: event });
+        break;
+      case 'metrics':
+        chunks.push({ type: 'data-metrics', id: event.source, data: event });
+        break;
+      default:
+        chunks.push({ type: 'data-run', data: event });
+        if (event.type === 'run-end' && event.parentCallId === null) {
+          chunks.push(...this.closeParts());
+          if (!event.success) chunks.push({ type: 'error', errorText: event.error?.message ?? 'The run failed' });
+          chunks.push({
+            type: 'finish',
+            finishReason: event.success ? 'stop' : 'error',
+            messageMetadata: { runId: event.runId, name: this.name, success: event.success, durationMs: event.durationMs },
+          });
+          this.finished = true;
+        }
+    }
+    return chunks;
+  }
+
+  /** The events ended: close what is open and finish the message, if the root run did not. */
+  end(): RunUIMessageChunk[] {
+    if (this.finished) return [];
+    this.finished = true;
+    const chunks: RunUIMessageChunk[] = this.started ? [] : [{ type: 'start', ...(this.messageId === undefined ? {} : { messageId: this.messageId }) }];
+    return [...chunks, ...this.closeParts(), { type: 'finish', finishReason: 'stop' }];
+  }
+
+  private closeParts(): RunUIMessageChunk[] {
+    const chunks = [...this.open.values()].map((start): RunUIMessageChunk => ({ type: 'text-end', id: start.callId, providerMetadata: textMetadata(start, 'failed') }));
+    this.open.clear();
+    return chunks;
+  }
+}
+
+function textMetadata(start: RunEventOf<'call-start'>, status: RunTextPartMetadata['status'], durationMs?: number): ProviderMetadata {
+  return { rxagents: { callId: start.callId, agentId: start.agentId, parentCallId: start.parentCallId, status, ...(durationMs === undefined ? {} : { durationMs }) } };
+}

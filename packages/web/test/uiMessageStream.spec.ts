@@ -1,0 +1,177 @@
+import { from, Observable } from 'rxjs';
+import {
+  createUIMessageStreamResponse,
+  DefaultChatTransport,
+  readUIMessageStream,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
+import { ConfigError, defineAgent, invoke$, observeRun, type RunEvent } from '@rxagents/core';
+import { handoff, handoffFilters, routingAgent } from '@rxagents/handoff';
+import { Patterns } from '@rxagents/patterns';
+import {
+  toUIMessageStream,
+  toUIMessageStreamResponse,
+  type RunMessageMetadata,
+  type RunUIDataTypes,
+  type RunUIMessageChunk,
+  type UIMessageStreamSource,
+} from '@rxagents/web';
+
+type RunUIMessage = UIMessage<RunMessageMetadata, RunUIDataTypes>;
+
+// Our chunks are the ai package's chunks (checked by the compiler).
+const asAiChunk = (chunk: RunUIMessageChunk): UIMessageChunk => chunk;
+
+async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
+  const values: T[] = [];
+  for await (const value of stream) values.push(value);
+  return values;
+}
+
+/** The message the ai package builds from our chunks, and the errors it reported. */
+async function message(source: UIMessageStreamSource): Promise<{ message: RunUIMessage; errors: string[] }> {
+  const errors: string[] = [];
+  const messages = await collect(
+    readUIMessageStream<RunUIMessage>({
+      stream: toUIMessageStream(source).pipeThrough(new TransformStream<RunUIMessageChunk, UIMessageChunk>({ transform: (chunk, c) => c.enqueue(asAiChunk(chunk)) })),
+      onError: (error) => errors.push(error instanceof Error ? error.message : String(error)),
+    }),
+  );
+  return { message: messages.at(-1) as RunUIMessage, errors };
+}
+
+const textParts = (message: RunUIMessage) =>
+  message.parts.flatMap((part) =>
+    part.type === 'text' ? [{ agentId: (part.providerMetadata?.['rxagents'] as { agentId: string; status: string }).agentId, status: (part.providerMetadata?.['rxagents'] as { status: string }).status, text: part.text, state: part.state }] : [],
+  );
+
+describe('toUIMessageStream', () => {
+  it('makes a handoff run one assistant message: a text part per call and a data-handoff part', async () => {
+    const billing = defineAgent('billing', () => from(['Your invoice ', 'is paid.']));
+    const assistant = routingAgent({ id: 'assistant', handoffs: [handoff({ agent: billing, condition: handoffFilters.topic(['invoice']) })] });
+    const { message: built, errors } = await message((pace) => assistant.events$('Where is my invoice?', { pace }));
+
+    expect(errors).toEqual([]);
+    expect(built.role).toBe('assistant');
+    expect(built.metadata).toMatchObject({ name: 'routing', success: true, runId: built.id });
+    // The routing agent's call relays the specialist's reply: two parts, the inner one nested under the outer call.
+    expect(textParts(built)).toEqual([
+      { agentId: 'assistant', status: 'done', text: 'Your invoice is paid.', state: 'done' },
+      { agentId: 'billing', status: 'done', text: 'Your invoice is paid.', state: 'done' },
+    ]);
+    const handoffs = built.parts.filter((part) => part.type === 'data-handoff');
+    expect(handoffs).toEqual([{ type: 'data-handoff', data: expect.objectContaining({ type: 'handoff', to: 'billing' }) }]);
+    const runParts = built.parts.flatMap((part) => (part.type === 'data-run' ? [(part.data as RunEvent).type] : []));
+    expect(runParts[0]).toBe('run-start');
+    expect(runParts.at(-1)).toBe('run-end');
+  });
+
+  it('makes a debate one text part per turn, in order, with the pattern messages as data-run parts', async () => {
+    const optimist = defineAgent('optimist', async function* () {
+      yield 'Ship ';
+      yield 'it.';
+    });
+    const skeptic = defineAgent('skeptic', async () => 'Wait.');
+    const debate = Patterns.debate({ agents: [optimist, skeptic], maxRounds: 2 });
+    const { message: built, errors } = await message((pace) => debate.events$('Friday?', { pace }));
+
+    expect(errors).toEqual([]);
+    expect(textParts(built).map(({ agentId, text }) => `${agentId}: ${text}`)).toEqual(['optimist: Ship it.', 'skeptic: Wait.', 'optimist: Ship it.', 'skeptic: Wait.']);
+    const said = built.parts.flatMap((part) => (part.type === 'data-run' && (part.data as RunEvent).type === 'message' ? [(part.data as { speaker: string }).speaker] : []));
+    expect(said).toEqual(['optimist', 'skeptic', 'optimist', 'skeptic']);
+    expect(built.metadata?.success).toBe(true);
+  });
+
+  it('shows a failing call as a failed text part with its call-error, and a failed run as an error', async () => {
+    const broken = defineAgent('broken', async function* () {
+      yield 'Half ';
+      throw new Error('model went away');
+    });
+    const { message: built, errors } = await message((pace) => observeRun('ask', 'go', (run) => invoke$(broken, 'go', { run }), { pace }));
+
+    expect(textParts(built)).toEqual([{ agentId: 'broken', status: 'failed', text: 'Half ', state: 'done' }]);
+    const failure = built.parts.find((part) => part.type === 'data-run' && (part.data as RunEvent).type === 'call-error');
+    expect((failure as { data: { error: { message: string } } }).data.error.message).toContain('model went away');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('model went away');
+    expect(built.metadata?.success).toBe(false);
+  });
+
+  it('ends with an error chunk when the events themselves fail', async () => {
+    const chunks = await collect(toUIMessageStream(new Observable<RunEvent>((subscriber) => subscriber.error(new Error('lost the run')))));
+    expect(chunks).toEqual([{ type: 'error', errorText: 'lost the run' }]);
+  });
+
+  it('lets the reader pace the run: unread, an agent that streams is not pulled ahead', async () => {
+    let pulled = 0;
+    const long = defineAgent('long', async function* () {
+      for (let index = 0; index < 1_000; index++) {
+        pulled++;
+        yield 'x';
+      }
+    });
+    const stream = toUIMessageStream((pace) => observeRun('long', 'go', (run) => invoke$(long, 'go', { run }), { pace }), { bufferSize: 4 });
+    const reader = stream.getReader();
+    await reader.read();
+    for (let tick = 0; tick < 50; tick++) await new Promise((resolve) => setImmediate(resolve));
+    expect(pulled).toBeLessThan(20);
+    let text = 0;
+    for (let next = await reader.read(); !next.done; next = await reader.read()) if (next.value.type === 'text-delta') text += next.value.delta.length;
+    expect(text).toBe(1_000);
+  });
+
+  it('cancels the run when the reader cancels', async () => {
+    let aborted = false;
+    const waiting = defineAgent('waiting', (_input, { signal }) => new Promise<string>(() => signal.addEventListener('abort', () => (aborted = true))));
+    const reader = toUIMessageStream((pace) => observeRun('wait', 'go', (run) => invoke$(waiting, 'go', { run }), { pace })).getReader();
+    const seen: string[] = [];
+    while (!seen.includes('text-start')) seen.push(((await reader.read()).value as RunUIMessageChunk).type);
+    await reader.cancel();
+    expect(aborted).toBe(true);
+  });
+
+  it('rejects unknown options with a ConfigError naming the field', () => {
+    expect(() => toUIMessageStream(from([]), { delivery: 'fast' } as never)).toThrow(ConfigError);
+    expect(() => toUIMessageStream(from([]), { bufersize: 3 } as never)).toThrow(/bufersize/);
+  });
+});
+
+describe('toUIMessageStreamResponse', () => {
+  const writer = defineAgent('writer', () => from(['Once ', 'upon ', 'a time.']));
+  const story: UIMessageStreamSource = (pace) => observeRun('story', 'go', (run) => invoke$(writer, 'go', { run }), { pace });
+
+  it('sends what the ai package sends for the same chunks: same bytes, same headers', async () => {
+    const ours = toUIMessageStreamResponse(story, { messageId: 'm1' });
+    const chunks = await collect(toUIMessageStream(story, { messageId: 'm1' }));
+    const normalise = (text: string) => text.replace(/"at":\d+/g, '"at":0').replace(/"durationMs":\d+/g, '"durationMs":0').replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, 'id');
+    const theirs = createUIMessageStreamResponse({ stream: new ReadableStream({ start: (c) => (chunks.forEach((chunk) => c.enqueue(asAiChunk(chunk))), c.close()) }) });
+
+    expect(normalise(await ours.text())).toBe(normalise(await theirs.text()));
+    expect([...ours.headers.entries()]).toEqual([...theirs.headers.entries()]);
+  });
+
+  it('is read by useChat\'s default transport into the assistant message', async () => {
+    const transport = new DefaultChatTransport<RunUIMessage>({ api: 'https://example.com/api/chat', fetch: async () => toUIMessageStreamResponse(story) });
+    const chunks = await transport.sendMessages({ trigger: 'submit-message', chatId: 'c', messageId: undefined, messages: [], abortSignal: undefined });
+    const messages = await collect(readUIMessageStream<RunUIMessage>({ stream: chunks, terminateOnError: true }));
+    expect(textParts(messages.at(-1) as RunUIMessage).map((part) => part.text)).toEqual(['Once upon a time.']);
+  });
+
+  it('cancels the run when the request signal aborts, and adds the given headers', async () => {
+    let aborted = false;
+    const waiting = defineAgent('waiting', (_input, { signal }) => new Promise<string>(() => signal.addEventListener('abort', () => (aborted = true))));
+    const controller = new AbortController();
+    const response = toUIMessageStreamResponse((pace) => observeRun('wait', 'go', (run) => invoke$(waiting, 'go', { run }), { pace }), {
+      signal: controller.signal,
+      headers: { 'x-run': 'wait' },
+    });
+    expect(response.headers.get('x-run')).toBe('wait');
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    while (!text.includes('text-start')) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    for (let next = await reader.read(); !next.done; next = await reader.read());
+    expect(aborted).toBe(true);
+  });
+});
