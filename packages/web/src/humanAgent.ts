@@ -71,7 +71,8 @@ export interface HumanAgent extends Agent {
   /**
    * Answers from an HTTP request: a `POST` with the JSON body `{ "callId": string, "text": string }`.
    * Resolves to `204` when answered, `400` for a bad body (the JSON response says which field),
-   * `404` when no such request is open, `405` for another method.
+   * `404` when no such request is open, `405` for another method, `413` for a body far longer than
+   * `maxTextLength` allows (reading stops there).
    */
   handleAnswer(request: Request): Promise<Response>;
   /** The requests open right now, oldest first. */
@@ -137,6 +138,8 @@ export function humanAgent(id: string, options: HumanAgentOptions = {}): HumanAg
   const { name, role, goal, prompt, maxTextLength } = parseConfig(HumanAgentOptionsSchema, options, 'humanAgent options');
   const toPrompt = (prompt as HumanAgentOptions['prompt']) ?? ((input: string) => input);
   const bodySchema = answerSchema(maxTextLength);
+  // Room for the longest text written entirely as JSON escapes (`\uXXXX`, 6 bytes a character) and the callId.
+  const maxBodyBytes = maxTextLength * 6 + 1_024;
   const waiting = new Map<string, Waiting>();
   const open$ = new BehaviorSubject<readonly InputRequest[]>([]);
   const publish = () => open$.next([...waiting.values()].map((entry) => entry.request));
@@ -181,7 +184,9 @@ export function humanAgent(id: string, options: HumanAgentOptions = {}): HumanAg
     if (request.method !== 'POST') return json(405, { error: { code: 'METHOD_NOT_ALLOWED', message: 'Answer with POST' } }, { allow: 'POST' });
     let body: unknown;
     try {
-      body = await request.json();
+      const text = await readBounded(request, maxBodyBytes);
+      if (text === undefined) return json(413, { error: { code: 'PAYLOAD_TOO_LARGE', message: `The body is longer than ${maxBodyBytes} bytes` } });
+      body = JSON.parse(text);
     } catch {
       return json(400, { error: { code: 'CONFIG_INVALID', message: 'The body must be JSON: { "callId": string, "text": string }' } });
     }
@@ -215,6 +220,24 @@ function abortReason(signal: AbortSignal): Error {
   const error = new Error('The call was cancelled before a person answered');
   error.name = 'AbortError';
   return error;
+}
+
+/** The body as text, or `undefined` when it is longer than `maxBytes` (reading stops there). */
+async function readBounded(request: Request, maxBytes: number): Promise<string | undefined> {
+  if (request.body === null) return '';
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = '';
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    size += next.value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    text += decoder.decode(next.value, { stream: true });
+  }
+  return text + decoder.decode();
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {

@@ -77,6 +77,8 @@ describe('humanAgent', () => {
     const tooLong = await person.handleAnswer(post({ callId, text: 'toolong' }));
     expect(tooLong.status).toBe(400);
     expect(((await tooLong.json()) as { error: { message: string } }).error.message).toContain('at most 5 characters');
+    const huge = await person.handleAnswer(post({ callId, text: 'x'.repeat(100_000) }));
+    expect(huge.status).toBe(413);
     const extraField = await person.handleAnswer(post({ callId, text: 'ok', admin: true }));
     expect(extraField.status).toBe(400);
     expect((await person.handleAnswer(post({ callId: 'guess', text: 'Ann' }))).status).toBe(404);
