@@ -167,6 +167,22 @@ describe('fromEventStream over a loopback server', () => {
     expect(() => fromEventStream('http://x', { retry: { delayMs: -1 } })).toThrow(/retry\.delayMs/);
   });
 
+  it("aborting the signal option errors with the signal's reason and stops reading", async () => {
+    const subject = new Subject<RunEvent>();
+    const server = await serve((request) => toEventStreamResponse(subject, { signal: request.signal }));
+    closers.push(server.close);
+    const aborter = new AbortController();
+    const error = new Promise((resolve) => fromEventStream(server.url, { signal: aborter.signal }).subscribe({ error: resolve }));
+    await new Promise<void>((resolve) => {
+      const connected = (): void => (subject.observed ? resolve() : void setTimeout(connected, 5));
+      connected();
+    });
+    aborter.abort(new Error('page closed'));
+    expect(await error).toMatchObject({ message: 'page closed' });
+    const early = await new Promise((resolve) => fromEventStream(server.url, { signal: aborter.signal }).subscribe({ error: resolve }));
+    expect(early).toMatchObject({ message: 'page closed' });
+  });
+
   it('unsubscribing aborts the fetch', async () => {
     let signal: AbortSignal | undefined;
     const fetchSpy: typeof fetch = (input, init) => {

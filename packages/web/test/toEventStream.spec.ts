@@ -40,6 +40,25 @@ describe('toEventStream', () => {
     expect(JSON.parse(messages[1]?.data ?? '')).toEqual({ name: 'Error', message: 'model overloaded', code: 'OVERLOADED', retryable: true });
   });
 
+  it('conflate keeps the latest of values that are not run events while the reader is behind', async () => {
+    const source = new Subject<number>();
+    const body = toEventStream(source, { bufferSize: 2, delivery: 'conflate' });
+    for (let n = 1; n <= 10; n++) source.next(n);
+    source.complete();
+    expect((await frames(body)).map((m) => [m.id, m.data])).toEqual([
+      ['0', '1'],
+      ['1', '10'],
+    ]);
+  });
+
+  it('pace with a plain Observable cannot hold it back: every value waits, none is lost', async () => {
+    const source = new Subject<number>();
+    const body = toEventStream(source, { bufferSize: 2 });
+    for (let n = 1; n <= 10; n++) source.next(n);
+    source.complete();
+    expect((await frames(body)).map((m) => m.data)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+  });
+
   it('refuses bad options with a ConfigError naming the field', () => {
     expect(() => toEventStream(of(1), { bufferSize: 0 })).toThrow(/bufferSize/);
     expect(() => toEventStream(of(1), { heartbeatMs: -1 })).toThrow(ConfigError);
