@@ -4,6 +4,8 @@ export interface Scene {
   readonly name: string;
   /** One line shown above the scene's output. */
   readonly title: string;
+  /** Runs only when named (`pnpm demo web`), never in the plain `pnpm demo` tour: it serves until stopped. */
+  readonly onlyWhenNamed?: boolean;
   /** Runs the scene on the real clock; resolves when it is done. */
   run(): Promise<void>;
 }

@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const selected = wanted.length === 0 ? scenes : scenes.filter((scene) => wanted.includes(scene.name));
+  const selected = wanted.length === 0 ? scenes.filter((scene) => scene.onlyWhenNamed !== true) : scenes.filter((scene) => wanted.includes(scene.name));
   for (const scene of selected) {
     console.log(`\n=== ${scene.name}: ${scene.title} ===`);
     await scene.run();

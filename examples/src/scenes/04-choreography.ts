@@ -1,7 +1,8 @@
 import { asyncScheduler } from 'rxjs';
 import { ChoreographyEngine, ChoreographySpec, DeadlockDetector, LivelockDetector } from '@rxagents/choreography';
 import { scriptedAgent } from '@rxagents/testing';
-import { liveAgent, liveModelsConfigured } from '../liveModels';
+import { articleCast, articleSpec } from '../cast/articleCast';
+import { liveModelsConfigured } from '../liveModels';
 import type { Scene } from '../Scene';
 
 /** research -> draft -> review printed as steps$ emits; then a spec with a cycle, warned about and run anyway. */
@@ -13,19 +14,11 @@ export const scene: Scene = {
     const stamp = (): string => `${String(asyncScheduler.now() - started).padStart(5)} ms`;
 
     console.log('1) The article: research -> draft -> review, each agent triggered by the previous one\'s event');
-    const article = ChoreographySpec.builder('article')
-      .initialEvent('start')
-      .interaction('research', 'system', 'researcher', 'start', 'researched', 'Collect sources on agent coordination')
-      .interaction('draft', 'researcher', 'writer', 'researched', 'drafted', 'Write a draft from the research')
-      .interaction('review', 'writer', 'reviewer', 'drafted', null, 'Review the draft')
-      .build();
-    const writer = scriptedAgent('writer', { reply: 'Agents that coordinate without a boss: a draft.', delay: 500 });
+    // With OPENAI_BASE_URL set, the cast's scripted agents are real models (docs/llm.md).
+    const { agents, writer } = articleCast();
     const engine = ChoreographyEngine.builder()
-      .spec(article)
-      // With OPENAI_BASE_URL set, liveAgent swaps each scripted agent for a real model (docs/llm.md).
-      .agent('researcher', liveAgent(scriptedAgent('researcher', { reply: '3 sources: RxJS docs, XState, Effect', delay: 400 })))
-      .agent('writer', liveAgent(writer))
-      .agent('reviewer', liveAgent(scriptedAgent('reviewer', { reply: 'Approved, ship it.', delay: 300 })))
+      .spec(articleSpec)
+      .agents(agents)
       .timeout(liveModelsConfigured() ? 180_000 : 5_000)
       .build();
     engine.busEvents$.subscribe((event) => console.log(`${stamp()}  event   ${event.name}${event.agentId === undefined ? '' : ` (from ${event.agentId})`}`));

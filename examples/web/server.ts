@@ -1,0 +1,169 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { asyncScheduler, finalize, type SchedulerLike, type Subscription } from 'rxjs';
+import { createRunRegistry, humanAgent, RunRegistryFullError, type HumanAgent } from '@rxagents/web';
+import { bundlePage } from './bundlePage';
+import { demoRun, StartRunSchema } from './demoRuns';
+import { toWebRequest, writeWebResponse } from './nodeBridge';
+import { AgentCalls, type AgentCallRecord } from './watchedAgent';
+
+/** Options of {@link startWebDemo}. */
+export interface WebDemoOptions {
+  /** The `examples/web` folder (where `page/` is). */
+  readonly webDir: string;
+  /** The port on 127.0.0.1; 0 (the default) picks a free one. */
+  readonly port?: number;
+  /**
+   * How long a run waits for a viewer after its last one left before it is cancelled, in ms: long
+   * enough for a reload to come back, short enough that a closed tab stops its agents soon. Default 5,000.
+   */
+  readonly viewerGraceMs?: number;
+  /** The clock of the grace period and of the run registry. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+/** The running demo server. */
+export interface WebDemo {
+  /** Where the page is, for example `http://127.0.0.1:5173/`. */
+  readonly url: string;
+  /** The agent calls of a run as the server saw them (what Stop and a closed tab must abort). */
+  agentCalls(runId: string): readonly AgentCallRecord[];
+  /** Whether the run is still running on the server. */
+  isRunning(runId: string): boolean;
+  /** Cancels every run and stops serving. */
+  close(): Promise<void>;
+}
+
+interface DemoRunState {
+  readonly calls: AgentCalls;
+  viewers: number;
+  finished: boolean;
+  grace?: Subscription;
+  /** The person's seat in the debate, when one joined. */
+  readonly human?: HumanAgent;
+}
+
+/**
+ * Serves the demo page and its API on 127.0.0.1 from Node's `http`, over the standard handlers of
+ * `@rxagents/web`:
+ *
+ * - `GET /` the page, `GET /app.js` its script (bundled by esbuild at start);
+ * - `POST /api/runs` `{ scene, topic?, human?, wordMs? }` starts a run in the run registry: `{ runId }`;
+ * - `GET /api/runs/:runId/events` watches it (Server-Sent Events, resumable with `Last-Event-ID`);
+ * - `POST /api/runs/:runId/cancel` stops it: every agent still running is aborted;
+ * - `POST /api/runs/:runId/answers` `{ callId, text }` is a person's answer, when they joined the debate.
+ *
+ * Runs outlive their viewers for a grace period (a reload resumes the same run), then are cancelled:
+ * closing the tab stops the agents.
+ */
+export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
+  const scheduler = options.scheduler ?? asyncScheduler;
+  const viewerGraceMs = options.viewerGraceMs ?? 5_000;
+  const [html, script] = await Promise.all([readFile(join(options.webDir, 'page', 'index.html'), 'utf8'), bundlePage(options.webDir)]);
+  const registry = createRunRegistry({ scheduler });
+  const runs = new Map<string, DemoRunState>();
+
+  const viewerLeft = (runId: string, state: DemoRunState): void => {
+    state.viewers -= 1;
+    if (state.viewers > 0 || state.finished) return;
+    state.grace?.unsubscribe();
+    state.grace = scheduler.schedule(() => {
+      if (state.viewers === 0) registry.cancel(runId);
+    }, viewerGraceMs);
+  };
+
+  const startRun = async (request: Request): Promise<Response> => {
+    const parsed = StartRunSchema.safeParse(await request.json().catch(() => undefined));
+    if (!parsed.success) return Response.json({ error: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') }, { status: 400 });
+    const human = parsed.data.human && parsed.data.scene === 'debate' ? humanAgent('you', { role: 'a person in the debate', prompt: lastLine }) : undefined;
+    const state: DemoRunState = { calls: new AgentCalls(), viewers: 0, finished: false, ...(human === undefined ? {} : { human }) };
+    // `finished` once the run completed, failed or was cancelled.
+    const events$ = demoRun(parsed.data, state.calls, human).pipe(finalize(() => (state.finished = true)));
+    // Let go of the runs the registry forgot (finished and expired) before holding a new one.
+    for (const known of runs.keys()) if (!registry.has(known)) runs.delete(known);
+    let runId: string;
+    try {
+      ({ runId } = registry.start(events$));
+    } catch (error) {
+      if (error instanceof RunRegistryFullError) return Response.json({ error: error.message }, { status: 503 });
+      throw error;
+    }
+    runs.set(runId, state);
+    // Nobody may ever watch it: the grace period applies from the start.
+    state.viewers = 1;
+    viewerLeft(runId, state);
+    return Response.json({ runId }, { status: 201 });
+  };
+
+  const watchRun = async (runId: string, request: Request, res: ServerResponse): Promise<void> => {
+    const state = runs.get(runId);
+    const response = registry.response(runId, request);
+    if (state === undefined || response.status !== 200) return writeWebResponse(response, res);
+    state.viewers += 1;
+    state.grace?.unsubscribe();
+    try {
+      await writeWebResponse(response, res);
+    } finally {
+      viewerLeft(runId, state);
+    }
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const request = await toWebRequest(req, res);
+    const { pathname } = new URL(request.url);
+    const [, api, runsSegment, runId, action] = pathname.split('/');
+    if (request.method === 'GET' && (pathname === '/' || pathname === '/index.html')) {
+      return writeWebResponse(new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } }), res);
+    }
+    if (request.method === 'GET' && pathname === '/app.js') {
+      return writeWebResponse(new Response(script, { headers: { 'content-type': 'text/javascript; charset=utf-8' } }), res);
+    }
+    if (api === 'api' && runsSegment === 'runs') {
+      if (request.method === 'POST' && runId === undefined) return writeWebResponse(await startRun(request), res);
+      if (request.method === 'GET' && runId !== undefined && action === 'events') return watchRun(runId, request, res);
+      if (request.method === 'POST' && runId !== undefined && action === 'cancel') {
+        const known = registry.has(runId);
+        registry.cancel(runId);
+        return writeWebResponse(new Response(null, { status: known ? 204 : 404 }), res);
+      }
+      if (request.method === 'POST' && runId !== undefined && action === 'answers') {
+        const human = runs.get(runId)?.human;
+        return writeWebResponse(human === undefined ? new Response('No person in this run', { status: 404 }) : await human.handleAnswer(request), res);
+      }
+    }
+    return writeWebResponse(new Response('Not found', { status: 404 }), res);
+  };
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      console.error(error);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    agentCalls: (runId) => runs.get(runId)?.calls.list() ?? [],
+    isRunning: (runId) => runs.get(runId)?.finished === false,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const state of runs.values()) state.grace?.unsubscribe();
+        registry.close();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** What a person in the debate is asked: the last line of a debater's prompt ("Round 2: give your contribution."). */
+function lastLine(prompt: string): string {
+  return prompt.trim().split('\n').at(-1) ?? prompt;
+}

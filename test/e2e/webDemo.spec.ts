@@ -1,0 +1,121 @@
+import { join } from 'node:path';
+import { lastValueFrom, toArray } from 'rxjs';
+import type { Browser, Page } from 'playwright-core';
+import { reduceRunView, emptyRunView, type RunEvent } from '@rxagents/core';
+import { fromEventStream } from '@rxagents/web/client';
+import { startWebDemo, type WebDemo } from '../../examples/web/server';
+import { describeInChromium, launchChromium, until } from './chromium';
+
+// The demo page in headless Chromium against the real demo server (in this process, so the test can
+// see what the server sees: which agent calls are still running, which were aborted). Every wait is for
+// a state of the page or of the server, never for a length of time.
+
+jest.setTimeout(30_000);
+
+describeInChromium('the web demo page in Chromium', () => {
+  let demo: WebDemo;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    [demo, browser] = await Promise.all([startWebDemo({ webDir: join(__dirname, '..', '..', 'examples', 'web'), viewerGraceMs: 500 }), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(demo.url);
+  });
+  afterEach(async () => {
+    if (!page.isClosed()) await page.close();
+  });
+
+  const start = async (options: { scene?: 'debate' | 'article'; speed?: '15' | '40' | '150'; human?: boolean } = {}): Promise<string> => {
+    await page.selectOption('#scene', options.scene ?? 'debate');
+    await page.selectOption('#speed', options.speed ?? '15');
+    if (options.human === true) await page.check('#human');
+    await page.click('#start');
+    await page.waitForSelector('body[data-run-id]');
+    return (await page.getAttribute('body', 'data-run-id')) as string;
+  };
+  const status = (value: string) => page.waitForSelector(`#status[data-status="${value}"]`);
+  /** A turn on the page that is still being written and already has text: tokens arrive as they stream. */
+  const aTurnMidway = () => page.waitForFunction(() => [...document.querySelectorAll('.turn[data-status="running"]')].some((turn) => (turn.textContent ?? '').trim() !== ''));
+  /** Every call the server made for the run ended, and at least one was aborted. */
+  const everyAgentAborted = async (runId: string): Promise<void> => {
+    await until(() => !demo.isRunning(runId) && demo.agentCalls(runId).every((call) => call.state !== 'running'));
+    expect(demo.agentCalls(runId).some((call) => call.state === 'aborted')).toBe(true);
+  };
+  /** All of a run's events, read from the server as a late viewer. */
+  const serverEvents = (runId: string): Promise<RunEvent[]> => lastValueFrom(fromEventStream(new URL(`api/runs/${runId}/events`, demo.url).href).pipe(toArray()));
+
+  it('streams a debate into the page, token by token, and shows the result, the rounds and the metrics', async () => {
+    const runId = await start();
+    await aTurnMidway();
+    await page.waitForFunction(() => Number(document.querySelector('tr[data-source="architecture-debate"] td.delivered')?.textContent) >= 1);
+    await status('completed');
+    expect(await page.textContent('#result')).toContain('accountant: Signed off: billing alone, budget capped.');
+    expect(await page.textContent('.panel[data-agent="judge"]')).toContain('CONVERGED: extract billing only');
+    expect(await page.$$eval('#timeline li[data-type="round-end"]', (items) => items.length)).toBe(3);
+    expect(await page.textContent('tr[data-source="architecture-debate"] td.delivered')).toBe('9');
+    expect(await page.textContent('tr[data-source="architecture-debate"] td.dropped')).toBe('0');
+    expect(demo.agentCalls(runId).map((call) => call.state)).toEqual(Array(12).fill('ended'));
+  });
+
+  it('runs the article choreography: each agent a panel, its steps on the timeline', async () => {
+    await start({ scene: 'article' });
+    await aTurnMidway();
+    await status('completed');
+    expect(await page.$$eval('.panel', (panels) => panels.map((panel) => panel.getAttribute('data-agent')))).toEqual(['researcher', 'writer', 'reviewer']);
+    expect(await page.textContent('.panel[data-agent="reviewer"] .turn')).toBe('Approved, ship it.');
+    const steps = await page.$$eval('#timeline li[data-type="step"]', (items) => items.map((item) => item.textContent));
+    expect(steps).toEqual([expect.stringContaining('step research by researcher: done'), expect.stringContaining('step draft by writer: done'), expect.stringContaining('step review by reviewer: done')]);
+  });
+
+  it('Stop cancels the run on the server: every agent still running is aborted', async () => {
+    const runId = await start({ speed: '150' });
+    await aTurnMidway();
+    await page.click('#stop');
+    await status('stopped');
+    await everyAgentAborted(runId);
+  });
+
+  it('closing the tab mid-run cancels the run on the server the same way', async () => {
+    const runId = await start({ speed: '150' });
+    await aTurnMidway();
+    await page.close();
+    await everyAgentAborted(runId);
+  });
+
+  it('a reload mid-run resumes after the last event the page saw: nothing missing, nothing twice', async () => {
+    const runId = await start({ speed: '40' });
+    await page.waitForFunction(() => Number(document.querySelector('#events')?.getAttribute('data-count')) >= 15);
+    await page.reload();
+    await status('completed');
+    expect(Number(await page.getAttribute('#resumed', 'data-after'))).toBeGreaterThanOrEqual(15);
+    const events = await serverEvents(runId);
+    expect(Number(await page.getAttribute('#events', 'data-count'))).toBe(events.length);
+    const view = events.reduce(reduceRunView, emptyRunView);
+    const onPage = await page.$$eval('.turn', (turns) => turns.map((turn) => [turn.getAttribute('data-call-id') ?? '', turn.textContent ?? '']));
+    const byCallId = (a: string[], b: string[]) => (a[0] as string).localeCompare(b[0] as string);
+    expect(onPage.sort(byCallId)).toEqual(view.nodes.filter((node) => node.kind === 'call').map((node) => [node.callId, node.text]).sort(byCallId));
+    expect(onPage).toHaveLength(12);
+  });
+
+  it('a person who joins the debate answers in the page, and the debaters after them hear it', async () => {
+    const runId = await start({ human: true });
+    await page.waitForSelector('#ask:not([hidden])');
+    expect(await page.textContent('#ask-prompt')).toBe('Your turn: You are you. Round 1: give your contribution.');
+    await page.fill('#answer', 'Keep the monolith; fix the flaky tests first.');
+    await page.click('#ask button[type="submit"]');
+    await page.waitForFunction(() => document.querySelector('.panel[data-agent="you"] .turn')?.textContent === 'Keep the monolith; fix the flaky tests first.');
+    await until(() => demo.agentCalls(runId).some((call) => call.agentId === 'operator'));
+    expect(demo.agentCalls(runId).find((call) => call.agentId === 'operator')?.input).toContain('Keep the monolith; fix the flaky tests first.');
+    // The debate cannot end without the person's next turns: Stop ends it, aborting whoever is working.
+    await page.click('#stop');
+    await status('stopped');
+    await everyAgentAborted(runId);
+  });
+});
