@@ -124,7 +124,7 @@ export class DriverLoop<T> extends Subscription {
       run: this.run,
     });
     this.phase = 'waiting';
-    this.watch(batch$, new BatchObserver(this));
+    this.watch(batch$, new ResultObserver<T, AgentResult>(this, (result) => result, 'check'));
   }
 
   /** Calls the next routed agent, or moves on to the termination check when none is left or one failed. */
@@ -141,7 +141,7 @@ export class DriverLoop<T> extends Subscription {
     // A bug in the pattern's prompt, not the agent's failure: it ends the run rather than being recorded.
     if (typeof prompt !== 'string') throw new TypeError(`${model.pattern}: the prompt for ${JSON.stringify(ref.id)} gave ${String(prompt)}; return the text to send`);
     this.phase = 'waiting';
-    this.watch(callAgent(ref, prompt, this.callOptions), new CallObserver(this));
+    this.watch(callAgent(ref, prompt, this.callOptions), new ResultObserver(this, callResult, 'call'));
   }
 
   /** Subscribes `observer` to `source` as the work in flight; stopped with the run, even during `subscribe`. */
@@ -215,41 +215,27 @@ export class DriverLoop<T> extends Subscription {
   }
 }
 
-/** Observes one agent call of the loop: its result, then the loop goes on. */
-class CallObserver<T> extends Subscriber<AgentCallResult> {
-  constructor(private readonly loop: DriverLoop<T>) {
-    super();
-  }
-
-  protected override _next(result: AgentCallResult): void {
-    try {
-      this.loop.receive(result.success ? result : { ...result, timedOut: result.error instanceof AgentTimeoutError });
-    } catch (error: unknown) {
-      this.unsubscribe();
-      this.loop.fail(error);
-    }
-  }
-
-  protected override _error(error: unknown): void {
-    this.unsubscribe();
-    this.loop.fail(error);
-  }
-
-  protected override _complete(): void {
-    this.unsubscribe();
-    this.loop.resume('call');
-  }
+/** An agent call's result as the loop records it: a failure says whether it was a timeout. */
+function callResult(result: AgentCallResult): AgentResult {
+  return result.success ? result : { ...result, timedOut: result.error instanceof AgentTimeoutError };
 }
 
-/** Observes a batch from {@link dispatchAgents}: each result, then the termination check. */
-class BatchObserver<T> extends Subscriber<AgentResult> {
-  constructor(private readonly loop: DriverLoop<T>) {
+/**
+ * Observes what the loop waits for that yields agent results (one call, or a batch from
+ * {@link dispatchAgents}): each result, then the loop goes on at `then`.
+ */
+class ResultObserver<T, R> extends Subscriber<R> {
+  constructor(
+    private readonly loop: DriverLoop<T>,
+    private readonly toResult: (result: R) => AgentResult,
+    private readonly then: Phase,
+  ) {
     super();
   }
 
-  protected override _next(result: AgentResult): void {
+  protected override _next(result: R): void {
     try {
-      this.loop.receive(result);
+      this.loop.receive(this.toResult(result));
     } catch (error: unknown) {
       this.unsubscribe();
       this.loop.fail(error);
@@ -263,7 +249,7 @@ class BatchObserver<T> extends Subscriber<AgentResult> {
 
   protected override _complete(): void {
     this.unsubscribe();
-    this.loop.resume('check');
+    this.loop.resume(this.then);
   }
 }
 
