@@ -1,6 +1,7 @@
-import { Observable, type Subscriber } from 'rxjs';
+import { Observable } from 'rxjs';
 import type { ChoreographyEvent } from './ChoreographyEvent';
 import type { EventBus } from './EventBus';
+import { Subscribers } from './internal/Subscribers';
 
 /**
  * The default {@link EventBus}: in-process, synchronous, trampolined.
@@ -23,9 +24,7 @@ import type { EventBus } from './EventBus';
  * ```
  */
 export class InMemoryEventBus implements EventBus {
-  readonly #subscribers = new Set<Subscriber<ChoreographyEvent>>();
-  /** The subscribers as an array, for delivery; rebuilt after a subscriber comes or goes, not per event. */
-  #snapshot: readonly Subscriber<ChoreographyEvent>[] | undefined = undefined;
+  readonly #subscribers = new Subscribers<ChoreographyEvent>();
   #queue: ChoreographyEvent[] = [];
   #head = 0;
   #delivering = false;
@@ -37,12 +36,7 @@ export class InMemoryEventBus implements EventBus {
       subscriber.complete();
       return undefined;
     }
-    this.#subscribers.add(subscriber);
-    this.#snapshot = undefined;
-    return () => {
-      this.#subscribers.delete(subscriber);
-      this.#snapshot = undefined;
-    };
+    return this.#subscribers.add(subscriber);
   });
 
   /** Whether {@link InMemoryEventBus.close} has been called. */
@@ -61,8 +55,7 @@ export class InMemoryEventBus implements EventBus {
         const next = this.#queue[this.#head] as ChoreographyEvent;
         this.#head += 1;
         // Each event goes to the subscribers there when its delivery starts, as a copy would.
-        this.#snapshot ??= [...this.#subscribers];
-        for (const subscriber of this.#snapshot) subscriber.next(next);
+        this.#subscribers.next(next);
       }
     } finally {
       this.#queue = [];
@@ -77,9 +70,6 @@ export class InMemoryEventBus implements EventBus {
     this.#closed = true;
     this.#queue = [];
     this.#head = 0;
-    const subscribers = [...this.#subscribers];
-    this.#subscribers.clear();
-    this.#snapshot = undefined;
-    for (const subscriber of subscribers) subscriber.complete();
+    this.#subscribers.complete();
   }
 }

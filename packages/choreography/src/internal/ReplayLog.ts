@@ -1,4 +1,5 @@
-import { Observable, type Subscriber } from 'rxjs';
+import { Observable } from 'rxjs';
+import { Subscribers } from './Subscribers';
 
 /**
  * What a run heard, kept for replay: `items$` replays every item so far to each subscriber, then
@@ -16,8 +17,7 @@ import { Observable, type Subscriber } from 'rxjs';
  */
 export class ReplayLog<T> {
   readonly #items: T[] = [];
-  readonly #subscribers = new Set<Subscriber<T>>();
-  #snapshot: readonly Subscriber<T>[] | undefined = undefined;
+  readonly #subscribers = new Subscribers<T>();
   #completed = false;
 
   /** Every item so far, then each new one, then completion once the log is completed. */
@@ -28,30 +28,20 @@ export class ReplayLog<T> {
       subscriber.complete();
       return undefined;
     }
-    this.#subscribers.add(subscriber);
-    this.#snapshot = undefined;
-    return () => {
-      this.#subscribers.delete(subscriber);
-      this.#snapshot = undefined;
-    };
+    return this.#subscribers.add(subscriber);
   });
 
   /** Adds an item and hands it to every current subscriber; ignored once completed. */
   next(item: T): void {
     if (this.#completed) return;
     this.#items.push(item);
-    if (this.#subscribers.size === 0) return;
-    this.#snapshot ??= [...this.#subscribers];
-    for (const subscriber of this.#snapshot) subscriber.next(item);
+    if (this.#subscribers.size > 0) this.#subscribers.next(item);
   }
 
   /** Completes every subscriber, now and to come; later items are ignored. */
   complete(): void {
     if (this.#completed) return;
     this.#completed = true;
-    const subscribers = [...this.#subscribers];
-    this.#subscribers.clear();
-    this.#snapshot = undefined;
-    for (const subscriber of subscribers) subscriber.complete();
+    this.#subscribers.complete();
   }
 }
