@@ -1,5 +1,6 @@
 // Checks every built package the way a consumer sees it: publint (package.json and exports) and
-// @arethetypeswrong/cli (types resolve for ESM, CJS and bundlers). Run after `pnpm build`.
+// @arethetypeswrong/cli (types resolve for ESM, CJS and bundlers), then compiles the benchmarks and
+// bench/src/distConsumer.ts against the built .d.ts files, as a user's project sees them. Run after `pnpm build`.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +23,13 @@ for (const name of readdirSync(join(root, 'packages')).sort()) {
       console.log(`FAIL  ${tool.padEnd(8)} @rxagents/${name}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
     }
   }
+}
+try {
+  execFileSync(bin('tsc'), ['-p', 'bench/tsconfig.json', '--noEmit'], { cwd: root, stdio: 'pipe', encoding: 'utf8' });
+  console.log('ok    tsc      bench/ and bench/src/distConsumer.ts against the built types');
+} catch (error) {
+  failed += 1;
+  console.log(`FAIL  tsc      bench/ against the built types\n${error.stdout ?? ''}${error.stderr ?? ''}`);
 }
 if (failed > 0) {
   console.log(`${failed} package check(s) failed`);

@@ -100,7 +100,7 @@ export { UnknownParticipantError } from './errors/UnknownParticipantError';
  * ```
  */
 export type AgentRef = AgentRefType;
-export { AgentRefFunctions as AgentRef };
+export const AgentRef: typeof AgentRefFunctions = AgentRefFunctions;
 
 /**
  * Decides, from one snapshot of a run, whether it goes on; as a value, the factories and combinators of
@@ -126,7 +126,7 @@ export { AgentRefFunctions as AgentRef };
  * ```
  */
 export type TerminationCondition<T> = TerminationConditionType<T>;
-export { TerminationConditionFunctions as TerminationCondition };
+export const TerminationCondition: typeof TerminationConditionFunctions = TerminationConditionFunctions;
 
 /**
  * Everything a backend needs to run a pattern: agents, the five phases' functions, termination, backend;
@@ -161,7 +161,7 @@ export { TerminationConditionFunctions as TerminationCondition };
  * ```
  */
 export type ExecutionModel<T> = ExecutionModelType<T>;
-export { ExecutionModelFunctions as ExecutionModel };
+export const ExecutionModel: typeof ExecutionModelFunctions = ExecutionModelFunctions;
 
 /**
  * Decides who speaks next in a conversation; as a value, `roundRobin`, `freeForAll`, `addressed` and `custom`.
@@ -183,7 +183,7 @@ export { ExecutionModelFunctions as ExecutionModel };
  * ```
  */
 export type TurnPolicy = TurnPolicyType;
-export { TurnPolicyFunctions as TurnPolicy };
+export const TurnPolicy: typeof TurnPolicyFunctions = TurnPolicyFunctions;
 
 /**
  * The projection of a conversation: what every participant and observer sees; as a value, `initial`, `fold` and `transcript`.
@@ -208,7 +208,7 @@ export { TurnPolicyFunctions as TurnPolicy };
  * ```
  */
 export type ConversationState = ConversationStateType;
-export { ConversationStateFunctions as ConversationState };
+export const ConversationState: typeof ConversationStateFunctions = ConversationStateFunctions;
 
 /**
  * Turns votes into a decision; the run's status is `deadlocked` when there is no winner; as a value, `majority` and `unanimous`.
@@ -225,7 +225,7 @@ export { ConversationStateFunctions as ConversationState };
  * ```
  */
 export type VotingAggregation = VotingAggregationType;
-export { VotingAggregationFunctions as VotingAggregation };
+export const VotingAggregation: typeof VotingAggregationFunctions = VotingAggregationFunctions;
 
 /**
  * How a pattern uses its channel: a discriminated union on `kind`; as a value, `conversation`, `fanIn`
@@ -257,4 +257,4 @@ export { VotingAggregationFunctions as VotingAggregation };
  * ```
  */
 export type ChannelExecutionStrategy<T> = ChannelExecutionStrategyType<T>;
-export { ChannelExecutionStrategyFunctions as ChannelExecutionStrategy };
+export const ChannelExecutionStrategy: typeof ChannelExecutionStrategyFunctions = ChannelExecutionStrategyFunctions;
