@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchFigure, BenchSuite } from './BenchSuite';
 
@@ -13,15 +15,57 @@ function meets(figure: BenchFigure): boolean | undefined {
   return op === '>=' ? v >= limit : op === '<=' ? v <= limit : op === '<' ? v < limit : v > limit;
 }
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2).filter((arg) => arg !== '--');
-  const json = args.includes('--json');
-  const wanted = args.filter((arg) => !arg.startsWith('--'));
+/** The line a suite's process prints its figures on, read by the parent process. */
+const FIGURES_MARK = '@@rxagents-bench-figures ';
+
+/** In a suite's own process: runs that one suite and prints its log lines and then its figures. */
+async function runChild(name: string, json: boolean): Promise<void> {
+  const suite = (await loadSuites()).find((candidate) => candidate.name === name);
+  if (suite === undefined) throw new Error(`unknown suite ${name}`);
+  const figures = await suite.run(json ? () => undefined : (line) => console.log(`  ${line}`));
+  console.log(FIGURES_MARK + JSON.stringify(figures));
+}
+
+/**
+ * Runs one suite in a fresh Node process (same flags: `--expose-gc`, the tsx loader) and returns its figures.
+ * A fresh process per suite keeps the JIT's type feedback of one suite (a channel used with every strategy,
+ * say) from slowing another suite's measurement of the same code.
+ */
+function runInProcess(name: string, json: boolean): Promise<Record<string, BenchFigure>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...(json ? ['--json'] : [])], {
+      env: { ...process.env, RXAGENTS_BENCH_SUITE: name },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let figures: Record<string, BenchFigure> | undefined;
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.startsWith(FIGURES_MARK)) figures = JSON.parse(line.slice(FIGURES_MARK.length)) as Record<string, BenchFigure>;
+      else console.log(line);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0 && figures !== undefined) resolve(figures);
+      else reject(new Error(`suite ${name} exited with code ${code}${figures === undefined ? ' before printing its figures' : ''}`));
+    });
+  });
+}
+
+async function loadSuites(): Promise<BenchSuite[]> {
   const suites: BenchSuite[] = [];
   for (const file of readdirSync(suitesDir).filter((f) => f.endsWith('.ts')).sort()) {
     const module = (await import(pathToFileURL(join(suitesDir, file)).href)) as { suite?: BenchSuite };
     if (module.suite !== undefined) suites.push(module.suite);
   }
+  return suites;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2).filter((arg) => arg !== '--');
+  const json = args.includes('--json');
+  const child = process.env.RXAGENTS_BENCH_SUITE;
+  if (child !== undefined) return runChild(child, json);
+  const wanted = args.filter((arg) => !arg.startsWith('--'));
+  const suites = await loadSuites();
   const unknown = wanted.filter((name) => !suites.some((suite) => suite.name === name));
   if (unknown.length > 0) {
     console.error(`Unknown suite: ${unknown.join(', ')}. Suites: ${suites.map((suite) => suite.name).join(', ')}`);
@@ -36,12 +80,11 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  if (!json) console.log(`packages from ${patternsEntry.replace(/\/patterns\/.*$/, '/*/dist/').replace(/^.*\/(packages|node_modules)\//, '$1/')}`);
+  if (!json) console.log(`packages from ${patternsEntry.replace(/\/patterns\/.*$/, '/*/dist/').replace(/^.*\/(packages|node_modules)\//, '$1/')}, each suite in a fresh process`);
   const report: Record<string, Record<string, number>> = {};
   for (const suite of selected) {
-    const log = json ? () => undefined : (line: string) => console.log(`  ${line}`);
     if (!json) console.log(`\n== ${suite.name} ==`);
-    const figures = await suite.run(log);
+    const figures = await runInProcess(suite.name, json);
     report[suite.name] = Object.fromEntries(Object.entries(figures).map(([key, figure]) => [key, figure.value]));
     if (!json) {
       for (const [key, figure] of Object.entries(figures)) {
