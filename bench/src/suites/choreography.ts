@@ -14,7 +14,6 @@ async function measure(run: () => Promise<unknown> | unknown): Promise<number> {
   for (let i = 0; i < WARM_UPS; i += 1) await run();
   const times: number[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
-    global.gc?.();
     const start = process.hrtime.bigint();
     await run();
     times.push(Number(process.hrtime.bigint() - start) / 1e9);
@@ -37,11 +36,9 @@ function measurePair(small: () => unknown, large: () => unknown, batch: number, 
   const smallTimes: number[] = [];
   const largeTimes: number[] = [];
   for (let round = 0; round < rounds; round += 1) {
-    global.gc?.();
     let start = process.hrtime.bigint();
     for (let i = 0; i < batch; i += 1) small();
     smallTimes.push(Number(process.hrtime.bigint() - start) / 1e9 / batch);
-    global.gc?.();
     start = process.hrtime.bigint();
     large();
     largeTimes.push(Number(process.hrtime.bigint() - start) / 1e9);

@@ -36,6 +36,22 @@ function nested(agent: Agent): number {
   return seen;
 }
 
+let lastEvent: unknown;
+
+/**
+ * The floor of a per-delta event: `stream()` alone, whose subscriber builds one object shaped like a
+ * `text-delta` event per chunk and keeps it (as a consumer that holds the latest event does). No run, no
+ * forwarding: only the allocation every lossless event stream pays per delta.
+ */
+function floor(agent: Agent): number {
+  let seen = 0;
+  stream(agent, 'go').subscribe((delta) => {
+    lastEvent = { type: 'text-delta', runId: 'r', callId: 'c', parentCallId: 'p', at: seen, agentId: 'writer', delta };
+    seen++;
+  });
+  return seen;
+}
+
 function heapMB(): number {
   global.gc?.();
   global.gc?.();
@@ -106,24 +122,27 @@ export const suite: BenchSuite = {
   async run(log) {
     const agent = chunky(DELTAS);
     for (let i = 0; i < WARM_UPS; i++) {
-      if (direct(agent) !== DELTAS || nested(agent) !== DELTAS) throw new Error('a delta went missing');
+      if (direct(agent) !== DELTAS || nested(agent) !== DELTAS || floor(agent) !== DELTAS) throw new Error('a delta went missing');
     }
     const ratios: number[] = [];
     const directTimes: number[] = [];
     const nestedTimes: number[] = [];
+    const floorRatios: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      global.gc?.();
       let start = process.hrtime.bigint();
       direct(agent);
       const d = seconds(start);
-      global.gc?.();
       start = process.hrtime.bigint();
       nested(agent);
       const n = seconds(start);
       directTimes.push(d);
       nestedTimes.push(n);
       ratios.push(n / d);
+      start = process.hrtime.bigint();
+      floor(agent);
+      floorRatios.push(seconds(start) / d);
     }
+    if (lastEvent === undefined) throw new Error('the floor built no event');
     log(`1,000,000 deltas: stream() alone ${(DELTAS / median(directTimes) / 1e6).toFixed(2)} M/s, as run events two levels deep ${(DELTAS / median(nestedTimes) / 1e6).toFixed(2)} M/s`);
     const stalled = await conflatedHeap();
     log(`10,000,000 deltas into a stalled reader (conflate, buffer 256): heap grew ${stalled.grownMB.toFixed(1)} MB, delivered as ${stalled.deltas} merged deltas`);
@@ -134,6 +153,10 @@ export const suite: BenchSuite = {
         value: median(ratios),
         label: 'time to stream 1,000,000 deltas as text-delta events of a two-level nested run / through stream() directly (median of per-round ratios)',
         bar: { op: '<=', limit: 1.5 },
+      },
+      eventFloor: {
+        value: median(floorRatios),
+        label: 'the least eventOverhead can be: stream() whose subscriber allocates and keeps one text-delta-shaped object per chunk / stream() alone',
       },
       conflatedHeapMB: {
         value: stalled.grownMB,

@@ -63,7 +63,6 @@ export const suite: BenchSuite = {
     const heapBefore = process.memoryUsage().heapUsed;
     for (let round = 0; round < ROUNDS; round += 1) {
       const timeChain = async (): Promise<number> => {
-        global.gc?.();
         const start = process.hrtime.bigint();
         const results = await chain.execute(handoff, context);
         const time = seconds(start);
@@ -71,7 +70,6 @@ export const suite: BenchSuite = {
         return time;
       };
       const timeLoop = async (): Promise<number> => {
-        global.gc?.();
         const start = process.hrtime.bigint();
         await handLoop(agents, 'invoice-42');
         return seconds(start);
@@ -81,7 +79,6 @@ export const suite: BenchSuite = {
       const chainTime = chainFirst ? await timeChain() : 0;
       const loopTime = await timeLoop();
       const chainTimeLate = chainFirst ? chainTime : await timeChain();
-      global.gc?.();
       const invokeStart = process.hrtime.bigint();
       await invokeLoop(agents);
       invokeRatios.push(seconds(invokeStart) / loopTime);

@@ -46,7 +46,6 @@ async function measurePair(small: () => Promise<void>, large: () => Promise<void
   const largeTimes: number[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const [run, times] of [[small, smallTimes], [large, largeTimes]] as const) {
-      global.gc?.();
       const start = process.hrtime.bigint();
       await run();
       times.push(Number(process.hrtime.bigint() - start) / 1e9);
@@ -112,7 +111,6 @@ async function measureAlternating(a: () => Promise<unknown>, b: () => Promise<un
   }
   for (let round = 0; round < DEBATE_TIMINGS; round += 1) {
     for (const [run, times] of [[batch(a), timesA], [batch(b), timesB]] as const) {
-      global.gc?.();
       const start = process.hrtime.bigint();
       await run();
       times.push(Number(process.hrtime.bigint() - start) / 1e9);

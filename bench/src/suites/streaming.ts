@@ -25,7 +25,6 @@ async function race(contenders: Record<string, Run>, rounds: number, items: numb
   for (const run of Object.values(contenders)) await run();
   for (let round = 0; round < rounds; round++) {
     for (const [name, run] of Object.entries(contenders)) {
-      global.gc?.();
       times[name]!.push(await seconds(run));
     }
   }
