@@ -46,5 +46,6 @@ export { traceRun } from './events/traceRun';
 export { observeRun, type ObserveRunOptions, type RunEventsOptions } from './events/observeRun';
 export { emitCustom } from './events/emitCustom';
 export { runView, reduceRunView, emptyRunView, type RunView, type RunNode, type RunNodeStatus, type RunUsage } from './events/runView';
-export { runEventStream, type RunDelivery, type RunEventStreamOptions } from './events/runEventStream';
+export { runEventStream, type RunEventStreamOptions } from './events/runEventStream';
+export { DeliveryBuffer, type RunDelivery } from './events/DeliveryBuffer';
 export { emitUsage, type UsageReport } from './events/emitUsage';

@@ -1,8 +1,7 @@
 import { asyncScheduler, isObservable, type Observable, type SchedulerLike } from 'rxjs';
 import { z } from 'zod';
-import { ConfigError, configRules, parseConfig, type RunContext, type RunDelivery } from '@rxagents/core';
+import { ConfigError, configRules, DeliveryBuffer, parseConfig, type RunContext, type RunDelivery } from '@rxagents/core';
 import { encodeFrame, eventStreamBody, type Frame } from './internal/eventStreamBody';
-import { ValueBuffer } from './internal/ValueBuffer';
 
 /**
  * What {@link toEventStream} and {@link toEventStreamResponse} stream: an Observable, or a function that
@@ -130,7 +129,7 @@ export function eventStreamFrom<T>(
     throw new ConfigError('toEventStream', [{ path: 'source', rule: 'must be an Observable or a function returning one', received: source }]);
   }
   const { bufferSize, delivery, heartbeatMs, scheduler, event } = options;
-  const buffer = new ValueBuffer<T>(bufferSize, delivery === 'conflate');
+  const buffer = new DeliveryBuffer<T>(bufferSize, delivery);
   const pace = delivery === 'pace' ? () => buffer.gate() : undefined;
   const frame = frameMaker(event);
   let nextId = 0;
