@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ChannelKeys } from './channelKeys';
 import { type ChannelEnd, ChannelEndSchema, ordinalOf } from './channelProtocol';
-import { parseField } from './protocol';
+import { fieldOf, parseField } from './protocol';
 
 /** What Redis says about a channel at one moment: its consumers, its stream's ends, and whether it ended. */
 export interface ChannelView {
@@ -41,6 +41,8 @@ export async function readView(redis: Redis, keys: ChannelKeys): Promise<Channel
   const liveMin = livePositions.length === 0 ? undefined : Math.min(...livePositions.map((position) => (Number.isSafeInteger(position) ? position : 0)));
   const firstOrdinal = ordinalOf(first[0]?.[0] ?? '');
   const last = ordinalOf(newest[0]?.[0] ?? '') ?? 0;
+  // The end entry is not an item: it takes no room in the buffer.
+  const itemsLast = endRaw !== null && !(fieldOf(newest[0]?.[1] ?? null, 'entry') ?? '').includes('"kind":"item"') ? Math.max(0, last - 1) : last;
   const floor = firstOrdinal === undefined ? last : firstOrdinal - 1;
   const end = endRaw === null ? undefined : parseField(ChannelEndSchema, endRaw, 'end');
   return {
@@ -49,6 +51,6 @@ export async function readView(redis: Redis, keys: ChannelKeys): Promise<Channel
     liveMin,
     floor,
     last,
-    backlog: Math.max(0, last - Math.max(liveMin ?? floor, floor)),
+    backlog: Math.max(0, itemsLast - Math.max(liveMin ?? floor, floor)),
   };
 }
