@@ -27,7 +27,7 @@ export const RedisChannelOptionsSchema = z.strictObject({
   backpressure: BackpressureStrategySchema.default(BackpressureStrategy.DROP_OLDEST),
   /** Under `BLOCK`: how long (ms, on `scheduler`) an offer may wait for room, or `Infinity`. */
   offerTimeout: configRules.delayMs().default(5_000),
-  /** Under `BLOCK`: how many offers of this process may wait at once. */
+  /** Under `BLOCK`: how many offers of this process may wait at once besides the one being stored; more are dropped (or rejected, see `strictPendingOffers`). */
   maxPendingOffers: configRules.nonNegativeInt().default(1_024),
   /** Under `BLOCK`: past `maxPendingOffers`, reject with `BufferOverflowError` instead of dropping. */
   strictPendingOffers: z.boolean({ error: 'must be a boolean' }).default(false),

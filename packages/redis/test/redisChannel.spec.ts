@@ -97,6 +97,25 @@ describeRedis('redisChannel', (server) => {
     expect(producer.metrics()).toMatchObject({ emitted: 1, dropped: 1, pendingOffers: 0 });
   });
 
+  it('BLOCK: past maxPendingOffers waiting offers, an offer is dropped at once, or rejected with strictPendingOffers', async () => {
+    const options = { backpressure: BackpressureStrategy.BLOCK, bufferSize: 1, offerTimeout: Infinity, maxPendingOffers: 1 };
+    const producer = side<number>(options);
+    const strict = side<number>({ ...options, strictPendingOffers: true });
+    const reader = pacedReader<number>();
+    side<number>().subscribe(reader.handler);
+    await waitUntil('the consumer is registered', async () => (await consumers()) === 1);
+    expect(await producer.offer(1)).toBe(true);
+    const waiting = [producer.offer(2), producer.offer(3)];
+    expect(await producer.offer(4)).toBe(false);
+    expect(producer.metrics()).toMatchObject({ pendingOffers: 2, dropped: 1 });
+    const strictWaiting = [strict.offer(5), strict.offer(6)];
+    await expect(strict.offer(7)).rejects.toBeInstanceOf(BufferOverflowError);
+    reader.releaseAll();
+    expect(await Promise.all([...waiting, ...strictWaiting])).toEqual([true, true, true, true]);
+    await waitUntil('the consumer has every stored item', () => reader.seen.length === 5);
+    expect([...reader.seen].sort()).toEqual([1, 2, 3, 5, 6]);
+  });
+
   it('DROP_NEWEST: an offer beyond the slowest consumer’s bufferSize is refused and counted', async () => {
     const producer = side<number>({ backpressure: BackpressureStrategy.DROP_NEWEST, bufferSize: 2 });
     const reader = pacedReader<number>();

@@ -123,7 +123,8 @@ export function startConsumer<T>(host: ConsumerHost<T>, observer: Partial<Channe
           continue;
         }
         await deliver(checked.data);
-        if (stopped) return;
+        // A handler that unsubscribed its own consumer (an Observable's take(n)) got the item; the consumer has left Redis.
+        if (stopped) return host.delivered();
         advance(ordinal, true);
       }
       counting = true;

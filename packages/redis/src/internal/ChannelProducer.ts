@@ -72,7 +72,8 @@ export class ChannelProducer {
   offer(item: unknown): Promise<boolean> {
     if (this.state !== 'open' || this.ending !== undefined) return Promise.reject(this.closedError());
     const { backpressure, maxPendingOffers, strictPendingOffers, id } = this.config;
-    if (backpressure === BackpressureStrategy.BLOCK && this.pending >= maxPendingOffers) {
+    // Besides the offer being stored, at most maxPendingOffers wait (queued behind it, or for room).
+    if (backpressure === BackpressureStrategy.BLOCK && this.pending > maxPendingOffers) {
       if (strictPendingOffers) return Promise.reject(new BufferOverflowError(id, maxPendingOffers, 'the pending offers queue'));
       this.countDropped();
       return Promise.resolve(false);
@@ -126,7 +127,8 @@ export class ChannelProducer {
   }
 
   closedError(): ChannelClosedError {
-    const state = this.state === 'open' ? 'completed' : this.state;
+    const shown = this.shownState;
+    const state = shown === 'open' ? 'completed' : shown;
     return new ChannelClosedError(this.config.id, state, state === 'errored' ? this.failure : undefined);
   }
 
@@ -176,8 +178,7 @@ export class ChannelProducer {
       if (backpressure === BackpressureStrategy.ERROR) return this.refuse(offer, new BufferOverflowError(this.config.id, bufferSize));
       await new Promise<void>((resume) => {
         offer.wake = resume;
-        const poll = scheduleDelay(this.config.scheduler, this.config.pollMs, resume);
-        if (offer.settled) poll.unsubscribe();
+        scheduleDelay(this.config.scheduler, this.config.pollMs, resume);
       });
     }
   }
