@@ -3,3 +3,6 @@ export { serveAgent, ServeAgentOptionsSchema, type ServeAgentOptions, type Serve
 export { RemoteAgentError } from './errors/RemoteAgentError';
 export { RemoteCallAttemptsError } from './errors/RemoteCallAttemptsError';
 export { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
+export { redisChannel, RedisChannelOptionsSchema, type RedisChannelOptions } from './redisChannel';
+export type { RedisChannel } from './types/RedisChannel';
+export { RemoteChannelError } from './errors/RemoteChannelError';

@@ -1,0 +1,144 @@
+import { CoordinationError, delayTimer } from '@rxagents/core';
+import { ChannelItemError, type ChannelObserver, type ItemSchema } from '@rxagents/streaming';
+import type { Redis } from 'ioredis';
+import { interval, isObservable, lastValueFrom, type SchedulerLike, Subscription } from 'rxjs';
+import { RemoteChannelError } from '../errors/RemoteChannelError';
+import type { ChannelKeys } from './channelKeys';
+import { type ChannelEnd, ChannelEntrySchema, entryIdOf, ordinalOf } from './channelProtocol';
+import { readView } from './channelView';
+import { fieldOf, parseField, StreamReadSchema } from './protocol';
+
+/** How long one blocking read waits before it asks again, in ms. */
+const READ_BLOCK_MS = 2_000;
+/** How many entries one read takes at most. */
+const READ_COUNT = 64;
+
+/** What a consumer needs from its channel. */
+export interface ConsumerHost<T> {
+  readonly redis: Redis;
+  readonly id: string;
+  readonly keys: ChannelKeys;
+  readonly leaseMs: number;
+  readonly pollMs: number;
+  readonly scheduler: SchedulerLike;
+  readonly schema: ItemSchema<T> | undefined;
+  delivered(): void;
+  dropped(count: number): void;
+  ended(end: ChannelEnd): void;
+  report(error: unknown, item: T | undefined): void;
+  left(subscription: Subscription): void;
+}
+
+/**
+ * Registers a consumer (a random name in the consumers hash, with a lease renewed every third of
+ * `leaseMs`) and reads the stream for it until the end entry or unsubscription.
+ */
+export function startConsumer<T>(host: ConsumerHost<T>, observer: Partial<ChannelObserver<T>>): Subscription {
+  const { redis, keys } = host;
+  const name = crypto.randomUUID();
+  const lease = `${keys.leases}${name}`;
+  const reader = redis.duplicate();
+  let stopped = false;
+  let position: number | undefined;
+
+  const subscription = new Subscription(() => {
+    stopped = true;
+    reader.disconnect();
+    host.left(subscription);
+    Promise.all([redis.hdel(keys.consumers, name), redis.del(lease)]).catch((error: unknown) => host.report(error, undefined));
+  });
+  const renew = (): Promise<unknown> => Promise.all([redis.set(lease, '1', 'PX', host.leaseMs), ...(position === undefined ? [] : [redis.hset(keys.consumers, name, position)])]);
+  subscription.add(interval(Math.max(1, Math.floor(host.leaseMs / 3)), host.scheduler).subscribe(() => void renew().catch((error: unknown) => host.report(error, undefined))));
+
+  /** Records that the entry at `ordinal` is handled: `handled` counts as delivered, otherwise as dropped. */
+  const advance = (ordinal: number, handled: boolean): void => {
+    position = ordinal;
+    if (handled) host.delivered();
+    else host.dropped(1);
+    redis.hset(keys.consumers, name, ordinal).catch((error: unknown) => host.report(error, undefined));
+  };
+
+  const deliver = async (item: T): Promise<void> => {
+    try {
+      const result = observer.next?.(item);
+      if (isObservable(result)) await lastValueFrom(result, { defaultValue: undefined });
+      else await result;
+    } catch (error) {
+      host.report(error, item);
+    }
+  };
+
+  const finish = (end: ChannelEnd): void => {
+    host.ended(end);
+    subscription.unsubscribe();
+    try {
+      if (end.kind === 'error') observer.error?.(new RemoteChannelError(host.id, end.error));
+      else observer.complete?.();
+    } catch (error) {
+      host.report(error, undefined);
+    }
+  };
+
+  const read = async (): Promise<void> => {
+    await redis.set(lease, '1', 'PX', host.leaseMs);
+    const view = await readView(redis, keys);
+    position = Math.max(view.liveMin ?? view.floor, view.floor);
+    await redis.hset(keys.consumers, name, position);
+    let cursor = entryIdOf(position);
+    // Entries trimmed while this consumer registered were never its own: its first read counts no gap.
+    let counting = false;
+    while (!stopped) {
+      let raw: unknown;
+      try {
+        raw = await reader.call('XREAD', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.items, cursor);
+      } catch (error) {
+        if (stopped) return;
+        host.report(error, undefined);
+        await lastValueFrom(delayTimer(host.pollMs, host.scheduler));
+        continue;
+      }
+      const entries = StreamReadSchema.safeParse(raw);
+      if (stopped) return;
+      if (!entries.success) throw new CoordinationError('CHANNEL_PROTOCOL_ERROR', `Channel "${host.id}": unexpected XREAD reply`, { context: { channelId: host.id } });
+      for (const [entryId, fields] of entries.data) {
+        if (stopped) return;
+        cursor = entryId;
+        const ordinal = ordinalOf(entryId);
+        if (counting && ordinal !== undefined && position !== undefined && ordinal > position + 1) host.dropped(ordinal - position - 1);
+        const entry = parseField(ChannelEntrySchema, fieldOf(fields, 'entry'), 'entry');
+        if (ordinal === undefined || !entry.ok) {
+          const reason = ordinal === undefined ? `its id is not one the channel writes` : entry.ok ? '' : entry.reason;
+          host.report(malformed(host.id, entryId, reason), undefined);
+          if (ordinal === undefined) host.dropped(1);
+          else advance(ordinal, false);
+          continue;
+        }
+        if (entry.value.kind !== 'item') return finish(entry.value);
+        const item = entry.value.item;
+        const checked = host.schema === undefined ? { success: true as const, data: item as T } : host.schema.safeParse(item);
+        if (!checked.success) {
+          const issues = checked.error.issues.map((issue) => (issue.path.length === 0 ? issue.message : `${issue.path.map(String).join('.')}: ${issue.message}`));
+          host.report(new ChannelItemError(host.id, item, issues, checked.error), undefined);
+          advance(ordinal, false);
+          continue;
+        }
+        await deliver(checked.data);
+        // A handler that unsubscribed its own consumer (an Observable's take(n)) got the item; the consumer has left Redis.
+        if (stopped) return host.delivered();
+        advance(ordinal, true);
+      }
+      counting = true;
+    }
+  };
+
+  read().catch((error: unknown) => {
+    if (stopped) return;
+    subscription.unsubscribe();
+    observer.error?.(error);
+  });
+  return subscription;
+}
+
+function malformed(channelId: string, entryId: string, reason: string): CoordinationError {
+  return new CoordinationError('CHANNEL_ENTRY_INVALID', `Channel "${channelId}": skipped malformed entry ${entryId}: ${reason}`, { context: { channelId, entryId, reason } });
+}

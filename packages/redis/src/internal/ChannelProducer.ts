@@ -1,0 +1,251 @@
+import { scheduleDelay, serializeError } from '@rxagents/core';
+import { BackpressureStrategy, BufferOverflowError, ChannelClosedError } from '@rxagents/streaming';
+import type { Redis } from 'ioredis';
+import type { SchedulerLike, Subscription } from 'rxjs';
+import type { ChannelKeys } from './channelKeys';
+import { type ChannelEnd, ChannelEndSchema, CHANNEL_PROTOCOL_VERSION, type ChannelEntry, entryIdOf } from './channelProtocol';
+import { readView } from './channelView';
+import { parseField } from './protocol';
+
+/** Past this many entries beyond `2 * bufferSize` a non-`DROP_OLDEST` stream is cut: a bound the channel never reaches by itself. */
+const STREAM_SLACK = 1_000;
+/** How many times an append retries when other producers took the ordinal it tried. */
+const APPEND_TRIES = 1_000;
+
+export interface ProducerConfig {
+  readonly id: string;
+  readonly keys: ChannelKeys;
+  readonly bufferSize: number;
+  readonly backpressure: BackpressureStrategy;
+  readonly offerTimeout: number;
+  readonly maxPendingOffers: number;
+  readonly strictPendingOffers: boolean;
+  readonly pollMs: number;
+  readonly retentionMs: number;
+  readonly scheduler: SchedulerLike;
+}
+
+/** The local end state; `open` until this process ended the channel or learnt that another one did. */
+export type ChannelState = 'open' | 'completed' | 'closed' | 'errored';
+
+interface Offer {
+  readonly item: unknown;
+  settled: boolean;
+  storing: boolean;
+  resolve(accepted: boolean): void;
+  reject(error: unknown): void;
+  timer?: Subscription;
+  wake?: () => void;
+}
+
+const stateOf = (end: ChannelEnd): ChannelState => (end.kind === 'complete' ? 'completed' : end.kind === 'close' ? 'closed' : 'errored');
+
+/** The producer side of a Redis channel: the ordered queue of this process's offers, the strategies, and the end entry. */
+export class ChannelProducer {
+  emitted = 0;
+  dropped = 0;
+  state: ChannelState = 'open';
+  failure: unknown;
+  /** The slowest live consumer's backlog as this producer last read it (`BLOCK`, `DROP_NEWEST`, `ERROR`). */
+  backlog = 0;
+  private requested: ChannelEnd | undefined;
+  private readonly queue: Offer[] = [];
+  private pending = 0;
+  private draining: Promise<void> | undefined;
+  private next = 1;
+  private ending: Promise<void> | undefined;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly config: ProducerConfig,
+  ) {}
+
+  get pendingOffers(): number {
+    return this.pending;
+  }
+
+  /** The state metrics show: the end this process asked for counts from the moment it asked. */
+  get shownState(): ChannelState {
+    return this.state === 'open' && this.requested !== undefined ? stateOf(this.requested) : this.state;
+  }
+
+  offer(item: unknown): Promise<boolean> {
+    if (this.state !== 'open' || this.ending !== undefined) return Promise.reject(this.closedError());
+    const { backpressure, maxPendingOffers, strictPendingOffers, id } = this.config;
+    // Besides the offer being stored, at most maxPendingOffers wait (queued behind it, or for room).
+    if (backpressure === BackpressureStrategy.BLOCK && this.pending > maxPendingOffers) {
+      if (strictPendingOffers) return Promise.reject(new BufferOverflowError(id, maxPendingOffers, 'the pending offers queue'));
+      this.countDropped();
+      return Promise.resolve(false);
+    }
+    return new Promise<boolean>((resolve, reject) => {
+      const offer: Offer = { item, settled: false, storing: false, resolve, reject };
+      if (backpressure === BackpressureStrategy.BLOCK) {
+        offer.timer = scheduleDelay(this.config.scheduler, this.config.offerTimeout, () => {
+          if (!offer.storing) this.refuse(offer);
+        });
+      }
+      this.queue.push(offer);
+      this.pending += 1;
+      this.draining ??= this.drain().finally(() => (this.draining = undefined));
+    });
+  }
+
+  /** Ends the channel: `complete` after this process's queued offers, `error`/`close` refusing them. Resolves once the end entry is stored. */
+  end(end: ChannelEnd, failure?: unknown): Promise<void> {
+    if (this.ending !== undefined || this.state !== 'open') return this.ending ?? Promise.resolve();
+    this.requested = end;
+    // Offers waiting for room (BLOCK) are parked offers: `error` and `close` drop them. Under the other
+    // strategies queued offers were accepted (as a local channel's buffered items): `error` stores them first.
+    if (end.kind === 'close' || (end.kind === 'error' && this.config.backpressure === BackpressureStrategy.BLOCK)) {
+      const refusal = end.kind === 'error' ? new ChannelClosedError(this.config.id, 'errored', failure) : undefined;
+      for (const offer of this.queue) if (!offer.storing) this.refuse(offer, refusal);
+    }
+    this.ending = (async () => {
+      await this.draining;
+      const won = await this.redis.hsetnx(this.config.keys.shared, 'end', JSON.stringify(end));
+      if (won === 1) {
+        const ordinal = await this.append(end, []);
+        if (end.kind === 'close') await this.redis.call('XTRIM', this.config.keys.items, 'MINID', entryIdOf(ordinal));
+        this.learn(end, failure);
+      } else {
+        const stored = parseField(ChannelEndSchema, (await this.redis.hget(this.config.keys.shared, 'end')) ?? undefined, 'end');
+        this.learn(stored.ok ? stored.value : end, failure);
+      }
+      await this.expire();
+    })();
+    return this.ending;
+  }
+
+  /** Takes an end another process wrote (read by a consumer or an offer here): offers still queued are refused. */
+  learn(end: ChannelEnd, failure?: unknown): void {
+    if (this.state !== 'open') return;
+    this.state = stateOf(end);
+    this.failure = end.kind === 'error' ? (failure ?? end.error) : undefined;
+    const refusal = end.kind === 'close' ? undefined : this.closedError();
+    for (const offer of this.queue) if (!offer.storing) this.refuse(offer, refusal);
+  }
+
+  closedError(): ChannelClosedError {
+    const shown = this.shownState;
+    const state = shown === 'open' ? 'completed' : shown;
+    return new ChannelClosedError(this.config.id, state, state === 'errored' ? this.failure : undefined);
+  }
+
+  /** `error(failure)` as the entry a consumer reads. */
+  static errorEnd(failure: unknown): ChannelEnd {
+    return { v: CHANNEL_PROTOCOL_VERSION, kind: 'error', error: serializeError(failure) };
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const offer = this.queue[0] as Offer;
+      if (!offer.settled) {
+        try {
+          await this.store(offer);
+        } catch (error) {
+          this.settle(offer);
+          offer.reject(error);
+        }
+      }
+      this.queue.shift();
+    }
+  }
+
+  private async store(offer: Offer): Promise<void> {
+    const { backpressure, bufferSize, keys } = this.config;
+    const entry: ChannelEntry = { v: CHANNEL_PROTOCOL_VERSION, kind: 'item', item: offer.item as never };
+    for (;;) {
+      if (backpressure === BackpressureStrategy.DROP_OLDEST) {
+        const end = await this.redis.hget(keys.shared, 'end');
+        if (this.endedIn(end, offer)) return;
+        offer.storing = true;
+        await this.append(entry, ['MAXLEN', '=', bufferSize]);
+        return this.accept(offer);
+      }
+      const view = await readView(this.redis, keys);
+      if (offer.settled) return;
+      if (view.end !== undefined) return this.learn(view.end);
+      this.backlog = view.backlog;
+      if (view.backlog < bufferSize) {
+        offer.storing = true;
+        const trim = view.liveMin === undefined ? [] : [this.redis.call('XTRIM', keys.items, 'MINID', entryIdOf(view.liveMin + 1))];
+        await Promise.all([this.append(entry, ['MAXLEN', '~', 2 * bufferSize + STREAM_SLACK]), ...trim]);
+        this.backlog = view.backlog + 1;
+        return this.accept(offer);
+      }
+      if (backpressure === BackpressureStrategy.DROP_NEWEST) return this.refuse(offer);
+      if (backpressure === BackpressureStrategy.ERROR) return this.refuse(offer, new BufferOverflowError(this.config.id, bufferSize));
+      await new Promise<void>((resume) => {
+        offer.wake = resume;
+        scheduleDelay(this.config.scheduler, this.config.pollMs, resume);
+      });
+    }
+  }
+
+  private endedIn(raw: string | null, offer: Offer): boolean {
+    if (offer.settled) return true;
+    if (raw === null) return false;
+    const end = parseField(ChannelEndSchema, raw, 'end');
+    if (end.ok) this.learn(end.value);
+    return end.ok;
+  }
+
+  /** Appends `entry` as the next ordinal; when another producer took it, re-reads the stream's last id and tries the next one. */
+  private async append(entry: ChannelEntry, trim: readonly (string | number)[]): Promise<number> {
+    const json = JSON.stringify(entry);
+    for (let tries = 1; ; tries++) {
+      const ordinal = this.next;
+      try {
+        await this.redis.call('XADD', this.config.keys.items, ...trim, entryIdOf(ordinal), 'entry', json);
+        this.next = ordinal + 1;
+        this.expire().catch(() => undefined);
+        return ordinal;
+      } catch (error) {
+        if (!(error instanceof Error && error.message.includes('equal or smaller')) || tries >= APPEND_TRIES) throw error;
+        this.next = (await this.lastOrdinal()) + 1;
+      }
+    }
+  }
+
+  private async lastOrdinal(): Promise<number> {
+    const info = (await this.redis.call('XINFO', 'STREAM', this.config.keys.items)) as unknown[];
+    const at = info.indexOf('last-generated-id');
+    const last = Number(String(info[at + 1]).split('-')[0]);
+    return Number.isSafeInteger(last) ? last : 0;
+  }
+
+  private async expire(): Promise<void> {
+    const { keys, retentionMs } = this.config;
+    await Promise.all([keys.items, keys.consumers, keys.shared].map((key) => this.redis.pexpire(key, retentionMs)));
+  }
+
+  private accept(offer: Offer): void {
+    this.settle(offer);
+    this.emitted += 1;
+    void this.redis.hincrby(this.config.keys.shared, 'emitted', 1).catch(() => undefined);
+    offer.resolve(true);
+  }
+
+  /** Drops `offer` (counted): resolves `false`, or rejects with `error`. */
+  private refuse(offer: Offer, error?: unknown): void {
+    if (offer.settled) return;
+    this.settle(offer);
+    this.countDropped();
+    if (error === undefined) offer.resolve(false);
+    else offer.reject(error);
+  }
+
+  private settle(offer: Offer): void {
+    if (offer.settled) return;
+    offer.settled = true;
+    this.pending -= 1;
+    offer.timer?.unsubscribe();
+    offer.wake?.();
+  }
+
+  countDropped(count = 1): void {
+    this.dropped += count;
+    void this.redis.hincrby(this.config.keys.shared, 'dropped', count).catch(() => undefined);
+  }
+}
