@@ -12,9 +12,8 @@ const STREAM_SLACK = 1_000;
 /** How many times an append retries when other producers took the ordinal it tried. */
 const APPEND_TRIES = 1_000;
 
-export interface ProducerConfig {
-  readonly id: string;
-  readonly keys: ChannelKeys;
+/** The settings of how a channel takes offers, shared by the channel's options and its producer. */
+export interface OfferSettings {
   readonly bufferSize: number;
   readonly backpressure: BackpressureStrategy;
   readonly offerTimeout: number;
@@ -23,6 +22,11 @@ export interface ProducerConfig {
   readonly pollMs: number;
   readonly retentionMs: number;
   readonly scheduler: SchedulerLike;
+}
+
+export interface ProducerConfig extends OfferSettings {
+  readonly id: string;
+  readonly keys: ChannelKeys;
 }
 
 /** The local end state; `open` until this process ended the channel or learnt that another one did. */

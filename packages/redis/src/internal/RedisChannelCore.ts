@@ -1,31 +1,23 @@
 import { ConfigError, reportUnhandledError } from '@rxagents/core';
-import { type BackpressureStrategy, type ChannelHandler, ChannelClosedError, ChannelItemError, type ChannelMetrics, type ChannelObserver, type ItemSchema } from '@rxagents/streaming';
+import { type ChannelHandler, ChannelClosedError, ChannelItemError, type ChannelMetrics, type ChannelObserver, type ItemSchema } from '@rxagents/streaming';
 import type { Redis } from 'ioredis';
-import { distinctUntilChanged, map, Observable, type SchedulerLike, Subscription, takeWhile, timer } from 'rxjs';
+import { distinctUntilChanged, map, Observable, Subscription, takeWhile, timer } from 'rxjs';
 import { z } from 'zod';
 import type { RedisChannel } from '../types/RedisChannel';
 import { channelKeys, type ChannelKeys } from './channelKeys';
 import { CHANNEL_PROTOCOL_VERSION } from './channelProtocol';
 import { readView } from './channelView';
 import { startConsumer } from './ChannelConsumer';
-import { ChannelProducer, type ChannelState } from './ChannelProducer';
+import { ChannelProducer, type ChannelState, type OfferSettings } from './ChannelProducer';
 import { channelMetrics } from './channelMetrics';
 import { pullIterator } from './pullIterator';
 
 const observableKey: string | symbol = (typeof Symbol === 'function' && (Symbol as { observable?: symbol }).observable) || '@@observable';
 
-export interface ChannelConfig<T> {
+export interface ChannelConfig<T> extends OfferSettings {
   readonly prefix: string;
-  readonly bufferSize: number;
-  readonly backpressure: BackpressureStrategy;
-  readonly offerTimeout: number;
-  readonly maxPendingOffers: number;
-  readonly strictPendingOffers: boolean;
-  readonly pollMs: number;
   readonly leaseMs: number;
-  readonly retentionMs: number;
   readonly metricsSampleTime: number;
-  readonly scheduler: SchedulerLike;
   readonly schema: ItemSchema<T> | undefined;
 }
 
