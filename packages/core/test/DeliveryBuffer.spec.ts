@@ -41,6 +41,19 @@ describe('DeliveryBuffer', () => {
       await expect(read).resolves.toEqual(['a']);
     });
 
+    it('wakes every waiting reader; each value goes to one of them', async () => {
+      const buffer = new DeliveryBuffer<string>(4, 'pace');
+      const first = buffer.next();
+      const second = buffer.next();
+      buffer.push('a');
+      buffer.push('b');
+      expect([await first, await second].sort()).toEqual(['a', 'b']);
+      const third = buffer.take();
+      const fourth = buffer.next();
+      buffer.end();
+      await expect(Promise.all([third, fourth])).resolves.toEqual([undefined, undefined]);
+    });
+
     it('gives the values before an error, then the error', async () => {
       const buffer = new DeliveryBuffer<number>(4, 'pace');
       buffer.push(1);

@@ -94,7 +94,8 @@ export class DeliveryBuffer<T> {
   readonly #open = new Map<string, Merged>();
   #ended = false;
   #failure: { error: unknown } | undefined;
-  #reader: (() => void) | undefined;
+  /** Resolved when a value arrives or the source ends; shared by every reader waiting at that moment. */
+  #arrival: { promise: Promise<void>; resolve: () => void } | undefined;
   #room: { promise: Promise<void>; resolve: () => void } | undefined;
   readonly #bufferSize: number;
   readonly #conflate: boolean;
@@ -210,7 +211,12 @@ export class DeliveryBuffer<T> {
     while (this.size === 0) {
       if (this.#failure !== undefined) throw this.#failure.error;
       if (this.#ended) return;
-      await new Promise<void>((resolve) => (this.#reader = resolve));
+      if (this.#arrival === undefined) {
+        let resolve!: () => void;
+        const promise = new Promise<void>((done) => (resolve = done));
+        this.#arrival = { promise, resolve };
+      }
+      await this.#arrival.promise;
     }
   }
 
@@ -231,8 +237,8 @@ export class DeliveryBuffer<T> {
   }
 
   #wake(): void {
-    const reader = this.#reader;
-    this.#reader = undefined;
-    reader?.();
+    const arrival = this.#arrival;
+    this.#arrival = undefined;
+    arrival?.resolve();
   }
 }
