@@ -24,6 +24,7 @@ import { ChoreographyAlreadyExecutedError } from './errors/ChoreographyAlreadyEx
 import { type ChoreographyRunOptions, ChoreographyRunOptionsSchema } from './ChoreographyRunOptions';
 import { runChoreography, type RunSettings } from './internal/ChoreographyRun';
 import { describeChoreography } from './internal/ChoreographyRunEvents';
+import { runCoordinated } from './internal/CoordinatedRun';
 import { ReplayLog } from './internal/ReplayLog';
 
 const ExecuteOptionsSchema = ChoreographyRunOptionsSchema.extend({ signal: configRules.abortSignal().optional() });
@@ -113,6 +114,7 @@ export class ChoreographyEngine {
       agents,
       hosted,
       hostedCount,
+      waitsForExternalEvents: (parsed.externalEvents?.length ?? 0) > 0,
       timeout: parsed.timeout,
       scheduler: parsed.scheduler ?? asyncScheduler,
       logger: parsed.logger ?? console,
@@ -222,7 +224,8 @@ export class ChoreographyEngine {
       const bus = this.#settings.bus;
       // Whatever ends the run (its result, an error from the logger or the bus, or unsubscription)
       // completes steps$ and busEvents$ and closes the bus.
-      return defer(() => runChoreography(this.#settings, input, node)).pipe(
+      const { coordinator } = bus;
+      return defer(() => (coordinator === undefined ? runChoreography(this.#settings, input, node) : runCoordinated(this.#settings, coordinator, input, node))).pipe(
         finalize(() => {
           const closeError = this.#end(bus);
           if (closeError !== undefined) reportUnhandledError(closeError.error);
