@@ -3,3 +3,4 @@ export { serveAgent, ServeAgentOptionsSchema, type ServeAgentOptions, type Serve
 export { RemoteAgentError } from './errors/RemoteAgentError';
 export { RemoteCallAttemptsError } from './errors/RemoteCallAttemptsError';
 export { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
+export { redisEventBus, RedisEventBusOptionsSchema, type RedisEventBus, type RedisEventBusOptions } from './redisEventBus';
