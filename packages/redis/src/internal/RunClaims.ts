@@ -45,15 +45,18 @@ export class RunClaims {
   /** Every claim asked for and not given up, in the order asked: older interactions first. */
   readonly #claimants = new Map<string, Claimant>();
   #busy = 0;
-  readonly #ticks: Subscription;
+  /** The renewal ticks, from the first claim on. */
+  #ticks: Subscription | undefined = undefined;
+  #closed = false;
 
   constructor(settings: RunClaimsSettings) {
     this.#settings = settings;
-    this.#ticks = interval(Math.max(1, Math.floor(settings.leaseMs / 3)), settings.scheduler).subscribe(() => this.#tick());
   }
 
   claim(key: string): Observable<boolean> {
     return new Observable<boolean>((subscriber) => {
+      if (this.#closed) return subscriber.complete();
+      this.#ticks ??= interval(Math.max(1, Math.floor(this.#settings.leaseMs / 3)), this.#settings.scheduler).subscribe(() => this.#tick());
       const claimant: Claimant = { key, subscriber, held: false, asking: false, takenElsewhere: false, done: false, closed: false };
       this.#claimants.get(key)?.subscriber.complete();
       this.#claimants.set(key, claimant);
@@ -70,7 +73,8 @@ export class RunClaims {
   }
 
   close(): void {
-    this.#ticks.unsubscribe();
+    this.#closed = true;
+    this.#ticks?.unsubscribe();
     for (const claimant of [...this.#claimants.values()]) claimant.subscriber.complete();
   }
 
