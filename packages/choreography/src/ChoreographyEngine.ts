@@ -51,6 +51,11 @@ const EventsOptionsSchema = ChoreographyRunOptionsSchema.omit({ run: true }).ext
  * checks the spec and a cycle is logged as a warning. An engine runs once; its run closes its bus.
  * To run a spec per request, use {@link executeChoreography}, which builds a fresh engine per run.
  *
+ * On a bus with a `coordinator` (engines in several processes sharing one run, for example
+ * `redisEventBus` from `@rxagents/redis`), the engine runs an interaction only while it holds its claim,
+ * records every step of the run whichever engine ran it, and ends with the others; see
+ * {@link ChoreographyCoordinator}.
+ *
  * `steps$` emits each {@link StepResult} and `busEvents$` every event published on the bus during the
  * run; both replay the run from its start to a subscriber that comes late (even after the run ended),
  * then complete when the run ends. For the whole run as `RunEvent`s (the agents' text deltas
