@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { ChoreographyEngine, type ChoreographyEvent } from '@rxagents/choreography';
+import { ChoreographyEngine, type ChoreographyEvent, detectLivelock, type LivelockViolation } from '@rxagents/choreography';
 import { ConfigError, defineAgent, newRunId } from '@rxagents/core';
 import type { Redis } from 'ioredis';
-import { firstValueFrom, lastValueFrom, NEVER, take, toArray } from 'rxjs';
+import { catchError, EMPTY, firstValueFrom, lastValueFrom, map, NEVER, take, toArray } from 'rxjs';
 import { redisEventBus } from '../src';
 import { describeRedis } from './support/describeRedis';
 import { AGENT_IDS, reviewSpec } from './support/reviewSpec';
@@ -70,6 +70,22 @@ describeRedis('redisEventBus', (server) => {
     expect(seen).toMatchObject({ success: true, timedOut: false, pending: [] });
     const busEvents: ChoreographyEvent[] = await lastValueFrom(late.busEvents$.pipe(toArray()));
     expect(busEvents[0]).toEqual({ name: 'start', input: 'x' });
+  });
+
+  it('lets a process that runs no agent detect a livelock from the steps run elsewhere', async () => {
+    const stuck = Object.fromEntries(AGENT_IDS.map((id) => [id, defineAgent(id, async () => 'please try again')]));
+    const runner = new ChoreographyEngine({ spec: reviewSpec(), agents: stuck, bus: bus(), logger: silent });
+    const watcher = new ChoreographyEngine({ spec: reviewSpec(), remoteAgents: [...AGENT_IDS], bus: bus(), logger: silent });
+    const violations: Promise<LivelockViolation[]> = lastValueFrom(
+      watcher.steps$.pipe(
+        map((step) => ({ kind: 'message' as const, agentId: step.agentId, message: step.output ?? '' })),
+        detectLivelock({ repeatedMessageThreshold: 3 }),
+        catchError(() => EMPTY),
+        toArray(),
+      ),
+    );
+    await Promise.all([runner.execute({ input: 'x' }), watcher.execute()]);
+    expect((await violations).map((violation) => [violation.type, violation.agentId])).toContainEqual(['REPEATED_MESSAGE', 'worker']);
   });
 
   it('ends the run in every process when one process’s timeout passes', async () => {

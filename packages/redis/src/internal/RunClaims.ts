@@ -148,6 +148,8 @@ export class RunClaims {
       if (claimant.done) continue;
       redis
         .get(claimant.key)
+        // Expired but not taken (this process was slow to renew): take it back if no one else has.
+        .then((value) => (value === null ? redis.set(claimant.key, owner, 'PX', leaseMs, 'NX').then((reply) => (reply === 'OK' ? owner : null)) : value))
         .then((value) => {
           if (claimant.closed || !claimant.held || claimant.done) return undefined;
           if (value === owner) return redis.pexpire(claimant.key, leaseMs);
