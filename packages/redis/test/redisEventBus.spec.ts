@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { catchError, EMPTY, firstValueFrom, lastValueFrom, map, NEVER, take, toArray } from 'rxjs';
 import { redisEventBus } from '../src';
 import { describeRedis } from './support/describeRedis';
+import { waitUntil } from './support/waitUntil';
 import { AGENT_IDS, reviewSpec } from './support/reviewSpec';
 
 jest.setTimeout(30_000);
@@ -26,7 +27,18 @@ describeRedis('redisEventBus', (server) => {
   let prefix: string;
   let runId: string;
   let redis: Redis;
-  const bus = (options: { readonly onError?: (error: unknown) => void; readonly claimLeaseMs?: number } = {}) => redisEventBus(server().client(), { runId, prefix, ...options });
+  const bus = (options: { readonly onError?: (error: unknown) => void; readonly claimLeaseMs?: number; readonly concurrency?: number } = {}) =>
+    redisEventBus(server().client(), { runId, prefix, ...options });
+  const scanAll = async (pattern: string): Promise<string[]> => {
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1_000);
+      cursor = next;
+      keys.push(...found);
+    } while (cursor !== '0');
+    return keys;
+  };
   beforeEach(() => {
     prefix = `bus-${randomUUID()}`;
     runId = newRunId();
@@ -72,6 +84,44 @@ describeRedis('redisEventBus', (server) => {
     expect(busEvents[0]).toEqual({ name: 'start', input: 'x' });
   });
 
+  it('runs at most `concurrency` interactions at once in a process', async () => {
+    let running = 0;
+    let most = 0;
+    const worker = defineAgent('worker', async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      running -= 1;
+      return 'ok';
+    });
+    const engine = new ChoreographyEngine({ spec: reviewSpec(), agents: { ...echoAgents(), worker }, bus: bus({ concurrency: 1 }), logger: silent });
+    expect((await engine.execute()).completedCount).toBe(7);
+    expect(most).toBe(1);
+  });
+
+  it('aborts an agent whose claim another process took, and runs it again once the claim is free', async () => {
+    const started: string[] = [];
+    const aborted: string[] = [];
+    const planner = defineAgent('planner', async (_input: string, { signal }) => {
+      started.push('plan');
+      signal.addEventListener('abort', () => aborted.push('plan'));
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      signal.throwIfAborted();
+      return 'a plan';
+    });
+    const engine = new ChoreographyEngine({ spec: reviewSpec(), agents: { ...echoAgents(), planner }, bus: bus({ claimLeaseMs: 300 }), logger: silent });
+    const done = engine.execute();
+    await waitUntil('plan has started', () => started.length === 1);
+    const [claim] = await scanAll(`${prefix}:run:{${runId}}:claim:*:plan`);
+    // As if this process had frozen past its lease and another had taken the claim for 400 ms.
+    await redis.set(claim as string, 'another-process', 'PX', 400);
+    const result = await done;
+    expect(aborted).toEqual(['plan']);
+    expect(started).toEqual(['plan', 'plan']);
+    expect(result.stepResults.filter((step) => step.interactionId === 'plan')).toEqual([expect.objectContaining({ success: true, output: 'a plan' })]);
+    expect(result.completedCount).toBe(7);
+  });
+
   it('lets a process that runs no agent detect a livelock from the steps run elsewhere', async () => {
     const stuck = Object.fromEntries(AGENT_IDS.map((id) => [id, defineAgent(id, async () => 'please try again')]));
     const runner = new ChoreographyEngine({ spec: reviewSpec(), agents: stuck, bus: bus(), logger: silent });
@@ -102,13 +152,7 @@ describeRedis('redisEventBus', (server) => {
   it('keeps every key of the run under its hash tag, with a time to live', async () => {
     const engine = new ChoreographyEngine({ spec: reviewSpec(), agents: echoAgents(), bus: bus(), logger: silent });
     await engine.execute();
-    const keys: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1_000);
-      cursor = next;
-      keys.push(...found);
-    } while (cursor !== '0');
+    const keys = await scanAll(`${prefix}:*`);
     expect(keys.length).toBeGreaterThan(2);
     for (const key of keys) {
       expect(key.startsWith(`${prefix}:run:{${runId}}:`)).toBe(true);
