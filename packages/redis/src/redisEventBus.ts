@@ -187,7 +187,7 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
 
   publish(event: ChoreographyEvent): void {
     if (this.#closed) return;
-    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: { ...event } });
+    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) });
   }
 
   close(): void {
@@ -204,7 +204,7 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
       .set(this.#keys.started, this.owner, 'PX', this.#config.ttlMs, 'NX')
       .then((reply) => {
         if (reply !== 'OK') return;
-        for (const event of events) this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: { ...event } });
+        for (const event of events) this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) });
       })
       .catch(this.#report);
   }
@@ -218,7 +218,7 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
     const wire: WireStep = step.success
       ? { interactionId: step.interactionId, agentId: step.agentId, input: step.input, startedAt: step.startedAt, durationMs: step.durationMs, success: true, output: step.output }
       : { interactionId: step.interactionId, agentId: step.agentId, input: step.input, startedAt: step.startedAt, durationMs: step.durationMs, success: false, error: serializeError(step.error) };
-    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'step', by: this.owner, eventId, step: wire, ...(emitted === null ? {} : { emitted: { ...emitted } }) });
+    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'step', by: this.owner, eventId, step: wire, ...(emitted === null ? {} : { emitted: wireEvent(emitted) }) });
     this.#claims.done(this.#keys.claim(eventId, step.interactionId));
   }
 
@@ -294,6 +294,11 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
     await this.#redis.xadd(this.#keys.deadLetter, 'MAXLEN', '~', deadLetterMaxLen, '*', 'reason', reason, 'entryId', entryId, 'owner', this.owner, 'fields', JSON.stringify(fields ?? []));
     await this.#redis.pexpire(this.#keys.deadLetter, ttlMs);
   }
+}
+
+/** The fields of an event the wire carries, whatever else the object has. */
+function wireEvent({ name, output, input, interactionId, agentId }: ChoreographyEvent): ChoreographyEvent {
+  return { name, output, input, interactionId, agentId };
 }
 
 /** A Redis failure or malformed entry the bus survives: a warning, not a crash. */
