@@ -1,17 +1,18 @@
 import { type Agent, type ChatOptions, configRules, CoordinationError, emitCustom, newRunId, parseConfig } from '@rxagents/core';
 import type { Redis } from 'ioredis';
-import { asyncScheduler, interval, Observable } from 'rxjs';
+import { asyncScheduler, interval, Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { z } from 'zod';
 import { RemoteAgentError } from './errors/RemoteAgentError';
 import { RemoteCallAttemptsError } from './errors/RemoteCallAttemptsError';
 import { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
+import { CommandBatch } from './internal/CommandBatch';
 import { agentKeys, callKeys } from './internal/keys';
 import { type CallEntry, fieldOf, parseField, PROTOCOL_VERSION, type ReplyEntry, ReplyEntrySchema, StreamReadSchema } from './internal/protocol';
 
 /** How long one blocking read of a reply stream waits before it asks again, in ms. */
 const READ_BLOCK_MS = 5_000;
 /** How many reply entries one read takes at most. */
-const READ_COUNT = 512;
+const READ_COUNT = 4_096;
 
 /**
  * The options of {@link remoteAgent}, checked by this schema (bad values fail with a `ConfigError`
@@ -74,8 +75,9 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  * named `call-restarted` (`data: { agentId, attempt }`) and, with `delivery: 'attempt'`, the reply is
  * the new attempt's text alone. See the `delivery` and `maxAttempts` options.
  *
- * The client `redis` is used for writes; each call opens one extra connection (a duplicate of `redis`)
- * for its blocking reads and closes it when the call ends.
+ * The client `redis` is used for writes. Each call in flight reads its reply on a connection of its own
+ * (a duplicate of `redis`); the agent keeps up to 16 of them open between calls, so sequential calls reuse
+ * one, and closes them 250 ms after the last call ended (so a process that is done can exit).
  *
  * @param redis - An ioredis client; its options (password, ACL user, TLS, db) apply to every connection.
  * @param id - The agent id the workers serve.
@@ -98,19 +100,21 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
 export function remoteAgent(redis: Redis, id: string, options: RemoteAgentOptions = {}): Agent {
   const agentId = parseConfig(configRules.id(), id, 'remoteAgent id');
   const config = parseConfig(RemoteAgentOptionsSchema, options, `remoteAgent "${agentId}"`);
+  const readers = new ReaderPool(redis, config.scheduler);
+  const commands = new CommandBatch(redis);
   const agent: Agent = {
     id: agentId,
     ...(config.name === undefined ? {} : { name: config.name }),
     ...(config.role === undefined ? {} : { role: config.role }),
     ...(config.goal === undefined ? {} : { goal: config.goal }),
-    chat: (input, chatOptions) => remoteCall(redis, agentId, config, input, chatOptions),
+    chat: (input, chatOptions) => remoteCall(commands, readers, agentId, config, input, chatOptions),
   };
   return agent;
 }
 
 type Config = z.output<typeof RemoteAgentOptionsSchema>;
 
-function remoteCall(redis: Redis, agentId: string, config: Config, input: string, { context, metadata, run }: ChatOptions): Observable<string> {
+function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string, config: Config, input: string, { context, metadata, run }: ChatOptions): Observable<string> {
   return new Observable<string>((subscriber) => {
     const callId = newRunId();
     const keys = callKeys(config.prefix, callId);
@@ -125,9 +129,11 @@ function remoteCall(redis: Redis, agentId: string, config: Config, input: string
       ...(run === undefined || run.callId === null ? {} : { run: { runId: run.runId, callId: run.callId, parentCallId: run.parentCallId } }),
     };
     let closed = false;
-    const reader = redis.duplicate();
+    // Whether a blocking read is in flight on `reader`: a reader is reused only when none is.
+    let reading = false;
+    const reader = readers.acquire();
     const renewals = interval(Math.max(1, Math.floor(config.leaseMs / 3)), config.scheduler).subscribe(() => {
-      redis.set(keys.lease, '1', 'PX', config.leaseMs).catch(() => undefined);
+      commands.send('SET', keys.lease, '1', 'PX', config.leaseMs).catch(() => undefined);
     });
 
     // What this call has seen: the newest attempt, its held text, and whether text went out already.
@@ -178,12 +184,25 @@ function remoteCall(redis: Redis, agentId: string, config: Config, input: string
     };
 
     const read = async (): Promise<void> => {
-      await redis.set(keys.lease, '1', 'PX', config.leaseMs);
-      if (closed) return;
-      await redis.xadd(agentKeys(config.prefix, agentId).calls, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', JSON.stringify(entry));
+      // In one pipeline, in this order, so Redis stores the lease before any worker can read the call;
+      // the first read of the reply goes out at once on the reader's connection.
+      const lease = commands.send('SET', keys.lease, '1', 'PX', config.leaseMs);
+      // (A cluster client sends each command alone: the call waits for its lease there.)
+      const sent = (commands.cluster ? lease : Promise.resolve()).then(() =>
+        Promise.all([lease, commands.send('XADD', agentKeys(config.prefix, agentId).calls, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', JSON.stringify(entry))]),
+      );
       let lastId = '0';
+      let first = true;
       while (!closed) {
-        const raw = await reader.call('XREAD', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, lastId);
+        reading = true;
+        const reply = reader.call('XREAD', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, lastId);
+        if (first) {
+          first = false;
+          // A failed send fails the call; the read then in flight is dropped with its connection.
+          reply.catch(() => undefined);
+          await sent;
+        }
+        const raw = await reply.finally(() => (reading = false));
         if (closed) return;
         const read = StreamReadSchema.safeParse(raw);
         if (!read.success) throw protocolError(agentId, `unexpected XREAD reply: ${z.prettifyError(read.error)}`);
@@ -206,11 +225,50 @@ function remoteCall(redis: Redis, agentId: string, config: Config, input: string
     return () => {
       closed = true;
       renewals.unsubscribe();
-      reader.disconnect();
+      readers.release(reader, !reading);
       // Deleting the lease is what cancels the call on its worker.
-      redis.del(keys.lease, keys.reply, keys.attempts).catch(() => undefined);
+      commands.send('DEL', keys.lease, keys.reply, keys.attempts).catch(() => undefined);
     };
   });
+}
+
+/** Connections kept open between calls, at most. */
+const MAX_IDLE_READERS = 16;
+/** How long idle connections stay open after the last call ended, in ms. */
+const READER_IDLE_MS = 250;
+
+/** The blocking-read connections of one remote agent, reused by its calls and closed when idle. */
+class ReaderPool {
+  private readonly idle: Redis[] = [];
+  private closing: Subscription | undefined;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly scheduler: SchedulerLike,
+  ) {}
+
+  acquire(): Redis {
+    const idle = this.idle.pop();
+    if (idle !== undefined) return idle;
+    const reader = this.redis.duplicate();
+    // Its failures reach the call through the read that fails; ioredis would print them too without a listener.
+    reader.on('error', () => undefined);
+    return reader;
+  }
+
+  /** Takes `reader` back; `reusable` when no command is in flight on it (else it is closed). */
+  release(reader: Redis, reusable: boolean): void {
+    if (!reusable || reader.status !== 'ready' || this.idle.length >= MAX_IDLE_READERS) {
+      reader.disconnect();
+      return;
+    }
+    this.idle.push(reader);
+    this.closing?.unsubscribe();
+    this.closing = this.scheduler.schedule(() => {
+      this.closing = undefined;
+      for (const idle of this.idle.splice(0)) idle.disconnect();
+    }, READER_IDLE_MS);
+  }
 }
 
 function protocolError(agentId: string, message: string): CoordinationError {
