@@ -7,7 +7,7 @@ import { RemoteCallAttemptsError } from './errors/RemoteCallAttemptsError';
 import { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
 import { CommandBatch } from './internal/CommandBatch';
 import { agentKeys, callKeys } from './internal/keys';
-import { type CallEntry, fieldOf, parseField, PROTOCOL_VERSION, type ReplyEntry, ReplyEntrySchema, StreamReadSchema } from './internal/protocol';
+import { type CallEntry, fieldOf, parseReply, PROTOCOL_VERSION, type ReplyEntry, streamEntries } from './internal/protocol';
 
 /** How long one blocking read of a reply stream waits before it asks again, in ms. */
 const READ_BLOCK_MS = 5_000;
@@ -204,11 +204,11 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
         }
         const raw = await reply.finally(() => (reading = false));
         if (closed) return;
-        const read = StreamReadSchema.safeParse(raw);
-        if (!read.success) throw protocolError(agentId, `unexpected XREAD reply: ${z.prettifyError(read.error)}`);
-        for (const [entryId, fields] of read.data) {
+        const read = streamEntries(raw);
+        if (!read.ok) throw protocolError(agentId, `unexpected XREAD reply: ${z.prettifyError(read.error)}`);
+        for (const [entryId, fields] of read.entries) {
           lastId = entryId;
-          const reply = parseField(ReplyEntrySchema, fieldOf(fields, 'reply'), 'reply');
+          const reply = parseReply(fieldOf(fields, 'reply'));
           if (!reply.ok) throw protocolError(agentId, `malformed reply entry ${entryId}: ${reply.reason}`);
           if (apply(reply.value)) return;
         }

@@ -55,6 +55,60 @@ export const StreamReadSchema = z.union([
   z.array(z.tuple([z.string(), StreamEntriesSchema])).transform((streams) => streams.flatMap(([, entries]) => entries)),
   z.tuple([z.string(), StreamEntriesSchema]).rest(z.union([z.string(), StreamEntriesSchema])).transform((flat) => flat.filter((item) => typeof item !== 'string').flat()),
 ]);
+/**
+ * The entries of an XREAD / XREADGROUP reply: a direct check of the usual RESP2 shape (`null` or
+ * `[[key, [[id, [field, value, ...]], ...]]]`), which a long read of many entries passes without a schema
+ * walk; any other shape goes through {@link StreamReadSchema}.
+ */
+export function streamEntries(raw: unknown): { ok: true; entries: ReadonlyArray<z.infer<typeof StreamEntrySchema>> } | { ok: false; error: z.ZodError } {
+  if (raw === null) return { ok: true, entries: [] };
+  if (Array.isArray(raw) && raw.length === 1) {
+    const only: unknown = raw[0];
+    if (Array.isArray(only) && only.length === 2 && typeof only[0] === 'string' && Array.isArray(only[1]) && only[1].every(isStreamEntry)) {
+      return { ok: true, entries: only[1] as Array<[string, string[] | null]> };
+    }
+  }
+  const read = StreamReadSchema.safeParse(raw);
+  return read.success ? { ok: true, entries: read.data } : { ok: false, error: read.error };
+}
+
+function isStreamEntry(entry: unknown): boolean {
+  if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') return false;
+  const fields: unknown = entry[1];
+  return fields === null || (Array.isArray(fields) && fields.every((field) => typeof field === 'string'));
+}
+
+/**
+ * Parses a reply entry's JSON: a chunk, by far the most frequent entry, is checked directly; every other
+ * entry (and a chunk that fails the direct check) goes through {@link ReplyEntrySchema}.
+ */
+export function parseReply(raw: string | undefined): { ok: true; value: ReplyEntry } | { ok: false; reason: string } {
+  if (raw !== undefined && raw.startsWith('{"kind":"chunk"')) {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      json = undefined;
+    }
+    if (isChunk(json)) return { ok: true, value: json };
+  }
+  return parseField(ReplyEntrySchema, raw, 'reply');
+}
+
+function isChunk(json: unknown): json is Extract<ReplyEntry, { kind: 'chunk' }> {
+  if (typeof json !== 'object' || json === null) return false;
+  const { kind, attempt, seq, text, ...rest } = json as Record<string, unknown>;
+  return (
+    kind === 'chunk' &&
+    Number.isInteger(attempt) &&
+    (attempt as number) > 0 &&
+    Number.isInteger(seq) &&
+    (seq as number) >= 0 &&
+    typeof text === 'string' &&
+    Object.keys(rest).length === 0
+  );
+}
+
 /** An XAUTOCLAIM reply: `[nextStart, entries, deletedIds]`. */
 export const AutoClaimSchema = z.tuple([z.string(), z.array(StreamEntrySchema), z.array(z.string()).optional()]);
 
