@@ -12,8 +12,8 @@ interface RunningCallConfig {
   readonly scheduler: SchedulerLike;
 }
 
-/** How many reply entries one transaction adds at most (a longer burst is written as several). */
-const TRANSACTION_ENTRIES = 512;
+/** How many reply entries a batch may hold and still be written as a transaction. */
+const TRANSACTION_ENTRIES = 64;
 
 /** What a worker's periodic check decided about a running call. */
 export type CallVerdict = 'keep' | 'gone' | 'superseded' | 'done';
@@ -122,10 +122,11 @@ export class RunningCall {
 
   /**
    * Adds `reply` to the reply stream. The entries written in one turn of the event loop (a burst of
-   * chunks, or `started`, a chunk and `end` of a quick agent) go out together in one round trip, as
-   * transactions of up to `TRANSACTION_ENTRIES` XADDs and one PEXPIRE: a transaction, so that a caller
-   * blocked on the stream wakes once for all of them, not once per entry. After the `last` entry the
-   * same transaction acknowledges the call.
+   * chunks, or `started`, a chunk and `end` of a quick agent) go out together in one round trip: one
+   * XADD each and one PEXPIRE. A short batch is a transaction, so that a caller blocked on the stream
+   * wakes once for all of it, not once per entry; a long burst is a plain pipeline (a transaction would
+   * double the replies to parse, and the caller takes a burst in few reads anyway). After the `last`
+   * entry the same batch acknowledges the call.
    */
   private write(reply: UnnumberedReply, last = false): Promise<void> {
     const numbered = { ...reply, seq: this.written++ };
@@ -150,17 +151,13 @@ export class RunningCall {
 
   private async flush(batch: readonly string[], acknowledge: boolean): Promise<void> {
     const { reply: key } = this.keys;
-    const transactions: Array<Promise<Array<[Error | null, unknown]> | null>> = [];
-    for (let from = 0; from < batch.length; from += TRANSACTION_ENTRIES) {
-      const transaction = this.redis.multi();
-      for (const json of batch.slice(from, from + TRANSACTION_ENTRIES)) transaction.xadd(key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', json);
-      transaction.pexpire(key, this.config.replyTtlMs);
-      // The acknowledgement goes with the last entries, but not on a cluster client (a transaction there must not cross slots).
-      const lastOne = from + TRANSACTION_ENTRIES >= batch.length;
-      if (lastOne && acknowledge && !this.redis.isCluster) transaction.call('XACK', this.callsKey, WORKER_GROUP, this.entryId).call('XDEL', this.callsKey, this.entryId);
-      transactions.push(transaction.exec());
-    }
-    for (const replies of await Promise.all(transactions)) for (const [error] of replies ?? []) if (error !== null) throw error;
+    const writes = batch.length <= TRANSACTION_ENTRIES ? this.redis.multi() : this.redis.pipeline();
+    for (const json of batch) writes.xadd(key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', json);
+    writes.pexpire(key, this.config.replyTtlMs);
+    // The acknowledgement goes in the same batch, but not on a cluster client (a batch there must not cross slots).
+    if (acknowledge && !this.redis.isCluster) writes.call('XACK', this.callsKey, WORKER_GROUP, this.entryId).call('XDEL', this.callsKey, this.entryId);
+    const replies = await writes.exec();
+    for (const [error] of replies ?? []) if (error !== null) throw error;
     if (acknowledge && this.redis.isCluster) await this.acknowledge();
   }
 }
