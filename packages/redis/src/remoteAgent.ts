@@ -7,7 +7,7 @@ import { RemoteCallAttemptsError } from './errors/RemoteCallAttemptsError';
 import { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
 import { CommandBatch } from './internal/CommandBatch';
 import { agentKeys, callKeys } from './internal/keys';
-import { type CallEntry, fieldOf, parseReply, PROTOCOL_VERSION, type ReplyEntry, streamEntries } from './internal/protocol';
+import { type CallEntry, parseReplies, PROTOCOL_VERSION, type ReplyEntry, streamEntries } from './internal/protocol';
 
 /** How long one blocking read of a reply stream waits before it asks again, in ms. */
 const READ_BLOCK_MS = 5_000;
@@ -208,9 +208,9 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
         if (!read.ok) throw protocolError(agentId, `unexpected XREAD reply: ${z.prettifyError(read.error)}`);
         for (const [entryId, fields] of read.entries) {
           lastId = entryId;
-          const reply = parseReply(fieldOf(fields, 'reply'));
-          if (!reply.ok) throw protocolError(agentId, `malformed reply entry ${entryId}: ${reply.reason}`);
-          if (apply(reply.value)) return;
+          const replies = parseReplies(fields);
+          if (!replies.ok) throw protocolError(agentId, `malformed reply entry ${entryId}: ${replies.reason}`);
+          for (const reply of replies.value) if (apply(reply)) return;
         }
       }
     };

@@ -12,8 +12,8 @@ interface RunningCallConfig {
   readonly scheduler: SchedulerLike;
 }
 
-/** How many reply entries a batch may hold and still be written as a transaction. */
-const TRANSACTION_ENTRIES = 64;
+/** How many replies one stream entry holds at most (a longer burst is written as several entries). */
+const REPLIES_PER_ENTRY = 256;
 
 /** What a worker's periodic check decided about a running call. */
 export type CallVerdict = 'keep' | 'gone' | 'superseded' | 'done';
@@ -122,11 +122,10 @@ export class RunningCall {
 
   /**
    * Adds `reply` to the reply stream. The entries written in one turn of the event loop (a burst of
-   * chunks, or `started`, a chunk and `end` of a quick agent) go out together in one round trip: one
-   * XADD each and one PEXPIRE. A short batch is a transaction, so that a caller blocked on the stream
-   * wakes once for all of it, not once per entry; a long burst is a plain pipeline (a transaction would
-   * double the replies to parse, and the caller takes a burst in few reads anyway). After the `last`
-   * entry the same batch acknowledges the call.
+   * chunks, or `started`, a chunk and `end` of a quick agent) go out together in one pipeline: stream
+   * entries of up to `REPLIES_PER_ENTRY` replies each (field `replies`; field `reply` for a single one)
+   * and one PEXPIRE, so a caller blocked on the stream wakes once for a batch, not once per reply. After
+   * the `last` reply the same pipeline acknowledges the call.
    */
   private write(reply: UnnumberedReply, last = false): Promise<void> {
     const numbered = { ...reply, seq: this.written++ };
@@ -151,8 +150,12 @@ export class RunningCall {
 
   private async flush(batch: readonly string[], acknowledge: boolean): Promise<void> {
     const { reply: key } = this.keys;
-    const writes = batch.length <= TRANSACTION_ENTRIES ? this.redis.multi() : this.redis.pipeline();
-    for (const json of batch) writes.xadd(key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', json);
+    const writes = this.redis.pipeline();
+    for (let from = 0; from < batch.length; from += REPLIES_PER_ENTRY) {
+      const replies = batch.slice(from, from + REPLIES_PER_ENTRY);
+      if (replies.length === 1) writes.xadd(key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', replies[0] as string);
+      else writes.xadd(key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'replies', `[${replies.join(',')}]`);
+    }
     writes.pexpire(key, this.config.replyTtlMs);
     // The acknowledgement goes in the same batch, but not on a cluster client (a batch there must not cross slots).
     if (acknowledge && !this.redis.isCluster) writes.call('XACK', this.callsKey, WORKER_GROUP, this.entryId).call('XDEL', this.callsKey, this.entryId);

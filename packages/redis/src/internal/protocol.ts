@@ -31,7 +31,11 @@ const attempt = z.number().int().positive();
 // twice, is recognised by its number.
 const seq = z.number().int().nonnegative();
 
-/** One entry of a call's reply stream (field `reply`, JSON): what the worker running attempt `attempt` said, as its `seq`th entry. */
+/**
+ * One reply of a call's reply stream: what the worker running attempt `attempt` said, as its `seq`th
+ * reply. A stream entry holds one reply (field `reply`, JSON) or, when the worker wrote several in one
+ * turn of the event loop, a batch of them in order (field `replies`, a JSON array).
+ */
 export const ReplyEntrySchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('started'), attempt, seq, worker: z.string() }),
   z.strictObject({ kind: z.literal('chunk'), attempt, seq, text: z.string() }),
@@ -79,9 +83,37 @@ function isStreamEntry(entry: unknown): boolean {
 }
 
 /**
- * Parses a reply entry's JSON: a chunk, by far the most frequent entry, is checked directly; every other
- * entry (and a chunk that fails the direct check) goes through {@link ReplyEntrySchema}.
+ * The replies of a reply stream entry (its field `reply`, or its field `replies`), in order. A chunk, by
+ * far the most frequent reply, is checked directly; every other reply (and a chunk that fails the direct
+ * check) goes through {@link ReplyEntrySchema}.
  */
+export function parseReplies(fields: readonly string[] | null): { ok: true; value: readonly ReplyEntry[] } | { ok: false; reason: string } {
+  const batch = fieldOf(fields, 'replies');
+  if (batch === undefined) {
+    const one = parseReply(fieldOf(fields, 'reply'));
+    return one.ok ? { ok: true, value: [one.value] } : one;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(batch);
+  } catch (error) {
+    return { ok: false, reason: `field "replies" is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (!Array.isArray(json) || json.length === 0) return { ok: false, reason: 'field "replies" is not a non-empty array' };
+  const replies: ReplyEntry[] = [];
+  for (const [index, item] of (json as unknown[]).entries()) {
+    if (isChunk(item)) {
+      replies.push(item);
+      continue;
+    }
+    const result = ReplyEntrySchema.safeParse(item);
+    if (!result.success) return { ok: false, reason: `field "replies" item ${index} fails the schema: ${z.prettifyError(result.error).replace(/\n/g, '; ')}` };
+    replies.push(result.data);
+  }
+  return { ok: true, value: replies };
+}
+
+/** Parses one reply's JSON (a stream entry's field `reply`), a chunk directly, anything else with the schema. */
 export function parseReply(raw: string | undefined): { ok: true; value: ReplyEntry } | { ok: false; reason: string } {
   if (raw !== undefined && raw.startsWith('{"kind":"chunk"')) {
     let json: unknown;
