@@ -131,7 +131,9 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
     let closed = false;
     // Whether a blocking read is in flight on `reader`: a reader is reused only when none is.
     let reading = false;
-    const reader = readers.acquire();
+    // A connection of our own for the reply's blocking reads, and the keys its previous call left to delete.
+    const { reader, cleanup } = readers.acquire();
+    let finished = false;
     const renewals = interval(Math.max(1, Math.floor(config.leaseMs / 3)), config.scheduler).subscribe(() => {
       commands.send('SET', keys.lease, '1', 'PX', config.leaseMs).catch(() => undefined);
     });
@@ -174,36 +176,51 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
           return false;
         }
         case 'end':
+          finished = true;
           for (const text of held) subscriber.next(text);
           subscriber.complete();
           return true;
         case 'error':
+          finished = true;
           subscriber.error(reply.exhausted ? new RemoteCallAttemptsError(agentId, reply.attempt) : new RemoteAgentError(agentId, reply.error));
           return true;
       }
     };
 
+    const readReply = async (lastId: string): Promise<unknown> => {
+      reading = true;
+      try {
+        return await reader.call('XREAD', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, lastId);
+      } finally {
+        reading = false;
+      }
+    };
+
     const read = async (): Promise<void> => {
-      // In one pipeline, in this order, so Redis stores the lease before any worker can read the call;
-      // the first read of the reply goes out at once on the reader's connection.
-      const lease = commands.send('SET', keys.lease, '1', 'PX', config.leaseMs);
-      // (A cluster client sends each command alone: the call waits for its lease there.)
-      const sent = (commands.cluster ? lease : Promise.resolve()).then(() =>
-        Promise.all([lease, commands.send('XADD', agentKeys(config.prefix, agentId).calls, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', JSON.stringify(entry))]),
-      );
-      let lastId = '0';
-      let first = true;
-      while (!closed) {
+      const callsKey = agentKeys(config.prefix, agentId).calls;
+      const call = JSON.stringify(entry);
+      let raw: unknown;
+      if (commands.cluster) {
+        // A cluster client: each command on its own, the lease stored before the call is added.
+        await commands.send('SET', keys.lease, '1', 'PX', config.leaseMs);
+        await commands.send('XADD', callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call);
+        raw = await readReply('0');
+      } else {
+        // One write on the reader's connection, in this order: the keys of the call it served before, the
+        // lease (stored before any worker can read the call), the call, and the first blocking read.
+        const pipeline = reader.pipeline();
+        if (cleanup.length > 0) pipeline.del(...cleanup);
+        pipeline.set(keys.lease, '1', 'PX', config.leaseMs);
+        pipeline.xadd(callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call);
+        pipeline.call('XREAD', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, '0');
         reading = true;
-        const reply = reader.call('XREAD', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, lastId);
-        if (first) {
-          first = false;
-          // A failed send fails the call; the read then in flight is dropped with its connection.
-          reply.catch(() => undefined);
-          await sent;
-        }
-        const raw = await reply.finally(() => (reading = false));
-        if (closed) return;
+        const results = await pipeline.exec().finally(() => (reading = false));
+        // The clean-up's failure is not this call's.
+        for (const [error] of (results ?? []).slice(cleanup.length > 0 ? 1 : 0)) if (error !== null) throw error;
+        raw = results?.at(-1)?.[1] ?? null;
+      }
+      let lastId = '0';
+      while (!closed) {
         const read = streamEntries(raw);
         if (!read.ok) throw protocolError(agentId, `unexpected XREAD reply: ${z.prettifyError(read.error)}`);
         for (const [entryId, fields] of read.entries) {
@@ -212,6 +229,8 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
           if (!replies.ok) throw protocolError(agentId, `malformed reply entry ${entryId}: ${replies.reason}`);
           for (const reply of replies.value) if (apply(reply)) return;
         }
+        raw = await readReply(lastId);
+        if (closed) return;
       }
     };
 
@@ -225,9 +244,14 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
     return () => {
       closed = true;
       renewals.unsubscribe();
-      readers.release(reader, !reading);
-      // Deleting the lease is what cancels the call on its worker.
-      commands.send('DEL', keys.lease, keys.reply, keys.attempts).catch(() => undefined);
+      const own = [keys.lease, keys.reply, keys.attempts];
+      // A call that ended leaves its keys to the reader's next call (or to the reader's closing): no write now.
+      if (finished && !reading && !commands.cluster && readers.release(reader, own)) return;
+      if (reading) reader.disconnect();
+      else readers.release(reader, []);
+      // Deleting the lease is what cancels a call that has not ended on its worker.
+      commands.send('DEL', ...own).catch(() => undefined);
+      if (cleanup.length > 0) commands.send('DEL', ...cleanup).catch(() => undefined);
     };
   });
 }
@@ -237,9 +261,19 @@ const MAX_IDLE_READERS = 16;
 /** How long idle connections stay open after the last call ended, in ms. */
 const READER_IDLE_MS = 250;
 
-/** The blocking-read connections of one remote agent, reused by its calls and closed when idle. */
+/** An idle reply-reading connection and the keys of the call it served, still to be deleted. */
+interface IdleReader {
+  readonly reader: Redis;
+  readonly cleanup: readonly string[];
+}
+
+/**
+ * The blocking-read connections of one remote agent, reused by its calls and closed when idle. A call
+ * that ended hands its keys back with its connection: the next call on it deletes them in its first
+ * pipeline, or the pool does when it closes the connection.
+ */
 class ReaderPool {
-  private readonly idle: Redis[] = [];
+  private readonly idle: IdleReader[] = [];
   private closing: Subscription | undefined;
 
   constructor(
@@ -247,27 +281,38 @@ class ReaderPool {
     private readonly scheduler: SchedulerLike,
   ) {}
 
-  acquire(): Redis {
+  acquire(): IdleReader {
     const idle = this.idle.pop();
     if (idle !== undefined) return idle;
     const reader = this.redis.duplicate();
     // Its failures reach the call through the read that fails; ioredis would print them too without a listener.
     reader.on('error', () => undefined);
-    return reader;
+    return { reader, cleanup: [] };
   }
 
-  /** Takes `reader` back; `reusable` when no command is in flight on it (else it is closed). */
-  release(reader: Redis, reusable: boolean): void {
-    if (!reusable || reader.status !== 'ready' || this.idle.length >= MAX_IDLE_READERS) {
+  /**
+   * Takes back `reader`, on which no command is in flight, with the keys still to delete; false when it
+   * was closed instead (the pool is full or the connection is down) and the keys were not taken.
+   */
+  release(reader: Redis, cleanup: readonly string[]): boolean {
+    if (reader.status !== 'ready' || this.idle.length >= MAX_IDLE_READERS) {
       reader.disconnect();
-      return;
+      return false;
     }
-    this.idle.push(reader);
+    this.idle.push({ reader, cleanup });
     this.closing?.unsubscribe();
     this.closing = this.scheduler.schedule(() => {
       this.closing = undefined;
-      for (const idle of this.idle.splice(0)) idle.disconnect();
+      for (const idle of this.idle.splice(0)) {
+        if (idle.cleanup.length === 0) idle.reader.disconnect();
+        else
+          idle.reader
+            .del(...idle.cleanup)
+            .catch(() => undefined)
+            .finally(() => idle.reader.disconnect());
+      }
     }, READER_IDLE_MS);
+    return true;
   }
 }
 

@@ -11,7 +11,7 @@ interface Queued {
 
 /**
  * Sends the commands queued in one turn of the event loop as one pipeline (one write, one round trip):
- * a caller's lease and call entry, and the clean-up of the call that ended just before, go out together.
+ * the lease renewals and cancellations of many calls of a caller go out together.
  * Commands run in the order they were queued. On a Redis Cluster client each command goes out on its own,
  * as a pipeline there must not cross slots.
  */
