@@ -75,9 +75,10 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  * named `call-restarted` (`data: { agentId, attempt }`) and, with `delivery: 'attempt'`, the reply is
  * the new attempt's text alone. See the `delivery` and `maxAttempts` options.
  *
- * The client `redis` is used for writes. Each call in flight reads its reply on a connection of its own
- * (a duplicate of `redis`); the agent keeps up to 16 of them open between calls, so sequential calls reuse
- * one, and closes them 250 ms after the last call ended (so a process that is done can exit).
+ * Each call in flight sends its lease and call entry and reads its reply on a connection of its own (a
+ * duplicate of `redis`); the agent keeps up to 16 of them open between calls, so sequential calls reuse
+ * one, and closes them 250 ms after the last call ended (so a process that is done can exit). `redis`
+ * itself carries the lease renewals and cancellations.
  *
  * @param redis - An ioredis client; its options (password, ACL user, TLS, db) apply to every connection.
  * @param id - The agent id the workers serve.
