@@ -2,7 +2,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineAgent, invoke, stream } from '@rxagents/core';
 import { remoteAgent, serveAgent } from '@rxagents/redis';
 import { Redis } from 'ioredis';
@@ -72,6 +73,19 @@ function startEchoLoop(port: number, requests: string, replies: string): () => v
     reader.disconnect();
     writer.disconnect();
   };
+}
+
+/** Starts bench/src/redisPeer.ts in `mode` and resolves once it is ready; `stop` kills it. */
+async function startPeer(port: number, mode: 'agent' | 'hand'): Promise<() => void> {
+  const script = join(dirname(fileURLToPath(import.meta.url)), '..', 'redisPeer.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, PORT: String(port), MODE: mode }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (data: Buffer) => {
+      if (data.toString().includes('ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the ${mode} peer exited with ${String(code)}`)));
+  });
+  return () => child.kill('SIGTERM');
 }
 
 /** Seconds of `CALLS` sequential hand-written round trips: XADD a request, blocking XREAD of its reply. */
@@ -187,8 +201,29 @@ export const suite: BenchSuite = {
       log(`${DELTAS} deltas: hand-written pipelined XADD (${PIPELINE} per pipeline) read back with XREAD ${handRate.toFixed(0)}/s; streamed by a remote agent ${remoteRate.toFixed(0)}/s`);
       await Promise.all(workers.map((worker) => worker.close()));
 
+      // The same round trips with the peers in a child process each: the worker's work then overlaps the caller's.
+      const stopAgent = await startPeer(server.port, 'agent');
+      const stopHand = await startPeer(server.port, 'hand');
+      const remoteEchoX = remoteAgent(caller, 'echo', { prefix: 'bench-x' });
+      for (let i = 0; i < 200; i += 1) await invoke(remoteEchoX, 'ping');
+      await handRoundTrips(caller, handReader, 'handx:requests', 'handx:replies');
+      const handX: number[] = [];
+      const remoteX: number[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        global.gc?.();
+        handX.push(await handRoundTrips(caller, handReader, 'handx:requests', 'handx:replies'));
+        global.gc?.();
+        remoteX.push(await remoteCalls(remoteEchoX));
+      }
+      stopAgent();
+      stopHand();
+      const handCallX = median(handX);
+      const remoteCallX = median(remoteX);
+      log(`the same with the worker and the hand-written peer in child processes: hand-written ${((handCallX / CALLS) * 1e6).toFixed(0)} µs, remote ${((remoteCallX / CALLS) * 1e6).toFixed(0)} µs per call`);
+
       const figures: Record<string, BenchFigure> = {
         remoteCallRatio: { value: remoteCall / handCall, label: `time of ${CALLS} sequential one-chunk remote calls / of ${CALLS} hand-written XADD + blocking XREAD round trips (peer: a loop in this process answering with XADD)`, bar: { op: '<=', limit: 2 } },
+        remoteCallRatioAcrossProcesses: { value: remoteCallX / handCallX, label: 'remoteCallRatio with the worker and the hand-written peer each in a child process' },
         remoteCallUs: { value: (remoteCall / CALLS) * 1e6, label: 'µs per one-chunk remote call (caller and worker in one process, Redis on loopback)' },
         remoteDeltaRatio: { value: remoteRate / handRate, label: 'deltas/s streamed by a remote agent / deltas/s of a hand-written pipelined XADD loop read back with XREAD', bar: { op: '>=', limit: 0.5 } },
         remoteDeltasPerSecond: { value: remoteRate, label: 'deltas/s streamed by a remote agent (live delivery)' },
