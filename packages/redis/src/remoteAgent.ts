@@ -1,17 +1,18 @@
 import { type Agent, type ChatOptions, configRules, CoordinationError, emitCustom, newRunId, parseConfig } from '@rxagents/core';
 import type { Redis } from 'ioredis';
-import { asyncScheduler, interval, Observable } from 'rxjs';
+import { asyncScheduler, interval, Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { z } from 'zod';
 import { RemoteAgentError } from './errors/RemoteAgentError';
 import { RemoteCallAttemptsError } from './errors/RemoteCallAttemptsError';
 import { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
+import { CommandBatch } from './internal/CommandBatch';
 import { agentKeys, callKeys } from './internal/keys';
-import { type CallEntry, fieldOf, parseField, PROTOCOL_VERSION, type ReplyEntry, ReplyEntrySchema, StreamReadSchema } from './internal/protocol';
+import { type CallEntry, parseReplies, PROTOCOL_VERSION, type ReplyEntry, streamEntries } from './internal/protocol';
 
 /** How long one blocking read of a reply stream waits before it asks again, in ms. */
 const READ_BLOCK_MS = 5_000;
 /** How many reply entries one read takes at most. */
-const READ_COUNT = 512;
+const READ_COUNT = 4_096;
 
 /**
  * The options of {@link remoteAgent}, checked by this schema (bad values fail with a `ConfigError`
@@ -74,8 +75,10 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  * named `call-restarted` (`data: { agentId, attempt }`) and, with `delivery: 'attempt'`, the reply is
  * the new attempt's text alone. See the `delivery` and `maxAttempts` options.
  *
- * The client `redis` is used for writes; each call opens one extra connection (a duplicate of `redis`)
- * for its blocking reads and closes it when the call ends.
+ * Each call in flight sends its lease and call entry and reads its reply on a connection of its own (a
+ * duplicate of `redis`); the agent keeps up to 16 of them open between calls, so sequential calls reuse
+ * one, and closes them 250 ms after the last call ended (so a process that is done can exit). `redis`
+ * itself carries the lease renewals and cancellations.
  *
  * @param redis - An ioredis client; its options (password, ACL user, TLS, db) apply to every connection.
  * @param id - The agent id the workers serve.
@@ -98,19 +101,21 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
 export function remoteAgent(redis: Redis, id: string, options: RemoteAgentOptions = {}): Agent {
   const agentId = parseConfig(configRules.id(), id, 'remoteAgent id');
   const config = parseConfig(RemoteAgentOptionsSchema, options, `remoteAgent "${agentId}"`);
+  const readers = new ReaderPool(redis, config.scheduler);
+  const commands = new CommandBatch(redis);
   const agent: Agent = {
     id: agentId,
     ...(config.name === undefined ? {} : { name: config.name }),
     ...(config.role === undefined ? {} : { role: config.role }),
     ...(config.goal === undefined ? {} : { goal: config.goal }),
-    chat: (input, chatOptions) => remoteCall(redis, agentId, config, input, chatOptions),
+    chat: (input, chatOptions) => remoteCall(commands, readers, agentId, config, input, chatOptions),
   };
   return agent;
 }
 
 type Config = z.output<typeof RemoteAgentOptionsSchema>;
 
-function remoteCall(redis: Redis, agentId: string, config: Config, input: string, { context, metadata, run }: ChatOptions): Observable<string> {
+function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string, config: Config, input: string, { context, metadata, run }: ChatOptions): Observable<string> {
   return new Observable<string>((subscriber) => {
     const callId = newRunId();
     const keys = callKeys(config.prefix, callId);
@@ -125,9 +130,13 @@ function remoteCall(redis: Redis, agentId: string, config: Config, input: string
       ...(run === undefined || run.callId === null ? {} : { run: { runId: run.runId, callId: run.callId, parentCallId: run.parentCallId } }),
     };
     let closed = false;
-    const reader = redis.duplicate();
+    // Whether a blocking read is in flight on `reader`: a reader is reused only when none is.
+    let reading = false;
+    // A connection of our own for the reply's blocking reads, and the keys its previous call left to delete.
+    const { reader, cleanup } = readers.acquire();
+    let finished = false;
     const renewals = interval(Math.max(1, Math.floor(config.leaseMs / 3)), config.scheduler).subscribe(() => {
-      redis.set(keys.lease, '1', 'PX', config.leaseMs).catch(() => undefined);
+      commands.send('SET', keys.lease, '1', 'PX', config.leaseMs).catch(() => undefined);
     });
 
     // What this call has seen: the newest attempt, its held text, and whether text went out already.
@@ -168,31 +177,61 @@ function remoteCall(redis: Redis, agentId: string, config: Config, input: string
           return false;
         }
         case 'end':
+          finished = true;
           for (const text of held) subscriber.next(text);
           subscriber.complete();
           return true;
         case 'error':
+          finished = true;
           subscriber.error(reply.exhausted ? new RemoteCallAttemptsError(agentId, reply.attempt) : new RemoteAgentError(agentId, reply.error));
           return true;
       }
     };
 
+    const readReply = async (lastId: string): Promise<unknown> => {
+      reading = true;
+      try {
+        return await reader.call('XREAD', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, lastId);
+      } finally {
+        reading = false;
+      }
+    };
+
     const read = async (): Promise<void> => {
-      await redis.set(keys.lease, '1', 'PX', config.leaseMs);
-      if (closed) return;
-      await redis.xadd(agentKeys(config.prefix, agentId).calls, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', JSON.stringify(entry));
+      const callsKey = agentKeys(config.prefix, agentId).calls;
+      const call = JSON.stringify(entry);
+      let raw: unknown;
+      if (commands.cluster) {
+        // A cluster client: each command on its own, the lease stored before the call is added.
+        await commands.send('SET', keys.lease, '1', 'PX', config.leaseMs);
+        await commands.send('XADD', callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call);
+        raw = await readReply('0');
+      } else {
+        // One write on the reader's connection, in this order: the keys of the call it served before, the
+        // lease (stored before any worker can read the call), the call, and the first blocking read.
+        const pipeline = reader.pipeline();
+        if (cleanup.length > 0) pipeline.del(...cleanup);
+        pipeline.set(keys.lease, '1', 'PX', config.leaseMs);
+        pipeline.xadd(callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call);
+        pipeline.call('XREAD', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, '0');
+        reading = true;
+        const results = await pipeline.exec().finally(() => (reading = false));
+        // The clean-up's failure is not this call's.
+        for (const [error] of (results ?? []).slice(cleanup.length > 0 ? 1 : 0)) if (error !== null) throw error;
+        raw = results?.at(-1)?.[1] ?? null;
+      }
       let lastId = '0';
       while (!closed) {
-        const raw = await reader.call('XREAD', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, lastId);
-        if (closed) return;
-        const read = StreamReadSchema.safeParse(raw);
-        if (!read.success) throw protocolError(agentId, `unexpected XREAD reply: ${z.prettifyError(read.error)}`);
-        for (const [entryId, fields] of read.data) {
+        const read = streamEntries(raw);
+        if (!read.ok) throw protocolError(agentId, `unexpected XREAD reply: ${z.prettifyError(read.error)}`);
+        for (const [entryId, fields] of read.entries) {
           lastId = entryId;
-          const reply = parseField(ReplyEntrySchema, fieldOf(fields, 'reply'), 'reply');
-          if (!reply.ok) throw protocolError(agentId, `malformed reply entry ${entryId}: ${reply.reason}`);
-          if (apply(reply.value)) return;
+          const replies = parseReplies(fields);
+          if (!replies.ok) throw protocolError(agentId, `malformed reply entry ${entryId}: ${replies.reason}`);
+          for (const reply of replies.value) if (apply(reply)) return;
         }
+        raw = await readReply(lastId);
+        if (closed) return;
       }
     };
 
@@ -206,11 +245,76 @@ function remoteCall(redis: Redis, agentId: string, config: Config, input: string
     return () => {
       closed = true;
       renewals.unsubscribe();
-      reader.disconnect();
-      // Deleting the lease is what cancels the call on its worker.
-      redis.del(keys.lease, keys.reply, keys.attempts).catch(() => undefined);
+      const own = [keys.lease, keys.reply, keys.attempts];
+      // A call that ended leaves its keys to the reader's next call (or to the reader's closing): no write now.
+      if (finished && !reading && !commands.cluster && readers.release(reader, own)) return;
+      if (reading) reader.disconnect();
+      else readers.release(reader, []);
+      // Deleting the lease is what cancels a call that has not ended on its worker.
+      commands.send('DEL', ...own).catch(() => undefined);
+      if (cleanup.length > 0) commands.send('DEL', ...cleanup).catch(() => undefined);
     };
   });
+}
+
+/** Connections kept open between calls, at most. */
+const MAX_IDLE_READERS = 16;
+/** How long idle connections stay open after the last call ended, in ms. */
+const READER_IDLE_MS = 250;
+
+/** An idle reply-reading connection and the keys of the call it served, still to be deleted. */
+interface IdleReader {
+  readonly reader: Redis;
+  readonly cleanup: readonly string[];
+}
+
+/**
+ * The blocking-read connections of one remote agent, reused by its calls and closed when idle. A call
+ * that ended hands its keys back with its connection: the next call on it deletes them in its first
+ * pipeline, or the pool does when it closes the connection.
+ */
+class ReaderPool {
+  private readonly idle: IdleReader[] = [];
+  private closing: Subscription | undefined;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly scheduler: SchedulerLike,
+  ) {}
+
+  acquire(): IdleReader {
+    const idle = this.idle.pop();
+    if (idle !== undefined) return idle;
+    const reader = this.redis.duplicate();
+    // Its failures reach the call through the read that fails; ioredis would print them too without a listener.
+    reader.on('error', () => undefined);
+    return { reader, cleanup: [] };
+  }
+
+  /**
+   * Takes back `reader`, on which no command is in flight, with the keys still to delete; false when it
+   * was closed instead (the pool is full or the connection is down) and the keys were not taken.
+   */
+  release(reader: Redis, cleanup: readonly string[]): boolean {
+    if (reader.status !== 'ready' || this.idle.length >= MAX_IDLE_READERS) {
+      reader.disconnect();
+      return false;
+    }
+    this.idle.push({ reader, cleanup });
+    this.closing?.unsubscribe();
+    this.closing = this.scheduler.schedule(() => {
+      this.closing = undefined;
+      for (const idle of this.idle.splice(0)) {
+        if (idle.cleanup.length === 0) idle.reader.disconnect();
+        else
+          idle.reader
+            .del(...idle.cleanup)
+            .catch(() => undefined)
+            .finally(() => idle.reader.disconnect());
+      }
+    }, READER_IDLE_MS);
+    return true;
+  }
 }
 
 function protocolError(agentId: string, message: string): CoordinationError {

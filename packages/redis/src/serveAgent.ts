@@ -5,7 +5,7 @@ import { asyncScheduler, interval, lastValueFrom, type Subscription } from 'rxjs
 import { z } from 'zod';
 import { agentKeys, WORKER_GROUP } from './internal/keys';
 import { RunningCall } from './internal/RunningCall';
-import { AutoClaimSchema, CallEntrySchema, fieldOf, parseField, StreamReadSchema } from './internal/protocol';
+import { AutoClaimSchema, CallEntrySchema, fieldOf, parseField, streamEntries } from './internal/protocol';
 
 /** How long one blocking read of the call stream waits before it asks again, in ms. */
 const READ_BLOCK_MS = 2_000;
@@ -212,12 +212,12 @@ class Worker implements ServedAgent {
         continue;
       }
       if (this.stopping) return;
-      const read = StreamReadSchema.safeParse(raw);
-      if (!read.success) {
+      const read = streamEntries(raw);
+      if (!read.ok) {
         this.report(new Error(`unexpected XREADGROUP reply: ${z.prettifyError(read.error)}`));
         continue;
       }
-      for (const [entryId, fields] of read.data) this.start(entryId, fields);
+      for (const [entryId, fields] of read.entries) this.start(entryId, fields);
     }
   }
 

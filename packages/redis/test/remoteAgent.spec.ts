@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AgentError, AgentTimeoutError, ConfigError, defineAgent, emitCustom, invoke, invoke$, observeRun, type RunEvent, stream } from '@rxagents/core';
 import { Patterns } from '@rxagents/patterns';
-import { firstValueFrom, Observable, toArray } from 'rxjs';
+import { firstValueFrom, from, Observable, toArray } from 'rxjs';
 import { RemoteAgentError, remoteAgent, RemoteCallAttemptsError, serveAgent, type ServedAgent } from '../src';
 import { describeRedis } from './support/describeRedis';
 import { waitUntil } from './support/waitUntil';
@@ -32,6 +32,14 @@ describeRedis(
       const chunks = await firstValueFrom(stream(remote, 'go').pipe(toArray()));
       expect(chunks).toEqual(['Once ', 'upon ', 'a time']);
       expect(await invoke(remote, 'again')).toBe('Once upon a time');
+    });
+
+    it('streams a burst of chunks written at once (several batched entries) whole and in order, in both delivery modes', async () => {
+      const words = Array.from({ length: 1_000 }, (_, i) => `w${i} `);
+      serve(server().client(), defineAgent('burst', () => from(words)));
+      const chunks = await firstValueFrom(stream(remoteAgent(server().client(), 'burst', { prefix, delivery: 'live' }), 'go').pipe(toArray()));
+      expect(chunks).toEqual(words);
+      expect(await invoke(remoteAgent(server().client(), 'burst', { prefix }), 'go')).toBe(words.join(''));
     });
 
     it('passes input, context and metadata to the remote agent', async () => {

@@ -31,7 +31,11 @@ const attempt = z.number().int().positive();
 // twice, is recognised by its number.
 const seq = z.number().int().nonnegative();
 
-/** One entry of a call's reply stream (field `reply`, JSON): what the worker running attempt `attempt` said, as its `seq`th entry. */
+/**
+ * One reply of a call's reply stream: what the worker running attempt `attempt` said, as its `seq`th
+ * reply. A stream entry holds one reply (field `reply`, JSON) or, when the worker wrote several in one
+ * turn of the event loop, a batch of them in order (field `replies`, a JSON array).
+ */
 export const ReplyEntrySchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('started'), attempt, seq, worker: z.string() }),
   z.strictObject({ kind: z.literal('chunk'), attempt, seq, text: z.string() }),
@@ -55,6 +59,88 @@ export const StreamReadSchema = z.union([
   z.array(z.tuple([z.string(), StreamEntriesSchema])).transform((streams) => streams.flatMap(([, entries]) => entries)),
   z.tuple([z.string(), StreamEntriesSchema]).rest(z.union([z.string(), StreamEntriesSchema])).transform((flat) => flat.filter((item) => typeof item !== 'string').flat()),
 ]);
+/**
+ * The entries of an XREAD / XREADGROUP reply: a direct check of the usual RESP2 shape (`null` or
+ * `[[key, [[id, [field, value, ...]], ...]]]`), which a long read of many entries passes without a schema
+ * walk; any other shape goes through {@link StreamReadSchema}.
+ */
+export function streamEntries(raw: unknown): { ok: true; entries: ReadonlyArray<z.infer<typeof StreamEntrySchema>> } | { ok: false; error: z.ZodError } {
+  if (raw === null) return { ok: true, entries: [] };
+  if (Array.isArray(raw) && raw.length === 1) {
+    const only: unknown = raw[0];
+    if (Array.isArray(only) && only.length === 2 && typeof only[0] === 'string' && Array.isArray(only[1]) && only[1].every(isStreamEntry)) {
+      return { ok: true, entries: only[1] as Array<[string, string[] | null]> };
+    }
+  }
+  const read = StreamReadSchema.safeParse(raw);
+  return read.success ? { ok: true, entries: read.data } : { ok: false, error: read.error };
+}
+
+function isStreamEntry(entry: unknown): boolean {
+  if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') return false;
+  const fields: unknown = entry[1];
+  return fields === null || (Array.isArray(fields) && fields.every((field) => typeof field === 'string'));
+}
+
+/**
+ * The replies of a reply stream entry (its field `reply`, or its field `replies`), in order. A chunk, by
+ * far the most frequent reply, is checked directly; every other reply (and a chunk that fails the direct
+ * check) goes through {@link ReplyEntrySchema}.
+ */
+export function parseReplies(fields: readonly string[] | null): { ok: true; value: readonly ReplyEntry[] } | { ok: false; reason: string } {
+  const batch = fieldOf(fields, 'replies');
+  if (batch === undefined) {
+    const one = parseReply(fieldOf(fields, 'reply'));
+    return one.ok ? { ok: true, value: [one.value] } : one;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(batch);
+  } catch (error) {
+    return { ok: false, reason: `field "replies" is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (!Array.isArray(json) || json.length === 0) return { ok: false, reason: 'field "replies" is not a non-empty array' };
+  const replies: ReplyEntry[] = [];
+  for (const [index, item] of (json as unknown[]).entries()) {
+    if (isChunk(item)) {
+      replies.push(item);
+      continue;
+    }
+    const result = ReplyEntrySchema.safeParse(item);
+    if (!result.success) return { ok: false, reason: `field "replies" item ${index} fails the schema: ${z.prettifyError(result.error).replace(/\n/g, '; ')}` };
+    replies.push(result.data);
+  }
+  return { ok: true, value: replies };
+}
+
+/** Parses one reply's JSON (a stream entry's field `reply`), a chunk directly, anything else with the schema. */
+export function parseReply(raw: string | undefined): { ok: true; value: ReplyEntry } | { ok: false; reason: string } {
+  if (raw !== undefined && raw.startsWith('{"kind":"chunk"')) {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      json = undefined;
+    }
+    if (isChunk(json)) return { ok: true, value: json };
+  }
+  return parseField(ReplyEntrySchema, raw, 'reply');
+}
+
+function isChunk(json: unknown): json is Extract<ReplyEntry, { kind: 'chunk' }> {
+  if (typeof json !== 'object' || json === null) return false;
+  const { kind, attempt, seq, text, ...rest } = json as Record<string, unknown>;
+  return (
+    kind === 'chunk' &&
+    Number.isInteger(attempt) &&
+    (attempt as number) > 0 &&
+    Number.isInteger(seq) &&
+    (seq as number) >= 0 &&
+    typeof text === 'string' &&
+    Object.keys(rest).length === 0
+  );
+}
+
 /** An XAUTOCLAIM reply: `[nextStart, entries, deletedIds]`. */
 export const AutoClaimSchema = z.tuple([z.string(), z.array(StreamEntrySchema), z.array(z.string()).optional()]);
 
