@@ -6,3 +6,4 @@ export { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
 export { redisChannel, RedisChannelOptionsSchema, type RedisChannelOptions } from './redisChannel';
 export type { RedisChannel } from './types/RedisChannel';
 export { RemoteChannelError } from './errors/RemoteChannelError';
+export type { RedisClient } from './types/RedisClient';

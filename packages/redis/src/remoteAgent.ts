@@ -1,5 +1,6 @@
 import { type Agent, type ChatOptions, configRules, CoordinationError, emitCustom, newRunId, parseConfig } from '@rxagents/core';
-import type { Redis } from 'ioredis';
+import { duplicateClient } from './internal/duplicateClient';
+import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler, interval, Observable } from 'rxjs';
 import { z } from 'zod';
 import { RemoteAgentError } from './errors/RemoteAgentError';
@@ -77,7 +78,7 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  * The client `redis` is used for writes; each call opens one extra connection (a duplicate of `redis`)
  * for its blocking reads and closes it when the call ends.
  *
- * @param redis - An ioredis client; its options (password, ACL user, TLS, db) apply to every connection.
+ * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}); its options (password, ACL user, TLS, db) apply to every connection.
  * @param id - The agent id the workers serve.
  * @param options - See {@link RemoteAgentOptions}.
  *
@@ -95,7 +96,7 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  *
  * @see {@link serveAgent}
  */
-export function remoteAgent(redis: Redis, id: string, options: RemoteAgentOptions = {}): Agent {
+export function remoteAgent(redis: RedisClient, id: string, options: RemoteAgentOptions = {}): Agent {
   const agentId = parseConfig(configRules.id(), id, 'remoteAgent id');
   const config = parseConfig(RemoteAgentOptionsSchema, options, `remoteAgent "${agentId}"`);
   const agent: Agent = {
@@ -110,7 +111,7 @@ export function remoteAgent(redis: Redis, id: string, options: RemoteAgentOption
 
 type Config = z.output<typeof RemoteAgentOptionsSchema>;
 
-function remoteCall(redis: Redis, agentId: string, config: Config, input: string, { context, metadata, run }: ChatOptions): Observable<string> {
+function remoteCall(redis: RedisClient, agentId: string, config: Config, input: string, { context, metadata, run }: ChatOptions): Observable<string> {
   return new Observable<string>((subscriber) => {
     const callId = newRunId();
     const keys = callKeys(config.prefix, callId);
@@ -125,7 +126,7 @@ function remoteCall(redis: Redis, agentId: string, config: Config, input: string
       ...(run === undefined || run.callId === null ? {} : { run: { runId: run.runId, callId: run.callId, parentCallId: run.parentCallId } }),
     };
     let closed = false;
-    const reader = redis.duplicate();
+    const reader = duplicateClient(redis);
     const renewals = interval(Math.max(1, Math.floor(config.leaseMs / 3)), config.scheduler).subscribe(() => {
       redis.set(keys.lease, '1', 'PX', config.leaseMs).catch(() => undefined);
     });

@@ -1,6 +1,6 @@
 import { scheduleDelay, serializeError } from '@rxagents/core';
 import { BackpressureStrategy, BufferOverflowError, ChannelClosedError } from '@rxagents/streaming';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../types/RedisClient';
 import type { SchedulerLike, Subscription } from 'rxjs';
 import type { ChannelKeys } from './channelKeys';
 import { type ChannelEnd, ChannelEndSchema, CHANNEL_PROTOCOL_VERSION, type ChannelEntry, entryIdOf } from './channelProtocol';
@@ -60,7 +60,7 @@ export class ChannelProducer {
   private ending: Promise<void> | undefined;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly config: ProducerConfig,
   ) {}
 
