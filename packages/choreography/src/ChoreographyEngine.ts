@@ -24,6 +24,7 @@ import { ChoreographyAlreadyExecutedError } from './errors/ChoreographyAlreadyEx
 import { type ChoreographyRunOptions, ChoreographyRunOptionsSchema } from './ChoreographyRunOptions';
 import { runChoreography, type RunSettings } from './internal/ChoreographyRun';
 import { describeChoreography } from './internal/ChoreographyRunEvents';
+import { runCoordinated } from './internal/CoordinatedRun';
 import { ReplayLog } from './internal/ReplayLog';
 
 const ExecuteOptionsSchema = ChoreographyRunOptionsSchema.extend({ signal: configRules.abortSignal().optional() });
@@ -49,6 +50,11 @@ const EventsOptionsSchema = ChoreographyRunOptionsSchema.omit({ run: true }).ext
  * never-started interactions are listed in `pending`. Before running, `DeadlockDetector.detect`
  * checks the spec and a cycle is logged as a warning. An engine runs once; its run closes its bus.
  * To run a spec per request, use {@link executeChoreography}, which builds a fresh engine per run.
+ *
+ * On a bus with a `coordinator` (engines in several processes sharing one run, for example
+ * `redisEventBus` from `@rxagents/redis`), the engine runs an interaction only while it holds its claim,
+ * records every step of the run whichever engine ran it, and ends with the others; see
+ * {@link ChoreographyCoordinator}.
  *
  * `steps$` emits each {@link StepResult} and `busEvents$` every event published on the bus during the
  * run; both replay the run from its start to a subscriber that comes late (even after the run ended),
@@ -113,6 +119,7 @@ export class ChoreographyEngine {
       agents,
       hosted,
       hostedCount,
+      waitsForExternalEvents: (parsed.externalEvents?.length ?? 0) > 0,
       timeout: parsed.timeout,
       scheduler: parsed.scheduler ?? asyncScheduler,
       logger: parsed.logger ?? console,
@@ -222,7 +229,8 @@ export class ChoreographyEngine {
       const bus = this.#settings.bus;
       // Whatever ends the run (its result, an error from the logger or the bus, or unsubscription)
       // completes steps$ and busEvents$ and closes the bus.
-      return defer(() => runChoreography(this.#settings, input, node)).pipe(
+      const { coordinator } = bus;
+      return defer(() => (coordinator === undefined ? runChoreography(this.#settings, input, node) : runCoordinated(this.#settings, coordinator, input, node))).pipe(
         finalize(() => {
           const closeError = this.#end(bus);
           if (closeError !== undefined) reportUnhandledError(closeError.error);

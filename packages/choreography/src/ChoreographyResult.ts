@@ -35,6 +35,8 @@ export type StepResult = AgentCallResult & {
  * pass for a complete one: `timedOut` (the engine's timeout passed) and `pending` (ids of interactions
  * that never started). Both count only the interactions this engine runs: those whose target is in
  * its `agents`, not in `remoteAgents`. A step still running at the timeout is aborted and reported as a failed step.
+ * On a bus shared by engines in several processes (a bus with a `coordinator`), `stepResults` holds every
+ * step of the run, whichever engine ran it, and `pending` every interaction of the spec that never started.
  *
  * @example
  * ```ts

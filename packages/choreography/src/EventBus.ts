@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { ChoreographyCoordinator } from './ChoreographyCoordinator';
 import type { ChoreographyEvent } from './ChoreographyEvent';
 
 /**
@@ -9,7 +10,8 @@ import type { ChoreographyEvent } from './ChoreographyEvent';
  * engine relies on: `events$` emits every event published after subscription, in publish order, and
  * completes on `close()`; `publish` after `close()` is ignored. {@link InMemoryEventBus} is the
  * default. {@link ChoreographyEngine} subscribes before it publishes the initial events, and closes
- * the bus when its run ends.
+ * the bus when its run ends. A bus shared by engines in several processes adds a `coordinator`
+ * ({@link ChoreographyCoordinator}), so that each interaction runs once per run across them all.
  *
  * @example
  * ```ts
@@ -37,4 +39,10 @@ export interface EventBus {
   publish(event: ChoreographyEvent): void;
   /** Completes `events$` and refuses further events. Idempotent. */
   close(): void;
+  /**
+   * Present on a bus shared by engines in several processes (for example `redisEventBus` from
+   * `@rxagents/redis`): the engine then runs in coordinated mode, see {@link ChoreographyCoordinator}.
+   * Absent on {@link InMemoryEventBus}.
+   */
+  readonly coordinator?: ChoreographyCoordinator;
 }

@@ -6,4 +6,5 @@ export { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
 export { redisChannel, RedisChannelOptionsSchema, type RedisChannelOptions } from './redisChannel';
 export type { RedisChannel } from './types/RedisChannel';
 export { RemoteChannelError } from './errors/RemoteChannelError';
+export { redisEventBus, RedisEventBusOptionsSchema, type RedisEventBus, type RedisEventBusOptions } from './redisEventBus';
 export type { RedisClient } from './types/RedisClient';

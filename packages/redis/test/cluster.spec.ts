@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { defineAgent, invoke, invoke$, observeRun, stream } from '@rxagents/core';
+import { ChoreographyEngine } from '@rxagents/choreography';
+import { defineAgent, invoke, invoke$, newRunId, observeRun, stream } from '@rxagents/core';
 import { BackpressureStrategy } from '@rxagents/streaming';
 import type { Cluster } from 'ioredis';
 import { firstValueFrom, Observable, toArray } from 'rxjs';
-import { redisChannel, remoteAgent, serveAgent, type ServedAgent } from '../src';
+import { redisChannel, redisEventBus, remoteAgent, serveAgent, type ServedAgent } from '../src';
 import { pacedReader } from './support/channelTesting';
 import { describeRedisCluster } from './support/describeRedisCluster';
+import { AGENT_IDS, reviewSpec } from './support/reviewSpec';
 import { waitUntil } from './support/waitUntil';
 
 jest.setTimeout(60_000);
@@ -171,5 +173,30 @@ describeRedisCluster('@rxagents/redis on a Redis Cluster', (cluster) => {
     // The stream kept the newest bufferSize items; the consumer counts the ones trimmed before it read them.
     expect(reader.seen).toEqual([0, 9, 10]);
     expect(await consumer.sharedMetrics()).toMatchObject({ emitted: 11, delivered: 3, dropped: 8, completed: true });
+  });
+
+  it('shares a choreography run between two engines on two cluster clients, every step once, the run’s keys in one slot', async () => {
+    const runId = newRunId();
+    const runs: string[] = [];
+    const agents = () =>
+      Object.fromEntries(
+        AGENT_IDS.map((id) => [
+          id,
+          defineAgent(id, async (input: string) => {
+            runs.push(id);
+            return `${input.split('\n')[0]} done`;
+          }),
+        ]),
+      );
+    const client = cluster().client();
+    const engines = [client, cluster().client()].map((redis) => new ChoreographyEngine({ spec: reviewSpec(), agents: agents(), bus: redisEventBus(redis, { runId, prefix }), logger: { warn: () => undefined } }));
+    const results = await Promise.all(engines.map((engine) => engine.execute({ input: 'x' })));
+    for (const result of results) expect(result).toMatchObject({ success: true, timedOut: false, pending: [] });
+    expect(results[0]?.stepResults).toHaveLength(7);
+    expect(results[1]?.stepResults).toEqual(results[0]?.stepResults);
+    expect(runs).toHaveLength(7);
+    const keys = await keysUnder(client, prefix);
+    expect([...byTag(keys).keys()]).toEqual([runId]);
+    expect((await slotsOf(keys)).size).toBe(1);
   });
 });

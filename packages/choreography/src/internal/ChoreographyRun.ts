@@ -21,6 +21,8 @@ export interface RunSettings {
   readonly hosted: Uint8Array;
   /** How many interactions this engine runs. */
   readonly hostedCount: number;
+  /** Whether the options declare `externalEvents`: a shared run then cannot tell that nothing more will come. */
+  readonly waitsForExternalEvents: boolean;
   readonly timeout: number;
   readonly scheduler: SchedulerLike;
   readonly logger: ChoreographyLogger;
@@ -276,7 +278,7 @@ class ChoreographyRun implements StepOwner {
  * it is registered under (the interaction's target). Written out field by field, in the order of the
  * call's result, rather than spread: one object shape for every step, and no generic property copy.
  */
-function stepResultOf(interaction: Interaction, call: AgentCallResult): StepResult {
+export function stepResultOf(interaction: Interaction, call: AgentCallResult): StepResult {
   const { input, startedAt, durationMs } = call;
   return call.success
     ? { interactionId: interaction.id, success: true, agentId: interaction.target, input, output: call.output, startedAt, durationMs }
@@ -284,7 +286,7 @@ function stepResultOf(interaction: Interaction, call: AgentCallResult): StepResu
 }
 
 /** Warns about cycles in the spec's source-to-target graph; returns them as text (empty for none). */
-function warnAboutCycles(spec: ChoreographySpec, logger: ChoreographyLogger): string {
+export function warnAboutCycles(spec: ChoreographySpec, logger: ChoreographyLogger): string {
   const listed = derivedFrom(spec, cyclesOf);
   if (listed !== '') logger.warn(`Choreography "${spec.name}" has a cycle in its source-to-target graph (possible deadlock): ${listed}. Running anyway.`);
   return listed;

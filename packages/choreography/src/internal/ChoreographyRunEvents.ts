@@ -57,17 +57,31 @@ export class ChoreographyRunEvents {
    * timeout aborted running agents, `deadlocked` when interactions were left waiting with no agent
    * running (at the timeout, or because the bus ended): they waited for events nobody published.
    */
-  terminated(spec: ChoreographySpec, result: ChoreographyResult, context: { readonly timeout: number; readonly hostedCount: number; readonly aborted: readonly string[]; readonly cycles: string }): void {
+  terminated(spec: ChoreographySpec, result: ChoreographyResult, context: TerminationContext): void {
     const { runId, parentCallId, scheduler } = this.#node;
     const { decision, reason } = terminationOf(spec, result, context, this.#published);
     this.#node.emit({ type: 'termination', runId, callId: this.#callId, parentCallId, at: scheduler.now(), decision, reason });
   }
 }
 
+/**
+ * What the run knows of its end besides its result.
+ *
+ * @internal
+ */
+export interface TerminationContext {
+  readonly timeout: number;
+  readonly hostedCount: number;
+  readonly aborted: readonly string[];
+  readonly cycles: string;
+  /** The run was shared by engines in several processes (a bus with a coordinator). */
+  readonly shared?: boolean;
+}
+
 function terminationOf(
   spec: ChoreographySpec,
   result: ChoreographyResult,
-  { timeout, hostedCount, aborted, cycles }: { readonly timeout: number; readonly hostedCount: number; readonly aborted: readonly string[]; readonly cycles: string },
+  { timeout, hostedCount, aborted, cycles, shared = false }: TerminationContext,
   published: ReadonlySet<string>,
 ): { decision: ChoreographyDecision; reason: string } {
   if (hostedCount === 0) return { decision: 'completed', reason: 'this engine runs none of the interactions; it published the initial events' };
@@ -79,7 +93,10 @@ function terminationOf(
   const pending = waiting.length === 0 ? '' : `; never started: ${waiting.join('; ')}`;
   const cycle = cycles === '' ? '' : `; the spec has a cycle: ${cycles}`;
   if (!result.timedOut) {
-    if (waiting.length > 0) return { decision: 'deadlocked', reason: `the event bus ended before every interaction ran${pending}${cycle}` };
+    if (waiting.length > 0) {
+      const why = shared ? 'no interaction was running or claimable in any process and no event was left' : 'the event bus ended before every interaction ran';
+      return { decision: 'deadlocked', reason: `${why}${pending}${cycle}` };
+    }
     const failed = result.stepResults.filter((step) => !step.success).map((step) => step.interactionId);
     return { decision: 'completed', reason: `all ${hostedCount} interactions ran${failed.length === 0 ? '' : `; failed: ${failed.join(', ')}`}` };
   }

@@ -1,11 +1,11 @@
 import type { Cluster, Redis } from 'ioredis';
 
 /**
- * The ioredis client that {@link serveAgent}, {@link remoteAgent} and {@link redisChannel} take: a
- * `Redis` (one server, or a Sentinel group) or a `Cluster` (Redis Cluster).
+ * The ioredis client that {@link serveAgent}, {@link remoteAgent}, {@link redisChannel} and
+ * {@link redisEventBus} take: a `Redis` (one server, or a Sentinel group) or a `Cluster` (Redis Cluster).
  *
  * @remarks
- * Every key of one agent's call stream, of one call, or of one channel carries one hash tag, so each
+ * Every key of one agent's call stream, of one call, of one channel or of one shared run carries one hash tag, so each
  * command and each group of related writes stays in one cluster slot; blocking reads run on a
  * `duplicate()` of the client, which for a `Cluster` is a cluster client of its own.
  *
@@ -27,5 +27,6 @@ import type { Cluster, Redis } from 'ioredis';
  * @see {@link serveAgent}
  * @see {@link remoteAgent}
  * @see {@link redisChannel}
+ * @see {@link redisEventBus}
  */
 export type RedisClient = Redis | Cluster;

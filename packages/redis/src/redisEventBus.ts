@@ -1,0 +1,308 @@
+import { hostname } from 'node:os';
+import type { ChoreographyCoordinator, ChoreographyEvent, CoordinatedEntry, EventBus, StepResult } from '@rxagents/choreography';
+import { configRules, delayTimer, newRunId, parseConfig, serializeError } from '@rxagents/core';
+import { duplicateClient } from './internal/duplicateClient';
+import type { RedisClient } from './types/RedisClient';
+import { asyncScheduler, defer, filter, lastValueFrom, map, type Observable, Subject } from 'rxjs';
+import { z } from 'zod';
+import { RemoteAgentError } from './errors/RemoteAgentError';
+import { RunClaims } from './internal/RunClaims';
+import { type RunKeys, runKeys } from './internal/runKeys';
+import { fieldOf, parseField, StreamReadSchema } from './internal/protocol';
+import { RUN_PROTOCOL_VERSION, type RunEntry, RunEntrySchema, type WireStep } from './internal/runProtocol';
+
+/** How long one blocking read of the run's stream waits before it asks again, in ms. */
+const READ_BLOCK_MS = 2_000;
+/** How many entries one read takes at most. */
+const READ_COUNT = 1_000;
+
+/**
+ * The options of {@link redisEventBus}, checked by this schema (bad values fail with a `ConfigError`
+ * naming the field).
+ *
+ * @example
+ * ```ts
+ * import { RedisEventBusOptionsSchema } from '@rxagents/redis';
+ *
+ * console.log(RedisEventBusOptionsSchema.parse({ runId: 'run-1' }).concurrency); // 8
+ * console.log(RedisEventBusOptionsSchema.safeParse({ runId: 'a{b}' }).success); // false
+ * ```
+ */
+export const RedisEventBusOptionsSchema = z
+  .strictObject({
+    /** The run every engine of it shares: the same on each process. Defaults to a new unguessable id (`newRunId()`), which `bus.runId` gives to hand to the others. */
+    runId: configRules
+      .nonEmptyString()
+      .refine((id) => !/[{}]/.test(id), 'must not contain { or } (it becomes the hash tag of the run’s keys)')
+      .optional(),
+    /** The prefix of every Redis key; the same on every process. */
+    prefix: configRules.nonEmptyString().default('rxagents'),
+    /** How many interactions this process runs at once (claims it holds). */
+    concurrency: configRules.positiveInt(10_000).default(8),
+    /** A claim not renewed for this long (its process died or froze) is taken over by another process, in ms; renewed every third of it. */
+    claimLeaseMs: configRules.positiveInt(86_400_000).min(30, 'must be at least 30').default(10_000),
+    /** The approximate bound (`MAXLEN ~`) of the run's stream, in entries. */
+    maxLen: configRules.positiveInt().default(100_000),
+    /** How long the run's keys outlive their last write, in ms. */
+    ttlMs: configRules.positiveInt(86_400_000 * 30).default(86_400_000),
+    /** The approximate bound (`MAXLEN ~`) of the run's dead-letter stream, in entries. */
+    deadLetterMaxLen: configRules.positiveInt().default(10_000),
+    /** This process's name in claims and entries; unique per bus by default. */
+    owner: configRules.nonEmptyString().optional(),
+    /** The clock of the claim renewals. */
+    scheduler: configRules.scheduler().default(asyncScheduler),
+    /** Receives Redis failures and malformed entries the bus survives. Defaults to a process warning (`process.emitWarning`). */
+    onError: configRules.function<(error: unknown) => void>().optional(),
+  });
+
+/**
+ * The options of {@link redisEventBus}; every field is optional.
+ *
+ * @example
+ * ```ts
+ * import { newRunId } from '@rxagents/core';
+ * import type { RedisEventBusOptions } from '@rxagents/redis';
+ *
+ * const options: RedisEventBusOptions = { runId: newRunId(), concurrency: 4, claimLeaseMs: 5_000 };
+ * ```
+ */
+export type RedisEventBusOptions = z.input<typeof RedisEventBusOptionsSchema>;
+
+/**
+ * A choreography {@link EventBus} on a Redis stream, shared by engines in several processes, as
+ * {@link redisEventBus} returns it.
+ *
+ * @example
+ * ```ts
+ * import type { RedisEventBus } from '@rxagents/redis';
+ *
+ * export function describeBus(bus: RedisEventBus): string {
+ *   return `run ${bus.runId} as ${bus.owner}`;
+ * }
+ * ```
+ */
+export interface RedisEventBus extends EventBus {
+  /** The run's id: pass it to the other processes of the run. */
+  readonly runId: string;
+  /** This process's name in claims and entries. */
+  readonly owner: string;
+  /** Makes the bus shared: each interaction runs once per run across every engine on it. */
+  readonly coordinator: ChoreographyCoordinator;
+}
+
+/**
+ * An {@link EventBus} for a choreography run shared by engines in several processes, on one Redis stream.
+ *
+ * @remarks
+ * Each process builds a {@link ChoreographyEngine} for the same spec with the agents it hosts (the others
+ * declared with `remoteAgent(id)`) on a `redisEventBus` with the same `runId`. Several processes may host
+ * the same agent id: that shares its interactions among them. Every interaction runs once per run: the
+ * engines claim it (`SET NX PX claimLeaseMs`, renewed while the agent runs, at most `concurrency` per
+ * process), and if the process running it dies, another takes it over once the claim's lease runs out and
+ * runs it again. Its step is one stream entry (with the event it emits), which every engine records, so
+ * every process ends with the same steps and the same result. See `docs/redis.md`.
+ *
+ * The bus reads the run's stream from its first entry (blocking `XREAD`) once subscribed: a process that
+ * joins late still sees the whole run. Entries are checked with a zod schema; a malformed one goes to the
+ * run's dead-letter stream (once, whichever process finds it) and is skipped. A failed step arrives as a
+ * `RemoteAgentError` holding the original error's name, message and code. `close()` (the engine calls it
+ * when its run ends) stops reading and gives up the claims whose step is not recorded.
+ *
+ * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}) for writes; one duplicate of it does the blocking reads.
+ * @param options - See {@link RedisEventBusOptions}.
+ *
+ * @example
+ * ```ts
+ * // no-run: needs a running Redis server and the other processes of the run
+ * import { ChoreographyEngine, ChoreographySpec } from '@rxagents/choreography';
+ * import { defineAgent } from '@rxagents/core';
+ * import { redisEventBus } from '@rxagents/redis';
+ * import { Redis } from 'ioredis';
+ *
+ * const spec = ChoreographySpec.builder('article')
+ *   .initialEvent('start')
+ *   .interaction('research', 'user', 'researcher', 'start', 'researched', 'Collect sources')
+ *   .interaction('draft', 'researcher', 'writer', 'researched', null, 'Write a draft')
+ *   .build();
+ * // This process hosts the writer; another one, on the same runId, hosts the researcher.
+ * const bus = redisEventBus(new Redis(), { runId: process.env.RUN_ID });
+ * const engine = ChoreographyEngine.builder()
+ *   .spec(spec)
+ *   .agent('writer', defineAgent('writer', async (input) => `draft from ${input}`))
+ *   .remoteAgent('researcher')
+ *   .bus(bus)
+ *   .build();
+ * console.log((await engine.execute({ input: 'agent coordination' })).stepResults.length); // 2, in every process
+ * ```
+ */
+export function redisEventBus(redis: RedisClient, options: RedisEventBusOptions = {}): RedisEventBus {
+  const config = parseConfig(RedisEventBusOptionsSchema, options, 'redisEventBus');
+  return new RedisRunBus(redis, config);
+}
+
+type Config = z.output<typeof RedisEventBusOptionsSchema>;
+
+class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
+  readonly runId: string;
+  readonly owner: string;
+  readonly coordinator: ChoreographyCoordinator = this;
+  readonly entries$: Observable<CoordinatedEntry>;
+  readonly events$: Observable<ChoreographyEvent>;
+  readonly #redis: RedisClient;
+  readonly #config: Config;
+  readonly #keys: RunKeys;
+  readonly #claims: RunClaims;
+  readonly #entries = new Subject<CoordinatedEntry>();
+  readonly #stepped = new Set<string>();
+  readonly #report: (error: unknown) => void;
+  #reader: RedisClient | undefined = undefined;
+  #closed = false;
+
+  constructor(redis: RedisClient, config: Config) {
+    this.#redis = redis;
+    this.#config = config;
+    this.runId = config.runId ?? newRunId();
+    this.owner = config.owner ?? `${hostname()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
+    this.#keys = runKeys(config.prefix, this.runId);
+    const onError = config.onError ?? warn;
+    this.#report = (error) => {
+      if (!this.#closed) onError(error);
+    };
+    this.#claims = new RunClaims({ redis, owner: this.owner, concurrency: config.concurrency, leaseMs: config.claimLeaseMs, ttlMs: config.ttlMs, scheduler: config.scheduler, report: this.#report });
+    // Reading starts with the first subscriber; a later one gets the entries from there on.
+    let reading = false;
+    const entries = this.#entries.asObservable();
+    this.entries$ = defer(() => {
+      if (!reading && !this.#closed) {
+        reading = true;
+        this.#readLoop().catch(this.#report);
+      }
+      return entries;
+    });
+    this.events$ = this.entries$.pipe(
+      filter((entry) => entry.kind !== 'timed-out'),
+      map((entry) => (entry.kind === 'event' ? entry.event : entry.emitted)),
+      filter((event): event is ChoreographyEvent => event !== undefined),
+    );
+  }
+
+  publish(event: ChoreographyEvent): void {
+    if (this.#closed) return;
+    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) });
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#claims.close();
+    this.#reader?.disconnect();
+    this.#entries.complete();
+  }
+
+  start(events: readonly ChoreographyEvent[]): void {
+    if (this.#closed) return;
+    this.#redis
+      .set(this.#keys.started, this.owner, 'PX', this.#config.ttlMs, 'NX')
+      .then((reply) => {
+        if (reply !== 'OK') return;
+        for (const event of events) this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) });
+      })
+      .catch(this.#report);
+  }
+
+  claim(eventId: string, interactionId: string): Observable<boolean> {
+    return this.#claims.claim(this.#keys.claim(eventId, interactionId));
+  }
+
+  recordStep(eventId: string, step: StepResult, emitted: ChoreographyEvent | null): void {
+    if (this.#closed) return;
+    const wire: WireStep = step.success
+      ? { interactionId: step.interactionId, agentId: step.agentId, input: step.input, startedAt: step.startedAt, durationMs: step.durationMs, success: true, output: step.output }
+      : { interactionId: step.interactionId, agentId: step.agentId, input: step.input, startedAt: step.startedAt, durationMs: step.durationMs, success: false, error: serializeError(step.error) };
+    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'step', by: this.owner, eventId, step: wire, ...(emitted === null ? {} : { emitted: wireEvent(emitted) }) });
+    this.#claims.done(this.#keys.claim(eventId, step.interactionId));
+  }
+
+  timeOut(): void {
+    if (this.#closed) return;
+    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'timed-out', by: this.owner });
+  }
+
+  #append(entry: RunEntry): void {
+    const { events } = this.#keys;
+    const { maxLen, ttlMs } = this.#config;
+    this.#redis
+      .multi()
+      .xadd(events, 'MAXLEN', '~', maxLen, '*', 'entry', JSON.stringify(entry))
+      .pexpire(events, ttlMs)
+      .exec()
+      .catch(this.#report);
+  }
+
+  async #readLoop(): Promise<void> {
+    const reader = duplicateClient(this.#redis);
+    this.#reader = reader;
+    if (this.#closed) reader.disconnect();
+    let lastId = '0-0';
+    while (!this.#closed) {
+      let raw: unknown;
+      try {
+        raw = await reader.call('XREAD', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.#keys.events, lastId);
+      } catch (error) {
+        if (this.#closed) return;
+        this.#report(error);
+        await lastValueFrom(delayTimer(Math.min(1_000, this.#config.claimLeaseMs), this.#config.scheduler));
+        continue;
+      }
+      if (this.#closed) return;
+      const read = StreamReadSchema.safeParse(raw);
+      if (!read.success) {
+        this.#report(new Error(`unexpected XREAD reply: ${z.prettifyError(read.error)}`));
+        continue;
+      }
+      for (const [entryId, fields] of read.data) {
+        lastId = entryId;
+        if (this.#closed) return;
+        this.#deliver(entryId, fields);
+      }
+    }
+  }
+
+  #deliver(entryId: string, fields: readonly string[] | null): void {
+    const parsed = parseField(RunEntrySchema, fieldOf(fields, 'entry'), 'entry');
+    if (!parsed.ok) {
+      this.#deadLetter(entryId, fields, parsed.reason).catch(this.#report);
+      return;
+    }
+    const entry = parsed.value;
+    if (entry.kind === 'event') this.#entries.next({ kind: 'event', id: entryId, event: entry.event });
+    else if (entry.kind === 'timed-out') this.#entries.next({ kind: 'timed-out', id: entryId });
+    else {
+      // The first step of an interaction is its step: a later one (its first runner froze past its lease) is not delivered.
+      if (this.#stepped.has(entry.step.interactionId)) return;
+      this.#stepped.add(entry.step.interactionId);
+      const step: StepResult = entry.step.success ? entry.step : { ...entry.step, error: new RemoteAgentError(entry.step.agentId, entry.step.error) };
+      this.#entries.next(entry.emitted === undefined ? { kind: 'step', id: entryId, step } : { kind: 'step', id: entryId, step, emitted: entry.emitted });
+    }
+  }
+
+  /** Writes a malformed entry to the dead-letter stream, once for the run whichever process reads it first. */
+  async #deadLetter(entryId: string, fields: readonly string[] | null, reason: string): Promise<void> {
+    const { ttlMs, deadLetterMaxLen } = this.#config;
+    this.#report(new Error(`redisEventBus: malformed entry ${entryId} in run ${this.runId}: ${reason}`));
+    const first = await this.#redis.set(this.#keys.deadLettered(entryId), this.owner, 'PX', ttlMs, 'NX');
+    if (first !== 'OK') return;
+    await this.#redis.xadd(this.#keys.deadLetter, 'MAXLEN', '~', deadLetterMaxLen, '*', 'reason', reason, 'entryId', entryId, 'owner', this.owner, 'fields', JSON.stringify(fields ?? []));
+    await this.#redis.pexpire(this.#keys.deadLetter, ttlMs);
+  }
+}
+
+/** The fields of an event the wire carries, whatever else the object has. */
+function wireEvent({ name, output, input, interactionId, agentId }: ChoreographyEvent): ChoreographyEvent {
+  return { name, output, input, interactionId, agentId };
+}
+
+/** A Redis failure or malformed entry the bus survives: a warning, not a crash. */
+function warn(error: unknown): void {
+  process.emitWarning(error instanceof Error ? error : String(error), { code: 'RXAGENTS_REDIS_EVENT_BUS' });
+}

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { ChoreographyEngine, type ChoreographyEvent, detectLivelock, type LivelockViolation } from '@rxagents/choreography';
+import { ConfigError, defineAgent, newRunId } from '@rxagents/core';
+import type { Redis } from 'ioredis';
+import { catchError, EMPTY, firstValueFrom, lastValueFrom, map, NEVER, take, toArray } from 'rxjs';
+import { redisEventBus } from '../src';
+import { describeRedis } from './support/describeRedis';
+import { waitUntil } from './support/waitUntil';
+import { AGENT_IDS, reviewSpec } from './support/reviewSpec';
+
+jest.setTimeout(30_000);
+
+const silent = { warn: (): void => undefined };
+const echoAgents = () => Object.fromEntries(AGENT_IDS.map((id) => [id, defineAgent(id, async (input: string) => `${input.split('\n')[0]} done`)]));
+
+describe('redisEventBus options', () => {
+  it('refuses a run id that would break its keys’ hash tag, and a lease too short to renew, naming the field', () => {
+    const redis = {} as Redis;
+    expect(() => redisEventBus(redis, { runId: 'a{b}' })).toThrow(ConfigError);
+    expect(() => redisEventBus(redis, { runId: 'a{b}' })).toThrow(/runId must not contain \{ or \}/);
+    expect(() => redisEventBus(redis, { claimLeaseMs: 10 })).toThrow(/claimLeaseMs must be at least 30/);
+    expect(() => redisEventBus(redis, { concurency: 2 } as never)).toThrow(ConfigError);
+  });
+});
+
+describeRedis('redisEventBus', (server) => {
+  let prefix: string;
+  let runId: string;
+  let redis: Redis;
+  const bus = (options: { readonly onError?: (error: unknown) => void; readonly claimLeaseMs?: number; readonly concurrency?: number } = {}) =>
+    redisEventBus(server().client(), { runId, prefix, ...options });
+  const scanAll = async (pattern: string): Promise<string[]> => {
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1_000);
+      cursor = next;
+      keys.push(...found);
+    } while (cursor !== '0');
+    return keys;
+  };
+  beforeEach(() => {
+    prefix = `bus-${randomUUID()}`;
+    runId = newRunId();
+    redis = server().client();
+  });
+
+  it('generates an unguessable run id when none is given', () => {
+    const generated = redisEventBus(redis, { prefix });
+    expect(generated.runId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    generated.close();
+  });
+
+  it('dead-letters malformed entries once with the reason, reports them, and runs on', async () => {
+    const events = `${prefix}:run:{${runId}}:events`;
+    await redis.xadd(events, '*', 'entry', '{not json');
+    await redis.xadd(events, '*', 'entry', JSON.stringify({ v: 1, kind: 'event', by: 'x', event: { name: '' } }));
+    await redis.xadd(events, '*', 'other', 'field');
+    const reported: unknown[] = [];
+    const engines = [0, 1].map(() => new ChoreographyEngine({ spec: reviewSpec(), agents: echoAgents(), bus: bus({ onError: (error) => reported.push(error) }), logger: silent }));
+    const results = await Promise.all(engines.map((engine) => engine.execute({ input: 'x' })));
+    for (const result of results) expect(result).toMatchObject({ success: true, timedOut: false, pending: [] });
+    expect(results[1]?.stepResults).toEqual(results[0]?.stepResults);
+    expect(results[0]?.stepResults).toHaveLength(7);
+    const dead = await redis.xrange(`${prefix}:run:{${runId}}:dead`, '-', '+');
+    const reasons = dead.map(([, fields]) => fields[1]);
+    expect(reasons).toEqual([
+      expect.stringContaining('field "entry" is not JSON'),
+      expect.stringContaining('field "entry" fails the schema'),
+      'missing field "entry"',
+    ]);
+    // Each of the two engines reported each malformed entry.
+    expect(reported).toHaveLength(6);
+  });
+
+  it('gives a process that joins after the end the whole run: the same steps and result', async () => {
+    const first = new ChoreographyEngine({ spec: reviewSpec(), agents: echoAgents(), bus: bus(), logger: silent });
+    const done = await first.execute({ input: 'x' });
+    const late = new ChoreographyEngine({ spec: reviewSpec(), remoteAgents: [...AGENT_IDS], bus: bus(), logger: silent });
+    const seen = await late.execute({ input: 'ignored: the run has started' });
+    expect(seen.stepResults).toEqual(done.stepResults);
+    expect(seen).toMatchObject({ success: true, timedOut: false, pending: [] });
+    const busEvents: ChoreographyEvent[] = await lastValueFrom(late.busEvents$.pipe(toArray()));
+    expect(busEvents[0]).toEqual({ name: 'start', input: 'x' });
+  });
+
+  it('runs at most `concurrency` interactions at once in a process', async () => {
+    let running = 0;
+    let most = 0;
+    const worker = defineAgent('worker', async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      running -= 1;
+      return 'ok';
+    });
+    const engine = new ChoreographyEngine({ spec: reviewSpec(), agents: { ...echoAgents(), worker }, bus: bus({ concurrency: 1 }), logger: silent });
+    expect((await engine.execute()).completedCount).toBe(7);
+    expect(most).toBe(1);
+  });
+
+  it('aborts an agent whose claim another process took, and runs it again once the claim is free', async () => {
+    const started: string[] = [];
+    const aborted: string[] = [];
+    const planner = defineAgent('planner', async (_input: string, { signal }) => {
+      started.push('plan');
+      signal.addEventListener('abort', () => aborted.push('plan'));
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      signal.throwIfAborted();
+      return 'a plan';
+    });
+    const engine = new ChoreographyEngine({ spec: reviewSpec(), agents: { ...echoAgents(), planner }, bus: bus({ claimLeaseMs: 300 }), logger: silent });
+    const done = engine.execute();
+    await waitUntil('plan has started', () => started.length === 1);
+    const [claim] = await scanAll(`${prefix}:run:{${runId}}:claim:*:plan`);
+    // As if this process had frozen past its lease and another had taken the claim for 400 ms.
+    await redis.set(claim as string, 'another-process', 'PX', 400);
+    const result = await done;
+    expect(aborted).toEqual(['plan']);
+    expect(started).toEqual(['plan', 'plan']);
+    expect(result.stepResults.filter((step) => step.interactionId === 'plan')).toEqual([expect.objectContaining({ success: true, output: 'a plan' })]);
+    expect(result.completedCount).toBe(7);
+  });
+
+  it('lets a process that runs no agent detect a livelock from the steps run elsewhere', async () => {
+    const stuck = Object.fromEntries(AGENT_IDS.map((id) => [id, defineAgent(id, async () => 'please try again')]));
+    const runner = new ChoreographyEngine({ spec: reviewSpec(), agents: stuck, bus: bus(), logger: silent });
+    const watcher = new ChoreographyEngine({ spec: reviewSpec(), remoteAgents: [...AGENT_IDS], bus: bus(), logger: silent });
+    const violations: Promise<LivelockViolation[]> = lastValueFrom(
+      watcher.steps$.pipe(
+        map((step) => ({ kind: 'message' as const, agentId: step.agentId, message: step.output ?? '' })),
+        detectLivelock({ repeatedMessageThreshold: 3 }),
+        catchError(() => EMPTY),
+        toArray(),
+      ),
+    );
+    await Promise.all([runner.execute({ input: 'x' }), watcher.execute()]);
+    expect((await violations).map((violation) => [violation.type, violation.agentId])).toContainEqual(['REPEATED_MESSAGE', 'worker']);
+  });
+
+  it('ends the run in every process when one process’s timeout passes', async () => {
+    const stuck = defineAgent('planner', () => NEVER);
+    const hurried = new ChoreographyEngine({ spec: reviewSpec(), agents: { planner: stuck }, remoteAgents: ['worker', 'editor', 'reviewer'], bus: bus(), logger: silent, timeout: 300 });
+    const patient = new ChoreographyEngine({ spec: reviewSpec(), remoteAgents: [...AGENT_IDS], bus: bus(), logger: silent, timeout: 60_000 });
+    const [short, long] = await Promise.all([hurried.execute({ input: 'x' }), patient.execute()]);
+    for (const result of [short, long]) {
+      expect(result).toMatchObject({ success: false, timedOut: true, pending: ['w1', 'w2', 'w3', 'w4', 'merge', 'review'] });
+      expect(result.stepResults.map((step) => [step.interactionId, step.success])).toEqual([['plan', false]]);
+    }
+  });
+
+  it('keeps every key of the run under its hash tag, with a time to live', async () => {
+    const engine = new ChoreographyEngine({ spec: reviewSpec(), agents: echoAgents(), bus: bus(), logger: silent });
+    await engine.execute();
+    const keys = await scanAll(`${prefix}:*`);
+    expect(keys.length).toBeGreaterThan(2);
+    for (const key of keys) {
+      expect(key.startsWith(`${prefix}:run:{${runId}}:`)).toBe(true);
+      expect(await redis.pttl(key)).toBeGreaterThan(0);
+    }
+  });
+
+  it('carries events published by code outside the spec to every engine', async () => {
+    const shared = bus();
+    const received = firstValueFrom(shared.events$.pipe(take(2), toArray()));
+    const outside = bus();
+    outside.publish({ name: 'approved', output: 'yes' });
+    outside.publish({ name: 'noted' });
+    expect(await received).toEqual([{ name: 'approved', output: 'yes' }, { name: 'noted' }]);
+    shared.close();
+    outside.close();
+  });
+});
