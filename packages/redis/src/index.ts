@@ -7,3 +7,4 @@ export { redisChannel, RedisChannelOptionsSchema, type RedisChannelOptions } fro
 export type { RedisChannel } from './types/RedisChannel';
 export { RemoteChannelError } from './errors/RemoteChannelError';
 export { redisEventBus, RedisEventBusOptionsSchema, type RedisEventBus, type RedisEventBusOptions } from './redisEventBus';
+export type { RedisClient } from './types/RedisClient';

@@ -1,6 +1,6 @@
 import { configRules, ConfigError, MAX_DELAY_MS, parseConfig } from '@rxagents/core';
 import { BackpressureStrategy, BackpressureStrategySchema, type ItemSchema } from '@rxagents/streaming';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler } from 'rxjs';
 import { z } from 'zod';
 import { RedisChannelCore } from './internal/RedisChannelCore';
@@ -78,7 +78,7 @@ export type RedisChannelOptions<T = unknown> = Omit<z.input<typeof RedisChannelO
  * `DROP_NEWEST` refuses the offer, `ERROR` rejects it with `BufferOverflowError`. Consumers register in
  * Redis with a lease, so one that dies stops counting `leaseMs` after its last renewal. See `docs/redis.md`.
  *
- * @param redis - An ioredis client for writes; each consumer opens one duplicate of it for its blocking reads.
+ * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}) for writes; each consumer opens one duplicate of it for its blocking reads.
  * @param id - The channel's id; use an unguessable one (`crypto.randomUUID()`) for a channel that must not be found.
  * @param options - See {@link RedisChannelOptions}.
  *
@@ -98,7 +98,7 @@ export type RedisChannelOptions<T = unknown> = Omit<z.input<typeof RedisChannelO
  *
  * @see {@link RedisChannel}
  */
-export function redisChannel<T>(redis: Redis, id: string, options: RedisChannelOptions<T> = {}): RedisChannel<T> {
+export function redisChannel<T>(redis: RedisClient, id: string, options: RedisChannelOptions<T> = {}): RedisChannel<T> {
   if (typeof redis !== 'object' || redis === null || typeof (redis as { duplicate?: unknown }).duplicate !== 'function') {
     throw new ConfigError('redisChannel', [{ path: 'redis', rule: 'must be an ioredis client', received: redis }]);
   }

@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import type { ChoreographyCoordinator, ChoreographyEvent, CoordinatedEntry, EventBus, StepResult } from '@rxagents/choreography';
 import { configRules, delayTimer, newRunId, parseConfig, serializeError } from '@rxagents/core';
-import type { Redis } from 'ioredis';
+import { duplicateClient } from './internal/duplicateClient';
+import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler, defer, filter, lastValueFrom, map, type Observable, Subject } from 'rxjs';
 import { z } from 'zod';
 import { RemoteAgentError } from './errors/RemoteAgentError';
@@ -107,7 +108,7 @@ export interface RedisEventBus extends EventBus {
  * `RemoteAgentError` holding the original error's name, message and code. `close()` (the engine calls it
  * when its run ends) stops reading and gives up the claims whose step is not recorded.
  *
- * @param redis - An ioredis client for writes; one duplicate of it does the blocking reads.
+ * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}) for writes; one duplicate of it does the blocking reads.
  * @param options - See {@link RedisEventBusOptions}.
  *
  * @example
@@ -134,7 +135,7 @@ export interface RedisEventBus extends EventBus {
  * console.log((await engine.execute({ input: 'agent coordination' })).stepResults.length); // 2, in every process
  * ```
  */
-export function redisEventBus(redis: Redis, options: RedisEventBusOptions = {}): RedisEventBus {
+export function redisEventBus(redis: RedisClient, options: RedisEventBusOptions = {}): RedisEventBus {
   const config = parseConfig(RedisEventBusOptionsSchema, options, 'redisEventBus');
   return new RedisRunBus(redis, config);
 }
@@ -147,17 +148,17 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
   readonly coordinator: ChoreographyCoordinator = this;
   readonly entries$: Observable<CoordinatedEntry>;
   readonly events$: Observable<ChoreographyEvent>;
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #config: Config;
   readonly #keys: RunKeys;
   readonly #claims: RunClaims;
   readonly #entries = new Subject<CoordinatedEntry>();
   readonly #stepped = new Set<string>();
   readonly #report: (error: unknown) => void;
-  #reader: Redis | undefined = undefined;
+  #reader: RedisClient | undefined = undefined;
   #closed = false;
 
-  constructor(redis: Redis, config: Config) {
+  constructor(redis: RedisClient, config: Config) {
     this.#redis = redis;
     this.#config = config;
     this.runId = config.runId ?? newRunId();
@@ -239,7 +240,7 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
   }
 
   async #readLoop(): Promise<void> {
-    const reader = this.#redis.duplicate();
+    const reader = duplicateClient(this.#redis);
     this.#reader = reader;
     if (this.#closed) reader.disconnect();
     let lastId = '0-0';

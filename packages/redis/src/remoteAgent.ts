@@ -1,5 +1,5 @@
 import { type Agent, type ChatOptions, configRules, CoordinationError, emitCustom, newRunId, parseConfig } from '@rxagents/core';
-import type { Redis } from 'ioredis';
+import { duplicateClient } from './internal/duplicateClient';
 import { asyncScheduler, interval, Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { z } from 'zod';
 import { RemoteAgentError } from './errors/RemoteAgentError';
@@ -7,6 +7,7 @@ import { RemoteCallAttemptsError } from './errors/RemoteCallAttemptsError';
 import { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
 import { CommandBatch } from './internal/CommandBatch';
 import { agentKeys, callKeys } from './internal/keys';
+import type { RedisClient } from './types/RedisClient';
 import { type CallEntry, parseReplies, PROTOCOL_VERSION, type ReplyEntry, streamEntries } from './internal/protocol';
 
 /** How long one blocking read of a reply stream waits before it asks again, in ms. */
@@ -80,7 +81,7 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  * one, and closes them 250 ms after the last call ended (so a process that is done can exit). `redis`
  * itself carries the lease renewals and cancellations.
  *
- * @param redis - An ioredis client; its options (password, ACL user, TLS, db) apply to every connection.
+ * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}); its options (password, ACL user, TLS, db) apply to every connection.
  * @param id - The agent id the workers serve.
  * @param options - See {@link RemoteAgentOptions}.
  *
@@ -98,7 +99,7 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  *
  * @see {@link serveAgent}
  */
-export function remoteAgent(redis: Redis, id: string, options: RemoteAgentOptions = {}): Agent {
+export function remoteAgent(redis: RedisClient, id: string, options: RemoteAgentOptions = {}): Agent {
   const agentId = parseConfig(configRules.id(), id, 'remoteAgent id');
   const config = parseConfig(RemoteAgentOptionsSchema, options, `remoteAgent "${agentId}"`);
   const readers = new ReaderPool(redis, config.scheduler);
@@ -264,7 +265,7 @@ const READER_IDLE_MS = 250;
 
 /** An idle reply-reading connection and the keys of the call it served, still to be deleted. */
 interface IdleReader {
-  readonly reader: Redis;
+  readonly reader: RedisClient;
   readonly cleanup: readonly string[];
 }
 
@@ -278,14 +279,14 @@ class ReaderPool {
   private closing: Subscription | undefined;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly scheduler: SchedulerLike,
   ) {}
 
   acquire(): IdleReader {
     const idle = this.idle.pop();
     if (idle !== undefined) return idle;
-    const reader = this.redis.duplicate();
+    const reader = duplicateClient(this.redis);
     // Its failures reach the call through the read that fails; ioredis would print them too without a listener.
     reader.on('error', () => undefined);
     return { reader, cleanup: [] };
@@ -295,7 +296,7 @@ class ReaderPool {
    * Takes back `reader`, on which no command is in flight, with the keys still to delete; false when it
    * was closed instead (the pool is full or the connection is down) and the keys were not taken.
    */
-  release(reader: Redis, cleanup: readonly string[]): boolean {
+  release(reader: RedisClient, cleanup: readonly string[]): boolean {
     if (reader.status !== 'ready' || this.idle.length >= MAX_IDLE_READERS) {
       reader.disconnect();
       return false;

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { type Agent, ConfigError, configRules, delayTimer, parseConfig, type RunContext, stream } from '@rxagents/core';
-import type { Redis } from 'ioredis';
+import { duplicateClient } from './internal/duplicateClient';
+import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler, interval, lastValueFrom, type Subscription } from 'rxjs';
 import { z } from 'zod';
 import { agentKeys, WORKER_GROUP } from './internal/keys';
@@ -95,7 +96,7 @@ export interface ServedAgent {
  * entry that is not valid JSON or fails the call schema goes to the dead-letter stream
  * `<prefix>:agent:{<id>}:dead` with the reason and is never run.
  *
- * @param redis - An ioredis client for writes; one duplicate of it does the blocking reads.
+ * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}) for writes; one duplicate of it does the blocking reads.
  * @param agent - The agent to serve; callers address it by `agent.id`.
  * @param options - See {@link ServeAgentOptions}.
  *
@@ -113,7 +114,7 @@ export interface ServedAgent {
  *
  * @see {@link remoteAgent}
  */
-export function serveAgent(redis: Redis, agent: Agent, options: ServeAgentOptions = {}): ServedAgent {
+export function serveAgent(redis: RedisClient, agent: Agent, options: ServeAgentOptions = {}): ServedAgent {
   if (typeof agent !== 'object' || agent === null || typeof agent.chat !== 'function') {
     throw new ConfigError('serveAgent', [{ path: 'agent', rule: 'must be an agent (an object with an id and a chat method)', received: agent }]);
   }
@@ -126,7 +127,7 @@ type Config = z.output<typeof ServeAgentOptionsSchema>;
 class Worker implements ServedAgent {
   readonly consumer: string;
   private readonly keys;
-  private readonly reader: Redis;
+  private readonly reader: RedisClient;
   private readonly calls = new Map<string, RunningCall>();
   private readonly ticks: Subscription;
   private readonly onError: (error: unknown) => void;
@@ -138,14 +139,14 @@ class Worker implements ServedAgent {
   private claimCursor = '0-0';
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly agent: Agent,
     private readonly config: Config,
   ) {
     this.consumer = config.consumer ?? `${hostname()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
     this.keys = agentKeys(config.prefix, agent.id);
     this.onError = config.onError ?? warn;
-    this.reader = redis.duplicate();
+    this.reader = duplicateClient(redis);
     this.ticks = interval(config.leaseCheckMs, config.scheduler).subscribe(() => {
       // A tick slower than leaseCheckMs (Redis is slow or away) is not overlapped by the next one.
       if (this.ticking) return;

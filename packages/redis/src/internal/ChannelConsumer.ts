@@ -1,6 +1,7 @@
 import { CoordinationError, delayTimer } from '@rxagents/core';
 import { ChannelItemError, type ChannelObserver, type ItemSchema } from '@rxagents/streaming';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../types/RedisClient';
+import { duplicateClient } from './duplicateClient';
 import { interval, isObservable, lastValueFrom, type SchedulerLike, Subscription } from 'rxjs';
 import { RemoteChannelError } from '../errors/RemoteChannelError';
 import type { ChannelKeys } from './channelKeys';
@@ -15,7 +16,7 @@ const READ_COUNT = 64;
 
 /** What a consumer needs from its channel. */
 export interface ConsumerHost<T> {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly id: string;
   readonly keys: ChannelKeys;
   readonly leaseMs: number;
@@ -37,7 +38,7 @@ export function startConsumer<T>(host: ConsumerHost<T>, observer: Partial<Channe
   const { redis, keys } = host;
   const name = crypto.randomUUID();
   const lease = `${keys.leases}${name}`;
-  const reader = redis.duplicate();
+  const reader = duplicateClient(redis);
   let stopped = false;
   let position: number | undefined;
 

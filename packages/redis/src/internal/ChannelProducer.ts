@@ -1,11 +1,11 @@
 import { scheduleDelay, serializeError } from '@rxagents/core';
 import { BackpressureStrategy, BufferOverflowError, ChannelClosedError } from '@rxagents/streaming';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../types/RedisClient';
 import type { SchedulerLike, Subscription } from 'rxjs';
 import type { ChannelKeys } from './channelKeys';
 import { type ChannelEnd, ChannelEndSchema, CHANNEL_PROTOCOL_VERSION, type ChannelEntry, entryIdOf } from './channelProtocol';
 import { readView } from './channelView';
-import { parseField } from './protocol';
+import { fieldOf, parseField } from './protocol';
 
 /** Past this many entries beyond `2 * bufferSize` a non-`DROP_OLDEST` stream is cut: a bound the channel never reaches by itself. */
 const STREAM_SLACK = 1_000;
@@ -57,10 +57,13 @@ export class ChannelProducer {
   private pending = 0;
   private draining: Promise<void> | undefined;
   private next = 1;
+  /** Names this producer's writes, so that one ioredis resent after a reconnect is known as its own. */
+  private readonly token = crypto.randomUUID();
+  private appends = 0;
   private ending: Promise<void> | undefined;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly config: ProducerConfig,
   ) {}
 
@@ -107,8 +110,8 @@ export class ChannelProducer {
     }
     this.ending = (async () => {
       await this.draining;
-      const won = await this.redis.hsetnx(this.config.keys.shared, 'end', JSON.stringify(end));
-      if (won === 1) {
+      if (await this.claimEnd()) {
+        await this.redis.hset(this.config.keys.shared, 'end', JSON.stringify(end));
         const ordinal = await this.append(end, []);
         if (end.kind === 'close') await this.redis.call('XTRIM', this.config.keys.items, 'MINID', entryIdOf(ordinal));
         this.learn(end, failure);
@@ -195,21 +198,43 @@ export class ChannelProducer {
     return end.ok;
   }
 
-  /** Appends `entry` as the next ordinal; when another producer took it, re-reads the stream's last id and tries the next one. */
+  /**
+   * Claims the right to write the end (the first process to end the channel wins). The claim names this
+   * producer, so a claim that ioredis sent again after a reconnect, and that Redis had already stored,
+   * still counts as won.
+   */
+  private async claimEnd(): Promise<boolean> {
+    const { shared } = this.config.keys;
+    if ((await this.redis.hsetnx(shared, 'ender', this.token)) === 1) return true;
+    return (await this.redis.hget(shared, 'ender')) === this.token;
+  }
+
+  /**
+   * Appends `entry` as the next ordinal; when another producer took it, re-reads the stream's last id and
+   * tries the next one. Each append is named (field `by`): when the ordinal was taken by this very append
+   * (ioredis sent the `XADD` again after a reconnect, and Redis had stored the first one) it is not stored twice.
+   */
   private async append(entry: ChannelEntry, trim: readonly (string | number)[]): Promise<number> {
     const json = JSON.stringify(entry);
+    const by = `${this.token}:${this.appends++}`;
     for (let tries = 1; ; tries++) {
       const ordinal = this.next;
       try {
-        await this.redis.call('XADD', this.config.keys.items, ...trim, entryIdOf(ordinal), 'entry', json);
-        this.next = ordinal + 1;
-        this.expire().catch(() => undefined);
-        return ordinal;
+        await this.redis.call('XADD', this.config.keys.items, ...trim, entryIdOf(ordinal), 'entry', json, 'by', by);
+        return this.appended(ordinal);
       } catch (error) {
         if (!(error instanceof Error && error.message.includes('equal or smaller')) || tries >= APPEND_TRIES) throw error;
+        const [stored] = await this.redis.xrange(this.config.keys.items, entryIdOf(ordinal), entryIdOf(ordinal));
+        if (stored !== undefined && fieldOf(stored[1], 'by') === by) return this.appended(ordinal);
         this.next = (await this.lastOrdinal()) + 1;
       }
     }
+  }
+
+  private appended(ordinal: number): number {
+    this.next = ordinal + 1;
+    this.expire().catch(() => undefined);
+    return ordinal;
   }
 
   private async lastOrdinal(): Promise<number> {

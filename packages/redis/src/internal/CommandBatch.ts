@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../types/RedisClient';
 
 type Argument = string | number;
 
@@ -18,7 +18,7 @@ interface Queued {
 export class CommandBatch {
   private queued: Queued[] = [];
 
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   /** Whether the client is a Redis Cluster client (commands are then sent one by one). */
   get cluster(): boolean {

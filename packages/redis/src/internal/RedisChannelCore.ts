@@ -1,6 +1,6 @@
 import { ConfigError, reportUnhandledError } from '@rxagents/core';
 import { type ChannelHandler, ChannelClosedError, ChannelItemError, type ChannelMetrics, type ChannelObserver, type ItemSchema } from '@rxagents/streaming';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../types/RedisClient';
 import { distinctUntilChanged, map, Observable, Subscription, takeWhile, timer } from 'rxjs';
 import { z } from 'zod';
 import type { RedisChannel } from '../types/RedisChannel';
@@ -41,7 +41,7 @@ export class RedisChannelCore<T> implements RedisChannel<T> {
   }
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     readonly id: string,
     private readonly config: ChannelConfig<T>,
   ) {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../types/RedisClient';
 import { interval, Observable, type SchedulerLike, type Subscriber, type Subscription } from 'rxjs';
 
 /** The value a claim takes once its step is recorded: no engine can claim it again. */
@@ -19,7 +19,7 @@ interface Claimant {
 }
 
 export interface RunClaimsSettings {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly owner: string;
   readonly concurrency: number;
   readonly leaseMs: number;

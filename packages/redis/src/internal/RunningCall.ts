@@ -1,6 +1,6 @@
 import type { AgentCallOptions, RunContext } from '@rxagents/core';
 import { AgentError, type SerializedError, serializeError } from '@rxagents/core';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../types/RedisClient';
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import { callKeys, type CallKeys, WORKER_GROUP } from './keys';
 import type { CallEntry, UnnumberedReply } from './protocol';
@@ -33,7 +33,7 @@ export class RunningCall {
   private acknowledgeAfterFlush = false;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     readonly entryId: string,
     private readonly entry: CallEntry,
     private readonly worker: string,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../types/RedisClient';
 import type { ChannelKeys } from './channelKeys';
 import { type ChannelEnd, ChannelEndSchema, ordinalOf } from './channelProtocol';
 import { fieldOf, parseField } from './protocol';
@@ -26,7 +26,7 @@ export interface ChannelView {
  * Reads the view in two round trips (positions, stream ends and end; then the consumers' leases) and
  * forgets consumers whose lease ran out, so that a dead consumer stops counting.
  */
-export async function readView(redis: Redis, keys: ChannelKeys): Promise<ChannelView> {
+export async function readView(redis: RedisClient, keys: ChannelKeys): Promise<ChannelView> {
   const [positions, first, newest, endRaw] = await Promise.all([
     redis.hgetall(keys.consumers),
     redis.xrange(keys.items, '-', '+', 'COUNT', 1),
