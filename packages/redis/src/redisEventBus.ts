@@ -6,7 +6,7 @@ import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler, defer, filter, lastValueFrom, map, type Observable, Subject } from 'rxjs';
 import { z } from 'zod';
 import { RemoteAgentError } from './errors/RemoteAgentError';
-import { RunClaims } from './internal/RunClaims';
+import { RunClaims, takeClaim } from './internal/RunClaims';
 import { type RunKeys, runKeys } from './internal/runKeys';
 import { fieldOf, parseField, StreamReadSchema } from './internal/protocol';
 import { RUN_PROTOCOL_VERSION, type RunEntry, RunEntrySchema, type WireStep } from './internal/runProtocol';
@@ -155,6 +155,9 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
   readonly #entries = new Subject<CoordinatedEntry>();
   readonly #stepped = new Set<string>();
   readonly #report: (error: unknown) => void;
+  /** The appends read (field `append`): one ioredis sent again after a reconnect, that Redis had stored, is read once. */
+  readonly #appended = new Set<string>();
+  #appends = 0;
   #reader: RedisClient | undefined = undefined;
   #closed = false;
 
@@ -188,7 +191,7 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
 
   publish(event: ChoreographyEvent): void {
     if (this.#closed) return;
-    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) });
+    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) }).catch(this.#report);
   }
 
   close(): void {
@@ -201,11 +204,10 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
 
   start(events: readonly ChoreographyEvent[]): void {
     if (this.#closed) return;
-    this.#redis
-      .set(this.#keys.started, this.owner, 'PX', this.#config.ttlMs, 'NX')
-      .then((reply) => {
-        if (reply !== 'OK') return;
-        for (const event of events) this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) });
+    takeClaim(this.#redis, this.#keys.started, this.owner, this.#config.ttlMs)
+      .then((first) => {
+        if (!first) return;
+        for (const event of events) this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) }).catch(this.#report);
       })
       .catch(this.#report);
   }
@@ -219,24 +221,40 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
     const wire: WireStep = step.success
       ? { interactionId: step.interactionId, agentId: step.agentId, input: step.input, startedAt: step.startedAt, durationMs: step.durationMs, success: true, output: step.output }
       : { interactionId: step.interactionId, agentId: step.agentId, input: step.input, startedAt: step.startedAt, durationMs: step.durationMs, success: false, error: serializeError(step.error) };
-    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'step', by: this.owner, eventId, step: wire, ...(emitted === null ? {} : { emitted: wireEvent(emitted) }) });
-    this.#claims.done(this.#keys.claim(eventId, step.interactionId));
+    // The claim becomes `done` once the step is stored: until then it stays held (and renewed) here.
+    this.#claims.recording(this.#keys.claim(eventId, step.interactionId));
+    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'step', by: this.owner, eventId, step: wire, ...(emitted === null ? {} : { emitted: wireEvent(emitted) }) })
+      .then((stored) => stored && this.#claims.done(this.#keys.claim(eventId, step.interactionId)))
+      .catch(this.#report);
   }
 
   timeOut(): void {
     if (this.#closed) return;
-    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'timed-out', by: this.owner });
+    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'timed-out', by: this.owner }).catch(this.#report);
   }
 
-  #append(entry: RunEntry): void {
+  /**
+   * Appends `entry` to the run's stream, trying again after a failure (Redis down longer than ioredis
+   * waits) until it is stored (true) or the bus closes (false). Each append is named (field `append`): one stored twice
+   * (ioredis sent it again after a reconnect, or this loop did after a lost reply) is read once.
+   */
+  async #append(entry: RunEntry): Promise<boolean> {
     const { events } = this.#keys;
-    const { maxLen, ttlMs } = this.#config;
-    this.#redis
-      .multi()
-      .xadd(events, 'MAXLEN', '~', maxLen, '*', 'entry', JSON.stringify(entry))
-      .pexpire(events, ttlMs)
-      .exec()
-      .catch(this.#report);
+    const { maxLen, ttlMs, claimLeaseMs, scheduler } = this.#config;
+    const json = JSON.stringify(entry);
+    const append = `${this.owner}:${this.#appends++}`;
+    for (;;) {
+      try {
+        const replies = await this.#redis.multi().xadd(events, 'MAXLEN', '~', maxLen, '*', 'entry', json, 'append', append).pexpire(events, ttlMs).exec();
+        const failed = replies?.find(([error]) => error !== null)?.[0];
+        if (failed !== undefined) throw failed;
+        return true;
+      } catch (error) {
+        if (this.#closed) return false;
+        this.#report(error);
+        await lastValueFrom(delayTimer(Math.min(1_000, claimLeaseMs), scheduler));
+      }
+    }
   }
 
   async #readLoop(): Promise<void> {
@@ -269,6 +287,11 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
   }
 
   #deliver(entryId: string, fields: readonly string[] | null): void {
+    const append = fieldOf(fields, 'append');
+    if (append !== undefined) {
+      if (this.#appended.has(append)) return;
+      this.#appended.add(append);
+    }
     const parsed = parseField(RunEntrySchema, fieldOf(fields, 'entry'), 'entry');
     if (!parsed.ok) {
       this.#deadLetter(entryId, fields, parsed.reason).catch(this.#report);
@@ -290,8 +313,7 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
   async #deadLetter(entryId: string, fields: readonly string[] | null, reason: string): Promise<void> {
     const { ttlMs, deadLetterMaxLen } = this.#config;
     this.#report(new Error(`redisEventBus: malformed entry ${entryId} in run ${this.runId}: ${reason}`));
-    const first = await this.#redis.set(this.#keys.deadLettered(entryId), this.owner, 'PX', ttlMs, 'NX');
-    if (first !== 'OK') return;
+    if (!(await takeClaim(this.#redis, this.#keys.deadLettered(entryId), this.owner, ttlMs))) return;
     await this.#redis.xadd(this.#keys.deadLetter, 'MAXLEN', '~', deadLetterMaxLen, '*', 'reason', reason, 'entryId', entryId, 'owner', this.owner, 'fields', JSON.stringify(fields ?? []));
     await this.#redis.pexpire(this.#keys.deadLetter, ttlMs);
   }
