@@ -204,12 +204,11 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
 
   start(events: readonly ChoreographyEvent[]): void {
     if (this.#closed) return;
-    takeClaim(this.#redis, this.#keys.started, this.owner, this.#config.ttlMs)
-      .then((first) => {
-        if (!first) return;
-        for (const event of events) this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) }).catch(this.#report);
-      })
-      .catch(this.#report);
+    (async () => {
+      const first = await this.#persist(() => takeClaim(this.#redis, this.#keys.started, this.owner, this.#config.ttlMs));
+      if (first !== true) return;
+      for (const event of events) await this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) });
+    })().catch(this.#report);
   }
 
   claim(eventId: string, interactionId: string): Observable<boolean> {
@@ -234,23 +233,36 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
   }
 
   /**
-   * Appends `entry` to the run's stream, trying again after a failure (Redis down longer than ioredis
-   * waits) until it is stored (true) or the bus closes (false). Each append is named (field `append`): one stored twice
-   * (ioredis sent it again after a reconnect, or this loop did after a lost reply) is read once.
+   * Appends `entry` to the run's stream; true once it is stored, false if the bus closed first. Each
+   * append is named (field `append`): one stored twice (ioredis sent it again after a reconnect, or
+   * a later try did after a lost reply) is read once.
    */
   async #append(entry: RunEntry): Promise<boolean> {
     const { events } = this.#keys;
-    const { maxLen, ttlMs, claimLeaseMs, scheduler } = this.#config;
+    const { maxLen, ttlMs } = this.#config;
     const json = JSON.stringify(entry);
     const append = `${this.owner}:${this.#appends++}`;
+    const stored = await this.#persist(async () => {
+      const replies = await this.#redis.multi().xadd(events, 'MAXLEN', '~', maxLen, '*', 'entry', json, 'append', append).pexpire(events, ttlMs).exec();
+      const failed = replies?.find(([error]) => error !== null)?.[0];
+      if (failed !== undefined) throw failed;
+      return true;
+    });
+    return stored === true;
+  }
+
+  /**
+   * Runs `write` until it succeeds or the bus closes (then undefined), reporting each failure and
+   * waiting a second (at most `claimLeaseMs`) between tries: a Redis down for longer than ioredis
+   * queues a command (`maxRetriesPerRequest`) delays a write, it does not lose it.
+   */
+  async #persist<T>(write: () => Promise<T>): Promise<T | undefined> {
+    const { claimLeaseMs, scheduler } = this.#config;
     for (;;) {
       try {
-        const replies = await this.#redis.multi().xadd(events, 'MAXLEN', '~', maxLen, '*', 'entry', json, 'append', append).pexpire(events, ttlMs).exec();
-        const failed = replies?.find(([error]) => error !== null)?.[0];
-        if (failed !== undefined) throw failed;
-        return true;
+        return await write();
       } catch (error) {
-        if (this.#closed) return false;
+        if (this.#closed) return undefined;
         this.#report(error);
         await lastValueFrom(delayTimer(Math.min(1_000, claimLeaseMs), scheduler));
       }

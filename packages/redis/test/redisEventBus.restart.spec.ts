@@ -79,6 +79,28 @@ describeRedis('a shared choreography run across a Redis restart', (server) => {
     expectOneRun(await results, counts);
   });
 
+  it('loses no write while Redis is down for longer than ioredis queues a command', async () => {
+    const counts = countingAgents(300);
+    // Commands fail after one reconnection attempt, so the outage fails some of the bus's writes.
+    const clients = [0, 1, 2].map(() => new Redis({ port: server().port, host: '127.0.0.1', maxRetriesPerRequest: 1 }));
+    const errors: unknown[] = [];
+    const bus = (client: Redis) => redisEventBus(client, { runId, prefix, claimLeaseMs: 20_000, onError: (error) => errors.push(error) });
+    const hosts = [['planner', 'worker'], ['worker', 'editor'], ['worker', 'reviewer']];
+    const engines = clients.map((client, index) => {
+      const agents = counts.hosting(String(index), hosts[index] as string[]);
+      return new ChoreographyEngine({ spec: reviewSpec(), agents, remoteAgents: AGENT_IDS.filter((id) => agents[id] === undefined), bus: bus(client), logger: silent, timeout: 40_000 });
+    });
+    const results = Promise.all(engines.map((each) => each.execute({ input: 'the topic' })));
+    await waitUntil('the workers have started', () => (counts.started.get('w1') ?? 0) > 0);
+    await server().restart(2_000);
+    try {
+      expectOneRun(await results, counts);
+      expect(errors.some((error) => error instanceof Error && /max retries/i.test(error.message))).toBe(true);
+    } finally {
+      for (const client of clients) client.disconnect();
+    }
+  });
+
   describe('when a reply is lost and ioredis sends the command again', () => {
     let proxy: CuttingProxy;
     let cut: Redis;

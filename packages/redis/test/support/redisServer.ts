@@ -32,8 +32,8 @@ export interface RedisServer {
   readonly url: string;
   /** A new client of the server, disconnected by `stop`. */
   client(): Redis;
-  /** Stops the server (SIGTERM: it flushes its AOF) and starts it again on the same port and directory. */
-  restart(): Promise<void>;
+  /** Stops the server (SIGTERM: it flushes its AOF) and starts it again on the same port and directory, `downMs` later. */
+  restart(downMs?: number): Promise<void>;
   /** Disconnects the clients of `client()`, stops the server and removes its directory. */
   stop(): Promise<void>;
 }
@@ -80,8 +80,9 @@ export async function startRedisServer(binary: string, options: RedisServerOptio
       clients.push(client);
       return client;
     },
-    restart: async () => {
+    restart: async (downMs = 0) => {
       await terminate(process);
+      if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
       process = await launch();
     },
     stop: async () => {
