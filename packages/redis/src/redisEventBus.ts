@@ -97,7 +97,7 @@ export interface RedisEventBus extends EventBus {
  * Each process builds a {@link ChoreographyEngine} for the same spec with the agents it hosts (the others
  * declared with `remoteAgent(id)`) on a `redisEventBus` with the same `runId`. Several processes may host
  * the same agent id: that shares its interactions among them. Every interaction runs once per run: the
- * engines claim it (`SET NX PX claimLeaseMs`, renewed while the agent runs, at most `concurrency` per
+ * engines claim it (`SET NX GET PX claimLeaseMs`, renewed while the agent runs, at most `concurrency` per
  * process), and if the process running it dies, another takes it over once the claim's lease runs out and
  * runs it again. Its step is one stream entry (with the event it emits), which every engine records, so
  * every process ends with the same steps and the same result. See `docs/redis.md`.
@@ -107,6 +107,11 @@ export interface RedisEventBus extends EventBus {
  * run's dead-letter stream (once, whichever process finds it) and is skipped. A failed step arrives as a
  * `RemoteAgentError` holding the original error's name, message and code. `close()` (the engine calls it
  * when its run ends) stops reading and gives up the claims whose step is not recorded.
+ *
+ * A Redis restart (AOF on) or a broken connection loses nothing: a claim or an entry that ioredis sends
+ * again after it reconnects counts once (a resent claim finds its own owner; each entry names its write
+ * in the field `append`), and a write that fails past the client's retries is reported to `onError` and
+ * tried again every second until it is stored or the bus closes.
  *
  * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}) for writes; one duplicate of it does the blocking reads.
  * @param options - See {@link RedisEventBusOptions}.
