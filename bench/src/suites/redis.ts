@@ -1,13 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineAgent, invoke, stream } from '@rxagents/core';
 import { remoteAgent, serveAgent } from '@rxagents/redis';
 import { Redis } from 'ioredis';
 import { from, lastValueFrom, of } from 'rxjs';
+import { findRedisServer, startRedisServer } from '../../../packages/redis/test/support/redisServer';
 import type { BenchFigure, BenchSuite } from '../BenchSuite';
 import { median } from '../median';
 
@@ -16,33 +14,6 @@ const DELTAS = 20_000;
 const ROUNDS = 5;
 /** How many XADDs the hand-written delta writer sends per pipeline. */
 const PIPELINE = 256;
-
-/** A redis-server on 127.0.0.1, a free port, a temporary directory, no persistence; stopped by `stop`. */
-async function startRedis(binary: string): Promise<{ readonly port: number; stop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'rxagents-bench-redis-'));
-  const port = await new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
-  const server: ChildProcess = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-  const ping = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
-  ping.on('error', () => undefined); // refused until the server listens; retried
-  await ping.ping();
-  ping.disconnect();
-  return {
-    port,
-    stop: async () => {
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** The entries of an XREAD reply (`[[key, [[id, fields], ...]]]` or null). */
 function entriesOf(reply: unknown): Array<[string, string[]]> {
@@ -142,13 +113,12 @@ async function remoteDeltas(remote: ReturnType<typeof remoteAgent>): Promise<num
 export const suite: BenchSuite = {
   name: 'redis',
   async run(log) {
-    const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
-    const binary = found.status === 0 ? found.stdout.trim() : '';
-    if (binary === '') {
+    const binary = findRedisServer();
+    if (binary === undefined) {
       log('skipped: redis-server is not on the PATH (apt-get install redis-server)');
       return {};
     }
-    const server = await startRedis(binary);
+    const server = await startRedisServer(binary, { appendOnly: false, dirPrefix: 'rxagents-bench-redis-' });
     const connect = () => new Redis({ port: server.port, host: '127.0.0.1' });
     const clients: Redis[] = [];
     const client = (): Redis => {

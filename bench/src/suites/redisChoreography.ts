@@ -1,8 +1,5 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChoreographyEngine } from '@rxagents/choreography';
@@ -12,30 +9,13 @@ import { Redis } from 'ioredis';
 import type { BenchFigure, BenchSuite } from '../BenchSuite';
 import { median } from '../median';
 import { fanOutSpec } from '../redisChoreographySpec';
+import { findRedisServer, startRedisServer } from '../../../packages/redis/test/support/redisServer';
 
 const WIDTH = 1_000;
 const WAIT_MS = 20;
 const ROUNDS = 3;
 const WORKERS = 3;
 const here = dirname(fileURLToPath(import.meta.url));
-
-function findRedisServer(): string | undefined {
-  const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
-  const path = found.stdout.trim();
-  return found.status === 0 && path !== '' ? path : undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A worker process, and the lines it writes. */
 interface Worker {
@@ -102,19 +82,12 @@ export const suite: BenchSuite = {
       log('skipped: redis-server is not on the PATH (apt-get install redis-server)');
       return {};
     }
-    const dir = mkdtempSync(join(tmpdir(), 'rxagents-bench-redis-'));
-    const port = await freePort();
-    const server = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-    // Connects once the server listens: lazily, retrying every 50 ms.
-    const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
+    const server = await startRedisServer(binary, { appendOnly: false, dirPrefix: 'rxagents-bench-redis-' });
+    const { port } = server;
+    const redis = server.client();
     const prefix = `bench-${randomUUID()}`;
     const workers: Worker[] = [];
     try {
-      // Refused connections while the server starts are expected: not reported.
-      const starting = (): void => undefined;
-      redis.on('error', starting);
-      await redis.ping();
-      redis.off('error', starting);
       const env = { REDIS_PORT: String(port), PREFIX: prefix, WIDTH: String(WIDTH), WAIT_MS: String(WAIT_MS) };
       workers.push(...(await Promise.all(Array.from({ length: WORKERS }, () => startWorker(env)))));
       await timeRun(redis, prefix, workers, WORKERS);
@@ -133,9 +106,7 @@ export const suite: BenchSuite = {
       return figures;
     } finally {
       for (const worker of workers) worker.child.kill('SIGTERM');
-      redis.disconnect();
-      server.kill('SIGTERM');
-      rmSync(dir, { recursive: true, force: true });
+      await server.stop();
     }
   },
 };

@@ -6,7 +6,7 @@ import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler, defer, filter, lastValueFrom, map, type Observable, Subject } from 'rxjs';
 import { z } from 'zod';
 import { RemoteAgentError } from './errors/RemoteAgentError';
-import { RunClaims } from './internal/RunClaims';
+import { RunClaims, takeClaim } from './internal/RunClaims';
 import { type RunKeys, runKeys } from './internal/runKeys';
 import { fieldOf, parseField, StreamReadSchema } from './internal/protocol';
 import { RUN_PROTOCOL_VERSION, type RunEntry, RunEntrySchema, type WireStep } from './internal/runProtocol';
@@ -97,7 +97,7 @@ export interface RedisEventBus extends EventBus {
  * Each process builds a {@link ChoreographyEngine} for the same spec with the agents it hosts (the others
  * declared with `remoteAgent(id)`) on a `redisEventBus` with the same `runId`. Several processes may host
  * the same agent id: that shares its interactions among them. Every interaction runs once per run: the
- * engines claim it (`SET NX PX claimLeaseMs`, renewed while the agent runs, at most `concurrency` per
+ * engines claim it (`SET NX GET PX claimLeaseMs`, renewed while the agent runs, at most `concurrency` per
  * process), and if the process running it dies, another takes it over once the claim's lease runs out and
  * runs it again. Its step is one stream entry (with the event it emits), which every engine records, so
  * every process ends with the same steps and the same result. See `docs/redis.md`.
@@ -107,6 +107,11 @@ export interface RedisEventBus extends EventBus {
  * run's dead-letter stream (once, whichever process finds it) and is skipped. A failed step arrives as a
  * `RemoteAgentError` holding the original error's name, message and code. `close()` (the engine calls it
  * when its run ends) stops reading and gives up the claims whose step is not recorded.
+ *
+ * A Redis restart (AOF on) or a broken connection loses nothing: a claim or an entry that ioredis sends
+ * again after it reconnects counts once (a resent claim finds its own owner; each entry names its write
+ * in the field `append`), and a write that fails past the client's retries is reported to `onError` and
+ * tried again every second until it is stored or the bus closes.
  *
  * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}) for writes; one duplicate of it does the blocking reads.
  * @param options - See {@link RedisEventBusOptions}.
@@ -155,6 +160,9 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
   readonly #entries = new Subject<CoordinatedEntry>();
   readonly #stepped = new Set<string>();
   readonly #report: (error: unknown) => void;
+  /** The appends read (field `append`): one ioredis sent again after a reconnect, that Redis had stored, is read once. */
+  readonly #appended = new Set<string>();
+  #appends = 0;
   #reader: RedisClient | undefined = undefined;
   #closed = false;
 
@@ -188,7 +196,7 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
 
   publish(event: ChoreographyEvent): void {
     if (this.#closed) return;
-    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) });
+    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) }).catch(this.#report);
   }
 
   close(): void {
@@ -201,13 +209,11 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
 
   start(events: readonly ChoreographyEvent[]): void {
     if (this.#closed) return;
-    this.#redis
-      .set(this.#keys.started, this.owner, 'PX', this.#config.ttlMs, 'NX')
-      .then((reply) => {
-        if (reply !== 'OK') return;
-        for (const event of events) this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) });
-      })
-      .catch(this.#report);
+    (async () => {
+      const first = await this.#persist(() => takeClaim(this.#redis, this.#keys.started, this.owner, this.#config.ttlMs));
+      if (first !== true) return;
+      for (const event of events) await this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) });
+    })().catch(this.#report);
   }
 
   claim(eventId: string, interactionId: string): Observable<boolean> {
@@ -219,24 +225,53 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
     const wire: WireStep = step.success
       ? { interactionId: step.interactionId, agentId: step.agentId, input: step.input, startedAt: step.startedAt, durationMs: step.durationMs, success: true, output: step.output }
       : { interactionId: step.interactionId, agentId: step.agentId, input: step.input, startedAt: step.startedAt, durationMs: step.durationMs, success: false, error: serializeError(step.error) };
-    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'step', by: this.owner, eventId, step: wire, ...(emitted === null ? {} : { emitted: wireEvent(emitted) }) });
-    this.#claims.done(this.#keys.claim(eventId, step.interactionId));
+    // The claim becomes `done` once the step is stored: until then it stays held (and renewed) here.
+    this.#claims.recording(this.#keys.claim(eventId, step.interactionId));
+    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'step', by: this.owner, eventId, step: wire, ...(emitted === null ? {} : { emitted: wireEvent(emitted) }) })
+      .then((stored) => stored && this.#claims.done(this.#keys.claim(eventId, step.interactionId)))
+      .catch(this.#report);
   }
 
   timeOut(): void {
     if (this.#closed) return;
-    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'timed-out', by: this.owner });
+    this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'timed-out', by: this.owner }).catch(this.#report);
   }
 
-  #append(entry: RunEntry): void {
+  /**
+   * Appends `entry` to the run's stream; true once it is stored, false if the bus closed first. Each
+   * append is named (field `append`): one stored twice (ioredis sent it again after a reconnect, or
+   * a later try did after a lost reply) is read once.
+   */
+  async #append(entry: RunEntry): Promise<boolean> {
     const { events } = this.#keys;
     const { maxLen, ttlMs } = this.#config;
-    this.#redis
-      .multi()
-      .xadd(events, 'MAXLEN', '~', maxLen, '*', 'entry', JSON.stringify(entry))
-      .pexpire(events, ttlMs)
-      .exec()
-      .catch(this.#report);
+    const json = JSON.stringify(entry);
+    const append = `${this.owner}:${this.#appends++}`;
+    const stored = await this.#persist(async () => {
+      const replies = await this.#redis.multi().xadd(events, 'MAXLEN', '~', maxLen, '*', 'entry', json, 'append', append).pexpire(events, ttlMs).exec();
+      const failed = replies?.find(([error]) => error !== null)?.[0];
+      if (failed !== undefined) throw failed;
+      return true;
+    });
+    return stored === true;
+  }
+
+  /**
+   * Runs `write` until it succeeds or the bus closes (then undefined), reporting each failure and
+   * waiting a second (at most `claimLeaseMs`) between tries: a Redis down for longer than ioredis
+   * queues a command (`maxRetriesPerRequest`) delays a write, it does not lose it.
+   */
+  async #persist<T>(write: () => Promise<T>): Promise<T | undefined> {
+    const { claimLeaseMs, scheduler } = this.#config;
+    for (;;) {
+      try {
+        return await write();
+      } catch (error) {
+        if (this.#closed) return undefined;
+        this.#report(error);
+        await lastValueFrom(delayTimer(Math.min(1_000, claimLeaseMs), scheduler));
+      }
+    }
   }
 
   async #readLoop(): Promise<void> {
@@ -269,6 +304,11 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
   }
 
   #deliver(entryId: string, fields: readonly string[] | null): void {
+    const append = fieldOf(fields, 'append');
+    if (append !== undefined) {
+      if (this.#appended.has(append)) return;
+      this.#appended.add(append);
+    }
     const parsed = parseField(RunEntrySchema, fieldOf(fields, 'entry'), 'entry');
     if (!parsed.ok) {
       this.#deadLetter(entryId, fields, parsed.reason).catch(this.#report);
@@ -290,8 +330,7 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
   async #deadLetter(entryId: string, fields: readonly string[] | null, reason: string): Promise<void> {
     const { ttlMs, deadLetterMaxLen } = this.#config;
     this.#report(new Error(`redisEventBus: malformed entry ${entryId} in run ${this.runId}: ${reason}`));
-    const first = await this.#redis.set(this.#keys.deadLettered(entryId), this.owner, 'PX', ttlMs, 'NX');
-    if (first !== 'OK') return;
+    if (!(await takeClaim(this.#redis, this.#keys.deadLettered(entryId), this.owner, ttlMs))) return;
     await this.#redis.xadd(this.#keys.deadLetter, 'MAXLEN', '~', deadLetterMaxLen, '*', 'reason', reason, 'entryId', entryId, 'owner', this.owner, 'fields', JSON.stringify(fields ?? []));
     await this.#redis.pexpire(this.#keys.deadLetter, ttlMs);
   }

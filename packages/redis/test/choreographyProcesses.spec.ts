@@ -89,6 +89,24 @@ describeRedis('a choreography across processes', (server) => {
     expect(await count('completed:w1')).toBe(1);
   });
 
+  it('runs every interaction once across three processes while Redis restarts mid-run (AOF on)', async () => {
+    const env = { LEASE_MS: '5000', SLOW_MS: '1500' };
+    await Promise.all([start('planner,worker', env), start('worker,editor', env), start('worker,reviewer', env)]);
+    await waitUntil('w1 has started', async () => (await list('started:w1')).length === 1);
+    await server().restart();
+    const seen = await results(3);
+    for (const process of seen) {
+      expect(process.steps).toEqual(seen[0]?.steps);
+      expect(process.success).toBe(true);
+      expect(process.termination.decision).toBe('completed');
+    }
+    expect(seen[0]?.steps).toHaveLength(7);
+    for (const task of ['plan', 'w1', 'w2', 'w3', 'w4', 'merge', 'review']) {
+      expect(await list(`started:${task}`)).toHaveLength(1);
+      expect(await count(`completed:${task}`)).toBe(1);
+    }
+  });
+
   it('ends with the same deadlock in every process when an awaited event never comes', async () => {
     // w2 fails, so its event never comes: merge waits for it, review for merge.
     await Promise.all([start('planner,worker', { FAIL: 'w2' }), start('worker,editor', { FAIL: 'w2' }), start('reviewer', { FAIL: 'w2' })]);

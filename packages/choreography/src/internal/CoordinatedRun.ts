@@ -1,13 +1,10 @@
-import { type Agent, type AgentCallOptions, type AgentCallResult, callAgent, type RunContext, scheduleDelay } from '@rxagents/core';
+import { type Agent, type AgentCallResult, callAgent, type RunContext, scheduleDelay } from '@rxagents/core';
 import { Observable, type Subscriber, type Subscription } from 'rxjs';
 import type { ChoreographyCoordinator, CoordinatedEntry } from '../ChoreographyCoordinator';
 import type { ChoreographyEvent } from '../ChoreographyEvent';
 import type { ChoreographyResult, StepResult } from '../ChoreographyResult';
 import type { Interaction } from '../Interaction';
-import { InteractionRouter } from '../InteractionRouter';
-import { ChoreographyTimeoutError } from '../errors/ChoreographyTimeoutError';
-import { type RunSettings, stepResultOf, warnAboutCycles } from './ChoreographyRun';
-import { ChoreographyRunEvents } from './ChoreographyRunEvents';
+import { RunBase, type RunSettings, stepResultOf } from './RunBase';
 import { StepCall, type StepOwner } from './StepCall';
 
 /** A triggered interaction without a step yet: claimed (or waiting for its claim) when hosted here. */
@@ -38,17 +35,8 @@ export function runCoordinated(settings: RunSettings, coordinator: ChoreographyC
   });
 }
 
-class CoordinatedRun implements StepOwner {
-  readonly #settings: RunSettings;
+class CoordinatedRun extends RunBase implements StepOwner {
   readonly #coordinator: ChoreographyCoordinator;
-  readonly #subscriber: Subscriber<ChoreographyResult>;
-  readonly #startedAt: number;
-  readonly #cycles: string;
-  /** Routes to every interaction of the spec: every engine follows the whole run. */
-  readonly #router: InteractionRouter;
-  readonly #reporter: ChoreographyRunEvents | undefined;
-  readonly #callOptions: AgentCallOptions;
-  readonly #stepResults: StepResult[] = [];
   readonly #stepped = new Set<string>();
   /** Triggered interactions without a step, in trigger order. */
   readonly #flights = new Map<string, Flight>();
@@ -56,39 +44,33 @@ class CoordinatedRun implements StepOwner {
   readonly #initialUnread: Set<string>;
   #entries: Subscription | undefined = undefined;
   #timer: Subscription | undefined = undefined;
-  #done = false;
 
   constructor(settings: RunSettings, coordinator: ChoreographyCoordinator, node: RunContext | undefined, subscriber: Subscriber<ChoreographyResult>) {
-    this.#settings = settings;
+    // Routes to every interaction of the spec: every engine follows the whole run.
+    const { interactions } = settings.spec;
+    super(settings, node, subscriber, { hosted: new Uint8Array(interactions.length).fill(1), hostedCount: interactions.length, shared: true });
     this.#coordinator = coordinator;
-    this.#subscriber = subscriber;
-    const { scheduler, spec } = settings;
-    this.#startedAt = scheduler.now();
-    this.#cycles = warnAboutCycles(spec, settings.logger);
-    this.#router = new InteractionRouter(spec, new Uint8Array(spec.interactions.length).fill(1));
-    this.#reporter = node === undefined ? undefined : new ChoreographyRunEvents(node);
-    this.#callOptions = node === undefined ? { scheduler } : { scheduler, run: node };
-    this.#initialUnread = new Set(spec.initialEvents);
+    this.#initialUnread = new Set(settings.spec.initialEvents);
   }
 
   start(input: string | undefined): void {
-    const { spec, timeout, scheduler } = this.#settings;
+    const { spec, timeout, scheduler } = this.settings;
     this.#entries = this.#coordinator.entries$.subscribe({
       next: (entry) => this.#read(entry),
-      error: (error: unknown) => this.#fail(error),
-      complete: () => this.#finish(false),
+      error: (error: unknown) => this.fail(error),
+      complete: () => this.finish(false),
     });
-    if (this.#done) return;
+    if (this.done) return;
     this.#timer = scheduleDelay(scheduler, timeout, () => this.#timedOut());
     try {
       this.#coordinator.start(spec.initialEvents.map((name) => (input === undefined ? { name } : { name, input })));
     } catch (error) {
-      this.#fail(error);
+      this.fail(error);
     }
   }
 
   teardown(): void {
-    this.#done = true;
+    this.done = true;
     this.#entries?.unsubscribe();
     for (const flight of this.#flights.values()) this.#land(flight);
     this.#timer?.unsubscribe();
@@ -96,7 +78,7 @@ class CoordinatedRun implements StepOwner {
 
   stepEnded(call: StepCall, result: AgentCallResult): void {
     const flight = this.#flights.get(call.interaction.id);
-    if (this.#done || flight === undefined || flight.call !== call) return;
+    if (this.done || flight === undefined || flight.call !== call) return;
     flight.call = undefined;
     flight.recorded = true;
     const step = stepResultOf(flight.interaction, result);
@@ -105,41 +87,41 @@ class CoordinatedRun implements StepOwner {
     try {
       this.#coordinator.recordStep(flight.eventId, step, emitted);
     } catch (error) {
-      this.#fail(error);
+      this.fail(error);
     }
   }
 
   stepErrored(error: unknown): void {
-    this.#fail(error);
+    this.fail(error);
   }
 
   #read(entry: CoordinatedEntry): void {
-    if (this.#done) return;
+    if (this.done) return;
     try {
       if (entry.kind === 'event') this.#heard(entry.id, entry.event);
       else if (entry.kind === 'step') this.#stepRead(entry.id, entry.step, entry.emitted);
-      else return this.#finish(true);
+      else return this.finish(true);
     } catch (error) {
-      return this.#fail(error);
+      return this.fail(error);
     }
     this.#checkEnd();
   }
 
   #heard(entryId: string, event: ChoreographyEvent): void {
-    const settings = this.#settings;
+    const settings = this.settings;
     settings.events.next(event);
-    this.#reporter?.published(event);
+    this.reporter?.published(event);
     if (event.interactionId === undefined) this.#initialUnread.delete(event.name);
     const now = settings.scheduler.now();
-    for (const { interaction, input } of this.#router.route(event)) {
+    for (const { interaction, input } of this.router.route(event)) {
       const flight: Flight = { interaction, input, eventId: entryId, triggeredAt: now, claim: undefined, call: undefined, recorded: false };
       this.#flights.set(interaction.id, flight);
       if (!settings.agents.has(interaction.target)) continue;
       flight.claim = this.#coordinator.claim(entryId, interaction.id).subscribe({
         next: (held) => (held ? this.#call(flight) : this.#abort(flight)),
-        error: (error: unknown) => this.#fail(error),
+        error: (error: unknown) => this.fail(error),
       });
-      if (this.#done) return;
+      if (this.done) return;
     }
   }
 
@@ -152,19 +134,19 @@ class CoordinatedRun implements StepOwner {
       this.#flights.delete(step.interactionId);
       this.#land(flight);
     }
-    this.#record(step);
+    this.record(step);
     if (emitted !== undefined) this.#heard(entryId, emitted);
   }
 
   #call(flight: Flight): void {
-    if (this.#done || flight.call !== undefined || flight.recorded) return;
+    if (this.done || flight.call !== undefined || flight.recorded) return;
     const { interaction, input } = flight;
-    const settings = this.#settings;
+    const settings = this.settings;
     const call = new StepCall(this, interaction, input, settings.scheduler.now());
     flight.call = call;
     const { timeout } = interaction;
     const agent = settings.agents.get(interaction.target) as Agent;
-    callAgent(agent, input, timeout === undefined ? this.#callOptions : { ...this.#callOptions, timeout }).subscribe(call);
+    callAgent(agent, input, timeout === undefined ? this.callOptions : { ...this.callOptions, timeout }).subscribe(call);
   }
 
   /** The claim was lost: another engine runs the interaction now. */
@@ -181,82 +163,25 @@ class CoordinatedRun implements StepOwner {
     flight.claim = undefined;
   }
 
-  #record(step: StepResult): void {
-    this.#stepResults.push(step);
-    this.#settings.steps.next(step);
-    this.#reporter?.step(step);
-  }
-
   /** Ends the run when every interaction has a step, or when nothing is in flight anywhere and nothing more can come. */
   #checkEnd(): void {
-    if (this.#done) return;
-    const { spec, waitsForExternalEvents } = this.#settings;
-    if (this.#stepped.size === spec.interactions.length) return this.#finish(false);
-    if (!waitsForExternalEvents && this.#initialUnread.size === 0 && this.#flights.size === 0) this.#finish(false);
+    if (this.done) return;
+    const { spec, waitsForExternalEvents } = this.settings;
+    if (this.#stepped.size === spec.interactions.length) return this.finish(false);
+    if (!waitsForExternalEvents && this.#initialUnread.size === 0 && this.#flights.size === 0) this.finish(false);
   }
 
   #timedOut(): void {
-    if (this.#done) return;
+    if (this.done) return;
     try {
       this.#coordinator.timeOut();
     } catch (error) {
-      return this.#fail(error);
+      return this.fail(error);
     }
-    this.#finish(true);
+    this.finish(true);
   }
 
-  #fail(error: unknown): void {
-    if (this.#done) return;
-    this.#done = true;
-    this.#subscriber.error(error);
-  }
-
-  #finish(timedOut: boolean): void {
-    if (this.#done) return;
-    this.#done = true;
-    let result: ChoreographyResult;
-    try {
-      result = this.#result(timedOut);
-    } catch (error) {
-      this.#subscriber.error(error);
-      return;
-    }
-    this.#subscriber.next(result);
-    this.#subscriber.complete();
-  }
-
-  #result(timedOut: boolean): ChoreographyResult {
-    const settings = this.#settings;
-    const { spec } = settings;
-    const now = settings.scheduler.now();
-    const aborted: string[] = [];
-    if (timedOut) {
-      const error = new ChoreographyTimeoutError(spec.name, settings.timeout);
-      for (const { interaction, input, call, triggeredAt } of this.#flights.values()) {
-        aborted.push(interaction.id);
-        const startedAt = call?.startedAt ?? triggeredAt;
-        this.#record({ interactionId: interaction.id, agentId: interaction.target, input, success: false, error, startedAt, durationMs: now - startedAt });
-      }
-    }
-    const stepResults = this.#stepResults;
-    let failedCount = 0;
-    for (const step of stepResults) if (!step.success) failedCount += 1;
-    const pending: string[] = [];
-    spec.interactions.forEach((interaction, index) => {
-      if (!this.#router.hasStarted(index)) pending.push(interaction.id);
-    });
-    const result: ChoreographyResult = {
-      success: failedCount === 0,
-      stepResults: [...stepResults],
-      totalDurationMs: now - this.#startedAt,
-      completedCount: stepResults.length - failedCount,
-      failedCount,
-      timedOut,
-      pending,
-    };
-    this.#reporter?.terminated(spec, result, { timeout: settings.timeout, hostedCount: spec.interactions.length, aborted, cycles: this.#cycles, shared: true });
-    const closeError = settings.end();
-    if (closeError !== undefined) throw closeError.error;
-    return result;
+  protected forEachRunning(visit: (interaction: Interaction, input: string, startedAt: number) => void): void {
+    for (const { interaction, input, call, triggeredAt } of this.#flights.values()) visit(interaction, input, call?.startedAt ?? triggeredAt);
   }
 }

@@ -13,7 +13,9 @@ interface Claimant {
   asking: boolean;
   /** Another engine held it when last asked: not asked again before the next renewal tick. */
   takenElsewhere: boolean;
-  /** Its step is recorded: the claim is left to expire as `done`. */
+  /** Its step is on its way to the stream: the claim is never given up, only renewed until it is `done`. */
+  recording: boolean;
+  /** Its step is stored: the claim is left to expire as `done`. */
   done: boolean;
   closed: boolean;
 }
@@ -57,7 +59,7 @@ export class RunClaims {
     return new Observable<boolean>((subscriber) => {
       if (this.#closed) return subscriber.complete();
       this.#ticks ??= interval(Math.max(1, Math.floor(this.#settings.leaseMs / 3)), this.#settings.scheduler).subscribe(() => this.#tick());
-      const claimant: Claimant = { key, subscriber, held: false, asking: false, takenElsewhere: false, done: false, closed: false };
+      const claimant: Claimant = { key, subscriber, held: false, asking: false, takenElsewhere: false, recording: false, done: false, closed: false };
       this.#claimants.get(key)?.subscriber.complete();
       this.#claimants.set(key, claimant);
       this.#pump();
@@ -65,7 +67,13 @@ export class RunClaims {
     });
   }
 
-  /** The claim's step is recorded: mark it `done`, so no engine runs the interaction again. */
+  /** The claim's step is being appended: keep the claim (renewed) until it is stored, even once given up. */
+  recording(key: string): void {
+    const claimant = this.#claimants.get(key);
+    if (claimant !== undefined) claimant.recording = true;
+  }
+
+  /** The claim's step is stored: mark it `done`, so no engine runs the interaction again. */
   done(key: string): void {
     const claimant = this.#claimants.get(key);
     if (claimant !== undefined) claimant.done = true;
@@ -92,13 +100,13 @@ export class RunClaims {
     const { redis, owner, leaseMs, report } = this.#settings;
     claimant.asking = true;
     this.#busy += 1;
-    redis.set(claimant.key, owner, 'PX', leaseMs, 'NX').then(
-      (reply) => {
+    takeClaim(redis, claimant.key, owner, leaseMs).then(
+      (taken) => {
         claimant.asking = false;
         if (claimant.closed) {
           this.#busy -= 1;
-          if (reply === 'OK') this.#giveUp(claimant.key);
-        } else if (reply === 'OK') {
+          if (taken) this.#giveUp(claimant.key);
+        } else if (taken) {
           claimant.held = true;
           claimant.subscriber.next(true);
         } else {
@@ -123,7 +131,7 @@ export class RunClaims {
     if (claimant.held) {
       claimant.held = false;
       this.#busy -= 1;
-      if (!claimant.done) this.#giveUp(claimant.key);
+      if (!claimant.recording && !claimant.done) this.#giveUp(claimant.key);
     }
     this.#pump();
   }
@@ -149,7 +157,7 @@ export class RunClaims {
       redis
         .get(claimant.key)
         // Expired but not taken (this process was slow to renew): take it back if no one else has.
-        .then((value) => (value === null ? redis.set(claimant.key, owner, 'PX', leaseMs, 'NX').then((reply) => (reply === 'OK' ? owner : null)) : value))
+        .then((value) => (value === null ? takeClaim(redis, claimant.key, owner, leaseMs).then((taken) => (taken ? owner : null)) : value))
         .then((value) => {
           if (claimant.closed || !claimant.held || claimant.done) return undefined;
           if (value === owner) return redis.pexpire(claimant.key, leaseMs);
@@ -164,4 +172,17 @@ export class RunClaims {
     }
     this.#pump();
   }
+}
+
+/**
+ * Sets the claim to `owner` unless it is set (`SET NX GET PX`): true if it was free or already `owner`'s.
+ *
+ * @remarks
+ * Already `owner`'s is what a resent `SET` finds when Redis applied the first one and its reply was lost
+ * (a broken connection, a Redis restart): ioredis sends the command again, and a plain `SET NX` would
+ * then answer as if another engine held the claim, leaving it to expire unused.
+ */
+export async function takeClaim(redis: RedisClient, key: string, owner: string, leaseMs: number): Promise<boolean> {
+  const previous = await redis.set(key, owner, 'PX', leaseMs, 'NX', 'GET');
+  return previous === null || previous === owner;
 }

@@ -1,3 +1,7 @@
+// The one throwaway redis-server starter of the repository: the tests (describeRedis), `pnpm bench redis`
+// and `redis-choreography`, and `pnpm demo scale` (examples/src/scale/localRedis.ts) all start theirs here.
+// It imports node built-ins and ioredis only, so it runs from source under tsx whether the packages are
+// built into dist/ or not.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -12,13 +16,25 @@ export function findRedisServer(): string | undefined {
   return found.status === 0 && path !== '' ? path : undefined;
 }
 
-/** A redis-server started for one test file: on 127.0.0.1, a free port, a temporary directory, AOF on. */
+/** How {@link startRedisServer} starts its server. */
+export interface RedisServerOptions {
+  /** AOF persistence (`--appendonly yes`), so that a restart keeps the data; on by default. */
+  readonly appendOnly?: boolean;
+  /** The start of the temporary directory's name. */
+  readonly dirPrefix?: string;
+}
+
+/** A redis-server started on 127.0.0.1, on a free port, in a temporary directory (no RDB snapshots). */
 export interface RedisServer {
   readonly port: number;
   readonly dir: string;
+  /** `redis://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** A new client of the server, disconnected by `stop`. */
   client(): Redis;
-  /** Stops the server (SIGTERM: it flushes its AOF) and starts it again on the same port and directory. */
-  restart(): Promise<void>;
+  /** Stops the server (SIGTERM: it flushes its AOF) and starts it again on the same port and directory, `downMs` later. */
+  restart(downMs?: number): Promise<void>;
+  /** Disconnects the clients of `client()`, stops the server and removes its directory. */
   stop(): Promise<void>;
 }
 
@@ -34,17 +50,21 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startRedisServer(binary: string): Promise<RedisServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'rxagents-redis-'));
+/** Starts `binary` (see {@link findRedisServer}) and resolves once it answers a PING. */
+export async function startRedisServer(binary: string, options: RedisServerOptions = {}): Promise<RedisServer> {
+  const dir = mkdtempSync(join(tmpdir(), options.dirPrefix ?? 'rxagents-redis-'));
   const port = await freePort();
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', options.appendOnly === false ? 'no' : 'yes', '--dir', dir];
   const launch = async (): Promise<ChildProcess> => {
-    const server = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--dir', dir], { stdio: 'ignore' });
+    const server = spawn(binary, args, { stdio: 'ignore' });
     const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
+    probe.on('error', () => undefined); // refused until the server listens; retried
     await probe.ping();
     probe.disconnect();
     return server;
   };
   const terminate = async (server: ChildProcess): Promise<void> => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
     const exited = new Promise((resolve) => server.once('exit', resolve));
     server.kill('SIGTERM');
     await exited;
@@ -54,17 +74,19 @@ export async function startRedisServer(binary: string): Promise<RedisServer> {
   return {
     port,
     dir,
+    url: `redis://127.0.0.1:${port}`,
     client: () => {
       const client = new Redis({ port, host: '127.0.0.1' });
       clients.push(client);
       return client;
     },
-    restart: async () => {
+    restart: async (downMs = 0) => {
       await terminate(process);
+      if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
       process = await launch();
     },
     stop: async () => {
-      for (const client of clients) client.disconnect();
+      for (const client of clients.splice(0)) client.disconnect();
       await terminate(process);
       rmSync(dir, { recursive: true, force: true });
     },
