@@ -3,11 +3,11 @@
 // It imports node built-ins and ioredis only, so it runs from source under tsx whether the packages are
 // built into dist/ or not.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 
 /** The redis-server binary on the PATH, or undefined. */
 export function findRedisServer(): string | undefined {
@@ -22,6 +22,11 @@ export interface RedisServerOptions {
   readonly appendOnly?: boolean;
   /** The start of the temporary directory's name. */
   readonly dirPrefix?: string;
+  /**
+   * TLS only: a self-signed certificate for 127.0.0.1 is made with `openssl` in the server's directory,
+   * the server listens on TLS and has no plain port, and `client()` connects with TLS trusting that certificate.
+   */
+  readonly tls?: boolean;
 }
 
 /** A redis-server started on 127.0.0.1, on a free port, in a temporary directory (no RDB snapshots). */
@@ -30,6 +35,8 @@ export interface RedisServer {
   readonly dir: string;
   /** `redis://127.0.0.1:<port>`. */
   readonly url: string;
+  /** What a client needs to connect besides host and port: the TLS settings of a `tls` server, else nothing. */
+  readonly clientOptions: RedisOptions;
   /** A new client of the server, disconnected by `stop`. */
   client(): Redis;
   /** Stops the server (SIGTERM: it flushes its AOF) and starts it again on the same port and directory, `downMs` later. */
@@ -54,10 +61,16 @@ async function freePort(): Promise<number> {
 export async function startRedisServer(binary: string, options: RedisServerOptions = {}): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), options.dirPrefix ?? 'rxagents-redis-'));
   const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', options.appendOnly === false ? 'no' : 'yes', '--dir', dir];
+  const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', options.appendOnly === false ? 'no' : 'yes', '--dir', dir];
+  const clientOptions: RedisOptions = options.tls === true ? { tls: selfSignedCertificate(dir) } : {};
+  const listen =
+    options.tls === true
+      ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', join(dir, 'cert.pem'), '--tls-key-file', join(dir, 'key.pem'), '--tls-ca-cert-file', join(dir, 'cert.pem'), '--tls-auth-clients', 'no']
+      : ['--port', String(port)];
+  const args = [...listen, ...common];
   const launch = async (): Promise<ChildProcess> => {
     const server = spawn(binary, args, { stdio: 'ignore' });
-    const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
+    const probe = new Redis({ port, host: '127.0.0.1', ...clientOptions, lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
     probe.on('error', () => undefined); // refused until the server listens; retried
     await probe.ping();
     probe.disconnect();
@@ -74,9 +87,10 @@ export async function startRedisServer(binary: string, options: RedisServerOptio
   return {
     port,
     dir,
-    url: `redis://127.0.0.1:${port}`,
+    url: `${options.tls === true ? 'rediss' : 'redis'}://127.0.0.1:${port}`,
+    clientOptions,
     client: () => {
-      const client = new Redis({ port, host: '127.0.0.1' });
+      const client = new Redis({ port, host: '127.0.0.1', ...clientOptions });
       clients.push(client);
       return client;
     },
@@ -91,4 +105,15 @@ export async function startRedisServer(binary: string, options: RedisServerOptio
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Makes a self-signed certificate for 127.0.0.1 with `openssl` in `dir` (cert.pem, key.pem); returns the client's TLS settings. */
+function selfSignedCertificate(dir: string): NonNullable<RedisOptions['tls']> {
+  const made = spawnSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+    { encoding: 'utf8' },
+  );
+  if (made.status !== 0) throw new Error(`openssl could not make a test certificate: ${made.error?.message ?? made.stderr}`);
+  return { ca: readFileSync(join(dir, 'cert.pem')) };
 }
