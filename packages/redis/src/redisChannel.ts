@@ -3,6 +3,7 @@ import { BackpressureStrategy, BackpressureStrategySchema, type ItemSchema } fro
 import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler } from 'rxjs';
 import { z } from 'zod';
+import { hashTagId } from './internal/hashTagId';
 import { RedisChannelCore } from './internal/RedisChannelCore';
 import type { RedisChannel } from './types/RedisChannel';
 
@@ -102,7 +103,7 @@ export function redisChannel<T>(redis: RedisClient, id: string, options: RedisCh
   if (typeof redis !== 'object' || redis === null || typeof (redis as { duplicate?: unknown }).duplicate !== 'function') {
     throw new ConfigError('redisChannel', [{ path: 'redis', rule: 'must be an ioredis client', received: redis }]);
   }
-  const channelId = parseConfig(configRules.id(), id, 'redisChannel id');
+  const channelId = hashTagId(id, 'redisChannel', 'id');
   const config = parseConfig(RedisChannelOptionsSchema, options, `redisChannel "${channelId}"`);
   return new RedisChannelCore<T>(redis, channelId, { ...config, schema: config.schema as ItemSchema<T> | undefined });
 }

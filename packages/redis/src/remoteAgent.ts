@@ -6,6 +6,7 @@ import { RemoteAgentError } from './errors/RemoteAgentError';
 import { RemoteCallAttemptsError } from './errors/RemoteCallAttemptsError';
 import { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
 import { CommandBatch } from './internal/CommandBatch';
+import { hashTagId } from './internal/hashTagId';
 import { agentKeys, callKeys } from './internal/keys';
 import type { RedisClient } from './types/RedisClient';
 import { type CallEntry, parseReplies, PROTOCOL_VERSION, type ReplyEntry, streamEntries } from './internal/protocol';
@@ -100,7 +101,7 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  * @see {@link serveAgent}
  */
 export function remoteAgent(redis: RedisClient, id: string, options: RemoteAgentOptions = {}): Agent {
-  const agentId = parseConfig(configRules.id(), id, 'remoteAgent id');
+  const agentId = hashTagId(id, 'remoteAgent', 'id');
   const config = parseConfig(RemoteAgentOptionsSchema, options, `remoteAgent "${agentId}"`);
   const readers = new ReaderPool(redis, config.scheduler);
   const commands = new CommandBatch(redis);
@@ -126,6 +127,7 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
       agentId,
       input,
       maxAttempts: config.maxAttempts,
+      leaseMs: config.leaseMs,
       ...(context === undefined ? {} : { context: context as CallEntry['context'] }),
       ...(metadata === undefined ? {} : { metadata: JSON.parse(JSON.stringify(metadata)) as CallEntry['metadata'] }),
       ...(run === undefined || run.callId === null ? {} : { run: { runId: run.runId, callId: run.callId, parentCallId: run.parentCallId } }),
@@ -136,6 +138,11 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
     // A connection of our own for the reply's blocking reads, and the keys its previous call left to delete.
     const { reader, cleanup } = readers.acquire();
     let finished = false;
+    const callsKey = agentKeys(config.prefix, agentId).calls;
+    // The call entry's id once Redis added it (undefined when adding it failed): a cancellation deletes the
+    // entry, so that a worker that has not read it yet never starts it.
+    let added!: (entryId: string | undefined) => void;
+    const entryId = new Promise<string | undefined>((resolve) => (added = resolve));
     const renewals = interval(Math.max(1, Math.floor(config.leaseMs / 3)), config.scheduler).subscribe(() => {
       commands.send('SET', keys.lease, '1', 'PX', config.leaseMs).catch(() => undefined);
     });
@@ -199,13 +206,13 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
     };
 
     const read = async (): Promise<void> => {
-      const callsKey = agentKeys(config.prefix, agentId).calls;
       const call = JSON.stringify(entry);
       let raw: unknown;
       if (commands.cluster) {
         // A cluster client: each command on its own, the lease stored before the call is added.
         await commands.send('SET', keys.lease, '1', 'PX', config.leaseMs);
-        await commands.send('XADD', callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call);
+        if (closed) return added(undefined);
+        added(String(await commands.send('XADD', callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call)));
         raw = await readReply('0');
       } else {
         // One write on the reader's connection, in this order: the keys of the call it served before, the
@@ -213,7 +220,7 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
         const pipeline = reader.pipeline();
         if (cleanup.length > 0) pipeline.del(...cleanup);
         pipeline.set(keys.lease, '1', 'PX', config.leaseMs);
-        pipeline.xadd(callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call);
+        pipeline.xadd(callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call, (error, id) => added(error ? undefined : (id ?? undefined)));
         pipeline.call('XREAD', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, '0');
         reading = true;
         const results = await pipeline.exec().finally(() => (reading = false));
@@ -239,6 +246,7 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
     read().then(
       () => undefined,
       (error: unknown) => {
+        added(undefined);
         if (!closed) subscriber.error(error);
       },
     );
@@ -249,11 +257,17 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
       const own = [keys.lease, keys.reply, keys.attempts];
       // A call that ended leaves its keys to the reader's next call (or to the reader's closing): no write now.
       if (finished && !reading && !commands.cluster && readers.release(reader, own)) return;
-      if (reading) reader.disconnect();
-      else readers.release(reader, []);
-      // Deleting the lease is what cancels a call that has not ended on its worker.
+      // Deleting the lease is what stops a call running on a worker.
       commands.send('DEL', ...own).catch(() => undefined);
       if (cleanup.length > 0) commands.send('DEL', ...cleanup).catch(() => undefined);
+      if (!reading) readers.release(reader, []);
+      // A read in flight ends with its connection, once the call's entry id is in (a cancellation needs it).
+      const wasReading = reading;
+      void entryId.then((id) => {
+        if (wasReading) reader.disconnect();
+        // A call that has not ended may still wait for a worker: deleting its entry makes sure none starts it.
+        if (id !== undefined && !finished) commands.send('XDEL', callsKey, id).catch(() => undefined);
+      });
     };
   });
 }

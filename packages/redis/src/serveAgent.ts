@@ -4,6 +4,7 @@ import { duplicateClient } from './internal/duplicateClient';
 import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler, interval, lastValueFrom, type Subscription } from 'rxjs';
 import { z } from 'zod';
+import { hashTagId } from './internal/hashTagId';
 import { agentKeys, WORKER_GROUP } from './internal/keys';
 import { RunningCall } from './internal/RunningCall';
 import { AutoClaimSchema, CallEntrySchema, fieldOf, parseField, streamEntries } from './internal/protocol';
@@ -118,6 +119,7 @@ export function serveAgent(redis: RedisClient, agent: Agent, options: ServeAgent
   if (typeof agent !== 'object' || agent === null || typeof agent.chat !== 'function') {
     throw new ConfigError('serveAgent', [{ path: 'agent', rule: 'must be an agent (an object with an id and a chat method)', received: agent }]);
   }
+  hashTagId(agent.id, 'serveAgent', 'agent.id');
   const config = parseConfig(ServeAgentOptionsSchema, options, `serveAgent "${agent.id}"`);
   return new Worker(redis, agent, config);
 }
@@ -136,6 +138,8 @@ class Worker implements ServedAgent {
   private slotFreed: (() => void) | undefined;
   private drained: (() => void) | undefined;
   private lastClaimAt = -Infinity;
+  /** Redis's clock minus the scheduler's, in ms, as last measured (`TIME`); undefined when unknown. */
+  private redisClockOffset: number | undefined;
   private claimCursor = '0-0';
 
   constructor(
@@ -193,6 +197,7 @@ class Worker implements ServedAgent {
 
   private async readLoop(): Promise<void> {
     await this.ensureGroup();
+    await this.measureClock().catch((error: unknown) => this.report(error));
     while (!this.stopping) {
       const free = this.config.concurrency - this.calls.size;
       if (free <= 0) {
@@ -218,7 +223,7 @@ class Worker implements ServedAgent {
         this.report(new Error(`unexpected XREADGROUP reply: ${z.prettifyError(read.error)}`));
         continue;
       }
-      for (const [entryId, fields] of read.entries) this.start(entryId, fields);
+      for (const [entryId, fields] of read.entries) this.start(entryId, fields, true);
     }
   }
 
@@ -230,8 +235,8 @@ class Worker implements ServedAgent {
     }
   }
 
-  /** Runs one entry (new or claimed); invalid entries go to the dead-letter stream. */
-  private start(entryId: string, fields: readonly string[] | null): void {
+  /** Runs one entry (a first delivery or a claimed one); invalid entries go to the dead-letter stream. */
+  private start(entryId: string, fields: readonly string[] | null, firstDelivery: boolean): void {
     const parsed = parseField(CallEntrySchema, fieldOf(fields, 'call'), 'call');
     const reason = !parsed.ok ? parsed.reason : parsed.value.agentId !== this.agent.id ? `the call is for agent "${parsed.value.agentId}"` : undefined;
     if (!parsed.ok || reason !== undefined) {
@@ -241,9 +246,30 @@ class Worker implements ServedAgent {
     const call = new RunningCall(this.redis, entryId, parsed.value, this.consumer, this.config);
     this.calls.set(entryId, call);
     call
-      .run(({ run, ...options }) => stream(withRun(this.agent, run), parsed.value.input, options), this.keys.calls)
+      .run(({ run, ...options }) => stream(withRun(this.agent, run), parsed.value.input, options), this.keys.calls, firstDelivery && this.fresh(entryId, parsed.value.leaseMs) ? 'first' : 'checked')
       .catch((error: unknown) => this.report(error))
       .finally(() => this.release(entryId, call));
+  }
+
+  /**
+   * Whether an entry is younger than half its caller's lease by Redis's clock: its caller stored the lease
+   * just before adding it, so the lease is alive (or was deleted by a cancellation, which also deleted an
+   * entry not yet read). Unknown (no lease in the entry, no clock measured yet, a cluster whose nodes'
+   * clocks may differ): false, and the call is checked before it starts.
+   */
+  private fresh(entryId: string, leaseMs: number | undefined): boolean {
+    if (leaseMs === undefined || this.redisClockOffset === undefined || this.redis.isCluster) return false;
+    const addedAt = Number.parseInt(entryId, 10);
+    return Number.isFinite(addedAt) && this.config.scheduler.now() + this.redisClockOffset - addedAt < leaseMs / 2;
+  }
+
+  /** Measures Redis's clock against the scheduler's (`TIME`, halfway through the round trip). */
+  private async measureClock(): Promise<void> {
+    if (this.redis.isCluster) return;
+    const sentAt = this.config.scheduler.now();
+    const [seconds, micros] = await this.redis.time();
+    const receivedAt = this.config.scheduler.now();
+    this.redisClockOffset = Number(seconds) * 1_000 + Number(micros) / 1_000 - (sentAt + receivedAt) / 2;
   }
 
   private release(entryId: string, call: RunningCall): void {
@@ -276,7 +302,7 @@ class Worker implements ServedAgent {
   private async tick(): Promise<void> {
     if (this.stopping) return;
     const calls = [...this.calls.values()];
-    const verdicts = await Promise.all(calls.map((call) => call.check()));
+    const [verdicts] = await Promise.all([Promise.all(calls.map((call) => call.check())), this.measureClock()]);
     const kept = calls.filter((_, index) => verdicts[index] === 'keep');
     if (kept.length > 0) await this.redis.call('XCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, 0, ...kept.map((call) => call.entryId), 'JUSTID');
     const now = this.config.scheduler.now();
@@ -288,7 +314,7 @@ class Worker implements ServedAgent {
     if (!claimed.success) throw new Error(`unexpected XAUTOCLAIM reply: ${z.prettifyError(claimed.error)}`);
     const [cursor, entries] = claimed.data;
     this.claimCursor = cursor;
-    for (const [entryId, fields] of entries) if (!this.stopping && !this.calls.has(entryId)) this.start(entryId, fields);
+    for (const [entryId, fields] of entries) if (!this.stopping && !this.calls.has(entryId)) this.start(entryId, fields, false);
   }
 }
 

@@ -23,6 +23,11 @@ export const CallEntrySchema = z.strictObject({
   metadata: z.record(z.string(), z.json()).optional(),
   run: z.strictObject({ runId: z.string().min(1), callId: z.string().min(1), parentCallId: z.string().min(1).nullable() }).optional(),
   maxAttempts: z.number().int().positive(),
+  /**
+   * The caller's lease, in ms, stored just before the entry was added: an entry younger than half of it
+   * (by its id, Redis's clock) has a live caller, so a worker starts it without looking at the lease.
+   */
+  leaseMs: z.number().int().positive().optional(),
 });
 export type CallEntry = z.infer<typeof CallEntrySchema>;
 
@@ -43,8 +48,6 @@ export const ReplyEntrySchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('end'), attempt, seq }),
   z.strictObject({ kind: z.literal('error'), attempt, seq, error: SerializedErrorSchema, exhausted: z.boolean() }),
 ]);
-/** A reply entry before the writer numbers it. */
-export type UnnumberedReply = ReplyEntry extends infer E ? (E extends ReplyEntry ? Omit<E, 'seq'> : never) : never;
 export type ReplyEntry = z.infer<typeof ReplyEntrySchema>;
 
 /** A stream entry as Redis returns it: `[id, [field, value, field, value, ...]]`. */
