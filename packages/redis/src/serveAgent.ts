@@ -131,6 +131,8 @@ class Worker implements ServedAgent {
   private readonly keys;
   private readonly reader: RedisClient;
   private readonly calls = new Map<string, RunningCall>();
+  /** The calls whose agent runs: what `concurrency` bounds (a call whose agent is done may still be writing its last reply). */
+  private readonly busy = new Set<RunningCall>();
   private readonly ticks: Subscription;
   private readonly onError: (error: unknown) => void;
   private stopping = false;
@@ -178,6 +180,7 @@ class Worker implements ServedAgent {
     this.stop();
     for (const call of this.calls.values()) call.abort();
     this.calls.clear();
+    this.busy.clear();
     return Promise.resolve(this.finish());
   }
 
@@ -199,7 +202,7 @@ class Worker implements ServedAgent {
     await this.ensureGroup();
     await this.measureClock().catch((error: unknown) => this.report(error));
     while (!this.stopping) {
-      const free = this.config.concurrency - this.calls.size;
+      const free = this.config.concurrency - this.busy.size;
       if (free <= 0) {
         await new Promise<void>((resolve) => (this.slotFreed = resolve));
         this.slotFreed = undefined;
@@ -245,8 +248,9 @@ class Worker implements ServedAgent {
     }
     const call = new RunningCall(this.redis, entryId, parsed.value, this.consumer, this.config);
     this.calls.set(entryId, call);
+    this.busy.add(call);
     call
-      .run(({ run, ...options }) => stream(withRun(this.agent, run), parsed.value.input, options), this.keys.calls, firstDelivery && this.fresh(entryId, parsed.value.leaseMs) ? 'first' : 'checked')
+      .run(({ run, ...options }) => stream(withRun(this.agent, run), parsed.value.input, options), this.keys.calls, firstDelivery && this.fresh(entryId, parsed.value.leaseMs) ? 'first' : 'checked', () => this.agentEnded(call))
       .catch((error: unknown) => this.report(error))
       .finally(() => this.release(entryId, call));
   }
@@ -272,8 +276,14 @@ class Worker implements ServedAgent {
     this.redisClockOffset = Number(seconds) * 1_000 + Number(micros) / 1_000 - (sentAt + receivedAt) / 2;
   }
 
+  /** Frees `call`'s slot as soon as its agent is done: the next read goes out while its last reply is stored. */
+  private agentEnded(call: RunningCall): void {
+    if (this.busy.delete(call)) this.slotFreed?.();
+  }
+
   private release(entryId: string, call: RunningCall): void {
     if (this.calls.get(entryId) === call) this.calls.delete(entryId);
+    this.busy.delete(call);
     this.slotFreed?.();
     if (this.calls.size === 0) this.drained?.();
   }
@@ -306,7 +316,7 @@ class Worker implements ServedAgent {
     const kept = calls.filter((_, index) => verdicts[index] === 'keep');
     if (kept.length > 0) await this.redis.call('XCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, 0, ...kept.map((call) => call.entryId), 'JUSTID');
     const now = this.config.scheduler.now();
-    const free = this.config.concurrency - this.calls.size;
+    const free = this.config.concurrency - this.busy.size;
     if (free <= 0 || now - this.lastClaimAt < this.config.claimIdleMs / 2 || this.stopping) return;
     this.lastClaimAt = now;
     const raw = await this.redis.call('XAUTOCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, this.config.claimIdleMs, this.claimCursor, 'COUNT', free);

@@ -68,8 +68,11 @@ export class RunningCall {
     this.readAt = config.scheduler.now();
   }
 
-  /** Runs the call through `start` and resolves when it ended, failed or was stopped. */
-  async run(start: (options: AgentCallOptions) => Observable<string>, callsKey: string, mode: StartMode): Promise<void> {
+  /**
+   * Runs the call through `start` and resolves when it ended, failed or was stopped and its last reply
+   * is stored; `agentEnded` is called as soon as the agent itself is done (its last reply may still be on its way).
+   */
+  async run(start: (options: AgentCallOptions) => Observable<string>, callsKey: string, mode: StartMode, agentEnded: () => void): Promise<void> {
     this.callsKey = callsKey;
     if (mode === 'first') this.attempt = 1;
     else {
@@ -86,6 +89,7 @@ export class RunningCall {
     await new Promise<void>((resolve, reject) => {
       this.settle = resolve;
       const ended = (last: Reply): void => {
+        agentEnded();
         this.write(last, true).then(() => {
           this.finished = true;
           resolve();
