@@ -80,7 +80,7 @@ export type RedisChannelOptions<T = unknown> = Omit<z.input<typeof RedisChannelO
  * Redis with a lease, so one that dies stops counting `leaseMs` after its last renewal. See `docs/redis.md`.
  *
  * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}) for writes; each consumer opens one duplicate of it for its blocking reads.
- * @param id - The channel's id; use an unguessable one (`crypto.randomUUID()`) for a channel that must not be found.
+ * @param id - The channel's id; use an unguessable one (`crypto.randomUUID()`) for a channel that must not be found. It becomes the hash tag of the channel's keys, so it must not contain `{` or `}` (a `ConfigError` naming `id` otherwise).
  * @param options - See {@link RedisChannelOptions}.
  *
  * @example

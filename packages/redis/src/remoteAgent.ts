@@ -72,8 +72,8 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  * `chat` adds the call to the agent's call stream and streams back the worker's reply: its chunks and,
  * when the call belongs to a run (`ChatOptions.run`), the remote agent's own run events (its nested calls,
  * handoffs, patterns), so a run watched here shows what happens inside the remote agent. Unsubscribing
- * (or a timeout of `stream`/`invoke`) deletes the call's lease and the worker aborts the agent's
- * `AbortSignal`. When a worker dies mid-call another one runs it again; the run gets a `custom` event
+ * (or a timeout of `stream`/`invoke`) deletes the call's lease and its call entry: a call no worker has
+ * read yet is never started, and a running one is stopped (the worker aborts the agent's `AbortSignal`). When a worker dies mid-call another one runs it again; the run gets a `custom` event
  * named `call-restarted` (`data: { agentId, attempt }`) and, with `delivery: 'attempt'`, the reply is
  * the new attempt's text alone. See the `delivery` and `maxAttempts` options.
  *
@@ -83,7 +83,7 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  * itself carries the lease renewals and cancellations.
  *
  * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}); its options (password, ACL user, TLS, db) apply to every connection.
- * @param id - The agent id the workers serve.
+ * @param id - The agent id the workers serve; it becomes the hash tag of the agent's keys, so it must not contain `{` or `}` (a `ConfigError` naming `id` otherwise).
  * @param options - See {@link RemoteAgentOptions}.
  *
  * @example
@@ -291,6 +291,7 @@ interface IdleReader {
 class ReaderPool {
   private readonly idle: IdleReader[] = [];
   private closing: Subscription | undefined;
+  private lastReleaseAt = 0;
 
   constructor(
     private readonly redis: RedisClient,
@@ -316,19 +317,30 @@ class ReaderPool {
       return false;
     }
     this.idle.push({ reader, cleanup });
-    this.closing?.unsubscribe();
-    this.closing = this.scheduler.schedule(() => {
-      this.closing = undefined;
-      for (const idle of this.idle.splice(0)) {
-        if (idle.cleanup.length === 0) idle.reader.disconnect();
-        else
-          idle.reader
-            .del(...idle.cleanup)
-            .catch(() => undefined)
-            .finally(() => idle.reader.disconnect());
-      }
-    }, READER_IDLE_MS);
+    this.lastReleaseAt = this.scheduler.now();
+    // One timer for the pool, not one per call: when it fires while calls went on, it waits again.
+    if (this.closing === undefined) this.closeWhenIdle(READER_IDLE_MS);
     return true;
+  }
+
+  private closeWhenIdle(delay: number): void {
+    this.closing = this.scheduler.schedule(() => {
+      const idleFor = this.scheduler.now() - this.lastReleaseAt;
+      if (idleFor < READER_IDLE_MS) return this.closeWhenIdle(READER_IDLE_MS - idleFor);
+      this.closing = undefined;
+      this.closeIdle();
+    }, delay);
+  }
+
+  private closeIdle(): void {
+    for (const idle of this.idle.splice(0)) {
+      if (idle.cleanup.length === 0) idle.reader.disconnect();
+      else
+        idle.reader
+          .del(...idle.cleanup)
+          .catch(() => undefined)
+          .finally(() => idle.reader.disconnect());
+    }
   }
 }
 

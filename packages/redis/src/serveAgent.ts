@@ -31,7 +31,7 @@ export const ServeAgentOptionsSchema = z
     concurrency: configRules.positiveInt(10_000).default(4),
     /** A call whose worker has not confirmed it for this long (the worker died or froze) is claimed and run again by another worker, in ms. */
     claimIdleMs: configRules.positiveInt(86_400_000).default(15_000),
-    /** How often this worker confirms its running calls and checks their callers' leases, in ms; below `claimIdleMs / 2`. */
+    /** How often this worker confirms its running calls, checks their callers' leases and measures Redis's clock, in ms; below `claimIdleMs / 2`. */
     leaseCheckMs: configRules.positiveInt(86_400_000).default(500),
     /** The approximate bound (`MAXLEN ~`) of each reply stream, in entries. */
     replyMaxLen: configRules.positiveInt().default(100_000),
@@ -92,13 +92,15 @@ export interface ServedAgent {
  * runs at most `concurrency` calls at once. A call runs as a local call would (through `stream`, so a
  * Promise, Observable or AsyncIterable reply all work); the agent's `ChatOptions.run` sends its run
  * events to the caller's run. The agent's `AbortSignal` fires when the caller cancels or its lease runs
- * out. Running calls are confirmed every `leaseCheckMs`; a call left unconfirmed for `claimIdleMs`
+ * out. A fresh call (younger than half its caller's lease by Redis's clock, which the worker measures
+ * with `TIME`) starts as soon as it is read; a claimed or older one first has its start counted and its
+ * caller's lease checked. Running calls are confirmed every `leaseCheckMs`; a call left unconfirmed for `claimIdleMs`
  * (its worker died) is claimed by another worker and started again, up to the caller's `maxAttempts`. An
  * entry that is not valid JSON or fails the call schema goes to the dead-letter stream
  * `<prefix>:agent:{<id>}:dead` with the reason and is never run.
  *
  * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}) for writes; one duplicate of it does the blocking reads.
- * @param agent - The agent to serve; callers address it by `agent.id`.
+ * @param agent - The agent to serve; callers address it by `agent.id`, which must not contain `{` or `}` (it becomes the hash tag of the agent's keys; a `ConfigError` naming `agent.id` otherwise).
  * @param options - See {@link ServeAgentOptions}.
  *
  * @example
