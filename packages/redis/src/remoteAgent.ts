@@ -1,12 +1,13 @@
 import { type Agent, type ChatOptions, configRules, CoordinationError, emitCustom, newRunId, parseConfig } from '@rxagents/core';
 import { duplicateClient } from './internal/duplicateClient';
-import { asyncScheduler, interval, Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { z } from 'zod';
 import { RemoteAgentError } from './errors/RemoteAgentError';
 import { RemoteCallAttemptsError } from './errors/RemoteCallAttemptsError';
 import { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
 import { CommandBatch } from './internal/CommandBatch';
 import { hashTagId } from './internal/hashTagId';
+import { LeaseRenewals } from './internal/LeaseRenewals';
 import { agentKeys, callKeys } from './internal/keys';
 import type { RedisClient } from './types/RedisClient';
 import { type CallEntry, parseReplies, PROTOCOL_VERSION, type ReplyEntry, streamEntries } from './internal/protocol';
@@ -80,7 +81,7 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  * Each call in flight sends its lease and call entry and reads its reply on a connection of its own (a
  * duplicate of `redis`); the agent keeps up to 16 of them open between calls, so sequential calls reuse
  * one, and closes them 250 ms after the last call ended (so a process that is done can exit). `redis`
- * itself carries the lease renewals and cancellations.
+ * itself carries the lease renewals (one timer for all the calls in flight) and cancellations.
  *
  * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}); its options (password, ACL user, TLS, db) apply to every connection.
  * @param id - The agent id the workers serve; it becomes the hash tag of the agent's keys, so it must not contain `{` or `}` (a `ConfigError` naming `id` otherwise).
@@ -103,21 +104,29 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
 export function remoteAgent(redis: RedisClient, id: string, options: RemoteAgentOptions = {}): Agent {
   const agentId = hashTagId(id, 'remoteAgent', 'id');
   const config = parseConfig(RemoteAgentOptionsSchema, options, `remoteAgent "${agentId}"`);
-  const readers = new ReaderPool(redis, config.scheduler);
   const commands = new CommandBatch(redis);
+  const renewals = new LeaseRenewals(commands, config.leaseMs, config.scheduler);
+  const readers = new ReaderPool(redis, config.scheduler, () => renewals.stopIfIdle());
   const agent: Agent = {
     id: agentId,
     ...(config.name === undefined ? {} : { name: config.name }),
     ...(config.role === undefined ? {} : { role: config.role }),
     ...(config.goal === undefined ? {} : { goal: config.goal }),
-    chat: (input, chatOptions) => remoteCall(commands, readers, agentId, config, input, chatOptions),
+    chat: (input, chatOptions) => remoteCall({ commands, readers, renewals }, agentId, config, input, chatOptions),
   };
   return agent;
 }
 
 type Config = z.output<typeof RemoteAgentOptionsSchema>;
 
-function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string, config: Config, input: string, { context, metadata, run }: ChatOptions): Observable<string> {
+/** What the calls of one remote agent share. */
+interface Shared {
+  readonly commands: CommandBatch;
+  readonly readers: ReaderPool;
+  readonly renewals: LeaseRenewals;
+}
+
+function remoteCall({ commands, readers, renewals }: Shared, agentId: string, config: Config, input: string, { context, metadata, run }: ChatOptions): Observable<string> {
   return new Observable<string>((subscriber) => {
     const callId = newRunId();
     const keys = callKeys(config.prefix, callId);
@@ -143,9 +152,7 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
     // entry, so that a worker that has not read it yet never starts it.
     let added!: (entryId: string | undefined) => void;
     const entryId = new Promise<string | undefined>((resolve) => (added = resolve));
-    const renewals = interval(Math.max(1, Math.floor(config.leaseMs / 3)), config.scheduler).subscribe(() => {
-      commands.send('SET', keys.lease, '1', 'PX', config.leaseMs).catch(() => undefined);
-    });
+    renewals.hold(keys.lease);
 
     // What this call has seen: the newest attempt, its held text, and whether text went out already.
     let attempt = 0;
@@ -253,7 +260,7 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
 
     return () => {
       closed = true;
-      renewals.unsubscribe();
+      renewals.release(keys.lease);
       const own = [keys.lease, keys.reply, keys.attempts];
       // A call that ended leaves its keys to the reader's next call (or to the reader's closing): no write now.
       if (finished && !reading && !commands.cluster && readers.release(reader, own)) return;
@@ -296,6 +303,7 @@ class ReaderPool {
   constructor(
     private readonly redis: RedisClient,
     private readonly scheduler: SchedulerLike,
+    private readonly onIdle: () => void,
   ) {}
 
   acquire(): IdleReader {
@@ -329,6 +337,7 @@ class ReaderPool {
       if (idleFor < READER_IDLE_MS) return this.closeWhenIdle(READER_IDLE_MS - idleFor);
       this.closing = undefined;
       this.closeIdle();
+      this.onIdle();
     }, delay);
   }
 
