@@ -6,6 +6,7 @@ import { asyncScheduler, interval, lastValueFrom, type Subscription } from 'rxjs
 import { z } from 'zod';
 import { hashTagId } from './internal/hashTagId';
 import { agentKeys, WORKER_GROUP } from './internal/keys';
+import { RedisClock } from './internal/RedisClock';
 import { RunningCall } from './internal/RunningCall';
 import { AutoClaimSchema, CallEntrySchema, fieldOf, parseField, streamEntries } from './internal/protocol';
 
@@ -142,8 +143,7 @@ class Worker implements ServedAgent {
   private slotFreed: (() => void) | undefined;
   private drained: (() => void) | undefined;
   private lastClaimAt = -Infinity;
-  /** Redis's clock minus the scheduler's, in ms, as last measured (`TIME`); undefined when unknown. */
-  private redisClockOffset: number | undefined;
+  private readonly clock: RedisClock;
   private claimCursor = '0-0';
 
   constructor(
@@ -155,6 +155,7 @@ class Worker implements ServedAgent {
     this.keys = agentKeys(config.prefix, agent.id);
     this.onError = config.onError ?? warn;
     this.reader = duplicateClient(redis);
+    this.clock = new RedisClock(redis, config.scheduler);
     this.ticks = interval(config.leaseCheckMs, config.scheduler).subscribe(() => {
       // A tick slower than leaseCheckMs (Redis is slow or away) is not overlapped by the next one.
       if (this.ticking) return;
@@ -202,7 +203,7 @@ class Worker implements ServedAgent {
 
   private async readLoop(): Promise<void> {
     await this.ensureGroup();
-    await this.measureClock().catch((error: unknown) => this.report(error));
+    await this.clock.measure().catch((error: unknown) => this.report(error));
     while (!this.stopping) {
       const free = this.config.concurrency - this.busy.size;
       if (free <= 0) {
@@ -264,18 +265,9 @@ class Worker implements ServedAgent {
    * clocks may differ): false, and the call is checked before it starts.
    */
   private fresh(entryId: string, leaseMs: number | undefined): boolean {
-    if (leaseMs === undefined || this.redisClockOffset === undefined || this.redis.isCluster) return false;
-    const addedAt = Number.parseInt(entryId, 10);
-    return Number.isFinite(addedAt) && this.config.scheduler.now() + this.redisClockOffset - addedAt < leaseMs / 2;
-  }
-
-  /** Measures Redis's clock against the scheduler's (`TIME`, halfway through the round trip). */
-  private async measureClock(): Promise<void> {
-    if (this.redis.isCluster) return;
-    const sentAt = this.config.scheduler.now();
-    const [seconds, micros] = await this.redis.time();
-    const receivedAt = this.config.scheduler.now();
-    this.redisClockOffset = Number(seconds) * 1_000 + Number(micros) / 1_000 - (sentAt + receivedAt) / 2;
+    if (leaseMs === undefined) return false;
+    const age = this.clock.ageOf(entryId);
+    return age !== undefined && age < leaseMs / 2;
   }
 
   /** Frees `call`'s slot as soon as its agent is done: the next read goes out while its last reply is stored. */
@@ -314,7 +306,7 @@ class Worker implements ServedAgent {
   private async tick(): Promise<void> {
     if (this.stopping) return;
     const calls = [...this.calls.values()];
-    const [verdicts] = await Promise.all([Promise.all(calls.map((call) => call.check())), this.measureClock()]);
+    const [verdicts] = await Promise.all([Promise.all(calls.map((call) => call.check())), this.clock.measure()]);
     const kept = calls.filter((_, index) => verdicts[index] === 'keep');
     if (kept.length > 0) await this.redis.call('XCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, 0, ...kept.map((call) => call.entryId), 'JUSTID');
     const now = this.config.scheduler.now();
