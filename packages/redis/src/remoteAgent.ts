@@ -74,9 +74,10 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  * when the call belongs to a run (`ChatOptions.run`), the remote agent's own run events (its nested calls,
  * handoffs, patterns), so a run watched here shows what happens inside the remote agent. Unsubscribing
  * (or a timeout of `stream`/`invoke`) deletes the call's lease and its call entry: a call no worker has
- * read yet is never started, and a running one is stopped (the worker aborts the agent's `AbortSignal`). When a worker dies mid-call another one runs it again; the run gets a `custom` event
- * named `call-restarted` (`data: { agentId, attempt }`) and, with `delivery: 'attempt'`, the reply is
- * the new attempt's text alone. See the `delivery` and `maxAttempts` options.
+ * read yet is never started, and a running one is stopped (the worker aborts the agent's `AbortSignal`).
+ * When a worker dies mid-call another one runs it again; the run gets a `custom` event named
+ * `call-restarted` (`data: { agentId, attempt }`) and, with `delivery: 'attempt'`, the reply is the new
+ * attempt's text alone. See the `delivery` and `maxAttempts` options.
  *
  * Each call in flight sends its lease and call entry and reads its reply on a connection of its own (a
  * duplicate of `redis`); the agent keeps up to 16 of them open between calls, so sequential calls reuse

@@ -95,9 +95,9 @@ export interface ServedAgent {
  * events to the caller's run. The agent's `AbortSignal` fires when the caller cancels or its lease runs
  * out. A fresh call (younger than half its caller's lease by Redis's clock, which the worker measures
  * with `TIME`) starts as soon as it is read; a claimed or older one first has its start counted and its
- * caller's lease checked. Running calls are confirmed every `leaseCheckMs`; a call left unconfirmed for `claimIdleMs`
- * (its worker died) is claimed by another worker and started again, up to the caller's `maxAttempts`. An
- * entry that is not valid JSON or fails the call schema goes to the dead-letter stream
+ * caller's lease checked. Running calls are confirmed every `leaseCheckMs`; a call left unconfirmed for
+ * `claimIdleMs` (its worker died) is claimed by another worker and started again, up to the caller's
+ * `maxAttempts`. An entry that is not valid JSON or fails the call schema goes to the dead-letter stream
  * `<prefix>:agent:{<id>}:dead` with the reason and is never run.
  *
  * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}) for writes; one duplicate of it does the blocking reads.
