@@ -3,6 +3,7 @@ import { BackpressureStrategy, BackpressureStrategySchema, type ItemSchema } fro
 import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler } from 'rxjs';
 import { z } from 'zod';
+import { hashTagId } from './internal/hashTagId';
 import { RedisChannelCore } from './internal/RedisChannelCore';
 import type { RedisChannel } from './types/RedisChannel';
 
@@ -79,7 +80,7 @@ export type RedisChannelOptions<T = unknown> = Omit<z.input<typeof RedisChannelO
  * Redis with a lease, so one that dies stops counting `leaseMs` after its last renewal. See `docs/redis.md`.
  *
  * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}) for writes; each consumer opens one duplicate of it for its blocking reads.
- * @param id - The channel's id; use an unguessable one (`crypto.randomUUID()`) for a channel that must not be found.
+ * @param id - The channel's id; use an unguessable one (`crypto.randomUUID()`) for a channel that must not be found. It becomes the hash tag of the channel's keys, so it must not contain `{` or `}` (a `ConfigError` naming `id` otherwise).
  * @param options - See {@link RedisChannelOptions}.
  *
  * @example
@@ -102,7 +103,7 @@ export function redisChannel<T>(redis: RedisClient, id: string, options: RedisCh
   if (typeof redis !== 'object' || redis === null || typeof (redis as { duplicate?: unknown }).duplicate !== 'function') {
     throw new ConfigError('redisChannel', [{ path: 'redis', rule: 'must be an ioredis client', received: redis }]);
   }
-  const channelId = parseConfig(configRules.id(), id, 'redisChannel id');
+  const channelId = hashTagId(id, 'redisChannel', 'id');
   const config = parseConfig(RedisChannelOptionsSchema, options, `redisChannel "${channelId}"`);
   return new RedisChannelCore<T>(redis, channelId, { ...config, schema: config.schema as ItemSchema<T> | undefined });
 }

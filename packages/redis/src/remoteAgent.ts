@@ -1,11 +1,13 @@
 import { type Agent, type ChatOptions, configRules, CoordinationError, emitCustom, newRunId, parseConfig } from '@rxagents/core';
-import { duplicateClient } from './internal/duplicateClient';
-import { asyncScheduler, interval, Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, Observable } from 'rxjs';
 import { z } from 'zod';
 import { RemoteAgentError } from './errors/RemoteAgentError';
 import { RemoteCallAttemptsError } from './errors/RemoteCallAttemptsError';
 import { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
 import { CommandBatch } from './internal/CommandBatch';
+import { hashTagId } from './internal/hashTagId';
+import { LeaseRenewals } from './internal/LeaseRenewals';
+import { ReaderPool } from './internal/ReaderPool';
 import { agentKeys, callKeys } from './internal/keys';
 import type { RedisClient } from './types/RedisClient';
 import { type CallEntry, parseReplies, PROTOCOL_VERSION, type ReplyEntry, streamEntries } from './internal/protocol';
@@ -71,18 +73,19 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  * `chat` adds the call to the agent's call stream and streams back the worker's reply: its chunks and,
  * when the call belongs to a run (`ChatOptions.run`), the remote agent's own run events (its nested calls,
  * handoffs, patterns), so a run watched here shows what happens inside the remote agent. Unsubscribing
- * (or a timeout of `stream`/`invoke`) deletes the call's lease and the worker aborts the agent's
- * `AbortSignal`. When a worker dies mid-call another one runs it again; the run gets a `custom` event
- * named `call-restarted` (`data: { agentId, attempt }`) and, with `delivery: 'attempt'`, the reply is
- * the new attempt's text alone. See the `delivery` and `maxAttempts` options.
+ * (or a timeout of `stream`/`invoke`) deletes the call's lease and its call entry: a call no worker has
+ * read yet is never started, and a running one is stopped (the worker aborts the agent's `AbortSignal`).
+ * When a worker dies mid-call another one runs it again; the run gets a `custom` event named
+ * `call-restarted` (`data: { agentId, attempt }`) and, with `delivery: 'attempt'`, the reply is the new
+ * attempt's text alone. See the `delivery` and `maxAttempts` options.
  *
  * Each call in flight sends its lease and call entry and reads its reply on a connection of its own (a
  * duplicate of `redis`); the agent keeps up to 16 of them open between calls, so sequential calls reuse
  * one, and closes them 250 ms after the last call ended (so a process that is done can exit). `redis`
- * itself carries the lease renewals and cancellations.
+ * itself carries the lease renewals (one timer for all the calls in flight) and cancellations.
  *
  * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}); its options (password, ACL user, TLS, db) apply to every connection.
- * @param id - The agent id the workers serve.
+ * @param id - The agent id the workers serve; it becomes the hash tag of the agent's keys, so it must not contain `{` or `}` (a `ConfigError` naming `id` otherwise).
  * @param options - See {@link RemoteAgentOptions}.
  *
  * @example
@@ -100,23 +103,31 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  * @see {@link serveAgent}
  */
 export function remoteAgent(redis: RedisClient, id: string, options: RemoteAgentOptions = {}): Agent {
-  const agentId = parseConfig(configRules.id(), id, 'remoteAgent id');
+  const agentId = hashTagId(id, 'remoteAgent', 'id');
   const config = parseConfig(RemoteAgentOptionsSchema, options, `remoteAgent "${agentId}"`);
-  const readers = new ReaderPool(redis, config.scheduler);
   const commands = new CommandBatch(redis);
+  const renewals = new LeaseRenewals(commands, config.leaseMs, config.scheduler);
+  const readers = new ReaderPool(redis, config.scheduler, () => renewals.stopIfIdle());
   const agent: Agent = {
     id: agentId,
     ...(config.name === undefined ? {} : { name: config.name }),
     ...(config.role === undefined ? {} : { role: config.role }),
     ...(config.goal === undefined ? {} : { goal: config.goal }),
-    chat: (input, chatOptions) => remoteCall(commands, readers, agentId, config, input, chatOptions),
+    chat: (input, chatOptions) => remoteCall({ commands, readers, renewals }, agentId, config, input, chatOptions),
   };
   return agent;
 }
 
 type Config = z.output<typeof RemoteAgentOptionsSchema>;
 
-function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string, config: Config, input: string, { context, metadata, run }: ChatOptions): Observable<string> {
+/** What the calls of one remote agent share. */
+interface Shared {
+  readonly commands: CommandBatch;
+  readonly readers: ReaderPool;
+  readonly renewals: LeaseRenewals;
+}
+
+function remoteCall({ commands, readers, renewals }: Shared, agentId: string, config: Config, input: string, { context, metadata, run }: ChatOptions): Observable<string> {
   return new Observable<string>((subscriber) => {
     const callId = newRunId();
     const keys = callKeys(config.prefix, callId);
@@ -126,6 +137,7 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
       agentId,
       input,
       maxAttempts: config.maxAttempts,
+      leaseMs: config.leaseMs,
       ...(context === undefined ? {} : { context: context as CallEntry['context'] }),
       ...(metadata === undefined ? {} : { metadata: JSON.parse(JSON.stringify(metadata)) as CallEntry['metadata'] }),
       ...(run === undefined || run.callId === null ? {} : { run: { runId: run.runId, callId: run.callId, parentCallId: run.parentCallId } }),
@@ -136,9 +148,12 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
     // A connection of our own for the reply's blocking reads, and the keys its previous call left to delete.
     const { reader, cleanup } = readers.acquire();
     let finished = false;
-    const renewals = interval(Math.max(1, Math.floor(config.leaseMs / 3)), config.scheduler).subscribe(() => {
-      commands.send('SET', keys.lease, '1', 'PX', config.leaseMs).catch(() => undefined);
-    });
+    const callsKey = agentKeys(config.prefix, agentId).calls;
+    // The call entry's id once Redis added it (undefined when adding it failed): a cancellation deletes the
+    // entry, so that a worker that has not read it yet never starts it.
+    let added!: (entryId: string | undefined) => void;
+    const entryId = new Promise<string | undefined>((resolve) => (added = resolve));
+    renewals.hold(keys.lease);
 
     // What this call has seen: the newest attempt, its held text, and whether text went out already.
     let attempt = 0;
@@ -199,13 +214,13 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
     };
 
     const read = async (): Promise<void> => {
-      const callsKey = agentKeys(config.prefix, agentId).calls;
       const call = JSON.stringify(entry);
       let raw: unknown;
       if (commands.cluster) {
         // A cluster client: each command on its own, the lease stored before the call is added.
         await commands.send('SET', keys.lease, '1', 'PX', config.leaseMs);
-        await commands.send('XADD', callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call);
+        if (closed) return added(undefined);
+        added(String(await commands.send('XADD', callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call)));
         raw = await readReply('0');
       } else {
         // One write on the reader's connection, in this order: the keys of the call it served before, the
@@ -213,7 +228,7 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
         const pipeline = reader.pipeline();
         if (cleanup.length > 0) pipeline.del(...cleanup);
         pipeline.set(keys.lease, '1', 'PX', config.leaseMs);
-        pipeline.xadd(callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call);
+        pipeline.xadd(callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call, (error, id) => added(error ? undefined : (id ?? undefined)));
         pipeline.call('XREAD', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, '0');
         reading = true;
         const results = await pipeline.exec().finally(() => (reading = false));
@@ -239,83 +254,30 @@ function remoteCall(commands: CommandBatch, readers: ReaderPool, agentId: string
     read().then(
       () => undefined,
       (error: unknown) => {
+        added(undefined);
         if (!closed) subscriber.error(error);
       },
     );
 
     return () => {
       closed = true;
-      renewals.unsubscribe();
+      renewals.release(keys.lease);
       const own = [keys.lease, keys.reply, keys.attempts];
       // A call that ended leaves its keys to the reader's next call (or to the reader's closing): no write now.
       if (finished && !reading && !commands.cluster && readers.release(reader, own)) return;
-      if (reading) reader.disconnect();
-      else readers.release(reader, []);
-      // Deleting the lease is what cancels a call that has not ended on its worker.
+      // Deleting the lease is what stops a call running on a worker.
       commands.send('DEL', ...own).catch(() => undefined);
       if (cleanup.length > 0) commands.send('DEL', ...cleanup).catch(() => undefined);
+      if (!reading) readers.release(reader, []);
+      // A read in flight ends with its connection, once the call's entry id is in (a cancellation needs it).
+      const wasReading = reading;
+      void entryId.then((id) => {
+        if (wasReading) reader.disconnect();
+        // A call that has not ended may still wait for a worker: deleting its entry makes sure none starts it.
+        if (id !== undefined && !finished) commands.send('XDEL', callsKey, id).catch(() => undefined);
+      });
     };
   });
-}
-
-/** Connections kept open between calls, at most. */
-const MAX_IDLE_READERS = 16;
-/** How long idle connections stay open after the last call ended, in ms. */
-const READER_IDLE_MS = 250;
-
-/** An idle reply-reading connection and the keys of the call it served, still to be deleted. */
-interface IdleReader {
-  readonly reader: RedisClient;
-  readonly cleanup: readonly string[];
-}
-
-/**
- * The blocking-read connections of one remote agent, reused by its calls and closed when idle. A call
- * that ended hands its keys back with its connection: the next call on it deletes them in its first
- * pipeline, or the pool does when it closes the connection.
- */
-class ReaderPool {
-  private readonly idle: IdleReader[] = [];
-  private closing: Subscription | undefined;
-
-  constructor(
-    private readonly redis: RedisClient,
-    private readonly scheduler: SchedulerLike,
-  ) {}
-
-  acquire(): IdleReader {
-    const idle = this.idle.pop();
-    if (idle !== undefined) return idle;
-    const reader = duplicateClient(this.redis);
-    // Its failures reach the call through the read that fails; ioredis would print them too without a listener.
-    reader.on('error', () => undefined);
-    return { reader, cleanup: [] };
-  }
-
-  /**
-   * Takes back `reader`, on which no command is in flight, with the keys still to delete; false when it
-   * was closed instead (the pool is full or the connection is down) and the keys were not taken.
-   */
-  release(reader: RedisClient, cleanup: readonly string[]): boolean {
-    if (reader.status !== 'ready' || this.idle.length >= MAX_IDLE_READERS) {
-      reader.disconnect();
-      return false;
-    }
-    this.idle.push({ reader, cleanup });
-    this.closing?.unsubscribe();
-    this.closing = this.scheduler.schedule(() => {
-      this.closing = undefined;
-      for (const idle of this.idle.splice(0)) {
-        if (idle.cleanup.length === 0) idle.reader.disconnect();
-        else
-          idle.reader
-            .del(...idle.cleanup)
-            .catch(() => undefined)
-            .finally(() => idle.reader.disconnect());
-      }
-    }, READER_IDLE_MS);
-    return true;
-  }
 }
 
 function protocolError(agentId: string, message: string): CoordinationError {

@@ -4,7 +4,9 @@ import { duplicateClient } from './internal/duplicateClient';
 import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler, interval, lastValueFrom, type Subscription } from 'rxjs';
 import { z } from 'zod';
+import { hashTagId } from './internal/hashTagId';
 import { agentKeys, WORKER_GROUP } from './internal/keys';
+import { RedisClock } from './internal/RedisClock';
 import { RunningCall } from './internal/RunningCall';
 import { AutoClaimSchema, CallEntrySchema, fieldOf, parseField, streamEntries } from './internal/protocol';
 
@@ -30,7 +32,7 @@ export const ServeAgentOptionsSchema = z
     concurrency: configRules.positiveInt(10_000).default(4),
     /** A call whose worker has not confirmed it for this long (the worker died or froze) is claimed and run again by another worker, in ms. */
     claimIdleMs: configRules.positiveInt(86_400_000).default(15_000),
-    /** How often this worker confirms its running calls and checks their callers' leases, in ms; below `claimIdleMs / 2`. */
+    /** How often this worker confirms its running calls, checks their callers' leases and measures Redis's clock, in ms; below `claimIdleMs / 2`. */
     leaseCheckMs: configRules.positiveInt(86_400_000).default(500),
     /** The approximate bound (`MAXLEN ~`) of each reply stream, in entries. */
     replyMaxLen: configRules.positiveInt().default(100_000),
@@ -91,13 +93,15 @@ export interface ServedAgent {
  * runs at most `concurrency` calls at once. A call runs as a local call would (through `stream`, so a
  * Promise, Observable or AsyncIterable reply all work); the agent's `ChatOptions.run` sends its run
  * events to the caller's run. The agent's `AbortSignal` fires when the caller cancels or its lease runs
- * out. Running calls are confirmed every `leaseCheckMs`; a call left unconfirmed for `claimIdleMs`
- * (its worker died) is claimed by another worker and started again, up to the caller's `maxAttempts`. An
- * entry that is not valid JSON or fails the call schema goes to the dead-letter stream
+ * out. A fresh call (younger than half its caller's lease by Redis's clock, which the worker measures
+ * with `TIME`) starts as soon as it is read; a claimed or older one first has its start counted and its
+ * caller's lease checked. Running calls are confirmed every `leaseCheckMs`; a call left unconfirmed for
+ * `claimIdleMs` (its worker died) is claimed by another worker and started again, up to the caller's
+ * `maxAttempts`. An entry that is not valid JSON or fails the call schema goes to the dead-letter stream
  * `<prefix>:agent:{<id>}:dead` with the reason and is never run.
  *
  * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}) for writes; one duplicate of it does the blocking reads.
- * @param agent - The agent to serve; callers address it by `agent.id`.
+ * @param agent - The agent to serve; callers address it by `agent.id`, which must not contain `{` or `}` (it becomes the hash tag of the agent's keys; a `ConfigError` naming `agent.id` otherwise).
  * @param options - See {@link ServeAgentOptions}.
  *
  * @example
@@ -118,6 +122,7 @@ export function serveAgent(redis: RedisClient, agent: Agent, options: ServeAgent
   if (typeof agent !== 'object' || agent === null || typeof agent.chat !== 'function') {
     throw new ConfigError('serveAgent', [{ path: 'agent', rule: 'must be an agent (an object with an id and a chat method)', received: agent }]);
   }
+  hashTagId(agent.id, 'serveAgent', 'agent.id');
   const config = parseConfig(ServeAgentOptionsSchema, options, `serveAgent "${agent.id}"`);
   return new Worker(redis, agent, config);
 }
@@ -129,6 +134,8 @@ class Worker implements ServedAgent {
   private readonly keys;
   private readonly reader: RedisClient;
   private readonly calls = new Map<string, RunningCall>();
+  /** The calls whose agent runs: what `concurrency` bounds (a call whose agent is done may still be writing its last reply). */
+  private readonly busy = new Set<RunningCall>();
   private readonly ticks: Subscription;
   private readonly onError: (error: unknown) => void;
   private stopping = false;
@@ -136,6 +143,7 @@ class Worker implements ServedAgent {
   private slotFreed: (() => void) | undefined;
   private drained: (() => void) | undefined;
   private lastClaimAt = -Infinity;
+  private readonly clock: RedisClock;
   private claimCursor = '0-0';
 
   constructor(
@@ -147,6 +155,7 @@ class Worker implements ServedAgent {
     this.keys = agentKeys(config.prefix, agent.id);
     this.onError = config.onError ?? warn;
     this.reader = duplicateClient(redis);
+    this.clock = new RedisClock(redis, config.scheduler);
     this.ticks = interval(config.leaseCheckMs, config.scheduler).subscribe(() => {
       // A tick slower than leaseCheckMs (Redis is slow or away) is not overlapped by the next one.
       if (this.ticking) return;
@@ -174,6 +183,7 @@ class Worker implements ServedAgent {
     this.stop();
     for (const call of this.calls.values()) call.abort();
     this.calls.clear();
+    this.busy.clear();
     return Promise.resolve(this.finish());
   }
 
@@ -193,8 +203,9 @@ class Worker implements ServedAgent {
 
   private async readLoop(): Promise<void> {
     await this.ensureGroup();
+    await this.clock.measure().catch((error: unknown) => this.report(error));
     while (!this.stopping) {
-      const free = this.config.concurrency - this.calls.size;
+      const free = this.config.concurrency - this.busy.size;
       if (free <= 0) {
         await new Promise<void>((resolve) => (this.slotFreed = resolve));
         this.slotFreed = undefined;
@@ -218,7 +229,7 @@ class Worker implements ServedAgent {
         this.report(new Error(`unexpected XREADGROUP reply: ${z.prettifyError(read.error)}`));
         continue;
       }
-      for (const [entryId, fields] of read.entries) this.start(entryId, fields);
+      for (const [entryId, fields] of read.entries) this.start(entryId, fields, true);
     }
   }
 
@@ -230,8 +241,8 @@ class Worker implements ServedAgent {
     }
   }
 
-  /** Runs one entry (new or claimed); invalid entries go to the dead-letter stream. */
-  private start(entryId: string, fields: readonly string[] | null): void {
+  /** Runs one entry (a first delivery or a claimed one); invalid entries go to the dead-letter stream. */
+  private start(entryId: string, fields: readonly string[] | null, firstDelivery: boolean): void {
     const parsed = parseField(CallEntrySchema, fieldOf(fields, 'call'), 'call');
     const reason = !parsed.ok ? parsed.reason : parsed.value.agentId !== this.agent.id ? `the call is for agent "${parsed.value.agentId}"` : undefined;
     if (!parsed.ok || reason !== undefined) {
@@ -240,14 +251,33 @@ class Worker implements ServedAgent {
     }
     const call = new RunningCall(this.redis, entryId, parsed.value, this.consumer, this.config);
     this.calls.set(entryId, call);
+    this.busy.add(call);
     call
-      .run(({ run, ...options }) => stream(withRun(this.agent, run), parsed.value.input, options), this.keys.calls)
+      .run(({ run, ...options }) => stream(withRun(this.agent, run), parsed.value.input, options), this.keys.calls, firstDelivery && this.fresh(entryId, parsed.value.leaseMs) ? 'first' : 'checked', () => this.agentEnded(call))
       .catch((error: unknown) => this.report(error))
       .finally(() => this.release(entryId, call));
   }
 
+  /**
+   * Whether an entry is younger than half its caller's lease by Redis's clock: its caller stored the lease
+   * just before adding it, so the lease is alive (or was deleted by a cancellation, which also deleted an
+   * entry not yet read). Unknown (no lease in the entry, no clock measured yet, a cluster whose nodes'
+   * clocks may differ): false, and the call is checked before it starts.
+   */
+  private fresh(entryId: string, leaseMs: number | undefined): boolean {
+    if (leaseMs === undefined) return false;
+    const age = this.clock.ageOf(entryId);
+    return age !== undefined && age < leaseMs / 2;
+  }
+
+  /** Frees `call`'s slot as soon as its agent is done: the next read goes out while its last reply is stored. */
+  private agentEnded(call: RunningCall): void {
+    if (this.busy.delete(call)) this.slotFreed?.();
+  }
+
   private release(entryId: string, call: RunningCall): void {
     if (this.calls.get(entryId) === call) this.calls.delete(entryId);
+    this.busy.delete(call);
     this.slotFreed?.();
     if (this.calls.size === 0) this.drained?.();
   }
@@ -276,11 +306,11 @@ class Worker implements ServedAgent {
   private async tick(): Promise<void> {
     if (this.stopping) return;
     const calls = [...this.calls.values()];
-    const verdicts = await Promise.all(calls.map((call) => call.check()));
+    const [verdicts] = await Promise.all([Promise.all(calls.map((call) => call.check())), this.clock.measure()]);
     const kept = calls.filter((_, index) => verdicts[index] === 'keep');
     if (kept.length > 0) await this.redis.call('XCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, 0, ...kept.map((call) => call.entryId), 'JUSTID');
     const now = this.config.scheduler.now();
-    const free = this.config.concurrency - this.calls.size;
+    const free = this.config.concurrency - this.busy.size;
     if (free <= 0 || now - this.lastClaimAt < this.config.claimIdleMs / 2 || this.stopping) return;
     this.lastClaimAt = now;
     const raw = await this.redis.call('XAUTOCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, this.config.claimIdleMs, this.claimCursor, 'COUNT', free);
@@ -288,7 +318,7 @@ class Worker implements ServedAgent {
     if (!claimed.success) throw new Error(`unexpected XAUTOCLAIM reply: ${z.prettifyError(claimed.error)}`);
     const [cursor, entries] = claimed.data;
     this.claimCursor = cursor;
-    for (const [entryId, fields] of entries) if (!this.stopping && !this.calls.has(entryId)) this.start(entryId, fields);
+    for (const [entryId, fields] of entries) if (!this.stopping && !this.calls.has(entryId)) this.start(entryId, fields, false);
   }
 }
 

@@ -21,6 +21,7 @@ describe('the reply protocol checks', () => {
     expect(streamEntries([['key', entries]])).toEqual({ ok: true, entries });
     expect(streamEntries(['key', entries])).toEqual({ ok: true, entries });
     expect(streamEntries([['key', [['1-0', [1, 2]]]]]).ok).toBe(false);
+    expect(streamEntries(['key', [['1-0', [1, 2]]]]).ok).toBe(false);
     expect(streamEntries('OK').ok).toBe(false);
   });
 

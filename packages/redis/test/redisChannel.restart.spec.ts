@@ -97,6 +97,27 @@ describeRedis('redisChannel across a Redis restart', (server) => {
       expect(producer.metrics()).toMatchObject({ emitted: 20, dropped: 0 });
     });
 
+    it('the shared counters count an item once when the reply to their write was lost', async () => {
+      const prefix = `chc-${randomUUID()}`;
+      const id = randomUUID();
+      const redis = server().client();
+      const shared = `${prefix}:channel:{${id}}:shared`;
+      const { producer, consumer, completed } = sides(prefix, id);
+      await waitUntil('the consumer is registered', async () => (await consumer.sharedMetrics()).subscriberCount === 1);
+      for (let n = 0; n < 5; n++) expect(await producer.offer(n)).toBe(true);
+      // Read on a direct connection: the producer's one is held by the proxy while it loses the reply.
+      const emitted = async (): Promise<number> =>
+        Object.entries(await redis.hgetall(shared)).reduce((sum, [field, value]) => (field === 'emitted' || field.startsWith('emitted:') ? sum + Number(value) : sum), 0);
+      await waitUntil('five items are counted', async () => (await emitted()) === 5);
+      const cut = proxy.cutAfter('HSET', async () => (await emitted()) >= 6 || (await redis.hexists(shared, 'end')) === 1);
+      for (let n = 5; n < 10; n++) expect(await producer.offer(n)).toBe(true);
+      await cut;
+      await producer.complete();
+      await waitUntil('the consumer completed', completed);
+      await waitUntil('every delivery is counted', async () => (await consumer.sharedMetrics()).delivered === 10);
+      expect(await consumer.sharedMetrics()).toMatchObject({ emitted: 10, delivered: 10, dropped: 0 });
+    });
+
     it('an end whose claim Redis stored before the connection broke is still written, and consumers complete', async () => {
       const prefix = `chc-${randomUUID()}`;
       const id = randomUUID();

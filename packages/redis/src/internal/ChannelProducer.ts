@@ -58,7 +58,8 @@ export class ChannelProducer {
   private draining: Promise<void> | undefined;
   private next = 1;
   /** Names this producer's writes, so that one ioredis resent after a reconnect is known as its own. */
-  private readonly token = crypto.randomUUID();
+  /** This process's name for the channel: it names its appends, its claim on the end and its shared counters. */
+  readonly token = crypto.randomUUID();
   private appends = 0;
   private ending: Promise<void> | undefined;
 
@@ -252,7 +253,8 @@ export class ChannelProducer {
   private accept(offer: Offer): void {
     this.settle(offer);
     this.emitted += 1;
-    void this.redis.hincrby(this.config.keys.shared, 'emitted', 1).catch(() => undefined);
+    // Counters are stored as this process's totals (field `emitted:<token>`): a write sent again after a lost reply stores the same total.
+    void this.redis.hset(this.config.keys.shared, `emitted:${this.token}`, this.emitted).catch(() => undefined);
     offer.resolve(true);
   }
 
@@ -275,6 +277,6 @@ export class ChannelProducer {
 
   countDropped(count = 1): void {
     this.dropped += count;
-    void this.redis.hincrby(this.config.keys.shared, 'dropped', count).catch(() => undefined);
+    void this.redis.hset(this.config.keys.shared, `dropped:${this.token}`, this.dropped).catch(() => undefined);
   }
 }

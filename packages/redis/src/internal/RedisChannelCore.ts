@@ -109,7 +109,9 @@ export class RedisChannelCore<T> implements RedisChannel<T> {
 
   async sharedMetrics(): Promise<ChannelMetrics> {
     const [counters, view] = await Promise.all([this.redis.hgetall(this.#keys.shared), readView(this.redis, this.#keys)]);
-    const count = (name: string): number => Number(counters[name] ?? 0);
+    // Each process's total is a field `<name>:<token>`; a field `<name>` alone is a count of an earlier version.
+    const count = (name: string): number =>
+      Object.entries(counters).reduce((sum, [field, value]) => (field === name || field.startsWith(`${name}:`) ? sum + Number(value) : sum), 0);
     return channelMetrics({
       channelId: this.id,
       emitted: count('emitted'),
@@ -164,7 +166,7 @@ export class RedisChannelCore<T> implements RedisChannel<T> {
         schema: config.schema,
         delivered: () => {
           this.#delivered += 1;
-          redis.hincrby(this.#keys.shared, 'delivered', 1).catch((error: unknown) => this.#report(error, undefined));
+          redis.hset(this.#keys.shared, `delivered:${this.#producer.token}`, this.#delivered).catch((error: unknown) => this.#report(error, undefined));
         },
         dropped: (count) => this.#producer.countDropped(count),
         ended: (end) => this.#producer.learn(end),

@@ -3,14 +3,19 @@ import { AgentError, type SerializedError, serializeError } from '@rxagents/core
 import type { RedisClient } from '../types/RedisClient';
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import { callKeys, type CallKeys, WORKER_GROUP } from './keys';
-import type { CallEntry, UnnumberedReply } from './protocol';
+import type { CallEntry, ReplyEntry } from './protocol';
 
 interface RunningCallConfig {
   readonly prefix: string;
   readonly replyMaxLen: number;
   readonly replyTtlMs: number;
+  readonly claimIdleMs: number;
   readonly scheduler: SchedulerLike;
 }
+
+/** A reply before it is numbered and given its attempt (the attempt is set when it is written). */
+type Reply = ReplyEntry extends infer E ? (E extends ReplyEntry ? Omit<E, 'seq' | 'attempt'> : never) : never;
+type NumberedReply = Reply & { readonly seq: number };
 
 /** How many replies one stream entry holds at most (a longer burst is written as several entries). */
 const REPLIES_PER_ENTRY = 256;
@@ -18,19 +23,39 @@ const REPLIES_PER_ENTRY = 256;
 /** What a worker's periodic check decided about a running call. */
 export type CallVerdict = 'keep' | 'gone' | 'superseded' | 'done';
 
-/** One call on a worker: its attempt, its reply stream writes, and how it stops. */
+/**
+ * How a call starts: `'first'`, a first delivery known to be fresh (attempt 1, its caller alive), starts at
+ * once and stores its start with its first replies; `'checked'` (a claimed or older entry) first counts its
+ * start and looks at the caller's lease, one round trip, and starts only when both allow it.
+ */
+export type StartMode = 'first' | 'checked';
+
+/**
+ * One call on a worker: its attempt, its reply stream writes, and how it stops.
+ *
+ * The attempts of a call are counted in the list `<call>:attempts`: each start pushes a token of its own,
+ * and its attempt is the number of distinct tokens up to its token's first place in the list. A push that
+ * ioredis sent again after a lost reply repeats a token already there and changes no one's attempt.
+ */
 export class RunningCall {
   private readonly keys: CallKeys;
+  private readonly token = crypto.randomUUID();
+  /** This start's attempt; 0 until known. */
   private attempt = 0;
+  /** Whether this start's token is in the attempts list (or on its way there in a sent pipeline). */
+  private counted = false;
+  private readonly readAt: number;
   private subscription: Subscription | undefined;
   private settle: (() => void) | undefined;
   private finished = false;
   private callsKey = '';
   private written = 0;
-  /** Reply entries (JSON) waiting for this turn's pipeline, and the promise of that pipeline. */
-  private pending: string[] = [];
+  /** Replies waiting for this turn's pipeline (numbered; their attempt is set when they are written), and the promise of that pipeline. */
+  private pending: NumberedReply[] = [];
   private flushed: Promise<void> | undefined;
   private acknowledgeAfterFlush = false;
+  /** The count of a first delivery that stalled before its first write (see `flush`). */
+  private counting: Promise<unknown> | undefined;
 
   constructor(
     private readonly redis: RedisClient,
@@ -40,35 +65,31 @@ export class RunningCall {
     private readonly config: RunningCallConfig,
   ) {
     this.keys = callKeys(config.prefix, entry.callId);
+    this.readAt = config.scheduler.now();
   }
 
-  /** Runs the call through `start` and resolves when it ended, failed or was stopped. */
-  async run(start: (options: AgentCallOptions) => Observable<string>, callsKey: string): Promise<void> {
+  /**
+   * Runs the call through `start` and resolves when it ended, failed or was stopped and its last reply
+   * is stored; `agentEnded` is called as soon as the agent itself is done (its last reply may still be on its way).
+   */
+  async run(start: (options: AgentCallOptions) => Observable<string>, callsKey: string, mode: StartMode, agentEnded: () => void): Promise<void> {
     this.callsKey = callsKey;
-    // One round trip: count this start, keep the counter as long as the reply, and look at the caller's lease.
-    const replies = await this.redis.pipeline().incr(this.keys.attempts).pexpire(this.keys.attempts, this.config.replyTtlMs).exists(this.keys.lease).exec();
-    const attempt = resultOf(replies, 0);
-    const lease = resultOf(replies, 2);
-    this.attempt = attempt;
-    if (this.finished) return;
-    if (lease === 0) return this.finish();
-    if (attempt > this.entry.maxAttempts) {
-      const error = { name: 'RemoteCallAttemptsError', message: `started ${attempt - 1} times`, code: 'REMOTE_CALL_ATTEMPTS_EXHAUSTED', retryable: true };
-      // Said as the last attempt's final entry (the caller ignores older attempts and lower numbers).
-      this.written = Number.MAX_SAFE_INTEGER;
-      await this.write({ kind: 'error', attempt: attempt - 1, error, exhausted: true }, true);
-      this.finished = true;
-      return;
+    if (mode === 'first') this.attempt = 1;
+    else {
+      // One round trip: count this start and look at the caller's lease.
+      const lease = await this.count();
+      if (this.finished) return;
+      if (lease === 0) return this.finish();
+      if (this.attempt > this.entry.maxAttempts) return this.exhausted();
     }
-    void this.write({ kind: 'started', attempt, worker: this.worker });
+    void this.write({ kind: 'started', worker: this.worker });
     const { context, metadata, run } = this.entry;
     const remoteRun: RunContext | undefined =
-      run === undefined
-        ? undefined
-        : { ...run, scheduler: this.config.scheduler, emit: (event) => void this.write({ kind: 'event', attempt, event }) };
+      run === undefined ? undefined : { ...run, scheduler: this.config.scheduler, emit: (event) => void this.write({ kind: 'event', event }) };
     await new Promise<void>((resolve, reject) => {
       this.settle = resolve;
-      const ended = (last: UnnumberedReply): void => {
+      const ended = (last: Reply): void => {
+        agentEnded();
         this.write(last, true).then(() => {
           this.finished = true;
           resolve();
@@ -79,9 +100,9 @@ export class RunningCall {
         ...(metadata === undefined ? {} : { metadata }),
         ...(remoteRun === undefined ? {} : { run: remoteRun }),
       }).subscribe({
-        next: (text) => void this.write({ kind: 'chunk', attempt, text }),
-        error: (error: unknown) => ended({ kind: 'error', attempt, error: remoteError(error), exhausted: false }),
-        complete: () => ended({ kind: 'end', attempt }),
+        next: (text) => void this.write({ kind: 'chunk', text }),
+        error: (error: unknown) => ended({ kind: 'error', error: remoteError(error), exhausted: false }),
+        complete: () => ended({ kind: 'end' }),
       });
     });
   }
@@ -93,12 +114,17 @@ export class RunningCall {
     this.settle?.();
   }
 
-  /** Checks the caller's lease and the attempt counter; stops the call when its caller left or another worker took it over. */
+  /** Checks the caller's lease and the attempts; stops the call when its caller left or another start took it over. */
   async check(): Promise<CallVerdict> {
-    if (this.attempt === 0) return 'keep';
-    const [lease, attempts] = await Promise.all([this.redis.exists(this.keys.lease), this.redis.get(this.keys.attempts)]);
+    if (!this.counted) return this.finished ? 'done' : 'keep';
+    const replies = await this.redis.pipeline().exists(this.keys.lease).lrange(this.keys.attempts, 0, -1).exec();
+    const lease = resultOf(replies, 0);
+    const tokens = listOf(replies, 1);
     if (this.finished) return 'done';
-    if (attempts !== null && Number(attempts) > this.attempt) {
+    const starts = distinct(tokens);
+    const rank = starts.indexOf(this.token) + 1;
+    // A later start, or (after a stall) an earlier one this start did not know of: the call is another start's now.
+    if (rank > 0 && (starts.length > rank || rank !== this.attempt)) {
       this.abort();
       return 'superseded';
     }
@@ -108,6 +134,29 @@ export class RunningCall {
       return 'gone';
     }
     return 'keep';
+  }
+
+  /** Adds this start's token to the attempts list and learns its attempt; resolves to whether the caller's lease exists (1) or not (0). */
+  private async count(): Promise<number> {
+    this.counted = true;
+    const replies = await this.redis
+      .pipeline()
+      .rpush(this.keys.attempts, this.token)
+      .pexpire(this.keys.attempts, this.config.replyTtlMs)
+      .lrange(this.keys.attempts, 0, -1)
+      .exists(this.keys.lease)
+      .exec();
+    this.attempt = distinct(listOf(replies, 2)).indexOf(this.token) + 1;
+    return resultOf(replies, 3);
+  }
+
+  /** Says that the call was started too often, as the last attempt's final entry (the caller ignores older attempts and lower numbers). */
+  private async exhausted(): Promise<void> {
+    const error = { name: 'RemoteCallAttemptsError', message: `started ${this.attempt - 1} times`, code: 'REMOTE_CALL_ATTEMPTS_EXHAUSTED', retryable: true };
+    this.attempt -= 1;
+    this.written = Number.MAX_SAFE_INTEGER;
+    await this.write({ kind: 'error', error, exhausted: true }, true);
+    this.finished = true;
   }
 
   private async finish(): Promise<void> {
@@ -127,9 +176,8 @@ export class RunningCall {
    * and one PEXPIRE, so a caller blocked on the stream wakes once for a batch, not once per reply. After
    * the `last` reply the same pipeline acknowledges the call.
    */
-  private write(reply: UnnumberedReply, last = false): Promise<void> {
-    const numbered = { ...reply, seq: this.written++ };
-    this.pending.push(JSON.stringify(numbered));
+  private write(reply: Reply, last = false): Promise<void> {
+    this.pending.push({ ...reply, seq: this.written++ } as NumberedReply);
     if (last) this.acknowledgeAfterFlush = true;
     if (this.flushed === undefined) {
       this.flushed = new Promise<void>((resolve, reject) => {
@@ -148,11 +196,28 @@ export class RunningCall {
     return this.flushed;
   }
 
-  private async flush(batch: readonly string[], acknowledge: boolean): Promise<void> {
+  private async flush(batch: readonly NumberedReply[], acknowledge: boolean): Promise<void> {
     const { reply: key } = this.keys;
     const writes = this.redis.pipeline();
+    if (!this.counted) {
+      // A first delivery's first write. After a stall this long a claim may have started the call
+      // elsewhere: count first (one round trip), so that these replies carry the right attempt.
+      if (this.config.scheduler.now() - this.readAt >= this.config.claimIdleMs / 2) this.counting = this.count();
+      // A call acknowledged in this very pipeline is never claimed: its start need not be stored.
+      else if (!acknowledge || this.redis.isCluster) {
+        this.counted = true;
+        writes.rpush(this.keys.attempts, this.token).pexpire(this.keys.attempts, this.config.replyTtlMs);
+      }
+    }
+    if (this.counting !== undefined) {
+      // Later writes wait for the count too, and go out in order after this one.
+      await this.counting;
+      if (this.finished) return;
+      if (this.attempt > this.entry.maxAttempts) return this.abort(); // The next claim says so to the caller.
+    }
+    const attempt = this.attempt;
     for (let from = 0; from < batch.length; from += REPLIES_PER_ENTRY) {
-      const replies = batch.slice(from, from + REPLIES_PER_ENTRY);
+      const replies = batch.slice(from, from + REPLIES_PER_ENTRY).map((reply) => JSON.stringify({ ...reply, attempt }));
       if (replies.length === 1) writes.xadd(key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', replies[0] as string);
       else writes.xadd(key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'replies', `[${replies.join(',')}]`);
     }
@@ -165,11 +230,25 @@ export class RunningCall {
   }
 }
 
-/** The numeric reply of a pipeline's `index`th command; throws the command's error. */
-function resultOf(replies: Array<[Error | null, unknown]> | null, index: number): number {
+/** The reply of a pipeline's `index`th command; throws the command's error. */
+function replyOf(replies: Array<[Error | null, unknown]> | null, index: number): unknown {
   const [error, value] = replies?.[index] ?? [new Error('the pipeline was discarded'), undefined];
   if (error !== null) throw error;
-  return Number(value);
+  return value;
+}
+
+function resultOf(replies: Array<[Error | null, unknown]> | null, index: number): number {
+  return Number(replyOf(replies, index));
+}
+
+function listOf(replies: Array<[Error | null, unknown]> | null, index: number): string[] {
+  const value = replyOf(replies, index);
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+/** The distinct tokens of an attempts list, in the order of their first place: the starts, in order. */
+function distinct(tokens: readonly string[]): string[] {
+  return [...new Set(tokens)];
 }
 
 /** The agent's own failure, without the worker-side `AgentError` wrapper the caller adds again; its retryable flag kept. */

@@ -7,7 +7,7 @@ export interface ChannelKeys {
   readonly items: string;
   /** A hash: consumer name -> ordinal of the last entry it has handled. */
   readonly consumers: string;
-  /** A hash: the shared counters (`emitted`, `delivered`, `dropped`) and the end (`end`, JSON). */
+  /** A hash: the shared counters (each process's totals, `emitted:<process>`, `delivered:<process>`, `dropped:<process>`) and the end (`end`, JSON). */
   readonly shared: string;
   /** The prefix of the consumers' lease keys (`<leases><consumer>`). */
   readonly leases: string;

@@ -23,6 +23,11 @@ export const CallEntrySchema = z.strictObject({
   metadata: z.record(z.string(), z.json()).optional(),
   run: z.strictObject({ runId: z.string().min(1), callId: z.string().min(1), parentCallId: z.string().min(1).nullable() }).optional(),
   maxAttempts: z.number().int().positive(),
+  /**
+   * The caller's lease, in ms, stored just before the entry was added: an entry younger than half of it
+   * (by its id, Redis's clock) has a live caller, so a worker starts it without looking at the lease.
+   */
+  leaseMs: z.number().int().positive().optional(),
 });
 export type CallEntry = z.infer<typeof CallEntrySchema>;
 
@@ -43,8 +48,6 @@ export const ReplyEntrySchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('end'), attempt, seq }),
   z.strictObject({ kind: z.literal('error'), attempt, seq, error: SerializedErrorSchema, exhausted: z.boolean() }),
 ]);
-/** A reply entry before the writer numbers it. */
-export type UnnumberedReply = ReplyEntry extends infer E ? (E extends ReplyEntry ? Omit<E, 'seq'> : never) : never;
 export type ReplyEntry = z.infer<typeof ReplyEntrySchema>;
 
 /** A stream entry as Redis returns it: `[id, [field, value, field, value, ...]]`. */
@@ -60,9 +63,9 @@ export const StreamReadSchema = z.union([
   z.tuple([z.string(), StreamEntriesSchema]).rest(z.union([z.string(), StreamEntriesSchema])).transform((flat) => flat.filter((item) => typeof item !== 'string').flat()),
 ]);
 /**
- * The entries of an XREAD / XREADGROUP reply: a direct check of the usual RESP2 shape (`null` or
- * `[[key, [[id, [field, value, ...]], ...]]]`), which a long read of many entries passes without a schema
- * walk; any other shape goes through {@link StreamReadSchema}.
+ * The entries of an XREAD / XREADGROUP reply: a direct check of the usual one-stream shapes (`null`,
+ * RESP2's `[[key, [[id, [field, value, ...]], ...]]]` or RESP3's `[key, [[id, [...]], ...]]`), which a
+ * long read of many entries passes without a schema walk; any other shape goes through {@link StreamReadSchema}.
  */
 export function streamEntries(raw: unknown): { ok: true; entries: ReadonlyArray<z.infer<typeof StreamEntrySchema>> } | { ok: false; error: z.ZodError } {
   if (raw === null) return { ok: true, entries: [] };
@@ -71,6 +74,10 @@ export function streamEntries(raw: unknown): { ok: true; entries: ReadonlyArray<
     if (Array.isArray(only) && only.length === 2 && typeof only[0] === 'string' && Array.isArray(only[1]) && only[1].every(isStreamEntry)) {
       return { ok: true, entries: only[1] as Array<[string, string[] | null]> };
     }
+  }
+  // RESP3 (ioredis's default protocol with Redis 6+): one stream's map flattened to `[key, entries]`.
+  if (Array.isArray(raw) && raw.length === 2 && typeof raw[0] === 'string' && Array.isArray(raw[1]) && raw[1].every(isStreamEntry)) {
+    return { ok: true, entries: raw[1] as Array<[string, string[] | null]> };
   }
   const read = StreamReadSchema.safeParse(raw);
   return read.success ? { ok: true, entries: read.data } : { ok: false, error: read.error };

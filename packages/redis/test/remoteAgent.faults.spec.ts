@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { type AgentError, ConfigError, defineAgent, invoke$, observeRun, type RunEvent } from '@rxagents/core';
+import { Redis } from 'ioredis';
+import { firstValueFrom, Observable, toArray } from 'rxjs';
+import { redisChannel, remoteAgent, RemoteCallAttemptsError, serveAgent, type ServedAgent } from '../src';
+import { type CuttingProxy, startCuttingProxy } from './support/cuttingProxy';
+import { describeRedis } from './support/describeRedis';
+import { waitUntil } from './support/waitUntil';
+
+jest.setTimeout(30_000);
+
+/** A promise the test resolves. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+describeRedis('remote calls: starts, cancellations and ids', (server) => {
+  let prefix: string;
+  const workers: ServedAgent[] = [];
+  const serve = (...args: Parameters<typeof serveAgent>): ServedAgent => {
+    const worker = serveAgent(args[0], args[1], { prefix, claimIdleMs: 1_000, leaseCheckMs: 100, ...args[2] });
+    workers.push(worker);
+    return worker;
+  };
+  beforeEach(() => {
+    prefix = `tf-${randomUUID()}`;
+  });
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((worker) => worker.close()));
+  });
+
+  /** The tokens of every attempts list under this test's prefix (SCAN). */
+  const startsStored = async (): Promise<number> => {
+    const redis = server().client();
+    let count = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:call:*:attempts`, 'COUNT', 1_000);
+      cursor = next;
+      for (const key of keys) count += await redis.llen(key);
+    } while (cursor !== '0');
+    return count;
+  };
+
+  /** Runs `invoke$` of `remote` in a run and resolves to the run's events. */
+  const runEvents = (remote: ReturnType<typeof remoteAgent>): Promise<RunEvent[]> =>
+    firstValueFrom(observeRun('faults', 'x', (run) => invoke$(remote, 'x', { run })).pipe(toArray()));
+
+  it('never starts a call cancelled before a worker read it: the cancellation deletes its entry', async () => {
+    const redis = server().client();
+    const calls = `${prefix}:agent:{late}:calls`;
+    const inputs: string[] = [];
+    const remote = remoteAgent(server().client(), 'late', { prefix });
+    const subscription = invoke$(remote, 'cancelled').subscribe({ error: () => undefined });
+    await waitUntil('the call is added', async () => (await redis.xlen(calls)) === 1);
+    subscription.unsubscribe();
+    await waitUntil('the call is deleted', async () => (await redis.xlen(calls)) === 0);
+    serve(server().client(), defineAgent('late', async (input) => (inputs.push(input), `done ${input}`)));
+    expect(await firstValueFrom(invoke$(remote, 'kept'))).toBe('done kept');
+    expect(inputs).toEqual(['kept']);
+  });
+
+  it('never starts an entry older than half its lease whose lease is gone (its caller died)', async () => {
+    const redis = server().client();
+    const calls = `${prefix}:agent:{orphan}:calls`;
+    const inputs: string[] = [];
+    const entry = (input: string) => JSON.stringify({ v: 1, callId: randomUUID(), agentId: 'orphan', input, maxAttempts: 1, leaseMs: 1_000 });
+    // Added 10 s ago by Redis's clock, with no lease: its caller is gone.
+    const [seconds] = await redis.time();
+    await redis.xadd(calls, `${(Number(seconds) - 10) * 1_000}-0`, 'call', entry('orphaned'));
+    serve(server().client(), defineAgent('orphan', async (input) => (inputs.push(input), `done ${input}`)));
+    await waitUntil('the orphaned call is removed', async () => (await redis.xlen(calls)) === 0);
+    expect(await firstValueFrom(invoke$(remoteAgent(server().client(), 'orphan', { prefix }), 'live'))).toBe('done live');
+    expect(inputs).toEqual(['live']);
+  });
+
+  describe('when Redis applied the start of a call but its reply was lost (ioredis sends the command again)', () => {
+    let proxy: CuttingProxy;
+    let workerClient: Redis;
+    beforeEach(async () => {
+      proxy = await startCuttingProxy(server().port);
+      workerClient = new Redis({ port: proxy.port, host: '127.0.0.1' });
+    });
+    afterEach(async () => {
+      await Promise.all(workers.splice(0).map((worker) => worker.close()));
+      workerClient.disconnect();
+      await proxy.close();
+    });
+
+    it('counts a first start once: no restart is reported and maxAttempts 1 succeeds', async () => {
+      const later = gate();
+      const teller = defineAgent('teller', () => new Observable<string>((s) => (s.next('once '), void later.promise.then(() => (s.next('upon'), s.complete())))));
+      serve(workerClient, teller);
+      const cut = proxy.cutAfter('RPUSH', async () => (await startsStored()) >= 1);
+      const events = runEvents(remoteAgent(server().client(), 'teller', { prefix, maxAttempts: 1 }));
+      await cut;
+      later.open();
+      const all = await events;
+      expect(all.filter((e) => e.type === 'custom' && e.name === 'call-restarted')).toEqual([]);
+      expect(all.at(-1)).toMatchObject({ type: 'run-end', success: true, output: 'once upon' });
+    });
+
+    it('counts a restart on a claiming worker once: one restart is reported and maxAttempts 2 succeeds', async () => {
+      let firstStarts = 0;
+      const first = serve(server().client(), defineAgent('teller', () => new Observable<string>(() => void firstStarts++)));
+      const events = runEvents(remoteAgent(server().client(), 'teller', { prefix, maxAttempts: 2 }));
+      await waitUntil('the first worker runs the call', async () => firstStarts === 1 && (await startsStored()) === 1);
+      await first.close(); // leaves the entry pending, as a crash does
+      const cut = proxy.cutAfter('RPUSH', async () => (await startsStored()) >= 2);
+      serve(workerClient, defineAgent('teller', async () => 'second attempt'));
+      await cut;
+      const all = await events;
+      expect(all.filter((e) => e.type === 'custom' && e.name === 'call-restarted').map((e) => (e.type === 'custom' ? e.data : undefined))).toEqual([
+        { agentId: 'teller', attempt: 2 },
+      ]);
+      expect(all.at(-1)).toMatchObject({ type: 'run-end', success: true, output: 'second attempt' });
+    });
+
+    it('still fails with RemoteCallAttemptsError when a claim would start a call past maxAttempts', async () => {
+      let firstStarts = 0;
+      const first = serve(server().client(), defineAgent('teller', () => new Observable<string>(() => void firstStarts++)));
+      const failure = firstValueFrom(invoke$(remoteAgent(server().client(), 'teller', { prefix, maxAttempts: 1 }), 'x')).catch((error: unknown) => error);
+      await waitUntil('the first worker runs the call', () => firstStarts === 1);
+      await first.close();
+      serve(workerClient, defineAgent('teller', async () => 'never'));
+      const error = (await failure) as AgentError;
+      expect(error.cause).toBeInstanceOf(RemoteCallAttemptsError);
+    });
+  });
+
+  it('refuses agent and channel ids with { or } (they become hash tags of keys) with a ConfigError naming the field', () => {
+    const redis = server().client();
+    expect(() => remoteAgent(redis, 'a{b}')).toThrow(ConfigError);
+    expect(() => remoteAgent(redis, 'a{b}')).toThrow(/\bid\b.*\{ or \}/s);
+    expect(() => serveAgent(redis, defineAgent('a}b', async () => ''))).toThrow(ConfigError);
+    expect(() => serveAgent(redis, defineAgent('a}b', async () => ''))).toThrow(/agent\.id.*\{ or \}/s);
+    expect(() => redisChannel(redis, '{x}')).toThrow(ConfigError);
+    expect(() => redisChannel(redis, '{x}')).toThrow(/\bid\b.*\{ or \}/s);
+    expect(remoteAgent(redis, 'a:b-c').id).toBe('a:b-c');
+  });
+});
