@@ -1,6 +1,8 @@
 import { hostname } from 'node:os';
 import type { ChoreographyCoordinator, ChoreographyEvent, CoordinatedEntry, EventBus, StepResult } from '@rxagents/choreography';
 import { configRules, delayTimer, newRunId, parseConfig, serializeError } from '@rxagents/core';
+import { closeClient } from './internal/closeClient';
+import { processWarning } from './internal/processWarning';
 import { duplicateClient } from './internal/duplicateClient';
 import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler, defer, filter, lastValueFrom, map, type Observable, Subject } from 'rxjs';
@@ -172,7 +174,7 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
     this.runId = config.runId ?? newRunId();
     this.owner = config.owner ?? `${hostname()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
     this.#keys = runKeys(config.prefix, this.runId);
-    const onError = config.onError ?? warn;
+    const onError = config.onError ?? processWarning('RXAGENTS_REDIS_EVENT_BUS');
     this.#report = (error) => {
       if (!this.#closed) onError(error);
     };
@@ -203,7 +205,7 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
     if (this.#closed) return;
     this.#closed = true;
     this.#claims.close();
-    this.#reader?.disconnect();
+    if (this.#reader !== undefined) closeClient(this.#reader);
     this.#entries.complete();
   }
 
@@ -277,7 +279,7 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
   async #readLoop(): Promise<void> {
     const reader = duplicateClient(this.#redis);
     this.#reader = reader;
-    if (this.#closed) reader.disconnect();
+    if (this.#closed) closeClient(reader);
     let lastId = '0-0';
     while (!this.#closed) {
       let raw: unknown;
@@ -339,9 +341,4 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
 /** The fields of an event the wire carries, whatever else the object has. */
 function wireEvent({ name, output, input, interactionId, agentId }: ChoreographyEvent): ChoreographyEvent {
   return { name, output, input, interactionId, agentId };
-}
-
-/** A Redis failure or malformed entry the bus survives: a warning, not a crash. */
-function warn(error: unknown): void {
-  process.emitWarning(error instanceof Error ? error : String(error), { code: 'RXAGENTS_REDIS_EVENT_BUS' });
 }

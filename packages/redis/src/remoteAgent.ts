@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { RemoteAgentError } from './errors/RemoteAgentError';
 import { RemoteCallAttemptsError } from './errors/RemoteCallAttemptsError';
 import { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
+import { closeClient } from './internal/closeClient';
 import { CommandBatch } from './internal/CommandBatch';
 import { hashTagId } from './internal/hashTagId';
 import { LeaseRenewals } from './internal/LeaseRenewals';
@@ -272,7 +273,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
       // A read in flight ends with its connection, once the call's entry id is in (a cancellation needs it).
       const wasReading = reading;
       void entryId.then((id) => {
-        if (wasReading) reader.disconnect();
+        if (wasReading) closeClient(reader);
         // A call that has not ended may still wait for a worker: deleting its entry makes sure none starts it.
         if (id !== undefined && !finished) commands.send('XDEL', callsKey, id).catch(() => undefined);
       });

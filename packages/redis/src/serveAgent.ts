@@ -1,5 +1,7 @@
 import { hostname } from 'node:os';
 import { type Agent, ConfigError, configRules, delayTimer, parseConfig, type RunContext, stream } from '@rxagents/core';
+import { closeClient } from './internal/closeClient';
+import { processWarning } from './internal/processWarning';
 import { duplicateClient } from './internal/duplicateClient';
 import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler, interval, lastValueFrom, type Subscription } from 'rxjs';
@@ -153,7 +155,7 @@ class Worker implements ServedAgent {
   ) {
     this.consumer = config.consumer ?? `${hostname()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
     this.keys = agentKeys(config.prefix, agent.id);
-    this.onError = config.onError ?? warn;
+    this.onError = config.onError ?? processWarning('RXAGENTS_REDIS_WORKER');
     this.reader = duplicateClient(redis);
     this.clock = new RedisClock(redis, config.scheduler);
     this.ticks = interval(config.leaseCheckMs, config.scheduler).subscribe(() => {
@@ -189,7 +191,7 @@ class Worker implements ServedAgent {
 
   private stop(): void {
     this.stopping = true;
-    this.reader.disconnect();
+    closeClient(this.reader);
     this.slotFreed?.();
   }
 
@@ -331,9 +333,4 @@ function withRun(agent: Agent, run: RunContext | undefined): Agent {
     id: agent.id,
     chat: (input, { run: _local, ...options }) => agent.chat(input, run === undefined ? options : { ...options, run }),
   };
-}
-
-/** A Redis failure the worker survives: a warning, not a crash. */
-function warn(error: unknown): void {
-  process.emitWarning(error instanceof Error ? error : String(error), { code: 'RXAGENTS_REDIS_WORKER' });
 }

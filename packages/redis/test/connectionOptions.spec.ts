@@ -23,12 +23,8 @@ function documentedAclLine(): string {
 describeRedis('connection options', (server) => {
   const DB = 3;
   let password: string;
-  const clients: Redis[] = [];
-  const client = (): Redis => {
-    const redis = new Redis({ host: '127.0.0.1', port: server().port, username: 'rxagents', password, db: DB });
-    clients.push(redis);
-    return redis;
-  };
+  // Closed by the server's `stop`, before the server goes (a client left reconnecting would keep jest waiting).
+  const client = (): Redis => server().client({ username: 'rxagents', password, db: DB });
 
   beforeAll(async () => {
     password = randomBytes(24).toString('hex');
@@ -36,10 +32,6 @@ describeRedis('connection options', (server) => {
     const admin = server().client();
     // The guide's user, with this test's password in place of the placeholder.
     await admin.call('ACL', 'SETUSER', ...rules.map((rule) => (rule.startsWith('>') ? `>${password}` : rule)));
-  });
-
-  afterAll(() => {
-    for (const redis of clients) redis.disconnect();
   });
 
   it('refuses the user with a wrong password, so the test below runs as the user it created', async () => {

@@ -9,6 +9,7 @@ import { type CuttingProxy, startCuttingProxy } from './support/cuttingProxy';
 import { describeRedis } from './support/describeRedis';
 import { AGENT_IDS, reviewSpec } from './support/reviewSpec';
 import { waitUntil } from './support/waitUntil';
+import { closeClient } from '../src/internal/closeClient';
 
 jest.setTimeout(60_000);
 
@@ -97,7 +98,7 @@ describeRedis('a shared choreography run across a Redis restart', (server) => {
       expectOneRun(await results, counts);
       expect(errors.some((error) => error instanceof Error && /max retries/i.test(error.message))).toBe(true);
     } finally {
-      for (const client of clients) client.disconnect();
+      for (const client of clients) closeClient(client);
     }
   });
 

@@ -1,6 +1,7 @@
 import { CoordinationError, delayTimer } from '@rxagents/core';
 import { ChannelItemError, type ChannelObserver, type ItemSchema } from '@rxagents/streaming';
 import type { RedisClient } from '../types/RedisClient';
+import { closeClient } from './closeClient';
 import { duplicateClient } from './duplicateClient';
 import { interval, isObservable, lastValueFrom, type SchedulerLike, Subscription } from 'rxjs';
 import { RemoteChannelError } from '../errors/RemoteChannelError';
@@ -44,7 +45,7 @@ export function startConsumer<T>(host: ConsumerHost<T>, observer: Partial<Channe
 
   const subscription = new Subscription(() => {
     stopped = true;
-    reader.disconnect();
+    closeClient(reader);
     host.left(subscription);
     Promise.all([redis.hdel(keys.consumers, name), redis.del(lease)]).catch((error: unknown) => host.report(error, undefined));
   });

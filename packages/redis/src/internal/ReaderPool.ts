@@ -1,5 +1,6 @@
 import type { SchedulerLike, Subscription } from 'rxjs';
 import type { RedisClient } from '../types/RedisClient';
+import { closeClient } from './closeClient';
 import { duplicateClient } from './duplicateClient';
 
 /** Connections kept open between calls, at most. */
@@ -44,7 +45,7 @@ export class ReaderPool {
    */
   release(reader: RedisClient, cleanup: readonly string[]): boolean {
     if (reader.status !== 'ready' || this.idle.length >= MAX_IDLE_READERS) {
-      reader.disconnect();
+      closeClient(reader);
       return false;
     }
     this.idle.push({ reader, cleanup });
@@ -66,12 +67,12 @@ export class ReaderPool {
 
   private closeIdle(): void {
     for (const idle of this.idle.splice(0)) {
-      if (idle.cleanup.length === 0) idle.reader.disconnect();
+      if (idle.cleanup.length === 0) closeClient(idle.reader);
       else
         idle.reader
           .del(...idle.cleanup)
           .catch(() => undefined)
-          .finally(() => idle.reader.disconnect());
+          .finally(() => closeClient(idle.reader));
     }
   }
 }

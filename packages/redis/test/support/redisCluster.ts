@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Cluster, Redis } from 'ioredis';
+import { closeClient } from '../../src/internal/closeClient';
 
 /** The redis-server and redis-cli binaries on the PATH, or the reason a cluster cannot be started. */
 export function findClusterTools(): { server: string; cli: string } | { missing: string } {
@@ -75,7 +76,7 @@ export async function startRedisCluster(tools: { server: string; cli: string }):
     return client;
   };
   const stop = async (): Promise<void> => {
-    for (const client of clients) client.disconnect();
+    for (const client of clients) closeClient(client);
     await Promise.all(
       processes.map(async (child) => {
         if (child.exitCode !== null || child.signalCode !== null) return;

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis, type RedisOptions } from 'ioredis';
+import { closeClient } from '../../src/internal/closeClient';
 
 /** The redis-server binary on the PATH, or undefined. */
 export function findRedisServer(): string | undefined {
@@ -37,8 +38,8 @@ export interface RedisServer {
   readonly url: string;
   /** What a client needs to connect besides host and port: the TLS settings of a `tls` server, else nothing. */
   readonly clientOptions: RedisOptions;
-  /** A new client of the server, disconnected by `stop`. */
-  client(): Redis;
+  /** A new client of the server (with `options` on top of the server's own), disconnected by `stop`. */
+  client(options?: RedisOptions): Redis;
   /** Stops the server (SIGTERM: it flushes its AOF) and starts it again on the same port and directory, `downMs` later. */
   restart(downMs?: number): Promise<void>;
   /** Disconnects the clients of `client()`, stops the server and removes its directory. */
@@ -89,8 +90,8 @@ export async function startRedisServer(binary: string, options: RedisServerOptio
     dir,
     url: `${options.tls === true ? 'rediss' : 'redis'}://127.0.0.1:${port}`,
     clientOptions,
-    client: () => {
-      const client = new Redis({ port, host: '127.0.0.1', ...clientOptions });
+    client: (options: RedisOptions = {}) => {
+      const client = new Redis({ port, host: '127.0.0.1', ...clientOptions, ...options });
       clients.push(client);
       return client;
     },
@@ -100,7 +101,7 @@ export async function startRedisServer(binary: string, options: RedisServerOptio
       process = await launch();
     },
     stop: async () => {
-      for (const client of clients.splice(0)) client.disconnect();
+      for (const client of clients.splice(0)) closeClient(client);
       await terminate(process);
       rmSync(dir, { recursive: true, force: true });
     },
