@@ -266,14 +266,26 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
       const own = [keys.lease, keys.reply, keys.attempts];
       // A call that ended leaves its keys to the reader's next call (or to the reader's closing): no write now.
       if (finished && !reading && !commands.cluster && readers.release(reader, own)) return;
+      // No idle pool is sure to stop the renewals' timer after this call: stop it now if no call holds a lease.
+      renewals.stopIfIdle();
       // Deleting the lease is what stops a call running on a worker.
       commands.send('DEL', ...own).catch(() => undefined);
       if (cleanup.length > 0) commands.send('DEL', ...cleanup).catch(() => undefined);
       if (!reading) readers.release(reader, []);
       // A read in flight ends with its connection, once the call's entry id is in (a cancellation needs it).
+      // If the connection drops first (Redis went away), it is closed then: the id would come, if ever, only
+      // after a reconnect, and a connection left reconnecting for a call that is over keeps the process alive.
       const wasReading = reading;
+      const onClose = (): void => closeClient(reader);
+      if (wasReading) {
+        if (reader.status === 'ready') reader.once('close', onClose);
+        else onClose();
+      }
       void entryId.then((id) => {
-        if (wasReading) closeClient(reader);
+        if (wasReading) {
+          reader.off('close', onClose);
+          closeClient(reader);
+        }
         // A call that has not ended may still wait for a worker: deleting its entry makes sure none starts it.
         if (id !== undefined && !finished) commands.send('XDEL', callsKey, id).catch(() => undefined);
       });

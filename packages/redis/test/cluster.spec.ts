@@ -4,11 +4,13 @@ import { defineAgent, invoke, invoke$, newRunId, observeRun, stream } from '@rxa
 import { BackpressureStrategy } from '@rxagents/streaming';
 import type { Cluster } from 'ioredis';
 import { firstValueFrom, Observable, toArray } from 'rxjs';
-import { redisChannel, redisEventBus, remoteAgent, serveAgent, type ServedAgent } from '../src';
+import { redisChannel, redisEventBus, remoteAgent } from '../src';
 import { pacedReader } from './support/channelTesting';
 import { describeRedisCluster } from './support/describeRedisCluster';
 import { AGENT_IDS, reviewSpec } from './support/reviewSpec';
 import { waitUntil } from './support/waitUntil';
+import { servedPerTest } from './support/servedPerTest';
+import { waitingAgent } from './support/waitingAgent';
 
 jest.setTimeout(60_000);
 
@@ -38,24 +40,13 @@ function byTag(keys: readonly string[]): Map<string, string[]> {
 }
 
 describeRedisCluster('@rxagents/redis on a Redis Cluster', (cluster) => {
-  let prefix: string;
-  const workers: ServedAgent[] = [];
-  const serve = (...[redis, agent, options]: Parameters<typeof serveAgent>): ServedAgent => {
-    const worker = serveAgent(redis, agent, { prefix, claimIdleMs: 1_000, leaseCheckMs: 100, ...options });
-    workers.push(worker);
-    return worker;
-  };
+  const served = servedPerTest('cl');
+  const serve = served.serve;
   /** The slot of each key, from the cluster itself (`CLUSTER KEYSLOT`). */
   const slotsOf = async (keys: readonly string[]): Promise<Set<number>> => {
     const node = cluster().node(cluster().ports[0] as number);
     return new Set(await Promise.all(keys.map(async (key) => Number(await node.call('CLUSTER', 'KEYSLOT', key)))));
   };
-  beforeEach(() => {
-    prefix = `cl-${randomUUID()}`;
-  });
-  afterEach(async () => {
-    await Promise.all(workers.splice(0).map((worker) => worker.close()));
-  });
 
   it('serves remote agents whose call streams live on different nodes, each call’s keys in one slot', async () => {
     // Agent ids chosen so that their call streams are served by at least two of the three masters.
@@ -63,7 +54,7 @@ describeRedisCluster('@rxagents/redis on a Redis Cluster', (cluster) => {
     const ports = new Set<number>();
     for (let n = 0; ids.length < 3 || ports.size < 2; n++) {
       const id = `agent-${n}`;
-      const port = await cluster().portOf(`${prefix}:agent:{${id}}:calls`);
+      const port = await cluster().portOf(`${served.prefix}:agent:{${id}}:calls`);
       if (ids.length < 3 || !ports.has(port)) (ids.push(id), ports.add(port));
     }
     expect(ports.size).toBeGreaterThanOrEqual(2);
@@ -81,9 +72,9 @@ describeRedisCluster('@rxagents/redis on a Redis Cluster', (cluster) => {
       );
     }
     const caller = cluster().client();
-    const replies = Promise.all(ids.flatMap((id) => [invoke(remoteAgent(caller, id, { prefix }), 'one'), invoke(remoteAgent(caller, id, { prefix }), 'two')]));
+    const replies = Promise.all(ids.flatMap((id) => [invoke(remoteAgent(caller, id, { prefix: served.prefix }), 'one'), invoke(remoteAgent(caller, id, { prefix: served.prefix }), 'two')]));
     await waitUntil('every call runs on its worker', () => running === ids.length * 2);
-    const groups = byTag(await keysUnder(caller, prefix));
+    const groups = byTag(await keysUnder(caller, served.prefix));
     // One group per agent (its call stream) and one per call (reply stream, lease, attempt counter).
     expect(groups.size).toBe(ids.length + ids.length * 2);
     for (const keys of groups.values()) expect((await slotsOf(keys)).size).toBe(1);
@@ -96,34 +87,28 @@ describeRedisCluster('@rxagents/redis on a Redis Cluster', (cluster) => {
 
   it('streams chunks and the remote run events through the cluster', async () => {
     serve(cluster().client(), defineAgent('writer', () => new Observable<string>((s) => (['Once ', 'upon ', 'a time'].forEach((c) => s.next(c)), s.complete()))));
-    const remote = remoteAgent(cluster().client(), 'writer', { prefix });
+    const remote = remoteAgent(cluster().client(), 'writer', { prefix: served.prefix });
     expect(await firstValueFrom(stream(remote, 'go').pipe(toArray()))).toEqual(['Once ', 'upon ', 'a time']);
     const events = await firstValueFrom(observeRun('cluster', 'x', (run) => invoke$(remote, 'x', { run })).pipe(toArray()));
     expect(events.at(-1)).toMatchObject({ type: 'run-end', success: true, output: 'Once upon a time' });
   });
 
   it("aborts the agent's signal on the worker when the caller unsubscribes", async () => {
-    let started = 0;
-    let aborted = 0;
-    const slow = defineAgent('slow', (_input, { signal }) => {
-      started++;
-      return new Promise<string>((_resolve, reject) => signal.addEventListener('abort', () => (aborted++, reject(signal.reason))));
-    });
-    serve(cluster().client(), slow);
+    const slow = waitingAgent('slow');
+    serve(cluster().client(), slow.agent);
     const caller = cluster().client();
-    const subscription = stream(remoteAgent(caller, 'slow', { prefix }), 'x').subscribe({ error: () => undefined });
-    await waitUntil('the worker runs the call', () => started === 1);
+    const subscription = stream(remoteAgent(caller, 'slow', { prefix: served.prefix }), 'x').subscribe({ error: () => undefined });
+    await waitUntil('the worker runs the call', () => slow.started === 1);
     subscription.unsubscribe();
-    await waitUntil('the worker aborts the call', () => aborted === 1);
-    expect(aborted).toBe(1);
-    await waitUntil('the call left no keys but the agent’s call stream', async () => (await keysUnder(caller, prefix)).length === 1);
-    expect(await keysUnder(caller, prefix)).toEqual([`${prefix}:agent:{slow}:calls`]);
+    await waitUntil('the worker aborts the call', () => slow.aborted === 1);
+    await waitUntil('the call left no keys but the agent’s call stream', async () => (await keysUnder(caller, served.prefix)).length === 1);
+    expect(await keysUnder(caller, served.prefix)).toEqual([`${served.prefix}:agent:{slow}:calls`]);
   });
 
   it('runs a call again on another worker (XAUTOCLAIM) when its worker stopped confirming it, with only the new attempt’s text', async () => {
     let firstWorkerChunks = 0;
     const firstWorker = serve(cluster().client(), defineAgent('teller', () => new Observable<string>((s) => (s.next('first attempt '), void firstWorkerChunks++))));
-    const remote = remoteAgent(cluster().client(), 'teller', { prefix });
+    const remote = remoteAgent(cluster().client(), 'teller', { prefix: served.prefix });
     const events = firstValueFrom(observeRun('restart', 'x', (run) => invoke$(remote, 'x', { run })).pipe(toArray()));
     await waitUntil('the first worker streams', () => firstWorkerChunks === 1);
     await firstWorker.close(); // leaves the entry pending, as a crash does
@@ -135,17 +120,17 @@ describeRedisCluster('@rxagents/redis on a Redis Cluster', (cluster) => {
 
   it('carries a BLOCK channel between two cluster clients, in order, with all its keys in one slot', async () => {
     const id = randomUUID();
-    const producer = redisChannel<number>(cluster().client(), id, { prefix, backpressure: BackpressureStrategy.BLOCK, bufferSize: 3, offerTimeout: Infinity, pollMs: 5 });
+    const producer = redisChannel<number>(cluster().client(), id, { prefix: served.prefix, backpressure: BackpressureStrategy.BLOCK, bufferSize: 3, offerTimeout: Infinity, pollMs: 5 });
     const consumerClient = cluster().client();
-    const consumer = redisChannel<number>(consumerClient, id, { prefix, pollMs: 5 });
+    const consumer = redisChannel<number>(consumerClient, id, { prefix: served.prefix, pollMs: 5 });
     const reader = pacedReader<number>();
     const completed = new Promise<void>((resolve) => consumer.subscribe({ next: reader.handler, complete: resolve }));
     await waitUntil('the consumer is registered', async () => (await consumer.sharedMetrics()).subscriberCount === 1);
     const offers = Promise.all(Array.from({ length: 20 }, (_, n) => producer.offer(n)));
     await waitUntil('the consumer holds the first item', () => reader.seen.length === 1);
-    const keys = await keysUnder(consumerClient, prefix);
+    const keys = await keysUnder(consumerClient, served.prefix);
     expect(byTag(keys).size).toBe(1);
-    expect(keys.map((key) => key.slice(`${prefix}:channel:{${id}}:`.length).replace(/^lease:.*/, 'lease:')).sort()).toEqual(['consumers', 'items', 'lease:', 'shared']);
+    expect(keys.map((key) => key.slice(`${served.prefix}:channel:{${id}}:`.length).replace(/^lease:.*/, 'lease:')).sort()).toEqual(['consumers', 'items', 'lease:', 'shared']);
     expect((await slotsOf(keys)).size).toBe(1);
     // The producer stays within bufferSize of the consumer, which holds its first item.
     expect((await producer.sharedMetrics()).bufferUsed).toBeLessThanOrEqual(3);
@@ -159,8 +144,8 @@ describeRedisCluster('@rxagents/redis on a Redis Cluster', (cluster) => {
 
   it('carries a DROP_OLDEST channel between two cluster clients, counting what a slow consumer missed', async () => {
     const id = randomUUID();
-    const producer = redisChannel<number>(cluster().client(), id, { prefix, bufferSize: 2, pollMs: 5 });
-    const consumer = redisChannel<number>(cluster().client(), id, { prefix, pollMs: 5 });
+    const producer = redisChannel<number>(cluster().client(), id, { prefix: served.prefix, bufferSize: 2, pollMs: 5 });
+    const consumer = redisChannel<number>(cluster().client(), id, { prefix: served.prefix, pollMs: 5 });
     const reader = pacedReader<number>();
     const completed = new Promise<void>((resolve) => consumer.subscribe({ next: reader.handler, complete: resolve }));
     await waitUntil('the consumer is registered', async () => (await consumer.sharedMetrics()).subscriberCount === 1);
@@ -189,13 +174,13 @@ describeRedisCluster('@rxagents/redis on a Redis Cluster', (cluster) => {
         ]),
       );
     const client = cluster().client();
-    const engines = [client, cluster().client()].map((redis) => new ChoreographyEngine({ spec: reviewSpec(), agents: agents(), bus: redisEventBus(redis, { runId, prefix }), logger: { warn: () => undefined } }));
+    const engines = [client, cluster().client()].map((redis) => new ChoreographyEngine({ spec: reviewSpec(), agents: agents(), bus: redisEventBus(redis, { runId, prefix: served.prefix }), logger: { warn: () => undefined } }));
     const results = await Promise.all(engines.map((engine) => engine.execute({ input: 'x' })));
     for (const result of results) expect(result).toMatchObject({ success: true, timedOut: false, pending: [] });
     expect(results[0]?.stepResults).toHaveLength(7);
     expect(results[1]?.stepResults).toEqual(results[0]?.stepResults);
     expect(runs).toHaveLength(7);
-    const keys = await keysUnder(client, prefix);
+    const keys = await keysUnder(client, served.prefix);
     expect([...byTag(keys).keys()]).toEqual([runId]);
     expect((await slotsOf(keys)).size).toBe(1);
   });

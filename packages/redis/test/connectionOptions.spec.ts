@@ -9,6 +9,7 @@ import { redisChannel, redisEventBus, remoteAgent, serveAgent } from '../src';
 import { describeRedis } from './support/describeRedis';
 import { AGENT_IDS, reviewSpec } from './support/reviewSpec';
 import { waitUntil } from './support/waitUntil';
+import { waitingAgent } from './support/waitingAgent';
 
 jest.setTimeout(30_000);
 
@@ -48,21 +49,15 @@ describeRedis('connection options', (server) => {
       subscriber.next('there');
       subscriber.complete();
     }));
-    let aborted = 0;
-    const sleeper = defineAgent('sleeper', (_input, { signal }) => new Promise<string>((_resolve, reject) => {
-      signal.addEventListener('abort', () => {
-        aborted++;
-        reject(signal.reason);
-      });
-    }));
-    const workers = [serveAgent(client(), writer, { leaseCheckMs: 50, onError }), serveAgent(client(), sleeper, { leaseCheckMs: 50, onError })];
+    const sleeper = waitingAgent('sleeper');
+    const workers = [serveAgent(client(), writer, { leaseCheckMs: 50, onError }), serveAgent(client(), sleeper.agent, { leaseCheckMs: 50, onError })];
     expect(await invoke(remoteAgent(client(), 'writer'), 'hi')).toBe('Hello there');
     const cancel = new AbortController();
     const pending = invoke(remoteAgent(client(), 'sleeper'), 'zzz', { signal: cancel.signal });
     await waitUntil('the sleeper has started', () => workers[1]?.running === 1);
     cancel.abort();
     await expect(pending).rejects.toBeDefined();
-    await waitUntil('the worker aborted the sleeper', () => aborted === 1);
+    await waitUntil('the worker aborted the sleeper', () => sleeper.aborted === 1);
     await Promise.all(workers.map((worker) => worker.close()));
 
     // A channel between two clients.

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { type AgentError, ConfigError, defineAgent, invoke$, observeRun, type RunEvent } from '@rxagents/core';
 import { Redis } from 'ioredis';
 import { firstValueFrom, Observable, toArray } from 'rxjs';
-import { redisChannel, remoteAgent, RemoteCallAttemptsError, serveAgent, type ServedAgent } from '../src';
+import { redisChannel, remoteAgent, RemoteCallAttemptsError, serveAgent } from '../src';
 import { type CuttingProxy, startCuttingProxy } from './support/cuttingProxy';
 import { describeRedis } from './support/describeRedis';
 import { waitUntil } from './support/waitUntil';
+import { servedPerTest } from './support/servedPerTest';
 
 jest.setTimeout(30_000);
 
@@ -17,19 +18,8 @@ function gate(): { promise: Promise<void>; open: () => void } {
 }
 
 describeRedis('remote calls: starts, cancellations and ids', (server) => {
-  let prefix: string;
-  const workers: ServedAgent[] = [];
-  const serve = (...args: Parameters<typeof serveAgent>): ServedAgent => {
-    const worker = serveAgent(args[0], args[1], { prefix, claimIdleMs: 1_000, leaseCheckMs: 100, ...args[2] });
-    workers.push(worker);
-    return worker;
-  };
-  beforeEach(() => {
-    prefix = `tf-${randomUUID()}`;
-  });
-  afterEach(async () => {
-    await Promise.all(workers.splice(0).map((worker) => worker.close()));
-  });
+  const served = servedPerTest('tf');
+  const serve = served.serve;
 
   /** The tokens of every attempts list under this test's prefix (SCAN). */
   const startsStored = async (): Promise<number> => {
@@ -37,7 +27,7 @@ describeRedis('remote calls: starts, cancellations and ids', (server) => {
     let count = 0;
     let cursor = '0';
     do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:call:*:attempts`, 'COUNT', 1_000);
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${served.prefix}:call:*:attempts`, 'COUNT', 1_000);
       cursor = next;
       for (const key of keys) count += await redis.llen(key);
     } while (cursor !== '0');
@@ -50,9 +40,9 @@ describeRedis('remote calls: starts, cancellations and ids', (server) => {
 
   it('never starts a call cancelled before a worker read it: the cancellation deletes its entry', async () => {
     const redis = server().client();
-    const calls = `${prefix}:agent:{late}:calls`;
+    const calls = `${served.prefix}:agent:{late}:calls`;
     const inputs: string[] = [];
-    const remote = remoteAgent(server().client(), 'late', { prefix });
+    const remote = remoteAgent(server().client(), 'late', { prefix: served.prefix });
     const subscription = invoke$(remote, 'cancelled').subscribe({ error: () => undefined });
     await waitUntil('the call is added', async () => (await redis.xlen(calls)) === 1);
     subscription.unsubscribe();
@@ -64,7 +54,7 @@ describeRedis('remote calls: starts, cancellations and ids', (server) => {
 
   it('never starts an entry older than half its lease whose lease is gone (its caller died)', async () => {
     const redis = server().client();
-    const calls = `${prefix}:agent:{orphan}:calls`;
+    const calls = `${served.prefix}:agent:{orphan}:calls`;
     const inputs: string[] = [];
     const entry = (input: string) => JSON.stringify({ v: 1, callId: randomUUID(), agentId: 'orphan', input, maxAttempts: 1, leaseMs: 1_000 });
     // Added 10 s ago by Redis's clock, with no lease: its caller is gone.
@@ -72,7 +62,7 @@ describeRedis('remote calls: starts, cancellations and ids', (server) => {
     await redis.xadd(calls, `${(Number(seconds) - 10) * 1_000}-0`, 'call', entry('orphaned'));
     serve(server().client(), defineAgent('orphan', async (input) => (inputs.push(input), `done ${input}`)));
     await waitUntil('the orphaned call is removed', async () => (await redis.xlen(calls)) === 0);
-    expect(await firstValueFrom(invoke$(remoteAgent(server().client(), 'orphan', { prefix }), 'live'))).toBe('done live');
+    expect(await firstValueFrom(invoke$(remoteAgent(server().client(), 'orphan', { prefix: served.prefix }), 'live'))).toBe('done live');
     expect(inputs).toEqual(['live']);
   });
 
@@ -84,7 +74,8 @@ describeRedis('remote calls: starts, cancellations and ids', (server) => {
       workerClient = new Redis({ port: proxy.port, host: '127.0.0.1' });
     });
     afterEach(async () => {
-      await Promise.all(workers.splice(0).map((worker) => worker.close()));
+      // The workers first: they use the client that goes next.
+      await served.closeWorkers();
       workerClient.disconnect();
       await proxy.close();
     });
@@ -94,7 +85,7 @@ describeRedis('remote calls: starts, cancellations and ids', (server) => {
       const teller = defineAgent('teller', () => new Observable<string>((s) => (s.next('once '), void later.promise.then(() => (s.next('upon'), s.complete())))));
       serve(workerClient, teller);
       const cut = proxy.cutAfter('RPUSH', async () => (await startsStored()) >= 1);
-      const events = runEvents(remoteAgent(server().client(), 'teller', { prefix, maxAttempts: 1 }));
+      const events = runEvents(remoteAgent(server().client(), 'teller', { prefix: served.prefix, maxAttempts: 1 }));
       await cut;
       later.open();
       const all = await events;
@@ -105,7 +96,7 @@ describeRedis('remote calls: starts, cancellations and ids', (server) => {
     it('counts a restart on a claiming worker once: one restart is reported and maxAttempts 2 succeeds', async () => {
       let firstStarts = 0;
       const first = serve(server().client(), defineAgent('teller', () => new Observable<string>(() => void firstStarts++)));
-      const events = runEvents(remoteAgent(server().client(), 'teller', { prefix, maxAttempts: 2 }));
+      const events = runEvents(remoteAgent(server().client(), 'teller', { prefix: served.prefix, maxAttempts: 2 }));
       await waitUntil('the first worker runs the call', async () => firstStarts === 1 && (await startsStored()) === 1);
       await first.close(); // leaves the entry pending, as a crash does
       const cut = proxy.cutAfter('RPUSH', async () => (await startsStored()) >= 2);
@@ -121,7 +112,7 @@ describeRedis('remote calls: starts, cancellations and ids', (server) => {
     it('still fails with RemoteCallAttemptsError when a claim would start a call past maxAttempts', async () => {
       let firstStarts = 0;
       const first = serve(server().client(), defineAgent('teller', () => new Observable<string>(() => void firstStarts++)));
-      const failure = firstValueFrom(invoke$(remoteAgent(server().client(), 'teller', { prefix, maxAttempts: 1 }), 'x')).catch((error: unknown) => error);
+      const failure = firstValueFrom(invoke$(remoteAgent(server().client(), 'teller', { prefix: served.prefix, maxAttempts: 1 }), 'x')).catch((error: unknown) => error);
       await waitUntil('the first worker runs the call', () => firstStarts === 1);
       await first.close();
       serve(workerClient, defineAgent('teller', async () => 'never'));

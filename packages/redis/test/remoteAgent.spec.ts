@@ -1,34 +1,24 @@
-import { randomUUID } from 'node:crypto';
 import { AgentError, AgentTimeoutError, ConfigError, defineAgent, emitCustom, invoke, invoke$, observeRun, type RunEvent, stream } from '@rxagents/core';
 import { Patterns } from '@rxagents/patterns';
 import { firstValueFrom, from, Observable, toArray } from 'rxjs';
-import { RemoteAgentError, remoteAgent, RemoteCallAttemptsError, serveAgent, type ServedAgent } from '../src';
+import { RemoteAgentError, remoteAgent, RemoteCallAttemptsError, serveAgent } from '../src';
 import { describeRedis } from './support/describeRedis';
 import { waitUntil } from './support/waitUntil';
+import { servedPerTest } from './support/servedPerTest';
+import { waitingAgent } from './support/waitingAgent';
 
 jest.setTimeout(30_000);
 
 describeRedis(
   'remoteAgent and serveAgent',
   (server) => {
-    let prefix: string;
-    const workers: ServedAgent[] = [];
-    const serve = (...args: Parameters<typeof serveAgent>): ServedAgent => {
-      const worker = serveAgent(args[0], args[1], { prefix, claimIdleMs: 1_000, leaseCheckMs: 100, ...args[2] });
-      workers.push(worker);
-      return worker;
-    };
-    beforeEach(() => {
-      prefix = `t-${randomUUID()}`;
-    });
-    afterEach(async () => {
-      await Promise.all(workers.splice(0).map((worker) => worker.close()));
-    });
+    const served = servedPerTest('t');
+    const serve = served.serve;
 
     it('streams the chunks of a remote agent and completes with its reply', async () => {
       const writer = defineAgent('writer', () => new Observable<string>((s) => (['Once ', 'upon ', 'a time'].forEach((c) => s.next(c)), s.complete())));
       serve(server().client(), writer);
-      const remote = remoteAgent(server().client(), 'writer', { prefix });
+      const remote = remoteAgent(server().client(), 'writer', { prefix: served.prefix });
       const chunks = await firstValueFrom(stream(remote, 'go').pipe(toArray()));
       expect(chunks).toEqual(['Once ', 'upon ', 'a time']);
       expect(await invoke(remote, 'again')).toBe('Once upon a time');
@@ -37,15 +27,15 @@ describeRedis(
     it('streams a burst of chunks written at once (several batched entries) whole and in order, in both delivery modes', async () => {
       const words = Array.from({ length: 1_000 }, (_, i) => `w${i} `);
       serve(server().client(), defineAgent('burst', () => from(words)));
-      const chunks = await firstValueFrom(stream(remoteAgent(server().client(), 'burst', { prefix, delivery: 'live' }), 'go').pipe(toArray()));
+      const chunks = await firstValueFrom(stream(remoteAgent(server().client(), 'burst', { prefix: served.prefix, delivery: 'live' }), 'go').pipe(toArray()));
       expect(chunks).toEqual(words);
-      expect(await invoke(remoteAgent(server().client(), 'burst', { prefix }), 'go')).toBe(words.join(''));
+      expect(await invoke(remoteAgent(server().client(), 'burst', { prefix: served.prefix }), 'go')).toBe(words.join(''));
     });
 
     it('passes input, context and metadata to the remote agent', async () => {
       const echo = defineAgent('echo', async (input, { context = [], metadata = {} }) => `${input}|${context.map((m) => m.content).join(',')}|${String(metadata['task'])}`);
       serve(server().client(), echo);
-      const remote = remoteAgent(server().client(), 'echo', { prefix });
+      const remote = remoteAgent(server().client(), 'echo', { prefix: served.prefix });
       const reply = await invoke(remote, 'hi', { context: [{ role: 'user', content: 'earlier' }], metadata: { task: 't-7' } });
       expect(reply).toBe('hi|earlier|t-7');
     });
@@ -57,7 +47,7 @@ describeRedis(
         return invoke(helper, input, run === undefined ? {} : { run });
       });
       serve(server().client(), lead);
-      const remote = remoteAgent(server().client(), 'lead', { prefix });
+      const remote = remoteAgent(server().client(), 'lead', { prefix: served.prefix });
       const events = await firstValueFrom(observeRun('remote', 'x', (run) => invoke$(remote, 'x', { run })).pipe(toArray()));
       const remoteCall = events.find((e): e is Extract<RunEvent, { type: 'call-start' }> => e.type === 'call-start' && e.agentId === 'lead');
       const helperCall = events.find((e) => e.type === 'call-start' && e.agentId === 'helper');
@@ -74,7 +64,7 @@ describeRedis(
         throw new AgentError('flaky', new Error('rate limited'), { retryable: true });
       });
       serve(server().client(), flaky);
-      const remote = remoteAgent(server().client(), 'flaky', { prefix });
+      const remote = remoteAgent(server().client(), 'flaky', { prefix: served.prefix });
       const failure = await invoke(remote, 'x').catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(AgentError);
       const cause = (failure as AgentError).cause;
@@ -84,42 +74,35 @@ describeRedis(
     });
 
     it("aborts the agent's signal on the worker when the caller unsubscribes", async () => {
-      let started = 0;
-      let aborted = 0;
-      const slow = defineAgent('slow', (_input, { signal }) => {
-        started++;
-        return new Promise<string>((_resolve, reject) => signal.addEventListener('abort', () => (aborted++, reject(signal.reason))));
-      });
-      serve(server().client(), slow);
-      const remote = remoteAgent(server().client(), 'slow', { prefix });
+      const slow = waitingAgent('slow');
+      serve(server().client(), slow.agent);
+      const remote = remoteAgent(server().client(), 'slow', { prefix: served.prefix });
       const subscription = stream(remote, 'x').subscribe({ error: () => undefined });
-      await waitUntil('the worker runs the call', () => started === 1);
+      await waitUntil('the worker runs the call', () => slow.started === 1);
       subscription.unsubscribe();
-      await waitUntil('the worker aborts the call', () => aborted === 1);
-      expect(aborted).toBe(1);
+      await waitUntil('the worker aborts the call', () => slow.aborted === 1);
     });
 
     it('times out on the caller as a local agent does, and the worker stops the call', async () => {
-      let aborted = false;
-      const slow = defineAgent('slow', (_input, { signal }) => new Promise<string>((_resolve, reject) => signal.addEventListener('abort', () => ((aborted = true), reject(signal.reason)))));
-      serve(server().client(), slow);
-      const remote = remoteAgent(server().client(), 'slow', { prefix });
+      const slow = waitingAgent('slow');
+      serve(server().client(), slow.agent);
+      const remote = remoteAgent(server().client(), 'slow', { prefix: served.prefix });
       const failure = await invoke(remote, 'x', { timeout: 300 }).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(AgentTimeoutError);
-      await waitUntil('the worker aborts the call', () => aborted);
-      expect(aborted).toBe(true);
+      await waitUntil('the worker aborts the call', () => slow.aborted === 1);
+      expect(slow.aborted).toBe(1);
     });
 
     it('sends a malformed entry to the dead-letter stream with the reason and goes on serving', async () => {
       const redis = server().client();
       const echo = defineAgent('echo', async (input) => `echo ${input}`);
       serve(server().client(), echo);
-      await redis.xadd(`${prefix}:agent:{echo}:calls`, '*', 'call', '{not json');
-      await redis.xadd(`${prefix}:agent:{echo}:calls`, '*', 'call', JSON.stringify({ v: 1, callId: 'not-a-uuid', agentId: 'echo', input: 'x', maxAttempts: 1 }));
-      const remote = remoteAgent(server().client(), 'echo', { prefix });
+      await redis.xadd(`${served.prefix}:agent:{echo}:calls`, '*', 'call', '{not json');
+      await redis.xadd(`${served.prefix}:agent:{echo}:calls`, '*', 'call', JSON.stringify({ v: 1, callId: 'not-a-uuid', agentId: 'echo', input: 'x', maxAttempts: 1 }));
+      const remote = remoteAgent(server().client(), 'echo', { prefix: served.prefix });
       expect(await invoke(remote, 'still here')).toBe('echo still here');
-      await waitUntil('both entries are dead-lettered', async () => (await redis.xlen(`${prefix}:agent:{echo}:dead`)) === 2);
-      const dead = (await redis.xrange(`${prefix}:agent:{echo}:dead`, '-', '+')).map(([, fields]) => fields[fields.indexOf('reason') + 1]);
+      await waitUntil('both entries are dead-lettered', async () => (await redis.xlen(`${served.prefix}:agent:{echo}:dead`)) === 2);
+      const dead = (await redis.xrange(`${served.prefix}:agent:{echo}:dead`, '-', '+')).map(([, fields]) => fields[fields.indexOf('reason') + 1]);
       expect(dead[0]).toMatch(/is not JSON/);
       expect(dead[1]).toMatch(/fails the schema.*callId/s);
     });
@@ -128,7 +111,7 @@ describeRedis(
       let firstWorkerChunks = 0;
       const first = defineAgent('teller', () => new Observable<string>((s) => { s.next("first attempt "); firstWorkerChunks++; }));
       const firstWorker = serve(server().client(), first);
-      const remote = remoteAgent(server().client(), 'teller', { prefix });
+      const remote = remoteAgent(server().client(), 'teller', { prefix: served.prefix });
       const events: RunEvent[] = [];
       const reply = firstValueFrom(observeRun('restart', 'x', (run) => invoke$(remote, 'x', { run })).pipe(toArray())).then((all) => (events.push(...all), all));
       await waitUntil('the first worker streams', () => firstWorkerChunks === 1);
@@ -143,7 +126,7 @@ describeRedis(
       let started = 0;
       const stuck = defineAgent('stuck', () => new Observable<string>(() => void started++));
       const firstWorker = serve(server().client(), stuck);
-      const remote = remoteAgent(server().client(), 'stuck', { prefix, maxAttempts: 1 });
+      const remote = remoteAgent(server().client(), 'stuck', { prefix: served.prefix, maxAttempts: 1 });
       const failure = invoke(remote, 'x').catch((error: unknown) => error);
       await waitUntil('the first worker runs the call', () => started === 1);
       await firstWorker.close();
@@ -157,7 +140,7 @@ describeRedis(
     it('runs a debate whose debaters are remote agents, unchanged', async () => {
       serve(server().client(), defineAgent('pro', async (input) => `pro on ${input.length > 0 ? 'it' : 'nothing'}`));
       serve(server().client(), defineAgent('con', async () => 'con'));
-      const debaters = ['pro', 'con'].map((id) => remoteAgent(server().client(), id, { prefix }));
+      const debaters = ['pro', 'con'].map((id) => remoteAgent(server().client(), id, { prefix: served.prefix }));
       const result = await Patterns.debate({ agents: debaters, maxRounds: 2 }).execute('Monorepo?');
       expect(result.status).toBe('completed');
       expect(result.results.map((r) => (r.success ? `${r.agentId}=${r.output}` : r.agentId))).toEqual(['pro=pro on it', 'con=con', 'pro=pro on it', 'con=con']);

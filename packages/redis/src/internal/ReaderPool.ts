@@ -67,7 +67,8 @@ export class ReaderPool {
 
   private closeIdle(): void {
     for (const idle of this.idle.splice(0)) {
-      if (idle.cleanup.length === 0) closeClient(idle.reader);
+      // A connection that dropped is closed at once: its DEL would wait for a reconnect that may never come.
+      if (idle.cleanup.length === 0 || idle.reader.status !== 'ready') closeClient(idle.reader);
       else
         idle.reader
           .del(...idle.cleanup)
