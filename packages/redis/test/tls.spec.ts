@@ -3,6 +3,7 @@ import { defineAgent, invoke } from '@rxagents/core';
 import { Redis } from 'ioredis';
 import { Observable } from 'rxjs';
 import { redisChannel, remoteAgent, serveAgent } from '../src';
+import { closeClient } from '../src/internal/closeClient';
 import { describeRedis } from './support/describeRedis';
 import { waitUntil } from './support/waitUntil';
 
@@ -41,7 +42,7 @@ describeRedis(
       const plain = new Redis({ host: '127.0.0.1', port: server().port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2_000 });
       plain.on('error', () => undefined);
       await expect(plain.connect().then(() => plain.ping())).rejects.toThrow();
-      plain.disconnect();
+      closeClient(plain);
     });
   },
   false,
