@@ -1,6 +1,5 @@
 import { hostname } from 'node:os';
-import { type Agent, ConfigError, configRules, delayTimer, parseConfig, type RunContext, stream } from '@rxagents/core';
-import { duplicateClient } from './internal/duplicateClient';
+import { type Agent, type ChatOptions, ConfigError, configRules, delayTimer, parseConfig, type RunContext, stream } from '@rxagents/core';
 import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler, interval, lastValueFrom, type Subscription } from 'rxjs';
 import { z } from 'zod';
@@ -8,6 +7,7 @@ import { hashTagId } from './internal/hashTagId';
 import { agentKeys, WORKER_GROUP } from './internal/keys';
 import { RedisClock } from './internal/RedisClock';
 import { RunningCall } from './internal/RunningCall';
+import { WorkerReader } from './internal/WorkerReader';
 import { AutoClaimSchema, CallEntrySchema, fieldOf, parseField, streamEntries } from './internal/protocol';
 
 /** How long one blocking read of the call stream waits before it asks again, in ms. */
@@ -132,7 +132,7 @@ type Config = z.output<typeof ServeAgentOptionsSchema>;
 class Worker implements ServedAgent {
   readonly consumer: string;
   private readonly keys;
-  private readonly reader: RedisClient;
+  private readonly reader: WorkerReader;
   private readonly calls = new Map<string, RunningCall>();
   /** The calls whose agent runs: what `concurrency` bounds (a call whose agent is done may still be writing its last reply). */
   private readonly busy = new Set<RunningCall>();
@@ -154,7 +154,7 @@ class Worker implements ServedAgent {
     this.consumer = config.consumer ?? `${hostname()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
     this.keys = agentKeys(config.prefix, agent.id);
     this.onError = config.onError ?? warn;
-    this.reader = duplicateClient(redis);
+    this.reader = new WorkerReader(redis);
     this.clock = new RedisClock(redis, config.scheduler);
     this.ticks = interval(config.leaseCheckMs, config.scheduler).subscribe(() => {
       // A tick slower than leaseCheckMs (Redis is slow or away) is not overlapped by the next one.
@@ -189,7 +189,7 @@ class Worker implements ServedAgent {
 
   private stop(): void {
     this.stopping = true;
-    this.reader.disconnect();
+    this.reader.close();
     this.slotFreed?.();
   }
 
@@ -213,7 +213,7 @@ class Worker implements ServedAgent {
       }
       let raw: unknown;
       try {
-        raw = await this.reader.call('XREADGROUP', 'GROUP', WORKER_GROUP, this.consumer, 'COUNT', free, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.keys.calls, '>');
+        raw = await this.reader.readBlocking('XREADGROUP', 'GROUP', WORKER_GROUP, this.consumer, 'COUNT', free, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.keys.calls, '>');
       } catch (error) {
         if (this.stopping) return;
         if (error instanceof Error && error.message.includes('NOGROUP')) await this.ensureGroup();
@@ -249,7 +249,7 @@ class Worker implements ServedAgent {
       this.deadLetter(entryId, fields, reason ?? 'invalid').catch((error: unknown) => this.report(error));
       return;
     }
-    const call = new RunningCall(this.redis, entryId, parsed.value, this.consumer, this.config);
+    const call = new RunningCall(this.redis, entryId, parsed.value, this.consumer, this.config, this.reader);
     this.calls.set(entryId, call);
     this.busy.add(call);
     call
@@ -329,7 +329,21 @@ class Worker implements ServedAgent {
 function withRun(agent: Agent, run: RunContext | undefined): Agent {
   return {
     id: agent.id,
-    chat: (input, { run: _local, ...options }) => agent.chat(input, run === undefined ? options : { ...options, run }),
+    // The options as they are when there is no run to set (`stream` was given none, so they carry none):
+    // copying them would read their `signal`, which creates the call's AbortController.
+    chat: (input, options) => agent.chat(input, run === undefined ? options : withSignalOf(options, run)),
+  };
+}
+
+/** `options` with `run` in place of its own, its `signal` read only when the agent reads it. */
+function withSignalOf(options: ChatOptions, run: RunContext): ChatOptions {
+  return {
+    get signal() {
+      return options.signal;
+    },
+    ...(options.context === undefined ? {} : { context: options.context }),
+    ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
+    run,
   };
 }
 
