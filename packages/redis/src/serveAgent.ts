@@ -8,7 +8,8 @@ import { agentKeys, WORKER_GROUP } from './internal/keys';
 import { RedisClock } from './internal/RedisClock';
 import { RunningCall } from './internal/RunningCall';
 import { WorkerReader } from './internal/WorkerReader';
-import { AutoClaimSchema, CallEntrySchema, fieldOf, parseField, streamEntries } from './internal/protocol';
+import { EntryDeletions } from './internal/EntryDeletions';
+import { AutoClaimSchema, fieldOf, parseCall, streamEntries } from './internal/protocol';
 
 /** How long one blocking read of the call stream waits before it asks again, in ms. */
 const READ_BLOCK_MS = 2_000;
@@ -133,6 +134,7 @@ class Worker implements ServedAgent {
   readonly consumer: string;
   private readonly keys;
   private readonly reader: WorkerReader;
+  private readonly deletions = new EntryDeletions();
   private readonly calls = new Map<string, RunningCall>();
   /** The calls whose agent runs: what `concurrency` bounds (a call whose agent is done may still be writing its last reply). */
   private readonly busy = new Set<RunningCall>();
@@ -195,6 +197,19 @@ class Worker implements ServedAgent {
 
   private finish(): void {
     this.ticks.unsubscribe();
+    this.deleteAnswered().catch(() => undefined);
+  }
+
+  /** Deletes the answered call entries still in the call stream (see {@link EntryDeletions}). */
+  private async deleteAnswered(): Promise<void> {
+    const ids = this.deletions.take();
+    if (ids.length === 0) return;
+    try {
+      await this.redis.call('XDEL', this.keys.calls, ...ids);
+    } catch (error) {
+      this.deletions.restore(ids);
+      throw error;
+    }
   }
 
   private report(error: unknown): void {
@@ -243,13 +258,13 @@ class Worker implements ServedAgent {
 
   /** Runs one entry (a first delivery or a claimed one); invalid entries go to the dead-letter stream. */
   private start(entryId: string, fields: readonly string[] | null, firstDelivery: boolean): void {
-    const parsed = parseField(CallEntrySchema, fieldOf(fields, 'call'), 'call');
+    const parsed = parseCall(fieldOf(fields, 'call'));
     const reason = !parsed.ok ? parsed.reason : parsed.value.agentId !== this.agent.id ? `the call is for agent "${parsed.value.agentId}"` : undefined;
     if (!parsed.ok || reason !== undefined) {
       this.deadLetter(entryId, fields, reason ?? 'invalid').catch((error: unknown) => this.report(error));
       return;
     }
-    const call = new RunningCall(this.redis, entryId, parsed.value, this.consumer, this.config, this.reader);
+    const call = new RunningCall(this.redis, entryId, parsed.value, this.consumer, this.config, this.reader, this.deletions);
     this.calls.set(entryId, call);
     this.busy.add(call);
     call
@@ -306,7 +321,7 @@ class Worker implements ServedAgent {
   private async tick(): Promise<void> {
     if (this.stopping) return;
     const calls = [...this.calls.values()];
-    const [verdicts] = await Promise.all([Promise.all(calls.map((call) => call.check())), this.clock.measure()]);
+    const [verdicts] = await Promise.all([Promise.all(calls.map((call) => call.check())), this.clock.measure(), this.deleteAnswered()]);
     const kept = calls.filter((_, index) => verdicts[index] === 'keep');
     if (kept.length > 0) await this.redis.call('XCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, 0, ...kept.map((call) => call.entryId), 'JUSTID');
     const now = this.config.scheduler.now();

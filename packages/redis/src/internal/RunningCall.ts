@@ -4,7 +4,8 @@ import type { RedisClient } from '../types/RedisClient';
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import { callKeys, type CallKeys, WORKER_GROUP } from './keys';
 import type { CallEntry, ReplyEntry } from './protocol';
-import type { WorkerReader } from './WorkerReader';
+import type { RedisCommand, WorkerReader } from './WorkerReader';
+import type { EntryDeletions } from './EntryDeletions';
 
 interface RunningCallConfig {
   readonly prefix: string;
@@ -67,6 +68,7 @@ export class RunningCall {
     private readonly worker: string,
     private readonly config: RunningCallConfig,
     private readonly reader: WorkerReader,
+    private readonly deletions: EntryDeletions,
   ) {
     this.keys = callKeys(config.prefix, entry.callId);
     this.readAt = config.scheduler.now();
@@ -203,7 +205,7 @@ export class RunningCall {
 
   private async flush(batch: readonly NumberedReply[], acknowledge: boolean): Promise<void> {
     const { reply: key } = this.keys;
-    const commands: Array<[string, ...Array<string | number>]> = [];
+    const commands: RedisCommand[] = [];
     const first = !this.flushedBefore;
     this.flushedBefore = true;
     if (!this.counted) {
@@ -231,18 +233,29 @@ export class RunningCall {
       else commands.push(['XADD', key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'replies', `[${json.join(',')}]`]);
     }
     commands.push(['PEXPIRE', key, this.config.replyTtlMs]);
-    // The acknowledgement goes in the same batch, but not on a cluster client (a batch there must not cross slots).
-    if (acknowledge && !this.redis.isCluster) commands.push(['XACK', this.callsKey, WORKER_GROUP, this.entryId], ['XDEL', this.callsKey, this.entryId]);
-    if (first && acknowledge && this.reader.open) {
-      // The whole reply in one pipeline: it may go out with the worker's next read, in the same socket
-      // write (no other write of this call can be in flight to be overtaken).
-      await Promise.all(commands.map(([command, ...args]) => this.reader.write(command, ...args)));
-      return;
+    // The acknowledgement goes in the same batch, but not on a cluster client (a batch there must not
+    // cross slots); so does the deletion of a batch of answered entries, this one's included.
+    let deleted: readonly string[] = [];
+    if (acknowledge && !this.redis.isCluster) {
+      commands.push(['XACK', this.callsKey, WORKER_GROUP, this.entryId]);
+      deleted = this.deletions.add(this.entryId);
+      if (deleted.length > 0) commands.push(['XDEL', this.callsKey, ...deleted]);
     }
-    const pipeline = this.redis.pipeline();
-    for (const [command, ...args] of commands) pipeline.call(command, ...args);
-    const results = await pipeline.exec();
-    for (const [error] of results ?? []) if (error !== null) throw error;
+    try {
+      if (first && acknowledge && this.reader.open) {
+        // The whole reply in one pipeline: it may go out with the worker's next read, in the same socket
+        // write (no other write of this call can be in flight to be overtaken).
+        await this.reader.write(commands);
+      } else {
+        const pipeline = this.redis.pipeline();
+        for (const [command, ...args] of commands) pipeline.call(command, ...args);
+        const results = await pipeline.exec();
+        for (const [error] of results ?? []) if (error !== null) throw error;
+      }
+    } catch (error) {
+      this.deletions.restore(deleted);
+      throw error;
+    }
     if (acknowledge && this.redis.isCluster) await this.acknowledge();
   }
 }

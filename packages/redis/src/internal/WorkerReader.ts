@@ -3,10 +3,12 @@ import { duplicateClient } from './duplicateClient';
 
 type Argument = string | number;
 
+/** A command and its arguments. */
+export type RedisCommand = readonly [command: string, ...args: Argument[]];
+
 interface Queued {
-  readonly command: string;
-  readonly args: readonly Argument[];
-  readonly resolve: (value: unknown) => void;
+  readonly commands: readonly RedisCommand[];
+  readonly resolve: (values: unknown[]) => void;
   readonly reject: (error: unknown) => void;
 }
 
@@ -15,7 +17,7 @@ interface Queued {
  * calls that answer within the turn of the event loop that sends that read. The commands queued in one
  * turn go out as one pipeline, the writes before the read (a blocked read would hold back what follows
  * it), so a quick call's reply, its acknowledgement and the next read cost one socket write. Each
- * command settles on its own reply: a write does not wait for the read behind it.
+ * write settles on its own replies: it does not wait for the read behind it.
  */
 export class WorkerReader {
   private writes: Queued[] = [];
@@ -40,25 +42,26 @@ export class WorkerReader {
     return !this.blocked && !this.closing && !this.connection.isCluster && this.connection.status === 'ready';
   }
 
-  /** Sends `command` with the next pipeline; call only while {@link open}. */
-  write(command: string, ...args: Argument[]): Promise<unknown> {
+  /** Sends `commands` with the next pipeline, in order; resolves to their replies (rejects with the first error). Call only while {@link open}. */
+  write(commands: readonly RedisCommand[]): Promise<unknown[]> {
     this.writing += 1;
-    return new Promise<unknown>((resolve, reject) => {
-      this.writes.push({ command, args, resolve, reject });
+    return new Promise<unknown[]>((resolve, reject) => {
+      const settled = (): void => {
+        this.writing -= 1;
+        if (this.writing === 0 && this.closing) this.connection.disconnect();
+      };
+      this.writes.push({ commands, resolve: (values) => (settled(), resolve(values)), reject: (error) => (settled(), reject(error)) });
       this.schedule();
-    }).finally(() => {
-      this.writing -= 1;
-      if (this.writing === 0 && this.closing) this.connection.disconnect();
     });
   }
 
   /** Sends the blocking read `command` after this turn's writes; one read at a time. */
   readBlocking(command: string, ...args: Argument[]): Promise<unknown> {
     if (this.connection.isCluster) return this.connection.call(command, ...args);
-    return new Promise<unknown>((resolve, reject) => {
-      this.read = { command, args, resolve, reject };
+    return new Promise<unknown[]>((resolve, reject) => {
+      this.read = { commands: [[command, ...args]], resolve, reject };
       this.schedule();
-    });
+    }).then(([value]) => value);
   }
 
   /** Ends the connection once the writes on it are answered (a read in flight then fails). */
@@ -79,16 +82,37 @@ export class WorkerReader {
     this.writes = [];
     this.read = undefined;
     const pipeline = this.connection.pipeline();
-    for (const { command, args, resolve, reject } of writes) pipeline.call(command, [...args], (error, value) => (error ? reject(error) : resolve(value)));
+    for (const queued of writes) send(pipeline, queued);
     if (read !== undefined) {
       this.blocked = true;
-      pipeline.call(read.command, [...read.args], (error, value) => {
-        this.blocked = false;
-        if (error) read.reject(error);
-        else read.resolve(value);
+      send(pipeline, {
+        commands: read.commands,
+        resolve: (values) => {
+          this.blocked = false;
+          read.resolve(values);
+        },
+        reject: (error) => {
+          this.blocked = false;
+          read.reject(error);
+        },
       });
     }
     // Each command settles through its callback; the pipeline's own result repeats them.
     pipeline.exec().catch(() => undefined);
   }
+}
+
+/** Adds `queued`'s commands to `pipeline`; `queued` settles with the reply to its last one. */
+function send(pipeline: ReturnType<RedisClient['pipeline']>, { commands, resolve, reject }: Queued): void {
+  const values: unknown[] = [];
+  let failure: unknown;
+  commands.forEach(([command, ...args], index) => {
+    pipeline.call(command, args, (error, value) => {
+      if (error && failure === undefined) failure = error;
+      values.push(value);
+      if (index < commands.length - 1) return;
+      if (failure === undefined) resolve(values);
+      else reject(failure);
+    });
+  });
 }
