@@ -1,5 +1,6 @@
 import type { RedisClient } from '../types/RedisClient';
 import { duplicateClient } from './duplicateClient';
+import { inOneWrite } from './inOneWrite';
 
 type Argument = string | number;
 
@@ -15,8 +16,8 @@ interface Queued {
 /**
  * A worker's reading connection (a duplicate of its client): its blocking `XREADGROUP`, and the writes of
  * calls that answer within the turn of the event loop that sends that read. The commands queued in one
- * turn go out as one pipeline, the writes before the read (a blocked read would hold back what follows
- * it), so a quick call's reply, its acknowledgement and the next read cost one socket write. Each
+ * turn go out in one socket write, the writes before the read (a blocked read would hold back what
+ * follows it), so a quick call's reply, its acknowledgement and the next read cost one write. Each
  * write settles on its own replies: it does not wait for the read behind it.
  */
 export class WorkerReader {
@@ -81,11 +82,11 @@ export class WorkerReader {
     const { writes, read } = this;
     this.writes = [];
     this.read = undefined;
-    const pipeline = this.connection.pipeline();
-    for (const queued of writes) send(pipeline, queued);
-    if (read !== undefined) {
+    inOneWrite(this.connection, () => {
+      for (const queued of writes) send(this.connection, queued);
+      if (read === undefined) return;
       this.blocked = true;
-      send(pipeline, {
+      send(this.connection, {
         commands: read.commands,
         resolve: (values) => {
           this.blocked = false;
@@ -96,23 +97,31 @@ export class WorkerReader {
           read.reject(error);
         },
       });
-    }
-    // Each command settles through its callback; the pipeline's own result repeats them.
-    pipeline.exec().catch(() => undefined);
+    });
   }
 }
 
-/** Adds `queued`'s commands to `pipeline`; `queued` settles with the reply to its last one. */
-function send(pipeline: ReturnType<RedisClient['pipeline']>, { commands, resolve, reject }: Queued): void {
+/** Sends `queued`'s commands on `connection`; `queued` settles once the last one is answered. */
+function send(connection: RedisClient, { commands, resolve, reject }: Queued): void {
   const values: unknown[] = [];
   let failure: unknown;
+  let answered = 0;
+  const settle = (): void => {
+    answered += 1;
+    if (answered < commands.length) return;
+    if (failure === undefined) resolve(values);
+    else reject(failure);
+  };
   commands.forEach(([command, ...args], index) => {
-    pipeline.call(command, args, (error, value) => {
-      if (error && failure === undefined) failure = error;
-      values.push(value);
-      if (index < commands.length - 1) return;
-      if (failure === undefined) resolve(values);
-      else reject(failure);
-    });
+    connection.call(command, ...args).then(
+      (value) => {
+        values[index] = value;
+        settle();
+      },
+      (error: unknown) => {
+        failure ??= error;
+        settle();
+      },
+    );
   });
 }
