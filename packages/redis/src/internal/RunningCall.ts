@@ -228,7 +228,7 @@ export class RunningCall {
     // `started` says a new attempt began; the attempt's next reply in the same entry says it as well.
     const replies = batch.length > 1 && batch[0]?.kind === 'started' ? batch.slice(1) : batch;
     for (let from = 0; from < replies.length; from += REPLIES_PER_ENTRY) {
-      const json = replies.slice(from, from + REPLIES_PER_ENTRY).map((reply) => JSON.stringify({ ...reply, attempt }));
+      const json = replies.slice(from, from + REPLIES_PER_ENTRY).map((reply) => replyJson(reply, attempt));
       if (json.length === 1) commands.push(['XADD', key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', json[0] as string]);
       else commands.push(['XADD', key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'replies', `[${json.join(',')}]`]);
     }
@@ -258,6 +258,13 @@ export class RunningCall {
     }
     if (acknowledge && this.redis.isCluster) await this.acknowledge();
   }
+}
+
+/** `reply`'s JSON with its attempt; a chunk's and an end's written directly, the most frequent. */
+function replyJson(reply: NumberedReply, attempt: number): string {
+  if (reply.kind === 'chunk') return `{"kind":"chunk","attempt":${attempt},"seq":${reply.seq},"text":${JSON.stringify(reply.text)}}`;
+  if (reply.kind === 'end') return `{"kind":"end","attempt":${attempt},"seq":${reply.seq}}`;
+  return JSON.stringify({ ...reply, attempt });
 }
 
 /** The reply of a pipeline's `index`th command; throws the command's error. */
