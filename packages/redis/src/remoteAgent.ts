@@ -208,7 +208,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
     const readReply = async (lastId: string): Promise<unknown> => {
       reading = true;
       try {
-        return await reader.call('XREAD', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, lastId);
+        return await reader.call('xread', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, lastId);
       } finally {
         reading = false;
       }
@@ -233,7 +233,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
           const leased = reader.set(keys.lease, '1', 'PX', config.leaseMs);
           const call$ = reader.xadd(callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call);
           call$.then((id) => added(id ?? undefined), () => added(undefined));
-          const firstRead = reader.call('XREAD', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, '0');
+          const firstRead = reader.call('xread', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, '0');
           // Reading until the read itself is answered, even when the lease or the call failed before.
           firstRead.then(
             () => (reading = false),

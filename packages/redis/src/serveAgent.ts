@@ -228,7 +228,7 @@ class Worker implements ServedAgent {
       }
       let raw: unknown;
       try {
-        raw = await this.reader.readBlocking('XREADGROUP', 'GROUP', WORKER_GROUP, this.consumer, 'COUNT', free, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.keys.calls, '>');
+        raw = await this.reader.readBlocking('xreadgroup', 'GROUP', WORKER_GROUP, this.consumer, 'COUNT', free, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.keys.calls, '>');
       } catch (error) {
         if (this.stopping) return;
         if (error instanceof Error && error.message.includes('NOGROUP')) await this.ensureGroup();

@@ -41,7 +41,8 @@ export type StartMode = 'first' | 'checked';
  */
 export class RunningCall {
   private readonly keys: CallKeys;
-  private readonly token = crypto.randomUUID();
+  /** This start's token in the attempts list, made when first needed. */
+  private madeToken: string | undefined;
   /** This start's attempt; 0 until known. */
   private attempt = 0;
   /** Whether this start's token is in the attempts list (or on its way there in a sent pipeline). */
@@ -72,6 +73,11 @@ export class RunningCall {
   ) {
     this.keys = callKeys(config.prefix, entry.callId);
     this.readAt = config.scheduler.now();
+  }
+
+  private get token(): string {
+    this.madeToken ??= crypto.randomUUID();
+    return this.madeToken;
   }
 
   /**
@@ -215,7 +221,7 @@ export class RunningCall {
       // A call acknowledged in this very pipeline is never claimed: its start need not be stored.
       else if (!acknowledge || this.redis.isCluster) {
         this.counted = true;
-        commands.push(['RPUSH', this.keys.attempts, this.token], ['PEXPIRE', this.keys.attempts, this.config.replyTtlMs]);
+        commands.push(['rpush', this.keys.attempts, this.token], ['pexpire', this.keys.attempts, this.config.replyTtlMs]);
       }
     }
     if (this.counting !== undefined) {
@@ -229,17 +235,17 @@ export class RunningCall {
     const replies = batch.length > 1 && batch[0]?.kind === 'started' ? batch.slice(1) : batch;
     for (let from = 0; from < replies.length; from += REPLIES_PER_ENTRY) {
       const json = replies.slice(from, from + REPLIES_PER_ENTRY).map((reply) => replyJson(reply, attempt));
-      if (json.length === 1) commands.push(['XADD', key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', json[0] as string]);
-      else commands.push(['XADD', key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'replies', `[${json.join(',')}]`]);
+      if (json.length === 1) commands.push(['xadd', key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', json[0] as string]);
+      else commands.push(['xadd', key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'replies', `[${json.join(',')}]`]);
     }
-    commands.push(['PEXPIRE', key, this.config.replyTtlMs]);
+    commands.push(['pexpire', key, this.config.replyTtlMs]);
     // The acknowledgement goes in the same batch, but not on a cluster client (a batch there must not
     // cross slots); so does the deletion of a batch of answered entries, this one's included.
     let deleted: readonly string[] = [];
     if (acknowledge && !this.redis.isCluster) {
-      commands.push(['XACK', this.callsKey, WORKER_GROUP, this.entryId]);
+      commands.push(['xack', this.callsKey, WORKER_GROUP, this.entryId]);
       deleted = this.deletions.add(this.entryId);
-      if (deleted.length > 0) commands.push(['XDEL', this.callsKey, ...deleted]);
+      if (deleted.length > 0) commands.push(['xdel', this.callsKey, ...deleted]);
     }
     try {
       if (first && acknowledge && this.reader.open) {
