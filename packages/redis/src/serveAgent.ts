@@ -186,7 +186,7 @@ class Worker implements ServedAgent {
     for (const call of this.calls.values()) call.abort();
     this.calls.clear();
     this.busy.clear();
-    return Promise.resolve(this.finish());
+    return this.finish();
   }
 
   private stop(): void {
@@ -195,9 +195,11 @@ class Worker implements ServedAgent {
     this.slotFreed?.();
   }
 
-  private finish(): void {
+  /** Stops the ticks and deletes the answered entries still in the call stream (a failure leaves them to the stream's trimming). */
+  private finish(): Promise<void> {
     this.ticks.unsubscribe();
-    this.deleteAnswered().catch(() => undefined);
+    // Not while the connection is down: closing would wait for it.
+    return this.redis.status === 'ready' ? this.deleteAnswered().catch(() => undefined) : Promise.resolve();
   }
 
   /** Deletes the answered call entries still in the call stream (see {@link EntryDeletions}). */
