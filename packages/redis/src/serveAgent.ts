@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { type Agent, type ChatOptions, ConfigError, configRules, delayTimer, parseConfig, type RunContext, stream } from '@rxagents/core';
+import { type Agent, ConfigError, configRules, delayTimer, parseConfig, stream } from '@rxagents/core';
 import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler, interval, lastValueFrom, type Subscription } from 'rxjs';
 import { z } from 'zod';
@@ -8,6 +8,7 @@ import { agentKeys, WORKER_GROUP } from './internal/keys';
 import { RedisClock } from './internal/RedisClock';
 import { RunningCall } from './internal/RunningCall';
 import { WorkerReader } from './internal/WorkerReader';
+import { withRun } from './internal/withRun';
 import { EntryDeletions } from './internal/EntryDeletions';
 import { AutoClaimSchema, fieldOf, parseCall, streamEntries } from './internal/protocol';
 
@@ -101,7 +102,7 @@ export interface ServedAgent {
  * `maxAttempts`. An entry that is not valid JSON or fails the call schema goes to the dead-letter stream
  * `<prefix>:agent:{<id>}:dead` with the reason and is never run.
  *
- * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}) for writes; one duplicate of it does the blocking reads.
+ * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}) for writes; one duplicate of it does the blocking reads and carries the replies of calls answered at once.
  * @param agent - The agent to serve; callers address it by `agent.id`, which must not contain `{` or `}` (it becomes the hash tag of the agent's keys; a `ConfigError` naming `agent.id` otherwise).
  * @param options - See {@link ServeAgentOptions}.
  *
@@ -134,7 +135,7 @@ class Worker implements ServedAgent {
   readonly consumer: string;
   private readonly keys;
   private readonly reader: WorkerReader;
-  private readonly deletions = new EntryDeletions();
+  private readonly deletions: EntryDeletions;
   private readonly calls = new Map<string, RunningCall>();
   /** The calls whose agent runs: what `concurrency` bounds (a call whose agent is done may still be writing its last reply). */
   private readonly busy = new Set<RunningCall>();
@@ -157,6 +158,7 @@ class Worker implements ServedAgent {
     this.keys = agentKeys(config.prefix, agent.id);
     this.onError = config.onError ?? warn;
     this.reader = new WorkerReader(redis);
+    this.deletions = new EntryDeletions(redis, this.keys.calls);
     this.clock = new RedisClock(redis, config.scheduler);
     this.ticks = interval(config.leaseCheckMs, config.scheduler).subscribe(() => {
       // A tick slower than leaseCheckMs (Redis is slow or away) is not overlapped by the next one.
@@ -199,19 +201,7 @@ class Worker implements ServedAgent {
   private finish(): Promise<void> {
     this.ticks.unsubscribe();
     // Not while the connection is down: closing would wait for it.
-    return this.redis.status === 'ready' ? this.deleteAnswered().catch(() => undefined) : Promise.resolve();
-  }
-
-  /** Deletes the answered call entries still in the call stream (see {@link EntryDeletions}). */
-  private async deleteAnswered(): Promise<void> {
-    const ids = this.deletions.take();
-    if (ids.length === 0) return;
-    try {
-      await this.redis.call('XDEL', this.keys.calls, ...ids);
-    } catch (error) {
-      this.deletions.restore(ids);
-      throw error;
-    }
+    return this.redis.status === 'ready' ? this.deletions.deleteWaiting().catch(() => undefined) : Promise.resolve();
   }
 
   private report(error: unknown): void {
@@ -323,7 +313,7 @@ class Worker implements ServedAgent {
   private async tick(): Promise<void> {
     if (this.stopping) return;
     const calls = [...this.calls.values()];
-    const [verdicts] = await Promise.all([Promise.all(calls.map((call) => call.check())), this.clock.measure(), this.deleteAnswered()]);
+    const [verdicts] = await Promise.all([Promise.all(calls.map((call) => call.check())), this.clock.measure(), this.deletions.deleteWaiting()]);
     const kept = calls.filter((_, index) => verdicts[index] === 'keep');
     if (kept.length > 0) await this.redis.call('XCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, 0, ...kept.map((call) => call.entryId), 'JUSTID');
     const now = this.config.scheduler.now();
@@ -337,31 +327,6 @@ class Worker implements ServedAgent {
     this.claimCursor = cursor;
     for (const [entryId, fields] of entries) if (!this.stopping && !this.calls.has(entryId)) this.start(entryId, fields, false);
   }
-}
-
-/**
- * The agent with `ChatOptions.run` set to the caller's run context (or removed when the caller had none).
- * The call itself is not traced here: the caller's run already has its node.
- */
-function withRun(agent: Agent, run: RunContext | undefined): Agent {
-  return {
-    id: agent.id,
-    // The options as they are when there is no run to set (`stream` was given none, so they carry none):
-    // copying them would read their `signal`, which creates the call's AbortController.
-    chat: (input, options) => agent.chat(input, run === undefined ? options : withSignalOf(options, run)),
-  };
-}
-
-/** `options` with `run` in place of its own, its `signal` read only when the agent reads it. */
-function withSignalOf(options: ChatOptions, run: RunContext): ChatOptions {
-  return {
-    get signal() {
-      return options.signal;
-    },
-    ...(options.context === undefined ? {} : { context: options.context }),
-    ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
-    run,
-  };
 }
 
 /** A Redis failure the worker survives: a warning, not a crash. */

@@ -1,3 +1,5 @@
+import type { RedisClient } from '../types/RedisClient';
+
 /** How many answered call entries one `XDEL` deletes at most, when calls come faster than the worker's ticks. */
 const DELETIONS_PER_BATCH = 16;
 
@@ -10,6 +12,11 @@ const DELETIONS_PER_BATCH = 16;
 export class EntryDeletions {
   private ids: string[] = [];
 
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly callsKey: string,
+  ) {}
+
   /** Adds `entryId`; returns the ids to delete now (a full batch, this one included), or none. */
   add(entryId: string): readonly string[] {
     this.ids.push(entryId);
@@ -17,7 +24,7 @@ export class EntryDeletions {
   }
 
   /** Takes every id waiting. */
-  take(): readonly string[] {
+  private take(): readonly string[] {
     const ids = this.ids;
     this.ids = [];
     return ids;
@@ -26,5 +33,17 @@ export class EntryDeletions {
   /** Puts back `ids` whose deletion failed, to be deleted with the next batch. */
   restore(ids: readonly string[]): void {
     this.ids.push(...ids);
+  }
+
+  /** Deletes every id waiting, in one `XDEL` on the worker's client; on failure they wait for the next batch. */
+  async deleteWaiting(): Promise<void> {
+    const ids = this.take();
+    if (ids.length === 0) return;
+    try {
+      await this.redis.call('xdel', this.callsKey, ...ids);
+    } catch (error) {
+      this.restore(ids);
+      throw error;
+    }
   }
 }

@@ -186,7 +186,9 @@ export class RunningCall {
    * chunks, or the whole reply of a quick agent, including one that answers with a Promise) go out
    * together in one pipeline: stream entries of up to `REPLIES_PER_ENTRY` replies each (field `replies`;
    * field `reply` for a single one) and one PEXPIRE, so a caller blocked on the stream wakes once for a
-   * batch, not once per reply. After the `last` reply the same pipeline acknowledges the call.
+   * batch, not once per reply. After the `last` reply the same pipeline acknowledges the call; a call
+   * whose first batch is its last sends it on the worker's reading connection when that is free (see
+   * {@link WorkerReader}), with the worker's next read.
    */
   private write(reply: Reply, last = false): Promise<void> {
     this.pending.push({ ...reply, seq: this.written++ } as NumberedReply);
@@ -249,7 +251,7 @@ export class RunningCall {
     }
     try {
       if (first && acknowledge && this.reader.open) {
-        // The whole reply in one pipeline: it may go out with the worker's next read, in the same socket
+        // The whole reply at once: it may go out with the worker's next read, in the same socket
         // write (no other write of this call can be in flight to be overtaken).
         await this.reader.write(commands);
       } else {
