@@ -7,6 +7,7 @@ import { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
 import { closeClient } from './internal/closeClient';
 import { CommandBatch } from './internal/CommandBatch';
 import { hashTagId } from './internal/hashTagId';
+import { inOneWrite } from './internal/inOneWrite';
 import { LeaseRenewals } from './internal/LeaseRenewals';
 import { ReaderPool } from './internal/ReaderPool';
 import { agentKeys, callKeys } from './internal/keys';
@@ -208,7 +209,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
     const readReply = async (lastId: string): Promise<unknown> => {
       reading = true;
       try {
-        return await reader.call('XREAD', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, lastId);
+        return await reader.call('xread', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, lastId);
       } finally {
         reading = false;
       }
@@ -224,18 +225,24 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
         added(String(await commands.send('XADD', callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call)));
         raw = await readReply('0');
       } else {
-        // One write on the reader's connection, in this order: the keys of the call it served before, the
-        // lease (stored before any worker can read the call), the call, and the first blocking read.
-        const pipeline = reader.pipeline();
-        if (cleanup.length > 0) pipeline.del(...cleanup);
-        pipeline.set(keys.lease, '1', 'PX', config.leaseMs);
-        pipeline.xadd(callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call, (error, id) => added(error ? undefined : (id ?? undefined)));
-        pipeline.call('XREAD', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, '0');
+        // One socket write on the reader's connection, in this order: the keys of ended calls it is to
+        // delete, the lease (stored before any worker can read the call), the call, and the first
+        // blocking read. Each command settles on its own: the read, while it waits, holds only itself.
         reading = true;
-        const results = await pipeline.exec().finally(() => (reading = false));
-        // The clean-up's failure is not this call's.
-        for (const [error] of (results ?? []).slice(cleanup.length > 0 ? 1 : 0)) if (error !== null) throw error;
-        raw = results?.at(-1)?.[1] ?? null;
+        const [, first] = await inOneWrite(reader, () => {
+          if (cleanup.length > 0) reader.del(...cleanup).catch(() => undefined); // The clean-up's failure is not this call's.
+          const leased = reader.set(keys.lease, '1', 'PX', config.leaseMs);
+          const call$ = reader.xadd(callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call);
+          call$.then((id) => added(id ?? undefined), () => added(undefined));
+          const firstRead = reader.call('xread', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, '0');
+          // Reading until the read itself is answered, even when the lease or the call failed before.
+          firstRead.then(
+            () => (reading = false),
+            () => (reading = false),
+          );
+          return Promise.all([leased, firstRead, call$]);
+        });
+        raw = first;
       }
       let lastId = '0';
       while (!closed) {

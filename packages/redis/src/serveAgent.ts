@@ -1,8 +1,6 @@
 import { hostname } from 'node:os';
-import { type Agent, ConfigError, configRules, delayTimer, parseConfig, type RunContext, stream } from '@rxagents/core';
-import { closeClient } from './internal/closeClient';
+import { type Agent, ConfigError, configRules, delayTimer, parseConfig, stream } from '@rxagents/core';
 import { processWarning } from './internal/processWarning';
-import { duplicateClient } from './internal/duplicateClient';
 import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler, interval, lastValueFrom, type Subscription } from 'rxjs';
 import { z } from 'zod';
@@ -10,7 +8,10 @@ import { hashTagId } from './internal/hashTagId';
 import { agentKeys, WORKER_GROUP } from './internal/keys';
 import { RedisClock } from './internal/RedisClock';
 import { RunningCall } from './internal/RunningCall';
-import { AutoClaimSchema, CallEntrySchema, fieldOf, parseField, streamEntries } from './internal/protocol';
+import { WorkerReader } from './internal/WorkerReader';
+import { withRun } from './internal/withRun';
+import { EntryDeletions } from './internal/EntryDeletions';
+import { AutoClaimSchema, fieldOf, parseCall, streamEntries } from './internal/protocol';
 
 /** How long one blocking read of the call stream waits before it asks again, in ms. */
 const READ_BLOCK_MS = 2_000;
@@ -102,7 +103,7 @@ export interface ServedAgent {
  * `maxAttempts`. An entry that is not valid JSON or fails the call schema goes to the dead-letter stream
  * `<prefix>:agent:{<id>}:dead` with the reason and is never run.
  *
- * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}) for writes; one duplicate of it does the blocking reads.
+ * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}) for writes; one duplicate of it does the blocking reads and carries the replies of calls answered at once.
  * @param agent - The agent to serve; callers address it by `agent.id`, which must not contain `{` or `}` (it becomes the hash tag of the agent's keys; a `ConfigError` naming `agent.id` otherwise).
  * @param options - See {@link ServeAgentOptions}.
  *
@@ -134,7 +135,8 @@ type Config = z.output<typeof ServeAgentOptionsSchema>;
 class Worker implements ServedAgent {
   readonly consumer: string;
   private readonly keys;
-  private readonly reader: RedisClient;
+  private readonly reader: WorkerReader;
+  private readonly deletions: EntryDeletions;
   private readonly calls = new Map<string, RunningCall>();
   /** The calls whose agent runs: what `concurrency` bounds (a call whose agent is done may still be writing its last reply). */
   private readonly busy = new Set<RunningCall>();
@@ -156,7 +158,8 @@ class Worker implements ServedAgent {
     this.consumer = config.consumer ?? `${hostname()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
     this.keys = agentKeys(config.prefix, agent.id);
     this.onError = config.onError ?? processWarning('RXAGENTS_REDIS_WORKER');
-    this.reader = duplicateClient(redis);
+    this.reader = new WorkerReader(redis);
+    this.deletions = new EntryDeletions(redis, this.keys.calls);
     this.clock = new RedisClock(redis, config.scheduler);
     this.ticks = interval(config.leaseCheckMs, config.scheduler).subscribe(() => {
       // A tick slower than leaseCheckMs (Redis is slow or away) is not overlapped by the next one.
@@ -186,17 +189,20 @@ class Worker implements ServedAgent {
     for (const call of this.calls.values()) call.abort();
     this.calls.clear();
     this.busy.clear();
-    return Promise.resolve(this.finish());
+    return this.finish();
   }
 
   private stop(): void {
     this.stopping = true;
-    closeClient(this.reader);
+    this.reader.close();
     this.slotFreed?.();
   }
 
-  private finish(): void {
+  /** Stops the ticks and deletes the answered entries still in the call stream (a failure leaves them to the stream's trimming). */
+  private finish(): Promise<void> {
     this.ticks.unsubscribe();
+    // Not while the connection is down: closing would wait for it.
+    return this.redis.status === 'ready' ? this.deletions.deleteWaiting().catch(() => undefined) : Promise.resolve();
   }
 
   private report(error: unknown): void {
@@ -215,7 +221,7 @@ class Worker implements ServedAgent {
       }
       let raw: unknown;
       try {
-        raw = await this.reader.call('XREADGROUP', 'GROUP', WORKER_GROUP, this.consumer, 'COUNT', free, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.keys.calls, '>');
+        raw = await this.reader.readBlocking('xreadgroup', 'GROUP', WORKER_GROUP, this.consumer, 'COUNT', free, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.keys.calls, '>');
       } catch (error) {
         if (this.stopping) return;
         if (error instanceof Error && error.message.includes('NOGROUP')) await this.ensureGroup();
@@ -245,13 +251,13 @@ class Worker implements ServedAgent {
 
   /** Runs one entry (a first delivery or a claimed one); invalid entries go to the dead-letter stream. */
   private start(entryId: string, fields: readonly string[] | null, firstDelivery: boolean): void {
-    const parsed = parseField(CallEntrySchema, fieldOf(fields, 'call'), 'call');
+    const parsed = parseCall(fieldOf(fields, 'call'));
     const reason = !parsed.ok ? parsed.reason : parsed.value.agentId !== this.agent.id ? `the call is for agent "${parsed.value.agentId}"` : undefined;
     if (!parsed.ok || reason !== undefined) {
       this.deadLetter(entryId, fields, reason ?? 'invalid').catch((error: unknown) => this.report(error));
       return;
     }
-    const call = new RunningCall(this.redis, entryId, parsed.value, this.consumer, this.config);
+    const call = new RunningCall(this.redis, entryId, parsed.value, this.consumer, this.config, this.reader, this.deletions);
     this.calls.set(entryId, call);
     this.busy.add(call);
     call
@@ -308,7 +314,7 @@ class Worker implements ServedAgent {
   private async tick(): Promise<void> {
     if (this.stopping) return;
     const calls = [...this.calls.values()];
-    const [verdicts] = await Promise.all([Promise.all(calls.map((call) => call.check())), this.clock.measure()]);
+    const [verdicts] = await Promise.all([Promise.all(calls.map((call) => call.check())), this.clock.measure(), this.deletions.deleteWaiting()]);
     const kept = calls.filter((_, index) => verdicts[index] === 'keep');
     if (kept.length > 0) await this.redis.call('XCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, 0, ...kept.map((call) => call.entryId), 'JUSTID');
     const now = this.config.scheduler.now();
@@ -324,13 +330,3 @@ class Worker implements ServedAgent {
   }
 }
 
-/**
- * The agent with `ChatOptions.run` set to the caller's run context (or removed when the caller had none).
- * The call itself is not traced here: the caller's run already has its node.
- */
-function withRun(agent: Agent, run: RunContext | undefined): Agent {
-  return {
-    id: agent.id,
-    chat: (input, { run: _local, ...options }) => agent.chat(input, run === undefined ? options : { ...options, run }),
-  };
-}

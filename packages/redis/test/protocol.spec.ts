@@ -1,7 +1,7 @@
-import { parseReplies, parseReply, streamEntries } from '../src/internal/protocol';
+import { CallEntrySchema, parseCall, parseField, parseReplies, parseReply, ReplyEntrySchema, streamEntries } from '../src/internal/protocol';
 
 describe('the reply protocol checks', () => {
-  it('accepts a chunk on the direct path and what the schema accepts otherwise', () => {
+  it('accepts a chunk and an end', () => {
     expect(parseReply('{"kind":"chunk","attempt":1,"seq":0,"text":"Hi"}')).toEqual({ ok: true, value: { kind: 'chunk', attempt: 1, seq: 0, text: 'Hi' } });
     expect(parseReply('{"kind":"end","attempt":2,"seq":7}')).toEqual({ ok: true, value: { kind: 'end', attempt: 2, seq: 7 } });
   });
@@ -40,5 +40,76 @@ describe('the reply protocol checks', () => {
     expect(bad.ok ? '' : bad.reason).toMatch(/field "replies" item 1 fails the schema.*seq/s);
     for (const raw of ['[]', '{"kind":"end"}', '[{']) expect(parseReplies(['replies', raw]).ok).toBe(false);
     expect(parseReplies(null)).toEqual({ ok: false, reason: 'missing field "reply"' });
+  });
+});
+
+describe('the call entry check', () => {
+  const callId = '2f1d3c4b-5a69-4788-9a0b-1c2d3e4f5a6b';
+  const valid = { v: 1, callId, agentId: 'echo', input: 'hi', maxAttempts: 3, leaseMs: 10_000 };
+  const candidates: unknown[] = [
+    valid,
+    { ...valid, leaseMs: undefined },
+    { ...valid, run: { runId: 'r', callId: 'c', parentCallId: null } },
+    { ...valid, run: { runId: 'r', callId: 'c', parentCallId: 'p' } },
+    { ...valid, context: [{ role: 'user', content: 'earlier' }] },
+    { ...valid, metadata: { task: 't-7', nested: { list: [1, 'two', null, true] } } },
+    { ...valid, metadata: {} },
+    { ...valid, metadata: [] },
+    { ...valid, metadata: 'task' },
+    { ...valid, metadata: null },
+    { ...valid, extra: 1 },
+    { ...valid, run: { runId: 'r', callId: 'c', parentCallId: null, extra: 1 } },
+    { ...valid, run: { runId: '', callId: 'c', parentCallId: null } },
+    { ...valid, context: [{ role: 'robot', content: 'x' }] },
+    { ...valid, callId: 'not-a-uuid' },
+    { ...valid, v: 2 },
+    { ...valid, agentId: '' },
+    { ...valid, input: 3 },
+    { ...valid, maxAttempts: 0 },
+    { ...valid, maxAttempts: 1.5 },
+    { ...valid, leaseMs: 0 },
+    { ...valid, maxAttempts: undefined },
+    [valid],
+    'call',
+    null,
+  ];
+
+  it('accepts exactly what the call schema accepts, with the same value, and refuses with the same reason', () => {
+    let accepted = 0;
+    for (const candidate of candidates) {
+      const raw = JSON.stringify(candidate);
+      const byCheck = parseCall(raw);
+      const bySchema = parseField(CallEntrySchema, raw, 'call');
+      expect(byCheck).toEqual(bySchema);
+      if (byCheck.ok) accepted += 1;
+    }
+    expect(accepted).toBe(7);
+    expect(parseCall('{not json')).toEqual(parseField(CallEntrySchema, '{not json', 'call'));
+    expect(parseCall(undefined)).toEqual({ ok: false, reason: 'missing field "call"' });
+  });
+});
+
+describe('the reply check', () => {
+  const candidates: unknown[] = [
+    { kind: 'started', attempt: 2, seq: 0, worker: 'w' },
+    { kind: 'started', attempt: 2, seq: 0 },
+    { kind: 'chunk', attempt: 1, seq: 1, text: '' },
+    { kind: 'chunk', attempt: 1, seq: -1, text: 'x' },
+    { kind: 'end', attempt: 1, seq: 2 },
+    { kind: 'end', attempt: 1, seq: 2, text: 'x' },
+    { kind: 'end', attempt: 0.5, seq: 2 },
+    { kind: 'error', attempt: 1, seq: 3, error: { name: 'Error', message: 'boom' }, exhausted: false },
+    { kind: 'error', attempt: 1, seq: 3, error: { name: 'Error', message: 'boom' } },
+    { kind: 'done', attempt: 1, seq: 3 },
+    [],
+  ];
+
+  it('accepts exactly what the reply schema accepts, with the same value', () => {
+    for (const candidate of candidates) {
+      const byCheck = parseReply(JSON.stringify(candidate));
+      const bySchema = ReplyEntrySchema.safeParse(candidate);
+      expect(byCheck.ok).toBe(bySchema.success);
+      if (byCheck.ok && bySchema.success) expect(byCheck.value).toEqual(bySchema.data);
+    }
   });
 });

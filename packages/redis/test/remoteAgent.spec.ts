@@ -32,6 +32,19 @@ describeRedis(
       expect(await invoke(remoteAgent(server().client(), 'burst', { prefix: served.prefix }), 'go')).toBe(words.join(''));
     });
 
+    it('leaves no key of ended calls and no answered entry behind once the worker drained and the caller is idle', async () => {
+      const redis = server().client();
+      const worker = serve(server().client(), defineAgent('quick', async (input) => `re ${input}`));
+      const remote = remoteAgent(server().client(), 'quick', { prefix: served.prefix });
+      const replies: string[] = [];
+      for (let i = 0; i < 40; i += 1) replies.push(await invoke(remote, String(i)));
+      expect(replies.at(-1)).toBe('re 39');
+      await worker.drain();
+      expect(await redis.xlen(`${served.prefix}:agent:{quick}:calls`)).toBe(0);
+      expect((await redis.xpending(`${served.prefix}:agent:{quick}:calls`, 'workers'))[0]).toBe(0);
+      await waitUntil('the caller deleted the keys of its ended calls', async () => (await redis.scan('0', 'MATCH', `${served.prefix}:call:*`, 'COUNT', 10_000))[1].length === 0);
+    });
+
     it('passes input, context and metadata to the remote agent', async () => {
       const echo = defineAgent('echo', async (input, { context = [], metadata = {} }) => `${input}|${context.map((m) => m.content).join(',')}|${String(metadata['task'])}`);
       serve(server().client(), echo);

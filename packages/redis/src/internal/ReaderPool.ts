@@ -7,20 +7,26 @@ import { duplicateClient } from './duplicateClient';
 const MAX_IDLE_READERS = 16;
 /** How long idle connections stay open after the last call ended, in ms. */
 const READER_IDLE_MS = 250;
+/** How many ended calls' keys one `DEL` deletes. */
+const CALLS_PER_CLEANUP = 16;
 
-/** An idle reply-reading connection and the keys of the call it served, still to be deleted. */
-interface IdleReader {
+/** A reply-reading connection, and the keys of ended calls its first pipeline is to delete. */
+interface AcquiredReader {
   readonly reader: RedisClient;
   readonly cleanup: readonly string[];
 }
 
 /**
  * The blocking-read connections of one remote agent, reused by its calls and closed when idle. A call
- * that ended hands its keys back with its connection: the next call on it deletes them in its first
- * pipeline, or the pool does when it closes the connection.
+ * that ended hands its keys back with its connection; once {@link CALLS_PER_CLEANUP} calls did, the
+ * next call deletes all their keys in its first pipeline (one `DEL` for many calls), or the pool does
+ * when it closes its connections.
  */
 export class ReaderPool {
-  private readonly idle: IdleReader[] = [];
+  private readonly idle: RedisClient[] = [];
+  /** The keys of ended calls, still to delete, and how many calls they belong to. */
+  private ended: string[] = [];
+  private endedCalls = 0;
   private closing: Subscription | undefined;
   private lastReleaseAt = 0;
 
@@ -30,13 +36,14 @@ export class ReaderPool {
     private readonly onIdle: () => void,
   ) {}
 
-  acquire(): IdleReader {
+  acquire(): AcquiredReader {
+    const cleanup = this.endedCalls >= CALLS_PER_CLEANUP ? this.takeEnded() : [];
     const idle = this.idle.pop();
-    if (idle !== undefined) return idle;
+    if (idle !== undefined) return { reader: idle, cleanup };
     const reader = duplicateClient(this.redis);
     // Its failures reach the call through the read that fails; ioredis would print them too without a listener.
     reader.on('error', () => undefined);
-    return { reader, cleanup: [] };
+    return { reader, cleanup };
   }
 
   /**
@@ -48,7 +55,11 @@ export class ReaderPool {
       closeClient(reader);
       return false;
     }
-    this.idle.push({ reader, cleanup });
+    this.idle.push(reader);
+    if (cleanup.length > 0) {
+      this.ended.push(...cleanup);
+      this.endedCalls += 1;
+    }
     this.lastReleaseAt = this.scheduler.now();
     // One timer for the pool, not one per call: when it fires while calls went on, it waits again.
     if (this.closing === undefined) this.closeWhenIdle(READER_IDLE_MS);
@@ -66,14 +77,24 @@ export class ReaderPool {
   }
 
   private closeIdle(): void {
-    for (const idle of this.idle.splice(0)) {
-      // A connection that dropped is closed at once: its DEL would wait for a reconnect that may never come.
-      if (idle.cleanup.length === 0 || idle.reader.status !== 'ready') closeClient(idle.reader);
+    // Without an idle connection (calls still run) the keys wait for the next call or closing.
+    const cleanup = this.idle.length > 0 ? this.takeEnded() : [];
+    // A connection that dropped is closed at once: its DEL would wait for a reconnect that may never come.
+    const deleter = cleanup.length === 0 ? undefined : this.idle.find((reader) => reader.status === 'ready');
+    for (const reader of this.idle.splice(0)) {
+      if (reader !== deleter) closeClient(reader);
       else
-        idle.reader
-          .del(...idle.cleanup)
+        reader
+          .del(...cleanup)
           .catch(() => undefined)
-          .finally(() => closeClient(idle.reader));
+          .finally(() => closeClient(reader));
     }
+  }
+
+  private takeEnded(): string[] {
+    const ended = this.ended;
+    this.ended = [];
+    this.endedCalls = 0;
+    return ended;
   }
 }

@@ -4,6 +4,8 @@ import type { RedisClient } from '../types/RedisClient';
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import { callKeys, type CallKeys, WORKER_GROUP } from './keys';
 import type { CallEntry, ReplyEntry } from './protocol';
+import type { RedisCommand, WorkerReader } from './WorkerReader';
+import type { EntryDeletions } from './EntryDeletions';
 
 interface RunningCallConfig {
   readonly prefix: string;
@@ -39,7 +41,8 @@ export type StartMode = 'first' | 'checked';
  */
 export class RunningCall {
   private readonly keys: CallKeys;
-  private readonly token = crypto.randomUUID();
+  /** This start's token in the attempts list, made when first needed. */
+  private madeToken: string | undefined;
   /** This start's attempt; 0 until known. */
   private attempt = 0;
   /** Whether this start's token is in the attempts list (or on its way there in a sent pipeline). */
@@ -56,6 +59,8 @@ export class RunningCall {
   private acknowledgeAfterFlush = false;
   /** The count of a first delivery that stalled before its first write (see `flush`). */
   private counting: Promise<unknown> | undefined;
+  /** Whether a pipeline of this call's replies went out already. */
+  private flushedBefore = false;
 
   constructor(
     private readonly redis: RedisClient,
@@ -63,9 +68,16 @@ export class RunningCall {
     private readonly entry: CallEntry,
     private readonly worker: string,
     private readonly config: RunningCallConfig,
+    private readonly reader: WorkerReader,
+    private readonly deletions: EntryDeletions,
   ) {
     this.keys = callKeys(config.prefix, entry.callId);
     this.readAt = config.scheduler.now();
+  }
+
+  private get token(): string {
+    this.madeToken ??= crypto.randomUUID();
+    return this.madeToken;
   }
 
   /**
@@ -171,17 +183,20 @@ export class RunningCall {
 
   /**
    * Adds `reply` to the reply stream. The entries written in one turn of the event loop (a burst of
-   * chunks, or `started`, a chunk and `end` of a quick agent) go out together in one pipeline: stream
-   * entries of up to `REPLIES_PER_ENTRY` replies each (field `replies`; field `reply` for a single one)
-   * and one PEXPIRE, so a caller blocked on the stream wakes once for a batch, not once per reply. After
-   * the `last` reply the same pipeline acknowledges the call.
+   * chunks, or the whole reply of a quick agent, including one that answers with a Promise) go out
+   * together in one pipeline: stream entries of up to `REPLIES_PER_ENTRY` replies each (field `replies`;
+   * field `reply` for a single one) and one PEXPIRE, so a caller blocked on the stream wakes once for a
+   * batch, not once per reply. After the `last` reply the same pipeline acknowledges the call; a call
+   * whose first batch is its last sends it on the worker's reading connection when that is free (see
+   * {@link WorkerReader}), with the worker's next read.
    */
   private write(reply: Reply, last = false): Promise<void> {
     this.pending.push({ ...reply, seq: this.written++ } as NumberedReply);
     if (last) this.acknowledgeAfterFlush = true;
     if (this.flushed === undefined) {
       this.flushed = new Promise<void>((resolve, reject) => {
-        queueMicrotask(() => {
+        // After the microtasks of this turn: an agent whose Promise or async iterable settles at once is done by then.
+        process.nextTick(() => {
           const batch = this.pending;
           const acknowledge = this.acknowledgeAfterFlush;
           this.pending = [];
@@ -198,7 +213,9 @@ export class RunningCall {
 
   private async flush(batch: readonly NumberedReply[], acknowledge: boolean): Promise<void> {
     const { reply: key } = this.keys;
-    const writes = this.redis.pipeline();
+    const commands: RedisCommand[] = [];
+    const first = !this.flushedBefore;
+    this.flushedBefore = true;
     if (!this.counted) {
       // A first delivery's first write. After a stall this long a claim may have started the call
       // elsewhere: count first (one round trip), so that these replies carry the right attempt.
@@ -206,7 +223,7 @@ export class RunningCall {
       // A call acknowledged in this very pipeline is never claimed: its start need not be stored.
       else if (!acknowledge || this.redis.isCluster) {
         this.counted = true;
-        writes.rpush(this.keys.attempts, this.token).pexpire(this.keys.attempts, this.config.replyTtlMs);
+        commands.push(['rpush', this.keys.attempts, this.token], ['pexpire', this.keys.attempts, this.config.replyTtlMs]);
       }
     }
     if (this.counting !== undefined) {
@@ -216,18 +233,46 @@ export class RunningCall {
       if (this.attempt > this.entry.maxAttempts) return this.abort(); // The next claim says so to the caller.
     }
     const attempt = this.attempt;
-    for (let from = 0; from < batch.length; from += REPLIES_PER_ENTRY) {
-      const replies = batch.slice(from, from + REPLIES_PER_ENTRY).map((reply) => JSON.stringify({ ...reply, attempt }));
-      if (replies.length === 1) writes.xadd(key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', replies[0] as string);
-      else writes.xadd(key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'replies', `[${replies.join(',')}]`);
+    // `started` says a new attempt began; the attempt's next reply in the same entry says it as well.
+    const replies = batch.length > 1 && batch[0]?.kind === 'started' ? batch.slice(1) : batch;
+    for (let from = 0; from < replies.length; from += REPLIES_PER_ENTRY) {
+      const json = replies.slice(from, from + REPLIES_PER_ENTRY).map((reply) => replyJson(reply, attempt));
+      if (json.length === 1) commands.push(['xadd', key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', json[0] as string]);
+      else commands.push(['xadd', key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'replies', `[${json.join(',')}]`]);
     }
-    writes.pexpire(key, this.config.replyTtlMs);
-    // The acknowledgement goes in the same batch, but not on a cluster client (a batch there must not cross slots).
-    if (acknowledge && !this.redis.isCluster) writes.call('XACK', this.callsKey, WORKER_GROUP, this.entryId).call('XDEL', this.callsKey, this.entryId);
-    const replies = await writes.exec();
-    for (const [error] of replies ?? []) if (error !== null) throw error;
+    commands.push(['pexpire', key, this.config.replyTtlMs]);
+    // The acknowledgement goes in the same batch, but not on a cluster client (a batch there must not
+    // cross slots); so does the deletion of a batch of answered entries, this one's included.
+    let deleted: readonly string[] = [];
+    if (acknowledge && !this.redis.isCluster) {
+      commands.push(['xack', this.callsKey, WORKER_GROUP, this.entryId]);
+      deleted = this.deletions.add(this.entryId);
+      if (deleted.length > 0) commands.push(['xdel', this.callsKey, ...deleted]);
+    }
+    try {
+      if (first && acknowledge && this.reader.open) {
+        // The whole reply at once: it may go out with the worker's next read, in the same socket
+        // write (no other write of this call can be in flight to be overtaken).
+        await this.reader.write(commands);
+      } else {
+        const pipeline = this.redis.pipeline();
+        for (const [command, ...args] of commands) pipeline.call(command, ...args);
+        const results = await pipeline.exec();
+        for (const [error] of results ?? []) if (error !== null) throw error;
+      }
+    } catch (error) {
+      this.deletions.restore(deleted);
+      throw error;
+    }
     if (acknowledge && this.redis.isCluster) await this.acknowledge();
   }
+}
+
+/** `reply`'s JSON with its attempt; a chunk's and an end's written directly, the most frequent. */
+function replyJson(reply: NumberedReply, attempt: number): string {
+  if (reply.kind === 'chunk') return `{"kind":"chunk","attempt":${attempt},"seq":${reply.seq},"text":${JSON.stringify(reply.text)}}`;
+  if (reply.kind === 'end') return `{"kind":"end","attempt":${attempt},"seq":${reply.seq}}`;
+  return JSON.stringify({ ...reply, attempt });
 }
 
 /** The reply of a pipeline's `index`th command; throws the command's error. */

@@ -90,10 +90,21 @@ function isStreamEntry(entry: unknown): boolean {
 }
 
 /**
- * The replies of a reply stream entry (its field `reply`, or its field `replies`), in order. A chunk, by
- * far the most frequent reply, is checked directly; every other reply (and a chunk that fails the direct
- * check) goes through {@link ReplyEntrySchema}.
+ * The replies that make up a quick call's answer (`started`, `chunk`, `end`), checked by the compiled
+ * form of their schemas (`z.compile`: the same checks, generated as plain code); any other reply, and
+ * one that fails there, goes through {@link ReplyEntrySchema}, which words the reason.
  */
+const QuickReplySchema = z.compile(z.discriminatedUnion('kind', [ReplyEntrySchema.options[0], ReplyEntrySchema.options[1], ReplyEntrySchema.options[3]]));
+
+/** Checks one parsed reply: the compiled quick path first, the full schema for anything else; the reason why not otherwise. */
+function checkReply(json: unknown): { ok: true; value: ReplyEntry } | { ok: false; reason: string } {
+  const quick = QuickReplySchema.safeParse(json);
+  if (quick.success) return { ok: true, value: quick.data };
+  const result = ReplyEntrySchema.safeParse(json);
+  return result.success ? { ok: true, value: result.data } : { ok: false, reason: z.prettifyError(result.error).replace(/\n/g, '; ') };
+}
+
+/** The replies of a reply stream entry (its field `reply`, or its field `replies`), in order. */
 export function parseReplies(fields: readonly string[] | null): { ok: true; value: readonly ReplyEntry[] } | { ok: false; reason: string } {
   const batch = fieldOf(fields, 'replies');
   if (batch === undefined) {
@@ -108,44 +119,50 @@ export function parseReplies(fields: readonly string[] | null): { ok: true; valu
   }
   if (!Array.isArray(json) || json.length === 0) return { ok: false, reason: 'field "replies" is not a non-empty array' };
   const replies: ReplyEntry[] = [];
-  for (const [index, item] of (json as unknown[]).entries()) {
-    if (isChunk(item)) {
-      replies.push(item);
-      continue;
-    }
-    const result = ReplyEntrySchema.safeParse(item);
-    if (!result.success) return { ok: false, reason: `field "replies" item ${index} fails the schema: ${z.prettifyError(result.error).replace(/\n/g, '; ')}` };
-    replies.push(result.data);
+  for (let index = 0; index < json.length; index += 1) {
+    const reply = checkReply(json[index]);
+    if (!reply.ok) return { ok: false, reason: `field "replies" item ${index} fails the schema: ${reply.reason}` };
+    replies.push(reply.value);
   }
   return { ok: true, value: replies };
 }
 
-/** Parses one reply's JSON (a stream entry's field `reply`), a chunk directly, anything else with the schema. */
+/** Parses one reply's JSON (a stream entry's field `reply`). */
 export function parseReply(raw: string | undefined): { ok: true; value: ReplyEntry } | { ok: false; reason: string } {
-  if (raw !== undefined && raw.startsWith('{"kind":"chunk"')) {
+  if (raw === undefined) return { ok: false, reason: 'missing field "reply"' };
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    return { ok: false, reason: `field "reply" is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const reply = checkReply(json);
+  return reply.ok ? reply : { ok: false, reason: `field "reply" fails the schema: ${reply.reason}` };
+}
+
+/**
+ * The call schema's checks in compiled form (`z.compile`), with `metadata` checked as a record only: its
+ * values' JSON schema is recursive, which the compiler leaves to the runtime parser.
+ */
+const CompiledCallSchema = z.compile(CallEntrySchema.extend({ metadata: z.record(z.string(), z.unknown()).optional() }));
+const MetadataSchema = CallEntrySchema.shape.metadata;
+
+/**
+ * Parses a call entry's field `call`: the compiled checks, then `metadata`'s values with their own
+ * schema; a call failing either goes through {@link CallEntrySchema} as a whole, which words the reason.
+ */
+export function parseCall(raw: string | undefined): { ok: true; value: CallEntry } | { ok: false; reason: string } {
+  if (raw !== undefined) {
     let json: unknown;
     try {
       json = JSON.parse(raw);
     } catch {
       json = undefined;
     }
-    if (isChunk(json)) return { ok: true, value: json };
+    const call = CompiledCallSchema.safeParse(json);
+    if (call.success && (call.data.metadata === undefined || MetadataSchema.safeParse(call.data.metadata).success)) return { ok: true, value: call.data as CallEntry };
   }
-  return parseField(ReplyEntrySchema, raw, 'reply');
-}
-
-function isChunk(json: unknown): json is Extract<ReplyEntry, { kind: 'chunk' }> {
-  if (typeof json !== 'object' || json === null) return false;
-  const { kind, attempt, seq, text, ...rest } = json as Record<string, unknown>;
-  return (
-    kind === 'chunk' &&
-    Number.isInteger(attempt) &&
-    (attempt as number) > 0 &&
-    Number.isInteger(seq) &&
-    (seq as number) >= 0 &&
-    typeof text === 'string' &&
-    Object.keys(rest).length === 0
-  );
+  return parseField(CallEntrySchema, raw, 'call');
 }
 
 /** An XAUTOCLAIM reply: `[nextStart, entries, deletedIds]`. */
