@@ -66,13 +66,15 @@ async function main(): Promise<void> {
   if (child !== undefined) return runChild(child, json);
   const wanted = args.filter((arg) => !arg.startsWith('--'));
   const suites = await loadSuites();
-  const unknown = wanted.filter((name) => !suites.some((suite) => suite.name === name));
+  // A name selects its suite and the suites named after it (`redis` runs `redis` and `redis-choreography`).
+  const selects = (name: string, suite: BenchSuite): boolean => suite.name === name || suite.name.startsWith(`${name}-`);
+  const unknown = wanted.filter((name) => !suites.some((suite) => selects(name, suite)));
   if (unknown.length > 0) {
     console.error(`Unknown suite: ${unknown.join(', ')}. Suites: ${suites.map((suite) => suite.name).join(', ')}`);
     process.exitCode = 2;
     return;
   }
-  const selected = wanted.length === 0 ? suites : suites.filter((suite) => wanted.includes(suite.name));
+  const selected = wanted.length === 0 ? suites : suites.filter((suite) => wanted.some((name) => selects(name, suite)));
   // The packages are measured as users get them: built, from dist/ (`pnpm bench` builds first; bench/tsconfig.json has no source paths).
   const patternsEntry = import.meta.resolve('@rxagents/patterns');
   if (!patternsEntry.includes('/dist/')) {
