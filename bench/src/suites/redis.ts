@@ -138,15 +138,14 @@ export const suite: BenchSuite = {
       const handReader = client();
       const stopEcho = startEchoLoop(server.port, 'hand:requests', 'hand:replies');
 
-      // Warm-up (JIT, connections, consumer groups), then alternating rounds so both see the same load.
-      for (let i = 0; i < 200; i += 1) await invoke(remoteEcho, 'ping');
+      // Warm-up (JIT, connections, consumer groups): one round of each side. Then alternating rounds, so both
+      // see the same load, with no forced garbage collection between them (see docs/performance.md).
+      await remoteCalls(remoteEcho);
       await handRoundTrips(caller, handReader, 'hand:requests', 'hand:replies');
       const hand: number[] = [];
       const remote: number[] = [];
       for (let round = 0; round < ROUNDS; round += 1) {
-        global.gc?.();
         hand.push(await handRoundTrips(caller, handReader, 'hand:requests', 'hand:replies'));
-        global.gc?.();
         remote.push(await remoteCalls(remoteEcho));
       }
       stopEcho();
@@ -161,9 +160,7 @@ export const suite: BenchSuite = {
       const handStream: number[] = [];
       const remoteStream: number[] = [];
       for (let round = 0; round < ROUNDS; round += 1) {
-        global.gc?.();
         handStream.push(await handDeltas(caller, handReader, 'hand:deltas'));
-        global.gc?.();
         remoteStream.push(await remoteDeltas(remoteTeller));
       }
       const handRate = DELTAS / median(handStream);
@@ -175,14 +172,12 @@ export const suite: BenchSuite = {
       const stopAgent = await startPeer(server.port, 'agent');
       const stopHand = await startPeer(server.port, 'hand');
       const remoteEchoX = remoteAgent(caller, 'echo', { prefix: 'bench-x' });
-      for (let i = 0; i < 200; i += 1) await invoke(remoteEchoX, 'ping');
+      await remoteCalls(remoteEchoX);
       await handRoundTrips(caller, handReader, 'handx:requests', 'handx:replies');
       const handX: number[] = [];
       const remoteX: number[] = [];
       for (let round = 0; round < ROUNDS; round += 1) {
-        global.gc?.();
         handX.push(await handRoundTrips(caller, handReader, 'handx:requests', 'handx:replies'));
-        global.gc?.();
         remoteX.push(await remoteCalls(remoteEchoX));
       }
       stopAgent();
