@@ -256,6 +256,8 @@ describeRedis('redisChannel', (server) => {
     producer.emitAll([1, 2, 3]);
     expect(await firstTwo).toEqual([1, 2]);
     await waitUntil('the consumer has left', async () => (await consumers()) === 0);
+    // The third item is not left on its way to Redis when the suite stops the server.
+    await waitUntil('the producer stored all three', () => producer.metrics().emitted === 3);
   });
 
   it('names the bad option in a ConfigError', () => {
