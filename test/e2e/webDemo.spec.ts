@@ -18,7 +18,9 @@ describeInChromium('the web demo page in Chromium', () => {
   let page: Page;
 
   beforeAll(async () => {
-    [demo, browser] = await Promise.all([startWebDemo({ webDir: join(__dirname, '..', '..', 'examples', 'web'), viewerGraceMs: 500 }), launchChromium()]);
+    // A reload must reconnect within the grace period or its run is cancelled (and never completes). 3 s
+    // leaves room for a slow reload on a loaded machine; the closed-tab test waits that long for the abort.
+    [demo, browser] = await Promise.all([startWebDemo({ webDir: join(__dirname, '..', '..', 'examples', 'web'), viewerGraceMs: 3_000 }), launchChromium()]);
   });
   afterAll(async () => {
     await browser?.close();
