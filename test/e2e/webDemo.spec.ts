@@ -42,7 +42,11 @@ describeInChromium('the web demo page in Chromium', () => {
     await page.waitForSelector('body[data-run-id]');
     return (await page.getAttribute('body', 'data-run-id')) as string;
   };
-  const status = (value: string) => page.waitForSelector(`#status[data-status="${value}"]`);
+  /** Waits for the run to end on the page and expects `value`: a run that ended otherwise fails here, naming its status, not on the test's timeout. */
+  const status = async (value: 'completed' | 'stopped'): Promise<void> => {
+    await page.waitForSelector(['completed', 'stopped', 'failed'].map((ended) => `#status[data-status="${ended}"]`).join(', '));
+    expect(await page.getAttribute('#status', 'data-status')).toBe(value);
+  };
   /** A turn on the page that is still being written and already has text: tokens arrive as they stream. */
   const aTurnMidway = () => page.waitForFunction(() => [...document.querySelectorAll('.turn[data-status="running"]')].some((turn) => (turn.textContent ?? '').trim() !== ''));
   /** Every call the server made for the run ended, and at least one was aborted. */
