@@ -10,7 +10,7 @@ const READER_IDLE_MS = 250;
 /** How many ended calls' keys one `DEL` deletes. */
 const CALLS_PER_CLEANUP = 16;
 
-/** A reply-reading connection, and the keys of ended calls its first pipeline is to delete. */
+/** A reply-reading connection, and the keys of ended calls its first write is to delete. */
 interface AcquiredReader {
   readonly reader: RedisClient;
   readonly cleanup: readonly string[];
@@ -19,7 +19,7 @@ interface AcquiredReader {
 /**
  * The blocking-read connections of one remote agent, reused by its calls and closed when idle. A call
  * that ended hands its keys back with its connection; once {@link CALLS_PER_CLEANUP} calls did, the
- * next call deletes all their keys in its first pipeline (one `DEL` for many calls), or the pool does
+ * next call deletes all their keys in its first write (one `DEL` for many calls), or the pool does
  * when it closes its connections.
  */
 export class ReaderPool {

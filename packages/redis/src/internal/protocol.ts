@@ -41,11 +41,14 @@ const seq = z.number().int().nonnegative();
  * reply. A stream entry holds one reply (field `reply`, JSON) or, when the worker wrote several in one
  * turn of the event loop, a batch of them in order (field `replies`, a JSON array).
  */
+const StartedReplySchema = z.strictObject({ kind: z.literal('started'), attempt, seq, worker: z.string() });
+const ChunkReplySchema = z.strictObject({ kind: z.literal('chunk'), attempt, seq, text: z.string() });
+const EndReplySchema = z.strictObject({ kind: z.literal('end'), attempt, seq });
 export const ReplyEntrySchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('started'), attempt, seq, worker: z.string() }),
-  z.strictObject({ kind: z.literal('chunk'), attempt, seq, text: z.string() }),
+  StartedReplySchema,
+  ChunkReplySchema,
   z.strictObject({ kind: z.literal('event'), attempt, seq, event: RunEventSchema }),
-  z.strictObject({ kind: z.literal('end'), attempt, seq }),
+  EndReplySchema,
   z.strictObject({ kind: z.literal('error'), attempt, seq, error: SerializedErrorSchema, exhausted: z.boolean() }),
 ]);
 export type ReplyEntry = z.infer<typeof ReplyEntrySchema>;
@@ -94,7 +97,7 @@ function isStreamEntry(entry: unknown): boolean {
  * form of their schemas (`z.compile`: the same checks, generated as plain code); any other reply, and
  * one that fails there, goes through {@link ReplyEntrySchema}, which words the reason.
  */
-const QuickReplySchema = z.compile(z.discriminatedUnion('kind', [ReplyEntrySchema.options[0], ReplyEntrySchema.options[1], ReplyEntrySchema.options[3]]));
+const QuickReplySchema = z.compile(z.discriminatedUnion('kind', [StartedReplySchema, ChunkReplySchema, EndReplySchema]));
 
 /** Checks one parsed reply: the compiled quick path first, the full schema for anything else; the reason why not otherwise. */
 function checkReply(json: unknown): { ok: true; value: ReplyEntry } | { ok: false; reason: string } {
