@@ -5,6 +5,7 @@ import { median } from '../median';
 
 const DELTAS = 1_000_000;
 const STALLED_DELTAS = 10_000_000;
+const ASYNC_DELTAS = 200_000;
 const ROUNDS = 9;
 const WARM_UPS = 3;
 
@@ -14,6 +15,23 @@ function chunky(count: number): Agent {
     for (let i = 0; i < count && !subscriber.closed; i++) subscriber.next('x');
     subscriber.complete();
   }));
+}
+
+/** An agent shaped like a model SDK's stream: an async generator of `count` one-letter chunks. */
+function iterating(count: number): Agent {
+  return defineAgent('writer', () =>
+    (async function* () {
+      for (let i = 0; i < count; i++) yield 'x';
+    })(),
+  );
+}
+
+/** Subscribes and resolves with how many values arrived that `counts` accepted, once the source completes. */
+function counted<T>(source: Observable<T>, counts: (value: T) => boolean): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let seen = 0;
+    source.subscribe({ next: (value) => (counts(value) ? seen++ : undefined), error: reject, complete: () => resolve(seen) });
+  });
 }
 
 function seconds(start: bigint): number {
@@ -34,6 +52,34 @@ function nested(agent: Agent): number {
     if (event.type === 'text-delta') seen++;
   });
   return seen;
+}
+
+/** {@link direct} and {@link nested} for an agent whose chunks arrive asynchronously. */
+function directAsync(agent: Agent): Promise<number> {
+  return counted(stream(agent, 'go'), () => true);
+}
+
+function nestedAsync(agent: Agent): Promise<number> {
+  const events = observeRun('outer', 'go', (run) => traceRun(run, 'inner', 'go', (inner) => stream(agent, 'go', { run: inner })));
+  return counted(events, (event) => event.type === 'text-delta');
+}
+
+/** The same alternating rounds as `eventOverhead`, for an async generator agent (a model SDK's stream). */
+async function asyncOverhead(): Promise<number> {
+  const agent = iterating(ASYNC_DELTAS);
+  for (let i = 0; i < WARM_UPS; i++) {
+    if ((await directAsync(agent)) !== ASYNC_DELTAS || (await nestedAsync(agent)) !== ASYNC_DELTAS) throw new Error('a delta went missing');
+  }
+  const ratios: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    let start = process.hrtime.bigint();
+    await directAsync(agent);
+    const d = seconds(start);
+    start = process.hrtime.bigint();
+    await nestedAsync(agent);
+    ratios.push(seconds(start) / d);
+  }
+  return median(ratios);
 }
 
 let lastEvent: unknown;
@@ -144,6 +190,7 @@ export const suite: BenchSuite = {
     }
     if (lastEvent === undefined) throw new Error('the floor built no event');
     log(`1,000,000 deltas: stream() alone ${(DELTAS / median(directTimes) / 1e6).toFixed(2)} M/s, as run events two levels deep ${(DELTAS / median(nestedTimes) / 1e6).toFixed(2)} M/s`);
+    const asyncRatio = await asyncOverhead();
     const stalled = await conflatedHeap();
     log(`10,000,000 deltas into a stalled reader (conflate, buffer 256): heap grew ${stalled.grownMB.toFixed(1)} MB, delivered as ${stalled.deltas} merged deltas`);
     const paced = await pacedStall();
@@ -157,6 +204,10 @@ export const suite: BenchSuite = {
       eventFloor: {
         value: median(floorRatios),
         label: 'the least eventOverhead can be: stream() whose subscriber allocates and keeps one text-delta-shaped object per chunk / stream() alone',
+      },
+      eventOverheadAsyncIterable: {
+        value: asyncRatio,
+        label: `eventOverhead for ${ASYNC_DELTAS.toLocaleString('en-US')} deltas of an async generator agent (the shape of a model SDK's stream) instead of a synchronous Observable`,
       },
       conflatedHeapMB: {
         value: stalled.grownMB,
