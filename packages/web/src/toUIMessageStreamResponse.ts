@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseConfig } from '@rxagents/core';
+import { isHeadersInit } from './internal/isHeadersInit';
 import {
   toUIMessageStream,
   ToUIMessageStreamOptionsSchema,
@@ -39,7 +40,10 @@ export interface ToUIMessageStreamResponseOptions extends ToUIMessageStreamOptio
  */
 export const ToUIMessageStreamResponseOptionsSchema = ToUIMessageStreamOptionsSchema.extend({
   status: z.number({ error: 'must be an HTTP status from 200 to 599' }).int('must be an HTTP status from 200 to 599').min(200, 'must be an HTTP status from 200 to 599').max(599, 'must be an HTTP status from 200 to 599').optional(),
-  headers: z.record(z.string(), z.string({ error: 'must be a string' }), { error: 'must be an object of strings' }).optional(),
+  headers: z
+    .record(z.string(), z.string({ error: 'must be a string' }), { error: 'must be an object of strings' })
+    .refine(isHeadersInit, 'must hold valid header names and values')
+    .optional(),
 });
 
 /** The headers the `ai` package's `createUIMessageStreamResponse` sends, so `useChat` reads the stream. */

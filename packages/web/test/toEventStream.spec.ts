@@ -81,6 +81,8 @@ describe('toEventStream', () => {
     expect(() => toEventStream(of(1), { heartbeatMs: -1 })).toThrow(ConfigError);
     expect(() => toEventStream(of(1), { delivery: 'drop' as 'pace' })).toThrow(/delivery/);
     expect(() => toEventStream(42 as never)).toThrow(/source/);
+    expect(() => toEventStreamResponse(of(1), { headers: { 'bad name': 'x' } })).toThrow(ConfigError);
+    expect(() => toEventStreamResponse(of(1), { headers: [['x-only-a-name']] as never })).toThrow(/headers/);
   });
 
   it('pings every heartbeatMs on the scheduler while the reader waits, and stops when cancelled', async () => {

@@ -158,6 +158,14 @@ describe('toUIMessageStreamResponse', () => {
     expect(textParts(messages.at(-1) as RunUIMessage).map((part) => part.text)).toEqual(['Once upon a time.']);
   });
 
+  it('refuses a bad header with a ConfigError naming it, before the run starts', () => {
+    let started = 0;
+    const run: UIMessageStreamSource = () => new Observable<RunEvent>(() => void started++);
+    expect(() => toUIMessageStreamResponse(run, { headers: { 'bad name': 'x' } })).toThrow(ConfigError);
+    expect(() => toUIMessageStreamResponse(run, { headers: { 'x-run': 'line\nbreak' } })).toThrow(/headers/);
+    expect(started).toBe(0);
+  });
+
   it('cancels the run when the request signal aborts, and adds the given headers', async () => {
     let aborted = false;
     const waiting = defineAgent('waiting', (_input, { signal }) => new Promise<string>(() => signal.addEventListener('abort', () => (aborted = true))));
