@@ -20,31 +20,49 @@ export async function toWebRequest(req: IncomingMessage, res: ServerResponse): P
   if (hasBody) {
     init.body = bodyOf(req);
     init.duplex = 'half';
+    // What the handler left unread is discarded once the response is out, as Node does with a body nobody
+    // reads, so a keep-alive connection can carry the next request.
+    res.on('finish', () => discardRest(req));
   }
   return new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, init);
 }
 
 /** The request's body as a Web stream; cancelling it discards the rest without closing the connection, which still carries the response. */
 function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  // The stream may be cancelled (or its rest discarded) before the body ends: then nothing more reaches it.
+  let open = true;
   return new ReadableStream<Uint8Array>({
     start: (controller) => {
       req.on('data', (chunk: Buffer) => {
         controller.enqueue(new Uint8Array(chunk));
         if ((controller.desiredSize ?? 0) <= 0) req.pause();
       });
-      req.on('end', () => controller.close());
-      req.on('error', (error) => controller.error(error));
+      req.on('end', () => {
+        if (!open) return;
+        open = false;
+        controller.close();
+      });
+      req.on('error', (error) => {
+        if (!open) return;
+        open = false;
+        controller.error(error);
+      });
     },
     pull: () => void req.resume(),
     cancel: () => {
-      // Discard the rest, as Node does with a body nobody reads.
-      req.removeAllListeners('data');
-      req.resume();
+      open = false;
+      discardRest(req);
     },
   });
 }
 
-/** The JSON body of a request, or `undefined` when it is not JSON or longer than `maxBytes` (reading stops there). */
+/** Stops handing the body over and lets the rest of it flow away. */
+function discardRest(req: IncomingMessage): void {
+  req.removeAllListeners('data');
+  req.resume();
+}
+
+/** The JSON body of a request (`{ json }`), `'too large'` past `maxBytes` (reading stops there), or `undefined` when it is not JSON. */
 export async function readJson(request: Request, maxBytes: number): Promise<{ readonly json: unknown } | 'too large' | undefined> {
   if (request.body === null) return undefined;
   const reader = request.body.getReader();

@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { lastValueFrom, toArray } from 'rxjs';
 import type { Browser, Page } from 'playwright-core';
@@ -160,5 +160,26 @@ describe('the web demo server, without a browser', () => {
     const { runId } = (await started.json()) as { runId: string };
     expect(await postEndless(`api/runs/${runId}/answers`)).toBe(413);
     await fetch(new URL(`api/runs/${runId}/cancel`, demo.url), { method: 'POST' });
+  });
+
+  it('a body a route leaves unread, or stops reading, does not hold up the next request on the same connection', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (path: string, body: string): Promise<number | undefined> =>
+      new Promise((resolve, reject) => {
+        const request = httpRequest(new URL(path, demo.url), { method: 'POST', agent, headers: { 'content-type': 'application/json' } });
+        request.on('response', (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode));
+        });
+        request.on('error', reject);
+        request.end(body);
+      });
+    try {
+      expect(await post('api/runs/unknown/cancel', ' '.repeat(1 << 20))).toBe(404);
+      expect(await post('api/runs', ' '.repeat(1 << 20))).toBe(413);
+      expect(await post('api/runs', JSON.stringify({ scene: 'nonsense' }))).toBe(400);
+    } finally {
+      agent.destroy();
+    }
   });
 });
