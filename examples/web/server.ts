@@ -6,8 +6,11 @@ import { asyncScheduler, finalize, type SchedulerLike, type Subscription } from 
 import { createRunRegistry, humanAgent, RunRegistryFullError, type HumanAgent } from '@rxagents/web';
 import { bundlePage } from './bundlePage';
 import { demoRun, StartRunSchema } from './demoRuns';
-import { toWebRequest, writeWebResponse } from './nodeBridge';
+import { readJson, toWebRequest, writeWebResponse } from './nodeBridge';
 import { AgentCalls, type AgentCallRecord } from './watchedAgent';
+
+/** The longest body `POST /api/runs` reads: its JSON (a scene, a topic of at most 500 characters) is far shorter. */
+const MAX_START_BODY_BYTES = 16 * 1_024;
 
 /** Options of {@link startWebDemo}. */
 export interface WebDemoOptions {
@@ -75,7 +78,9 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
   };
 
   const startRun = async (request: Request): Promise<Response> => {
-    const parsed = StartRunSchema.safeParse(await request.json().catch(() => undefined));
+    const body = await readJson(request, MAX_START_BODY_BYTES);
+    if (body === 'too large') return Response.json({ error: `The body is longer than ${MAX_START_BODY_BYTES} bytes` }, { status: 413 });
+    const parsed = StartRunSchema.safeParse(body?.json);
     if (!parsed.success) return Response.json({ error: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') }, { status: 400 });
     const human = parsed.data.human && parsed.data.scene === 'debate' ? humanAgent('you', { role: 'a person in the debate', prompt: lastLine }) : undefined;
     const state: DemoRunState = { calls: new AgentCalls(), viewers: 0, finished: false, ...(human === undefined ? {} : { human }) };

@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { lastValueFrom, toArray } from 'rxjs';
 import type { Browser, Page } from 'playwright-core';
@@ -123,5 +124,62 @@ describeInChromium('the web demo page in Chromium', () => {
     await page.click('#stop');
     await status('stopped');
     await everyAgentAborted(runId);
+  });
+});
+
+describe('the web demo server, without a browser', () => {
+  let demo: WebDemo;
+  beforeAll(async () => {
+    demo = await startWebDemo({ webDir: join(__dirname, '..', '..', 'examples', 'web') });
+  });
+  afterAll(async () => {
+    await demo?.close();
+  });
+
+  /** POSTs a body that never ends (the client writes until the server answers) and resolves with the status. */
+  const postEndless = (path: string): Promise<number | undefined> =>
+    new Promise((resolve, reject) => {
+      const request = httpRequest(new URL(path, demo.url), { method: 'POST', headers: { 'content-type': 'application/json' } });
+      const chunk = Buffer.alloc(64 * 1_024, 0x20);
+      let answered = false;
+      const write = (): void => {
+        while (!answered) if (!request.write(chunk)) return void request.once('drain', write);
+      };
+      request.on('response', (response) => {
+        answered = true;
+        resolve(response.statusCode);
+        request.destroy();
+      });
+      request.on('error', (error) => (answered ? undefined : reject(error)));
+      write();
+    });
+
+  it('answers a body longer than a route reads with 413 without reading it whole', async () => {
+    expect(await postEndless('api/runs')).toBe(413);
+    const started = await fetch(new URL('api/runs', demo.url), { method: 'POST', body: JSON.stringify({ scene: 'debate', human: true }) });
+    const { runId } = (await started.json()) as { runId: string };
+    expect(await postEndless(`api/runs/${runId}/answers`)).toBe(413);
+    await fetch(new URL(`api/runs/${runId}/cancel`, demo.url), { method: 'POST' });
+  });
+
+  it('a body a route leaves unread, or stops reading, does not hold up the next request on the same connection', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (path: string, body: string): Promise<number | undefined> =>
+      new Promise((resolve, reject) => {
+        const request = httpRequest(new URL(path, demo.url), { method: 'POST', agent, headers: { 'content-type': 'application/json' } });
+        request.on('response', (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode));
+        });
+        request.on('error', reject);
+        request.end(body);
+      });
+    try {
+      expect(await post('api/runs/unknown/cancel', ' '.repeat(1 << 20))).toBe(404);
+      expect(await post('api/runs', ' '.repeat(1 << 20))).toBe(413);
+      expect(await post('api/runs', JSON.stringify({ scene: 'nonsense' }))).toBe(400);
+    } finally {
+      agent.destroy();
+    }
   });
 });

@@ -311,7 +311,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     return addErrorHandler(this.#core.listeners, requireFunction(handler, 'onError', 'handler'));
   }
 
-  /** Registers a handler run once every item is delivered after `complete()` (not after `close()`); runs at once if that already happened. */
+  /** Registers a handler run once every item is delivered after `complete()` (never after `close()` or `error()`); runs at once if that already happened. */
   onComplete(handler: () => void): Subscription {
     return onComplete(this.#core, requireFunction(handler, 'onComplete', 'handler'));
   }

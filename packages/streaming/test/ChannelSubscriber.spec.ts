@@ -71,6 +71,17 @@ describe('per-subscriber buffers', () => {
     expect(channel.metrics().subscriberCount).toBe(1);
   });
 
+  it('a failed ERROR subscriber buffer counts the items it still held as dropped: they never reach the subscriber', () => {
+    const channel = StreamingChannel.create<number>();
+    const stuck = gate();
+    const seen: number[] = [];
+    channel.subscribe({ next: (n) => (seen.push(n), stuck.promise), error: () => undefined }, { bufferSize: 2, backpressure: BackpressureStrategy.ERROR });
+    channel.emitAll([1, 2, 3, 4]);
+    // 1 is being handled, 2 and 3 wait in the subscriber's buffer, 4 overflows it and fails the subscription.
+    expect(seen).toEqual([1]);
+    expect(channel.metrics()).toMatchObject({ delivered: 4, subscriberCount: 0, subscriberDropped: 3 });
+  });
+
   it('own buffers default to the channel bufferSize and strategy', () => {
     const channel = StreamingChannel.create<number>({ bufferSize: 2, backpressure: BackpressureStrategy.DROP_NEWEST });
     const stuck = gate();

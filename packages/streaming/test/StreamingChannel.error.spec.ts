@@ -20,6 +20,18 @@ describe('StreamingChannel.error', () => {
     expect(channel.metrics()).toMatchObject({ errored: true, completed: false, closed: false, emitted: 3, delivered: 3, subscriberCount: 0 });
   });
 
+  it('an onComplete handler registered while the channel errors, or after, never runs', () => {
+    const channel = StreamingChannel.create<string>();
+    const ran: string[] = [];
+    channel.emit('a');
+    channel.error(failure);
+    channel.onComplete(() => void ran.push('while erroring'));
+    channel.subscribe(() => undefined);
+    channel.onComplete(() => void ran.push('after the error'));
+    expect(channel.metrics()).toMatchObject({ errored: true, completed: false, delivered: 1 });
+    expect(ran).toEqual([]);
+  });
+
   it('waits for a pending handler and the items behind it before the error', async () => {
     const channel = StreamingChannel.create<number>();
     const events: string[] = [];

@@ -60,6 +60,30 @@ describe('StreamingChannel interop', () => {
     expect(channel.metrics().bufferUsed).toBe(1);
   });
 
+  it('next() calls made before their items arrive each get one item, in order; the end answers those left', async () => {
+    const channel = StreamingChannel.create<number>();
+    const iterator = channel.iterate();
+    const first = iterator.next();
+    const second = iterator.next();
+    channel.emitAll([1, 2, 3]);
+    await expect(Promise.all([first, second])).resolves.toEqual([
+      { value: 1, done: false },
+      { value: 2, done: false },
+    ]);
+    // Two items were asked for; the third waits for the next call, which still paces the channel.
+    expect(channel.metrics()).toMatchObject({ delivered: 2, bufferUsed: 1 });
+    const third = iterator.next();
+    const fourth = iterator.next();
+    const fifth = iterator.next();
+    channel.emit(4);
+    channel.complete();
+    await expect(Promise.all([third, fourth, fifth])).resolves.toEqual([
+      { value: 3, done: false },
+      { value: 4, done: false },
+      { value: undefined, done: true },
+    ]);
+  });
+
   it('toReadableStream(): the reader pulls pace the channel; cancel unsubscribes', async () => {
     const channel = StreamingChannel.create<number>({ bufferSize: 10, backpressure: BackpressureStrategy.BLOCK });
     const stream = channel.toReadableStream();

@@ -149,7 +149,9 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
       const headers = new Headers(input instanceof Request ? input.headers : undefined);
       headers.set('accept', 'text/event-stream');
       if (lastId !== undefined) headers.set('last-event-id', lastId);
-      return input instanceof Request ? doFetch(new Request(input, { headers, signal: controller.signal })) : doFetch(input, { headers, signal: controller.signal });
+      // A Request's body can be read once: each connection sends a copy, so a reconnection (or another
+      // subscription) sends the body again instead of failing on a used Request.
+      return input instanceof Request ? doFetch(new Request(input.clone(), { headers, signal: controller.signal })) : doFetch(input, { headers, signal: controller.signal });
     };
 
     const dropped = (cause: unknown): void => {

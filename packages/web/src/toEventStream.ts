@@ -133,6 +133,8 @@ export function eventStreamFrom<T>(
   const pace = delivery === 'pace' ? () => buffer.gate() : undefined;
   const frame = frameMaker(event);
   let nextId = 0;
+  /** A value that could not be framed, after the values before it in its batch had been. */
+  let unframed: { error: unknown } | undefined;
   const values$ = isObservable(source) ? source : source(pace);
   const subscription = values$.subscribe({
     next: (value) => buffer.push(value),
@@ -142,10 +144,21 @@ export function eventStreamFrom<T>(
   return eventStreamBody(
     {
       take: async () => {
+        if (unframed !== undefined) throw unframed.error;
         const values = await buffer.take();
         if (values === undefined) return undefined;
         let text = '';
-        for (const value of values) text += encodeFrame(frame(value, nextId++));
+        for (const value of values) {
+          try {
+            text += encodeFrame(frame(value, nextId++));
+          } catch (error) {
+            if (text === '') throw error;
+            // The values before it still go out; its error frame follows them on the next read.
+            unframed = { error };
+            subscription.unsubscribe();
+            break;
+          }
+        }
         return text;
       },
       cancel: () => subscription.unsubscribe(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { configRules, parseConfig } from '@rxagents/core';
+import { isHeadersInit } from './internal/isHeadersInit';
 import { eventStreamFrom, eventStreamOptionShape, type EventStreamSource, type ToEventStreamOptions } from './toEventStream';
 
 /**
@@ -23,7 +24,7 @@ export interface ToEventStreamResponseOptions<T> extends ToEventStreamOptions<T>
 const ToEventStreamResponseOptionsSchema = z.strictObject({
   ...eventStreamOptionShape,
   signal: configRules.abortSignal().optional(),
-  headers: z.custom<HeadersInit>((value) => typeof value === 'object' && value !== null, { error: 'must be a Headers object, a record or a list of pairs' }).optional(),
+  headers: z.custom<HeadersInit>(isHeadersInit, { error: 'must be a Headers object, a record or a list of pairs, of valid header names and values' }).optional(),
 });
 
 /** The headers of every event stream response: the type, and no caching or proxy buffering. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseConfig } from '@rxagents/core';
+import { isHeadersInit } from './internal/isHeadersInit';
 import {
   toUIMessageStream,
   ToUIMessageStreamOptionsSchema,
@@ -21,11 +22,14 @@ import {
  * ```
  */
 export interface ToUIMessageStreamResponseOptions extends ToUIMessageStreamOptions {
-  /** The HTTP status. Default 200. */
+  /** The HTTP status, 200 to 599 except 204, 205 and 304 (which have no body). Default 200. */
   readonly status?: number;
   /** Headers added to (or replacing) the UI message stream's own. */
   readonly headers?: Readonly<Record<string, string>>;
 }
+
+/** The statuses whose responses have no body (the Fetch standard's null body statuses, 101 and 103 aside). */
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
 
 /**
  * The zod schema of {@link ToUIMessageStreamResponseOptions}.
@@ -38,8 +42,18 @@ export interface ToUIMessageStreamResponseOptions extends ToUIMessageStreamOptio
  * ```
  */
 export const ToUIMessageStreamResponseOptionsSchema = ToUIMessageStreamOptionsSchema.extend({
-  status: z.number({ error: 'must be an HTTP status from 200 to 599' }).int('must be an HTTP status from 200 to 599').min(200, 'must be an HTTP status from 200 to 599').max(599, 'must be an HTTP status from 200 to 599').optional(),
-  headers: z.record(z.string(), z.string({ error: 'must be a string' }), { error: 'must be an object of strings' }).optional(),
+  status: z
+    .number({ error: 'must be an HTTP status from 200 to 599' })
+    .int('must be an HTTP status from 200 to 599')
+    .min(200, 'must be an HTTP status from 200 to 599')
+    .max(599, 'must be an HTTP status from 200 to 599')
+    // A response with one of these statuses cannot have a body: `new Response` would throw.
+    .refine((status) => !NULL_BODY_STATUSES.has(status), 'must be a status that may have a body (not 204, 205 or 304)')
+    .optional(),
+  headers: z
+    .record(z.string(), z.string({ error: 'must be a string' }), { error: 'must be an object of strings' })
+    .refine(isHeadersInit, 'must hold valid header names and values')
+    .optional(),
 });
 
 /** The headers the `ai` package's `createUIMessageStreamResponse` sends, so `useChat` reads the stream. */

@@ -146,6 +146,43 @@ describe('fromEventStream over a loopback server', () => {
     expect(seen).toEqual([delta(0)]);
   });
 
+  it('a Request with a body is sent again, body and all, when it reconnects, and when subscribed to again', async () => {
+    const registry = createRunRegistry();
+    closers.push(async () => registry.close());
+    const events$ = new Subject<RunEvent>();
+    const { runId } = registry.start(events$);
+    events$.next(delta(0));
+    const sent: { body: string; lastEventId: string | null }[] = [];
+    let connections = 0;
+    // The first answer breaks off after its first chunk; the others are the registry's own.
+    const flaky: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      sent.push({ body: await request.clone().text(), lastEventId: request.headers.get('last-event-id') });
+      const response = registry.response(runId, request);
+      if (connections++ > 0 || response.body === null) return response;
+      const reader = response.body.getReader();
+      const first = await reader.read();
+      await reader.cancel();
+      return new Response(first.value, { headers: response.headers });
+    };
+    const request = new Request('http://localhost/runs/1', { method: 'POST', body: '{"question":"ship on Friday?"}' });
+    let ended = false;
+    const events = lastValueFrom(fromEventStream(request, { fetch: flaky, retry: { delayMs: 0, maxAttempts: 1 } }).pipe(toArray())).finally(() => (ended = true));
+    await new Promise<void>((resolve) => {
+      const reconnected = (): void => (sent.length === 2 || ended ? resolve() : void setTimeout(reconnected, 5));
+      reconnected();
+    });
+    events$.next(delta(1));
+    events$.next(runEnd);
+    expect(await events).toEqual([delta(0), delta(1), runEnd]);
+    expect(await lastValueFrom(fromEventStream(request, { fetch: flaky }).pipe(toArray()))).toEqual([delta(0), delta(1), runEnd]);
+    expect(sent).toEqual([
+      { body: '{"question":"ship on Friday?"}', lastEventId: null },
+      { body: '{"question":"ship on Friday?"}', lastEventId: '0' },
+      { body: '{"question":"ship on Friday?"}', lastEventId: null },
+    ]);
+  });
+
   it('a custom schema checks other values, and the stream ending completes them', async () => {
     const server = await serve(() => toEventStreamResponse(new Subject<number>().pipe(), { heartbeatMs: Infinity }));
     closers.push(server.close);

@@ -40,6 +40,23 @@ describe('toEventStream', () => {
     expect(JSON.parse(messages[1]?.data ?? '')).toEqual({ name: 'Error', message: 'model overloaded', code: 'OVERLOADED', retryable: true });
   });
 
+  it('a value that cannot be written (a BigInt, a bad event name) ends the stream with an error frame after the values before it', async () => {
+    const unserializable = await frames(toEventStream(of({ type: 'a' }, { type: 'b' }, { type: 'c', tokens: 3n })));
+    expect(unserializable.map((m) => [m.id, m.event])).toEqual([
+      ['0', 'a'],
+      ['1', 'b'],
+      [undefined, 'error'],
+    ]);
+    expect(JSON.parse(unserializable[2]?.data ?? '')).toMatchObject({ name: 'TypeError' });
+    const source = new Subject<number>();
+    const badName = toEventStream(source, { event: (n) => (n === 3 ? 'x\ndata: injected' : `n${n}`) });
+    source.next(1);
+    source.next(2);
+    source.next(3);
+    expect((await frames(badName)).map((m) => m.event)).toEqual(['n1', 'n2', 'error']);
+    expect(source.observed).toBe(false);
+  });
+
   it('conflate keeps the latest of values that are not run events while the reader is behind', async () => {
     const source = new Subject<number>();
     const body = toEventStream(source, { bufferSize: 2, delivery: 'conflate' });
@@ -64,6 +81,8 @@ describe('toEventStream', () => {
     expect(() => toEventStream(of(1), { heartbeatMs: -1 })).toThrow(ConfigError);
     expect(() => toEventStream(of(1), { delivery: 'drop' as 'pace' })).toThrow(/delivery/);
     expect(() => toEventStream(42 as never)).toThrow(/source/);
+    expect(() => toEventStreamResponse(of(1), { headers: { 'bad name': 'x' } })).toThrow(ConfigError);
+    expect(() => toEventStreamResponse(of(1), { headers: [['x-only-a-name']] as never })).toThrow(/headers/);
   });
 
   it('pings every heartbeatMs on the scheduler while the reader waits, and stops when cancelled', async () => {

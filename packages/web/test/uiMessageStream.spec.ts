@@ -158,6 +158,22 @@ describe('toUIMessageStreamResponse', () => {
     expect(textParts(messages.at(-1) as RunUIMessage).map((part) => part.text)).toEqual(['Once upon a time.']);
   });
 
+  it('refuses a bad header with a ConfigError naming it, before the run starts', () => {
+    let started = 0;
+    const run: UIMessageStreamSource = () => new Observable<RunEvent>(() => void started++);
+    expect(() => toUIMessageStreamResponse(run, { headers: { 'bad name': 'x' } })).toThrow(ConfigError);
+    expect(() => toUIMessageStreamResponse(run, { headers: { 'x-run': 'line\nbreak' } })).toThrow(/headers/);
+    expect(started).toBe(0);
+  });
+
+  it('refuses a status whose response cannot have a body with a ConfigError, before the run starts', () => {
+    let started = 0;
+    const run: UIMessageStreamSource = () => new Observable<RunEvent>(() => void started++);
+    for (const status of [204, 205, 304]) expect(() => toUIMessageStreamResponse(run, { status })).toThrow(/status must be a status that may have a body/);
+    expect(started).toBe(0);
+    expect(toUIMessageStreamResponse(run, { status: 202 }).status).toBe(202);
+  });
+
   it('cancels the run when the request signal aborts, and adds the given headers', async () => {
     let aborted = false;
     const waiting = defineAgent('waiting', (_input, { signal }) => new Promise<string>(() => signal.addEventListener('abort', () => (aborted = true))));

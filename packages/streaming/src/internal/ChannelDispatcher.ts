@@ -188,6 +188,8 @@ export function subscribeLane<T>(
 
 /** Registers a handler run once the channel has completed (at once if it has); unsubscribe to remove it. @internal */
 export function onComplete<T>(dispatcher: ChannelDispatcher<T>, handler: () => void): Subscription {
+  // After `error()` or `close()` no `onComplete` handler ever runs, so there is nothing to keep either.
+  if (dispatcher.failure !== undefined || dispatcher.state === ChannelState.Closed) return Subscription.EMPTY;
   if (dispatcher.state !== ChannelState.Completed) return addCompleteHandler(dispatcher.listeners, handler);
   safely(dispatcher.listeners, handler);
   return Subscription.EMPTY;

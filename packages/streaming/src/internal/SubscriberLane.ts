@@ -285,7 +285,10 @@ function setBlocking<T>(lane: SubscriberLane<T>, blocking: boolean): void {
 }
 
 function fail<T>(lane: SubscriberLane<T>, error: unknown): void {
+  // The items still waiting in its buffer never reach the subscriber: lost, as when the channel closes.
+  const discarded = laneBuffered(lane);
   disposeLane(lane);
+  for (let i = 0; i < discarded; i++) lane.host.laneDropped();
   lane.host.laneFailed(lane);
   const onError = lane.observer.error;
   if (onError === undefined) {
