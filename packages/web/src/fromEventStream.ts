@@ -1,5 +1,5 @@
 import { asyncScheduler, Observable, type SchedulerLike, type Subscription } from 'rxjs';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
 import { z } from 'zod';
 import { ConfigError, configRules, delayTimer, parseConfig, RunEventSchema, SerializedErrorSchema, type RunEvent } from '@rxagents/core';
 import { EventStreamError } from './errors/EventStreamError';
@@ -50,6 +50,12 @@ export interface FromEventStreamOptions<T = RunEvent> {
   readonly schema?: ValueSchema<T>;
   /** The clock of the reconnection delay. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /**
+   * The most characters a frame may hold while it arrives (a line not yet ended, and an event's data
+   * lines before the blank line that ends it). A longer frame is an `EVENT_STREAM_BAD_FRAME` error, so a
+   * server that never ends a line cannot grow the page's memory without bound. Default 16,777,216.
+   */
+  readonly maxFrameLength?: number;
 }
 
 const FromEventStreamOptionsSchema = z.strictObject({
@@ -60,6 +66,7 @@ const FromEventStreamOptionsSchema = z.strictObject({
     .default({ delayMs: 1_000, maxAttempts: 3 }),
   schema: z.custom<ValueSchema<unknown>>((value) => typeof (value as { safeParse?: unknown } | null)?.safeParse === 'function', { error: 'must be a zod schema' }).optional(),
   scheduler: configRules.scheduler().default(asyncScheduler),
+  maxFrameLength: configRules.positiveInt().default(16 * 1024 * 1024),
 });
 
 type Input = string | URL | Request | Response;
@@ -80,7 +87,8 @@ const isRunEventLike = (value: unknown): boolean => typeof (value as { runId?: u
  * `RunEventSchema`): a frame that is not JSON or does not match errors the Observable with an
  * {@link EventStreamError} `EVENT_STREAM_BAD_FRAME` (nothing is silently dropped). An `event: error`
  * frame errors it with a {@link RemoteRunError} carrying the server's `name`, `message` and `code`.
- * A non-2xx answer, or one that is not `text/event-stream`, is an `EVENT_STREAM_STATUS` error.
+ * A non-2xx answer, or one that is not `text/event-stream`, is an `EVENT_STREAM_STATUS` error. A frame
+ * longer than `maxFrameLength` characters is an `EVENT_STREAM_BAD_FRAME` error as soon as it is.
  *
  * The Observable completes when the stream ends after the root run's `run-end` (or, for values that are
  * not run events, whenever the stream ends). A stream that breaks or ends before that was dropped: after
@@ -112,7 +120,7 @@ const isRunEventLike = (value: unknown): boolean => typeof (value as { runId?: u
 export function fromEventStream<T = RunEvent>(input: Input, options: FromEventStreamOptions<T> = {}): Observable<T> {
   const parsed = parseConfig(FromEventStreamOptionsSchema, options, 'fromEventStream options');
   const schema = (parsed.schema ?? RunEventSchema) as ValueSchema<T>;
-  const { signal, retry, scheduler } = parsed;
+  const { signal, retry, scheduler, maxFrameLength } = parsed;
   if (!(typeof input === 'string' || input instanceof URL || input instanceof Request || input instanceof Response)) {
     throw new ConfigError('fromEventStream', [{ path: 'input', rule: 'must be a URL, a Request or a Response', received: input }]);
   }
@@ -209,7 +217,12 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
         fail(new EventStreamError('EVENT_STREAM_STATUS', `The event stream ${reason}`, { status: response.status }));
         return;
       }
-      const parser = createParser({ onEvent });
+      const onError = (error: ParseError): void => {
+        if (error.type === 'max-buffer-size-exceeded') {
+          fail(new EventStreamError('EVENT_STREAM_BAD_FRAME', `A bad event stream frame: it is longer than maxFrameLength (${maxFrameLength} characters)`, { maxFrameLength }));
+        }
+      };
+      const parser = createParser({ onEvent, onError, maxBufferSize: maxFrameLength });
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       body = reader;
       try {

@@ -202,6 +202,32 @@ describe('fromEventStream over a loopback server', () => {
     await response.body?.cancel();
     expect(() => fromEventStream(42 as never)).toThrow(ConfigError);
     expect(() => fromEventStream('http://x', { retry: { delayMs: -1 } })).toThrow(/retry\.delayMs/);
+    expect(() => fromEventStream('http://x', { maxFrameLength: 0 })).toThrow(/maxFrameLength/);
+  });
+
+  it('a frame longer than maxFrameLength is an EVENT_STREAM_BAD_FRAME error, and reading stops', async () => {
+    let cancelled!: () => void;
+    const bodyCancelled = new Promise<void>((resolve) => (cancelled = resolve));
+    const encoder = new TextEncoder();
+    const server = await serve(() => {
+      let first = true;
+      // A good event, then one line that never ends.
+      const body = new ReadableStream<Uint8Array>({
+        pull: (controller) => {
+          controller.enqueue(encoder.encode(first ? `id: 0\ndata: ${JSON.stringify(delta(0))}\n\ndata: ` : 'x'.repeat(64 * 1024)));
+          first = false;
+        },
+        cancel: () => cancelled(),
+      });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    });
+    closers.push(server.close);
+    const seen: RunEvent[] = [];
+    const error = await new Promise((resolve) => fromEventStream(server.url, { maxFrameLength: 1_000_000 }).subscribe({ next: (e) => seen.push(e), error: resolve }));
+    expect(seen).toEqual([delta(0)]);
+    expect(error).toBeInstanceOf(EventStreamError);
+    expect(error).toMatchObject({ code: 'EVENT_STREAM_BAD_FRAME', message: expect.stringMatching(/longer than maxFrameLength \(1000000 characters\)/) as unknown });
+    await bodyCancelled;
   });
 
   it("aborting the signal option errors with the signal's reason and stops reading", async () => {
