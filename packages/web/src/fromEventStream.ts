@@ -40,7 +40,7 @@ interface ValueSchema<T> {
  * ```
  */
 export interface FromEventStreamOptions<T = RunEvent> {
-  /** Aborting it stops reading; the Observable errors with the signal's reason. */
+  /** Aborting it stops reading; the Observable errors with the signal's reason. A `Request` input's own signal does the same. */
   readonly signal?: AbortSignal;
   /** The `fetch` to use (for credentials, headers or tests). Default `globalThis.fetch`. */
   readonly fetch?: typeof fetch;
@@ -145,12 +145,15 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
       stop();
       subscriber.error(error);
     };
-    const onAbort = (): void => fail(signal?.reason);
-    if (signal?.aborted === true) {
-      subscriber.error(signal.reason);
+    // The option's signal and a Request's own signal both stop reading.
+    const signals = [signal, input instanceof Request ? input.signal : undefined].filter((each) => each !== undefined);
+    const aborted = signals.find((each) => each.aborted);
+    if (aborted !== undefined) {
+      subscriber.error(aborted.reason);
       return;
     }
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const onAbort = (event: Event): void => fail((event.target as AbortSignal).reason);
+    for (const each of signals) each.addEventListener('abort', onAbort, { once: true });
 
     const open = async (): Promise<Response> => {
       if (input instanceof Response) return input;
@@ -248,7 +251,7 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
     return () => {
       stop();
       wait?.unsubscribe();
-      signal?.removeEventListener('abort', onAbort);
+      for (const each of signals) each.removeEventListener('abort', onAbort);
     };
   });
 }

@@ -246,6 +246,27 @@ describe('fromEventStream over a loopback server', () => {
     expect(early).toMatchObject({ message: 'page closed' });
   });
 
+  it("aborting a Request input's own signal errors with its reason and stops reading, as the option does", async () => {
+    const subject = new Subject<RunEvent>();
+    const server = await serve((request) => toEventStreamResponse(subject, { signal: request.signal }));
+    closers.push(server.close);
+    const aborter = new AbortController();
+    const request = new Request(server.url, { signal: aborter.signal });
+    const error = new Promise((resolve) => fromEventStream(request).subscribe({ error: resolve }));
+    await new Promise<void>((resolve) => {
+      const connected = (): void => (subject.observed ? resolve() : void setTimeout(connected, 5));
+      connected();
+    });
+    aborter.abort(new Error('tab closed'));
+    expect(await error).toMatchObject({ message: 'tab closed' });
+    await new Promise<void>((resolve) => {
+      const disconnected = (): void => (subject.observed ? void setTimeout(disconnected, 5) : resolve());
+      disconnected();
+    });
+    const early = await new Promise((resolve) => fromEventStream(request).subscribe({ error: resolve }));
+    expect(early).toMatchObject({ message: 'tab closed' });
+  });
+
   it('unsubscribing aborts the fetch', async () => {
     let signal: AbortSignal | undefined;
     const fetchSpy: typeof fetch = (input, init) => {
