@@ -17,7 +17,7 @@ import { RemoteRunError } from './errors/RemoteRunError';
  * ```
  */
 export interface EventStreamRetry {
-  /** Milliseconds to wait before reconnecting. Default 1,000. */
+  /** Milliseconds to wait before reconnecting, finite (`maxAttempts: 0` never reconnects). Default 1,000. */
   readonly delayMs?: number;
   /** Reconnections in a row without an event in between before giving up; 0 never reconnects. Default 3. */
   readonly maxAttempts?: number;
@@ -62,7 +62,13 @@ const FromEventStreamOptionsSchema = z.strictObject({
   signal: configRules.abortSignal().optional(),
   fetch: configRules.function<typeof fetch>().optional(),
   retry: z
-    .strictObject({ delayMs: configRules.delayMs().default(1_000), maxAttempts: configRules.nonNegativeInt().default(3) })
+    .strictObject({
+      // A reconnection that waits forever would neither resume nor give up: `maxAttempts: 0` is how not to reconnect.
+      delayMs: configRules
+        .delayMs()
+        .refine((ms) => ms !== Infinity, 'must be a finite number of milliseconds (maxAttempts: 0 never reconnects)')
+        .default(1_000),
+      maxAttempts: configRules.nonNegativeInt().default(3) })
     .default({ delayMs: 1_000, maxAttempts: 3 }),
   schema: z.custom<ValueSchema<unknown>>((value) => typeof (value as { safeParse?: unknown } | null)?.safeParse === 'function', { error: 'must be a zod schema' }).optional(),
   scheduler: configRules.scheduler().default(asyncScheduler),

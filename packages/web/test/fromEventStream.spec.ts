@@ -203,6 +203,7 @@ describe('fromEventStream over a loopback server', () => {
     expect(() => fromEventStream(42 as never)).toThrow(ConfigError);
     expect(() => fromEventStream('http://x', { retry: { delayMs: -1 } })).toThrow(/retry\.delayMs/);
     expect(() => fromEventStream('http://x', { maxFrameLength: 0 })).toThrow(/maxFrameLength/);
+    expect(() => fromEventStream('http://x', { retry: { delayMs: Infinity } })).toThrow(/retry\.delayMs must be a finite number/);
   });
 
   it('a frame longer than maxFrameLength is an EVENT_STREAM_BAD_FRAME error, and reading stops', async () => {
