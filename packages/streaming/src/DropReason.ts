@@ -1,5 +1,5 @@
 /**
- * Why an item was dropped, as passed to an `onDrop` callback.
+ * Why the `backpressure` operator dropped a value, as passed to its `onDrop` callback.
  *
  * @remarks
  * - `DROP_OLDEST`: it was the oldest buffered item and a newer one needed its place.
@@ -7,8 +7,9 @@
  * - `OFFER_TIMEOUT`: it was parked under `BLOCK` and `offerTimeout` passed before space freed up.
  * - `PENDING_OFFERS_FULL`: it arrived under `BLOCK` when `maxPendingOffers` items were already parked.
  * - `OVERFLOW`: it arrived at a full buffer under `ERROR`.
- * - `CANCELLED`: its `offer$` was unsubscribed while it was parked.
- * - `CLOSED`: it was buffered or parked when the channel was closed.
+ *
+ * Values still waiting when the operator's subscription ends (unsubscription, or an error) are discarded
+ * with it, not reported: that is cancellation, not a strategy at work.
  *
  * @example
  * ```ts
@@ -20,4 +21,4 @@
  * console.log(tally.get('OFFER_TIMEOUT')); // 1
  * ```
  */
-export type DropReason = 'DROP_OLDEST' | 'DROP_NEWEST' | 'OFFER_TIMEOUT' | 'PENDING_OFFERS_FULL' | 'OVERFLOW' | 'CANCELLED' | 'CLOSED';
+export type DropReason = 'DROP_OLDEST' | 'DROP_NEWEST' | 'OFFER_TIMEOUT' | 'PENDING_OFFERS_FULL' | 'OVERFLOW';
