@@ -171,6 +171,25 @@ describe('traceRun', () => {
     expect(seen.at(-1)).toMatchObject({ type: 'run-end', success: false, error: { name: 'TypeError', message: 'no tally' } });
   });
 
+  it('a body that throws instead of returning an Observable fails the node with what it threw', async () => {
+    const events = await lastValueFrom(
+      observeRun('r', 'x', () => {
+        throw new RangeError('no agents configured');
+      }).pipe(toArray()),
+    );
+    expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
+    expect(events[1]).toMatchObject({ type: 'run-end', success: false, error: { name: 'RangeError', message: 'no agents configured' } });
+    const view = events.reduce(reduceRunView, emptyRunView);
+    expect(view.status).toBe('failed');
+    const seen: RunEvent[] = [];
+    const run: RunContext = { runId: 'r', callId: null, parentCallId: null, scheduler: asapScheduler, emit: (event) => seen.push(event) };
+    const nested = traceRun(run, 'vote', 'x', () => {
+      throw new TypeError('bad ballot');
+    });
+    await expect(lastValueFrom(nested)).rejects.toThrow('bad ballot');
+    expect(seen.map((event) => event.type)).toEqual(['run-start', 'run-end']);
+  });
+
   it('the events stream completes normally when the run fails: the failure is in run-end', async () => {
     const events = await lastValueFrom(observeRun('r', 'x', () => throwError(() => new AgentTimeoutError('a', 5))).pipe(toArray()));
     expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
