@@ -3,6 +3,7 @@ import { asapScheduler, from, last, lastValueFrom, map, NEVER, Observable, of, t
 import fc from 'fast-check';
 import {
   AgentTimeoutError,
+  ConfigError,
   defineAgent,
   emitCustom,
   emptyRunView,
@@ -141,6 +142,23 @@ describe('run events of an agent call', () => {
     expect(() => stream(defineAgent('a', async () => 'x'), 'x', { run: { runId: 'r' } as unknown as RunContext })).toThrow(
       'agent call options: run must be a run context ({ runId, callId, scheduler, emit }), got {"runId":"r"}',
     );
+  });
+});
+
+describe('observeRun', () => {
+  it('refuses, at once, what would make its events invalid or be ignored: a blank run id, a non-string name or input, an unknown option', () => {
+    const body = () => of('x');
+    expect(() => observeRun('r', 'x', body, { runId: '' })).toThrow('observeRun: options.runId must be a non-blank string, got ""');
+    expect(() => observeRun(42 as never, 'x', body)).toThrow('observeRun: name must be a string, got 42');
+    expect(() => observeRun('r', undefined as never, body)).toThrow('observeRun: input must be a string');
+    expect(() => observeRun('r', 'x', body, { sheduler: asapScheduler } as never)).toThrow('observeRun: options.sheduler is not a known option (did you mean scheduler?)');
+    expect(() => observeRun('r', 'x', body, { scheduler: {} as never })).toThrow(ConfigError);
+    expect(() => observeRun('r', 'x', 'body' as never)).toThrow('observeRun: body must be a function');
+  });
+
+  it('accepts options left undefined, as a runnable passes them on', async () => {
+    const events = await lastValueFrom(observeRun('r', 'x', () => of('x'), { scheduler: undefined, runId: undefined, describe: undefined, pace: undefined }).pipe(toArray()));
+    expect(events.map((event) => RunEventSchema.safeParse(event).success)).toEqual([true, true]);
   });
 });
 
