@@ -6,6 +6,7 @@ import {
   ConfigError,
   defineAgent,
   emitCustom,
+  emitUsage,
   emptyRunView,
   invoke$,
   observeRun,
@@ -136,6 +137,20 @@ describe('run events of an agent call', () => {
     const custom = events.find((event) => event.type === 'custom');
     expect(custom).toMatchObject({ name: 'sources', data: ['https://rxjs.dev'], callId: call?.callId });
     emitCustom(undefined, 'ignored', null);
+  });
+
+  it('emitCustom and emitUsage refuse what would make an event RunEventSchema refuses, and the agent\'s call fails with it', async () => {
+    expect(() => emitCustom(undefined, '', { step: 1 })).toThrow('emitCustom: name must be a non-empty string, got ""');
+    expect(() => emitCustom(undefined, 'progress', undefined as never)).toThrow('emitCustom: data must be a JSON value, got undefined');
+    expect(() => emitCustom(undefined, 'progress', { total: 1n } as never)).toThrow(ConfigError);
+    expect(() => emitUsage(undefined, { agentId: 7 as never, inputTokens: 3 })).toThrow('emitUsage: agentId must be a string, got 7');
+    const sloppy = defineAgent('sloppy', async (_input, { run }) => {
+      emitCustom(run, '', 'oops');
+      return 'done';
+    });
+    const events = await lastValueFrom(observeRun('r', 'x', (run) => invoke$(sloppy, 'x', { run })).pipe(toArray()));
+    expect(events.every((event) => RunEventSchema.safeParse(event).success)).toBe(true);
+    expect(events.find((event) => event.type === 'call-error')).toMatchObject({ error: { message: expect.stringContaining('emitCustom: name must be a non-empty string') } });
   });
 
   it('refuses a run option that is not a run context', () => {
