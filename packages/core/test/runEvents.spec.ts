@@ -237,6 +237,15 @@ describe('serializeError', () => {
     expect(serializeError('plain string')).toEqual({ name: 'Error', message: 'plain string' });
     expect(serializeError(Object.assign(new Error('x'), { code: 42 }))).toEqual({ name: 'Error', message: 'x' });
   });
+
+  it('never throws and always gives strings, so a run that fails with anything still ends with run-end', async () => {
+    const bare = Object.assign(Object.create(null) as object, { status: 429 });
+    expect(serializeError(bare)).toEqual({ name: 'Error', message: '{"status":429}' });
+    expect(serializeError(Object.assign(new Error('x'), { name: 42 }))).toEqual({ name: 'Error', message: 'x' });
+    const events = await lastValueFrom(observeRun('r', 'x', () => throwError(() => bare)).pipe(toArray()));
+    expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
+    expect(events.every((event) => RunEventSchema.safeParse(event).success)).toBe(true);
+  });
 });
 
 describe('RunEventSchema', () => {
