@@ -1,6 +1,6 @@
 import { asyncScheduler, defer, map, type Observable, type SchedulerLike, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { AgentTimeoutError, configRules, lastValue, observeRun, parseConfig, preview, reportUnhandledError, traceRun, type Agent, type AgentCallResult, type Message, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
+import { AgentTimeoutError, ConfigError, configRules, lastValue, observeRun, parseConfig, preview, reportUnhandledError, traceRun, type Agent, type AgentCallResult, type Message, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffTimeoutError } from './errors/HandoffTimeoutError';
@@ -75,7 +75,8 @@ const HandoffSourceSchema = z.looseObject({ id: configRules.id() }, { error: 'mu
  * {@link HandoffDepthError}, {@link HandoffTimeoutError} or {@link HandoffValidationError}; a target that
  * fails resolves with `success: false`. `execute$` is the Observable form; unsubscribing aborts the target.
  *
- * @throws {@link @rxagents/core!ConfigError | ConfigError} from the constructor when the config breaks a rule.
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} from the constructor when the config breaks a rule (an
+ * `inputSchema` with no JSON Schema, such as one with a date or a transform, included).
  *
  * @example
  * ```ts
@@ -103,6 +104,7 @@ export class Handoff {
 
   constructor(config: HandoffConfig) {
     const parsed = parseConfig(HandoffConfigSchema, config, 'Handoff config');
+    if (parsed.inputSchema !== undefined) checkToolParameters(parsed.inputSchema);
     this.config = Object.freeze({ ...parsed, ...resolveHandoffTimeout(parsed) });
     this.agent = this.config.agent;
     this.toolName = this.config.name ?? handoffToolName(this.agent);
@@ -353,6 +355,18 @@ export class Handoff {
       // A user callback never breaks a handoff; its error is reported as unhandled (RxJS's onUnhandledError).
       reportUnhandledError(error);
     }
+  }
+}
+
+/**
+ * Refuses an `inputSchema` that has no JSON Schema (a date, a transform): {@link Handoff.toolDefinition} would
+ * throw on every call, failing every routing agent that offers the handoff, instead of once, here.
+ */
+function checkToolParameters(schema: z.ZodType): void {
+  try {
+    z.toJSONSchema(schema);
+  } catch (error) {
+    throw new ConfigError('Handoff config', [{ path: 'inputSchema', rule: `must be representable as JSON Schema, the tool's parameters (${(error as Error).message})`, received: schema }]);
   }
 }
 

@@ -144,6 +144,13 @@ describe('generated tool name and description', () => {
     });
     expect(handoff({ agent: agentNamed('Billing') }).toolDefinition().function.parameters).toEqual({ type: 'object', properties: {}, additionalProperties: false });
   });
+
+  it('refuses, when built, an inputSchema that has no JSON Schema, rather than failing every routing call that offers it', () => {
+    expect(() => handoff({ agent: agentNamed('Refunds'), inputSchema: z.object({ placedAt: z.date() }) })).toThrow(ConfigError);
+    expect(() => handoff({ agent: agentNamed('Refunds'), inputSchema: z.string().transform((text) => text.length) })).toThrow(
+      /Handoff config: inputSchema must be representable as JSON Schema, the tool's parameters \(Transforms cannot be represented in JSON Schema\)/,
+    );
+  });
 });
 
 describe('Handoff.execute', () => {
