@@ -1,6 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
 import { from, lastValueFrom, map, NEVER, type Observable, toArray } from 'rxjs';
-import { defineAgent, emptyRunView, invoke$, lastValue, observeRun, reduceRunView, RunEventSchema, type Agent, type RunEvent, type RunView } from '@rxagents/core';
+import { ConfigError, defineAgent, emptyRunView, invoke$, lastValue, observeRun, reduceRunView, RunEventSchema, type Agent, type RunEvent, type RunView } from '@rxagents/core';
 import {
   ConditionalHandoff,
   DefaultHandoff,
@@ -443,5 +443,15 @@ describe('run events across the package', () => {
     expect(() => new ConditionalHandoff().events$(new DefaultHandoff(), { id: 'a' }, HandoffContext.of('t'), { run } as never)).toThrow(/ConditionalHandoff events options: run/);
     expect(() => parallelHandoffsEvents$({ id: 'a' }, [[billing, 'x']], { run } as never)).toThrow(/parallelHandoffs events options: run/);
     expect(() => routingAgent({ id: 'assistant', handoffs: [billing] }).events$('x', { run } as never)).toThrow(/routing agent "assistant" events options: run/);
+  });
+
+  it('events$ refuses options that are not an object with a ConfigError, as execute$ does', () => {
+    const billing = defineAgent('billing', async () => 'ok');
+    expect(() => handoff({ agent: billing }).events$({ id: 'a' }, { input: 'x' }, null as never)).toThrow('Handoff events options: value must be an object, got null');
+    expect(() => new DefaultHandoff().events$({ id: 'a' }, billing, HandoffContext.of('t'), 'fast' as never)).toThrow('DefaultHandoff events options: value must be an object, got "fast"');
+    expect(() => HandoffChain.builder().add(billing).build().events$(new DefaultHandoff(), HandoffContext.of('t'), null as never)).toThrow(ConfigError);
+    expect(() => new ConditionalHandoff().events$(new DefaultHandoff(), { id: 'a' }, HandoffContext.of('t'), 5 as never)).toThrow(ConfigError);
+    expect(() => parallelHandoffsEvents$({ id: 'a' }, [[billing, 'x']], null as never)).toThrow(ConfigError);
+    expect(() => routingAgent({ id: 'assistant', handoffs: [billing] }).events$('x', null as never)).toThrow(ConfigError);
   });
 });
