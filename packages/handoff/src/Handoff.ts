@@ -294,6 +294,11 @@ export class Handoff {
     if (!Array.isArray(filtered)) {
       throw new HandoffContractError(`the inputFilter of ${this.toolName}`, `returned ${preview(filtered)}; it must return an array of messages`, filtered);
     }
+    const stray = (filtered as unknown[]).findIndex((message) => !isMessage(message));
+    if (stray >= 0) {
+      const item: unknown = filtered[stray];
+      throw new HandoffContractError(`the inputFilter of ${this.toolName}`, `returned ${preview(item)} at index ${stray}; it must return an array of messages ({ role, content })`, filtered);
+    }
     const messages = selectMessages(filtered as Message[], config);
     const context: HandoffRunContext = {
       input: request.input,
@@ -356,6 +361,13 @@ export class Handoff {
       reportUnhandledError(error);
     }
   }
+}
+
+const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'tool']);
+
+/** Whether `value` is a message as a request's `messages` must hold them: a known role and string content. */
+function isMessage(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && ROLES.has((value as Message).role) && typeof (value as Message).content === 'string';
 }
 
 /**

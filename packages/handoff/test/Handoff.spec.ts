@@ -229,6 +229,17 @@ describe('Handoff.execute', () => {
     await expect(handoff({ agent: billing, countTokens: () => Number.NaN }).execute(source, { input: 'x', messages: history })).rejects.toBeInstanceOf(HandoffContractError);
   });
 
+  it('an inputFilter whose array holds something that is not a message rejects with a HandoffContractError naming it, before the target is touched', async () => {
+    const billing = recordingAgent('billing', async () => 'ok');
+    const history: Message[] = [{ role: 'user', content: 'hi' }];
+    await expect(handoff({ agent: billing, inputFilter: (() => [null]) as never }).execute(source, { input: 'x', messages: history })).rejects.toThrow(
+      /the inputFilter of transfer_to_billing returned null at index 0; it must return an array of messages/,
+    );
+    const contentless = (messages: readonly Message[]) => messages.map((message) => ({ ...message, content: undefined })) as never;
+    await expect(handoff({ agent: billing, inputFilter: contentless }).execute(source, { input: 'x', messages: history })).rejects.toBeInstanceOf(HandoffContractError);
+    expect(billing.calls).toHaveLength(0);
+  });
+
   it('a throwing callback leaves the outcome as it is, and its error reaches RxJS\'s onUnhandledError when one is set', async () => {
     const reported: unknown[] = [];
     const previous = rxjsConfig.onUnhandledError;
