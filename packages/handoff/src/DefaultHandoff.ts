@@ -1,6 +1,6 @@
 import { asyncScheduler, type Observable } from 'rxjs';
 import { z } from 'zod';
-import { configRules, lastValue, observeRun, parseConfig, reportUnhandledError, traceRun, type Agent, type AgentCallResult, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
+import { configRules, lastValue, observeRun, parseConfig, reportUnhandledError, type Agent, type AgentCallResult, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { HandoffContext } from './HandoffContext';
 import { checkHandoffCall, splitEventsOptions } from './internal/rules';
 import type { HandoffListener } from './HandoffListener';
@@ -8,6 +8,7 @@ import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffPrompt, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { defaultHandoffPrompt } from './defaultHandoffPrompt';
 import { describeCall, handoff$, type HandoffObservers, type HandoffSpec } from './internal/handoffEngine';
+import { traceResult } from './internal/traceResult';
 
 /**
  * The zod schema of {@link HandoffExecuteOptions}, used for a {@link DefaultHandoff}'s per-call options (its
@@ -117,7 +118,7 @@ export class DefaultHandoff implements HandoffStrategy {
     const spec = this.spec(from, to, context, settings);
     const run = settings.run;
     if (run === undefined) return handoff$(spec);
-    return traceRun(run, 'handoff', context.taskId, (node) => handoffUnder(spec, node), describeCall);
+    return traceResult(run, 'handoff', context.taskId, (node) => handoffUnder(spec, node), describeCall);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { asyncScheduler, defer, map, type Observable, type SchedulerLike, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { AgentTimeoutError, ConfigError, configRules, lastValue, observeRun, parseConfig, preview, reportUnhandledError, traceRun, type Agent, type AgentCallResult, type Message, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
+import { AgentTimeoutError, ConfigError, configRules, lastValue, observeRun, parseConfig, preview, reportUnhandledError, type Agent, type AgentCallResult, type Message, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffTimeoutError } from './errors/HandoffTimeoutError';
@@ -18,6 +18,7 @@ import { splitEventsOptions } from './internal/rules';
 import { toolNamesOf } from './internal/toolNamesOf';
 import { selectMessages } from './selectHandoffMessages';
 import type { ToolDefinition } from './ToolCallingModel';
+import { traceResult } from './internal/traceResult';
 
 /**
  * Per-call options of {@link Handoff.execute}.
@@ -176,7 +177,7 @@ export class Handoff {
   execute$(source: HandoffSource, request: HandoffRequest, options?: Pick<HandoffCallOptions, 'run'>): Observable<HandoffOutcome> {
     const run = options === undefined ? undefined : parseConfig(HandoffExecuteRunSchema, options, 'Handoff execute options').run;
     if (run === undefined) return this.#execute$(source, request, undefined);
-    return traceRun(run, 'handoff', inputOf(request), (node) => this.#execute$(source, request, node), describeCall);
+    return traceResult(run, 'handoff', inputOf(request), (node) => this.#execute$(source, request, node), describeCall);
   }
 
   /**
