@@ -92,9 +92,7 @@ export function estimateTokens(message: Message): number {
  *
  * @example
  * ```ts
- * import { z } from 'zod';
-import { configRules, parseConfig, type Message } from '@rxagents/core';
-import { signedCountRule } from './internal/rules';
+ * import type { Message } from '@rxagents/core';
  * import { selectHandoffMessages } from '@rxagents/handoff';
  *
  * const history: Message[] = [
