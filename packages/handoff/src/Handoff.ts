@@ -77,7 +77,7 @@ const HandoffSourceSchema = z.looseObject({ id: configRules.id() }, { error: 'mu
  * fails resolves with `success: false`. `execute$` is the Observable form; unsubscribing aborts the target.
  *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} from the constructor when the config breaks a rule (an
- * `inputSchema` with no JSON Schema, such as one with a date or a transform, included).
+ * `inputSchema` with no JSON Schema, such as one with a date or a set, included).
  *
  * @example
  * ```ts
@@ -139,7 +139,8 @@ export class Handoff {
   }
 
   /**
-   * The handoff as an OpenAI-style function tool; its parameters are the JSON Schema of `inputSchema`.
+   * The handoff as an OpenAI-style function tool; its parameters are the JSON Schema of what `inputSchema`
+   * accepts (its input side: a field with a default is not required).
    *
    * @example
    * ```ts
@@ -154,9 +155,7 @@ export class Handoff {
    */
   toolDefinition(): ToolDefinition {
     const schema = this.config.inputSchema;
-    const parameters: Record<string, unknown> =
-      schema === undefined ? { type: 'object', properties: {}, additionalProperties: false } : { ...(z.toJSONSchema(schema) as Record<string, unknown>) };
-    delete parameters.$schema;
+    const parameters: Record<string, unknown> = schema === undefined ? { type: 'object', properties: {}, additionalProperties: false } : toolParameters(schema);
     return { type: 'function', function: { name: this.toolName, description: this.toolDescription, parameters } };
   }
 
@@ -372,15 +371,31 @@ function isMessage(value: unknown): boolean {
 }
 
 /**
- * Refuses an `inputSchema` that has no JSON Schema (a date, a transform): {@link Handoff.toolDefinition} would
+ * Refuses an `inputSchema` that has no JSON Schema (a date, a set): {@link Handoff.toolDefinition} would
  * throw on every call, failing every routing agent that offers the handoff, instead of once, here.
  */
 function checkToolParameters(schema: z.ZodType): void {
   try {
-    z.toJSONSchema(schema);
+    toolParameters(schema);
   } catch (error) {
     throw new ConfigError('Handoff config', [{ path: 'inputSchema', rule: `must be representable as JSON Schema, the tool's parameters (${(error as Error).message})`, received: schema }]);
   }
+}
+
+/**
+ * The JSON Schema of what the model sends: zod's input side (a field with a default is optional, a transform
+ * is described by what it takes; the output side said a defaulted field was required), with objects closed
+ * (`additionalProperties: false`) where the output side closes them.
+ */
+function toolParameters(schema: z.ZodType): Record<string, unknown> {
+  const parameters = { ...(z.toJSONSchema(schema, { io: 'input', override: closeObject }) as Record<string, unknown>) };
+  delete parameters.$schema;
+  return parameters;
+}
+
+function closeObject(context: { readonly zodSchema: z.core.$ZodType; readonly jsonSchema: z.core.JSONSchema.BaseSchema }): void {
+  const def = context.zodSchema._zod.def as { readonly type: string; readonly catchall?: unknown };
+  if (def.type === 'object' && def.catchall === undefined && context.jsonSchema.additionalProperties === undefined) context.jsonSchema.additionalProperties = false;
 }
 
 /** An outcome: the target's call, with its duration in seconds too and the threaded context. */

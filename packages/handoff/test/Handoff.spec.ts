@@ -145,10 +145,20 @@ describe('generated tool name and description', () => {
     expect(handoff({ agent: agentNamed('Billing') }).toolDefinition().function.parameters).toEqual({ type: 'object', properties: {}, additionalProperties: false });
   });
 
+  it('toolDefinition() describes what the model sends: a field with a default is not required, a transform by what it takes', () => {
+    const inputSchema = z.object({ orderId: z.string().transform((id) => id.toUpperCase()), priority: z.enum(['low', 'high']).default('low') });
+    expect(handoff({ agent: agentNamed('Refunds'), inputSchema }).toolDefinition().function.parameters).toEqual({
+      type: 'object',
+      properties: { orderId: { type: 'string' }, priority: { type: 'string', enum: ['low', 'high'], default: 'low' } },
+      required: ['orderId'],
+      additionalProperties: false,
+    });
+  });
+
   it('refuses, when built, an inputSchema that has no JSON Schema, rather than failing every routing call that offers it', () => {
     expect(() => handoff({ agent: agentNamed('Refunds'), inputSchema: z.object({ placedAt: z.date() }) })).toThrow(ConfigError);
-    expect(() => handoff({ agent: agentNamed('Refunds'), inputSchema: z.string().transform((text) => text.length) })).toThrow(
-      /Handoff config: inputSchema must be representable as JSON Schema, the tool's parameters \(Transforms cannot be represented in JSON Schema\)/,
+    expect(() => handoff({ agent: agentNamed('Refunds'), inputSchema: z.object({ ids: z.set(z.string()) }) })).toThrow(
+      /Handoff config: inputSchema must be representable as JSON Schema, the tool's parameters \(Set cannot be represented in JSON Schema\)/,
     );
   });
 });
