@@ -38,6 +38,7 @@ import { type AgentCallOptions, checkCall, startCall, stream } from './stream';
  * ```
  */
 export function callAgent(agent: Agent, input: string, options: AgentCallOptions = {}): Observable<AgentCallResult> {
+  checkCall(agent, input, options);
   const scheduler = options.scheduler ?? asyncScheduler;
   const run = options.run;
   if (run?.pace !== undefined) {
@@ -47,7 +48,6 @@ export function callAgent(agent: Agent, input: string, options: AgentCallOptions
       chunks$.subscribe(new CallRecorder(subscriber, agent.id, input, scheduler));
     });
   }
-  checkCall(agent, input, options);
   // The call itself, without an Observable of chunks in between: the recorder is its subscriber.
   return new Observable<AgentCallResult>((subscriber) => {
     const recorder = new CallRecorder(subscriber, agent.id, input, scheduler);

@@ -1,7 +1,8 @@
 import { type Observable, reduce } from 'rxjs';
 import type { Agent } from './Agent';
+import { checkSignal } from './internal/checkSignal';
 import { lastValue, type LastValueOptions } from './lastValue';
-import { type AgentCallOptions, stream } from './stream';
+import { type AgentCallOptions, checkCall, stream } from './stream';
 
 /**
  * Calls an agent and emits its whole reply once: the chunks joined.
@@ -55,7 +56,8 @@ export interface InvokeOptions extends AgentCallOptions, LastValueOptions {}
  * @param input - The prompt.
  * @param options - Timeout, scheduler, context, metadata and `signal`.
  * @returns The whole reply.
- * @throws {@link ConfigError} synchronously when `input` is not a string or an option is unknown or invalid.
+ * @throws {@link ConfigError} synchronously when `input` is not a string or an option is unknown or invalid
+ *   (a `signal` that is not an `AbortSignal` too).
  *
  * @example
  * ```ts
@@ -66,6 +68,9 @@ export interface InvokeOptions extends AgentCallOptions, LastValueOptions {}
  * ```
  */
 export function invoke(agent: Agent, input: string, options: InvokeOptions = {}): Promise<string> {
+  // Options that are not an object are refused as every agent call refuses them, not by destructuring.
+  if (typeof options !== 'object' || options === null) checkCall(agent, input, options);
   const { signal, ...callOptions } = options;
+  checkSignal(signal, 'agent call options');
   return lastValue(invoke$(agent, input, callOptions), { signal });
 }

@@ -1,4 +1,6 @@
 import { EmptyError, type Observable } from 'rxjs';
+import { ConfigError } from './errors/ConfigError';
+import { checkSignal } from './internal/checkSignal';
 import { reportUnhandledError } from './reportUnhandledError';
 
 /**
@@ -26,7 +28,9 @@ export interface LastValueOptions {
  * subscription is closed, so all work under it stops, and the Promise rejects with `signal.reason`.
  * An Observable that completes without a value rejects with RxJS's `EmptyError`. Every `execute()`
  * in rxagents is built on it. If a teardown throws while an abort unsubscribes, the Promise still
- * rejects with the signal's reason and the teardown's error goes to {@link reportUnhandledError}.
+ * rejects with the signal's reason and the teardown's error goes to {@link reportUnhandledError}. Options
+ * that are not an object, or a `signal` that is not an `AbortSignal`, reject with a `ConfigError` without
+ * subscribing.
  *
  * @example
  * ```ts
@@ -40,8 +44,12 @@ export interface LastValueOptions {
  * ```
  */
 export function lastValue<T>(source: Observable<T>, options: LastValueOptions = {}): Promise<T> {
-  const { signal } = options;
   return new Promise<T>((resolve, reject) => {
+    if (typeof options !== 'object' || options === null) {
+      throw new ConfigError('lastValue options', [{ path: '', rule: 'must be an object', received: options }]);
+    }
+    const { signal } = options;
+    checkSignal(signal, 'lastValue options');
     if (signal?.aborted) {
       reject(signal.reason);
       return;

@@ -76,7 +76,8 @@ export interface AgentCallOptions {
  * @param input - The prompt.
  * @param options - Timeout, scheduler, context and metadata.
  * @returns The reply's chunks, in order; completes when the agent is done.
- * @throws {@link ConfigError} synchronously when `input` is not a string or an option is unknown or invalid.
+ * @throws {@link ConfigError} synchronously when `agent` is not an agent (an object with a non-blank `id`
+ *   and a `chat` function), `input` is not a string, or an option is unknown or invalid.
  *
  * @example
  * ```ts
@@ -94,8 +95,11 @@ export function stream(agent: Agent, input: string, options: AgentCallOptions = 
   return options.run === undefined ? agentCall(agent, input, options, undefined) : pacedCall(agent, input, options, options.run);
 }
 
-/** Refuses what {@link stream} refuses: an input that is not a string, unknown or invalid options. */
+/** Refuses what {@link stream} refuses: an agent without a non-blank id and a `chat` function, an input that is not a string, unknown or invalid options. */
 export function checkCall(agent: Agent, input: string, options: AgentCallOptions): void {
+  if (!isAgent(agent)) {
+    throw new ConfigError('agent call', [{ path: 'agent', rule: 'must be an agent (an object with a non-blank id and a chat function)', received: agent }]);
+  }
   if (typeof input !== 'string') {
     throw new ConfigError(agentName(agent), [{ path: 'input', rule: 'must be a string', received: input }]);
   }
@@ -195,7 +199,16 @@ function checkOptions(options: AgentCallOptions): void {
 }
 
 function agentName(agent: Agent): string {
-  return typeof agent?.id === 'string' ? `call to agent '${agent.id}'` : 'agent call';
+  return `call to agent '${agent.id}'`;
+}
+
+// Every call comes through here: a character test before the whitespace RegExp.
+function isAgent(value: unknown): value is Agent {
+  if (typeof value !== 'object' || value === null || typeof (value as Agent).chat !== 'function') return false;
+  const { id } = value as Agent;
+  if (typeof id !== 'string' || id.length === 0) return false;
+  const first = id.charCodeAt(0);
+  return (first > 32 && first < 127) || /\S/.test(id);
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<string> {

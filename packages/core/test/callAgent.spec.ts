@@ -1,6 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
-import { lastValueFrom, NEVER } from 'rxjs';
-import { AgentError, AgentTimeoutError, callAgent, ConfigError, defineAgent, type AgentCallResult } from '@rxagents/core';
+import { lastValueFrom, NEVER, of } from 'rxjs';
+import { AgentError, AgentTimeoutError, callAgent, ConfigError, defineAgent, invoke, lastValue, type AgentCallResult } from '@rxagents/core';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
@@ -77,5 +77,12 @@ describe('callAgent', () => {
     const agent = defineAgent('a', async () => 'x');
     expect(() => callAgent(agent, 42 as unknown as string)).toThrow(ConfigError);
     expect(() => callAgent(agent, 'hi', { timout: 5 } as never)).toThrow(ConfigError);
+  });
+
+  it('refuses options that are not an object with a ConfigError, as invoke$ does, in callAgent, invoke and lastValue', async () => {
+    const agent = defineAgent('a', async () => 'x');
+    expect(() => callAgent(agent, 'hi', null as never)).toThrow('agent call options: value must be an object, got null');
+    expect(() => invoke(agent, 'hi', null as never)).toThrow('agent call options: value must be an object, got null');
+    await expect(lastValue(of(1), null as never)).rejects.toThrow('lastValue options: value must be an object, got null');
   });
 });

@@ -1,6 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
 import { lastValueFrom, of } from 'rxjs';
-import { defineAgent, invoke, invoke$ } from '@rxagents/core';
+import { ConfigError, defineAgent, invoke, invoke$ } from '@rxagents/core';
 
 describe('invoke$', () => {
   it('emits the chunks joined, once', () => {
@@ -34,6 +34,17 @@ describe('invoke', () => {
     controller.abort(new Error('user left'));
     await expect(answer).rejects.toThrow('user left');
     expect(agentSignal?.aborted).toBe(true);
+  });
+
+  it('refuses a signal that is not an AbortSignal with a ConfigError, without calling the agent', () => {
+    let calls = 0;
+    const agent = defineAgent('w', async () => {
+      calls += 1;
+      return 'x';
+    });
+    expect(() => invoke(agent, 'hi', { signal: 'stop' as never })).toThrow(ConfigError);
+    expect(() => invoke(agent, 'hi', { signal: {} as never })).toThrow('agent call options: signal must be an AbortSignal, got {}');
+    expect(calls).toBe(0);
   });
 
   it('refuses an unknown option with a ConfigError, as every agent call does', () => {

@@ -1,6 +1,6 @@
 import { EmptyError, EMPTY, NEVER, Observable, of, throwError } from 'rxjs';
 import { getEventListeners } from 'node:events';
-import { lastValue } from '@rxagents/core';
+import { ConfigError, lastValue } from '@rxagents/core';
 
 describe('lastValue', () => {
   it('resolves with the last value', async () => {
@@ -23,6 +23,16 @@ describe('lastValue', () => {
     controller.abort(new Error('stop'));
     await expect(pending).rejects.toThrow('stop');
     expect(tornDown).toBe(true);
+  });
+
+  it('rejects a signal that is not an AbortSignal with a ConfigError, without subscribing', async () => {
+    let subscribed = false;
+    const source = new Observable<number>(() => {
+      subscribed = true;
+    });
+    await expect(lastValue(source, { signal: 'stop' as never })).rejects.toThrow(ConfigError);
+    await expect(lastValue(source, { signal: null as never })).rejects.toThrow('lastValue options: signal must be an AbortSignal, got null');
+    expect(subscribed).toBe(false);
   });
 
   it('rejects at once, without subscribing, when the signal is already aborted', async () => {

@@ -117,4 +117,12 @@ describe('runEventStream', () => {
     expect(() => runEventStream(() => new Observable<RunEvent>(), { bufferSize: 0 })).toThrow(ConfigError);
     expect(() => runEventStream(() => new Observable<RunEvent>(), { delivery: 'drop' as never })).toThrow("runEventStream options: delivery must be 'pace' or 'conflate'");
   });
+
+  it('an error thrown by start errors the stream too, rather than escaping from runEventStream; a start that is no function is a ConfigError', async () => {
+    const broken = runEventStream(() => {
+      throw new Error('no such run');
+    });
+    await expect(broken.getReader().read()).rejects.toThrow('no such run');
+    expect(() => runEventStream(undefined as never)).toThrow('runEventStream: start must be a function, got undefined');
+  });
 });

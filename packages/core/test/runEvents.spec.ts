@@ -3,8 +3,10 @@ import { asapScheduler, from, last, lastValueFrom, map, NEVER, Observable, of, t
 import fc from 'fast-check';
 import {
   AgentTimeoutError,
+  ConfigError,
   defineAgent,
   emitCustom,
+  emitUsage,
   emptyRunView,
   invoke$,
   observeRun,
@@ -137,10 +139,41 @@ describe('run events of an agent call', () => {
     emitCustom(undefined, 'ignored', null);
   });
 
+  it('emitCustom and emitUsage refuse what would make an event RunEventSchema refuses, and the agent\'s call fails with it', async () => {
+    expect(() => emitCustom(undefined, '', { step: 1 })).toThrow('emitCustom: name must be a non-empty string, got ""');
+    expect(() => emitCustom(undefined, 'progress', undefined as never)).toThrow('emitCustom: data must be a JSON value, got undefined');
+    expect(() => emitCustom(undefined, 'progress', { total: 1n } as never)).toThrow(ConfigError);
+    expect(() => emitUsage(undefined, { agentId: 7 as never, inputTokens: 3 })).toThrow('emitUsage: agentId must be a string, got 7');
+    const sloppy = defineAgent('sloppy', async (_input, { run }) => {
+      emitCustom(run, '', 'oops');
+      return 'done';
+    });
+    const events = await lastValueFrom(observeRun('r', 'x', (run) => invoke$(sloppy, 'x', { run })).pipe(toArray()));
+    expect(events.every((event) => RunEventSchema.safeParse(event).success)).toBe(true);
+    expect(events.find((event) => event.type === 'call-error')).toMatchObject({ error: { message: expect.stringContaining('emitCustom: name must be a non-empty string') } });
+  });
+
   it('refuses a run option that is not a run context', () => {
     expect(() => stream(defineAgent('a', async () => 'x'), 'x', { run: { runId: 'r' } as unknown as RunContext })).toThrow(
       'agent call options: run must be a run context ({ runId, callId, scheduler, emit }), got {"runId":"r"}',
     );
+  });
+});
+
+describe('observeRun', () => {
+  it('refuses, at once, what would make its events invalid or be ignored: a blank run id, a non-string name or input, an unknown option', () => {
+    const body = () => of('x');
+    expect(() => observeRun('r', 'x', body, { runId: '' })).toThrow('observeRun: options.runId must be a non-blank string, got ""');
+    expect(() => observeRun(42 as never, 'x', body)).toThrow('observeRun: name must be a string, got 42');
+    expect(() => observeRun('r', undefined as never, body)).toThrow('observeRun: input must be a string');
+    expect(() => observeRun('r', 'x', body, { sheduler: asapScheduler } as never)).toThrow('observeRun: options.sheduler is not a known option (did you mean scheduler?)');
+    expect(() => observeRun('r', 'x', body, { scheduler: {} as never })).toThrow(ConfigError);
+    expect(() => observeRun('r', 'x', 'body' as never)).toThrow('observeRun: body must be a function');
+  });
+
+  it('accepts options left undefined, as a runnable passes them on', async () => {
+    const events = await lastValueFrom(observeRun('r', 'x', () => of('x'), { scheduler: undefined, runId: undefined, describe: undefined, pace: undefined }).pipe(toArray()));
+    expect(events.map((event) => RunEventSchema.safeParse(event).success)).toEqual([true, true]);
   });
 });
 
@@ -171,6 +204,25 @@ describe('traceRun', () => {
     expect(seen.at(-1)).toMatchObject({ type: 'run-end', success: false, error: { name: 'TypeError', message: 'no tally' } });
   });
 
+  it('a body that throws instead of returning an Observable fails the node with what it threw', async () => {
+    const events = await lastValueFrom(
+      observeRun('r', 'x', () => {
+        throw new RangeError('no agents configured');
+      }).pipe(toArray()),
+    );
+    expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
+    expect(events[1]).toMatchObject({ type: 'run-end', success: false, error: { name: 'RangeError', message: 'no agents configured' } });
+    const view = events.reduce(reduceRunView, emptyRunView);
+    expect(view.status).toBe('failed');
+    const seen: RunEvent[] = [];
+    const run: RunContext = { runId: 'r', callId: null, parentCallId: null, scheduler: asapScheduler, emit: (event) => seen.push(event) };
+    const nested = traceRun(run, 'vote', 'x', () => {
+      throw new TypeError('bad ballot');
+    });
+    await expect(lastValueFrom(nested)).rejects.toThrow('bad ballot');
+    expect(seen.map((event) => event.type)).toEqual(['run-start', 'run-end']);
+  });
+
   it('the events stream completes normally when the run fails: the failure is in run-end', async () => {
     const events = await lastValueFrom(observeRun('r', 'x', () => throwError(() => new AgentTimeoutError('a', 5))).pipe(toArray()));
     expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
@@ -184,6 +236,15 @@ describe('serializeError', () => {
     expect(serializeError(withCode)).toEqual({ name: 'TypeError', message: 'bad', code: 'E_BAD', retryable: true });
     expect(serializeError('plain string')).toEqual({ name: 'Error', message: 'plain string' });
     expect(serializeError(Object.assign(new Error('x'), { code: 42 }))).toEqual({ name: 'Error', message: 'x' });
+  });
+
+  it('never throws and always gives strings, so a run that fails with anything still ends with run-end', async () => {
+    const bare = Object.assign(Object.create(null) as object, { status: 429 });
+    expect(serializeError(bare)).toEqual({ name: 'Error', message: '{"status":429}' });
+    expect(serializeError(Object.assign(new Error('x'), { name: 42 }))).toEqual({ name: 'Error', message: 'x' });
+    const events = await lastValueFrom(observeRun('r', 'x', () => throwError(() => bare)).pipe(toArray()));
+    expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
+    expect(events.every((event) => RunEventSchema.safeParse(event).success)).toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
 import { lastValueFrom, NEVER, Observable, type ObservableInput, of, Subject, take, throwError, toArray } from 'rxjs';
-import { AgentError, AgentTimeoutError, ConfigError, CoordinationError, defineAgent, stream, type ChatOptions } from '@rxagents/core';
+import { AgentError, AgentTimeoutError, callAgent, ConfigError, CoordinationError, defineAgent, invoke$, stream, type ChatOptions } from '@rxagents/core';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
@@ -184,6 +184,20 @@ describe('stream', () => {
       expect(() => stream(agent, 'hi', { timeout: -1 })).toThrow(ConfigError);
       expect(() => stream(agent, 'hi', { timeout: -1 })).toThrow('agent call options: timeout must be a number of milliseconds greater than 0 and at most 2147483647 (about 24.8 days), or Infinity for no timeout, got -1');
     });
+  });
+});
+
+describe('stream, what is not an agent', () => {
+  it.each([
+    ['null', null],
+    ['an object without chat', { id: 'writer' }],
+    ['a blank id', { id: '  ', chat: async (): Promise<string> => 'x' }],
+    ['an id that is not a string', { id: 7, chat: async (): Promise<string> => 'x' }],
+  ])('refuses %s with a ConfigError at once, in every form of the call', (_, agent) => {
+    const message = /^agent call: agent must be an agent \(an object with a non-blank id and a chat function\)/;
+    expect(() => stream(agent as never, 'hi')).toThrow(message);
+    expect(() => callAgent(agent as never, 'hi')).toThrow(message);
+    expect(() => invoke$(agent as never, 'hi')).toThrow(ConfigError);
   });
 });
 

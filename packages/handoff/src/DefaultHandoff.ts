@@ -1,6 +1,6 @@
 import { asyncScheduler, type Observable } from 'rxjs';
 import { z } from 'zod';
-import { configRules, lastValue, observeRun, parseConfig, reportUnhandledError, traceRun, type Agent, type AgentCallResult, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
+import { configRules, lastValue, observeRun, parseConfig, reportUnhandledError, type Agent, type AgentCallResult, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { HandoffContext } from './HandoffContext';
 import { checkHandoffCall, splitEventsOptions } from './internal/rules';
 import type { HandoffListener } from './HandoffListener';
@@ -8,6 +8,7 @@ import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffPrompt, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { defaultHandoffPrompt } from './defaultHandoffPrompt';
 import { describeCall, handoff$, type HandoffObservers, type HandoffSpec } from './internal/handoffEngine';
+import { traceResult } from './internal/traceResult';
 
 /**
  * The zod schema of {@link HandoffExecuteOptions}, used for a {@link DefaultHandoff}'s per-call options (its
@@ -49,7 +50,8 @@ const HandoffListenerSchema = z.strictObject({ onBefore: listenerMethod, onAfter
  * or aborted gives a failure result with `error` (an `Error`) and no `output`. Listeners are notified
  * before, after a success and on a failure; a throwing listener changes nothing (its error is reported
  * as unhandled). The receiver runs under the handoff chain in scope extended
- * with the sender, so handoffs it starts see where they come from.
+ * with the sender, so handoffs it starts see where they come from. The options given to the constructor
+ * are defaults; a call's options override those they set, and one left `undefined` keeps its default.
  *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} from the constructor or `execute$` when options are invalid.
  *
@@ -116,7 +118,7 @@ export class DefaultHandoff implements HandoffStrategy {
     const spec = this.spec(from, to, context, settings);
     const run = settings.run;
     if (run === undefined) return handoff$(spec);
-    return traceRun(run, 'handoff', context.taskId, (node) => handoffUnder(spec, node), describeCall);
+    return traceResult(run, 'handoff', context.taskId, (node) => handoffUnder(spec, node), describeCall);
   }
 
   /**
@@ -175,10 +177,15 @@ export class DefaultHandoff implements HandoffStrategy {
     return lastValue(this.execute$(from, to, context, options));
   }
 
-  /** The call's settings: the defaults, then `options`; refuses bad arguments. */
+  /** The call's settings: the defaults, then the options `options` sets (one left `undefined` keeps its default); refuses bad arguments. */
   private settings(from: HandoffSource, to: Agent, context: HandoffContext, options: HandoffExecuteOptions | undefined): HandoffExecuteOptions {
     checkHandoffCall('DefaultHandoff', from, to, context, isHandoffContext);
-    return options === undefined ? this.defaults : { ...this.defaults, ...parseConfig(HandoffExecuteOptionsSchema, options, 'DefaultHandoff execute options') };
+    if (options === undefined) return this.defaults;
+    const settings: Record<string, unknown> = { ...this.defaults };
+    const given = parseConfig(HandoffExecuteOptionsSchema, options, 'DefaultHandoff execute options') as Record<string, unknown>;
+    // `{ timeout: config.timeout }` with no timeout configured must not remove the default timeout.
+    for (const key in given) if (given[key] !== undefined) settings[key] = given[key];
+    return settings as HandoffExecuteOptions;
   }
 
   private spec(from: HandoffSource, to: Agent, context: HandoffContext, settings: HandoffExecuteOptions): HandoffSpec<HandoffContext, HandoffResult> {

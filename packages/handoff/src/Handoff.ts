@@ -1,6 +1,6 @@
 import { asyncScheduler, defer, map, type Observable, type SchedulerLike, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { AgentTimeoutError, configRules, lastValue, observeRun, parseConfig, preview, reportUnhandledError, traceRun, type Agent, type AgentCallResult, type Message, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
+import { AgentTimeoutError, ConfigError, configRules, lastValue, observeRun, parseConfig, preview, reportUnhandledError, type Agent, type AgentCallResult, type Message, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffTimeoutError } from './errors/HandoffTimeoutError';
@@ -18,6 +18,7 @@ import { splitEventsOptions } from './internal/rules';
 import { toolNamesOf } from './internal/toolNamesOf';
 import { selectMessages } from './selectHandoffMessages';
 import type { ToolDefinition } from './ToolCallingModel';
+import { traceResult } from './internal/traceResult';
 
 /**
  * Per-call options of {@link Handoff.execute}.
@@ -75,7 +76,8 @@ const HandoffSourceSchema = z.looseObject({ id: configRules.id() }, { error: 'mu
  * {@link HandoffDepthError}, {@link HandoffTimeoutError} or {@link HandoffValidationError}; a target that
  * fails resolves with `success: false`. `execute$` is the Observable form; unsubscribing aborts the target.
  *
- * @throws {@link @rxagents/core!ConfigError | ConfigError} from the constructor when the config breaks a rule.
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} from the constructor when the config breaks a rule (an
+ * `inputSchema` with no JSON Schema, such as one with a date or a set, included).
  *
  * @example
  * ```ts
@@ -103,6 +105,7 @@ export class Handoff {
 
   constructor(config: HandoffConfig) {
     const parsed = parseConfig(HandoffConfigSchema, config, 'Handoff config');
+    if (parsed.inputSchema !== undefined) checkToolParameters(parsed.inputSchema);
     this.config = Object.freeze({ ...parsed, ...resolveHandoffTimeout(parsed) });
     this.agent = this.config.agent;
     this.toolName = this.config.name ?? handoffToolName(this.agent);
@@ -136,7 +139,8 @@ export class Handoff {
   }
 
   /**
-   * The handoff as an OpenAI-style function tool; its parameters are the JSON Schema of `inputSchema`.
+   * The handoff as an OpenAI-style function tool; its parameters are the JSON Schema of what `inputSchema`
+   * accepts (its input side: a field with a default is not required).
    *
    * @example
    * ```ts
@@ -151,9 +155,7 @@ export class Handoff {
    */
   toolDefinition(): ToolDefinition {
     const schema = this.config.inputSchema;
-    const parameters: Record<string, unknown> =
-      schema === undefined ? { type: 'object', properties: {}, additionalProperties: false } : { ...(z.toJSONSchema(schema) as Record<string, unknown>) };
-    delete parameters.$schema;
+    const parameters: Record<string, unknown> = schema === undefined ? { type: 'object', properties: {}, additionalProperties: false } : toolParameters(schema);
     return { type: 'function', function: { name: this.toolName, description: this.toolDescription, parameters } };
   }
 
@@ -174,7 +176,7 @@ export class Handoff {
   execute$(source: HandoffSource, request: HandoffRequest, options?: Pick<HandoffCallOptions, 'run'>): Observable<HandoffOutcome> {
     const run = options === undefined ? undefined : parseConfig(HandoffExecuteRunSchema, options, 'Handoff execute options').run;
     if (run === undefined) return this.#execute$(source, request, undefined);
-    return traceRun(run, 'handoff', inputOf(request), (node) => this.#execute$(source, request, node), describeCall);
+    return traceResult(run, 'handoff', inputOf(request), (node) => this.#execute$(source, request, node), describeCall);
   }
 
   /**
@@ -292,6 +294,11 @@ export class Handoff {
     if (!Array.isArray(filtered)) {
       throw new HandoffContractError(`the inputFilter of ${this.toolName}`, `returned ${preview(filtered)}; it must return an array of messages`, filtered);
     }
+    const stray = (filtered as unknown[]).findIndex((message) => !isMessage(message));
+    if (stray >= 0) {
+      const item: unknown = filtered[stray];
+      throw new HandoffContractError(`the inputFilter of ${this.toolName}`, `returned ${preview(item)} at index ${stray}; it must return an array of messages ({ role, content })`, filtered);
+    }
     const messages = selectMessages(filtered as Message[], config);
     const context: HandoffRunContext = {
       input: request.input,
@@ -354,6 +361,41 @@ export class Handoff {
       reportUnhandledError(error);
     }
   }
+}
+
+const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'tool']);
+
+/** Whether `value` is a message as a request's `messages` must hold them: a known role and string content. */
+function isMessage(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && ROLES.has((value as Message).role) && typeof (value as Message).content === 'string';
+}
+
+/**
+ * Refuses an `inputSchema` that has no JSON Schema (a date, a set): {@link Handoff.toolDefinition} would
+ * throw on every call, failing every routing agent that offers the handoff, instead of once, here.
+ */
+function checkToolParameters(schema: z.ZodType): void {
+  try {
+    toolParameters(schema);
+  } catch (error) {
+    throw new ConfigError('Handoff config', [{ path: 'inputSchema', rule: `must be representable as JSON Schema, the tool's parameters (${(error as Error).message})`, received: schema }]);
+  }
+}
+
+/**
+ * The JSON Schema of what the model sends: zod's input side (a field with a default is optional, a transform
+ * is described by what it takes; the output side said a defaulted field was required), with objects closed
+ * (`additionalProperties: false`) where the output side closes them.
+ */
+function toolParameters(schema: z.ZodType): Record<string, unknown> {
+  const parameters = { ...(z.toJSONSchema(schema, { io: 'input', override: closeObject }) as Record<string, unknown>) };
+  delete parameters.$schema;
+  return parameters;
+}
+
+function closeObject(context: { readonly zodSchema: z.core.$ZodType; readonly jsonSchema: z.core.JSONSchema.BaseSchema }): void {
+  const def = context.zodSchema._zod.def as { readonly type: string; readonly catchall?: unknown };
+  if (def.type === 'object' && def.catchall === undefined && context.jsonSchema.additionalProperties === undefined) context.jsonSchema.additionalProperties = false;
 }
 
 /** An outcome: the target's call, with its duration in seconds too and the threaded context. */

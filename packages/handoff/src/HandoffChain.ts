@@ -10,6 +10,7 @@ import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import { ChainRun } from './internal/ChainRun';
 import { describeCall } from './internal/handoffEngine';
 import { DistinctAgentIds, HandoffStepSchema, isStep, splitEventsOptions } from './internal/rules';
+import { traceResult } from './internal/traceResult';
 
 /**
  * Builds a {@link HandoffChain}: `HandoffChain.builder().add(a).add(b, predicate).build()`.
@@ -183,7 +184,7 @@ export class HandoffChain {
   execute$(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult[]> {
     const run = checkChainCall(context, options);
     if (run === undefined) return this.#steps$(handoff, context, options).pipe(toArray());
-    return traceRun(run, 'chain', context.taskId, (node) => this.#steps$(handoff, context, underNode(options, node)).pipe(toArray()), describeSteps);
+    return traceResult(run, 'chain', context.taskId, (node) => this.#steps$(handoff, context, underNode(options, node)).pipe(toArray()), describeSteps);
   }
 
   /**

@@ -224,6 +224,8 @@ export class HandoffContext<P extends HandoffPayload = HandoffPayload> {
   /**
    * A copy with an explicit handoff chain.
    *
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} when `handoffChain` is not an array of non-blank ids, as the constructor does.
+   *
    * @example
    * ```ts
    * import { HandoffContext } from '@rxagents/handoff';
@@ -233,6 +235,7 @@ export class HandoffContext<P extends HandoffPayload = HandoffPayload> {
    * ```
    */
   withHandoffChain(handoffChain: readonly string[]): HandoffContext<P> {
+    parseConfig(HandoffContextInitSchema.pick({ handoffChain: true }).required(), { handoffChain }, 'HandoffContext.withHandoffChain');
     return this.copy({ handoffChain: Object.freeze([...handoffChain]), declaredDepth: undefined });
   }
 

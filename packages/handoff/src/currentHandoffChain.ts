@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { configRules, parseConfig } from '@rxagents/core';
+
 /** The part of Node's `AsyncLocalStorage` this module uses; declared locally so browsers load the package. */
 interface ChainStorage {
   getStore(): readonly string[] | undefined;
@@ -74,6 +77,9 @@ export function currentHandoffDepth(): number {
  * chain, even after `await`. With the fallback, the chain is set for the synchronous part of `fn` and
  * restored afterwards (when `fn` returns a Promise, once it settles). The chain is copied and frozen.
  *
+ * @throws `ConfigError` when `chain` is not an array of non-blank agent ids (a single id such as
+ *   `'intake'` would be read as the chain of its letters) or `fn` is not a function.
+ *
  * @example
  * ```ts
  * import { currentHandoffChain, runWithHandoffChain } from '@rxagents/handoff';
@@ -86,6 +92,21 @@ export function currentHandoffDepth(): number {
  * ```
  */
 export function runWithHandoffChain<R, A extends unknown[] = []>(chain: readonly string[], fn: (...args: A) => R, ...args: A): R {
+  if (!Array.isArray(chain) || !chain.every(isId) || typeof fn !== 'function') parseConfig(RunWithChainSchema, { chain, fn }, 'runWithHandoffChain');
+  return runWithChain(chain, fn, ...args);
+}
+
+const RunWithChainSchema = z.strictObject({
+  chain: z.array(configRules.id(), { error: 'must be an array of agent ids' }),
+  fn: configRules.function(),
+});
+
+function isId(id: unknown): boolean {
+  return typeof id === 'string' && id.trim() !== '';
+}
+
+/** {@link runWithHandoffChain} without the check of its arguments, for the chains a handoff builds itself. */
+export function runWithChain<R, A extends unknown[] = []>(chain: readonly string[], fn: (...args: A) => R, ...args: A): R {
   const frozen = Object.isFrozen(chain) ? chain : Object.freeze([...chain]);
   if (storage !== undefined) return storage.run(frozen, fn, ...args);
   const previous = fallbackChain;
@@ -113,7 +134,7 @@ export function runWithHandoffChain<R, A extends unknown[] = []>(chain: readonly
  * rest parameter (two calls per handoff).
  */
 export function runUnderHandoffChain<A, B, C, R>(chain: readonly string[], fn: (a: A, b: B, c: C) => R, a: A, b: B, c: C): R {
-  if (storage === undefined) return runWithHandoffChain(chain, fn, a, b, c);
+  if (storage === undefined) return runWithChain(chain, fn, a, b, c);
   return storage.run(Object.isFrozen(chain) ? chain : Object.freeze([...chain]), fn, a, b, c);
 }
 

@@ -1,4 +1,5 @@
-import type { Message } from '@rxagents/core';
+import { z } from 'zod';
+import { configRules, parseConfig, type Message } from '@rxagents/core';
 
 /**
  * What a handoff condition looks at: the input, the history, and the call's metadata.
@@ -28,6 +29,8 @@ export interface HandoffConditionContext {
  */
 export type HandoffCondition = (context: HandoffConditionContext) => boolean;
 
+const TopicsSchema = z.strictObject({ topics: z.array(configRules.id(), { error: 'must be an array of words' }) });
+
 /**
  * Ready-made {@link HandoffCondition}s: `topic`, `metadata`, `always`, `never`, `and`, `or`.
  *
@@ -36,6 +39,8 @@ export type HandoffCondition = (context: HandoffConditionContext) => boolean;
  * word boundaries (so `refund` matches "Refund please" and "refunds", not "prefund"). `metadata(key,
  * value)` matches when the call's metadata has that value (`Object.is`; only its own keys count, so
  * `metadata('toString', undefined)` matches a call without that key). `and`/`or` combine conditions.
+ * `topic` throws a `ConfigError` unless `words` is an array of non-blank strings: an empty word would
+ * match every input.
  *
  * @example
  * ```ts
@@ -50,6 +55,7 @@ export type HandoffCondition = (context: HandoffConditionContext) => boolean;
 export const handoffFilters = Object.freeze({
   /** Matches when the input (or the last user message) mentions any of `topics`. */
   topic(topics: readonly string[]): HandoffCondition {
+    parseConfig(TopicsSchema, { topics }, 'handoffFilters.topic');
     const patterns = topics.map((topic) => new RegExp(`(^|[^\\p{L}\\p{N}])${escape(topic)}`, 'iu'));
     return ({ input, messages }) => {
       const lastUser = findLastUser(messages);

@@ -1,4 +1,6 @@
-import type { Message } from '@rxagents/core';
+import { z } from 'zod';
+import { parseConfig, type Message } from '@rxagents/core';
+import { signedCountRule } from './internal/rules';
 
 /**
  * Transforms the history before a handoff selects its context (a handoff's `inputFilter`).
@@ -12,13 +14,16 @@ import type { Message } from '@rxagents/core';
  */
 export type MessageFilter = (messages: readonly Message[]) => Message[];
 
+const KeepLastNSchema = z.strictObject({ n: signedCountRule() });
+
 /**
  * Ready-made {@link MessageFilter}s: `removeToolCalls`, `keepLastN`, `removeSystemMessages`.
  *
  * @remarks
  * `removeToolCalls` drops `tool` messages and assistant messages that only request tools, and strips
  * the tool calls from assistant messages that also carry text. `keepLastN(n)` keeps the last `n`
- * messages. `removeSystemMessages` drops `system` messages. None changes its input.
+ * messages (`n` an integer; a `ConfigError` otherwise, so a `NaN` cannot pass the whole history on).
+ * `removeSystemMessages` drops `system` messages. None changes its input.
  *
  * @example
  * ```ts
@@ -52,6 +57,7 @@ export const messageFilters = Object.freeze({
   },
   /** A filter that keeps the last `n` messages (`n <= 0` keeps none). */
   keepLastN(n: number): MessageFilter {
+    parseConfig(KeepLastNSchema, { n }, 'messageFilters.keepLastN');
     return (messages) => (n <= 0 ? [] : messages.slice(-n));
   },
   /** Drops `system` messages. */

@@ -1,6 +1,6 @@
 import { asyncScheduler, catchError, defer, from, map, mergeMap, type Observable, of, reduce } from 'rxjs';
 import { z } from 'zod';
-import { ConfigError, configRules, lastValue, observeRun, parseConfig, traceRun, type Agent, type RunContext, type RunEvent, type RunEventsOptions, type RunOutcome } from '@rxagents/core';
+import { ConfigError, configRules, lastValue, observeRun, parseConfig, type Agent, type RunContext, type RunEvent, type RunEventsOptions, type RunOutcome } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { Handoff } from './Handoff';
 import { failedCall } from './internal/handoffEngine';
@@ -8,6 +8,7 @@ import { DistinctAgentIds, isAgent, splitEventsOptions, signedCountRule } from '
 import type { HandoffOutcome } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';
 import type { Message } from '@rxagents/core';
+import { traceResult } from './internal/traceResult';
 
 /**
  * One task of {@link parallelHandoffs}: a target (an agent or a configured {@link Handoff}) and its prompt.
@@ -92,7 +93,7 @@ export const ParallelHandoffsOptionsSchema = z.strictObject({
 export function parallelHandoffs$(source: HandoffSource, tasks: readonly ParallelHandoffTask[], options: ParallelHandoffsOptions = {}): Observable<HandoffOutcome[]> {
   const { maxConcurrent, messages, run } = checkParallel(tasks, options);
   if (run === undefined) return fanOut$(source, tasks, maxConcurrent, messages, undefined);
-  return traceRun(run, 'parallel-handoffs', inputOf(tasks), (node) => fanOut$(source, tasks, maxConcurrent, messages, node), describeOutcomes);
+  return traceResult(run, 'parallel-handoffs', inputOf(tasks), (node) => fanOut$(source, tasks, maxConcurrent, messages, node), describeOutcomes);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { configRules, parseConfig, preview, type Message } from '@rxagents/core';
 import { HandoffContractError } from './errors/HandoffContractError';
+import { HandoffRequestSchema } from './HandoffRequest';
 import { signedCountRule } from './internal/rules';
 
 /**
@@ -87,14 +88,13 @@ export function estimateTokens(message: Message): number {
  * messages are dropped until the rest fit, never a system message when `preserveSystem`, so a system
  * prompt larger than the budget is kept in full. Order is always preserved; the input is not changed.
  *
- * @throws {@link @rxagents/core!ConfigError | ConfigError} when `config` has an unknown key or a bad value;
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when `messages` is not an array of messages (a known
+ * `role`, string `content`, as a handoff request's), or `config` has an unknown key or a bad value;
  * {@link HandoffContractError} when `countTokens` returns anything but a finite number of zero or more.
  *
  * @example
  * ```ts
- * import { z } from 'zod';
-import { configRules, parseConfig, type Message } from '@rxagents/core';
-import { signedCountRule } from './internal/rules';
+ * import type { Message } from '@rxagents/core';
  * import { selectHandoffMessages } from '@rxagents/handoff';
  *
  * const history: Message[] = [
@@ -108,6 +108,7 @@ import { signedCountRule } from './internal/rules';
  * ```
  */
 export function selectHandoffMessages(messages: readonly Message[], config: HandoffMessageSelection = {}): Message[] {
+  parseConfig(MessagesSchema, { messages }, 'selectHandoffMessages');
   parseConfig(HandoffMessageSelectionSchema, config, 'selectHandoffMessages settings');
   return selectMessages(messages, config);
 }
@@ -129,6 +130,9 @@ export const HandoffMessageSelectionSchema = z.strictObject({
   preserveSystem: z.boolean({ error: 'must be a boolean' }).optional(),
   countTokens: configRules.function<TokenCounter>().optional(),
 });
+
+/** The history a handoff request may carry (`HandoffRequest.messages`), as an argument. */
+const MessagesSchema = z.strictObject({ messages: HandoffRequestSchema.shape.messages.unwrap() });
 
 /** {@link selectHandoffMessages} without the settings check, for a handoff whose config is already validated. */
 export function selectMessages(messages: readonly Message[], config: HandoffMessageSelection): Message[] {

@@ -2,7 +2,7 @@ import { config as rxjsConfig, map, of } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { AgentError, AgentTimeoutError, ConfigError, defineAgent, type Agent } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
-import { ConditionalHandoff, currentHandoffChain, DefaultHandoff, defaultHandoffPrompt, HandoffChain, HandoffContext, HandoffContractError, type HandoffResult } from '@rxagents/handoff';
+import { ConditionalHandoff, currentHandoffChain, DefaultHandoff, defaultHandoffPrompt, HandoffChain, HandoffContext, HandoffContractError, handoffTo, type HandoffResult } from '@rxagents/handoff';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const intake: Agent = defineAgent('intake', async () => '');
@@ -111,6 +111,18 @@ describe('DefaultHandoff', () => {
       expectObservable(handoff.execute$(intake, slow, HandoffContext.of('t'), { timeout: 100 })).toBe('30ms (r|)', {
         r: expect.objectContaining({ success: true, output: 'late' }),
       });
+    });
+  });
+
+  it('a per-call option left undefined keeps the default: a timeout: undefined does not disable the default timeout', () => {
+    testScheduler().run(({ cold, expectObservable, flush }) => {
+      const stuck = hangingAgent('stuck');
+      const handoff = new DefaultHandoff({ timeout: 10 });
+      const failedAt10 = { r: expect.objectContaining({ success: false, error: expect.any(AgentTimeoutError), durationMs: 10 }) };
+      expectObservable(handoff.execute$(intake, stuck, HandoffContext.of('t'), { timeout: undefined })).toBe('10ms (r|)', failedAt10);
+      expectObservable(cold('a|', { a: HandoffContext.of('t') }).pipe(handoffTo(stuck, { strategy: handoff, timeout: undefined }))).toBe('10ms (r|)', failedAt10);
+      flush();
+      expect(stuck.abortCount).toBe(2);
     });
   });
 

@@ -144,6 +144,23 @@ describe('generated tool name and description', () => {
     });
     expect(handoff({ agent: agentNamed('Billing') }).toolDefinition().function.parameters).toEqual({ type: 'object', properties: {}, additionalProperties: false });
   });
+
+  it('toolDefinition() describes what the model sends: a field with a default is not required, a transform by what it takes', () => {
+    const inputSchema = z.object({ orderId: z.string().transform((id) => id.toUpperCase()), priority: z.enum(['low', 'high']).default('low') });
+    expect(handoff({ agent: agentNamed('Refunds'), inputSchema }).toolDefinition().function.parameters).toEqual({
+      type: 'object',
+      properties: { orderId: { type: 'string' }, priority: { type: 'string', enum: ['low', 'high'], default: 'low' } },
+      required: ['orderId'],
+      additionalProperties: false,
+    });
+  });
+
+  it('refuses, when built, an inputSchema that has no JSON Schema, rather than failing every routing call that offers it', () => {
+    expect(() => handoff({ agent: agentNamed('Refunds'), inputSchema: z.object({ placedAt: z.date() }) })).toThrow(ConfigError);
+    expect(() => handoff({ agent: agentNamed('Refunds'), inputSchema: z.object({ ids: z.set(z.string()) }) })).toThrow(
+      /Handoff config: inputSchema must be representable as JSON Schema, the tool's parameters \(Set cannot be represented in JSON Schema\)/,
+    );
+  });
 });
 
 describe('Handoff.execute', () => {
@@ -220,6 +237,17 @@ describe('Handoff.execute', () => {
       /the inputFilter of transfer_to_billing returned undefined; it must return an array of messages/,
     );
     await expect(handoff({ agent: billing, countTokens: () => Number.NaN }).execute(source, { input: 'x', messages: history })).rejects.toBeInstanceOf(HandoffContractError);
+  });
+
+  it('an inputFilter whose array holds something that is not a message rejects with a HandoffContractError naming it, before the target is touched', async () => {
+    const billing = recordingAgent('billing', async () => 'ok');
+    const history: Message[] = [{ role: 'user', content: 'hi' }];
+    await expect(handoff({ agent: billing, inputFilter: (() => [null]) as never }).execute(source, { input: 'x', messages: history })).rejects.toThrow(
+      /the inputFilter of transfer_to_billing returned null at index 0; it must return an array of messages/,
+    );
+    const contentless = (messages: readonly Message[]) => messages.map((message) => ({ ...message, content: undefined })) as never;
+    await expect(handoff({ agent: billing, inputFilter: contentless }).execute(source, { input: 'x', messages: history })).rejects.toBeInstanceOf(HandoffContractError);
+    expect(billing.calls).toHaveLength(0);
   });
 
   it('a throwing callback leaves the outcome as it is, and its error reaches RxJS\'s onUnhandledError when one is set', async () => {

@@ -1,5 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
-import { EMPTY, of, throwError, timer, map } from 'rxjs';
+import { EMPTY, Observable, of, throwError, timer, map } from 'rxjs';
 import { AgentError, callAgent, defineAgent, lastValue, type Agent } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
 import { DefaultHandoff, HandoffChain, HandoffContext, HandoffContractError, type HandoffStrategy } from '@rxagents/handoff';
@@ -225,6 +225,21 @@ describe('HandoffChain', () => {
       const oops = new Error('strategy down');
       const errored = await HandoffChain.builder().add(echo('a')).add(echo('b')).build().execute(custom(() => throwError(() => oops)), HandoffContext.of('t'));
       expect(errored).toEqual([failure('a', 'b', oops)]);
+    });
+
+    it('a strategy that emits its result but never completes: the step is stopped once the chain goes on', async () => {
+      const running = new Set<string>();
+      const lingering = custom(
+        (from, to, context) =>
+          new Observable((subscriber) => {
+            running.add(to.id);
+            subscriber.next({ success: true, agentId: to.id, input: '', output: `${to.id}-out`, startedAt: 0, durationMs: 0, fromAgentId: from.id, toAgentId: to.id, taskId: context.taskId, context });
+            return () => running.delete(to.id);
+          }),
+      );
+      const results = await HandoffChain.builder().from().add(echo('a')).add(echo('b')).add(echo('c')).build().execute(lingering, HandoffContext.of('t'));
+      expect(results.map((result) => result.output)).toEqual(['a-out', 'b-out', 'c-out']);
+      expect([...running]).toEqual([]);
     });
   });
 

@@ -1,9 +1,10 @@
-import { defineAgent, lastValue, invoke$ } from '@rxagents/core';
+import { ConfigError, defineAgent, lastValue, invoke$ } from '@rxagents/core';
 import {
   currentHandoffChain,
   currentHandoffDepth,
   handoff,
   handoffChainUsesAsyncContext,
+  HandoffContext,
   parallelHandoffs,
   resetHandoffChain,
   runWithHandoffChain,
@@ -23,6 +24,16 @@ describe('chain threading', () => {
     const result = runWithHandoffChain(['intake', 'triage'], () => [currentHandoffChain(), currentHandoffDepth()]);
     expect(result).toEqual([['intake', 'triage'], 2]);
     expect(currentHandoffChain()).toEqual([]);
+  });
+
+  it('runWithHandoffChain refuses a chain that is not an array of non-blank ids, which handoffs would misread', () => {
+    let ran = false;
+    expect(() => runWithHandoffChain('intake' as never, () => (ran = true))).toThrow('runWithHandoffChain: chain must be an array of agent ids, got "intake"');
+    expect(() => runWithHandoffChain(['intake', ' '], () => (ran = true))).toThrow('runWithHandoffChain: chain.1 must be a non-blank string, got " "');
+    expect(() => runWithHandoffChain(['intake'], 'go' as never)).toThrow(ConfigError);
+    expect(() => HandoffContext.of('t').withHandoffChain('intake' as never)).toThrow('HandoffContext.withHandoffChain: handoffChain must be an array, got "intake"');
+    expect(() => HandoffContext.of('t').withHandoffChain([''])).toThrow(ConfigError);
+    expect(ran).toBe(false);
   });
 
   it('the chain follows async work started inside, even after an await', async () => {

@@ -1,3 +1,4 @@
+import { ConfigError } from '@rxagents/core';
 import { handoffFilters, type HandoffConditionContext } from '@rxagents/handoff';
 
 const context = (input: string, extra: Partial<HandoffConditionContext> = {}): HandoffConditionContext => ({ input, messages: [], metadata: {}, ...extra });
@@ -9,6 +10,12 @@ describe('handoffFilters', () => {
     expect(billing(context('REFUND please'))).toBe(true);
     expect(billing(context('My router is broken'))).toBe(false);
     expect(billing(context('prefunding'))).toBe(false);
+  });
+
+  it('topic refuses an empty or blank word, which would match every input, and words that are not an array', () => {
+    expect(() => handoffFilters.topic(['invoice', ''])).toThrow(ConfigError);
+    expect(() => handoffFilters.topic([' '])).toThrow('handoffFilters.topic: topics.0 must be a non-blank string, got " "');
+    expect(() => handoffFilters.topic('invoice' as never)).toThrow('handoffFilters.topic: topics must be an array of words, got "invoice"');
   });
 
   it('topic also looks at the last user message', () => {

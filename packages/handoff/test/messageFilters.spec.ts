@@ -1,4 +1,4 @@
-import type { Message } from '@rxagents/core';
+import { ConfigError, type Message } from '@rxagents/core';
 import { handoff, messageFilters } from '@rxagents/handoff';
 import { recordingAgent } from '@rxagents/testing';
 
@@ -19,6 +19,12 @@ describe('messageFilters', () => {
   it('keepLastN keeps the last n messages', () => {
     expect(messageFilters.keepLastN(2)(history)).toEqual(history.slice(-2));
     expect(messageFilters.keepLastN(0)(history)).toEqual([]);
+  });
+
+  it('keepLastN refuses an n that is not an integer instead of keeping the whole history', () => {
+    expect(() => messageFilters.keepLastN(Number.NaN)).toThrow('messageFilters.keepLastN: n must be an integer, got NaN');
+    expect(() => messageFilters.keepLastN(1.5)).toThrow(ConfigError);
+    expect(() => messageFilters.keepLastN('2' as never)).toThrow(ConfigError);
   });
 
   it('removeSystemMessages drops system messages', () => {

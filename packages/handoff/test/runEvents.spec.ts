@@ -1,6 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
-import { from, lastValueFrom, map, NEVER, type Observable, toArray } from 'rxjs';
-import { defineAgent, emptyRunView, invoke$, lastValue, observeRun, reduceRunView, RunEventSchema, type Agent, type RunEvent, type RunView } from '@rxagents/core';
+import { first, from, lastValueFrom, map, NEVER, type Observable, toArray } from 'rxjs';
+import { ConfigError, defineAgent, emptyRunView, invoke$, lastValue, observeRun, reduceRunView, RunEventSchema, type Agent, type RunContext, type RunEvent, type RunView } from '@rxagents/core';
 import {
   ConditionalHandoff,
   DefaultHandoff,
@@ -66,7 +66,7 @@ describe('run events of a routing agent', () => {
       const billing = streaming('billing', '100ms a 99ms b 99ms c|', { a: 'tok0 ', b: 'tok1 ', c: 'tok2 ' }, cold);
       const assistant = routingAgent({ id: 'assistant', handoffs: [handoff({ agent: billing, condition: handoffFilters.topic(['invoice']) })] });
       const events$ = assistant.events$('my invoice').pipe(map((event) => brief(checked([event])[0] as RunEvent)));
-      // The handoff passes the outcome on before it ends, so the routing agent's reply comes before the handoff's run-end.
+      // The handoff ends (its run-end) before it passes the outcome on, so the routing agent's reply comes after it.
       expectObservable(events$).toBe('(abcde) 93ms f 99ms g 99ms h (ijklm|)', {
         a: 'run-start@0 routing',
         b: 'call-start@0 assistant',
@@ -77,8 +77,8 @@ describe('run events of a routing agent', () => {
         g: 'text-delta@200 billing:tok1 ',
         h: 'text-delta@300 billing:tok2 ',
         i: 'call-end@301 billing',
-        j: 'text-delta@301 assistant:tok0 tok1 tok2 ',
-        k: 'run-end@301 ',
+        j: 'run-end@301 ',
+        k: 'text-delta@301 assistant:tok0 tok1 tok2 ',
         l: 'call-end@301 assistant',
         m: 'run-end@301 ',
       });
@@ -435,6 +435,23 @@ describe('run events across the package', () => {
     expect(rootEnd(events)).toMatchObject({ success: true, output: 'a,b' });
   });
 
+  it('a consumer that takes the one result and leaves (first()) sees every node completed, none cancelled', async () => {
+    const billing = defineAgent('billing', async () => 'paid');
+    const strategy = new DefaultHandoff();
+    const results: ((run: RunContext) => Observable<unknown>)[] = [
+      (run) => handoff({ agent: billing }).execute$({ id: 'intake' }, { input: 'invoice?' }, { run }),
+      (run) => strategy.execute$({ id: 'intake' }, billing, HandoffContext.of('t'), { run }),
+      (run) => new ConditionalHandoff().otherwise(billing).execute$(strategy, { id: 'intake' }, HandoffContext.of('t'), { run }),
+      (run) => HandoffChain.builder().from().add(billing).build().execute$(strategy, HandoffContext.of('t'), { run }),
+      (run) => parallelHandoffs$({ id: 'intake' }, [[billing, 'invoice?']], { run }),
+    ];
+    for (const result of results) {
+      const view = viewOf(await eventsOf(observeRun('app', 'x', (run) => result(run).pipe(first()))));
+      expect(view.nodes.map((node) => node.status)).not.toContain('cancelled');
+      expect(view.nodes.every((node) => node.status === 'completed')).toBe(true);
+    }
+  });
+
   it('events$ refuses a run option: its events are a run of their own', () => {
     const billing = defineAgent('billing', async () => 'ok');
     const run = { runId: 'r', callId: null, parentCallId: null, scheduler: { now: () => 0, schedule: () => undefined }, emit: () => undefined } as never;
@@ -443,5 +460,15 @@ describe('run events across the package', () => {
     expect(() => new ConditionalHandoff().events$(new DefaultHandoff(), { id: 'a' }, HandoffContext.of('t'), { run } as never)).toThrow(/ConditionalHandoff events options: run/);
     expect(() => parallelHandoffsEvents$({ id: 'a' }, [[billing, 'x']], { run } as never)).toThrow(/parallelHandoffs events options: run/);
     expect(() => routingAgent({ id: 'assistant', handoffs: [billing] }).events$('x', { run } as never)).toThrow(/routing agent "assistant" events options: run/);
+  });
+
+  it('events$ refuses options that are not an object with a ConfigError, as execute$ does', () => {
+    const billing = defineAgent('billing', async () => 'ok');
+    expect(() => handoff({ agent: billing }).events$({ id: 'a' }, { input: 'x' }, null as never)).toThrow('Handoff events options: value must be an object, got null');
+    expect(() => new DefaultHandoff().events$({ id: 'a' }, billing, HandoffContext.of('t'), 'fast' as never)).toThrow('DefaultHandoff events options: value must be an object, got "fast"');
+    expect(() => HandoffChain.builder().add(billing).build().events$(new DefaultHandoff(), HandoffContext.of('t'), null as never)).toThrow(ConfigError);
+    expect(() => new ConditionalHandoff().events$(new DefaultHandoff(), { id: 'a' }, HandoffContext.of('t'), 5 as never)).toThrow(ConfigError);
+    expect(() => parallelHandoffsEvents$({ id: 'a' }, [[billing, 'x']], null as never)).toThrow(ConfigError);
+    expect(() => routingAgent({ id: 'assistant', handoffs: [billing] }).events$('x', null as never)).toThrow(ConfigError);
   });
 });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Message } from '@rxagents/core';
+import { ConfigError, type Message } from '@rxagents/core';
 import { estimateTokens, selectHandoffMessages } from '@rxagents/handoff';
 
 const system: Message = { role: 'system', content: 'You are a helpful assistant' };
@@ -10,6 +10,12 @@ const arbitraryMessages = fc.array(
 );
 
 describe('selectHandoffMessages', () => {
+  it('refuses messages that are not an array of messages with a ConfigError naming the item', () => {
+    expect(() => selectHandoffMessages(null as never)).toThrow('selectHandoffMessages: messages must be an array, got null');
+    expect(() => selectHandoffMessages([system, { role: 'user' }] as never)).toThrow('selectHandoffMessages: messages.1.content must be a string, got undefined');
+    expect(() => selectHandoffMessages([null] as never)).toThrow(ConfigError);
+  });
+
   it('its settings are strict and bounded', () => {
     expect(() => selectHandoffMessages([], { maxContextMessage: 1 } as never)).toThrow('selectHandoffMessages settings: maxContextMessage is not a known option (did you mean maxContextMessages?)');
     expect(() => selectHandoffMessages([], { maxContextTokens: 2 ** 32 })).toThrow(/maxContextTokens must be an integer .*at most 2147483647/);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CoordinationError } from '../errors/CoordinationError';
+import { preview } from '../preview';
 
 /**
  * An error as it travels in a run event: plain data, so it survives `JSON.stringify` and a wire.
@@ -51,7 +52,9 @@ export const SerializedErrorSchema = z.strictObject({
  * @remarks
  * An `Error` gives its `name` and `message`, plus `code` and `retryable` when they are a string and a
  * boolean (a {@link CoordinationError} always has both); anything else becomes `{ name: 'Error',
- * message: String(value) }`.
+ * message: String(value) }`. It never throws and always gives strings: a value that `String()` cannot
+ * convert (an object without a prototype) is described as `preview` does, an `Error` whose `name` or
+ * `message` is not a string gets `Error` or its conversion.
  *
  * @param error - What was thrown or errored with.
  * @returns Plain, JSON-safe data.
@@ -65,10 +68,22 @@ export const SerializedErrorSchema = z.strictObject({
  */
 export function serializeError(error: unknown): SerializedError {
   if (error instanceof CoordinationError) return { name: error.name, message: error.message, code: error.code, retryable: error.retryable };
-  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
-  const { code, retryable } = error as { code?: unknown; retryable?: unknown };
-  const serialized: { name: string; message: string; code?: string; retryable?: boolean } = { name: error.name, message: error.message };
+  if (!(error instanceof Error)) return { name: 'Error', message: text(error) };
+  const { name, message, code, retryable } = error as { name: unknown; message: unknown; code?: unknown; retryable?: unknown };
+  const serialized: { name: string; message: string; code?: string; retryable?: boolean } = {
+    name: typeof name === 'string' ? name : 'Error',
+    message: typeof message === 'string' ? message : text(message),
+  };
   if (typeof code === 'string') serialized.code = code;
   if (typeof retryable === 'boolean') serialized.retryable = retryable;
   return serialized;
+}
+
+// A run's end is reported with this: a conversion that throws would lose the run-end event and the error.
+function text(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return preview(value);
+  }
 }

@@ -1,5 +1,21 @@
+import { z } from 'zod';
+import { parseConfig } from '../parseConfig';
 import type { RunContext } from './RunContext';
 import type { RunEventOf } from './RunEvent';
+
+const CustomEventSchema = z.strictObject({
+  name: z.string({ error: 'must be a non-empty string' }).min(1, 'must be a non-empty string'),
+  data: z.custom(isJson, { error: 'must be a JSON value' }),
+});
+
+/** Whether `value` survives `JSON.stringify` as a value (not `undefined`, a function, a symbol, a BigInt or a cycle). */
+function isJson(value: unknown): boolean {
+  try {
+    return typeof JSON.stringify(value) === 'string';
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Emits a `custom` event of your own into a run, under the call or node `run` belongs to.
@@ -7,11 +23,14 @@ import type { RunEventOf } from './RunEvent';
  * @remarks
  * For what only your code knows: a tool's progress, a retrieval's sources, a UI hint. `data` must be JSON
  * (it travels to browsers as is). Does nothing when `run` is `undefined`, so an agent can call it
- * unconditionally with its `ChatOptions.run`.
+ * unconditionally with its `ChatOptions.run`. An empty `name` or a `data` that `JSON.stringify` cannot
+ * write (`undefined`, a function, a BigInt, a cycle) is a `ConfigError`, with or without a run: the
+ * event would fail `RunEventSchema` wherever it is read (a browser, another process).
  *
  * @param run - The run context, usually `ChatOptions.run`.
  * @param name - Your event's name, for example `sources`.
  * @param data - Any JSON value.
+ * @throws `ConfigError` when `name` is not a non-empty string or `data` is not JSON.
  *
  * @example
  * ```ts
@@ -27,6 +46,7 @@ import type { RunEventOf } from './RunEvent';
  * ```
  */
 export function emitCustom(run: RunContext | undefined, name: string, data: RunEventOf<'custom'>['data']): void {
+  parseConfig(CustomEventSchema, { name, data }, 'emitCustom');
   if (run === undefined) return;
   run.emit({ type: 'custom', runId: run.runId, callId: run.callId ?? run.runId, parentCallId: run.parentCallId, at: run.scheduler.now(), name, data });
 }

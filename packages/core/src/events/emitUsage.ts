@@ -1,3 +1,4 @@
+import { ConfigError } from '../errors/ConfigError';
 import type { RunContext } from './RunContext';
 
 /**
@@ -24,10 +25,13 @@ export interface UsageReport {
  *
  * @remarks
  * Counts that are not whole non-negative numbers are left out (a provider that does not report one).
- * Does nothing when `run` is `undefined`, so an agent can call it with its `ChatOptions.run` always.
+ * Does nothing when `run` is `undefined`, so an agent can call it with its `ChatOptions.run` always. An
+ * `agentId` that is not a string is a `ConfigError`, with or without a run: the event would fail
+ * `RunEventSchema` wherever it is read.
  *
  * @param run - The run context, usually `ChatOptions.run`.
  * @param usage - The agent and its token counts.
+ * @throws `ConfigError` when `usage.agentId` is not a string.
  *
  * @example
  * ```ts
@@ -43,6 +47,8 @@ export interface UsageReport {
  * ```
  */
 export function emitUsage(run: RunContext | undefined, usage: UsageReport): void {
+  const agentId: unknown = (usage as Partial<UsageReport> | null)?.agentId;
+  if (typeof agentId !== 'string') throw new ConfigError('emitUsage', [{ path: 'agentId', rule: 'must be a string', received: agentId }]);
   if (run === undefined) return;
   const event: {
     type: 'usage';

@@ -1,5 +1,8 @@
 import { asyncScheduler, Observable, type Observer, type SchedulerLike, type Subscriber, Subscription } from 'rxjs';
+import { z } from 'zod';
+import * as configRules from '../configRules';
 import { jobClock } from '../internal/jobClock';
+import { parseConfig } from '../parseConfig';
 import { newRunId } from './ids';
 import type { RunContext } from './RunContext';
 import type { RunEvent } from './RunEvent';
@@ -48,6 +51,8 @@ export interface ObserveRunOptions<T> {
  * @param body - The run's work; receives the context to pass to agent calls and primitives.
  * @param options - Clock, run id, outcome reader.
  * @returns The run's events.
+ * @throws `ConfigError` at once when `name` or `input` is not a string, `body` is not a function, or an
+ *   option is unknown or invalid (a blank `runId`, a `scheduler` without `now()` and `schedule()`).
  *
  * @example
  * ```ts
@@ -61,11 +66,44 @@ export interface ObserveRunOptions<T> {
  * ```
  */
 export function observeRun<T>(name: string, input: string, body: (run: RunContext) => Observable<T>, options: ObserveRunOptions<T> = {}): Observable<RunEvent> {
+  checkRun(name, input, body, options);
   return new Observable<RunEvent>((subscriber) => {
     const { scheduler = asyncScheduler, runId = newRunId(), describe, pace } = options;
     const root: RunContext = { runId, callId: null, parentCallId: null, scheduler: jobClock(scheduler), emit: (event) => subscriber.next(event), pace };
     return traceRun(root, name, input, (run) => body(run as RunContext), describe).subscribe(new EndOfRun(subscriber));
   });
+}
+
+const OPTION_KEYS = new Set(['scheduler', 'runId', 'describe', 'pace']);
+
+const ObserveRunArgumentsSchema = z.strictObject({
+  name: z.string({ error: 'must be a string' }),
+  input: z.string({ error: 'must be a string' }),
+  body: configRules.function(),
+  options: z.strictObject(
+    {
+      scheduler: configRules.scheduler().optional(),
+      runId: configRules.id().optional(),
+      describe: configRules.function().optional(),
+      pace: configRules.function().optional(),
+    },
+    { error: 'must be an object' },
+  ),
+});
+
+// A fast check first (every runnable's events$ comes through here); zod only to word the error. Every
+// event carries the name, input and run id, so a wrong one would make every event fail RunEventSchema.
+function checkRun(name: unknown, input: unknown, body: unknown, options: ObserveRunOptions<never>): void {
+  let valid = typeof name === 'string' && typeof input === 'string' && typeof body === 'function' && typeof options === 'object' && options !== null;
+  if (valid) {
+    for (const key in options) if (!OPTION_KEYS.has(key)) valid = false;
+    const { scheduler, runId, describe, pace } = options;
+    if (scheduler !== undefined && !(typeof scheduler === 'object' && scheduler !== null && typeof scheduler.now === 'function' && typeof scheduler.schedule === 'function')) valid = false;
+    if (runId !== undefined && !(typeof runId === 'string' && runId.trim() !== '')) valid = false;
+    if (describe !== undefined && typeof describe !== 'function') valid = false;
+    if (pace !== undefined && typeof pace !== 'function') valid = false;
+  }
+  if (!valid) parseConfig(ObserveRunArgumentsSchema, { name, input, body, options }, 'observeRun');
 }
 
 /** Takes the root node's values (ignored: they are in `run-end`) and its end, which completes the events. */

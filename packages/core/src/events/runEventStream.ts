@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import { z } from 'zod';
 import { positiveInt } from '../configRules';
+import { ConfigError } from '../errors/ConfigError';
 import { parseConfig } from '../parseConfig';
 import type { RunContext } from './RunContext';
 import { DeliveryBuffer, type RunDelivery } from './DeliveryBuffer';
@@ -42,7 +43,7 @@ const RunEventStreamOptionsSchema = z.strictObject({
  * @param start - Starts the run with the given pacing function and returns its events.
  * @param options - Buffer size and delivery mode.
  * @returns A `ReadableStream` of the run's events (iterable with `for await` on Node).
- * @throws `ConfigError` for a bad option.
+ * @throws `ConfigError` when `start` is not a function or an option is bad.
  *
  * @example
  * ```ts
@@ -55,18 +56,25 @@ const RunEventStreamOptionsSchema = z.strictObject({
  * ```
  */
 export function runEventStream(start: (pace: RunContext['pace']) => Observable<RunEvent>, options: RunEventStreamOptions = {}): ReadableStream<RunEvent> {
+  if (typeof start !== 'function') throw new ConfigError('runEventStream', [{ path: 'start', rule: 'must be a function', received: start }]);
   const { bufferSize, delivery } = parseConfig(RunEventStreamOptionsSchema, options, 'runEventStream options');
   const buffer = new DeliveryBuffer<RunEvent>(bufferSize, delivery);
   let stop: (() => void) | undefined;
   return new ReadableStream<RunEvent>(
     {
       start: () => {
-        const subscription = start(delivery === 'pace' ? () => buffer.gate() : undefined).subscribe({
-          next: (event) => buffer.push(event),
-          error: (error: unknown) => buffer.fail(error),
-          complete: () => buffer.end(),
-        });
-        stop = () => subscription.unsubscribe();
+        // What `start` throws errors the stream, as its events' error does (thrown here, it would escape
+        // from the ReadableStream constructor instead).
+        try {
+          const subscription = start(delivery === 'pace' ? () => buffer.gate() : undefined).subscribe({
+            next: (event) => buffer.push(event),
+            error: (error: unknown) => buffer.fail(error),
+            complete: () => buffer.end(),
+          });
+          stop = () => subscription.unsubscribe();
+        } catch (error) {
+          buffer.fail(error);
+        }
       },
       pull: async (controller) => {
         const next = await buffer.next();

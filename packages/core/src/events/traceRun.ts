@@ -14,9 +14,9 @@ import { type SerializedError, serializeError } from './SerializedError';
  * `run` (nobody is watching) it returns `body(undefined)` unchanged and costs nothing. The node's id is a
  * new unguessable id; `body` receives a context whose `callId` is it, so everything `body` calls nests
  * under the node. The values of `body` pass through unchanged. `run-end` says `success: false` with the
- * error when `body` errors (the error still reaches the subscriber), and nothing is emitted after
- * `run-end`; unsubscribing before the end emits `run-end` with an `AbortError`-named error, so a view
- * never shows a node running forever.
+ * error when `body` errors or throws (the error still reaches the subscriber), and nothing is emitted
+ * after `run-end`; unsubscribing before the end emits `run-end` with an `AbortError`-named error, so a
+ * view never shows a node running forever.
  *
  * @param run - The run to report into, or `undefined`.
  * @param name - What the node is, for example `debate` or `chain`.
@@ -47,7 +47,12 @@ export function traceRun<T>(
   if (run === undefined) return body(undefined);
   return new Observable<T>((subscriber) => {
     const node = new NodeSubscription(run, name, input, subscriber, describe);
-    body(node.context).subscribe(node);
+    try {
+      body(node.context).subscribe(node);
+    } catch (error) {
+      // `body` is user code: a throw (or a value that is not an Observable) fails the node like an error would.
+      node.error(error);
+    }
     node.settleIfEndedWhileSubscribing();
     return () => node.cancel();
   });

@@ -167,6 +167,8 @@ class StepObserver extends Subscriber<HandoffResult> {
   protected override _next(result: HandoffResult): void {
     if (this.settled) return;
     this.settled = true;
+    // One result is all a step gives: a strategy that stays subscribed after it is stopped here, not left running.
+    this.unsubscribe();
     this.run.next(result);
   }
 

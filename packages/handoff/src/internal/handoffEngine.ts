@@ -1,6 +1,6 @@
 import { Observable, type Observer, queueScheduler, type SchedulerLike, Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
 import { AgentError, callAgent, fromAbortSignal, preview, type Agent, type AgentCallResult, type AgentMessage, type AgentCallOptions, type Message, type RunContext, type RunOutcome } from '@rxagents/core';
-import { currentHandoffChain, runUnderHandoffChain, runWithHandoffChain } from '../currentHandoffChain';
+import { currentHandoffChain, runUnderHandoffChain, runWithChain } from '../currentHandoffChain';
 import { HandoffContractError } from '../errors/HandoffContractError';
 import { HandoffCycleError } from '../errors/HandoffCycleError';
 import { HandoffDepthError } from '../errors/HandoffDepthError';
@@ -263,7 +263,7 @@ function callOptions(spec: Pick<HandoffSpec<unknown, unknown>, 'scheduler' | 'me
 
 /** `source$`, subscribed under `chain` whoever subscribes to it. */
 function underChain<T>(chain: readonly string[], source$: Observable<T>): Observable<T> {
-  return new Observable<T>((subscriber) => runWithHandoffChain(chain, subscribeWith, source$, subscriber as Subscriber<T>));
+  return new Observable<T>((subscriber) => runWithChain(chain, subscribeWith, source$, subscriber as Subscriber<T>));
 }
 
 interface StartState {

@@ -95,6 +95,9 @@ const PaceSchema = configRules.runEventsOptions();
  * refusing a `run` there too; the rest go on to the handoff's own validation.
  */
 export function splitEventsOptions<O extends object>(subject: string, options: (O & RunEventsOptions) | undefined): { readonly pace: RunContext['pace']; readonly options: O | undefined } {
+  if (options !== undefined && (typeof options !== 'object' || options === null)) {
+    throw new ConfigError(subject, [{ path: '', rule: 'must be an object', received: options }]);
+  }
   refuseRun(subject, options);
   if (options === undefined || !('pace' in options)) return { pace: undefined, options };
   const { pace, ...rest } = options;

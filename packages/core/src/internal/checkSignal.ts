@@ -1,0 +1,13 @@
+import { ConfigError } from '../errors/ConfigError';
+
+/**
+ * Refuses a `signal` option that is not an `AbortSignal` (what `configRules.abortSignal` accepts) with a
+ * {@link ConfigError}, before any work starts: otherwise the work would start and the signal's first use
+ * would throw a bare `TypeError`, leaving the work running with nobody to cancel it.
+ */
+export function checkSignal(signal: unknown, subject: string): void {
+  if (signal === undefined) return;
+  const candidate = signal as Partial<AbortSignal> | null;
+  if (typeof candidate === 'object' && candidate !== null && typeof candidate.aborted === 'boolean' && typeof candidate.addEventListener === 'function') return;
+  throw new ConfigError(subject, [{ path: 'signal', rule: 'must be an AbortSignal', received: signal }]);
+}
