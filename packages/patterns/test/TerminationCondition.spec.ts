@@ -1,7 +1,7 @@
 import { lastValueFrom } from 'rxjs';
 import { ConfigError } from '@rxagents/core';
 import { failingAgent, scriptedAgent } from '@rxagents/testing';
-import { ConversationState, evaluateTermination, TerminationCondition, type TerminationDecision } from '@rxagents/patterns';
+import { ConversationState, evaluateTermination, Patterns, TerminationCondition, type TerminationDecision } from '@rxagents/patterns';
 
 const said = (...contents: string[]): ConversationState =>
   contents.reduce((state, content, index) => ConversationState.fold(state, { speaker: index % 2 === 0 ? 'a' : 'b', content, at: index }), ConversationState.initial('t', ['a', 'b']));
@@ -52,6 +52,21 @@ describe('TerminationCondition', () => {
     const broken = TerminationCondition.judgeConvergence(failingAgent('judge', new Error('no verdict')));
     const decision = await decide(broken, said('a1', 'b1'), 1);
     expect(decision.type === 'failed' && (decision.error as Error).message).toBe('Agent "judge" failed: no verdict');
+  });
+
+  it.each(['direct', 'channel'] as const)('%s: a judge prompt that throws or gives no string fails the debate as the judge failing, as a throwing predicate does', async (mode) => {
+    const bug = new Error('prompt bug');
+    const outcomes: string[] = [];
+    for (const prompt of [() => { throw bug; }, () => 42 as unknown as string]) {
+      const judge = scriptedAgent('judge', 'CONVERGED');
+      const debate = Patterns.debate({ agents: [scriptedAgent('a', 'yes'), scriptedAgent('b', 'no')], maxRounds: 3, judge, judgeOptions: { prompt } });
+      const result = await (mode === 'direct' ? debate : debate.overChannel()).execute('topic');
+      outcomes.push(`${result.status} | ${result.reason} | ${(result.error as Error).message} | judge called ${judge.inputs.length} times`);
+    }
+    expect(outcomes).toEqual([
+      'failed | judge judge failed | prompt bug | judge called 0 times',
+      'failed | judge judge failed | judgeConvergence(judge): prompt gave 42; return the text to ask the judge | judge called 0 times',
+    ]);
   });
 
   it('accepts a custom predicate and rejects bad settings', async () => {
