@@ -54,6 +54,17 @@ describe('TerminationCondition', () => {
     expect(decision.type === 'failed' && (decision.error as Error).message).toBe('Agent "judge" failed: no verdict');
   });
 
+  it.each([
+    ['or', TerminationCondition.or],
+    ['and', TerminationCondition.and],
+  ] as const)('%s refuses no part, or a part that is not a condition, when it is called rather than when the run evaluates it', (name, combine) => {
+    expect(() => combine()).toThrow(`TerminationCondition.${name}: value must combine at least one condition, got []`);
+    expect(() => combine(TerminationCondition.maxIterations(1), undefined as never)).toThrow(ConfigError);
+    expect(() => combine(TerminationCondition.maxIterations(1), { description: 'no evaluate' } as never)).toThrow(
+      `TerminationCondition.${name}: 1 must be a TerminationCondition (with evaluate()), got {"description":"no evaluate"}`,
+    );
+  });
+
   it.each(['direct', 'channel'] as const)('%s: a judge prompt that throws or gives no string fails the debate as the judge failing, as a throwing predicate does', async (mode) => {
     const bug = new Error('prompt bug');
     const outcomes: string[] = [];
