@@ -1,4 +1,4 @@
-import { parseConfig, preview } from '@rxagents/core';
+import { parseConfig, preview, reportUnhandledError } from '@rxagents/core';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { ChoreographyLogger } from './ChoreographyLogger';
 import { CircuitBreakerOpenError } from './errors/CircuitBreakerOpenError';
@@ -144,12 +144,23 @@ export class LivelockDetector {
 
   /**
    * Checks every agent for a progress stall now, and reports all violations since the last reset.
-   * Never throws, even with the breaker open.
+   * Never throws, even with the breaker open, or when a listener and the logger throw (the logger's
+   * error is then reported the way RxJS reports unhandled errors, `config.onUnhandledError`).
    */
   analyze(): LivelockReport {
     const now = this.#scheduler.now();
-    for (const [agentId, track] of this.#progress) this.#checkStall(agentId, track, now);
+    let failure: { readonly error: unknown } | undefined;
+    for (const [agentId, track] of this.#progress) {
+      try {
+        this.#checkStall(agentId, track, now);
+      } catch (error) {
+        // Only the logger's error reaches here (a listener threw and the logger too): every agent is still
+        // checked, and the caller, who asked for a report, gets it; the error goes where RxJS reports them.
+        failure ??= { error };
+      }
+    }
     this.#messages.forgetBefore(now);
+    if (failure !== undefined) reportUnhandledError(failure.error);
     return { livelockDetected: this.#violations.length > 0, violations: [...this.#violations], circuitBreakerOpen: this.#open };
   }
 

@@ -1,6 +1,6 @@
 import { ConfigError } from '@rxagents/core';
-import { CircuitBreakerOpenError, LivelockDetector, type LivelockViolation } from '@rxagents/choreography';
-import { asyncScheduler } from 'rxjs';
+import { CircuitBreakerOpenError, LivelockDetector, type LivelockReport, type LivelockViolation } from '@rxagents/choreography';
+import { asyncScheduler, config } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 
 const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
@@ -117,6 +117,35 @@ describe('LivelockDetector: circuit breaker (default: 3 violations)', () => {
     expect(heard).toEqual(['Message repeated 1 times within 10000 ms: "x"']);
     expect(logger.warn).toHaveBeenCalledWith('LivelockDetector: a listener threw; recording continues.', expect.objectContaining({ message: 'listener bug' }));
     expect(detector.analyze().violations).toHaveLength(1);
+  });
+
+  it('analyze() never throws, even when a listener and the logger throw: every stalled agent is reported, the logger\'s error goes to RxJS\'s unhandled-error reporting', () => {
+    const loggerDown = new Error('logger down');
+    const logger = {
+      warn: () => {
+        throw loggerDown;
+      },
+    };
+    const unhandled: unknown[] = [];
+    const previous = config.onUnhandledError;
+    config.onUnhandledError = (error) => unhandled.push(error);
+    try {
+      let report: LivelockReport | undefined;
+      newScheduler().run(({ flush }) => {
+        const detector = new LivelockDetector({ progressTimeoutMs: 10, logger });
+        detector.addListener(() => {
+          throw new Error('listener bug');
+        });
+        detector.recordAction('a', 'search');
+        detector.recordAction('b', 'search');
+        asyncScheduler.schedule(() => (report = detector.analyze()), 10);
+        flush();
+      });
+      expect(report?.violations.map((violation) => `${violation.type} ${violation.agentId}`)).toEqual(['PROGRESS_STALL a', 'PROGRESS_STALL b']);
+      expect(unhandled).toEqual([loggerDown]);
+    } finally {
+      config.onUnhandledError = previous;
+    }
   });
 
   it('a removed listener hears nothing more', () => {
