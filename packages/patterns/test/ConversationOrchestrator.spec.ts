@@ -57,6 +57,17 @@ describe('ConversationOrchestrator', () => {
     expect(dev.inputs).toHaveLength(0);
   });
 
+  it('refuses a topic that is not a string, or something that is not a channel, when conversation$ or events$ is called', () => {
+    const a = scriptedAgent('a', 'x');
+    const orchestrator = ConversationOrchestrator.create({ participants: [a], termination: TerminationCondition.maxMessages(1) });
+    const channel = StreamingChannel.create<PostedMessage>();
+    expect(() => orchestrator.conversation$(42 as never, channel)).toThrow('Conversation topic: value must be a string, got 42');
+    expect(() => orchestrator.events$(undefined as never, channel)).toThrow('Conversation topic: value must be a string, got undefined');
+    expect(() => orchestrator.conversation$('t', null as never)).toThrow('Conversation channel: value must be a channel (with emit() and asObservable()), got null');
+    expect(() => orchestrator.events$('t', {} as never)).toThrow('Conversation channel: value must be a channel (with emit() and asObservable()), got {}');
+    expect(a.inputs).toHaveLength(0);
+  });
+
   it('fails when the turn policy names a stranger', () => {
     testScheduler().run(({ expectObservable }) => {
       const orchestrator = ConversationOrchestrator.create({
