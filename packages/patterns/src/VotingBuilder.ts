@@ -1,5 +1,5 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import { configRules } from '@rxagents/core';
+import { configRules, preview } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
@@ -117,8 +117,10 @@ const defaultParseVote = (reply: string): string =>
 
 function decide(aggregation: VotingAggregation, votes: readonly Vote[]): VotingDecision {
   const decision: unknown = aggregation(votes);
-  if (typeof decision !== 'object' || decision === null || typeof (decision as VotingDecision).reason !== 'string') {
-    throw new TypeError(`voting: the aggregation gave ${String(decision)} for ${votes.length} vote(s); return { winner, reason }`);
+  // A winner that is neither a string nor undefined (`null` for "no winner") would end the vote `completed` with no output.
+  const winner: unknown = typeof decision === 'object' && decision !== null ? (decision as VotingDecision).winner : undefined;
+  if (typeof decision !== 'object' || decision === null || typeof (decision as VotingDecision).reason !== 'string' || (winner !== undefined && typeof winner !== 'string')) {
+    throw new TypeError(`voting: the aggregation gave ${typeof decision === 'object' && decision !== null ? preview(decision) : String(decision)} for ${votes.length} vote(s); return { winner, reason } (winner a string, or undefined for none)`);
   }
   return decision as VotingDecision;
 }

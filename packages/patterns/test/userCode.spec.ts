@@ -203,6 +203,11 @@ describe('user code that throws or forgets to return ends the run visibly', () =
       expectVisibleEnd(outcome(() => runModel(ExecutionModel.withBackend(base, ChannelBackend(strategy)), 'go')));
     });
 
+    it.each(['direct', 'channel'] as const)('%s: a voting aggregation whose winner is neither a string nor undefined (null for "no winner") fails the vote instead of completing it with output ""', (mode) => {
+      const base = Patterns.voting({ agents: [slow('a'), slow('b', 'no')], aggregation: () => ({ winner: null as unknown as undefined, reason: 'no majority' }) });
+      expectVisibleEnd(outcome(() => (mode === 'direct' ? base : base.overChannel()).execute$('go')), /aggregation gave \{"winner":null,"reason":"no majority"\}/);
+    });
+
     it('a voting aggregation that forgets to return', () => {
       expectVisibleEnd(outcome(() => Patterns.voting({ agents: [slow('a')], aggregation: forgetsAfter(1, () => ({ winner: 'x', reason: 'r' })) }).execute$('go')), /aggregation.*undefined/);
     });
