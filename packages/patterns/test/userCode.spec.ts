@@ -99,6 +99,10 @@ describe('user code that throws or forgets to return ends the run visibly', () =
       expectVisibleEnd(outcome(() => runModel(model(overrides as never), 'go')));
     });
 
+    it('route gives ids instead of agents: the run fails naming the route, rather than completing with every call failed under agentId undefined', () => {
+      expectVisibleEnd(outcome(() => runModel(model({ route: () => ['a'] as never }), 'go')), /count: route gave "a" at iteration 0; return the agents to call \(AgentRefs, not their ids\)/);
+    });
+
     it('route forgets to return', () => {
       expectVisibleEnd(outcome(() => runModel(model({ route: forgetsAfter(1, () => [slow('a')]) }), 'go')), /route.*undefined/);
     });
