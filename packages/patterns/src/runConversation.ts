@@ -14,7 +14,7 @@ import { decideBeforeDeadline, overallDeadline, passedDeadline } from './RunDead
 import type { TerminationCondition } from './TerminationCondition';
 import type { TerminationDecision } from './TerminationDecision';
 import type { TurnPolicy } from './TurnPolicy';
-import { type RunContext, unfoldSteps, type Unfolded } from '@rxagents/core';
+import { preview, type RunContext, unfoldSteps, type Unfolded } from '@rxagents/core';
 import { emitMessage, emitRoundEnd, emitTermination } from './patternEvents';
 
 /**
@@ -157,6 +157,7 @@ export function runConversation(settings: ConversationSettings, topic: string, c
       const next = turnPolicy.next(state);
       if (!Array.isArray(next)) throw new TypeError(`turn policy "${turnPolicy.name}" gave ${String(next)}; return the ids of the next speakers ([] to end the conversation)`);
       if (next.length === 0) return end({ type: 'complete', reason: `${turnPolicy.name} named no speaker` });
+      checkSpeakers(turnPolicy.name, next);
       const unknown = next.find((id) => !byId.has(id));
       if (unknown !== undefined) {
         const error = new UnknownParticipantError(unknown, ids);
@@ -214,6 +215,16 @@ export function runConversation(settings: ConversationSettings, topic: string, c
 }
 
 const roundOf = (state: ConversationState): number => state.round;
+
+/** A turn policy's answer is ids, each once: an agent in place of its id, or an id twice, is a bug in the policy. */
+function checkSpeakers(policy: string, ids: readonly unknown[]): void {
+  const seen = new Set<unknown>();
+  for (const id of ids) {
+    if (typeof id !== 'string') throw new TypeError(`turn policy "${policy}" gave ${preview(id)}; return the ids of the next speakers, not the agents`);
+    if (seen.has(id)) throw new TypeError(`turn policy "${policy}" gave ${JSON.stringify(id)} twice in one turn; name each speaker once`);
+    seen.add(id);
+  }
+}
 
 /** One step of the turn loop: check termination, or let the next speakers speak. */
 type TurnStep = { readonly check: true } | { readonly speak: ConversationState };

@@ -163,6 +163,15 @@ describe('user code that throws or forgets to return ends the run visibly', () =
       expectVisibleEnd(orchestrate({ turnPolicy: TurnPolicy.custom('flaky', throwsAfter(1, () => ['a'])) }));
     });
 
+    it('a custom turn policy that gives agents instead of their ids fails naming the policy (not "[object Object]" is not a participant)', () => {
+      const a = slow('a');
+      expectVisibleEnd(orchestrate({ participants: [a, slow('b')], turnPolicy: TurnPolicy.custom('agents', () => [a] as never) }), /turn policy "agents" gave \{"id":"a".*; return the ids of the next speakers/);
+    });
+
+    it('a custom turn policy that names one speaker twice in a turn fails naming the policy, rather than calling the speaker twice', () => {
+      expectVisibleEnd(orchestrate({ turnPolicy: TurnPolicy.custom('echo', () => ['a', 'a']) }), /turn policy "echo" gave "a" twice in one turn; name each speaker once/);
+    });
+
     it('a custom turn policy forgets to return', () => {
       expectVisibleEnd(orchestrate({ turnPolicy: TurnPolicy.custom('forgetful', forgetsAfter(1, () => ['a'])) }), /forgetful.*undefined/);
     });
