@@ -1,4 +1,4 @@
-import { parseConfig, preview, reportUnhandledError } from '@rxagents/core';
+import { ConfigError, type ConfigIssue, parseConfig, preview, reportUnhandledError } from '@rxagents/core';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { ChoreographyLogger } from './ChoreographyLogger';
 import { CircuitBreakerOpenError } from './errors/CircuitBreakerOpenError';
@@ -94,9 +94,10 @@ export class LivelockDetector {
   /**
    * Records a message an agent sent.
    *
-   * @throws {@link CircuitBreakerOpenError} while the breaker is open.
+   * @throws {@link CircuitBreakerOpenError} while the breaker is open; `ConfigError` when an argument is not a string.
    */
   recordMessage(agentId: string, message: string): void {
+    checkRecord('recordMessage', agentId, 'message', message);
     const now = this.#admit(agentId);
     if (this.#messages.record(agentId, message, now)) {
       const limit = this.#options.repeatedMessageThreshold;
@@ -107,9 +108,10 @@ export class LivelockDetector {
   /**
    * Records an agent's new state; recording the current state again is not a change.
    *
-   * @throws {@link CircuitBreakerOpenError} while the breaker is open.
+   * @throws {@link CircuitBreakerOpenError} while the breaker is open; `ConfigError` when an argument is not a string.
    */
   recordStateChange(agentId: string, state: string): void {
+    checkRecord('recordStateChange', agentId, 'state', state);
     const now = this.#admit(agentId);
     const alternated = this.#states.record(agentId, state);
     if (alternated === undefined) return;
@@ -120,9 +122,10 @@ export class LivelockDetector {
   /**
    * Records an action an agent took; an action it never took before counts as progress.
    *
-   * @throws {@link CircuitBreakerOpenError} while the breaker is open.
+   * @throws {@link CircuitBreakerOpenError} while the breaker is open; `ConfigError` when an argument is not a string.
    */
   recordAction(agentId: string, action: string): void {
+    checkRecord('recordAction', agentId, 'action', action);
     if (this.#open) throw new CircuitBreakerOpenError(this.#violations.length);
     const now = this.#scheduler.now();
     let track = this.#progress.get(agentId);
@@ -250,6 +253,14 @@ export class LivelockDetector {
     }
     return failure;
   }
+}
+
+/** A record's arguments are strings: anything else would be counted as something else (`undefined` as a message). */
+function checkRecord(method: string, agentId: unknown, field: string, value: unknown): void {
+  const issues: ConfigIssue[] = [];
+  if (typeof agentId !== 'string') issues.push({ path: 'agentId', rule: 'must be a string', received: agentId });
+  if (typeof value !== 'string') issues.push({ path: field, rule: 'must be a string', received: value });
+  if (issues.length > 0) throw new ConfigError(`LivelockDetector.${method}`, issues);
 }
 
 /**

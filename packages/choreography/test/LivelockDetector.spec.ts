@@ -148,6 +148,18 @@ describe('LivelockDetector: circuit breaker (default: 3 violations)', () => {
     }
   });
 
+  it.each([
+    ['recordMessage', (detector: LivelockDetector) => detector.recordMessage('a', undefined as never), 'LivelockDetector.recordMessage: message must be a string, got undefined'],
+    ['recordMessage', (detector: LivelockDetector) => detector.recordMessage(undefined as never, 'x'), 'LivelockDetector.recordMessage: agentId must be a string, got undefined'],
+    ['recordStateChange', (detector: LivelockDetector) => detector.recordStateChange('a', 3 as never), 'LivelockDetector.recordStateChange: state must be a string, got 3'],
+    ['recordAction', (detector: LivelockDetector) => detector.recordAction(7 as never, 'search'), 'LivelockDetector.recordAction: agentId must be a string, got 7'],
+  ])('%s refuses an argument that is not a string with a ConfigError, as detectLivelock does, instead of counting it as something else', (_name, record, message) => {
+    const detector = new LivelockDetector({ repeatedMessageThreshold: 1 });
+    expect(() => record(detector)).toThrow(ConfigError);
+    expect(() => record(detector)).toThrow(message);
+    expect(detector.analyze()).toEqual({ livelockDetected: false, violations: [], circuitBreakerOpen: false });
+  });
+
   it('a removed listener hears nothing more', () => {
     const detector = new LivelockDetector({ repeatedMessageThreshold: 1 });
     const heard: LivelockViolation[] = [];
