@@ -3,7 +3,7 @@ import type { AgentRef } from './AgentRef';
 import type { AgentFailure, AgentResult } from './AgentResult';
 import { AppendLog } from './AppendLog';
 import { withLog } from './conversationResults';
-import { type ConversationMessage, type ConversationState, lastMessage, messageCount, type PostedMessage } from './ConversationState';
+import { type ConversationMessage, type ConversationState, lastMessage, type PostedMessage } from './ConversationState';
 import * as ConversationStates from './conversationStates';
 import type { ConversationPrompt } from './conversationPrompt';
 import { dispatchAgents } from './dispatchAgents';
@@ -24,7 +24,9 @@ import { emitMessage, emitRoundEnd, emitTermination } from './patternEvents';
  * A `StreamingChannel<PostedMessage>` is one; `emit` returns whether the message was accepted. When the
  * channel has `offer$` (a `StreamingChannel` has), replies are posted with it, so under `BLOCK` a post
  * waits for room instead of parking. A reply the channel drops ends the conversation as `failed` with
- * {@link MessageDroppedError}: it would never reach the projection.
+ * {@link MessageDroppedError}: it would never reach the projection. Others may post on the channel too
+ * (a person joining in): their messages are folded into the transcript, and a turn still waits until
+ * the projection holds its own replies, which a channel must deliver under their speaker's name.
  *
  * @example
  * ```ts
@@ -119,7 +121,18 @@ export function runConversation(settings: ConversationSettings, topic: string, c
     const overall = overallDeadline(timeout, startedAt);
     const projection = new BehaviorSubject(ConversationStates.initial(topic, ids));
     let results = AppendLog.empty<AgentResult>();
-    let posted = 0;
+    // Replies posted but not folded yet, by speaker: a turn ends when the projection holds its own replies,
+    // whatever else somebody posted on the channel meanwhile (with delivery off the caller's stack, a
+    // message from outside could otherwise stand in for a reply still on its way).
+    const unfolded = new Map<string, number>();
+    let unfoldedCount = 0;
+    const settle = (message: PostedMessage): void => {
+      const waiting = unfolded.get(message.speaker);
+      if (waiting === undefined) return;
+      if (waiting === 1) unfolded.delete(message.speaker);
+      else unfolded.set(message.speaker, waiting - 1);
+      unfoldedCount -= 1;
+    };
     let rounds = 0;
     const finished = (decision: Exclude<TerminationDecision, { type: 'continue' }>): ConversationEvent => {
       if (run !== undefined) emitTermination(run, decision);
@@ -127,6 +140,9 @@ export function runConversation(settings: ConversationSettings, topic: string, c
     };
 
     const messages$ = channel.asObservable().pipe(
+      tap((message) => {
+        if (unfoldedCount > 0) settle(message);
+      }),
       scan(ConversationStates.fold, projection.value),
       tap((state) => projection.next(state)),
       map((state): ConversationEvent => {
@@ -183,7 +199,9 @@ export function runConversation(settings: ConversationSettings, topic: string, c
             failure = result;
             return EMPTY;
           }
-          posted += 1;
+          // Counted before posting: a channel may deliver (and the projection fold) the reply during the post.
+          unfolded.set(result.agentId, (unfolded.get(result.agentId) ?? 0) + 1);
+          unfoldedCount += 1;
           return post$({ speaker: result.agentId, content: result.output, at: result.startedAt + result.durationMs }).pipe(
             tap((accepted) => {
               if (!accepted) lost ??= new MessageDroppedError(pattern, result.agentId);
@@ -201,7 +219,7 @@ export function runConversation(settings: ConversationSettings, topic: string, c
             : failure !== undefined
             ? end({ type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error })
             : projection.pipe(
-                first((s) => messageCount(s) >= posted),
+                first(() => unfoldedCount === 0),
                 map((): Unfolded<TurnStep, ConversationEvent> => ({ next: { check: true } })),
               ),
         ),

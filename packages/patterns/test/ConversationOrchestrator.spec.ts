@@ -1,4 +1,4 @@
-import { map } from 'rxjs';
+import { asapScheduler, filter, map } from 'rxjs';
 import { scriptedAgent } from '@rxagents/testing';
 import { StreamingChannel } from '@rxagents/streaming';
 import { ConversationOrchestrator, TerminationCondition, TurnPolicy, UnknownParticipantError, type ConversationEvent, type PostedMessage } from '@rxagents/patterns';
@@ -66,6 +66,22 @@ describe('ConversationOrchestrator', () => {
     expect(() => orchestrator.conversation$('t', null as never)).toThrow('Conversation channel: value must be a channel (with emit() and asObservable()), got null');
     expect(() => orchestrator.events$('t', {} as never)).toThrow('Conversation channel: value must be a channel (with emit() and asObservable()), got {}');
     expect(a.inputs).toHaveLength(0);
+  });
+
+  it('waits for its own replies, not for any message: a message someone else posted does not let a turn start before the last reply is folded', () => {
+    testScheduler().run(({ expectObservable }) => {
+      // Delivery off the caller's stack: a reply is folded a moment after it is posted.
+      const channel = StreamingChannel.create<PostedMessage>({ id: 'room', dispatchScheduler: asapScheduler });
+      channel.emit({ speaker: 'human', content: 'please discuss', at: 0 });
+      const a = scriptedAgent('a', 'from a');
+      const b = scriptedAgent('b', 'from b');
+      const orchestrator = ConversationOrchestrator.create({ participants: [a, b], termination: TerminationCondition.maxMessages(4) });
+      const speakers$ = orchestrator.conversation$('t', channel).pipe(
+        filter((event) => event.type === 'finished'),
+        map((event) => event.state.messages.map((message) => message.speaker).join(',')),
+      );
+      expectObservable(speakers$).toBe('(s|)', { s: 'human,a,b,a' });
+    });
   });
 
   it('fails when the turn policy names a stranger', () => {
