@@ -144,7 +144,8 @@ export function runConversation(settings: ConversationSettings, topic: string, c
         if (unfoldedCount > 0) settle(message);
       }),
       scan(ConversationStates.fold, projection.value),
-      tap((state) => projection.next(state)),
+      // Completed when the channel ends (closed, say, by a watcher), so a turn waiting for its replies ends too.
+      tap({ next: (state) => projection.next(state), complete: () => projection.complete() }),
       map((state): ConversationEvent => {
         const message = lastMessage(state) as ConversationMessage;
         if (run !== undefined) {
@@ -219,8 +220,13 @@ export function runConversation(settings: ConversationSettings, topic: string, c
             : failure !== undefined
             ? end({ type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error })
             : projection.pipe(
-                first(() => unfoldedCount === 0),
-                map((): Unfolded<TurnStep, ConversationEvent> => ({ next: { check: true } })),
+                // The projection completes with the channel: a reply still unread then never will be.
+                first(() => unfoldedCount === 0, undefined),
+                concatMap((): Observable<Unfolded<TurnStep, ConversationEvent>> => {
+                  if (unfoldedCount === 0) return of({ next: { check: true } });
+                  const dropped = new MessageDroppedError(pattern, unfolded.keys().next().value as string);
+                  return end({ type: 'failed', reason: dropped.message, error: dropped });
+                }),
               ),
         ),
       );

@@ -1,7 +1,7 @@
 import { asapScheduler, filter, map } from 'rxjs';
 import { scriptedAgent } from '@rxagents/testing';
 import { StreamingChannel } from '@rxagents/streaming';
-import { ConversationOrchestrator, TerminationCondition, TurnPolicy, UnknownParticipantError, type ConversationEvent, type PostedMessage } from '@rxagents/patterns';
+import { ConversationOrchestrator, MessageDroppedError, TerminationCondition, TurnPolicy, UnknownParticipantError, type ConversationEvent, type PostedMessage } from '@rxagents/patterns';
 import { countLargeArrayCopies, debater, testScheduler } from './helpers';
 
 const describeEvent = (event: ConversationEvent): string =>
@@ -81,6 +81,22 @@ describe('ConversationOrchestrator', () => {
         map((event) => event.state.messages.map((message) => message.speaker).join(',')),
       );
       expectObservable(speakers$).toBe('(s|)', { s: 'human,a,b,a' });
+    });
+  });
+
+  it('ends as failed with MessageDroppedError when the channel is closed before the conversation has read its last reply, instead of waiting forever', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const channel = StreamingChannel.create<PostedMessage>({ id: 'room' });
+      // A watcher subscribed before the conversation closes the channel on b's reply: the conversation never receives it.
+      channel.subscribe((message) => {
+        if (message.speaker === 'b') channel.close();
+      });
+      const orchestrator = ConversationOrchestrator.create({ participants: [debater('a', 10), debater('b', 10)], termination: TerminationCondition.maxMessages(6) });
+      const end$ = orchestrator.conversation$('t', channel).pipe(
+        filter((event) => event.type === 'finished'),
+        map((event) => `${event.decision.type}:${event.decision.error instanceof MessageDroppedError}:${event.state.messages.length}`),
+      );
+      expectObservable(end$).toBe('20ms (f|)', { f: 'failed:true:1' });
     });
   });
 
