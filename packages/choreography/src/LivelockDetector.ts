@@ -98,11 +98,12 @@ export class LivelockDetector {
    */
   recordMessage(agentId: string, message: string): void {
     checkRecord('recordMessage', agentId, 'message', message);
-    const now = this.#admit(agentId);
+    const { now, failure } = this.#admit(agentId);
     if (this.#messages.record(agentId, message, now)) {
       const limit = this.#options.repeatedMessageThreshold;
       this.#report('REPEATED_MESSAGE', agentId, `Message repeated ${limit} times within ${this.#options.messageWindowMs} ms: ${preview(message)}`, now);
     }
+    if (failure !== undefined) throw failure.error;
   }
 
   /**
@@ -112,11 +113,13 @@ export class LivelockDetector {
    */
   recordStateChange(agentId: string, state: string): void {
     checkRecord('recordStateChange', agentId, 'state', state);
-    const now = this.#admit(agentId);
+    const { now, failure } = this.#admit(agentId);
     const alternated = this.#states.record(agentId, state);
-    if (alternated === undefined) return;
-    const [from, to] = alternated;
-    this.#report('OSCILLATING_STATE', agentId, `State alternated ${this.#options.oscillationThreshold} times between ${preview(from)} and ${preview(to)}`, now);
+    if (alternated !== undefined) {
+      const [from, to] = alternated;
+      this.#report('OSCILLATING_STATE', agentId, `State alternated ${this.#options.oscillationThreshold} times between ${preview(from)} and ${preview(to)}`, now);
+    }
+    if (failure !== undefined) throw failure.error;
   }
 
   /**
@@ -204,12 +207,21 @@ export class LivelockDetector {
     if (failure !== undefined) throw failure.error;
   }
 
-  #admit(agentId: string): number {
+  /**
+   * Checks the breaker and the agent's progress before a record. A logger that throws while a stall is
+   * reported does not stop the record: its error comes back as `failure`, thrown once the record is done.
+   */
+  #admit(agentId: string): { readonly now: number; readonly failure: { readonly error: unknown } | undefined } {
     if (this.#open) throw new CircuitBreakerOpenError(this.#violations.length);
     const now = this.#scheduler.now();
     const progress = this.#progress.get(agentId);
-    if (progress !== undefined) this.#checkStall(agentId, progress, now);
-    return now;
+    if (progress === undefined) return { now, failure: undefined };
+    try {
+      this.#checkStall(agentId, progress, now);
+      return { now, failure: undefined };
+    } catch (error) {
+      return { now, failure: { error } };
+    }
   }
 
   #checkStall(agentId: string, track: ProgressTrack, now: number): void {

@@ -160,6 +160,38 @@ describe('LivelockDetector: circuit breaker (default: 3 violations)', () => {
     expect(detector.analyze()).toEqual({ livelockDetected: false, violations: [], circuitBreakerOpen: false });
   });
 
+  it('a record that reports a stall to a throwing listener and logger still records what it was given, then throws the logger\'s error', () => {
+    const loggerDown = new Error('logger down');
+    const logger = {
+      warn: () => {
+        throw loggerDown;
+      },
+    };
+    const heard: string[] = [];
+    const thrown: unknown[] = [];
+    newScheduler().run(({ flush }) => {
+      const detector = new LivelockDetector({ progressTimeoutMs: 10, repeatedMessageThreshold: 2, logger });
+      detector.addListener(() => {
+        throw new Error('listener bug');
+      });
+      detector.addListener((violation) => heard.push(violation.type));
+      const record = (step: () => void) => () => {
+        try {
+          step();
+        } catch (error) {
+          thrown.push(error);
+        }
+      };
+      detector.recordAction('a', 'search');
+      // At 10 the stall is reported on this record; the message is still counted, so the next one repeats it.
+      asyncScheduler.schedule(record(() => detector.recordMessage('a', 'retry')), 10);
+      asyncScheduler.schedule(record(() => detector.recordMessage('a', 'retry')), 11);
+      flush();
+    });
+    expect(heard).toEqual(['PROGRESS_STALL', 'REPEATED_MESSAGE']);
+    expect(thrown).toEqual([loggerDown, loggerDown]);
+  });
+
   it('a removed listener hears nothing more', () => {
     const detector = new LivelockDetector({ repeatedMessageThreshold: 1 });
     const heard: LivelockViolation[] = [];
