@@ -1,4 +1,4 @@
-import { parseConfig } from '@rxagents/core';
+import { ConfigError, type ConfigIssue, parseConfig } from '@rxagents/core';
 import type { ChoreographySpec } from './ChoreographySpec';
 import { type DeadlockDetectorOptions, DeadlockDetectorOptionsSchema } from './DeadlockDetectorOptions';
 import type { DeadlockResult } from './DeadlockResult';
@@ -18,6 +18,8 @@ import { elementaryCycles } from './graph/elementaryCycles';
  * ```
  */
 export type WaitGraph = ReadonlyMap<string, Iterable<string>> | Readonly<Record<string, readonly string[]>>;
+
+const WAIT_GRAPH = 'DeadlockDetector wait graph';
 
 function analyse(graph: DirectedGraph, options: DeadlockDetectorOptions | undefined): DeadlockResult {
   const { maxCycles } = parseConfig(DeadlockDetectorOptionsSchema, options ?? {}, 'DeadlockDetector options');
@@ -77,15 +79,35 @@ export const DeadlockDetector = Object.freeze({
   /**
    * Checks a runtime wait-for graph: a Map or record from an id to the ids it waits for.
    *
-   * @throws `ConfigError` when `options.maxCycles` is not a non-negative integer.
+   * @throws `ConfigError` when `options.maxCycles` is not a non-negative integer, or when the graph is
+   * not a Map or a record, a list of ids is a single string or not iterable, or an id is not a string.
    */
   detectFromWaitGraph(waitGraph: WaitGraph, options?: DeadlockDetectorOptions): DeadlockResult {
-    const graph = new DirectedGraph();
-    const entries: Iterable<readonly [string, Iterable<string>]> = waitGraph instanceof Map ? waitGraph : Object.entries(waitGraph);
-    for (const [waiter, holders] of entries) {
-      graph.vertex(waiter);
-      for (const holder of holders) graph.edge(waiter, holder);
+    if (typeof waitGraph !== 'object' || waitGraph === null) {
+      throw new ConfigError(WAIT_GRAPH, [{ path: '', rule: 'must be a Map or a record from an id to the ids it waits for', received: waitGraph }]);
     }
+    const graph = new DirectedGraph();
+    const issues: ConfigIssue[] = [];
+    const entries: Iterable<readonly [unknown, unknown]> = waitGraph instanceof Map ? waitGraph : Object.entries(waitGraph);
+    for (const [waiter, holders] of entries) {
+      if (typeof waiter !== 'string') {
+        issues.push({ path: String(waiter), rule: 'must be an id (a string)', received: waiter });
+        continue;
+      }
+      // A string is iterable too: read as a list, `'bob'` would mean waiting for "b" and "o".
+      if (typeof holders === 'string' || typeof (holders as Partial<Iterable<unknown>> | null | undefined)?.[Symbol.iterator] !== 'function') {
+        issues.push({ path: waiter, rule: 'must list the ids it waits for (an array or another iterable of ids, not one string)', received: holders });
+        continue;
+      }
+      graph.vertex(waiter);
+      let index = 0;
+      for (const holder of holders as Iterable<unknown>) {
+        if (typeof holder === 'string') graph.edge(waiter, holder);
+        else issues.push({ path: `${waiter}.${index}`, rule: 'must be an id (a string)', received: holder });
+        index += 1;
+      }
+    }
+    if (issues.length > 0) throw new ConfigError(WAIT_GRAPH, issues);
     return analyse(graph, options);
   },
 });

@@ -1,4 +1,4 @@
-import { parseConfig, preview } from '@rxagents/core';
+import { ConfigError, type ConfigIssue, parseConfig, preview, reportUnhandledError } from '@rxagents/core';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { ChoreographyLogger } from './ChoreographyLogger';
 import { CircuitBreakerOpenError } from './errors/CircuitBreakerOpenError';
@@ -94,35 +94,41 @@ export class LivelockDetector {
   /**
    * Records a message an agent sent.
    *
-   * @throws {@link CircuitBreakerOpenError} while the breaker is open.
+   * @throws {@link CircuitBreakerOpenError} while the breaker is open; `ConfigError` when an argument is not a string.
    */
   recordMessage(agentId: string, message: string): void {
-    const now = this.#admit(agentId);
+    checkRecord('recordMessage', agentId, 'message', message);
+    const { now, failure } = this.#admit(agentId);
     if (this.#messages.record(agentId, message, now)) {
       const limit = this.#options.repeatedMessageThreshold;
       this.#report('REPEATED_MESSAGE', agentId, `Message repeated ${limit} times within ${this.#options.messageWindowMs} ms: ${preview(message)}`, now);
     }
+    if (failure !== undefined) throw failure.error;
   }
 
   /**
    * Records an agent's new state; recording the current state again is not a change.
    *
-   * @throws {@link CircuitBreakerOpenError} while the breaker is open.
+   * @throws {@link CircuitBreakerOpenError} while the breaker is open; `ConfigError` when an argument is not a string.
    */
   recordStateChange(agentId: string, state: string): void {
-    const now = this.#admit(agentId);
+    checkRecord('recordStateChange', agentId, 'state', state);
+    const { now, failure } = this.#admit(agentId);
     const alternated = this.#states.record(agentId, state);
-    if (alternated === undefined) return;
-    const [from, to] = alternated;
-    this.#report('OSCILLATING_STATE', agentId, `State alternated ${this.#options.oscillationThreshold} times between ${preview(from)} and ${preview(to)}`, now);
+    if (alternated !== undefined) {
+      const [from, to] = alternated;
+      this.#report('OSCILLATING_STATE', agentId, `State alternated ${this.#options.oscillationThreshold} times between ${preview(from)} and ${preview(to)}`, now);
+    }
+    if (failure !== undefined) throw failure.error;
   }
 
   /**
    * Records an action an agent took; an action it never took before counts as progress.
    *
-   * @throws {@link CircuitBreakerOpenError} while the breaker is open.
+   * @throws {@link CircuitBreakerOpenError} while the breaker is open; `ConfigError` when an argument is not a string.
    */
   recordAction(agentId: string, action: string): void {
+    checkRecord('recordAction', agentId, 'action', action);
     if (this.#open) throw new CircuitBreakerOpenError(this.#violations.length);
     const now = this.#scheduler.now();
     let track = this.#progress.get(agentId);
@@ -144,12 +150,23 @@ export class LivelockDetector {
 
   /**
    * Checks every agent for a progress stall now, and reports all violations since the last reset.
-   * Never throws, even with the breaker open.
+   * Never throws, even with the breaker open, or when a listener and the logger throw (the logger's
+   * error is then reported the way RxJS reports unhandled errors, `config.onUnhandledError`).
    */
   analyze(): LivelockReport {
     const now = this.#scheduler.now();
-    for (const [agentId, track] of this.#progress) this.#checkStall(agentId, track, now);
+    let failure: { readonly error: unknown } | undefined;
+    for (const [agentId, track] of this.#progress) {
+      try {
+        this.#checkStall(agentId, track, now);
+      } catch (error) {
+        // Only the logger's error reaches here (a listener threw and the logger too): every agent is still
+        // checked, and the caller, who asked for a report, gets it; the error goes where RxJS reports them.
+        failure ??= { error };
+      }
+    }
     this.#messages.forgetBefore(now);
+    if (failure !== undefined) reportUnhandledError(failure.error);
     return { livelockDetected: this.#violations.length > 0, violations: [...this.#violations], circuitBreakerOpen: this.#open };
   }
 
@@ -190,12 +207,21 @@ export class LivelockDetector {
     if (failure !== undefined) throw failure.error;
   }
 
-  #admit(agentId: string): number {
+  /**
+   * Checks the breaker and the agent's progress before a record. A logger that throws while a stall is
+   * reported does not stop the record: its error comes back as `failure`, thrown once the record is done.
+   */
+  #admit(agentId: string): { readonly now: number; readonly failure: { readonly error: unknown } | undefined } {
     if (this.#open) throw new CircuitBreakerOpenError(this.#violations.length);
     const now = this.#scheduler.now();
     const progress = this.#progress.get(agentId);
-    if (progress !== undefined) this.#checkStall(agentId, progress, now);
-    return now;
+    if (progress === undefined) return { now, failure: undefined };
+    try {
+      this.#checkStall(agentId, progress, now);
+      return { now, failure: undefined };
+    } catch (error) {
+      return { now, failure: { error } };
+    }
   }
 
   #checkStall(agentId: string, track: ProgressTrack, now: number): void {
@@ -239,6 +265,14 @@ export class LivelockDetector {
     }
     return failure;
   }
+}
+
+/** A record's arguments are strings: anything else would be counted as something else (`undefined` as a message). */
+function checkRecord(method: string, agentId: unknown, field: string, value: unknown): void {
+  const issues: ConfigIssue[] = [];
+  if (typeof agentId !== 'string') issues.push({ path: 'agentId', rule: 'must be a string', received: agentId });
+  if (typeof value !== 'string') issues.push({ path: field, rule: 'must be a string', received: value });
+  if (issues.length > 0) throw new ConfigError(`LivelockDetector.${method}`, issues);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ConfigError } from '@rxagents/core';
 import { ChoreographySpec, DeadlockDetector } from '@rxagents/choreography';
 import fc from 'fast-check';
+import { configErrorOf } from './configErrorOf';
 
 const specOf = (edges: readonly (readonly [string, string])[]) => {
   let builder = ChoreographySpec.builder('graph').initialEvent('start');
@@ -73,6 +74,23 @@ describe('DeadlockDetector.detectFromWaitGraph', () => {
     expect(DeadlockDetector.detectFromWaitGraph(complete, { maxCycles: 3 }).cycles).toHaveLength(3);
     expect(DeadlockDetector.detectFromWaitGraph(complete, { maxCycles: 0 })).toEqual({ cycles: [], hasDeadlock: true, truncated: true });
     expect(DeadlockDetector.detectFromWaitGraph({ a: ['b'], b: ['a'] }, { maxCycles: 1 })).toEqual({ cycles: [['a', 'b']], hasDeadlock: true, truncated: false });
+  });
+
+  it('refuses a waiter whose list is one string rather than reading it letter by letter', () => {
+    // A Map<string, string> type-checks as a WaitGraph (a string is an Iterable<string>): alice and bob wait for each other.
+    const waits = new Map([['alice', 'bob'], ['bob', 'alice']]);
+    const error = configErrorOf(() => DeadlockDetector.detectFromWaitGraph(waits));
+    expect(error.message).toBe(
+      'DeadlockDetector wait graph: alice must list the ids it waits for (an array or another iterable of ids, not one string), got "bob"; bob must list the ids it waits for (an array or another iterable of ids, not one string), got "alice"',
+    );
+    expect(DeadlockDetector.detectFromWaitGraph(new Map([['alice', ['bob']], ['bob', ['alice']]])).cycles).toEqual([['alice', 'bob']]);
+  });
+
+  it('refuses a wait graph that is not a Map or a record, or that names a holder by something other than a string', () => {
+    expect(configErrorOf(() => DeadlockDetector.detectFromWaitGraph(null as never)).message).toBe(
+      'DeadlockDetector wait graph: value must be a Map or a record from an id to the ids it waits for, got null',
+    );
+    expect(configErrorOf(() => DeadlockDetector.detectFromWaitGraph({ a: ['b', 7] as never, b: undefined as never })).issues.map((issue) => issue.path)).toEqual(['a.1', 'b']);
   });
 
   it('keeps ids like __proto__ and constructor as plain vertices', () => {

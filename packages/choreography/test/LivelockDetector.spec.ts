@@ -1,6 +1,6 @@
 import { ConfigError } from '@rxagents/core';
-import { CircuitBreakerOpenError, LivelockDetector, type LivelockViolation } from '@rxagents/choreography';
-import { asyncScheduler } from 'rxjs';
+import { CircuitBreakerOpenError, LivelockDetector, type LivelockReport, type LivelockViolation } from '@rxagents/choreography';
+import { asyncScheduler, config } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 
 const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
@@ -117,6 +117,79 @@ describe('LivelockDetector: circuit breaker (default: 3 violations)', () => {
     expect(heard).toEqual(['Message repeated 1 times within 10000 ms: "x"']);
     expect(logger.warn).toHaveBeenCalledWith('LivelockDetector: a listener threw; recording continues.', expect.objectContaining({ message: 'listener bug' }));
     expect(detector.analyze().violations).toHaveLength(1);
+  });
+
+  it('analyze() never throws, even when a listener and the logger throw: every stalled agent is reported, the logger\'s error goes to RxJS\'s unhandled-error reporting', () => {
+    const loggerDown = new Error('logger down');
+    const logger = {
+      warn: () => {
+        throw loggerDown;
+      },
+    };
+    const unhandled: unknown[] = [];
+    const previous = config.onUnhandledError;
+    config.onUnhandledError = (error) => unhandled.push(error);
+    try {
+      let report: LivelockReport | undefined;
+      newScheduler().run(({ flush }) => {
+        const detector = new LivelockDetector({ progressTimeoutMs: 10, logger });
+        detector.addListener(() => {
+          throw new Error('listener bug');
+        });
+        detector.recordAction('a', 'search');
+        detector.recordAction('b', 'search');
+        asyncScheduler.schedule(() => (report = detector.analyze()), 10);
+        flush();
+      });
+      expect(report?.violations.map((violation) => `${violation.type} ${violation.agentId}`)).toEqual(['PROGRESS_STALL a', 'PROGRESS_STALL b']);
+      expect(unhandled).toEqual([loggerDown]);
+    } finally {
+      config.onUnhandledError = previous;
+    }
+  });
+
+  it.each([
+    ['recordMessage', (detector: LivelockDetector) => detector.recordMessage('a', undefined as never), 'LivelockDetector.recordMessage: message must be a string, got undefined'],
+    ['recordMessage', (detector: LivelockDetector) => detector.recordMessage(undefined as never, 'x'), 'LivelockDetector.recordMessage: agentId must be a string, got undefined'],
+    ['recordStateChange', (detector: LivelockDetector) => detector.recordStateChange('a', 3 as never), 'LivelockDetector.recordStateChange: state must be a string, got 3'],
+    ['recordAction', (detector: LivelockDetector) => detector.recordAction(7 as never, 'search'), 'LivelockDetector.recordAction: agentId must be a string, got 7'],
+  ])('%s refuses an argument that is not a string with a ConfigError, as detectLivelock does, instead of counting it as something else', (_name, record, message) => {
+    const detector = new LivelockDetector({ repeatedMessageThreshold: 1 });
+    expect(() => record(detector)).toThrow(ConfigError);
+    expect(() => record(detector)).toThrow(message);
+    expect(detector.analyze()).toEqual({ livelockDetected: false, violations: [], circuitBreakerOpen: false });
+  });
+
+  it('a record that reports a stall to a throwing listener and logger still records what it was given, then throws the logger\'s error', () => {
+    const loggerDown = new Error('logger down');
+    const logger = {
+      warn: () => {
+        throw loggerDown;
+      },
+    };
+    const heard: string[] = [];
+    const thrown: unknown[] = [];
+    newScheduler().run(({ flush }) => {
+      const detector = new LivelockDetector({ progressTimeoutMs: 10, repeatedMessageThreshold: 2, logger });
+      detector.addListener(() => {
+        throw new Error('listener bug');
+      });
+      detector.addListener((violation) => heard.push(violation.type));
+      const record = (step: () => void) => () => {
+        try {
+          step();
+        } catch (error) {
+          thrown.push(error);
+        }
+      };
+      detector.recordAction('a', 'search');
+      // At 10 the stall is reported on this record; the message is still counted, so the next one repeats it.
+      asyncScheduler.schedule(record(() => detector.recordMessage('a', 'retry')), 10);
+      asyncScheduler.schedule(record(() => detector.recordMessage('a', 'retry')), 11);
+      flush();
+    });
+    expect(heard).toEqual(['PROGRESS_STALL', 'REPEATED_MESSAGE']);
+    expect(thrown).toEqual([loggerDown, loggerDown]);
   });
 
   it('a removed listener hears nothing more', () => {

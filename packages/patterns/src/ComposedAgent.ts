@@ -5,6 +5,7 @@ import { PatternFailedError } from './errors/PatternFailedError';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { emitTermination, describeResult } from './patternEvents';
+import { patternInput } from './patternInput';
 import { EventsOptionsSchema, type RunOptions, RunOptionsSchema } from './RunOptions';
 import { runModel } from './runModel';
 
@@ -124,6 +125,7 @@ export class ComposedAgent<T> implements Agent {
    * `{ run }`, the run is reported into it as a node named after the pattern.
    */
   snapshots$(input: string, options?: RunOptions): Observable<ExecutionResult<T>> {
+    patternInput(input);
     if (options === undefined) return this.#snapshots(input, undefined);
     const { run } = parseConfig(RunOptionsSchema, options, 'run options');
     return traceRun(run, this.model.pattern, input, (node) => this.#snapshots(input, node), describeResult);
@@ -150,6 +152,7 @@ export class ComposedAgent<T> implements Agent {
    * ```
    */
   events$(input: string, options: RunEventsOptions = {}): Observable<RunEvent> {
+    patternInput(input);
     const { pace } = parseConfig(EventsOptionsSchema, options, 'ComposedAgent.events$ options');
     return observeRun(this.model.pattern, input, (node) => this.#snapshots(input, node).pipe(last()), { scheduler: this.model.scheduler, describe: describeResult, pace });
   }

@@ -154,6 +154,7 @@ export class ConversationOrchestrator {
    * into it as a node named after the orchestrator's `pattern` (see {@link ConversationOrchestrator.events$}).
    */
   conversation$(topic: string, channel: ConversationChannel, options?: RunOptions): Observable<ConversationEvent> {
+    checkArguments(topic, channel);
     if (options === undefined) return runConversation(this.options, topic, channel);
     const { run } = parseConfig(RunOptionsSchema, options, 'run options');
     return traceRun(run, this.options.pattern, topic, (node) => runConversation(this.options, topic, channel, node), (event) =>
@@ -182,6 +183,7 @@ export class ConversationOrchestrator {
    * ```
    */
   events$(topic: string, channel: ConversationChannel, options: RunEventsOptions = {}): Observable<RunEvent> {
+    checkArguments(topic, channel);
     const { pace } = parseConfig(EventsOptionsSchema, options, 'ConversationOrchestrator.events$ options');
     return observeRun(this.options.pattern, topic, (node) => runConversation(this.options, topic, channel, node), {
       scheduler: this.options.scheduler,
@@ -192,6 +194,18 @@ export class ConversationOrchestrator {
 }
 
 /** How a conversation's end reads in its `run-end`: a `failed` decision fails; otherwise the transcript is the output. */
+const Topic = z.string({ error: 'must be a string' });
+const Channel = z.custom<ConversationChannel>(
+  (value) => typeof (value as Partial<ConversationChannel> | null | undefined)?.emit === 'function' && typeof (value as ConversationChannel).asObservable === 'function',
+  { error: 'must be a channel (with emit() and asObservable())' },
+);
+
+/** What `conversation$` and `events$` are given, checked when they are called. @throws `ConfigError`. */
+function checkArguments(topic: string, channel: ConversationChannel): void {
+  parseConfig(Topic, topic, 'Conversation topic');
+  parseConfig(Channel, channel, 'Conversation channel');
+}
+
 function describeConversation(event: ConversationEvent, pattern: string): RunOutcome {
   const output = ConversationStates.transcript(event.state);
   if (event.type !== 'finished' || event.decision.type !== 'failed') return { success: true, output };

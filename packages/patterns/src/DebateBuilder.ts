@@ -48,7 +48,7 @@ export interface DebateOptions {
   readonly maxRounds?: number;
   /** Asked after every round whether the debaters converged; a yes ends the debate. */
   readonly judge?: Agent;
-  /** How the judge is asked and read (`predicate`, `prompt`, `timeout`). */
+  /** How the judge is asked and read (`predicate`, `prompt`, `timeout`). Only with a `judge`. */
   readonly judgeOptions?: Omit<JudgeConvergenceOptions, 'maxIterations' | 'scheduler'>;
   /** What a debater is asked. Default {@link conversationPrompt}. */
   readonly prompt?: ConversationPrompt;
@@ -92,6 +92,11 @@ export const DebateOptionsSchema = z.strictObject({
   agentTimeout: configRules.timeoutMs().optional(),
   timeout: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
+}).superRefine((options, ctx) => {
+  // Without a judge nothing reads judgeOptions: a forgotten `judge` would run every round unjudged.
+  if (options.judgeOptions !== undefined && options.judge === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['judgeOptions'], input: options.judgeOptions, message: 'needs a judge to ask (set judge, or leave judgeOptions out)' });
+  }
 });
 
 type DebateSettings = z.output<typeof DebateOptionsSchema>;

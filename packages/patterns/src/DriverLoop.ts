@@ -1,5 +1,5 @@
 import { Observable, Subscriber, Subscription } from 'rxjs';
-import { type AgentCallOptions, type AgentCallResult, AgentTimeoutError, callAgent, type RunContext } from '@rxagents/core';
+import { type AgentCallOptions, type AgentCallResult, AgentTimeoutError, callAgent, preview, type RunContext } from '@rxagents/core';
 import type { AgentRef } from './AgentRef';
 import type { AgentFailure, AgentResult } from './AgentResult';
 import { AppendLog } from './AppendLog';
@@ -101,6 +101,9 @@ export class DriverLoop<T> extends Subscription {
     const { model, iteration } = this;
     const routed = model.route(this.state, iteration);
     if (!Array.isArray(routed)) throw new TypeError(`${model.pattern}: route gave ${String(routed)} at iteration ${iteration}; return the agents to call ([] to end the run)`);
+    // An id instead of its agent would be "called" and recorded as a failure of agent `undefined`.
+    const stranger = routed.findIndex((ref: unknown) => typeof (ref as Partial<AgentRef> | null | undefined)?.chat !== 'function');
+    if (stranger >= 0) throw new TypeError(`${model.pattern}: route gave ${preview(routed[stranger])} at iteration ${iteration}; return the agents to call (AgentRefs, not their ids)`);
     if (routed.length === 0) {
       this.stop(iteration, { type: 'complete', reason: 'no agent left to route' });
       return;

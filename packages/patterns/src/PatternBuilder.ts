@@ -5,6 +5,7 @@ import { ComposedAgent, type ComposedAgentOptions } from './ComposedAgent';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { describeResult } from './patternEvents';
+import { patternInput } from './patternInput';
 import { runModel } from './runModel';
 import { runModelToEnd } from './runModelToEnd';
 import { EventsOptionsSchema, type RunOptions, RunOptionsSchema } from './RunOptions';
@@ -45,7 +46,6 @@ export interface ExecuteOptions extends RunOptions {
  */
 export const ExecuteOptionsSchema = z.strictObject({ signal: configRules.abortSignal().optional(), run: configRules.runContext().optional() });
 
-const Input = z.string({ error: 'must be a string' });
 
 /**
  * What every pattern builder offers: `build()`, `execute()`, `execute$()`, `snapshots$()`, `events$()`, `asAgent()`.
@@ -80,7 +80,7 @@ export abstract class PatternBuilder<T> {
    */
   execute$(input: string, options?: RunOptions): Observable<ExecutionResult<T>> {
     // The final result only: the orchestrated driver then builds no `running` snapshot nobody would read.
-    const topic = parseConfig(Input, input, 'Pattern input');
+    const topic = patternInput(input);
     if (options === undefined) return defer(() => runModelToEnd(this.build(), topic));
     const { run } = parseConfig(RunOptionsSchema, options, 'run options');
     return defer(() => {
@@ -94,7 +94,7 @@ export abstract class PatternBuilder<T> {
    * `{ run }`, the run is reported into it as a node named after the pattern.
    */
   snapshots$(input: string, options?: RunOptions): Observable<ExecutionResult<T>> {
-    const topic = parseConfig(Input, input, 'Pattern input');
+    const topic = patternInput(input);
     if (options === undefined) return defer(() => runModel(this.build(), topic));
     const { run } = parseConfig(RunOptionsSchema, options, 'run options');
     return defer(() => {
@@ -128,7 +128,7 @@ export abstract class PatternBuilder<T> {
    * ```
    */
   events$(input: string, options: RunEventsOptions = {}): Observable<RunEvent> {
-    const topic = parseConfig(Input, input, 'Pattern input');
+    const topic = patternInput(input);
     const { pace } = parseConfig(EventsOptionsSchema, options, 'events$ options');
     return defer(() => {
       const model = this.build();

@@ -1,5 +1,6 @@
 /**
- * One agent's vote, as parsed from its reply; `choice` is `undefined` for an abstention (a failed call).
+ * One agent's vote, as parsed from its reply; `choice` is `undefined` for an abstention (a failed call,
+ * or a reply that holds no choice: `parseVote` gave `''`).
  *
  * @example
  * ```ts

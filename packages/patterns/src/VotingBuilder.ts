@@ -1,5 +1,5 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import { configRules } from '@rxagents/core';
+import { configRules, preview } from '@rxagents/core';
 import { z } from 'zod';
 import type { AgentRef } from './AgentRef';
 import { agentList } from './agentList';
@@ -39,7 +39,7 @@ export interface VotingOptions {
   readonly agents: readonly AgentRef[];
   /** How votes become a decision. Default {@link VotingAggregation.majority}. */
   readonly aggregation?: VotingAggregation;
-  /** Reads a vote from a reply. Default: the first line, trimmed, lower-cased, without final punctuation. */
+  /** Reads a vote from a reply. Default: the first line, trimmed, lower-cased, without final punctuation. An empty choice (an empty reply, say) abstains. */
   readonly parseVote?: (reply: string) => string;
   /** What a voter is asked. Default: the question as is. */
   readonly prompt?: (question: string, voterId: string) => string;
@@ -117,16 +117,19 @@ const defaultParseVote = (reply: string): string =>
 
 function decide(aggregation: VotingAggregation, votes: readonly Vote[]): VotingDecision {
   const decision: unknown = aggregation(votes);
-  if (typeof decision !== 'object' || decision === null || typeof (decision as VotingDecision).reason !== 'string') {
-    throw new TypeError(`voting: the aggregation gave ${String(decision)} for ${votes.length} vote(s); return { winner, reason }`);
+  // A winner that is neither a string nor undefined (`null` for "no winner") would end the vote `completed` with no output.
+  const winner: unknown = typeof decision === 'object' && decision !== null ? (decision as VotingDecision).winner : undefined;
+  if (typeof decision !== 'object' || decision === null || typeof (decision as VotingDecision).reason !== 'string' || (winner !== undefined && typeof winner !== 'string')) {
+    throw new TypeError(`voting: the aggregation gave ${typeof decision === 'object' && decision !== null ? preview(decision) : String(decision)} for ${votes.length} vote(s); return { winner, reason } (winner a string, or undefined for none)`);
   }
   return decision as VotingDecision;
 }
 
-function voteOf(parseVote: (reply: string) => string, reply: string): string {
+/** The choice in `reply`, or `undefined` (an abstention) when it holds none: an empty choice is no vote for `''`. */
+function voteOf(parseVote: (reply: string) => string, reply: string): string | undefined {
   const choice: unknown = parseVote(reply);
   if (typeof choice !== 'string') throw new TypeError(`voting: parseVote gave ${String(choice)} for ${JSON.stringify(reply.slice(0, 80))}; return the choice as a string`);
-  return choice;
+  return choice === '' ? undefined : choice;
 }
 
 /**
@@ -135,7 +138,8 @@ function voteOf(parseVote: (reply: string) => string, reply: string): string {
  * @remarks
  * Directly, the driver calls every voter concurrently in one iteration. `.overChannel()` runs it as a
  * FanIn (free-for-all: everybody answers at once): each vote is posted on the channel and tallied as it
- * arrives. A voter that fails or times out abstains (its result is recorded, the vote goes on). A tie
+ * arrives. A voter that fails or times out, or whose reply holds no choice (`parseVote` gives `''`), abstains
+ * (its result is recorded, the vote goes on). A tie
  * (no winner) gives status `deadlocked`; the output is the winner, or `''` when deadlocked.
  *
  * @example

@@ -1,4 +1,4 @@
-import { catchError, map, of, type SchedulerLike } from 'rxjs';
+import { catchError, defer, map, of, type SchedulerLike } from 'rxjs';
 import { type Agent, configRules, parseConfig, invoke$ } from '@rxagents/core';
 import { z } from 'zod';
 import { agentRule } from './agentList';
@@ -120,7 +120,8 @@ export function maxMessages(max: number): TerminationCondition<ConversationState
  * @remarks
  * The judge is only consulted when the snapshot's `roundComplete` is true, so a three-agent round robin
  * costs one verdict per three turns. A verdict the predicate accepts completes the run; after
- * `maxIterations` rounds without one, the run escalates. A judge that fails or times out fails the run.
+ * `maxIterations` rounds without one, the run escalates. A judge that fails or times out fails the run,
+ * and so does a `prompt` or `predicate` that throws or gives the wrong type (as the judge failing).
  * The judge is called through core's `invoke$`, so cancelling the run aborts it; in a watched run (the
  * snapshot's `run`) its call and its tokens appear in the run's events like any agent's.
  *
@@ -144,7 +145,12 @@ export function judgeConvergence(judge: Agent, options: JudgeConvergenceOptions 
     description: `judgeConvergence(${judge.id}${maxIterations === undefined ? '' : `, ${maxIterations}`})`,
     evaluate: ({ state, iteration, run }) => {
       if (!state.roundComplete) return CONTINUE;
-      return invoke$(judge, prompt(state), { ...(timeout === undefined ? {} : { timeout }), ...(scheduler === undefined ? {} : { scheduler }), ...(run === undefined ? {} : { run }) }).pipe(
+      // Inside `defer`, so a prompt that throws or gives no string fails the run as the judge failing, as the predicate does.
+      return defer(() => {
+        const question: unknown = prompt(state);
+        if (typeof question !== 'string') throw new TypeError(`judgeConvergence(${judge.id}): prompt gave ${String(question)}; return the text to ask the judge`);
+        return invoke$(judge, question, { ...(timeout === undefined ? {} : { timeout }), ...(scheduler === undefined ? {} : { scheduler }), ...(run === undefined ? {} : { run }) });
+      }).pipe(
         map((verdict) => {
           const converged: unknown = predicate(verdict, state);
           if (typeof converged !== 'boolean') throw new TypeError(`judgeConvergence(${judge.id}): predicate gave ${String(converged)}; return true (converged) or false`);

@@ -118,7 +118,7 @@ export function evaluateTermination<T>(condition: TerminationCondition<T>, snaps
             const answer = node.evaluate(snapshot);
             if (isDecision(answer)) decided = answer;
             else {
-              if (answer === undefined || answer === null) throw notADecision(node, answer);
+              if (!laterDecision(answer)) throw notADecision(node, answer);
               let arrived: TerminationDecision | undefined;
               let waiting = false;
               pending = from(answer)
@@ -192,12 +192,31 @@ export function evaluateTermination<T>(condition: TerminationCondition<T>, snaps
 
 function notADecision<T>(condition: TerminationCondition<T>, value: unknown): TypeError {
   return new TypeError(
-    `TerminationCondition "${condition.description}" gave ${value === undefined ? 'undefined' : JSON.stringify(value) ?? String(value)}; return a TerminationDecision (CONTINUE to go on)`,
+    `TerminationCondition "${condition.description}" gave ${value === undefined ? 'undefined' : JSON.stringify(value) ?? String(value)}; return a TerminationDecision (CONTINUE to go on, or { type: 'complete' | 'failed' | 'escalate', reason })`,
   );
 }
 
+/**
+ * Whether an answer that is not a decision may be one that comes later (an `ObservableInput`): not a
+ * missing value, not a primitive (a string would be read as one decision per character), and not a
+ * decision look-alike (an object with a `type`).
+ */
+function laterDecision(answer: unknown): boolean {
+  if (answer === undefined || answer === null) return false;
+  if (typeof answer !== 'object' && typeof answer !== 'function') return false;
+  return !('type' in answer);
+}
+
+const STOPS: ReadonlySet<unknown> = new Set(['complete', 'failed', 'escalate']);
+
+/**
+ * Whether `value` is a decision: `continue`, or a stop with its reason. A look-alike is not one: the
+ * status word `escalated`, a `failure` or a misspelt `continue` would otherwise end the run as completed.
+ */
 function isDecision(value: unknown): value is TerminationDecision {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+  if (typeof value !== 'object' || value === null) return false;
+  const { type, reason } = value as { type?: unknown; reason?: unknown };
+  return type === 'continue' || (STOPS.has(type) && typeof reason === 'string');
 }
 
 /**
@@ -209,7 +228,7 @@ export function decideNow<T>(condition: TerminationCondition<T>, snapshot: Termi
   if (partsOf(condition) !== undefined) return evaluateTermination(condition, snapshot);
   const answer = condition.evaluate(snapshot);
   if (isDecision(answer)) return answer;
-  if (answer === undefined || answer === null) throw notADecision(condition, answer);
+  if (!laterDecision(answer)) throw notADecision(condition, answer);
   // The answer comes later: evaluated as before, through a condition that hands over this answer.
   return evaluateTermination(
     {

@@ -51,7 +51,20 @@ export function runCollectStrategy<T>(
       return resultOf(facts(iterations), decision);
     };
 
-    const taken$ = channel.asObservable().pipe(take(agents.length));
+    // Results posted but not read back yet, by agent: the channel can end before the run reads them all
+    // (closed by a watcher that hears each result first), and a result never read was dropped.
+    const unread = new Map<string, number>();
+    let unreadCount = 0;
+    const taken$ = channel.asObservable().pipe(
+      take(agents.length),
+      tap((result) => {
+        const waiting = unread.get(result.agentId);
+        if (waiting === undefined) return;
+        if (waiting === 1) unread.delete(result.agentId);
+        else unread.set(result.agentId, waiting - 1);
+        unreadCount -= 1;
+      }),
+    );
     const arrivals$ = run === undefined ? taken$ : taken$.pipe(
             tap((result) => {
               if (result.success) emitMessage(run, result.agentId, result.output);
@@ -90,17 +103,21 @@ export function runCollectStrategy<T>(
       scheduler,
       run,
     }).pipe(
-      concatMap((result) =>
-        channel.offer$(result).pipe(
+      concatMap((result) => {
+        // Counted before posting: the channel delivers (and the run reads) during the post.
+        unread.set(result.agentId, (unread.get(result.agentId) ?? 0) + 1);
+        unreadCount += 1;
+        return channel.offer$(result).pipe(
           tap((accepted) => {
             if (!accepted) throw new MessageDroppedError(model.pattern, result.agentId);
           }),
-        ),
-      ),
+        );
+      }),
       ignoreElements(),
     );
 
     const decide$ = defer(() => {
+      if (unreadCount > 0) throw new MessageDroppedError(model.pattern, unread.keys().next().value as string);
       const failure = model.failOnAgentError ? results.toArray().find((result) => !result.success) : undefined;
       if (failure !== undefined && !failure.success) {
         // An iteration in which an agent failed is not a completed one.

@@ -3,7 +3,7 @@ import type { AgentRef } from './AgentRef';
 import type { AgentFailure, AgentResult } from './AgentResult';
 import { AppendLog } from './AppendLog';
 import { withLog } from './conversationResults';
-import { type ConversationMessage, type ConversationState, lastMessage, messageCount, type PostedMessage } from './ConversationState';
+import { type ConversationMessage, type ConversationState, lastMessage, type PostedMessage } from './ConversationState';
 import * as ConversationStates from './conversationStates';
 import type { ConversationPrompt } from './conversationPrompt';
 import { dispatchAgents } from './dispatchAgents';
@@ -14,7 +14,7 @@ import { decideBeforeDeadline, overallDeadline, passedDeadline } from './RunDead
 import type { TerminationCondition } from './TerminationCondition';
 import type { TerminationDecision } from './TerminationDecision';
 import type { TurnPolicy } from './TurnPolicy';
-import { type RunContext, unfoldSteps, type Unfolded } from '@rxagents/core';
+import { preview, type RunContext, unfoldSteps, type Unfolded } from '@rxagents/core';
 import { emitMessage, emitRoundEnd, emitTermination } from './patternEvents';
 
 /**
@@ -24,7 +24,9 @@ import { emitMessage, emitRoundEnd, emitTermination } from './patternEvents';
  * A `StreamingChannel<PostedMessage>` is one; `emit` returns whether the message was accepted. When the
  * channel has `offer$` (a `StreamingChannel` has), replies are posted with it, so under `BLOCK` a post
  * waits for room instead of parking. A reply the channel drops ends the conversation as `failed` with
- * {@link MessageDroppedError}: it would never reach the projection.
+ * {@link MessageDroppedError}: it would never reach the projection. Others may post on the channel too
+ * (a person joining in): their messages are folded into the transcript, and a turn still waits until
+ * the projection holds its own replies, which a channel must deliver under their speaker's name.
  *
  * @example
  * ```ts
@@ -119,7 +121,18 @@ export function runConversation(settings: ConversationSettings, topic: string, c
     const overall = overallDeadline(timeout, startedAt);
     const projection = new BehaviorSubject(ConversationStates.initial(topic, ids));
     let results = AppendLog.empty<AgentResult>();
-    let posted = 0;
+    // Replies posted but not folded yet, by speaker: a turn ends when the projection holds its own replies,
+    // whatever else somebody posted on the channel meanwhile (with delivery off the caller's stack, a
+    // message from outside could otherwise stand in for a reply still on its way).
+    const unfolded = new Map<string, number>();
+    let unfoldedCount = 0;
+    const settle = (message: PostedMessage): void => {
+      const waiting = unfolded.get(message.speaker);
+      if (waiting === undefined) return;
+      if (waiting === 1) unfolded.delete(message.speaker);
+      else unfolded.set(message.speaker, waiting - 1);
+      unfoldedCount -= 1;
+    };
     let rounds = 0;
     const finished = (decision: Exclude<TerminationDecision, { type: 'continue' }>): ConversationEvent => {
       if (run !== undefined) emitTermination(run, decision);
@@ -127,8 +140,12 @@ export function runConversation(settings: ConversationSettings, topic: string, c
     };
 
     const messages$ = channel.asObservable().pipe(
+      tap((message) => {
+        if (unfoldedCount > 0) settle(message);
+      }),
       scan(ConversationStates.fold, projection.value),
-      tap((state) => projection.next(state)),
+      // Completed when the channel ends (closed, say, by a watcher), so a turn waiting for its replies ends too.
+      tap({ next: (state) => projection.next(state), complete: () => projection.complete() }),
       map((state): ConversationEvent => {
         const message = lastMessage(state) as ConversationMessage;
         if (run !== undefined) {
@@ -157,6 +174,7 @@ export function runConversation(settings: ConversationSettings, topic: string, c
       const next = turnPolicy.next(state);
       if (!Array.isArray(next)) throw new TypeError(`turn policy "${turnPolicy.name}" gave ${String(next)}; return the ids of the next speakers ([] to end the conversation)`);
       if (next.length === 0) return end({ type: 'complete', reason: `${turnPolicy.name} named no speaker` });
+      checkSpeakers(turnPolicy.name, next);
       const unknown = next.find((id) => !byId.has(id));
       if (unknown !== undefined) {
         const error = new UnknownParticipantError(unknown, ids);
@@ -182,7 +200,9 @@ export function runConversation(settings: ConversationSettings, topic: string, c
             failure = result;
             return EMPTY;
           }
-          posted += 1;
+          // Counted before posting: a channel may deliver (and the projection fold) the reply during the post.
+          unfolded.set(result.agentId, (unfolded.get(result.agentId) ?? 0) + 1);
+          unfoldedCount += 1;
           return post$({ speaker: result.agentId, content: result.output, at: result.startedAt + result.durationMs }).pipe(
             tap((accepted) => {
               if (!accepted) lost ??= new MessageDroppedError(pattern, result.agentId);
@@ -200,8 +220,13 @@ export function runConversation(settings: ConversationSettings, topic: string, c
             : failure !== undefined
             ? end({ type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error })
             : projection.pipe(
-                first((s) => messageCount(s) >= posted),
-                map((): Unfolded<TurnStep, ConversationEvent> => ({ next: { check: true } })),
+                // The projection completes with the channel: a reply still unread then never will be.
+                first(() => unfoldedCount === 0, undefined),
+                concatMap((): Observable<Unfolded<TurnStep, ConversationEvent>> => {
+                  if (unfoldedCount === 0) return of({ next: { check: true } });
+                  const dropped = new MessageDroppedError(pattern, unfolded.keys().next().value as string);
+                  return end({ type: 'failed', reason: dropped.message, error: dropped });
+                }),
               ),
         ),
       );
@@ -214,6 +239,16 @@ export function runConversation(settings: ConversationSettings, topic: string, c
 }
 
 const roundOf = (state: ConversationState): number => state.round;
+
+/** A turn policy's answer is ids, each once: an agent in place of its id, or an id twice, is a bug in the policy. */
+function checkSpeakers(policy: string, ids: readonly unknown[]): void {
+  const seen = new Set<unknown>();
+  for (const id of ids) {
+    if (typeof id !== 'string') throw new TypeError(`turn policy "${policy}" gave ${preview(id)}; return the ids of the next speakers, not the agents`);
+    if (seen.has(id)) throw new TypeError(`turn policy "${policy}" gave ${JSON.stringify(id)} twice in one turn; name each speaker once`);
+    seen.add(id);
+  }
+}
 
 /** One step of the turn loop: check termination, or let the next speakers speak. */
 type TurnStep = { readonly check: true } | { readonly speak: ConversationState };

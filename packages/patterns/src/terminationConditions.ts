@@ -14,6 +14,13 @@ const Count = configRules.positiveInt();
 const Millis = configRules.timeoutMs();
 const Stopping = z.enum(['complete', 'failed', 'escalate'], { error: 'must be "complete", "failed" or "escalate"' });
 const OfArguments = z.strictObject({ description: configRules.id(), evaluate: configRules.function() });
+const Parts = z
+  .array(
+    z.custom<TerminationCondition<unknown>>((value) => typeof (value as Partial<TerminationCondition<unknown>> | null | undefined)?.evaluate === 'function', {
+      error: 'must be a TerminationCondition (with evaluate())',
+    }),
+  )
+  .min(1, 'must combine at least one condition');
 
 /**
  * A condition from your own function.
@@ -79,6 +86,7 @@ export function timeout<T>(ms: number, decision: 'complete' | 'failed' | 'escala
  * Stops with the first part (in declaration order) that stops; later parts are not evaluated.
  *
  * @remarks
+ * Takes at least one condition; no part, or a part that is not a condition, is a `ConfigError` at once.
  * Nest as deep as you like (`reduce` over thousands of stop words, say): a composed condition is
  * evaluated by one flat loop over its parts, never by subscriptions nested inside each other.
  *
@@ -90,6 +98,7 @@ export function timeout<T>(ms: number, decision: 'complete' | 'failed' | 'escala
  * ```
  */
 export function or<T>(...conditions: readonly TerminationCondition<T>[]): TerminationCondition<T> {
+  parseConfig(Parts, conditions, 'TerminationCondition.or');
   return composite('or', conditions);
 }
 
@@ -97,6 +106,7 @@ export function or<T>(...conditions: readonly TerminationCondition<T>[]): Termin
  * Stops only when every part stops on the same snapshot; evaluation stops at the first `continue`.
  *
  * @remarks
+ * Takes at least one condition; no part, or a part that is not a condition, is a `ConfigError` at once.
  * Not sticky: a part that held at an earlier step but not now does not count. The decision is the
  * most severe of the parts' (`failed` over `escalate` over `complete`), with their reasons joined.
  * Nests as deep as `or` does.
@@ -112,5 +122,6 @@ export function or<T>(...conditions: readonly TerminationCondition<T>[]): Termin
  * ```
  */
 export function and<T>(...conditions: readonly TerminationCondition<T>[]): TerminationCondition<T> {
+  parseConfig(Parts, conditions, 'TerminationCondition.and');
   return composite('and', conditions);
 }

@@ -1,6 +1,6 @@
 import { configRules, parseConfig } from '@rxagents/core';
 import { z } from 'zod';
-import type { ConversationState } from './ConversationState';
+import { type ConversationMessage, type ConversationState, messageAt, messageCount } from './ConversationState';
 import type { TurnPolicy } from './TurnPolicy';
 
 // The built-in TurnPolicy factories, exported from the package as the module namespace `TurnPolicy`.
@@ -30,7 +30,8 @@ const TurnPolicyRule = z.custom<TurnPolicy>((v) => typeof (v as TurnPolicy | und
 const CustomPolicyArguments = z.strictObject({ name: configRules.id(), next: configRules.function() });
 
 /**
- * Each participant in declaration order, one per turn, after whoever spoke last.
+ * Each participant in declaration order, one per turn, after the participant who spoke last (a message
+ * from someone else, a person joining in, does not restart the order).
  *
  * @example
  * ```ts
@@ -43,9 +44,12 @@ export function roundRobin(): TurnPolicy {
   return {
     name: 'round-robin',
     next: (state) => {
-      const { participants, lastSpeaker } = state;
+      const { participants } = state;
       if (participants.length === 0) return [];
-      const last = lastSpeaker === undefined ? -1 : participants.indexOf(lastSpeaker);
+      // After the last participant who spoke: a message from someone else (a person joining in) does not
+      // restart the order, which would give the first participant every turn and never complete a round.
+      let last = -1;
+      for (let index = messageCount(state) - 1; index >= 0 && last < 0; index -= 1) last = participants.indexOf((messageAt(state, index) as ConversationMessage).speaker);
       return [participants[(last + 1) % participants.length] as string];
     },
   };

@@ -21,6 +21,15 @@ describe('ComposedAgent', () => {
     expect((error as AgentError).cause).toBeInstanceOf(PatternFailedError);
   });
 
+  it('refuses an input that is not a string when snapshots$, execute$ or events$ is called, as a builder does', () => {
+    const a = scriptedAgent('a', 'x');
+    const panel = Patterns.debate({ agents: [a, scriptedAgent('b', 'y')], maxRounds: 1 }).asAgent('panel');
+    expect(() => panel.snapshots$(42 as never)).toThrow('Pattern input: value must be a string, got 42');
+    expect(() => panel.execute$(undefined as never)).toThrow('Pattern input: value must be a string, got undefined');
+    expect(() => panel.events$({ topic: 't' } as never)).toThrow('Pattern input: value must be a string, got {"topic":"t"}');
+    expect(a.inputs).toHaveLength(0);
+  });
+
   it('lets the caller stop a sub-task on what it observes', () => {
     testScheduler().run(({ expectObservable }) => {
       const panel = Patterns.debate({ agents: [debater('a', 10), debater('b', 10)], maxRounds: 5 }).overChannel().asAgent('panel', {

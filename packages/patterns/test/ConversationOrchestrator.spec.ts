@@ -1,7 +1,7 @@
-import { map } from 'rxjs';
+import { asapScheduler, filter, map } from 'rxjs';
 import { scriptedAgent } from '@rxagents/testing';
 import { StreamingChannel } from '@rxagents/streaming';
-import { ConversationOrchestrator, TerminationCondition, TurnPolicy, UnknownParticipantError, type ConversationEvent, type PostedMessage } from '@rxagents/patterns';
+import { ConversationOrchestrator, MessageDroppedError, TerminationCondition, TurnPolicy, UnknownParticipantError, type ConversationEvent, type PostedMessage } from '@rxagents/patterns';
 import { countLargeArrayCopies, debater, testScheduler } from './helpers';
 
 const describeEvent = (event: ConversationEvent): string =>
@@ -55,6 +55,49 @@ describe('ConversationOrchestrator', () => {
     await Promise.resolve();
     expect(speakers).toEqual(['pm', 'qa']);
     expect(dev.inputs).toHaveLength(0);
+  });
+
+  it('refuses a topic that is not a string, or something that is not a channel, when conversation$ or events$ is called', () => {
+    const a = scriptedAgent('a', 'x');
+    const orchestrator = ConversationOrchestrator.create({ participants: [a], termination: TerminationCondition.maxMessages(1) });
+    const channel = StreamingChannel.create<PostedMessage>();
+    expect(() => orchestrator.conversation$(42 as never, channel)).toThrow('Conversation topic: value must be a string, got 42');
+    expect(() => orchestrator.events$(undefined as never, channel)).toThrow('Conversation topic: value must be a string, got undefined');
+    expect(() => orchestrator.conversation$('t', null as never)).toThrow('Conversation channel: value must be a channel (with emit() and asObservable()), got null');
+    expect(() => orchestrator.events$('t', {} as never)).toThrow('Conversation channel: value must be a channel (with emit() and asObservable()), got {}');
+    expect(a.inputs).toHaveLength(0);
+  });
+
+  it('waits for its own replies, not for any message: a message someone else posted does not let a turn start before the last reply is folded', () => {
+    testScheduler().run(({ expectObservable }) => {
+      // Delivery off the caller's stack: a reply is folded a moment after it is posted.
+      const channel = StreamingChannel.create<PostedMessage>({ id: 'room', dispatchScheduler: asapScheduler });
+      channel.emit({ speaker: 'human', content: 'please discuss', at: 0 });
+      const a = scriptedAgent('a', 'from a');
+      const b = scriptedAgent('b', 'from b');
+      const orchestrator = ConversationOrchestrator.create({ participants: [a, b], termination: TerminationCondition.maxMessages(4) });
+      const speakers$ = orchestrator.conversation$('t', channel).pipe(
+        filter((event) => event.type === 'finished'),
+        map((event) => event.state.messages.map((message) => message.speaker).join(',')),
+      );
+      expectObservable(speakers$).toBe('(s|)', { s: 'human,a,b,a' });
+    });
+  });
+
+  it('ends as failed with MessageDroppedError when the channel is closed before the conversation has read its last reply, instead of waiting forever', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const channel = StreamingChannel.create<PostedMessage>({ id: 'room' });
+      // A watcher subscribed before the conversation closes the channel on b's reply: the conversation never receives it.
+      channel.subscribe((message) => {
+        if (message.speaker === 'b') channel.close();
+      });
+      const orchestrator = ConversationOrchestrator.create({ participants: [debater('a', 10), debater('b', 10)], termination: TerminationCondition.maxMessages(6) });
+      const end$ = orchestrator.conversation$('t', channel).pipe(
+        filter((event) => event.type === 'finished'),
+        map((event) => `${event.decision.type}:${event.decision.error instanceof MessageDroppedError}:${event.state.messages.length}`),
+      );
+      expectObservable(end$).toBe('20ms (f|)', { f: 'failed:true:1' });
+    });
   });
 
   it('fails when the turn policy names a stranger', () => {

@@ -97,4 +97,11 @@ describe('Patterns.debate', () => {
       'Debate options: maxRounds must be a positive integer, got 0',
     );
   });
+
+  it('refuses judgeOptions without a judge, which would otherwise be ignored (the debate running every round unjudged)', () => {
+    const agents = [scriptedAgent('a', 'x'), scriptedAgent('b', 'y')];
+    expect(() => Patterns.debate({ agents, maxRounds: 2, judgeOptions: { predicate: (verdict) => verdict.startsWith('yes') } })).toThrow(
+      'Debate options: judgeOptions needs a judge to ask (set judge, or leave judgeOptions out), got {}',
+    );
+  });
 });

@@ -14,6 +14,19 @@ describe('Patterns.sequence', () => {
     });
   });
 
+  it('over a channel, a message from someone else on the run\'s channel is neither a step nor its output: every step runs, on the previous step\'s output', async () => {
+    const steps = ['draft', 'edit', 'publish'].map((id) => scriptedAgent(id, (input: string) => `${id}(${input})`));
+    const result = await Patterns.sequence({ agents: steps })
+      .overChannel({ onChannel: (channel) => channel.subscribe((message) => void (message.speaker === 'draft' && channel.emit({ speaker: 'reader', content: 'nice', at: message.at }))) })
+      .execute('otters');
+    expect([result.status, result.output, result.iterations, result.state.outputs.map((output) => output.agentId)]).toEqual([
+      'completed',
+      'publish(edit(draft(otters)))',
+      3,
+      ['draft', 'edit', 'publish'],
+    ]);
+  });
+
   it('over a channel, posts each step\'s output on the run\'s channel', async () => {
     const seen: string[] = [];
     const steps = [scriptedAgent('draft', (input: string) => `draft(${input})`), scriptedAgent('edit', (input: string) => `edit(${input})`)];

@@ -1,7 +1,8 @@
 import { lastValueFrom } from 'rxjs';
 import { ConfigError } from '@rxagents/core';
 import { failingAgent, scriptedAgent } from '@rxagents/testing';
-import { ConversationState, evaluateTermination, TerminationCondition, type TerminationDecision } from '@rxagents/patterns';
+import { StreamingChannel } from '@rxagents/streaming';
+import { ConversationOrchestrator, ConversationState, evaluateTermination, ExecutionModel, Patterns, runModel, TerminationCondition, type PostedMessage, type TerminationDecision } from '@rxagents/patterns';
 
 const said = (...contents: string[]): ConversationState =>
   contents.reduce((state, content, index) => ConversationState.fold(state, { speaker: index % 2 === 0 ? 'a' : 'b', content, at: index }), ConversationState.initial('t', ['a', 'b']));
@@ -52,6 +53,52 @@ describe('TerminationCondition', () => {
     const broken = TerminationCondition.judgeConvergence(failingAgent('judge', new Error('no verdict')));
     const decision = await decide(broken, said('a1', 'b1'), 1);
     expect(decision.type === 'failed' && (decision.error as Error).message).toBe('Agent "judge" failed: no verdict');
+  });
+
+  it.each([
+    [{ type: 'escalated', reason: 'the judge gave up' }],
+    [{ type: 'failure', reason: 'over budget' }],
+    [{ type: 'continu' }],
+    [{ type: 'complete' }],
+  ])('a condition that gives %j (not a TerminationDecision) fails the run with a TypeError instead of completing it', async (decision) => {
+    const agent = scriptedAgent('a', 'x');
+    const condition = TerminationCondition.of<number>('budget', () => decision as unknown as TerminationDecision);
+    const model = ExecutionModel.create<number>({ pattern: 'p', agents: [agent], initialState: () => 0, route: () => [agent], prompt: () => 'go', aggregate: (n) => n + 1, termination: condition, output: String });
+    const direct = await lastValueFrom(runModel(model, 'go')).catch((error: unknown) => error);
+    const conversation = ConversationOrchestrator.create({ participants: [agent], termination: TerminationCondition.of<ConversationState>('budget', () => decision as unknown as TerminationDecision) });
+    const overChannel = await lastValueFrom(conversation.conversation$('t', StreamingChannel.create<PostedMessage>())).catch((error: unknown) => error);
+    for (const outcome of [direct, overChannel]) {
+      expect(outcome).toBeInstanceOf(TypeError);
+      expect((outcome as TypeError).message).toBe(
+        `TerminationCondition "budget" gave ${JSON.stringify(decision)}; return a TerminationDecision (CONTINUE to go on, or { type: 'complete' | 'failed' | 'escalate', reason })`,
+      );
+    }
+  });
+
+  it.each([
+    ['or', TerminationCondition.or],
+    ['and', TerminationCondition.and],
+  ] as const)('%s refuses no part, or a part that is not a condition, when it is called rather than when the run evaluates it', (name, combine) => {
+    expect(() => combine()).toThrow(`TerminationCondition.${name}: value must combine at least one condition, got []`);
+    expect(() => combine(TerminationCondition.maxIterations(1), undefined as never)).toThrow(ConfigError);
+    expect(() => combine(TerminationCondition.maxIterations(1), { description: 'no evaluate' } as never)).toThrow(
+      `TerminationCondition.${name}: 1 must be a TerminationCondition (with evaluate()), got {"description":"no evaluate"}`,
+    );
+  });
+
+  it.each(['direct', 'channel'] as const)('%s: a judge prompt that throws or gives no string fails the debate as the judge failing, as a throwing predicate does', async (mode) => {
+    const bug = new Error('prompt bug');
+    const outcomes: string[] = [];
+    for (const prompt of [() => { throw bug; }, () => 42 as unknown as string]) {
+      const judge = scriptedAgent('judge', 'CONVERGED');
+      const debate = Patterns.debate({ agents: [scriptedAgent('a', 'yes'), scriptedAgent('b', 'no')], maxRounds: 3, judge, judgeOptions: { prompt } });
+      const result = await (mode === 'direct' ? debate : debate.overChannel()).execute('topic');
+      outcomes.push(`${result.status} | ${result.reason} | ${(result.error as Error).message} | judge called ${judge.inputs.length} times`);
+    }
+    expect(outcomes).toEqual([
+      'failed | judge judge failed | prompt bug | judge called 0 times',
+      'failed | judge judge failed | judgeConvergence(judge): prompt gave 42; return the text to ask the judge | judge called 0 times',
+    ]);
   });
 
   it('accepts a custom predicate and rejects bad settings', async () => {

@@ -50,6 +50,14 @@ describe('Patterns.voting', () => {
         });
       });
 
+      it('counts a reply with no vote in it (empty, or punctuation only) as an abstention, not as a vote for ""', async () => {
+        const agents = [scriptedAgent('a', ''), scriptedAgent('b', '...'), scriptedAgent('c', 'Yes.')];
+        const result = await voting({ agents }).execute('Ship?');
+        expect([result.status, result.output, result.reason, result.state.votes.map((vote) => vote.choice)]).toEqual(['completed', 'yes', 'yes won with 1 of 3 votes', [undefined, undefined, 'yes']]);
+        const silent = await voting({ agents: [scriptedAgent('a', ''), scriptedAgent('b', '')] }).execute('Ship?');
+        expect([silent.status, silent.reason]).toEqual(['deadlocked', 'no valid vote']);
+      });
+
       it('lets a failing voter abstain', async () => {
         const result = await voting({ agents: [scriptedAgent('a', 'no'), failingAgent('b', new Error('down'), { mode: 'reject' })] }).execute('?');
         expect([result.status, result.output, result.state.votes]).toEqual(['completed', 'no', expect.arrayContaining([{ agentId: 'b', choice: undefined }])]);

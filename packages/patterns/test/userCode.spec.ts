@@ -99,6 +99,10 @@ describe('user code that throws or forgets to return ends the run visibly', () =
       expectVisibleEnd(outcome(() => runModel(model(overrides as never), 'go')));
     });
 
+    it('route gives ids instead of agents: the run fails naming the route, rather than completing with every call failed under agentId undefined', () => {
+      expectVisibleEnd(outcome(() => runModel(model({ route: () => ['a'] as never }), 'go')), /count: route gave "a" at iteration 0; return the agents to call \(AgentRefs, not their ids\)/);
+    });
+
     it('route forgets to return', () => {
       expectVisibleEnd(outcome(() => runModel(model({ route: forgetsAfter(1, () => [slow('a')]) }), 'go')), /route.*undefined/);
     });
@@ -159,6 +163,15 @@ describe('user code that throws or forgets to return ends the run visibly', () =
       expectVisibleEnd(orchestrate({ turnPolicy: TurnPolicy.custom('flaky', throwsAfter(1, () => ['a'])) }));
     });
 
+    it('a custom turn policy that gives agents instead of their ids fails naming the policy (not "[object Object]" is not a participant)', () => {
+      const a = slow('a');
+      expectVisibleEnd(orchestrate({ participants: [a, slow('b')], turnPolicy: TurnPolicy.custom('agents', () => [a] as never) }), /turn policy "agents" gave \{"id":"a".*; return the ids of the next speakers/);
+    });
+
+    it('a custom turn policy that names one speaker twice in a turn fails naming the policy, rather than calling the speaker twice', () => {
+      expectVisibleEnd(orchestrate({ turnPolicy: TurnPolicy.custom('echo', () => ['a', 'a']) }), /turn policy "echo" gave "a" twice in one turn; name each speaker once/);
+    });
+
     it('a custom turn policy forgets to return', () => {
       expectVisibleEnd(orchestrate({ turnPolicy: TurnPolicy.custom('forgetful', forgetsAfter(1, () => ['a'])) }), /forgetful.*undefined/);
     });
@@ -201,6 +214,11 @@ describe('user code that throws or forgets to return ends the run visibly', () =
         project: throwsAfter(1, (state: ConversationState) => state),
       });
       expectVisibleEnd(outcome(() => runModel(ExecutionModel.withBackend(base, ChannelBackend(strategy)), 'go')));
+    });
+
+    it.each(['direct', 'channel'] as const)('%s: a voting aggregation whose winner is neither a string nor undefined (null for "no winner") fails the vote instead of completing it with output ""', (mode) => {
+      const base = Patterns.voting({ agents: [slow('a'), slow('b', 'no')], aggregation: () => ({ winner: null as unknown as undefined, reason: 'no majority' }) });
+      expectVisibleEnd(outcome(() => (mode === 'direct' ? base : base.overChannel()).execute$('go')), /aggregation gave \{"winner":null,"reason":"no majority"\}/);
     });
 
     it('a voting aggregation that forgets to return', () => {
