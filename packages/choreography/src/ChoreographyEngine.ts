@@ -12,7 +12,7 @@ import {
   type RunEventsOptions,
   traceRun,
 } from '@rxagents/core';
-import { asyncScheduler, defer, finalize, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, defer, finalize, type Observable, type SchedulerLike, takeLast } from 'rxjs';
 import { type ChoreographyEngineOptions, ChoreographyEngineOptionsSchema } from './ChoreographyEngineOptions';
 import type { ChoreographyEvent } from './ChoreographyEvent';
 import type { ChoreographyLogger } from './ChoreographyLogger';
@@ -162,7 +162,10 @@ export class ChoreographyEngine {
    */
   execute$(options: ChoreographyRunOptions = {}): Observable<ChoreographyResult> {
     const { input, run } = parseConfig(ChoreographyRunOptionsSchema, options, 'ChoreographyEngine.execute$ options');
-    return defer(() => traceRun(run, 'choreography', input ?? '', (node) => this.#start(input, node), describeChoreography));
+    if (run === undefined) return defer(() => this.#start(input, undefined));
+    // The result is passed on after the node's `run-end`: a consumer that takes it and leaves at once
+    // (`first()`, `firstValueFrom`) must not cut the node short, which would report it cancelled.
+    return defer(() => traceRun(run, 'choreography', input ?? '', (node) => this.#start(input, node), describeChoreography)).pipe(takeLast(1));
   }
 
   /**

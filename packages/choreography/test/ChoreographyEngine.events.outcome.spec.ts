@@ -8,7 +8,7 @@ import {
   observeChoreography,
 } from '@rxagents/choreography';
 import { failingAgent, hangingAgent, scriptedAgent } from '@rxagents/testing';
-import { asyncScheduler, lastValueFrom, type Observable, toArray } from 'rxjs';
+import { asyncScheduler, first, lastValueFrom, type Observable, toArray } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { brief, checked } from './fixtures';
 
@@ -100,6 +100,22 @@ describe('cancellation', () => {
       expect(checked(events).map(brief).slice(-3)).toEqual(['call-error@7 l:AbortError', 'call-error@7 r:AbortError', 'run-end@7 :AbortError']);
       expect(events[0]).toMatchObject({ type: 'run-start', parentCallId: 'host', name: 'choreography' });
       expect([l.aborted, r.aborted]).toEqual([true, true]);
+    });
+  });
+});
+
+describe('a consumer that takes the result and leaves', () => {
+  it('first() on execute$ with a run sees the choreography node completed, not cancelled', () => {
+    newScheduler().run(({ flush }) => {
+      const agents = { l: scriptedAgent('l', { reply: 'L', delay: 3 }), r: scriptedAgent('r', { reply: 'R', delay: 5 }), a: scriptedAgent('a', { reply: 'A', delay: 4 }) };
+      const engine = new ChoreographyEngine({ spec: fanSpec(), agents, logger: silent });
+      const events: RunEvent[] = [];
+      const run: RunContext = { runId: 'run-1', callId: 'host', parentCallId: null, scheduler: asyncScheduler, emit: (event) => events.push(event) };
+      let result: ChoreographyResult | undefined;
+      engine.execute$({ run }).pipe(first()).subscribe((value) => (result = value));
+      flush();
+      expect(result?.success).toBe(true);
+      expect(checked(events).at(-1)).toMatchObject({ type: 'run-end', callId: events[0]?.callId, success: true });
     });
   });
 });

@@ -1,4 +1,4 @@
-import { defer, type Observable } from 'rxjs';
+import { defer, type Observable, takeLast } from 'rxjs';
 import { configRules, lastValue, observeRun, parseConfig, type RunEvent, type RunEventsOptions, traceRun } from '@rxagents/core';
 import { z } from 'zod';
 import { ComposedAgent, type ComposedAgentOptions } from './ComposedAgent';
@@ -85,7 +85,9 @@ export abstract class PatternBuilder<T> {
     const { run } = parseConfig(RunOptionsSchema, options, 'run options');
     return defer(() => {
       const model = this.build();
-      return traceRun(run, model.pattern, topic, (node) => runModelToEnd(model, topic, node), describeResult);
+      // The result is passed on after the node's `run-end`: a consumer that takes it and leaves at once
+      // (`first()`, `firstValueFrom`) must not cut the node short, which would report it cancelled.
+      return traceRun(run, model.pattern, topic, (node) => runModelToEnd(model, topic, node), describeResult).pipe(takeLast(1));
     });
   }
 

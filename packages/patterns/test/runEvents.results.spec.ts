@@ -1,5 +1,5 @@
-import { lastValueFrom, toArray } from 'rxjs';
-import { defineAgent, emptyRunView, reduceRunView, type RunEvent } from '@rxagents/core';
+import { first, lastValueFrom, toArray } from 'rxjs';
+import { defineAgent, emptyRunView, observeRun, reduceRunView, type RunEvent } from '@rxagents/core';
 import { Patterns, type ExecutionResult, type PatternBuilder } from '@rxagents/patterns';
 import { expectValidEvents, ofType } from './runEventsHelpers';
 
@@ -87,6 +87,22 @@ describe('reducing the run events gives the result of the Promise form', () => {
           expect(emitted).toEqual([...Array.from({ length: posts }, (_, index) => index + 1), posts]);
           expect(events[events.length - 2]?.type).toBe('metrics');
         }
+      });
+    }
+  }
+});
+
+describe('a consumer that takes the result and leaves (first()) sees the pattern node end as its result, not cancelled', () => {
+  for (const [name, make] of Object.entries(patterns)) {
+    for (const mode of ['direct', 'channel'] as const) {
+      it(`${name}, ${mode}`, async () => {
+        const builder = (): PatternBuilder<unknown> => (mode === 'direct' ? make() : make().overChannel({ id: `${name}-room` }));
+        const result = await builder().execute('Go');
+        const events: RunEvent[] = await lastValueFrom(observeRun('app', 'Go', (run) => builder().execute$('Go', { run }).pipe(first())).pipe(toArray()));
+        const view = events.reduce(reduceRunView, emptyRunView);
+        const node = view.nodes.find((each) => each.name === result.pattern);
+        expect(node?.status).toBe(result.status === 'failed' ? 'failed' : 'completed');
+        expect(view.nodes.map((each) => each.status)).not.toContain('cancelled');
       });
     }
   }
