@@ -4,6 +4,12 @@ import { Ack } from './Ack';
 
 type Subscribe<T> = (observer: Partial<ChannelObserver<T>>) => Subscription;
 
+/** A `next()` call waiting for an item. */
+interface Waiter<T> {
+  readonly resolve: (result: IteratorResult<T>) => void;
+  readonly reject: (error: unknown) => void;
+}
+
 /**
  * An async iterator over a channel that paces it: the dispatcher waits until the loop body has run
  * (the next `next()` call) before it hands over the following item.
@@ -17,37 +23,47 @@ type Subscribe<T> = (observer: Partial<ChannelObserver<T>>) => Subscription;
 export function channelIterator<T>(subscribe: Subscribe<T>): AsyncIterableIterator<T> {
   let item: { value: T; gate: Ack } | undefined;
   let consumed: Ack | undefined;
-  /** `next()` calls waiting for an item, oldest first. */
-  let waiting: { resolve: (result: IteratorResult<T>) => void; reject: (error: unknown) => void }[] = [];
-  /** Index in `waiting` of the oldest call still waiting (no `Array.prototype.shift` on a queue). */
-  let head = 0;
+  // The oldest `next()` call waiting for an item, in two fields (a `for await` loop has at most one), and
+  // the calls made while it waited, oldest first.
+  let waitingResolve: ((result: IteratorResult<T>) => void) | undefined;
+  let waitingReject: ((error: unknown) => void) | undefined;
+  let later: Waiter<T>[] = [];
+  /** Index in `later` of the oldest call still waiting (no `Array.prototype.shift` on a queue). */
+  let laterHead = 0;
   let done = false;
   let failure: { error: unknown } | undefined;
 
-  const settleWaiting = (settle: (waiter: (typeof waiting)[number]) => void): void => {
-    const waiters = waiting.slice(head);
-    waiting = [];
-    head = 0;
+  const settleWaiting = (settle: (waiter: Waiter<T>) => void): void => {
+    const waiters = waitingResolve === undefined ? [] : [{ resolve: waitingResolve, reject: waitingReject as Waiter<T>['reject'] }, ...later.slice(laterHead)];
+    waitingResolve = waitingReject = undefined;
+    later = [];
+    laterHead = 0;
     for (const waiter of waiters) settle(waiter);
   };
 
   const subscription = subscribe({
     next: (value) => {
-      const waiter = waiting[head];
-      if (waiter === undefined) {
+      const resolve = waitingResolve;
+      if (resolve === undefined) {
         const gate = new Ack();
         item = { value, gate };
         return gate;
       }
-      head += 1;
-      const more = head < waiting.length;
-      if (!more) {
-        waiting.length = 0;
-        head = 0;
+      // (Checked against the length first: reading past the end of an array is slow in V8.)
+      if (laterHead === later.length) waitingResolve = waitingReject = undefined;
+      else {
+        const following = later[laterHead] as Waiter<T>;
+        waitingResolve = following.resolve;
+        waitingReject = following.reject;
+        laterHead += 1;
+        if (laterHead === later.length) {
+          later = [];
+          laterHead = 0;
+        }
       }
-      waiter.resolve({ value, done: false });
+      resolve({ value, done: false });
       // Another next() already waits: this item is taken, hand over the following one.
-      if (more) return undefined;
+      if (waitingResolve !== undefined) return undefined;
       const gate = new Ack();
       consumed = gate;
       return gate;
@@ -75,7 +91,12 @@ export function channelIterator<T>(subscribe: Subscribe<T>): AsyncIterableIterat
       }
       if (failure !== undefined) return Promise.reject(failure.error);
       if (done) return Promise.resolve({ value: undefined, done: true });
-      return new Promise<IteratorResult<T>>((resolve, reject) => waiting.push({ resolve, reject }));
+      return new Promise<IteratorResult<T>>((resolve, reject) => {
+        if (waitingResolve === undefined) {
+          waitingResolve = resolve;
+          waitingReject = reject;
+        } else later.push({ resolve, reject });
+      });
     },
     return: () => {
       done = true;
