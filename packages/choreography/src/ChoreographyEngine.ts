@@ -10,9 +10,9 @@ import {
   type RunContext,
   type RunEvent,
   type RunEventsOptions,
-  traceRun,
+  traceResult,
 } from '@rxagents/core';
-import { asyncScheduler, defer, finalize, type Observable, type SchedulerLike, takeLast } from 'rxjs';
+import { asyncScheduler, defer, finalize, type Observable, type SchedulerLike } from 'rxjs';
 import { type ChoreographyEngineOptions, ChoreographyEngineOptionsSchema } from './ChoreographyEngineOptions';
 import type { ChoreographyEvent } from './ChoreographyEvent';
 import type { ChoreographyLogger } from './ChoreographyLogger';
@@ -162,10 +162,7 @@ export class ChoreographyEngine {
    */
   execute$(options: ChoreographyRunOptions = {}): Observable<ChoreographyResult> {
     const { input, run } = parseConfig(ChoreographyRunOptionsSchema, options, 'ChoreographyEngine.execute$ options');
-    if (run === undefined) return defer(() => this.#start(input, undefined));
-    // The result is passed on after the node's `run-end`: a consumer that takes it and leaves at once
-    // (`first()`, `firstValueFrom`) must not cut the node short, which would report it cancelled.
-    return defer(() => traceRun(run, 'choreography', input ?? '', (node) => this.#start(input, node), describeChoreography)).pipe(takeLast(1));
+    return defer(() => traceResult(run, 'choreography', input ?? '', (node) => this.#start(input, node), describeChoreography));
   }
 
   /**

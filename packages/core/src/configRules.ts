@@ -70,26 +70,20 @@ const functionRule = <T extends (...args: never[]) => unknown>() =>
 export { functionRule as function };
 
 /** An RxJS scheduler (anything with `now()` and `schedule()`). */
-export const scheduler = () =>
-  z.custom<SchedulerLike>(
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      typeof (value as SchedulerLike).now === 'function' &&
-      typeof (value as SchedulerLike).schedule === 'function',
-    { error: 'must be an RxJS scheduler (with now() and schedule())' },
-  );
+export const scheduler = () => z.custom<SchedulerLike>(isScheduler, { error: 'must be an RxJS scheduler (with now() and schedule())' });
+
+/** Whether `value` is what {@link scheduler} accepts: an object with `now()` and `schedule()`. */
+export function isScheduler(value: unknown): value is SchedulerLike {
+  return typeof value === 'object' && value !== null && typeof (value as SchedulerLike).now === 'function' && typeof (value as SchedulerLike).schedule === 'function';
+}
 
 /** An `AbortSignal`. */
-export const abortSignal = () =>
-  z.custom<AbortSignal>(
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      typeof (value as AbortSignal).aborted === 'boolean' &&
-      typeof (value as AbortSignal).addEventListener === 'function',
-    { error: 'must be an AbortSignal' },
-  );
+export const abortSignal = () => z.custom<AbortSignal>(isAbortSignal, { error: 'must be an AbortSignal' });
+
+/** Whether `value` is what {@link abortSignal} accepts: an object with a boolean `aborted` and `addEventListener()`. */
+export function isAbortSignal(value: unknown): value is AbortSignal {
+  return typeof value === 'object' && value !== null && typeof (value as AbortSignal).aborted === 'boolean' && typeof (value as AbortSignal).addEventListener === 'function';
+}
 
 /** A {@link RunContext}: the `run` option that nests a primitive's events in a caller's run (usually `ChatOptions.run`). */
 export const runContext = () => z.custom<RunContext>(isRunContext, { error: 'must be a run context ({ runId, callId, scheduler, emit })' });

@@ -43,6 +43,7 @@ export type { RunContext } from './events/RunContext';
 export type { RunOutcome } from './events/RunOutcome';
 export { newRunId } from './events/ids';
 export { traceRun } from './events/traceRun';
+export { traceResult } from './events/traceResult';
 export { observeRun, type ObserveRunOptions, type RunEventsOptions } from './events/observeRun';
 export { emitCustom } from './events/emitCustom';
 export { runView, reduceRunView, emptyRunView, type RunView, type RunNode, type RunNodeStatus, type RunUsage } from './events/runView';

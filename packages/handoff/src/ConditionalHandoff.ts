@@ -1,6 +1,6 @@
 import { asyncScheduler, catchError, defaultIfEmpty, defer, last, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription, take, throwError } from 'rxjs';
 import { z } from 'zod';
-import { fromAbortSignal, lastValue, observeRun, parseConfig, type Agent, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
+import { fromAbortSignal, lastValue, observeRun, parseConfig, traceResult, type Agent, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffRoutingError } from './errors/HandoffRoutingError';
@@ -11,7 +11,6 @@ import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './Ha
 import { evaluatePredicate } from './internal/evaluatePredicate';
 import { describeCall, failedHandoff } from './internal/handoffEngine';
 import { agentRule, checkHandoffCall, DistinctAgentIds, HandoffStepSchema, isAgent, isStep, splitEventsOptions } from './internal/rules';
-import { traceResult } from './internal/traceResult';
 
 const RouterSchema = z.strictObject({
   routes: z.array(HandoffStepSchema.required({ predicate: true })),

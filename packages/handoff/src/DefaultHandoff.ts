@@ -1,6 +1,6 @@
 import { asyncScheduler, type Observable } from 'rxjs';
 import { z } from 'zod';
-import { configRules, lastValue, observeRun, parseConfig, reportUnhandledError, type Agent, type AgentCallResult, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
+import { configRules, lastValue, observeRun, parseConfig, reportUnhandledError, traceResult, type Agent, type AgentCallResult, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { HandoffContext } from './HandoffContext';
 import { checkHandoffCall, splitEventsOptions } from './internal/rules';
 import type { HandoffListener } from './HandoffListener';
@@ -8,7 +8,6 @@ import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffPrompt, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { defaultHandoffPrompt } from './defaultHandoffPrompt';
 import { describeCall, handoff$, type HandoffObservers, type HandoffSpec } from './internal/handoffEngine';
-import { traceResult } from './internal/traceResult';
 
 /**
  * The zod schema of {@link HandoffExecuteOptions}, used for a {@link DefaultHandoff}'s per-call options (its

@@ -1,6 +1,6 @@
 import { asyncScheduler, defer, map, type Observable, type SchedulerLike, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { AgentTimeoutError, ConfigError, configRules, lastValue, observeRun, parseConfig, preview, reportUnhandledError, type Agent, type AgentCallResult, type Message, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
+import { AgentTimeoutError, ConfigError, configRules, lastValue, observeRun, parseConfig, preview, reportUnhandledError, traceResult, type Agent, type AgentCallResult, type Message, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffTimeoutError } from './errors/HandoffTimeoutError';
@@ -8,7 +8,7 @@ import { HandoffValidationError } from './errors/HandoffValidationError';
 import { HandoffConfigSchema, resolveHandoffTimeout, type HandoffConfig, type ResolvedHandoffConfig } from './HandoffConfig';
 import type { HandoffConditionContext } from './handoffFilters';
 import type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
-import { HandoffRequestSchema, type HandoffRequest } from './HandoffRequest';
+import { HandoffRequestSchema, isMessage, type HandoffRequest } from './HandoffRequest';
 import type { HandoffSource } from './HandoffStrategy';
 import { handoffToolDescription, handoffToolName } from './handoffToolName';
 import { resolveHandoffToolPolicy } from './HandoffToolPolicy';
@@ -18,7 +18,6 @@ import { splitEventsOptions } from './internal/rules';
 import { toolNamesOf } from './internal/toolNamesOf';
 import { selectMessages } from './selectHandoffMessages';
 import type { ToolDefinition } from './ToolCallingModel';
-import { traceResult } from './internal/traceResult';
 
 /**
  * Per-call options of {@link Handoff.execute}.
@@ -361,13 +360,6 @@ export class Handoff {
       reportUnhandledError(error);
     }
   }
-}
-
-const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'tool']);
-
-/** Whether `value` is a message as a request's `messages` must hold them: a known role and string content. */
-function isMessage(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && ROLES.has((value as Message).role) && typeof (value as Message).content === 'string';
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Observable, toArray } from 'rxjs';
 import { z } from 'zod';
-import { ConfigError, configRules, lastValue, observeRun, parseConfig, traceRun, type Agent, type RunContext, type RunEvent, type RunEventsOptions, type RunOutcome } from '@rxagents/core';
+import { ConfigError, configRules, lastValue, observeRun, parseConfig, traceRun, traceResult, type Agent, type RunContext, type RunEvent, type RunEventsOptions, type RunOutcome } from '@rxagents/core';
 import { HandoffContext } from './HandoffContext';
 import type { HandoffChainStep } from './HandoffChainStep';
 import type { HandoffPredicate } from './HandoffPredicate';
@@ -10,7 +10,6 @@ import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import { ChainRun } from './internal/ChainRun';
 import { describeCall } from './internal/handoffEngine';
 import { DistinctAgentIds, HandoffStepSchema, isStep, splitEventsOptions } from './internal/rules';
-import { traceResult } from './internal/traceResult';
 
 /**
  * Builds a {@link HandoffChain}: `HandoffChain.builder().add(a).add(b, predicate).build()`.

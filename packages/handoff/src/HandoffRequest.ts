@@ -44,6 +44,13 @@ const MessageSchema = z.looseObject({
   content: z.string({ error: 'must be a string' }),
 });
 
+const ROLES: ReadonlySet<unknown> = new Set(MessageSchema.shape.role.options);
+
+/** Whether `value` is a message as {@link HandoffRequestSchema} accepts it (a known role, string content), without zod. @internal */
+export function isMessage(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && ROLES.has((value as { role?: unknown }).role) && typeof (value as { content?: unknown }).content === 'string';
+}
+
 /**
  * The zod schema of {@link HandoffRequest}.
  *

@@ -1,6 +1,6 @@
 import { asyncScheduler, catchError, defer, from, map, mergeMap, type Observable, of, reduce } from 'rxjs';
 import { z } from 'zod';
-import { ConfigError, configRules, lastValue, observeRun, parseConfig, type Agent, type RunContext, type RunEvent, type RunEventsOptions, type RunOutcome } from '@rxagents/core';
+import { ConfigError, configRules, lastValue, observeRun, parseConfig, traceResult, type Agent, type RunContext, type RunEvent, type RunEventsOptions, type RunOutcome } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { Handoff } from './Handoff';
 import { failedCall } from './internal/handoffEngine';
@@ -8,7 +8,6 @@ import { DistinctAgentIds, isAgent, splitEventsOptions, signedCountRule } from '
 import type { HandoffOutcome } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';
 import type { Message } from '@rxagents/core';
-import { traceResult } from './internal/traceResult';
 
 /**
  * One task of {@link parallelHandoffs}: a target (an agent or a configured {@link Handoff}) and its prompt.

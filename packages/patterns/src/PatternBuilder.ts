@@ -1,5 +1,5 @@
-import { defer, type Observable, takeLast } from 'rxjs';
-import { configRules, lastValue, observeRun, parseConfig, type RunEvent, type RunEventsOptions, traceRun } from '@rxagents/core';
+import { defer, type Observable } from 'rxjs';
+import { configRules, lastValue, observeRun, parseConfig, type RunEvent, type RunEventsOptions, traceResult, traceRun } from '@rxagents/core';
 import { z } from 'zod';
 import { ComposedAgent, type ComposedAgentOptions } from './ComposedAgent';
 import type { ExecutionModel } from './ExecutionModel';
@@ -85,9 +85,7 @@ export abstract class PatternBuilder<T> {
     const { run } = parseConfig(RunOptionsSchema, options, 'run options');
     return defer(() => {
       const model = this.build();
-      // The result is passed on after the node's `run-end`: a consumer that takes it and leaves at once
-      // (`first()`, `firstValueFrom`) must not cut the node short, which would report it cancelled.
-      return traceRun(run, model.pattern, topic, (node) => runModelToEnd(model, topic, node), describeResult).pipe(takeLast(1));
+      return traceResult(run, model.pattern, topic, (node) => runModelToEnd(model, topic, node), describeResult);
     });
   }
 

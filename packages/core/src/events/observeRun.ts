@@ -98,7 +98,7 @@ function checkRun(name: unknown, input: unknown, body: unknown, options: Observe
   if (valid) {
     for (const key in options) if (!OPTION_KEYS.has(key)) valid = false;
     const { scheduler, runId, describe, pace } = options;
-    if (scheduler !== undefined && !(typeof scheduler === 'object' && scheduler !== null && typeof scheduler.now === 'function' && typeof scheduler.schedule === 'function')) valid = false;
+    if (scheduler !== undefined && !configRules.isScheduler(scheduler)) valid = false;
     if (runId !== undefined && !(typeof runId === 'string' && runId.trim() !== '')) valid = false;
     if (describe !== undefined && typeof describe !== 'function') valid = false;
     if (pace !== undefined && typeof pace !== 'function') valid = false;

@@ -1,3 +1,4 @@
+import { isAbortSignal } from '../configRules';
 import { ConfigError } from '../errors/ConfigError';
 
 /**
@@ -6,8 +7,6 @@ import { ConfigError } from '../errors/ConfigError';
  * would throw a bare `TypeError`, leaving the work running with nobody to cancel it.
  */
 export function checkSignal(signal: unknown, subject: string): void {
-  if (signal === undefined) return;
-  const candidate = signal as Partial<AbortSignal> | null;
-  if (typeof candidate === 'object' && candidate !== null && typeof candidate.aborted === 'boolean' && typeof candidate.addEventListener === 'function') return;
+  if (signal === undefined || isAbortSignal(signal)) return;
   throw new ConfigError(subject, [{ path: 'signal', rule: 'must be an AbortSignal', received: signal }]);
 }
