@@ -12,6 +12,7 @@ import { evaluateTermination } from './evaluateTermination';
 import type { RunContext } from '@rxagents/core';
 import { emitMessage, emitRoundEnd, emitTermination } from './patternEvents';
 import type { TerminationDecision } from './TerminationDecision';
+import { UnreadReplies } from './UnreadReplies';
 
 /** The channel a FanIn or Barrier posts results on. */
 export interface ResultChannel {
@@ -53,17 +54,10 @@ export function runCollectStrategy<T>(
 
     // Results posted but not read back yet, by agent: the channel can end before the run reads them all
     // (closed by a watcher that hears each result first), and a result never read was dropped.
-    const unread = new Map<string, number>();
-    let unreadCount = 0;
+    const unread = new UnreadReplies();
     const taken$ = channel.asObservable().pipe(
       take(agents.length),
-      tap((result) => {
-        const waiting = unread.get(result.agentId);
-        if (waiting === undefined) return;
-        if (waiting === 1) unread.delete(result.agentId);
-        else unread.set(result.agentId, waiting - 1);
-        unreadCount -= 1;
-      }),
+      tap((result) => unread.read(result.agentId)),
     );
     const arrivals$ = run === undefined ? taken$ : taken$.pipe(
             tap((result) => {
@@ -105,8 +99,7 @@ export function runCollectStrategy<T>(
     }).pipe(
       concatMap((result) => {
         // Counted before posting: the channel delivers (and the run reads) during the post.
-        unread.set(result.agentId, (unread.get(result.agentId) ?? 0) + 1);
-        unreadCount += 1;
+        unread.posted(result.agentId);
         return channel.offer$(result).pipe(
           tap((accepted) => {
             if (!accepted) throw new MessageDroppedError(model.pattern, result.agentId);
@@ -117,7 +110,7 @@ export function runCollectStrategy<T>(
     );
 
     const decide$ = defer(() => {
-      if (unreadCount > 0) throw new MessageDroppedError(model.pattern, unread.keys().next().value as string);
+      if (unread.count > 0) throw new MessageDroppedError(model.pattern, unread.oneOf() as string);
       const failure = model.failOnAgentError ? results.toArray().find((result) => !result.success) : undefined;
       if (failure !== undefined && !failure.success) {
         // An iteration in which an agent failed is not a completed one.

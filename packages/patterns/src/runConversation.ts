@@ -16,6 +16,7 @@ import type { TerminationDecision } from './TerminationDecision';
 import type { TurnPolicy } from './TurnPolicy';
 import { preview, type RunContext, unfoldSteps, type Unfolded } from '@rxagents/core';
 import { emitMessage, emitRoundEnd, emitTermination } from './patternEvents';
+import { UnreadReplies } from './UnreadReplies';
 
 /**
  * The part of a `StreamingChannel` a conversation needs: post a message, watch every message.
@@ -124,15 +125,7 @@ export function runConversation(settings: ConversationSettings, topic: string, c
     // Replies posted but not folded yet, by speaker: a turn ends when the projection holds its own replies,
     // whatever else somebody posted on the channel meanwhile (with delivery off the caller's stack, a
     // message from outside could otherwise stand in for a reply still on its way).
-    const unfolded = new Map<string, number>();
-    let unfoldedCount = 0;
-    const settle = (message: PostedMessage): void => {
-      const waiting = unfolded.get(message.speaker);
-      if (waiting === undefined) return;
-      if (waiting === 1) unfolded.delete(message.speaker);
-      else unfolded.set(message.speaker, waiting - 1);
-      unfoldedCount -= 1;
-    };
+    const unfolded = new UnreadReplies();
     let rounds = 0;
     const finished = (decision: Exclude<TerminationDecision, { type: 'continue' }>): ConversationEvent => {
       if (run !== undefined) emitTermination(run, decision);
@@ -140,9 +133,7 @@ export function runConversation(settings: ConversationSettings, topic: string, c
     };
 
     const messages$ = channel.asObservable().pipe(
-      tap((message) => {
-        if (unfoldedCount > 0) settle(message);
-      }),
+      tap((message) => unfolded.read(message.speaker)),
       scan(ConversationStates.fold, projection.value),
       // Completed when the channel ends (closed, say, by a watcher), so a turn waiting for its replies ends too.
       tap({ next: (state) => projection.next(state), complete: () => projection.complete() }),
@@ -201,8 +192,7 @@ export function runConversation(settings: ConversationSettings, topic: string, c
             return EMPTY;
           }
           // Counted before posting: a channel may deliver (and the projection fold) the reply during the post.
-          unfolded.set(result.agentId, (unfolded.get(result.agentId) ?? 0) + 1);
-          unfoldedCount += 1;
+          unfolded.posted(result.agentId);
           return post$({ speaker: result.agentId, content: result.output, at: result.startedAt + result.durationMs }).pipe(
             tap((accepted) => {
               if (!accepted) lost ??= new MessageDroppedError(pattern, result.agentId);
@@ -221,10 +211,10 @@ export function runConversation(settings: ConversationSettings, topic: string, c
             ? end({ type: 'failed', reason: `agent ${failure.agentId} failed`, error: failure.error })
             : projection.pipe(
                 // The projection completes with the channel: a reply still unread then never will be.
-                first(() => unfoldedCount === 0, undefined),
+                first(() => unfolded.count === 0, undefined),
                 concatMap((): Observable<Unfolded<TurnStep, ConversationEvent>> => {
-                  if (unfoldedCount === 0) return of({ next: { check: true } });
-                  const dropped = new MessageDroppedError(pattern, unfolded.keys().next().value as string);
+                  if (unfolded.count === 0) return of({ next: { check: true } });
+                  const dropped = new MessageDroppedError(pattern, unfolded.oneOf() as string);
                   return end({ type: 'failed', reason: dropped.message, error: dropped });
                 }),
               ),
