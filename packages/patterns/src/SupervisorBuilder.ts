@@ -45,7 +45,10 @@ export interface SupervisorOptions {
   readonly supervisor: Agent;
   /** The workers it may delegate to: agents, or whole patterns as `ComposedAgent`s. At least one. */
   readonly workers: readonly AgentRef[];
-  /** Delegations before the run escalates for lack of a final answer. Default 10. */
+  /**
+   * Delegations the supervisor may make. Default 10. After the last one's result, the supervisor has one
+   * more turn, told that no delegation is left, to give its final answer; delegating then escalates.
+   */
   readonly maxSteps?: number;
   /** What the supervisor is asked. Default: the task, the workers, the results so far, the reply format. */
   readonly prompt?: (state: SupervisorState, workers: readonly AgentRef[]) => string;
@@ -116,7 +119,7 @@ export interface SupervisorStep {
  *
  * @remarks
  * Each driver iteration changes it once: a delegation sets `pending`, the worker's reply moves it
- * into `steps`, a final answer sets `final`.
+ * into `steps` (and lowers `remainingSteps`), a final answer sets `final`.
  *
  * @example
  * ```ts
@@ -140,7 +143,15 @@ export interface SupervisorState {
   readonly task: string;
   /** The delegations done so far: a frozen array, built when first read. */
   readonly steps: readonly SupervisorStep[];
-  /** The delegation the supervisor just decided, waiting for its worker. */
+  /**
+   * Delegations still allowed: `maxSteps` minus the steps done. At 0 the supervisor's next turn is its
+   * last: it must give its final answer, and a delegation escalates the run.
+   */
+  readonly remainingSteps: number;
+  /**
+   * The delegation the supervisor just decided, waiting for its worker. In a run escalated at
+   * `maxSteps`, the delegation the supervisor asked for on its last turn, which no worker ran.
+   */
   readonly pending: { readonly worker: string; readonly instruction: string } | undefined;
   /** The supervisor's final answer, once given. */
   readonly final: string | undefined;
@@ -175,7 +186,9 @@ const defaultPrompt = (state: SupervisorState, workers: readonly AgentRef[]): st
     `Workers: ${workers.map((w) => (w.role === undefined ? w.id : `${w.id} (${w.role})`)).join(', ')}`,
     'Results so far:',
     state.steps.length === 0 ? '(none)' : state.steps.map((s) => `- ${s.worker} <- ${s.instruction}\n  ${s.output}`).join('\n'),
-    'Reply "DELEGATE <worker>: <instruction>" to delegate, or "FINAL: <answer>" when the task is done.',
+    state.remainingSteps === 0
+      ? 'No delegations left: reply "FINAL: <answer>" with your answer from the results so far.'
+      : 'Reply "DELEGATE <worker>: <instruction>" to delegate, or "FINAL: <answer>" when the task is done.',
   ].join('\n');
 
 /**
@@ -190,7 +203,9 @@ const defaultPrompt = (state: SupervisorState, workers: readonly AgentRef[]): st
  * timeouts and cancellation reach them like any agent; a failing call fails the run. `.overChannel()`
  * runs the same loop as a Conversation: the supervisor's decisions and the workers' replies are posted
  * on a `StreamingChannel`, with the same result as directly. Naming an unknown
- * worker fails with `UnknownParticipantError`; `maxSteps` delegations without a final answer escalate.
+ * worker fails with `UnknownParticipantError`. After `maxSteps` delegations the supervisor has one last
+ * turn, told that no delegation is left (`state.remainingSteps` is 0), to answer from the workers'
+ * results; a delegation on that turn escalates the run, and no worker runs it.
  *
  * @example
  * ```ts
@@ -226,17 +241,18 @@ export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
     const ids = workers.map((worker) => worker.id);
     const longestFirst = [...ids].sort((a, b) => b.length - a.length);
     // Each state's `steps` is a view of one shared log (O(1) per step), built into a frozen array when read.
-    const stateOf = (fields: Omit<SupervisorState, 'steps'>, log: AppendLog<SupervisorStep>): SupervisorState => {
+    const stateOf = (fields: Omit<SupervisorState, 'steps' | 'remainingSteps'>, log: AppendLog<SupervisorStep>): SupervisorState => {
       // The keys in the interface's order, as an object literal would have them; `steps` is the shared getter.
       const state = { task: fields.task } as { -readonly [K in keyof SupervisorState]: SupervisorState[K] };
       Object.defineProperty(state, 'steps', STEPS);
+      state.remainingSteps = maxSteps - log.length;
       state.pending = fields.pending;
       state.final = fields.final;
       state.error = fields.error;
       return markLog(state, log);
     };
     const logOf = (state: SupervisorState): AppendLog<SupervisorStep> => markedLog<SupervisorStep>(state) ?? AppendLog.of(state.steps);
-    const next = (state: SupervisorState, change: Partial<Omit<SupervisorState, 'steps'>>, log = logOf(state)): SupervisorState =>
+    const next = (state: SupervisorState, change: Partial<Omit<SupervisorState, 'steps' | 'remainingSteps'>>, log = logOf(state)): SupervisorState =>
       stateOf({ task: state.task, pending: state.pending, final: state.final, error: state.error, ...change }, log);
     const model = assembleModel<SupervisorState>({
       pattern: 'supervisor',
@@ -256,8 +272,13 @@ export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
       },
       termination: Terminations.of(`supervisor(maxSteps ${maxSteps})`, ({ state }) => {
         if (state.error !== undefined) return { type: 'failed', reason: (state.error as Error).message, error: state.error };
-        if (state.final !== undefined) return { type: 'complete', reason: `${supervisor.id} gave a final answer` };
-        if (state.pending === undefined && logOf(state).length >= maxSteps) return { type: 'escalate', reason: `no final answer after ${maxSteps} delegations` };
+        const atLimit = logOf(state).length >= maxSteps;
+        if (state.final !== undefined) {
+          return { type: 'complete', reason: atLimit ? `${supervisor.id} gave a final answer at the limit of ${maxSteps} delegations` : `${supervisor.id} gave a final answer` };
+        }
+        // At the limit the supervisor still has its last turn (route asks it, as nothing is pending);
+        // a delegation decided on that turn is never run.
+        if (state.pending !== undefined && atLimit) return { type: 'escalate', reason: `no final answer after ${maxSteps} delegations` };
         return { type: 'continue' };
       }),
       output: (state) => state.final ?? '',

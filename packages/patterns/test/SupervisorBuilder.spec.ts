@@ -23,10 +23,46 @@ describe('Patterns.supervisor', () => {
     expect(lead.inputs[1]).toContain('optimist: optimist r1');
   });
 
-  it('escalates after maxSteps delegations without a final answer', async () => {
+  it.each(['direct', 'channel'] as const)('at maxSteps, gives the supervisor one last turn to answer from the workers\' results (%s)', async (mode) => {
+    // A supervisor that keeps delegating until it is told no delegation is left.
+    const lead = scriptedAgent('lead', (input) =>
+      /No delegations left/.test(input) ? `FINAL: ${[...input.matchAll(/Q(\d) revenue \+\d+%/g)].map((m) => m[0]).join(', ')}` : 'DELEGATE researcher: next quarter',
+    );
+    let quarter = 0;
+    const researcher = scriptedAgent('researcher', () => `Q${++quarter} revenue +${quarter * 5}%`);
+    const builder = Patterns.supervisor({ supervisor: lead, workers: [researcher], maxSteps: 2 });
+    const result = await (mode === 'direct' ? builder : builder.overChannel()).execute('Summarise the year');
+    expect([result.status, result.output, result.reason, result.iterations, result.state.steps.length]).toEqual([
+      'completed',
+      'Q1 revenue +5%, Q2 revenue +10%',
+      'lead gave a final answer at the limit of 2 delegations',
+      5,
+      2,
+    ]);
+    expect(result.results.map((r) => r.agentId)).toEqual(['lead', 'researcher', 'lead', 'researcher', 'lead']);
+  });
+
+  it.each(['direct', 'channel'] as const)('escalates when the supervisor still delegates on its last turn, without calling the worker (%s)', async (mode) => {
     const lead = scriptedAgent('lead', 'DELEGATE worker: again');
-    const result = await Patterns.supervisor({ supervisor: lead, workers: [scriptedAgent('worker', 'done')], maxSteps: 2 }).execute('loop');
-    expect([result.status, result.reason, result.state.steps.length]).toEqual(['escalated', 'no final answer after 2 delegations', 2]);
+    const worker = scriptedAgent('worker', 'done');
+    const builder = Patterns.supervisor({ supervisor: lead, workers: [worker], maxSteps: 2 });
+    const result = await (mode === 'direct' ? builder : builder.overChannel()).execute('loop');
+    expect([result.status, result.reason, result.output, result.state.steps.length, result.state.pending]).toEqual([
+      'escalated',
+      'no final answer after 2 delegations',
+      '',
+      2,
+      { worker: 'worker', instruction: 'again' },
+    ]);
+    expect([lead.inputs.length, worker.inputs.length]).toEqual([3, 2]);
+  });
+
+  it('tells a custom prompt how many delegations are left', async () => {
+    const seen: number[] = [];
+    const lead = scriptedAgent('lead', (input) => (input === 'last turn' ? 'FINAL: done' : 'DELEGATE worker: go'));
+    const prompt = (state: SupervisorState): string => (seen.push(state.remainingSteps), state.remainingSteps === 0 ? 'last turn' : 'delegate or answer');
+    const result = await Patterns.supervisor({ supervisor: lead, workers: [scriptedAgent('worker', 'ok')], maxSteps: 2, prompt }).execute('t');
+    expect([result.status, result.output, seen]).toEqual(['completed', 'done', [2, 1, 0]]);
   });
 
   it('fails when the supervisor names an unknown worker', async () => {
