@@ -108,8 +108,9 @@ const defaultMerge = (results: readonly AgentResult[]): string =>
  * @remarks
  * Directly, the driver calls every agent concurrently in one iteration. `.overChannel()` runs it as a
  * Barrier: each contribution is posted on the channel and the gate opens once every contributor has
- * written (or been recorded as timed out), so a barrier waits for its slowest contributor. Contributions
- * are kept in agent order; failures are recorded, not fatal.
+ * written (or been recorded as timed out), so a barrier waits for its slowest contributor; a result
+ * someone else posts on the channel is no contribution. Contributions are kept in agent order; failures
+ * are recorded, not fatal.
  *
  * @example
  * ```ts

@@ -138,7 +138,7 @@ function voteOf(parseVote: (reply: string) => string, reply: string): string | u
  * @remarks
  * Directly, the driver calls every voter concurrently in one iteration. `.overChannel()` runs it as a
  * FanIn (free-for-all: everybody answers at once): each vote is posted on the channel and tallied as it
- * arrives. A voter that fails or times out, or whose reply holds no choice (`parseVote` gives `''`), abstains
+ * arrives; only the votes the run posted count, not a result someone else posts on its channel. A voter that fails or times out, or whose reply holds no choice (`parseVote` gives `''`), abstains
  * (its result is recorded, the vote goes on). A tie
  * (no winner) gives status `deadlocked`; the output is the winner, or `''` when deadlocked.
  *

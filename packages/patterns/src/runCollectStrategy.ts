@@ -1,4 +1,4 @@
-import { catchError, concat, concatMap, defer, ignoreElements, map, merge, type Observable, of, take, tap, throwError, toArray } from 'rxjs';
+import { catchError, concat, concatMap, defer, filter, ignoreElements, map, merge, type Observable, of, take, tap, throwError, toArray } from 'rxjs';
 import type { AgentResult } from './AgentResult';
 import { AppendLog } from './AppendLog';
 import type { BarrierStrategy, FanInStrategy } from './ChannelExecutionStrategy';
@@ -27,6 +27,8 @@ export interface ResultChannel {
  * once with the model's termination condition (`continue` counts as `complete`: everybody answered).
  * Results are posted one after another (a post may wait for room under `BLOCK`); a result the channel
  * drops could never be collected, so it ends the run as `failed` with {@link MessageDroppedError}.
+ * Only the results this run posted are collected: anything else on the channel (a watcher posting a
+ * result of its own, even under the name of one of the run's agents) is no result of the run.
  * With `run`, every call reports into it, each successful result collected from the channel is a
  * `message`, the one round's end a `round-end` and the decision a `termination`.
  */
@@ -55,7 +57,11 @@ export function runCollectStrategy<T>(
     // Results posted but not read back yet, by agent: the channel can end before the run reads them all
     // (closed by a watcher that hears each result first), and a result never read was dropped.
     const unread = new UnreadReplies();
+    // The very results this run posted and has not read back: whoever holds the channel may post on it
+    // too (a watcher given it by `onChannel`), and only the run's agents' replies to its request count.
+    const ours = new Set<AgentResult>();
     const taken$ = channel.asObservable().pipe(
+      filter((result) => ours.delete(result)),
       take(agents.length),
       tap((result) => unread.read(result.agentId)),
     );
@@ -99,6 +105,7 @@ export function runCollectStrategy<T>(
     }).pipe(
       concatMap((result) => {
         // Counted before posting: the channel delivers (and the run reads) during the post.
+        ours.add(result);
         unread.posted(result.agentId);
         return channel.offer$(result).pipe(
           tap((accepted) => {

@@ -1,6 +1,7 @@
 import { map, type Observable } from 'rxjs';
 import { scriptedAgent } from '@rxagents/testing';
-import { type ExecutionResult, MessageDroppedError, Patterns, type PatternChannel } from '@rxagents/patterns';
+import { type AgentResult, type ChannelBackendOptions, type ExecutionResult, MessageDroppedError, Patterns, type PatternChannel } from '@rxagents/patterns';
+import type { StreamingChannel } from '@rxagents/streaming';
 import { debater, testScheduler } from './helpers';
 
 // An onChannel watcher that gives up on the channel from inside its own async handler must not stop the run.
@@ -74,5 +75,33 @@ describe('overChannel: a watcher that closes the channel on the last result, bef
       const end$ = run.execute$('Ship?').pipe(map((result) => [result.status, result.error instanceof MessageDroppedError && result.error.agentId, result.results.length]));
       expectObservable(end$).toBe('3ms (r|)', { r: ['failed', 'c', 2] });
     });
+  });
+});
+
+// Anyone holding the run's channel may post on it; only the run's own agents' replies to its request are results.
+describe('overChannel: a watcher that posts results of its own while the run collects', () => {
+  const agents = () => [scriptedAgent('a', { reply: 'yes', delay: 1 }), scriptedAgent('b', { reply: 'no', delay: 2 }), scriptedAgent('c', { reply: 'no', delay: 3 })];
+  // On the first reply, a result from someone outside the run, and one under the name of an agent still working.
+  const poster = {
+    onChannel: (channel: StreamingChannel<AgentResult>) => {
+      channel.subscribe((result) => {
+        if (result.agentId !== 'a') return;
+        channel.emit({ success: true, agentId: 'watcher', input: 'Ship?', output: 'yes', startedAt: result.startedAt, durationMs: 0 });
+        channel.emit({ success: true, agentId: 'c', input: 'Ship?', output: 'yes', startedAt: result.startedAt, durationMs: 0 });
+      });
+    },
+  };
+
+  it.each(['voting', 'parallel'] as const)('%s gives the same result as without the watcher', (kind) => {
+    const outcomes: Record<'alone' | 'watched', ExecutionResult<unknown>[]> = { alone: [], watched: [] };
+    testScheduler().run(() => {
+      const run = (options: ChannelBackendOptions<AgentResult>): Observable<ExecutionResult<unknown>> =>
+        kind === 'voting' ? Patterns.voting({ agents: agents() }).overChannel(options).execute$('Ship?') : Patterns.parallel({ agents: agents() }).overChannel(options).execute$('Ship?');
+      run({}).subscribe((result) => outcomes.alone.push(result));
+      run(poster).subscribe((result) => outcomes.watched.push(result));
+    });
+    const [alone] = outcomes.alone;
+    expect([alone?.status, alone?.output]).toEqual(kind === 'voting' ? ['completed', 'no'] : ['completed', 'a: yes\nb: no\nc: no']);
+    expect(outcomes.watched).toEqual(outcomes.alone);
   });
 });
