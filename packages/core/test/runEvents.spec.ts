@@ -15,6 +15,7 @@ import {
   runView,
   serializeError,
   stream,
+  traceResult,
   traceRun,
   type RunContext,
   type RunEvent,
@@ -227,6 +228,26 @@ describe('traceRun', () => {
     const events = await lastValueFrom(observeRun('r', 'x', () => throwError(() => new AgentTimeoutError('a', 5))).pipe(toArray()));
     expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
     expect(events[1]?.type === 'run-end' && events[1].error?.code).toBe('AGENT_TIMEOUT');
+  });
+});
+
+describe('traceResult', () => {
+  it('takes the body\'s first value: a body that gives its result and stays subscribed ends its node with it, is unsubscribed, and the result follows run-end', () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const body = cold<string>('5ms a 5ms b', { a: 'Hello, Ada', b: 'ignored' });
+      const events$ = observeRun('app', 'x', (run) =>
+        traceResult(run, 'greeting', 'Ada', () => body, (output) => ({ success: true, output })).pipe(map((output) => (emitCustom(run, 'result', output), output))),
+      );
+      const said = (event: RunEvent): string => `${brief(event)}${event.type === 'run-end' ? (event.output ?? '') : event.type === 'custom' ? ` ${String(event.data)}` : ''}`;
+      expectObservable(events$.pipe(map(said))).toBe('(ab) 1ms (cde|)', {
+        a: 'run-start@0 app',
+        b: 'run-start@0 greeting',
+        c: 'run-end@5 Hello, Ada',
+        d: 'custom@5 result Hello, Ada',
+        e: 'run-end@5 Hello, Ada',
+      });
+      expectSubscriptions(body.subscriptions).toBe('^----!');
+    });
   });
 });
 

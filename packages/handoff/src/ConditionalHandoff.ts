@@ -1,4 +1,4 @@
-import { asyncScheduler, catchError, defaultIfEmpty, defer, last, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription, take, throwError } from 'rxjs';
+import { asyncScheduler, catchError, defaultIfEmpty, defer, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription, take, throwError } from 'rxjs';
 import { z } from 'zod';
 import { fromAbortSignal, lastValue, observeRun, parseConfig, traceResult, type Agent, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
@@ -250,10 +250,11 @@ export class ConditionalHandoff {
             return failure(new HandoffRoutingError(from.id, `no predicate matched task "${context.taskId}" and no otherwise agent is set`));
           }
           const agent = decision.agent;
-          // A strategy of the user's is held to the contract: one result, never an error.
+          // A strategy of the user's is held to the contract: one result, never an error. Its first result is
+          // taken in a run too (a strategy's traceResult node has ended by then); waiting for completion
+          // would hang on a strategy that stays subscribed.
           return defer(() => handoff.execute$(from, agent, context, options)).pipe(
-            // In a run, the result is passed on at completion, so the handoff's node ends on its own first.
-            options?.run === undefined ? take(1) : last((_result: HandoffResult, index: number) => index === 0, undefined),
+            take(1),
             catchError((error: unknown) => failure(error, agent.id)),
             defaultIfEmpty(undefined),
             mergeMap((result) =>

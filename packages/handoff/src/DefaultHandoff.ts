@@ -49,7 +49,9 @@ const HandoffListenerSchema = z.strictObject({ onBefore: listenerMethod, onAfter
  * or aborted gives a failure result with `error` (an `Error`) and no `output`. Listeners are notified
  * before, after a success and on a failure; a throwing listener changes nothing (its error is reported
  * as unhandled). The receiver runs under the handoff chain in scope extended
- * with the sender, so handoffs it starts see where they come from. The options given to the constructor
+ * with the sender, so handoffs it starts see where they come from. A context with a `maxDepth` (or
+ * `max_depth`) is refused when that chain is already as deep: a failure result carrying a
+ * {@link HandoffDepthError}, before the prompt is built or the receiver touched; listeners hear `onFailed`. The options given to the constructor
  * are defaults; a call's options override those they set, and one left `undefined` keeps its default.
  *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} from the constructor or `execute$` when options are invalid.
@@ -188,8 +190,8 @@ export class DefaultHandoff implements HandoffStrategy {
   }
 
   private spec(from: HandoffSource, to: Agent, context: HandoffContext, settings: HandoffExecuteOptions): HandoffSpec<HandoffContext, HandoffResult> {
-    const { taskId, handoffChain } = context;
-    return {
+    const { taskId, handoffChain, maxDepth } = context;
+    const spec: HandoffSpec<HandoffContext, HandoffResult> = {
       from,
       to,
       prompt: settings.prompt ?? defaultHandoffPrompt,
@@ -205,6 +207,8 @@ export class DefaultHandoff implements HandoffStrategy {
       observers: this.observers,
       shape: strategyResult,
     };
+    // Only a context with a depth limit adds the guard's fields: the hot path builds none.
+    return maxDepth === undefined ? spec : { ...spec, maxDepth, depth: context.depth };
   }
 
   private readonly observers: HandoffObservers<HandoffContext, HandoffResult> = {

@@ -32,7 +32,13 @@ export interface HandoffContextInit<P extends HandoffPayload = HandoffPayload> {
   readonly chain?: readonly string[];
   /** Legacy: how many handoffs were already made, when the chain's ids are unknown. */
   readonly depth?: number;
-  /** Overrides a handoff's `maxDepth` for this context. */
+  /**
+   * The depth limit for handing this context off, as a `HandoffRequest`'s `maxDepth` is for `handoff()`:
+   * a {@link DefaultHandoff} (so a chain, a router or an operator using one) gives a failure result carrying
+   * a {@link HandoffDepthError}, without touching the receiver, when the chain before the sender
+   * (`handoffChain`, else the chain in scope; at least the declared `depth`) is already this deep. Unset:
+   * no limit. A {@link HandoffStrategy} of your own applies it or not.
+   */
   readonly maxDepth?: number;
   /** Legacy alias of `maxDepth`. */
   readonly max_depth?: number;
@@ -121,7 +127,7 @@ export class HandoffContext<P extends HandoffPayload = HandoffPayload> {
   readonly parentHandoffId: string | undefined;
   /** The agent ids already traversed, oldest first, when set explicitly. */
   readonly handoffChain: readonly string[] | undefined;
-  /** A per-context override of a handoff's `maxDepth`. */
+  /** The depth limit for handing this context off (see {@link HandoffContextInit.maxDepth}); kept by every copy. */
   readonly maxDepth: number | undefined;
   private readonly declaredDepth: number | undefined;
 

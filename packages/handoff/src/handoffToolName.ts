@@ -18,7 +18,15 @@ export const MAX_TOOL_NAME_LENGTH = 64;
  * @remarks
  * Uses the agent's `name`, else its `id`. The name is lowercased, every run of characters other than
  * letters, digits, `_` and `-` becomes one `_`, leading and trailing `_` are trimmed, and the whole name is
- * capped at 64 characters, so any name becomes a provider-legal tool name.
+ * capped at 64 characters, so any name becomes a provider-legal tool name (`^[a-zA-Z0-9_-]{1,64}$`).
+ *
+ * A name with no Latin letter or digit (`支払い`, `Оплата`, `🤖`) leaves nothing to keep, so the agent's
+ * `id` is used the same way; when the id has none either, the name is `transfer_to_agent_` and seven
+ * characters of a hash of the id (FNV-1a over its code points, in base 36). The same agent id always gives
+ * the same name, and agents with different ids get different names, so such agents can share a tool list.
+ * Two agents can still map to one name (the same `name`, or a long name cut at 64 characters): a list of
+ * handoffs refuses that with a `ConfigError` naming both (see {@link normalizeHandoffs}); give one a
+ * `name` of its own in `handoff({ agent, name })`.
  *
  * @example
  * ```ts
@@ -27,14 +35,29 @@ export const MAX_TOOL_NAME_LENGTH = 64;
  * console.log(handoffToolName({ id: 'b', name: 'Billing' })); // transfer_to_billing
  * console.log(handoffToolName({ id: 's', name: 'Support Bot' })); // transfer_to_support_bot
  * console.log(handoffToolName({ id: 't', name: 'Tier-2 Ops' })); // transfer_to_tier-2_ops
+ * console.log(handoffToolName({ id: 'payments-jp', name: '支払い' })); // transfer_to_payments-jp
+ * console.log(handoffToolName({ id: '支払い' })); // transfer_to_agent_12hljbj
  * ```
  */
 export function handoffToolName(agent: Pick<Agent, 'id' | 'name'>): string {
-  const snake = (agent.name ?? agent.id)
+  const slug = slugOf(agent.name ?? agent.id) ?? slugOf(agent.id) ?? `agent_${idHash(agent.id)}`;
+  return `transfer_to_${slug}`.slice(0, MAX_TOOL_NAME_LENGTH);
+}
+
+/** `text` as a tool-name slug, or `undefined` when no Latin letter or digit is left to name anything. */
+function slugOf(text: string): string | undefined {
+  const slug = text
     .toLowerCase()
     .replace(/[^a-z0-9_-]+/g, '_')
     .replace(/^_+|_+$/g, '');
-  return `transfer_to_${snake === '' ? 'agent' : snake}`.slice(0, MAX_TOOL_NAME_LENGTH);
+  return /[a-z0-9]/.test(slug) ? slug : undefined;
+}
+
+/** Seven base-36 characters of the 32-bit FNV-1a hash of `id`'s code points: short, stable across runs and versions. */
+function idHash(id: string): string {
+  let hash = 0x811c9dc5;
+  for (const char of id) hash = Math.imul(hash ^ (char.codePointAt(0) as number), 0x01000193);
+  return (hash >>> 0).toString(36).padStart(7, '0');
 }
 
 /**

@@ -25,9 +25,11 @@ export type HandoffSpec = Agent | HandoffConfig | Handoff;
  * @remarks
  * An agent becomes `handoff({ agent })`, a config object `handoff(config)`, and a `Handoff` stays as it
  * is (keeping its semaphore). Two entries with the same tool name are refused, since a model could not
- * tell them apart, and so are two different agents with the same id (results and chains name agents by id).
+ * tell them apart: the error names both agents (give one a `name` of its own, see {@link handoffToolName}
+ * for how names are generated). So are two different agents with the same id (results and chains name
+ * agents by id).
  *
- * @throws {@link @rxagents/core!ConfigError | ConfigError} when an entry is none of the three forms, a config is invalid, two tool names clash, or two different agents share an id.
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when an entry is none of the three forms, a config is invalid, two entries have one tool name (naming both agents), or two different agents share an id.
  *
  * @example
  * ```ts
@@ -50,7 +52,10 @@ export function normalizeHandoffs(specs: readonly HandoffSpec[]): Handoff[] {
     ids.add(handoff.agent, String(index));
     const earlier = seen.get(handoff.toolName);
     if (earlier !== undefined) {
-      throw new ConfigError('handoffs', [{ path: String(index), rule: `must not repeat tool name ${handoff.toolName} (already used by entry ${earlier})`, received: handoff.agent.id }]);
+      const other = JSON.stringify((handoffs[earlier] as Handoff).agent.id);
+      throw new ConfigError('handoffs', [
+        { path: String(index), rule: `must not repeat the tool name ${handoff.toolName} of agent ${other} (${earlier}; set name on one of them)`, received: handoff.agent.id },
+      ]);
     }
     seen.set(handoff.toolName, index);
   });

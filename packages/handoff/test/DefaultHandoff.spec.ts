@@ -1,8 +1,20 @@
-import { config as rxjsConfig, map, of } from 'rxjs';
+import { config as rxjsConfig, lastValueFrom, map, of, toArray } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { AgentError, AgentTimeoutError, ConfigError, defineAgent, type Agent } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
-import { ConditionalHandoff, currentHandoffChain, DefaultHandoff, defaultHandoffPrompt, HandoffChain, HandoffContext, HandoffContractError, handoffTo, type HandoffResult } from '@rxagents/handoff';
+import {
+  ConditionalHandoff,
+  currentHandoffChain,
+  DefaultHandoff,
+  defaultHandoffPrompt,
+  handoff,
+  HandoffChain,
+  HandoffContext,
+  HandoffContractError,
+  HandoffDepthError,
+  handoffTo,
+  type HandoffResult,
+} from '@rxagents/handoff';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 const intake: Agent = defineAgent('intake', async () => '');
@@ -215,6 +227,59 @@ describe('DefaultHandoff', () => {
     });
     await new DefaultHandoff().execute(intake, probe, HandoffContext.of('t').withHandoffChain(['root']));
     expect(seen).toEqual(['root', 'intake']);
+  });
+
+  describe('a context\'s maxDepth (or max_depth) limits the handoff as a request\'s maxDepth limits handoff()', () => {
+    it('a chain already that deep gives a failure carrying a HandoffDepthError; the receiver is never touched, listeners hear onFailed', async () => {
+      const billing = recordingAgent('billing', async () => 'paid');
+      const strategy = new DefaultHandoff();
+      const heard: string[] = [];
+      strategy.addListener({ onBefore: () => heard.push('before'), onFailed: (result) => heard.push(`failed: ${result.error?.name}`) });
+      const deep = new HandoffContext({ taskId: 't', handoffChain: ['a', 'b'], maxDepth: 2 });
+      const result = await strategy.execute(intake, billing, deep);
+      expect(result).toMatchObject({ success: false, fromAgentId: 'intake', toAgentId: 'billing', taskId: 't', context: deep, input: '' });
+      expect(result.error).toBeInstanceOf(HandoffDepthError);
+      expect(result.error).toMatchObject({ maxDepth: 2, context: { max_depth: 2, current_depth: 2 } });
+      expect(billing.calls).toHaveLength(0);
+      expect(billing.received).toHaveLength(0);
+      expect(heard).toEqual(['failed: HandoffDepthError']);
+      // The same limit on a request refuses handoff() at the same depth.
+      await expect(handoff({ agent: billing }).execute(intake, { input: 'x', handoffChain: ['a', 'b'], maxDepth: 2 })).rejects.toBeInstanceOf(HandoffDepthError);
+    });
+
+    it('below the limit the handoff runs; maxDepth 0 refuses every handoff; max_depth with a declared depth counts too', async () => {
+      const billing = recordingAgent('billing', async () => 'paid');
+      const strategy = new DefaultHandoff();
+      expect((await strategy.execute(intake, billing, new HandoffContext({ taskId: 't', handoffChain: ['a', 'b'], maxDepth: 3 }))).success).toBe(true);
+      expect((await strategy.execute(intake, billing, new HandoffContext({ taskId: 't', maxDepth: 0 }))).error).toBeInstanceOf(HandoffDepthError);
+      expect((await strategy.execute(intake, billing, new HandoffContext({ taskId: 't', depth: 4, max_depth: 4 }))).error).toMatchObject({ context: { max_depth: 4, current_depth: 4 } });
+      expect((await strategy.execute(intake, billing, HandoffContext.of('t'))).success).toBe(true);
+      expect(billing.calls).toHaveLength(2);
+    });
+
+    it('without a handoffChain, the chain in scope counts: a receiver handing off further is refused at the limit', async () => {
+      const strategy = new DefaultHandoff();
+      const audit = recordingAgent('audit', async () => 'audited');
+      const billing = defineAgent('billing', () =>
+        strategy.execute$({ id: 'billing' }, audit, new HandoffContext({ taskId: 't', maxDepth: 1 })).pipe(map((result) => (result.success ? result.output : result.error.name))),
+      );
+      expect((await strategy.execute(intake, billing, HandoffContext.of('t'))).output).toBe('HandoffDepthError');
+      expect(audit.calls).toHaveLength(0);
+    });
+
+    it('a chain, a router and handoffTo with a DefaultHandoff honour it; a run ends the handoff node with the error and no call', async () => {
+      const billing = recordingAgent('billing', async () => 'paid');
+      const deep = new HandoffContext({ taskId: 't', handoffChain: ['a'], maxDepth: 1 });
+      const strategy = new DefaultHandoff();
+      const steps = await HandoffChain.builder().from().add(billing).add(defineAgent('audit', async () => 'audited')).build().execute(strategy, deep);
+      expect(steps.map((step) => step.error?.name)).toEqual(['HandoffDepthError']);
+      expect((await new ConditionalHandoff().otherwise(billing).execute(strategy, intake, deep)).error).toBeInstanceOf(HandoffDepthError);
+      expect((await lastValueFrom(of(deep).pipe(handoffTo(billing)))).error).toBeInstanceOf(HandoffDepthError);
+      const events = await lastValueFrom(strategy.events$(intake, billing, deep).pipe(toArray()));
+      expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
+      expect(events[1]).toMatchObject({ success: false, error: { name: 'HandoffDepthError', code: 'HANDOFF_DEPTH' } });
+      expect(billing.calls).toHaveLength(0);
+    });
   });
 
   it('refuses a timeout a timer cannot wait (30 days) with a ConfigError, at construction and per call', () => {

@@ -12,6 +12,7 @@ import {
   HandoffCycleError,
   HandoffDepthError,
   HandoffTimeoutError,
+  handoffToolName,
   HandoffValidationError,
   parallelHandoffs$,
   runWithHandoffChain,
@@ -113,6 +114,20 @@ describe('generated tool name and description', () => {
 
   it('falls back to the agent id when it has no name', () => {
     expect(handoff({ agent: defineAgent('billing-v2', async () => '') }).toolName).toBe('transfer_to_billing-v2');
+  });
+
+  it('a name with no Latin letter or digit falls back to the id; an id with none either gets a short hash of the id: distinct, legal, stable', () => {
+    const agent = (id: string, name?: string): Agent => defineAgent({ id, ...(name === undefined ? {} : { name }), chat: async () => 'ok' });
+    const agents = [agent('支払い'), agent('Оплата'), agent('🤖'), agent('請求', '支払い'), agent('billing-jp', '支払い'), agent('оплата')];
+    const names = agents.map((each) => handoffToolName(each));
+    expect(new Set(names).size).toBe(agents.length);
+    for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(names[4]).toBe('transfer_to_billing-jp');
+    expect(names.filter((name) => /^transfer_to_agent_[0-9a-z]{7}$/.test(name))).toHaveLength(5);
+    // The same id gives the same name, every time and whatever else the agent holds; the hash is of the id alone.
+    expect(handoffToolName({ id: '支払い' })).toBe('transfer_to_agent_12hljbj');
+    expect(handoffToolName({ id: '請求', name: '🤖' })).toBe(names[3]);
+    expect(agents.map((each) => handoff({ agent: each }).toolName)).toEqual(names);
   });
 
   it('name: overrides the tool name', () => {

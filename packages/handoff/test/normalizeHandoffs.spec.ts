@@ -30,9 +30,23 @@ describe('normalizeHandoffs (configuration levels)', () => {
     expect(normalizeHandoffs([billing, handoff({ agent: billing, name: 'billing_refunds' })])).toHaveLength(2);
   });
 
+  it('agents whose names have no Latin letters get distinct tools in one list; two agents mapping to one tool name are a ConfigError naming both', () => {
+    const agents = ['支払い', 'Оплата', '🤖'].map((id) => defineAgent({ id, chat: async () => id }));
+    const names = normalizeHandoffs(agents).map((h) => h.toolName);
+    expect(new Set(names).size).toBe(3);
+    expect(routingAgent({ id: 'assistant', handoffs: agents }).handoffs.map((h) => h.toolDefinition().function.name)).toEqual(names);
+    const eu = defineAgent({ id: 'billing-eu', name: 'Billing', chat: async () => 'eu' });
+    const us = defineAgent({ id: 'billing-us', name: 'Billing', chat: async () => 'us' });
+    expect(() => normalizeHandoffs([eu, us])).toThrow(ConfigError);
+    expect(() => routingAgent({ id: 'assistant', handoffs: [eu, support, us] })).toThrow(
+      'handoffs: 2 must not repeat the tool name transfer_to_billing of agent "billing-eu" (0; set name on one of them), got "billing-us"',
+    );
+    expect(normalizeHandoffs([eu, handoff({ agent: us, name: 'transfer_to_billing_us' })]).map((h) => h.toolName)).toEqual(['transfer_to_billing', 'transfer_to_billing_us']);
+  });
+
   it('refuses entries of no known form and repeated tool names', () => {
     expect(() => normalizeHandoffs([null as never])).toThrow(ConfigError);
-    expect(() => normalizeHandoffs([billing, { agent: billing }])).toThrow('handoffs: 1 must not repeat tool name transfer_to_billing (already used by entry 0), got "billing"');
+    expect(() => normalizeHandoffs([billing, { agent: billing }])).toThrow('handoffs: 1 must not repeat the tool name transfer_to_billing of agent "billing" (0; set name on one of them), got "billing"');
     expect(() => normalizeHandoffs([{ agent: billing, maxDepth: 'deep' } as never])).toThrow('Handoff config: maxDepth');
   });
 });

@@ -1,6 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
-import { first, from, lastValueFrom, map, NEVER, type Observable, toArray } from 'rxjs';
-import { ConfigError, defineAgent, emptyRunView, invoke$, lastValue, observeRun, reduceRunView, RunEventSchema, type Agent, type RunContext, type RunEvent, type RunView } from '@rxagents/core';
+import { concatWith, defer, finalize, first, from, lastValueFrom, map, NEVER, type Observable, timer, toArray } from 'rxjs';
+import { ConfigError, defineAgent, emptyRunView, invoke$, lastValue, observeRun, reduceRunView, RunEventSchema, traceResult, type Agent, type RunContext, type RunEvent, type RunView } from '@rxagents/core';
 import {
   ConditionalHandoff,
   DefaultHandoff,
@@ -14,6 +14,7 @@ import {
   parallelHandoffsEvents$,
   routingAgent,
   type HandoffResult,
+  type HandoffStrategy,
 } from '@rxagents/handoff';
 
 const testScheduler = (): TestScheduler => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
@@ -366,6 +367,76 @@ describe('run events of ConditionalHandoff', () => {
     subscription.unsubscribe();
     expect(signals).toHaveLength(1);
     expect(signals[0]?.aborted).toBe(true);
+  });
+});
+
+describe('run events of a strategy of your own that gives its result and never completes', () => {
+  /**
+   * Gives a successful result 5 ms after it is subscribed, then stays subscribed; `open` holds the receivers
+   * it is still subscribed for. `traced`: it reports its own `handoff` node into the run with `traceResult`.
+   */
+  const lingering = (open: Set<string>, traced: boolean): HandoffStrategy => {
+    const strategy: HandoffStrategy = {
+      execute$: (from, to, context, options) => {
+        const result: HandoffResult = { success: true, agentId: to.id, input: '', output: `${to.id}-out`, startedAt: 0, durationMs: 5, fromAgentId: from.id, toAgentId: to.id, taskId: context.taskId, context };
+        const body = () =>
+          defer(() => {
+            open.add(to.id);
+            return timer(5).pipe(
+              map(() => result),
+              concatWith(NEVER),
+              finalize(() => open.delete(to.id)),
+            );
+          });
+        return traced ? traceResult(options?.run, 'handoff', context.taskId, body, (given) => ({ success: given.success, output: given.output })) : body();
+      },
+      execute: (from, to, context, options) => lastValue(strategy.execute$(from, to, context, options)),
+    };
+    return strategy;
+  };
+  /** `brief`, with a run-end's output (a run-end names no node). */
+  const said = (event: RunEvent): string => `${brief(checked([event])[0] as RunEvent)}${event.type === 'run-end' ? (event.output ?? '') : ''}`;
+  const billing = defineAgent('billing', async () => 'unused');
+  const audit = defineAgent('audit', async () => 'unused');
+
+  it('a chain goes on at each step\'s first result and stops the step; the chain node ends with the last result', () => {
+    const open = new Set<string>();
+    testScheduler().run(({ expectObservable }) => {
+      const chain = HandoffChain.builder().from({ id: 'intake' }).add(billing).add(audit).build();
+      expectObservable(chain.events$(lingering(open, false), HandoffContext.of('t')).pipe(map(said))).toBe('a 9ms (b|)', {
+        a: 'run-start@0 chain',
+        b: 'run-end@10 audit-out',
+      });
+    });
+    expect([...open]).toEqual([]);
+  });
+
+  it('a chain step reporting its node with traceResult: the node ends with its first result, then the next step starts', () => {
+    const open = new Set<string>();
+    testScheduler().run(({ expectObservable }) => {
+      const chain = HandoffChain.builder().from({ id: 'intake' }).add(billing).add(audit).build();
+      expectObservable(chain.events$(lingering(open, true), HandoffContext.of('t')).pipe(map(said))).toBe('(ab) 1ms (cd) 1ms (ef|)', {
+        a: 'run-start@0 chain',
+        b: 'run-start@0 handoff',
+        c: 'run-end@5 billing-out',
+        d: 'run-start@5 handoff',
+        e: 'run-end@10 audit-out',
+        f: 'run-end@10 audit-out',
+      });
+    });
+    expect([...open]).toEqual([]);
+  });
+
+  it.each([
+    ['reports no node of its own', false, 'a 4ms (b|)', { a: 'run-start@0 route', b: 'run-end@5 billing-out' }],
+    ['reports its node with traceResult', true, '(ab) 1ms (cd|)', { a: 'run-start@0 route', b: 'run-start@0 handoff', c: 'run-end@5 billing-out', d: 'run-end@5 billing-out' }],
+  ])('a router passes on the first result of a strategy that %s, and stops it', (_, traced, marbles, values) => {
+    const open = new Set<string>();
+    testScheduler().run(({ expectObservable }) => {
+      const router = new ConditionalHandoff().otherwise(billing);
+      expectObservable(router.events$(lingering(open, traced), { id: 'intake' }, HandoffContext.of('t')).pipe(map(said))).toBe(marbles, values);
+    });
+    expect([...open]).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { type Observable, takeLast } from 'rxjs';
+import { type Observable, take, takeLast } from 'rxjs';
 import type { RunContext } from './RunContext';
 import type { RunOutcome } from './RunOutcome';
 import { traceRun } from './traceRun';
@@ -14,12 +14,17 @@ import { traceRun } from './traceRun';
  * for an `execute$` that emits one result; use `traceRun` for a body whose values stream (the node's
  * values are then passed on as they come). Without `run` it returns `body(undefined)` unchanged.
  *
+ * The body's first value is the result: the body is unsubscribed at it and the node ends with it, so a
+ * body that gives its result and stays subscribed ends its node as it would have ended without a run,
+ * where a one-result consumer takes that first value and leaves. A body that completes without a value
+ * fails the node, as with `traceRun`.
+ *
  * @param run - The run to report into, or `undefined`.
  * @param name - What the node is, for example `handoff` or `debate`.
  * @param input - The node's input, as `run-start` says it.
  * @param body - The node's work; receives the node's context to pass to what it calls.
  * @param describe - Reads the outcome `run-end` reports from the result.
- * @returns The body's last value, after the node's `run-end`.
+ * @returns The body's first value, after the node's `run-end`.
  *
  * @example
  * ```ts
@@ -41,5 +46,5 @@ export function traceResult<T>(
   describe: (value: T) => RunOutcome,
 ): Observable<T> {
   if (run === undefined) return body(undefined);
-  return traceRun(run, name, input, body, describe).pipe(takeLast(1));
+  return traceRun(run, name, input, (node) => body(node).pipe(take(1)), describe).pipe(takeLast(1));
 }

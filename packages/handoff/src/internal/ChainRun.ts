@@ -136,7 +136,7 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
     this.running = agent;
     // Any strategy, the shipped one included, through its public contract; whatever it does (throw, error,
     // complete empty, emit twice), the step gets one result.
-    const step = this.options?.run === undefined ? new StepObserver(this, agent) : new RunStepObserver(this, agent);
+    const step = new StepObserver(this, agent);
     try {
       this.active = this.handoff.execute$(this.from, agent, this.current, this.options).subscribe(step);
     } catch (error) {
@@ -153,13 +153,17 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
 /**
  * Observes one step's strategy, holding it to the contract: one result. A `Subscriber` of its own, so
  * `subscribe` takes it as it is instead of wrapping it (one allocation less per hop).
+ *
+ * The same in a run: waiting for the strategy to complete would hang the chain on a strategy that gives its
+ * result and stays subscribed, and a strategy that reports its node with `traceResult` gives its result
+ * after that node's `run-end`, so stopping it at its result cuts nothing short.
  */
 class StepObserver extends Subscriber<HandoffResult> {
-  protected settled = false;
+  private settled = false;
 
   constructor(
-    protected readonly run: ChainRun,
-    protected readonly agent: Agent,
+    private readonly run: ChainRun,
+    private readonly agent: Agent,
   ) {
     super();
   }
@@ -184,40 +188,5 @@ class StepObserver extends Subscriber<HandoffResult> {
     if (this.settled) return;
     this.settled = true;
     this.run.failStep(this.agent, new HandoffContractError(`the strategy handing off to "${this.agent.id}"`, 'completed without a result', undefined));
-  }
-}
-
-/**
- * A step in a run: the chain goes on when the step completes rather than at its result, so the step's
- * node reports its own end (a `run-end` with its outcome) before the next step starts, and is not cut
- * short (reported as cancelled) by the chain ending at its last result.
- */
-class RunStepObserver extends StepObserver {
-  private result: HandoffResult | undefined;
-
-  protected override _next(result: HandoffResult): void {
-    if (!this.settled) this.result ??= result;
-  }
-
-  protected override _error(error: unknown): void {
-    if (this.result === undefined) {
-      super._error(error);
-      return;
-    }
-    this.unsubscribe();
-    if (this.settled) return;
-    this.settled = true;
-    this.run.next(this.result);
-  }
-
-  protected override _complete(): void {
-    if (this.result === undefined) {
-      super._complete();
-      return;
-    }
-    this.unsubscribe();
-    if (this.settled) return;
-    this.settled = true;
-    this.run.next(this.result);
   }
 }

@@ -53,6 +53,14 @@ export interface HandoffSpec<C, R> {
   readonly run?: RunContext | undefined;
   /** The task's id, for the `handoff` event; read only with a `run`. */
   readonly taskId?: string;
+  /**
+   * A depth limit set by the context handed over (`HandoffContext.maxDepth`): the handoff fails with a
+   * {@link HandoffDepthError} when the chain before the sender is already this deep. Absent: no check here
+   * (`Handoff` checks its own guards before it builds the spec).
+   */
+  readonly maxDepth?: number;
+  /** The depth the context declares (at least the chain's length counts); read only with `maxDepth`. */
+  readonly depth?: number;
 }
 
 /** Who hears about each handoff (a `DefaultHandoff`'s listeners). Neither method may throw. */
@@ -134,6 +142,11 @@ class HandoffRun<C, R> extends Subscriber<AgentCallResult> {
     const { spec } = this;
     const { from, to, signal } = spec;
     if (signal?.aborted) return this.fail(signal.reason);
+    if (spec.maxDepth !== undefined) {
+      // The chain before the sender, as `Handoff` counts it: the given chain, else the one in scope.
+      const depth = Math.max(spec.chain === undefined ? this.callerChain.length : spec.chain.length - 1, spec.depth ?? 0);
+      if (depth >= spec.maxDepth) return this.fail(new HandoffDepthError(spec.maxDepth, depth));
+    }
     let prompt: string;
     if (typeof spec.prompt === 'string') {
       prompt = spec.prompt;
