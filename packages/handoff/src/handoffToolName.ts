@@ -16,7 +16,8 @@ export const MAX_TOOL_NAME_LENGTH = 64;
  * The tool name a handoff to `agent` is exposed as: `transfer_to_<lowercased_snake_of_agent_name>`.
  *
  * @remarks
- * Uses the agent's `name`, else its `id`. The name is lowercased, every run of characters other than
+ * Uses the agent's `name`, else its `id`. Accents are taken off letters (`Café` gives `cafe`, `Zürich`
+ * gives `zurich`) and full-width letters become plain ones, then the name is lowercased, every run of characters other than
  * letters, digits, `_` and `-` becomes one `_`, leading and trailing `_` are trimmed, and the whole name is
  * capped at 64 characters, so any name becomes a provider-legal tool name (`^[a-zA-Z0-9_-]{1,64}$`).
  *
@@ -35,6 +36,7 @@ export const MAX_TOOL_NAME_LENGTH = 64;
  * console.log(handoffToolName({ id: 'b', name: 'Billing' })); // transfer_to_billing
  * console.log(handoffToolName({ id: 's', name: 'Support Bot' })); // transfer_to_support_bot
  * console.log(handoffToolName({ id: 't', name: 'Tier-2 Ops' })); // transfer_to_tier-2_ops
+ * console.log(handoffToolName({ id: 'c', name: 'Café Desk' })); // transfer_to_cafe_desk
  * console.log(handoffToolName({ id: 'payments-jp', name: '支払い' })); // transfer_to_payments-jp
  * console.log(handoffToolName({ id: '支払い' })); // transfer_to_agent_12hljbj
  * ```
@@ -47,6 +49,10 @@ export function handoffToolName(agent: Pick<Agent, 'id' | 'name'>): string {
 /** `text` as a tool-name slug, or `undefined` when no Latin letter or digit is left to name anything. */
 function slugOf(text: string): string | undefined {
   const slug = text
+    // Accents come off their letters (`é` is `e` and a combining mark) and compatibility forms become
+    // their plain letters (full-width `Ａ`, the ligature `ﬁ`), so `Café` is `cafe`, not `caf`.
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9_-]+/g, '_')
     .replace(/^_+|_+$/g, '');

@@ -109,7 +109,7 @@ describe('generated tool name and description', () => {
     const long = handoff({ agent: agentNamed(`Très  Long! Agent ${'x'.repeat(100)}`) }).toolName;
     expect(long).toHaveLength(64);
     expect(long).toMatch(/^transfer_to_[a-z0-9_-]+$/);
-    expect(long.startsWith('transfer_to_tr_s_long_agent_')).toBe(true);
+    expect(long.startsWith('transfer_to_tres_long_agent_')).toBe(true);
   });
 
   it('falls back to the agent id when it has no name', () => {
@@ -128,6 +128,14 @@ describe('generated tool name and description', () => {
     expect(handoffToolName({ id: '支払い' })).toBe('transfer_to_agent_12hljbj');
     expect(handoffToolName({ id: '請求', name: '🤖' })).toBe(names[3]);
     expect(agents.map((each) => handoff({ agent: each }).toolName)).toEqual(names);
+  });
+
+  it('accents come off letters and full-width letters become plain ones, rather than being dropped', () => {
+    expect(handoffToolName({ id: 'c', name: 'Café Desk' })).toBe('transfer_to_cafe_desk');
+    expect(handoffToolName({ id: 'z', name: 'Zürich Ñandú' })).toBe('transfer_to_zurich_nandu');
+    expect(handoffToolName({ id: 'f', name: 'Ｆｉｎａｎｃｅ' })).toBe('transfer_to_finance');
+    // A letter that is not Latin once its accent is gone still names nothing: the id is used.
+    expect(handoffToolName({ id: 'ru-billing', name: 'Счёт' })).toBe('transfer_to_ru-billing');
   });
 
   it('name: overrides the tool name', () => {
