@@ -74,8 +74,8 @@ export interface HandoffExecuteOptions {
  * with `callAgent` from `@rxagents/core`) plus `fromAgentId`, `toAgentId`, and the `taskId` and `context`
  * it was given (all required), so callers can match results to requests. Unsubscribing aborts the
  * receiver. `execute` is the Promise form. {@link DefaultHandoff} is the shipped implementation;
- * {@link HandoffChain} and {@link ConditionalHandoff} accept any, through this interface alone. They take
- * the first result and unsubscribe, with a `run` option or without; a strategy that reports a node of its
+ * {@link HandoffChain} and {@link ConditionalHandoff} accept any, through this interface alone. They (and
+ * the `handoffTo` operator) take the first result and unsubscribe, with a `run` option or without; a strategy that reports a node of its
  * own into `options.run` makes it with `traceResult` from `@rxagents/core`, whose node ends with that first
  * result.
  *

@@ -1,4 +1,4 @@
-import { mergeMap, type OperatorFunction } from 'rxjs';
+import { mergeMap, type OperatorFunction, take } from 'rxjs';
 import { z } from 'zod';
 import { configRules, parseConfig, type Agent } from '@rxagents/core';
 import { DefaultHandoff, HandoffExecuteOptionsSchema } from './DefaultHandoff';
@@ -59,7 +59,8 @@ const CALLER: HandoffSource = Object.freeze({ id: 'caller' });
  * By default one context at a time (`concatMap`): contexts are handed off in arrival order and results
  * come out in the same order; a context arriving while one is running waits. With `concurrency` above 1
  * (`mergeMap`), that many handoffs run at once and results come out as they end. Failures are results,
- * so the stream never errors. Unsubscribing aborts every running receiver.
+ * so the stream never errors. Unsubscribing aborts every running receiver. A strategy's first result is
+ * its result: the operator unsubscribes from it there, as a `HandoffChain` and a `ConditionalHandoff` do.
  *
  * @example
  * ```ts
@@ -74,8 +75,9 @@ const CALLER: HandoffSource = Object.freeze({ id: 'caller' });
  */
 export function handoffTo(to: Agent, options: HandoffOperatorOptions = {}): OperatorFunction<HandoffContext, HandoffResult> {
   const { from, strategy, execute, concurrency } = splitOperatorOptions(options);
-  // mergeMap at concurrency 1 is concatMap.
-  return mergeMap((context) => strategy.execute$(from, to, context, execute), concurrency);
+  // mergeMap at concurrency 1 is concatMap. A strategy's first result is its result, as in a chain or a
+  // router: a strategy of one's own that does not complete after it must not hold up the next context.
+  return mergeMap((context) => strategy.execute$(from, to, context, execute).pipe(take(1)), concurrency);
 }
 
 /** Splits operator options into sender, strategy and per-call options (shared by the handoff operators). */

@@ -1,8 +1,8 @@
 import { TestScheduler } from 'rxjs/testing';
-import { map } from 'rxjs';
+import { concatWith, defer, finalize, map, NEVER, timer } from 'rxjs';
 import { defineAgent } from '@rxagents/core';
 import { scriptedAgent } from '@rxagents/testing';
-import { ConditionalHandoff, DefaultHandoff, HandoffChain, HandoffContext, handoffThrough, handoffTo, routeHandoff } from '@rxagents/handoff';
+import { ConditionalHandoff, DefaultHandoff, HandoffChain, HandoffContext, type HandoffResult, type HandoffStrategy, handoffThrough, handoffTo, routeHandoff } from '@rxagents/handoff';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
@@ -76,6 +76,28 @@ describe('handoff operators', () => {
       );
       flush();
       expect(onFailed).toHaveBeenCalledTimes(1);
+    });
+  });
+
+  it('handoffTo goes on at a strategy\'s first result and stops it, as a chain and a router do', () => {
+    testScheduler().run(({ cold, expectObservable, flush }) => {
+      const billing = defineAgent('billing', async () => 'unused');
+      let open = 0;
+      // A strategy of one's own that gives its result after 5 ms and then stays subscribed.
+      const lingering: HandoffStrategy = {
+        execute$: (from, to, context) =>
+          defer(() => {
+            open++;
+            const result: HandoffResult = { success: true, agentId: to.id, input: '', output: context.taskId, startedAt: 0, durationMs: 5, fromAgentId: from.id, toAgentId: to.id, taskId: context.taskId, context };
+            return timer(5).pipe(map(() => result), concatWith(NEVER), finalize(() => open--));
+          }),
+        execute: () => Promise.reject(new Error('unused')),
+      };
+      const contexts$ = cold('ab|', { a: HandoffContext.of('t-1'), b: HandoffContext.of('t-2') });
+      // One at a time: t-2 waits for t-1's result, not for a completion that never comes.
+      expectObservable(contexts$.pipe(handoffTo(billing, { strategy: lingering }), map((r) => r.output))).toBe('5ms a 4ms (b|)', { a: 't-1', b: 't-2' });
+      flush();
+      expect(open).toBe(0);
     });
   });
 
