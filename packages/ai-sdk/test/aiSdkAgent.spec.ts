@@ -1,5 +1,5 @@
 import { AgentError, AgentTimeoutError, ConfigError, observeRun, stream, invoke$ } from '@rxagents/core';
-import { RetryError } from 'ai';
+import { createGateway, RetryError } from 'ai';
 import { config, from, lastValueFrom, scan, toArray } from 'rxjs';
 import { aiSdkAgent, type AiSdkUsageReport } from '@rxagents/ai-sdk';
 import { apiCallError, controlledModel, failingModel, settle, streamingModel, textParts } from './mockModels';
@@ -189,6 +189,37 @@ describe('aiSdkAgent', () => {
     expect(chunks).toEqual(['Partial']);
     expect(error).toBeInstanceOf(AgentError);
     expect(error).toMatchObject({ status: 502, retryable: true });
+  });
+
+  it.each([
+    [429, 'rate_limit_exceeded', true],
+    [500, 'internal_server_error', true],
+    [401, 'authentication_error', false],
+  ])('maps an AI Gateway HTTP %i (%s, for a model given by id) to an AgentError with that status, retryable %s', async (status, type, retryable) => {
+    const gateway = createGateway({
+      apiKey: 'test-key',
+      fetch: async () => new Response(JSON.stringify({ error: { message: `gateway answered ${status}`, type } }), { status, headers: { 'content-type': 'application/json' } }),
+    });
+    const agent = aiSdkAgent({ id: 'billing', model: gateway('openai/gpt-4o-mini'), settings: { maxRetries: 0 } });
+
+    const error = await lastValueFrom(invoke$(agent, 'hi')).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(AgentError);
+    expect(error).toMatchObject({ agentId: 'billing', status, retryable });
+  });
+
+  it("treats the AI Gateway's client-side timeout as retryable, like the SDK's own timeout", async () => {
+    const gateway = createGateway({
+      apiKey: 'test-key',
+      fetch: async () => {
+        throw Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' });
+      },
+    });
+    const agent = aiSdkAgent({ id: 'billing', model: gateway('openai/gpt-4o-mini'), settings: { maxRetries: 0 } });
+
+    const error = await lastValueFrom(invoke$(agent, 'hi')).catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ agentId: 'billing', retryable: true, cause: expect.objectContaining({ name: 'GatewayTimeoutError' }) });
   });
 
   it('judges a RetryError by its last attempt', async () => {
