@@ -41,6 +41,18 @@ describe('aiSdkAgent', () => {
     ]);
   });
 
+  it('fails with an AgentError caused by a ConfigError naming a context message of an unknown role, without calling the model', async () => {
+    const model = streamingModel(textParts(['ok']));
+    const agent = aiSdkAgent({ id: 'support', model });
+
+    const error = await lastValueFrom(invoke$(agent, 'hi', { context: [{ role: 'developer', content: 'Be brief.' } as never] })).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(AgentError);
+    expect((error as AgentError).cause).toBeInstanceOf(ConfigError);
+    expect((error as AgentError).message).toContain('messages.0.role must be system, user, assistant or tool, got "developer"');
+    expect(model.doStreamCalls).toHaveLength(0);
+  });
+
   it('passes its settings to the model call', async () => {
     const model = streamingModel(textParts(['ok']));
     const agent = aiSdkAgent({ id: 'a', model, settings: { temperature: 0.3, maxOutputTokens: 64, seed: 7 } });
