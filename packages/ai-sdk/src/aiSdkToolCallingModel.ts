@@ -157,16 +157,19 @@ export function aiSdkToolCallingModel(options: AiSdkToolCallingModelOptions): Ai
         ...(request.tools.length === 0 ? {} : { tools: toAiSdkTools(request.tools) }),
         ...(settings === undefined ? {} : { settings }),
         ...(request.signal === undefined ? {} : { signal: request.signal }),
-      }),
+      }).pipe(
+        tap((part) => {
+          if (part.type !== 'finish') return;
+          lastUsage = toAiSdkUsage(part.totalUsage, part.finishReason);
+          usage.next(lastUsage);
+          // Thrown here, it fails this call (a ModelCallError) instead of escaping unhandled.
+          onUsage?.(lastUsage);
+        }),
+        // Inside `defer`, so each subscription collects into its own seed: a retry must not inherit
+        // the text and tool calls of the attempt that failed.
+        reduce(collect, { text: '', toolCalls: [] as ToolCall[] }),
+      ),
     ).pipe(
-      tap((part) => {
-        if (part.type !== 'finish') return;
-        lastUsage = toAiSdkUsage(part.totalUsage, part.finishReason);
-        usage.next(lastUsage);
-        // Thrown here, it fails this call (a ModelCallError) instead of escaping unhandled.
-        onUsage?.(lastUsage);
-      }),
-      reduce(collect, { text: '', toolCalls: [] as ToolCall[] }),
       map(({ text, toolCalls }): ToolCallingResponse => ({
         ...(text === '' ? {} : { content: text }),
         ...(toolCalls.length === 0 ? {} : { toolCalls }),

@@ -5,10 +5,10 @@ import { providerFailure } from './providerFailure';
  * Wraps an AI SDK error in an {@link AgentError} carrying the provider's HTTP status and retryability.
  *
  * @remarks
- * `aiSdkAgent` uses it for every failure of a reply. An `APICallError` (or a `RetryError` whose last
- * attempt was one) gives `status`; the error is `retryable` for 429 and 5xx, and for a request that got no
- * answer at all when the SDK itself calls that retryable. A 4xx other than 429, an invalid prompt or any
- * other error is not retryable. The original error is kept as `cause`; an `AgentError` about the same agent
+ * `aiSdkAgent` uses it for every failure of a reply. An `APICallError` or an AI Gateway error (or a
+ * `RetryError` whose last attempt was one) gives `status`; the error is `retryable` for 429 and 5xx, for
+ * a timeout, and for a request that got no answer at all when the SDK itself calls that retryable. A 4xx
+ * other than 429, an invalid prompt or any other error is not retryable. The original error is kept as `cause`; an `AgentError` about the same agent
  * passes through unchanged.
  *
  * @param agentId - The agent that failed.

@@ -1,4 +1,4 @@
-import type { Message } from '@rxagents/core';
+import { ConfigError, type Message } from '@rxagents/core';
 import type { ModelMessage } from 'ai';
 
 /**
@@ -10,10 +10,12 @@ import type { ModelMessage } from 'ai';
  * they do not parse). A `tool` message becomes a `tool-result` part; its tool name is looked up from the
  * assistant call it answers (`toolCallId`), falling back to its `name`. A `tool` message without a
  * `toolCallId` cannot be placed by any provider, so it is sent as a user message with the same content.
- * `name` has no AI SDK field and is dropped.
+ * `name` has no AI SDK field and is dropped. A message of any other role (an OpenAI `developer` or
+ * `function` message read from JSON) has no conversion and is a `ConfigError` naming it.
  *
  * @param messages - Conversation history, oldest first.
  * @returns The same conversation, ready for `streamText({ messages })`.
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when a message's role is not `system`, `user`, `assistant` or `tool`.
  *
  * @example
  * ```ts
@@ -29,8 +31,10 @@ import type { ModelMessage } from 'ai';
  */
 export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
   const toolNames = new Map<string, string>();
-  return messages.map((message): ModelMessage => {
-    switch (message.role) {
+  return messages.map((message, index): ModelMessage => {
+    // Read safely: history often comes from JSON, where a message can be anything.
+    const role: unknown = (message as Partial<Message> | null)?.role;
+    switch (role) {
       case 'system':
         return { role: 'system', content: message.content };
       case 'user':
@@ -61,6 +65,9 @@ export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
           ],
         };
       }
+      default:
+        // Unconverted, it would reach `streamText` as `undefined` and fail there as a bare TypeError.
+        throw new ConfigError('toModelMessages', [{ path: `messages.${index}.role`, rule: 'must be system, user, assistant or tool', received: role }]);
     }
   });
 }

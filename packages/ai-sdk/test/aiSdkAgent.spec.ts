@@ -1,5 +1,5 @@
 import { AgentError, AgentTimeoutError, ConfigError, observeRun, stream, invoke$ } from '@rxagents/core';
-import { RetryError } from 'ai';
+import { createGateway, RetryError } from 'ai';
 import { config, from, lastValueFrom, scan, toArray } from 'rxjs';
 import { aiSdkAgent, type AiSdkUsageReport } from '@rxagents/ai-sdk';
 import { apiCallError, controlledModel, failingModel, settle, streamingModel, textParts } from './mockModels';
@@ -39,6 +39,18 @@ describe('aiSdkAgent', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'Hi, how can I help?' }] },
       { role: 'user', content: [{ type: 'text', text: 'And my invoice?' }] },
     ]);
+  });
+
+  it('fails with an AgentError caused by a ConfigError naming a context message of an unknown role, without calling the model', async () => {
+    const model = streamingModel(textParts(['ok']));
+    const agent = aiSdkAgent({ id: 'support', model });
+
+    const error = await lastValueFrom(invoke$(agent, 'hi', { context: [{ role: 'developer', content: 'Be brief.' } as never] })).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(AgentError);
+    expect((error as AgentError).cause).toBeInstanceOf(ConfigError);
+    expect((error as AgentError).message).toContain('messages.0.role must be system, user, assistant or tool, got "developer"');
+    expect(model.doStreamCalls).toHaveLength(0);
   });
 
   it('passes its settings to the model call', async () => {
@@ -189,6 +201,37 @@ describe('aiSdkAgent', () => {
     expect(chunks).toEqual(['Partial']);
     expect(error).toBeInstanceOf(AgentError);
     expect(error).toMatchObject({ status: 502, retryable: true });
+  });
+
+  it.each([
+    [429, 'rate_limit_exceeded', true],
+    [500, 'internal_server_error', true],
+    [401, 'authentication_error', false],
+  ])('maps an AI Gateway HTTP %i (%s, for a model given by id) to an AgentError with that status, retryable %s', async (status, type, retryable) => {
+    const gateway = createGateway({
+      apiKey: 'test-key',
+      fetch: async () => new Response(JSON.stringify({ error: { message: `gateway answered ${status}`, type } }), { status, headers: { 'content-type': 'application/json' } }),
+    });
+    const agent = aiSdkAgent({ id: 'billing', model: gateway('openai/gpt-4o-mini'), settings: { maxRetries: 0 } });
+
+    const error = await lastValueFrom(invoke$(agent, 'hi')).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(AgentError);
+    expect(error).toMatchObject({ agentId: 'billing', status, retryable });
+  });
+
+  it("treats the AI Gateway's client-side timeout as retryable, like the SDK's own timeout", async () => {
+    const gateway = createGateway({
+      apiKey: 'test-key',
+      fetch: async () => {
+        throw Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' });
+      },
+    });
+    const agent = aiSdkAgent({ id: 'billing', model: gateway('openai/gpt-4o-mini'), settings: { maxRetries: 0 } });
+
+    const error = await lastValueFrom(invoke$(agent, 'hi')).catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ agentId: 'billing', retryable: true, cause: expect.objectContaining({ name: 'GatewayTimeoutError' }) });
   });
 
   it('judges a RetryError by its last attempt', async () => {

@@ -1,8 +1,10 @@
 import { ConfigError, defineAgent, invoke$, type Message } from '@rxagents/core';
+import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { handoff, routingAgent, type ToolDefinition } from '@rxagents/handoff';
-import { config, from, lastValueFrom } from 'rxjs';
+import { MockLanguageModelV3, convertArrayToReadableStream } from 'ai/test';
+import { config, from, lastValueFrom, retry } from 'rxjs';
 import { aiSdkToolCallingModel, ModelCallError, type AiSdkUsage } from '@rxagents/ai-sdk';
-import { controlledModel, failingModel, settle, streamingModel, textParts, usage } from './mockModels';
+import { apiCallError, controlledModel, failingModel, settle, streamingModel, textParts, usage } from './mockModels';
 
 const transferTools: ToolDefinition[] = [
   {
@@ -93,6 +95,31 @@ describe('aiSdkToolCallingModel', () => {
       { id: 'a', name: 'transfer_to_billing', arguments: '{"reason": oops' },
       { id: 'b', name: 'transfer_to_nowhere', arguments: '{"x":1}' },
     ]);
+  });
+
+  it('starts every subscription from an empty response, so a retry after a mid-stream error repeats no text or tool call', async () => {
+    let attempt = 0;
+    const mock = new MockLanguageModelV3({
+      doStream: async () => {
+        attempt += 1;
+        return {
+          stream: convertArrayToReadableStream<LanguageModelV3StreamPart>([
+            { type: 'text-start', id: 't' },
+            { type: 'text-delta', id: 't', delta: 'Transferring you.' },
+            { type: 'text-end', id: 't' },
+            { type: 'tool-call', toolCallId: `call-${attempt}`, toolName: 'transfer_to_billing', input: '{}' },
+            ...(attempt === 1 ? [{ type: 'error', error: apiCallError(502, 'Bad Gateway') } as const] : []),
+            { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(30, 8) },
+          ]),
+        };
+      },
+    });
+    const model = aiSdkToolCallingModel({ model: mock });
+
+    const response = await lastValueFrom(from(model({ messages: question, tools: transferTools })).pipe(retry(1)));
+
+    expect(attempt).toBe(2);
+    expect(response).toEqual({ content: 'Transferring you.', toolCalls: [{ id: 'call-2', name: 'transfer_to_billing', arguments: '{}' }] });
   });
 
   it('sends system, then the request messages, including earlier tool calls and results', async () => {

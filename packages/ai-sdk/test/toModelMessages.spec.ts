@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Message } from '@rxagents/core';
+import { ConfigError, type Message } from '@rxagents/core';
 import { toAiSdkTools, toModelMessages } from '@rxagents/ai-sdk';
 
 describe('toModelMessages', () => {
@@ -47,6 +47,14 @@ describe('toModelMessages', () => {
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c9', toolName: 'search', output: { type: 'text', value: 'found' } }] },
       { role: 'user', content: 'stray' },
     ]);
+  });
+
+  it('refuses a message of another role (an OpenAI "developer" message read from JSON) with a ConfigError naming it', () => {
+    const history = [{ role: 'user', content: 'Hi' }, { role: 'developer', content: 'Be brief.' }] as unknown as Message[];
+
+    expect(() => toModelMessages(history)).toThrow(ConfigError);
+    expect(() => toModelMessages(history)).toThrow(/messages\.1\.role must be system, user, assistant or tool, got "developer"/);
+    expect(() => toModelMessages([null] as unknown as Message[])).toThrow(/messages\.0\.role must be system, user, assistant or tool/);
   });
 
   it('keeps the length, order, and roles of any history without tool messages', () => {
