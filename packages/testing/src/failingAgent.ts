@@ -1,5 +1,5 @@
 import { asyncScheduler, mergeMap, type ObservableInput, type SchedulerLike, throwError } from 'rxjs';
-import { configRules, delayTimer, type Agent } from '@rxagents/core';
+import { configRules, delayTimer, type Agent, type ConfigIssue } from '@rxagents/core';
 import { z } from 'zod';
 import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
 
@@ -42,7 +42,7 @@ export type FailureMode = 'throw' | 'reject' | 'error';
 export interface FailingAgentOptions {
   /** How to fail. Defaults to `'error'`. */
   readonly mode?: FailureMode;
-  /** For `'error'`: fail after this many ms on `scheduler`, from 0 to `MAX_DELAY_MS`, or `Infinity` for never. Defaults to 0. */
+  /** For `'error'` only (a `ConfigError` with the other modes): fail after this many ms on `scheduler`, from 0 to `MAX_DELAY_MS`, or `Infinity` for never. Defaults to 0. */
   readonly delay?: number;
   readonly scheduler?: SchedulerLike;
   readonly name?: string;
@@ -52,7 +52,8 @@ export interface FailingAgentOptions {
  * An agent that always fails, in the way you choose, to test error paths.
  *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} when the id is blank or an option is unknown or
- * invalid (a `mode` other than the three, a `delay` outside 0 to `MAX_DELAY_MS` other than `Infinity`).
+ * invalid (a `mode` other than the three, a `delay` outside 0 to `MAX_DELAY_MS` other than `Infinity`, a
+ * `delay` with mode `'throw'` or `'reject'`, which fail at once).
  *
  * @example
  * ```ts
@@ -65,7 +66,7 @@ export interface FailingAgentOptions {
  * ```
  */
 export function failingAgent(id: string, error: unknown = new Error(`${id} failed`), options: FailingAgentOptions = {}): Agent & { readonly callCount: number } {
-  throwIfAny('failingAgent', [...idIssues(id), ...issuesAt(FailingAgentOptionsSchema, options, 'options')]);
+  throwIfAny('failingAgent', [...idIssues(id), ...issuesAt(FailingAgentOptionsSchema, options, 'options'), ...delayModeIssues(options)]);
   const { mode = 'error', delay = 0, scheduler = asyncScheduler } = options;
   let callCount = 0;
   return {
@@ -81,6 +82,13 @@ export function failingAgent(id: string, error: unknown = new Error(`${id} faile
       return delayTimer(delay, scheduler).pipe(mergeMap(() => throwError(() => error)));
     },
   };
+}
+
+/** A `delay` with `'throw'` or `'reject'` would be ignored (those fail at once): refused, not dropped. */
+function delayModeIssues(options: FailingAgentOptions): ConfigIssue[] {
+  const { mode, delay } = (typeof options === 'object' && options !== null ? options : {}) as FailingAgentOptions;
+  if (delay === undefined || (mode !== 'throw' && mode !== 'reject')) return [];
+  return [{ path: 'options.delay', rule: `applies to mode 'error' only (mode '${mode}' fails at once)`, received: delay }];
 }
 
 const FailingAgentOptionsSchema = z.strictObject(

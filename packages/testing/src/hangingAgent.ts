@@ -1,4 +1,4 @@
-import { NEVER, type Observable } from 'rxjs';
+import { Observable } from 'rxjs';
 import { fromAbortSignal, type Agent, type ChatOptions } from '@rxagents/core';
 import { z } from 'zod';
 import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
@@ -75,9 +75,10 @@ export function hangingAgent(id: string, details: { readonly name?: string } = {
     chat(_input: string, options: ChatOptions): Observable<string> {
       callCount += 1;
       const { signal } = options;
-      // Counts an abort that already happened too.
-      fromAbortSignal(signal).subscribe((reason) => abortReasons.push(reason));
-      return NEVER;
+      // Counts an abort that already happened too. A caller that leaves without aborting (a shared,
+      // long-lived signal) takes the listener off with its subscription.
+      const abort = fromAbortSignal(signal).subscribe((reason) => abortReasons.push(reason));
+      return new Observable<string>(() => () => abort.unsubscribe());
     },
   };
 }

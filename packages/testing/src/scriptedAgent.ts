@@ -210,7 +210,11 @@ export function scriptedAgent(id: string, script: Script, options: ScriptedAgent
             subscriber.complete();
           },
         });
-        return () => subscription.unsubscribe();
+        return () => {
+          subscription.unsubscribe();
+          // A caller that leaves without aborting (a shared, long-lived signal) must not keep a listener on it.
+          abort.unsubscribe();
+        };
       });
     },
   };

@@ -15,6 +15,12 @@ describe('failingAgent configuration', () => {
     expect(() => failingAgent('f', new Error('x'), { mode: 'explode' } as never)).toThrow(/options\.mode must be one of "throw", "reject", "error"/);
   });
 
+  it.each(['throw', 'reject'] as const)('refuses a delay with mode %p, which fails at once, rather than ignoring it', (mode) => {
+    expect(() => failingAgent('f', new Error('x'), { mode, delay: 500 })).toThrow(`failingAgent: options.delay applies to mode 'error' only (mode '${mode}' fails at once), got 500`);
+    expect(() => failingAgent('f', new Error('x'), { mode })).not.toThrow();
+    expect(() => failingAgent('f', new Error('x'), { mode: 'error', delay: 500 })).not.toThrow();
+  });
+
   it.each([2 ** 31, -1, Number.NaN])('refuses the delay %p, which a timer cannot wait', (delay) => {
     expect(() => failingAgent('f', new Error('x'), { delay })).toThrow(new RegExp(`options\\.delay must be from 0 to ${MAX_DELAY_MS} ms`));
   });

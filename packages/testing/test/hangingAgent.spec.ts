@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { from } from 'rxjs';
 import { hangingAgent } from '@rxagents/testing';
 
@@ -5,6 +6,21 @@ describe('hangingAgent', () => {
   it('refuses a blank id and unknown details', () => {
     expect(() => hangingAgent('')).toThrow(/hangingAgent: id must be a non-blank string/);
     expect(() => hangingAgent('h', { nmae: 'Stuck' } as never)).toThrow(/hangingAgent: details\.nmae is not a known option \(did you mean name\?\)/);
+  });
+
+  it('takes its abort listener off a shared signal when the caller leaves without aborting', () => {
+    const agent = hangingAgent('h');
+    const shared = new AbortController();
+    for (let i = 0; i < 20; i++) from(agent.chat('hi', { signal: shared.signal })).subscribe().unsubscribe();
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
+    shared.abort();
+    expect(agent.abortCount).toBe(0);
+    // A caller that aborts before it leaves (as every agent call does) is still counted.
+    const own = new AbortController();
+    const subscription = from(agent.chat('hi', { signal: own.signal })).subscribe();
+    own.abort();
+    subscription.unsubscribe();
+    expect(agent.abortCount).toBe(1);
   });
 
   it('counts a call whose signal is already aborted as aborted, with its reason', () => {

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { TestScheduler } from 'rxjs/testing';
 import { from, lastValueFrom, type SchedulerLike, Subscription, VirtualTimeScheduler } from 'rxjs';
 import { AgentError, ConfigError, MAX_DELAY_MS, stream, invoke$ } from '@rxagents/core';
@@ -214,5 +215,16 @@ describe('answerToObservable', () => {
     expect(() => answerToObservable({ reply: 'x', delay: -1 })).toThrow(ConfigError);
     expect(() => answerToObservable({ chunks: ['x'], intervl: 1 } as never)).toThrow(/intervl is not a known option \(did you mean interval\?\)/);
     expect(() => answerToObservable({ reply: 'x', delay: 5 }, 5 as never)).toThrow(/script answer: scheduler must be an RxJS scheduler/);
+  });
+});
+
+describe('scriptedAgent and a shared signal', () => {
+  it('takes its abort listener off when the caller leaves without aborting', () => {
+    const agent = scriptedAgent('s', { reply: 'late', delay: 1_000 });
+    const shared = new AbortController();
+    for (let i = 0; i < 20; i++) from(agent.chat('hi', { signal: shared.signal })).subscribe().unsubscribe();
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
+    shared.abort();
+    expect(agent.abortCount).toBe(0);
   });
 });
