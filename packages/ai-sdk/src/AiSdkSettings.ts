@@ -36,7 +36,14 @@ const MAX_SDK_RETRIES = 20;
 const finiteNumber = () => z.number({ error: 'must be a finite number' }).finite('must be a finite number');
 
 // Checked as objects and passed on as given: zod rebuilds records, which would drop a `__proto__` key.
-const plainObject = (error: string) => z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), { error });
+// A plain object only: the SDK spreads these, so a `Headers` or `Map` (whose entries are no own
+// properties) would pass as an object and lose every entry on the way.
+const plainObject = (error: string) =>
+  z.custom<Record<string, unknown>>((value) => {
+    if (typeof value !== 'object' || value === null) return false;
+    const prototype: unknown = Object.getPrototypeOf(value);
+    return prototype === Object.prototype || prototype === null;
+  }, { error });
 
 const timeoutRule = 'must be a number of milliseconds greater than 0 and at most 2147483647, Infinity, or { totalMs?, stepMs?, chunkMs? } of such numbers';
 

@@ -191,7 +191,9 @@ function collect(response: { text: string; toolCalls: ToolCall[] }, part: ModelS
     response.toolCalls.push({
       id: part.toolCallId,
       name: part.toolName,
-      arguments: raw ? (part.input as string) : JSON.stringify(part.input ?? {}),
+      // No input at all is no arguments (`{}`); anything the model did send, JSON `null` included, is
+      // handed on as it is, for the handoff's input schema to judge.
+      arguments: raw ? (part.input as string) : part.input === undefined ? '{}' : JSON.stringify(part.input),
     });
   }
   return response;

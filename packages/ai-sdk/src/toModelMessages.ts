@@ -11,11 +11,13 @@ import type { ModelMessage } from 'ai';
  * assistant call it answers (`toolCallId`), falling back to its `name`. A `tool` message without a
  * `toolCallId` cannot be placed by any provider, so it is sent as a user message with the same content.
  * `name` has no AI SDK field and is dropped. A message of any other role (an OpenAI `developer` or
- * `function` message read from JSON) has no conversion and is a `ConfigError` naming it.
+ * `function` message read from JSON) has no conversion and is a `ConfigError` naming it, as is a tool call
+without a string `id`, `name` or `arguments` (`arguments: '{}'` for none).
  *
  * @param messages - Conversation history, oldest first.
  * @returns The same conversation, ready for `streamText({ messages })`.
- * @throws {@link @rxagents/core!ConfigError | ConfigError} when a message's role is not `system`, `user`, `assistant` or `tool`.
+ * @throws {@link @rxagents/core!ConfigError | ConfigError} when a message's role is not `system`, `user`, `assistant` or `tool`,
+ *   or a tool call of an assistant message lacks a string `id`, `name` or `arguments`.
  *
  * @example
  * ```ts
@@ -42,6 +44,7 @@ export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
       case 'assistant': {
         const calls = message.toolCalls ?? [];
         if (calls.length === 0) return { role: 'assistant', content: message.content };
+        calls.forEach((call, callIndex) => checkToolCall(call, `messages.${index}.toolCalls.${callIndex}`));
         for (const call of calls) toolNames.set(call.id, call.name);
         return {
           role: 'assistant',
@@ -70,6 +73,16 @@ export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
         throw new ConfigError('toModelMessages', [{ path: `messages.${index}.role`, rule: 'must be system, user, assistant or tool', received: role }]);
     }
   });
+}
+
+// The fields this conversion reads: history from JSON can miss any of them, and a missing one would fail
+// later as a bare TypeError (`arguments`) or reach the provider as an unnamed tool call.
+function checkToolCall(call: unknown, path: string): void {
+  const fields = (typeof call === 'object' && call !== null ? call : {}) as Record<string, unknown>;
+  const issues = (['id', 'name', 'arguments'] as const)
+    .filter((field) => typeof fields[field] !== 'string')
+    .map((field) => ({ path: `${path}.${field}`, rule: 'must be a string', received: fields[field] }));
+  if (issues.length > 0) throw new ConfigError('toModelMessages', issues);
 }
 
 function parseArguments(text: string): unknown {

@@ -51,6 +51,10 @@ describe('AI SDK settings', () => {
     expect(withSettings({ temperature: Number.NaN })).toThrow(/settings\.temperature must be a finite number/);
     expect(withSettings({ stopSequences: 'END' })).toThrow(/settings\.stopSequences must be an array of strings/);
     expect(withSettings({ headers: 'x' })).toThrow(/settings\.headers must be an object/);
+    // A Headers or Map would pass as "an object" and lose every entry when the SDK spreads it.
+    expect(withSettings({ headers: new Headers({ 'x-trace': 't1' }) })).toThrow(/settings\.headers must be an object of header names to string values/);
+    expect(withSettings({ providerOptions: new Map([['openai', {}]]) })).toThrow(/settings\.providerOptions must be an object of provider names/);
+    expect(withSettings({ headers: Object.assign(Object.create(null), { 'x-trace': 't1' }) })).not.toThrow();
     expect(withSettings({ maxOutputTokens: 0 })).toThrow(/settings\.maxOutputTokens must be a positive integer/);
   });
 

@@ -80,6 +80,19 @@ describe('aiSdkToolCallingModel', () => {
     });
   });
 
+  it('hands back JSON null arguments as null, not as an empty object, for the handoff to reject', async () => {
+    const model = aiSdkToolCallingModel({
+      model: streamingModel([
+        { type: 'tool-call', toolCallId: 'a', toolName: 'transfer_to_billing', input: 'null' },
+        { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(30, 8) },
+      ]),
+    });
+
+    const response = await lastValueFrom(from(model({ messages: question, tools: transferTools })));
+
+    expect(response.toolCalls).toEqual([{ id: 'a', name: 'transfer_to_billing', arguments: 'null' }]);
+  });
+
   it('hands back arguments that are not JSON, and calls of unknown tools, for the handoff to reject', async () => {
     const model = aiSdkToolCallingModel({
       model: streamingModel([

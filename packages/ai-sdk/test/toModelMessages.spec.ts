@@ -57,6 +57,14 @@ describe('toModelMessages', () => {
     expect(() => toModelMessages([null] as unknown as Message[])).toThrow(/messages\.0\.role must be system, user, assistant or tool/);
   });
 
+  it('refuses a tool call without a string id, name or arguments (history read from JSON), naming the field', () => {
+    const history = [{ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'transfer_to_billing', arguments: '{}' }, { id: 'c2', name: 'lookup' }] }] as unknown as Message[];
+
+    expect(() => toModelMessages(history)).toThrow(ConfigError);
+    expect(() => toModelMessages(history)).toThrow(/messages\.0\.toolCalls\.1\.arguments must be a string, got undefined/);
+    expect(() => toModelMessages([{ role: 'assistant', content: '', toolCalls: [null] }] as unknown as Message[])).toThrow(/messages\.0\.toolCalls\.0\.id must be a string/);
+  });
+
   it('keeps the length, order, and roles of any history without tool messages', () => {
     const message = fc.record({
       role: fc.constantFrom('system' as const, 'user' as const, 'assistant' as const),
