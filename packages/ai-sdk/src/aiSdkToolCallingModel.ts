@@ -1,4 +1,4 @@
-import { ConfigError, configRules, parseConfig, type ToolCall } from '@rxagents/core';
+import { ConfigError, configRules, emitUsage, parseConfig, type ToolCall } from '@rxagents/core';
 import type { ToolCallingModel, ToolCallingRequest, ToolCallingResponse } from '@rxagents/handoff';
 import type { LanguageModel } from 'ai';
 import { catchError, defer, map, type Observable, reduce, Subject, tap, throwError } from 'rxjs';
@@ -98,6 +98,9 @@ export interface AiSdkToolCallingModel extends ToolCallingModel {
   readonly lastUsage: AiSdkUsage | undefined;
 }
 
+/** The agent a usage event names when the request does not say who asked. */
+const MODEL_AGENT_ID = 'tool-calling-model';
+
 /**
  * A {@link ToolCallingModel} over the Vercel AI SDK, so a routing agent lets the model pick a `transfer_to_*` tool.
  *
@@ -111,7 +114,9 @@ export interface AiSdkToolCallingModel extends ToolCallingModel {
  * not validate arguments. A provider failure errors with a {@link ModelCallError} (HTTP `status`, retryable
  * for 429 and 5xx); an abort errors with the signal's reason; two tools of the same name error with a
  * `ConfigError` before the model is called. Usage is on `usage$`, `lastUsage` and
- * `onUsage`, as for {@link aiSdkAgent} (a throwing `onUsage` fails the call with a `ModelCallError`).
+ * `onUsage`, as for {@link aiSdkAgent} (a throwing `onUsage` fails the call with a `ModelCallError`),
+ * and, when the request carries a `run` (a routing agent's call in a watched run), a `usage` event in that
+ * run under the request's `agentId` (`tool-calling-model` when it names nobody).
  *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} when an option is invalid.
  *
@@ -162,6 +167,8 @@ export function aiSdkToolCallingModel(options: AiSdkToolCallingModelOptions): Ai
           if (part.type !== 'finish') return;
           lastUsage = toAiSdkUsage(part.totalUsage, part.finishReason);
           usage.next(lastUsage);
+          // In a watched run, the routing call's tokens count with every other call's.
+          if (request.run !== undefined) emitUsage(request.run, { ...lastUsage, agentId: request.agentId ?? MODEL_AGENT_ID });
           // Thrown here, it fails this call (a ModelCallError) instead of escaping unhandled.
           onUsage?.(lastUsage);
         }),

@@ -1,8 +1,8 @@
-import { ConfigError, defineAgent, invoke$, type Message } from '@rxagents/core';
+import { ConfigError, defineAgent, invoke$, observeRun, RunEventSchema, type Message, type RunEvent } from '@rxagents/core';
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { handoff, routingAgent, type ToolDefinition } from '@rxagents/handoff';
 import { MockLanguageModelV3, convertArrayToReadableStream } from 'ai/test';
-import { config, from, lastValueFrom, retry } from 'rxjs';
+import { config, from, lastValueFrom, retry, tap, toArray } from 'rxjs';
 import { aiSdkToolCallingModel, ModelCallError, type AiSdkUsage } from '@rxagents/ai-sdk';
 import { apiCallError, controlledModel, failingModel, settle, streamingModel, textParts, usage } from './mockModels';
 
@@ -310,5 +310,34 @@ describe('a routing agent over aiSdkToolCallingModel, with tool names that are O
 
     await expect(lastValueFrom(invoke$(triage, 'my invoice'))).resolves.toBe('Your invoice is paid.');
     expect(mock.doStreamCalls[0]?.tools?.map((offered) => offered.name)).toEqual([name, 'transfer_to_support']);
+  });
+});
+
+describe('a routing agent over aiSdkToolCallingModel in a watched run', () => {
+  it("reports the routing call's tokens as a usage event under the routing agent's call", async () => {
+    const billing = defineAgent('billing', async () => 'Your invoice is paid.');
+    const mock = streamingModel([
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'transfer_to_billing', input: '{}' },
+      { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(30, 8) },
+    ]);
+    const triage = routingAgent({ id: 'triage', instructions: 'Route.', handoffs: [billing], model: aiSdkToolCallingModel({ model: mock }) });
+
+    const events = await lastValueFrom(triage.events$('my invoice').pipe(toArray()));
+
+    const triageCall = events.find((event) => event.type === 'call-start' && event.agentId === 'triage');
+    const usages = events.filter((event) => event.type === 'usage');
+    expect(usages).toEqual([expect.objectContaining({ agentId: 'triage', inputTokens: 30, outputTokens: 8, totalTokens: 38, callId: triageCall?.callId })]);
+    expect(events.filter((event) => event.type === 'usage' || (event.type === 'call-end' && event.agentId === 'triage')).map((event) => event.type)).toEqual(['usage', 'call-end']);
+    expect(RunEventSchema.array().safeParse(events).success).toBe(true);
+  });
+
+  it('reports nothing into a run when called without one, and names the asker it is given', async () => {
+    const mock = streamingModel([{ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(3, 1) }]);
+    const model = aiSdkToolCallingModel({ model: mock });
+    const seen: RunEvent[] = [];
+    await lastValueFrom(observeRun('r', 'q', (run) => from(model({ messages: question, tools: [], run, agentId: 'planner' }))).pipe(tap((event) => seen.push(event))), { defaultValue: undefined });
+    await lastValueFrom(from(model({ messages: question, tools: [] })));
+
+    expect(seen.filter((event) => event.type === 'usage')).toEqual([expect.objectContaining({ agentId: 'planner', inputTokens: 3, outputTokens: 1 })]);
   });
 });

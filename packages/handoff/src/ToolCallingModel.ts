@@ -1,5 +1,5 @@
 import type { ObservableInput } from 'rxjs';
-import type { Message, ToolCall } from '@rxagents/core';
+import type { Message, RunContext, ToolCall } from '@rxagents/core';
 
 /**
  * A function tool offered to a model, in the OpenAI function-calling shape.
@@ -40,7 +40,8 @@ export interface ToolDefinition {
  *
  * @remarks
  * A routing agent sends its instructions as a `system` message, then the shared history, then the
- * input as a `user` message; `tools` holds one `transfer_to_*` tool per handoff.
+ * input as a `user` message; `tools` holds one `transfer_to_*` tool per handoff. It names itself in
+ * `agentId`, and in a watched run passes its call as `run`, for the model's token usage.
  *
  * @example
  * ```ts
@@ -61,6 +62,14 @@ export interface ToolCallingRequest {
   readonly tools: readonly ToolDefinition[];
   /** Aborts when the caller no longer wants the answer. */
   readonly signal?: AbortSignal;
+  /** The id of the agent asking: a routing agent gives its own. */
+  readonly agentId?: string;
+  /**
+   * The asking agent's call, in a watched run: a model adapter reports the tokens it spent into it with
+   * `emitUsage` (as `agentId`), so the run's usage counts the routing decisions too. `undefined` when
+   * nobody watches; a model that ignores it still works.
+   */
+  readonly run?: RunContext;
 }
 
 /**

@@ -154,7 +154,7 @@ export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
         ];
         const tools = handoffs.map((handoff) => handoff.toolDefinition());
         const culprit = `the model of routing agent "${parsed.id}"`;
-        const answer: unknown = model({ messages, tools, signal: options.signal });
+        const answer: unknown = model({ messages, tools, signal: options.signal, agentId: parsed.id, ...(options.run === undefined ? {} : { run: options.run }) });
         if (typeof answer !== 'object' || answer === null) {
           return throwError(() => new HandoffContractError(culprit, `returned ${preview(answer)}; it must return a Promise, Observable or AsyncIterable of a response`, answer));
         }

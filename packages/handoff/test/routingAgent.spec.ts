@@ -1,5 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
-import { NEVER, of, timer, map } from 'rxjs';
+import { NEVER, of, timer, map, toArray } from 'rxjs';
 import { AgentError, ConfigError, defineAgent, lastValue, invoke$, type Agent, type Message } from '@rxagents/core';
 import { hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
 import { z } from 'zod';
@@ -179,5 +179,24 @@ describe('routingAgent', () => {
     expect(error.cause).toBeInstanceOf(HandoffRoutingError);
     expect((error.cause as HandoffRoutingError).message).toBe('No handoff route from "router": the model completed without an answer');
     expect(billing.inputs).toEqual([]);
+  });
+});
+
+describe('routingAgent: what its model is told about the asker', () => {
+  it('names the routing agent in agentId, and passes its call in a watched run as run', async () => {
+    const requests: ToolCallingRequest[] = [];
+    const model = async (request: ToolCallingRequest) => {
+      requests.push(request);
+      return { toolCalls: [{ id: 'c1', name: 'transfer_to_billing', arguments: '{}' }] };
+    };
+    const triage = routingAgent({ id: 'triage', model, handoffs: [defineAgent('billing', async () => 'paid')] });
+
+    await lastValue(invoke$(triage, 'invoice'));
+    const events = await lastValue(triage.events$('invoice').pipe(toArray()));
+
+    expect(requests.map((request) => request.agentId)).toEqual(['triage', 'triage']);
+    expect(requests[0]?.run).toBeUndefined();
+    const triageCall = events.find((event) => event.type === 'call-start' && event.agentId === 'triage');
+    expect(requests[1]?.run?.callId).toBe(triageCall?.callId);
   });
 });
