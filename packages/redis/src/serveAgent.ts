@@ -82,7 +82,10 @@ export interface ServedAgent {
   readonly consumer: string;
   /** How many calls run here now. */
   readonly running: number;
-  /** Takes no new calls and resolves once the running ones have finished (complete). */
+  /**
+   * Takes no new calls and resolves once the running ones have finished (complete); until then they are
+   * confirmed and their callers' leases checked as before, so a cancellation still aborts them.
+   */
   drain(): Promise<void>;
   /** Takes no new calls and aborts the running ones, which other workers run again after `claimIdleMs` (close). */
   close(): Promise<void>;
@@ -312,7 +315,9 @@ class Worker implements ServedAgent {
 
   /** Confirms the running calls, stops those whose caller left or which another worker took over, and claims abandoned calls. */
   private async tick(): Promise<void> {
-    if (this.stopping) return;
+    // A draining worker goes on confirming and checking its running calls (so a caller's cancellation still
+    // aborts them, and no other worker claims them); it only stops claiming new ones.
+    if (this.stopping && this.calls.size === 0) return;
     const calls = [...this.calls.values()];
     const [verdicts] = await Promise.all([Promise.all(calls.map((call) => call.check())), this.clock.measure(), this.deletions.deleteWaiting()]);
     const kept = calls.filter((_, index) => verdicts[index] === 'keep');

@@ -7,6 +7,7 @@ import { type CuttingProxy, startCuttingProxy } from './support/cuttingProxy';
 import { describeRedis } from './support/describeRedis';
 import { waitUntil } from './support/waitUntil';
 import { servedPerTest } from './support/servedPerTest';
+import { waitingAgent } from './support/waitingAgent';
 
 jest.setTimeout(30_000);
 
@@ -119,6 +120,19 @@ describeRedis('remote calls: starts, cancellations and ids', (server) => {
       const error = (await failure) as AgentError;
       expect(error.cause).toBeInstanceOf(RemoteCallAttemptsError);
     });
+  });
+
+  it("keeps checking a draining worker's calls: a caller that cancels still aborts the agent's signal", async () => {
+    const slow = waitingAgent('slow');
+    const worker = serve(server().client(), slow.agent);
+    const remote = remoteAgent(server().client(), 'slow', { prefix: served.prefix });
+    const subscription = invoke$(remote, 'x').subscribe({ error: () => undefined });
+    await waitUntil('the worker runs the call', () => slow.started === 1);
+    const drained = worker.drain();
+    subscription.unsubscribe();
+    await waitUntil('the draining worker aborts the call', () => slow.aborted === 1);
+    await drained;
+    expect(worker.running).toBe(0);
   });
 
   it('refuses agent and channel ids with { or } (they become hash tags of keys) with a ConfigError naming the field', () => {
