@@ -213,7 +213,7 @@ class Worker implements ServedAgent {
   }
 
   private async readLoop(): Promise<void> {
-    await this.ensureGroup();
+    if (!(await this.ensureGroup())) return;
     await this.clock.measure().catch((error: unknown) => this.report(error));
     while (!this.stopping) {
       const free = this.config.concurrency - this.busy.size;
@@ -227,8 +227,9 @@ class Worker implements ServedAgent {
         raw = await this.reader.readBlocking('xreadgroup', 'GROUP', WORKER_GROUP, this.consumer, 'COUNT', free, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.keys.calls, '>');
       } catch (error) {
         if (this.stopping) return;
-        if (error instanceof Error && error.message.includes('NOGROUP')) await this.ensureGroup();
-        else {
+        if (error instanceof Error && error.message.includes('NOGROUP')) {
+          if (!(await this.ensureGroup())) return;
+        } else {
           this.report(error);
           await lastValueFrom(delayTimer(this.config.leaseCheckMs, this.config.scheduler));
         }
@@ -244,12 +245,23 @@ class Worker implements ServedAgent {
     }
   }
 
-  private async ensureGroup(): Promise<void> {
-    try {
-      await this.redis.call('XGROUP', 'CREATE', this.keys.calls, WORKER_GROUP, '0', 'MKSTREAM');
-    } catch (error) {
-      if (!(error instanceof Error && error.message.includes('BUSYGROUP'))) throw error;
+  /**
+   * Creates the consumer group unless it exists; a failure (Redis unreachable past the client's retries) is
+   * reported and tried again every `leaseCheckMs`, so a worker started while Redis is away serves once it
+   * is back. False when the worker stopped first.
+   */
+  private async ensureGroup(): Promise<boolean> {
+    while (!this.stopping) {
+      try {
+        await this.redis.call('XGROUP', 'CREATE', this.keys.calls, WORKER_GROUP, '0', 'MKSTREAM');
+        return true;
+      } catch (error) {
+        if (error instanceof Error && error.message.includes('BUSYGROUP')) return true;
+        this.report(error);
+        await lastValueFrom(delayTimer(this.config.leaseCheckMs, this.config.scheduler));
+      }
     }
+    return false;
   }
 
   /** Runs one entry (a first delivery or a claimed one); invalid entries go to the dead-letter stream. */

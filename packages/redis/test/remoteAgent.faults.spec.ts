@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type AgentError, ConfigError, defineAgent, invoke$, observeRun, type RunEvent } from '@rxagents/core';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import { type AgentError, ConfigError, defineAgent, invoke, invoke$, observeRun, type RunEvent } from '@rxagents/core';
 import { Redis } from 'ioredis';
 import { firstValueFrom, Observable, toArray } from 'rxjs';
 import { redisChannel, remoteAgent, RemoteCallAttemptsError, serveAgent } from '../src';
@@ -133,6 +134,39 @@ describeRedis('remote calls: starts, cancellations and ids', (server) => {
     await waitUntil('the draining worker aborts the call', () => slow.aborted === 1);
     await drained;
     expect(worker.running).toBe(0);
+  });
+
+  it('serves once Redis becomes reachable when the worker started while it was not', async () => {
+    // A proxy in front of the server that refuses connections until it is opened: Redis "down" at the start.
+    let up = false;
+    const sockets = new Set<Socket>();
+    const proxy = createServer((client) => {
+      sockets.add(client);
+      if (!up) return void client.destroy();
+      const upstream = connect(server().port, '127.0.0.1');
+      sockets.add(upstream);
+      client.pipe(upstream).pipe(client);
+      const end = (): void => (client.destroy(), void upstream.destroy());
+      client.on('error', end).on('close', end);
+      upstream.on('error', end).on('close', end);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const port = (proxy.address() as AddressInfo).port;
+    const workerClient = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0, retryStrategy: () => 20 });
+    workerClient.on('error', () => undefined);
+    try {
+      const errors: unknown[] = [];
+      serve(workerClient, defineAgent('early', async (input) => `served ${input}`), { onError: (error) => errors.push(error) });
+      await waitUntil('the worker reports that Redis is unreachable', () => errors.length > 0);
+      up = true;
+      const reply = await invoke(remoteAgent(server().client(), 'early', { prefix: served.prefix }), 'late', { timeout: 10_000 });
+      expect(reply).toBe('served late');
+    } finally {
+      await served.closeWorkers();
+      workerClient.disconnect();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
   });
 
   it('refuses agent and channel ids with { or } (they become hash tags of keys) with a ConfigError naming the field', () => {
