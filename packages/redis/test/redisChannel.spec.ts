@@ -304,5 +304,6 @@ describeRedis('redisChannel', (server) => {
     expect(() => redisChannel(redis, '', {})).toThrow(ConfigError);
     expect(() => redisChannel(redis, 'ok', { bufferSize: 0 })).toThrow(/bufferSize/);
     expect(() => redisChannel(redis, 'ok', { leaseMs: -1 })).toThrow(/leaseMs/);
+    expect(() => redisChannel(redis, 'ok', { leaseMs: 2 })).toThrow(/leaseMs must be at least 30/);
   });
 });

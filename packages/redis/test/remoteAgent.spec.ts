@@ -175,6 +175,9 @@ describeRedis(
       const redis = server().client();
       expect(() => remoteAgent(redis, 'x', { maxAttempts: 0 })).toThrow(ConfigError);
       expect(() => remoteAgent(redis, 'x', { maxAttempts: 0 })).toThrow(/maxAttempts/);
+      // A lease this short runs out between the caller's renewals: workers took its calls for cancelled ones.
+      expect(() => remoteAgent(redis, 'x', { leaseMs: 1 })).toThrow(/leaseMs must be at least 30/);
+      expect(remoteAgent(redis, 'x', { leaseMs: 30 }).id).toBe('x');
       expect(() => serveAgent(redis, defineAgent('x', async () => ''), { claimIdleMs: 100, leaseCheckMs: 100 })).toThrow(/leaseCheckMs/);
       expect(() => serveAgent(redis, defineAgent('x', async () => ''), { concurrency: -1 })).toThrow(/concurrency/);
     });
