@@ -34,8 +34,8 @@ export const RedisChannelOptionsSchema = z.strictObject({
   strictPendingOffers: z.boolean({ error: 'must be a boolean' }).default(false),
   /** Under `BLOCK`: how often a waiting offer reads the consumers' positions again, in ms (on `scheduler`). */
   pollMs: configRules.positiveInt(86_400_000).default(50),
-  /** A consumer's lease, in ms, renewed every third of it: a consumer that died stops counting this long after its last renewal. */
-  leaseMs: configRules.positiveInt(86_400_000).default(10_000),
+  /** A consumer's lease, in ms (at least 30), renewed every third of it: a consumer that died stops counting this long after its last renewal. */
+  leaseMs: configRules.positiveInt(86_400_000).min(30, 'must be at least 30').default(10_000),
   /** How long the channel's keys outlive their last write, in ms. */
   retentionMs: configRules.positiveInt(86_400_000 * 30).default(86_400_000),
   /** The shortest time (ms, on `scheduler`) between two `metrics$` emissions. */

@@ -49,7 +49,7 @@ export const RedisEventBusOptionsSchema = z
     ttlMs: configRules.positiveInt(86_400_000 * 30).default(86_400_000),
     /** The approximate bound (`MAXLEN ~`) of the run's dead-letter stream, in entries. */
     deadLetterMaxLen: configRules.positiveInt().default(10_000),
-    /** This process's name in claims and entries; unique per bus by default. */
+    /** This process's name in claims and entries; unique per bus by default. Two buses running at once must not share one: a claim taken by `owner` counts as taken by either. */
     owner: configRules.nonEmptyString().optional(),
     /** The clock of the claim renewals. */
     scheduler: configRules.scheduler().default(asyncScheduler),
@@ -164,6 +164,11 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
   readonly #report: (error: unknown) => void;
   /** The appends read (field `append`): one ioredis sent again after a reconnect, that Redis had stored, is read once. */
   readonly #appended = new Set<string>();
+  /**
+   * Names this bus's appends with `owner`: unique to the bus even when `owner` is not (a process that
+   * restarted under its old name would otherwise name its appends as its earlier life did, and be read as resends).
+   */
+  readonly #appendPrefix: string;
   #appends = 0;
   #reader: RedisClient | undefined = undefined;
   #closed = false;
@@ -173,6 +178,7 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
     this.#config = config;
     this.runId = config.runId ?? newRunId();
     this.owner = config.owner ?? `${hostname()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
+    this.#appendPrefix = `${this.owner}:${crypto.randomUUID()}`;
     this.#keys = runKeys(config.prefix, this.runId);
     const onError = config.onError ?? processWarning('RXAGENTS_REDIS_EVENT_BUS');
     this.#report = (error) => {
@@ -248,7 +254,7 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
     const { events } = this.#keys;
     const { maxLen, ttlMs } = this.#config;
     const json = JSON.stringify(entry);
-    const append = `${this.owner}:${this.#appends++}`;
+    const append = `${this.#appendPrefix}:${this.#appends++}`;
     const stored = await this.#persist(async () => {
       const replies = await this.#redis.multi().xadd(events, 'MAXLEN', '~', maxLen, '*', 'entry', json, 'append', append).pexpire(events, ttlMs).exec();
       const failed = replies?.find(([error]) => error !== null)?.[0];

@@ -12,7 +12,7 @@ import { LeaseRenewals } from './internal/LeaseRenewals';
 import { ReaderPool } from './internal/ReaderPool';
 import { agentKeys, callKeys } from './internal/keys';
 import type { RedisClient } from './types/RedisClient';
-import { type CallEntry, parseReplies, PROTOCOL_VERSION, type ReplyEntry, streamEntries } from './internal/protocol';
+import { type CallEntry, parseReplies, PROTOCOL_VERSION, type ReplyEntry, streamEntries, WireContextSchema, wireMessage } from './internal/protocol';
 
 /** How long one blocking read of a reply stream waits before it asks again, in ms. */
 const READ_BLOCK_MS = 5_000;
@@ -41,8 +41,8 @@ export const RemoteAgentOptionsSchema = z.strictObject({
   delivery: z.enum(['attempt', 'live']).default('attempt'),
   /** How many times a call may be started (first run plus restarts after worker crashes) before it fails with `RemoteCallAttemptsError`. */
   maxAttempts: configRules.positiveInt(100).default(3),
-  /** The caller's lease, in ms: when the caller dies, its calls stop on the workers at most this long (plus a worker's `leaseCheckMs`) later. */
-  leaseMs: configRules.positiveInt(86_400_000).default(10_000),
+  /** The caller's lease, in ms (at least 30; renewed every third of it): when the caller dies, its calls stop on the workers at most this long (plus a worker's `leaseCheckMs`) later. */
+  leaseMs: configRules.positiveInt(86_400_000).min(30, 'must be at least 30').default(10_000),
   /** The approximate bound (`MAXLEN ~`) of the agent's call stream: calls not yet finished. */
   callsMaxLen: configRules.positiveInt().default(10_000),
   /** The clock of the lease renewals. */
@@ -122,6 +122,8 @@ export function remoteAgent(redis: RedisClient, id: string, options: RemoteAgent
 
 type Config = z.output<typeof RemoteAgentOptionsSchema>;
 
+const ContextOptionSchema = z.object({ context: WireContextSchema });
+
 /** What the calls of one remote agent share. */
 interface Shared {
   readonly commands: CommandBatch;
@@ -131,6 +133,8 @@ interface Shared {
 
 function remoteCall({ commands, readers, renewals }: Shared, agentId: string, config: Config, input: string, { context, metadata, run }: ChatOptions): Observable<string> {
   return new Observable<string>((subscriber) => {
+    // Checked here: a call the workers' schema refuses would be dead-lettered, and its caller left waiting.
+    const wireContext = context === undefined ? undefined : parseConfig(ContextOptionSchema, { context: context.map(wireMessage) }, `call to remote agent "${agentId}"`).context;
     const callId = newRunId();
     const keys = callKeys(config.prefix, callId);
     const entry: CallEntry = {
@@ -140,7 +144,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
       input,
       maxAttempts: config.maxAttempts,
       leaseMs: config.leaseMs,
-      ...(context === undefined ? {} : { context: context as CallEntry['context'] }),
+      ...(wireContext === undefined ? {} : { context: wireContext }),
       ...(metadata === undefined ? {} : { metadata: JSON.parse(JSON.stringify(metadata)) as CallEntry['metadata'] }),
       ...(run === undefined || run.callId === null ? {} : { run: { runId: run.runId, callId: run.callId, parentCallId: run.parentCallId } }),
     };

@@ -82,7 +82,10 @@ export interface ServedAgent {
   readonly consumer: string;
   /** How many calls run here now. */
   readonly running: number;
-  /** Takes no new calls and resolves once the running ones have finished (complete). */
+  /**
+   * Takes no new calls and resolves once the running ones have finished (complete); until then they are
+   * confirmed and their callers' leases checked as before, so a cancellation still aborts them.
+   */
   drain(): Promise<void>;
   /** Takes no new calls and aborts the running ones, which other workers run again after `claimIdleMs` (close). */
   close(): Promise<void>;
@@ -210,7 +213,7 @@ class Worker implements ServedAgent {
   }
 
   private async readLoop(): Promise<void> {
-    await this.ensureGroup();
+    if (!(await this.ensureGroup())) return;
     await this.clock.measure().catch((error: unknown) => this.report(error));
     while (!this.stopping) {
       const free = this.config.concurrency - this.busy.size;
@@ -224,8 +227,9 @@ class Worker implements ServedAgent {
         raw = await this.reader.readBlocking('xreadgroup', 'GROUP', WORKER_GROUP, this.consumer, 'COUNT', free, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.keys.calls, '>');
       } catch (error) {
         if (this.stopping) return;
-        if (error instanceof Error && error.message.includes('NOGROUP')) await this.ensureGroup();
-        else {
+        if (error instanceof Error && error.message.includes('NOGROUP')) {
+          if (!(await this.ensureGroup())) return;
+        } else {
           this.report(error);
           await lastValueFrom(delayTimer(this.config.leaseCheckMs, this.config.scheduler));
         }
@@ -241,12 +245,23 @@ class Worker implements ServedAgent {
     }
   }
 
-  private async ensureGroup(): Promise<void> {
-    try {
-      await this.redis.call('XGROUP', 'CREATE', this.keys.calls, WORKER_GROUP, '0', 'MKSTREAM');
-    } catch (error) {
-      if (!(error instanceof Error && error.message.includes('BUSYGROUP'))) throw error;
+  /**
+   * Creates the consumer group unless it exists; a failure (Redis unreachable past the client's retries) is
+   * reported and tried again every `leaseCheckMs`, so a worker started while Redis is away serves once it
+   * is back. False when the worker stopped first.
+   */
+  private async ensureGroup(): Promise<boolean> {
+    while (!this.stopping) {
+      try {
+        await this.redis.call('XGROUP', 'CREATE', this.keys.calls, WORKER_GROUP, '0', 'MKSTREAM');
+        return true;
+      } catch (error) {
+        if (error instanceof Error && error.message.includes('BUSYGROUP')) return true;
+        this.report(error);
+        await lastValueFrom(delayTimer(this.config.leaseCheckMs, this.config.scheduler));
+      }
     }
+    return false;
   }
 
   /** Runs one entry (a first delivery or a claimed one); invalid entries go to the dead-letter stream. */
@@ -312,7 +327,9 @@ class Worker implements ServedAgent {
 
   /** Confirms the running calls, stops those whose caller left or which another worker took over, and claims abandoned calls. */
   private async tick(): Promise<void> {
-    if (this.stopping) return;
+    // A draining worker goes on confirming and checking its running calls (so a caller's cancellation still
+    // aborts them, and no other worker claims them); it only stops claiming new ones.
+    if (this.stopping && this.calls.size === 0) return;
     const calls = [...this.calls.values()];
     const [verdicts] = await Promise.all([Promise.all(calls.map((call) => call.check())), this.clock.measure(), this.deletions.deleteWaiting()]);
     const kept = calls.filter((_, index) => verdicts[index] === 'keep');

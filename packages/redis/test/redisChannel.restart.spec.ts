@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { redisChannel } from '../src';
 import { type CuttingProxy, startCuttingProxy } from './support/cuttingProxy';
 import { describeRedis } from './support/describeRedis';
+import { startGatedProxy } from './support/gatedProxy';
 import { waitUntil } from './support/waitUntil';
 
 jest.setTimeout(60_000);
@@ -133,5 +134,31 @@ describeRedis('redisChannel across a Redis restart', (server) => {
       expect(seen).toEqual([0, 1, 2, 3, 4]);
       expect(producer.metrics()).toMatchObject({ emitted: 5, completed: true });
     });
+  });
+
+  it('complete() that failed while Redis was away can be called again, and then ends the channel for its consumers', async () => {
+    const prefix = `chr-${randomUUID()}`;
+    const id = randomUUID();
+    const proxy = await startGatedProxy(server().port);
+    const producerClient = new Redis({ port: proxy.port, host: '127.0.0.1', maxRetriesPerRequest: 0, retryStrategy: () => 20 });
+    producerClient.on('error', () => undefined);
+    try {
+      const producer = redisChannel<number>(producerClient, id, { prefix });
+      const consumer = redisChannel<number>(server().client(), id, { prefix });
+      const seen: number[] = [];
+      const completed = new Promise<void>((resolve, reject) => consumer.subscribe({ next: (item) => void seen.push(item), complete: resolve, error: reject }));
+      expect(await producer.offer(1)).toBe(true);
+      proxy.shut();
+      await expect(producer.complete()).rejects.toThrow();
+      proxy.open();
+      await waitUntil('the producer has reconnected', () => producerClient.status === 'ready');
+      await producer.complete();
+      await completed;
+      expect(seen).toEqual([1]);
+      await expect(producer.offer(2)).rejects.toThrow(/completed/);
+    } finally {
+      producerClient.disconnect();
+      await proxy.close();
+    }
   });
 });

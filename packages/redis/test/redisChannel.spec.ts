@@ -230,6 +230,46 @@ describeRedis('redisChannel', (server) => {
     expect(consumer.metrics()).toMatchObject({ delivered: 1, dropped: 5 });
   });
 
+  it('reports a consumer that failed to a subscriber without an error handler through onError', async () => {
+    // Another application's key where the channel's stream should be: the consumer cannot start.
+    await redis.set(`${prefix}:channel:{${id}}:items`, 'not a stream');
+    const channel = side<string>();
+    const errors: unknown[] = [];
+    channel.onError((error) => errors.push(error));
+    const subscription = channel.subscribe(() => undefined);
+    await waitUntil('the failure is reported', () => errors.length > 0);
+    expect(String(errors[0])).toMatch(/WRONGTYPE/);
+    expect(subscription.closed).toBe(true);
+  });
+
+  it("reports an observer's error handler that throws to onError, as it does a throwing complete handler", async () => {
+    // A client whose server is gone and which does not reconnect: the consumer's first command fails.
+    const gone = server().client({ lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    gone.on('error', () => undefined);
+    gone.disconnect();
+    const channel = redisChannel<string>(gone, id, { prefix });
+    const errors: unknown[] = [];
+    channel.onError((error) => errors.push(error));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const seen: unknown[] = [];
+      channel.subscribe({
+        next: () => undefined,
+        error: (error) => {
+          seen.push(error);
+          throw new Error('the handler failed');
+        },
+      });
+      await waitUntil('the handler failure is reported', () => errors.some((error) => error instanceof Error && error.message === 'the handler failed'));
+      expect(seen).toHaveLength(1);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('refuses items that fail the item schema or are not JSON data, at offer and emit', async () => {
     const channel = side<unknown>({ schema: z.number() });
     await expect(channel.offer('seven')).rejects.toBeInstanceOf(ChannelItemError);
@@ -264,5 +304,6 @@ describeRedis('redisChannel', (server) => {
     expect(() => redisChannel(redis, '', {})).toThrow(ConfigError);
     expect(() => redisChannel(redis, 'ok', { bufferSize: 0 })).toThrow(/bufferSize/);
     expect(() => redisChannel(redis, 'ok', { leaseMs: -1 })).toThrow(/leaseMs/);
+    expect(() => redisChannel(redis, 'ok', { leaseMs: 2 })).toThrow(/leaseMs must be at least 30/);
   });
 });

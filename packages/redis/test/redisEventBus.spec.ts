@@ -170,4 +170,25 @@ describeRedis('redisEventBus', (server) => {
     shared.close();
     outside.close();
   });
+
+  it('reads every entry of two buses given the same owner (a process restarted under its old name)', async () => {
+    const reader = bus();
+    const names: string[] = [];
+    const reading = reader.events$.subscribe((event) => names.push(event.name));
+    const before = redisEventBus(server().client(), { runId, prefix, owner: 'pod-0' });
+    const after = redisEventBus(server().client(), { runId, prefix, owner: 'pod-0' });
+    try {
+      before.publish({ name: 'first' });
+      await waitUntil('the first event is read', () => names.length === 1);
+      before.close();
+      after.publish({ name: 'second' });
+      after.publish({ name: 'third' });
+      await waitUntil('the later events are stored', async () => (await redis.xlen(`${prefix}:run:{${runId}}:events`)) === 3);
+      await waitUntil('every event is read', () => names.length === 3);
+      expect(names).toEqual(['first', 'second', 'third']);
+    } finally {
+      reading.unsubscribe();
+      for (const closing of [reader, before, after]) closing.close();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type AgentError, ConfigError, defineAgent, invoke$, observeRun, type RunEvent } from '@rxagents/core';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import { type AgentError, ConfigError, defineAgent, invoke, invoke$, observeRun, type RunEvent } from '@rxagents/core';
 import { Redis } from 'ioredis';
 import { firstValueFrom, Observable, toArray } from 'rxjs';
 import { redisChannel, remoteAgent, RemoteCallAttemptsError, serveAgent } from '../src';
@@ -7,6 +8,7 @@ import { type CuttingProxy, startCuttingProxy } from './support/cuttingProxy';
 import { describeRedis } from './support/describeRedis';
 import { waitUntil } from './support/waitUntil';
 import { servedPerTest } from './support/servedPerTest';
+import { waitingAgent } from './support/waitingAgent';
 
 jest.setTimeout(30_000);
 
@@ -119,6 +121,52 @@ describeRedis('remote calls: starts, cancellations and ids', (server) => {
       const error = (await failure) as AgentError;
       expect(error.cause).toBeInstanceOf(RemoteCallAttemptsError);
     });
+  });
+
+  it("keeps checking a draining worker's calls: a caller that cancels still aborts the agent's signal", async () => {
+    const slow = waitingAgent('slow');
+    const worker = serve(server().client(), slow.agent);
+    const remote = remoteAgent(server().client(), 'slow', { prefix: served.prefix });
+    const subscription = invoke$(remote, 'x').subscribe({ error: () => undefined });
+    await waitUntil('the worker runs the call', () => slow.started === 1);
+    const drained = worker.drain();
+    subscription.unsubscribe();
+    await waitUntil('the draining worker aborts the call', () => slow.aborted === 1);
+    await drained;
+    expect(worker.running).toBe(0);
+  });
+
+  it('serves once Redis becomes reachable when the worker started while it was not', async () => {
+    // A proxy in front of the server that refuses connections until it is opened: Redis "down" at the start.
+    let up = false;
+    const sockets = new Set<Socket>();
+    const proxy = createServer((client) => {
+      sockets.add(client);
+      if (!up) return void client.destroy();
+      const upstream = connect(server().port, '127.0.0.1');
+      sockets.add(upstream);
+      client.pipe(upstream).pipe(client);
+      const end = (): void => (client.destroy(), void upstream.destroy());
+      client.on('error', end).on('close', end);
+      upstream.on('error', end).on('close', end);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const port = (proxy.address() as AddressInfo).port;
+    const workerClient = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0, retryStrategy: () => 20 });
+    workerClient.on('error', () => undefined);
+    try {
+      const errors: unknown[] = [];
+      serve(workerClient, defineAgent('early', async (input) => `served ${input}`), { onError: (error) => errors.push(error) });
+      await waitUntil('the worker reports that Redis is unreachable', () => errors.length > 0);
+      up = true;
+      const reply = await invoke(remoteAgent(server().client(), 'early', { prefix: served.prefix }), 'late', { timeout: 10_000 });
+      expect(reply).toBe('served late');
+    } finally {
+      await served.closeWorkers();
+      workerClient.disconnect();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
   });
 
   it('refuses agent and channel ids with { or } (they become hash tags of keys) with a ConfigError naming the field', () => {

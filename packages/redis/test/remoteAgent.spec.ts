@@ -1,4 +1,4 @@
-import { AgentError, AgentTimeoutError, ConfigError, defineAgent, emitCustom, invoke, invoke$, observeRun, type RunEvent, stream } from '@rxagents/core';
+import { AgentError, AgentTimeoutError, ConfigError, defineAgent, emitCustom, invoke, invoke$, type Message, observeRun, type RunEvent, stream } from '@rxagents/core';
 import { Patterns } from '@rxagents/patterns';
 import { firstValueFrom, from, Observable, toArray } from 'rxjs';
 import { RemoteAgentError, remoteAgent, RemoteCallAttemptsError, serveAgent } from '../src';
@@ -51,6 +51,18 @@ describeRedis(
       const remote = remoteAgent(server().client(), 'echo', { prefix: served.prefix });
       const reply = await invoke(remote, 'hi', { context: [{ role: 'user', content: 'earlier' }], metadata: { task: 't-7' } });
       expect(reply).toBe('hi|earlier|t-7');
+    });
+
+    it('passes context messages that carry fields of their own (a handoff lets them through), and refuses a non-message at once', async () => {
+      const echo = defineAgent('echo', async (input, { context = [] }) => `${input}|${context.map((m) => `${m.role}:${m.content}:${Object.keys(m).length}`).join(',')}`);
+      serve(server().client(), echo);
+      const remote = remoteAgent(server().client(), 'echo', { prefix: served.prefix });
+      const stamped = { role: 'user', content: 'earlier', id: 'm-1', createdAt: 1_700_000_000_000 } as Message;
+      expect(await invoke(remote, 'hi', { context: [stamped], timeout: 10_000 })).toBe('hi|user:earlier:2');
+      const failure = await invoke(remote, 'hi', { context: [{ role: 'developer', content: 'x' } as unknown as Message], timeout: 10_000 }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(AgentError);
+      expect((failure as AgentError).cause).toBeInstanceOf(ConfigError);
+      expect(String((failure as AgentError).cause)).toMatch(/context\.0\.role/);
     });
 
     it("shows the remote agent's run events inside the caller's run, under the remote call", async () => {
@@ -163,6 +175,9 @@ describeRedis(
       const redis = server().client();
       expect(() => remoteAgent(redis, 'x', { maxAttempts: 0 })).toThrow(ConfigError);
       expect(() => remoteAgent(redis, 'x', { maxAttempts: 0 })).toThrow(/maxAttempts/);
+      // A lease this short runs out between the caller's renewals: workers took its calls for cancelled ones.
+      expect(() => remoteAgent(redis, 'x', { leaseMs: 1 })).toThrow(/leaseMs must be at least 30/);
+      expect(remoteAgent(redis, 'x', { leaseMs: 30 }).id).toBe('x');
       expect(() => serveAgent(redis, defineAgent('x', async () => ''), { claimIdleMs: 100, leaseCheckMs: 100 })).toThrow(/leaseCheckMs/);
       expect(() => serveAgent(redis, defineAgent('x', async () => ''), { concurrency: -1 })).toThrow(/concurrency/);
     });

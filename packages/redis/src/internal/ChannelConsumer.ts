@@ -136,7 +136,13 @@ export function startConsumer<T>(host: ConsumerHost<T>, observer: Partial<Channe
   read().catch((error: unknown) => {
     if (stopped) return;
     subscription.unsubscribe();
-    observer.error?.(error);
+    // A subscriber without an error handler (a plain function) would never hear of it: onError does.
+    if (observer.error === undefined) return host.report(error, undefined);
+    try {
+      observer.error(error);
+    } catch (thrown) {
+      host.report(thrown, undefined);
+    }
   });
   return subscription;
 }

@@ -78,7 +78,7 @@ export class ChannelProducer {
   }
 
   offer(item: unknown): Promise<boolean> {
-    if (this.state !== 'open' || this.ending !== undefined) return Promise.reject(this.closedError());
+    if (this.state !== 'open' || this.requested !== undefined) return Promise.reject(this.closedError());
     const { backpressure, maxPendingOffers, strictPendingOffers, id } = this.config;
     // Besides the offer being stored, at most maxPendingOffers wait (queued behind it, or for room).
     if (backpressure === BackpressureStrategy.BLOCK && this.pending > maxPendingOffers) {
@@ -99,7 +99,10 @@ export class ChannelProducer {
     });
   }
 
-  /** Ends the channel: `complete` after this process's queued offers, `error`/`close` refusing them. Resolves once the end entry is stored. */
+  /**
+   * Ends the channel: `complete` after this process's queued offers, `error`/`close` refusing them. Resolves
+   * once the end entry is stored; one that failed (Redis away) may be asked for again, and new offers stay refused meanwhile.
+   */
   end(end: ChannelEnd, failure?: unknown): Promise<void> {
     if (this.ending !== undefined || this.state !== 'open') return this.ending ?? Promise.resolve();
     this.requested = end;
@@ -109,7 +112,7 @@ export class ChannelProducer {
       const refusal = end.kind === 'error' ? new ChannelClosedError(this.config.id, 'errored', failure) : undefined;
       for (const offer of this.queue) if (!offer.storing) this.refuse(offer, refusal);
     }
-    this.ending = (async () => {
+    const ending = (async () => {
       await this.draining;
       if (await this.claimEnd()) {
         await this.redis.hset(this.config.keys.shared, 'end', JSON.stringify(end));
@@ -122,7 +125,11 @@ export class ChannelProducer {
       }
       await this.expire();
     })();
-    return this.ending;
+    this.ending = ending;
+    ending.catch(() => {
+      if (this.ending === ending && this.state === 'open') this.ending = undefined;
+    });
+    return ending;
   }
 
   /** Takes an end another process wrote (read by a consumer or an offer here): offers still queued are refused. */

@@ -13,13 +13,38 @@ const MessageSchema = z.strictObject({
   toolCallId: z.string().optional(),
 });
 
+/** A call's `context` as the wire carries it: messages with the `Message` fields only. */
+export const WireContextSchema = z.array(MessageSchema);
+
+/**
+ * `message` with the fields of a `Message` only: a handoff's messages may carry more (ids, timestamps),
+ * which the call schema refuses. Anything that is not an object is left for the schema to refuse.
+ */
+export function wireMessage(message: unknown): unknown {
+  if (typeof message !== 'object' || message === null) return message;
+  const { role, content, name, toolCalls, toolCallId } = message as Record<string, unknown>;
+  return {
+    role,
+    content,
+    ...(name === undefined ? {} : { name }),
+    ...(toolCalls === undefined ? {} : { toolCalls: Array.isArray(toolCalls) ? toolCalls.map(wireToolCall) : toolCalls }),
+    ...(toolCallId === undefined ? {} : { toolCallId }),
+  };
+}
+
+function wireToolCall(call: unknown): unknown {
+  if (typeof call !== 'object' || call === null) return call;
+  const { id, name, arguments: args } = call as Record<string, unknown>;
+  return { id, name, arguments: args };
+}
+
 /** A call as a caller writes it to an agent's call stream (field `call`, JSON). */
 export const CallEntrySchema = z.strictObject({
   v: z.literal(PROTOCOL_VERSION),
   callId: z.uuid(),
   agentId: z.string().min(1),
   input: z.string(),
-  context: z.array(MessageSchema).optional(),
+  context: WireContextSchema.optional(),
   metadata: z.record(z.string(), z.json()).optional(),
   run: z.strictObject({ runId: z.string().min(1), callId: z.string().min(1), parentCallId: z.string().min(1).nullable() }).optional(),
   maxAttempts: z.number().int().positive(),
