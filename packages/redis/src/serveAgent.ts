@@ -5,13 +5,13 @@ import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler, interval, lastValueFrom, type Subscription } from 'rxjs';
 import { z } from 'zod';
 import { hashTagId } from './internal/hashTagId';
-import { agentKeys, WORKER_GROUP } from './internal/keys';
+import { agentKeys, callKeys, WORKER_GROUP } from './internal/keys';
 import { RedisClock } from './internal/RedisClock';
 import { RunningCall } from './internal/RunningCall';
 import { WorkerReader } from './internal/WorkerReader';
 import { withRun } from './internal/withRun';
 import { EntryDeletions } from './internal/EntryDeletions';
-import { AutoClaimSchema, fieldOf, parseCall, streamEntries } from './internal/protocol';
+import { AutoClaimSchema, fieldOf, parseCall, readableCallId, streamEntries } from './internal/protocol';
 
 /** How long one blocking read of the call stream waits before it asks again, in ms. */
 const READ_BLOCK_MS = 2_000;
@@ -104,7 +104,9 @@ export interface ServedAgent {
  * caller's lease checked. Running calls are confirmed every `leaseCheckMs`; a call left unconfirmed for
  * `claimIdleMs` (its worker died) is claimed by another worker and started again, up to the caller's
  * `maxAttempts`. An entry that is not valid JSON or fails the call schema goes to the dead-letter stream
- * `<prefix>:agent:{<id>}:dead` with the reason and is never run.
+ * `<prefix>:agent:{<id>}:dead` with the reason and is never run; when its `callId` can still be read, the
+ * caller gets a final error reply with the reason (its call fails with a `RemoteAgentError` whose cause has
+ * code `REMOTE_CALL_REFUSED`) instead of waiting for its timeout.
  *
  * @param redis - An ioredis `Redis` or `Cluster` client ({@link RedisClient}) for writes; one duplicate of it does the blocking reads and carries the replies of calls answered at once.
  * @param agent - The agent to serve; callers address it by `agent.id`, which must not contain `{` or `}` (it becomes the hash tag of the agent's keys; a `ConfigError` naming `agent.id` otherwise).
@@ -269,7 +271,11 @@ class Worker implements ServedAgent {
     const parsed = parseCall(fieldOf(fields, 'call'));
     const reason = !parsed.ok ? parsed.reason : parsed.value.agentId !== this.agent.id ? `the call is for agent "${parsed.value.agentId}"` : undefined;
     if (!parsed.ok || reason !== undefined) {
-      this.deadLetter(entryId, fields, reason ?? 'invalid').catch((error: unknown) => this.report(error));
+      const why = reason ?? 'invalid';
+      this.deadLetter(entryId, fields, why).catch((error: unknown) => this.report(error));
+      // A caller whose call id can still be read is told at once, instead of waiting for its timeout.
+      const callId = readableCallId(fieldOf(fields, 'call'));
+      if (callId !== undefined) this.refuse(callId, why).catch((error: unknown) => this.report(error));
       return;
     }
     const call = new RunningCall(this.redis, entryId, parsed.value, this.consumer, this.config, this.reader, this.deletions);
@@ -303,6 +309,14 @@ class Worker implements ServedAgent {
     this.busy.delete(call);
     this.slotFreed?.();
     if (this.calls.size === 0) this.drained?.();
+  }
+
+  /** Answers a call it will not run with a final error reply, as its first and only attempt's. */
+  private async refuse(callId: string, reason: string): Promise<void> {
+    const error = { name: 'RemoteCallRefusedError', message: `the worker of agent "${this.agent.id}" refused the call: ${reason}`, code: 'REMOTE_CALL_REFUSED', retryable: false };
+    const { reply } = callKeys(this.config.prefix, callId);
+    await this.redis.xadd(reply, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', JSON.stringify({ kind: 'error', attempt: 1, seq: 0, error, exhausted: false }));
+    await this.redis.call('PEXPIRE', reply, this.config.replyTtlMs);
   }
 
   private async deadLetter(entryId: string, fields: readonly string[] | null, reason: string): Promise<void> {

@@ -132,6 +132,28 @@ describeRedis(
       expect(dead[1]).toMatch(/fails the schema.*callId/s);
     });
 
+    it('answers a call it cannot read but whose call id it can (another protocol version) with an error, so the caller does not wait for its timeout', async () => {
+      const redis = server().client();
+      const calls = `${served.prefix}:agent:{echo}:calls`;
+      const remote = remoteAgent(server().client(), 'echo', { prefix: served.prefix });
+      const failure = invoke(remote, 'hello').catch((error: unknown) => error);
+      // The caller's entry, rewritten as a caller of a newer protocol version would have written it.
+      await waitUntil('the call is in the stream', async () => (await redis.xlen(calls)) === 1);
+      const [[entryId, fields]] = (await redis.xrange(calls, '-', '+')) as [[string, string[]]];
+      const call = JSON.parse(fields[fields.indexOf('call') + 1] as string) as Record<string, unknown>;
+      await redis.xdel(calls, entryId);
+      await redis.xadd(calls, '*', 'call', JSON.stringify({ ...call, v: 2 }));
+      serve(server().client(), defineAgent('echo', async (input) => `echo ${input}`));
+
+      const error = await failure;
+      expect(error).toBeInstanceOf(AgentError);
+      const cause = (error as AgentError).cause as RemoteAgentError;
+      expect(cause).toBeInstanceOf(RemoteAgentError);
+      expect(cause.remote).toMatchObject({ code: 'REMOTE_CALL_REFUSED', retryable: false });
+      expect(cause.remote.message).toMatch(/the worker of agent "echo" refused the call: .*fails the schema.*v/s);
+      await waitUntil('the entry is dead-lettered', async () => (await redis.xlen(`${served.prefix}:agent:{echo}:dead`)) === 1);
+    });
+
     it('restarts a call whose worker stopped mid-call on another worker, and the reply holds only the new attempt', async () => {
       let firstWorkerChunks = 0;
       const first = defineAgent('teller', () => new Observable<string>((s) => { s.next("first attempt "); firstWorkerChunks++; }));

@@ -193,6 +193,22 @@ export function parseCall(raw: string | undefined): { ok: true; value: CallEntry
   return parseField(CallEntrySchema, raw, 'call');
 }
 
+const CallIdOnlySchema = z.looseObject({ callId: z.uuid() });
+
+/**
+ * The call id of a call entry that failed {@link CallEntrySchema} (another protocol version, a field of the
+ * wrong type), when it is still there to read: its caller can then be told. `undefined` otherwise.
+ */
+export function readableCallId(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    const read = CallIdOnlySchema.safeParse(JSON.parse(raw));
+    return read.success ? read.data.callId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** An XAUTOCLAIM reply: `[nextStart, entries, deletedIds]`. */
 export const AutoClaimSchema = z.tuple([z.string(), z.array(StreamEntrySchema), z.array(z.string()).optional()]);
 
