@@ -12,7 +12,7 @@ import { LeaseRenewals } from './internal/LeaseRenewals';
 import { ReaderPool } from './internal/ReaderPool';
 import { agentKeys, callKeys } from './internal/keys';
 import type { RedisClient } from './types/RedisClient';
-import { type CallEntry, parseReplies, PROTOCOL_VERSION, type ReplyEntry, streamEntries, WireContextSchema, wireMessage } from './internal/protocol';
+import { type CallEntry, parseReplies, PROTOCOL_VERSION, type ReplyEntry, streamEntries, CallerContextSchema } from './internal/protocol';
 
 /** How long one blocking read of a reply stream waits before it asks again, in ms. */
 const READ_BLOCK_MS = 5_000;
@@ -122,7 +122,7 @@ export function remoteAgent(redis: RedisClient, id: string, options: RemoteAgent
 
 type Config = z.output<typeof RemoteAgentOptionsSchema>;
 
-const ContextOptionSchema = z.object({ context: WireContextSchema });
+const ContextOptionSchema = z.object({ context: CallerContextSchema });
 
 /** What the calls of one remote agent share. */
 interface Shared {
@@ -134,7 +134,7 @@ interface Shared {
 function remoteCall({ commands, readers, renewals }: Shared, agentId: string, config: Config, input: string, { context, metadata, run }: ChatOptions): Observable<string> {
   return new Observable<string>((subscriber) => {
     // Checked here: a call the workers' schema refuses would be dead-lettered, and its caller left waiting.
-    const wireContext = context === undefined ? undefined : parseConfig(ContextOptionSchema, { context: context.map(wireMessage) }, `call to remote agent "${agentId}"`).context;
+    const wireContext = context === undefined ? undefined : parseConfig(ContextOptionSchema, { context }, `call to remote agent "${agentId}"`).context;
     const callId = newRunId();
     const keys = callKeys(config.prefix, callId);
     const entry: CallEntry = {

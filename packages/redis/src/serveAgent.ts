@@ -11,7 +11,7 @@ import { RunningCall } from './internal/RunningCall';
 import { WorkerReader } from './internal/WorkerReader';
 import { withRun } from './internal/withRun';
 import { EntryDeletions } from './internal/EntryDeletions';
-import { AutoClaimSchema, fieldOf, parseCall, readableCallId, streamEntries } from './internal/protocol';
+import { AutoClaimSchema, fieldOf, parseCall, readableCallId, type ReplyEntry, streamEntries } from './internal/protocol';
 
 /** How long one blocking read of the call stream waits before it asks again, in ms. */
 const READ_BLOCK_MS = 2_000;
@@ -315,7 +315,8 @@ class Worker implements ServedAgent {
   private async refuse(callId: string, reason: string): Promise<void> {
     const error = { name: 'RemoteCallRefusedError', message: `the worker of agent "${this.agent.id}" refused the call: ${reason}`, code: 'REMOTE_CALL_REFUSED', retryable: false };
     const { reply } = callKeys(this.config.prefix, callId);
-    await this.redis.xadd(reply, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', JSON.stringify({ kind: 'error', attempt: 1, seq: 0, error, exhausted: false }));
+    const entry: ReplyEntry = { kind: 'error', attempt: 1, seq: 0, error, exhausted: false };
+    await this.redis.xadd(reply, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', JSON.stringify(entry));
     await this.redis.call('PEXPIRE', reply, this.config.replyTtlMs);
   }
 

@@ -4,39 +4,23 @@ import { z } from 'zod';
 /** The wire format's version, in every call entry: a worker refuses (dead-letters) entries of another version. */
 export const PROTOCOL_VERSION = 1;
 
-const ToolCallSchema = z.strictObject({ id: z.string(), name: z.string(), arguments: z.string() });
-const MessageSchema = z.strictObject({
+const toolCallFields = { id: z.string(), name: z.string(), arguments: z.string() };
+const messageFields = <C extends z.ZodType>(toolCall: C) => ({
   role: z.enum(['system', 'user', 'assistant', 'tool']),
   content: z.string(),
   name: z.string().optional(),
-  toolCalls: z.array(ToolCallSchema).optional(),
+  toolCalls: z.array(toolCall).optional(),
   toolCallId: z.string().optional(),
 });
 
-/** A call's `context` as the wire carries it: messages with the `Message` fields only. */
-export const WireContextSchema = z.array(MessageSchema);
+/** A call's `context` as a worker reads it: messages with the `Message` fields only (strict). */
+const WireContextSchema = z.array(z.strictObject(messageFields(z.strictObject(toolCallFields))));
 
 /**
- * `message` with the fields of a `Message` only: a handoff's messages may carry more (ids, timestamps),
- * which the call schema refuses. Anything that is not an object is left for the schema to refuse.
+ * A call's `context` as a caller sends it: the same fields, anything else (a handoff message's id or
+ * timestamp, which the worker's strict schema would refuse) dropped.
  */
-export function wireMessage(message: unknown): unknown {
-  if (typeof message !== 'object' || message === null) return message;
-  const { role, content, name, toolCalls, toolCallId } = message as Record<string, unknown>;
-  return {
-    role,
-    content,
-    ...(name === undefined ? {} : { name }),
-    ...(toolCalls === undefined ? {} : { toolCalls: Array.isArray(toolCalls) ? toolCalls.map(wireToolCall) : toolCalls }),
-    ...(toolCallId === undefined ? {} : { toolCallId }),
-  };
-}
-
-function wireToolCall(call: unknown): unknown {
-  if (typeof call !== 'object' || call === null) return call;
-  const { id, name, arguments: args } = call as Record<string, unknown>;
-  return { id, name, arguments: args };
-}
+export const CallerContextSchema = z.array(z.object(messageFields(z.object(toolCallFields))));
 
 /** A call as a caller writes it to an agent's call stream (field `call`, JSON). */
 export const CallEntrySchema = z.strictObject({
