@@ -76,10 +76,10 @@ export async function runDocBlocks(root: string, blocks: readonly DocBlock[], op
     while (next < blocks.length) {
       const index = next++;
       const script = join(outDir, `block-${index}.mjs`);
-      const first = await runOne(blocks[index]!, script, root, options.timeoutMs, false);
+      const first = await runOne(blocks[index]!, script, root, options.timeoutMs, { sourceMaps: false });
       // Loading source maps costs more than running most blocks: only a failure is run again with them,
       // so that its stack names lines of the block rather than of the bundle.
-      results[index] = first.failure === undefined || first.timedOut ? first : await runOne(blocks[index]!, script, root, options.timeoutMs, true);
+      results[index] = first.failure === undefined || first.timedOut ? first : await runOne(blocks[index]!, script, root, options.timeoutMs, { sourceMaps: true });
     }
   };
   // Two more than the cores: some blocks wait on real timers (a documented delay) and use no CPU meanwhile.
@@ -89,13 +89,13 @@ export async function runDocBlocks(root: string, blocks: readonly DocBlock[], op
   // one more run, alone, with source maps: a block that never ends fails again, a slow start does not.
   for (let index = 0; index < blocks.length; index++) {
     if (!results[index]!.timedOut) continue;
-    const again = await runOne(blocks[index]!, join(outDir, `block-${index}.mjs`), root, options.timeoutMs, true);
-    results[index] = again.timedOut ? { ...again, failure: again.failure!.replace('(killed).', '(killed), twice: the second time it ran alone.') } : again;
+    results[index] = await runOne(blocks[index]!, join(outDir, `block-${index}.mjs`), root, options.timeoutMs, { sourceMaps: true, alone: true });
   }
   return results;
 }
 
-function runOne(block: DocBlock, script: string, cwd: string, timeoutMs: number, sourceMaps: boolean): Promise<BlockRun & { timedOut: boolean }> {
+/** `alone`: the second run of a block killed at the time limit, which its failure then says. */
+function runOne(block: DocBlock, script: string, cwd: string, timeoutMs: number, { sourceMaps, alone = false }: { sourceMaps: boolean; alone?: boolean }): Promise<BlockRun & { timedOut: boolean }> {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...(sourceMaps ? ['--enable-source-maps'] : []), script], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'test' } });
@@ -113,7 +113,7 @@ function runOne(block: DocBlock, script: string, cwd: string, timeoutMs: number,
       const durationMs = Date.now() - started;
       const where = `${block.file}:${block.line}`;
       let failure: string | undefined;
-      if (timedOut) failure = `${where}: still running after ${timeoutMs} ms (killed). A block that runs forever on purpose needs a no-run marker.`;
+      if (timedOut) failure = `${where}: still running after ${timeoutMs} ms (killed${alone ? '), twice: the second time it ran alone' : ')'}. A block that runs forever on purpose needs a no-run marker.`;
       else if (code === 13) failure = `${where}: exit code 13, a top-level await never settled (the awaited Promise or Observable never finished).`;
       else if (code !== 0) failure = `${where}: exit code ${code ?? signal}.`;
       resolve({ block, stdout, durationMs, timedOut, ...(failure === undefined ? {} : { failure: `${failure}\n--- stderr ---\n${stderr.trim()}` }) });
