@@ -123,6 +123,11 @@ export interface AiSdkAgent extends Agent {
  * fails the reply with an `AgentError` (not retryable, the thrown error as `cause`), after the report
  * reached `usage$` and `lastUsage`: nothing escapes as an unhandled error.
  *
+ * In a paced run (a `runEventStream` reader in `pace` mode), the agent reads the SDK's stream only while the
+ * reader keeps up, so a stalled reader holds at most its buffer of the reply's events. The SDK itself still
+ * reads the provider's HTTP stream to its end and keeps its parts until the reply is read: `streamText`
+ * consumes the provider's stream whether or not anyone reads its result.
+ *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} when an option is invalid (empty `id`, no `model`, unknown option).
  *
  * @example
@@ -162,6 +167,7 @@ export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {
       messages: [...toModelMessages(context), { role: 'user', content: input }],
       ...(settings === undefined ? {} : { settings }),
       signal,
+      pace: run?.pace,
     }).pipe(
       tap((part) => {
         if (part.type !== 'finish') return;

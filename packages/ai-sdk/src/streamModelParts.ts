@@ -1,6 +1,6 @@
 import { streamText, type LanguageModel, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
 import { Observable } from 'rxjs';
-import { fromAbortSignal } from '@rxagents/core';
+import { fromAbortSignal, type RunContext } from '@rxagents/core';
 import type { AiSdkSettings } from './AiSdkSettings';
 
 /** @internal What {@link streamModelParts} sends to `streamText`. */
@@ -11,6 +11,8 @@ export interface StreamModelPartsRequest {
   readonly tools?: ToolSet;
   readonly settings?: AiSdkSettings;
   readonly signal?: AbortSignal;
+  /** A watched run's pacing: while it returns a Promise, the next part is not read (see `RunContext.pace`). */
+  readonly pace?: RunContext['pace'];
 }
 
 /** A part of the SDK's full stream that is not terminal: `error` and `abort` become the Observable's error. */
@@ -26,6 +28,9 @@ export type ModelStreamPart = Exclude<TextStreamPart<ToolSet>, { type: 'error' }
  * `request.signal` errors it at once with the signal's reason, so a cut-off reply is never mistaken for a
  * whole one. An `abort` part the SDK raised itself (its `timeout` setting) errors it with an `Error` named
  * `TimeoutError`. The SDK's default `onError` (a `console.error`) is replaced: errors are delivered, not logged.
+ *
+ * With `request.pace`, each part is read only once the gate it returns (if any) has opened, so a slow reader
+ * of a watched run holds the provider's HTTP stream back instead of queueing its parts.
  */
 export function streamModelParts(request: StreamModelPartsRequest): Observable<ModelStreamPart> {
   return new Observable<ModelStreamPart>((subscriber) => {
@@ -64,7 +69,29 @@ export function streamModelParts(request: StreamModelPartsRequest): Observable<M
       return;
     }
 
+    const { pace } = request;
     const pump = (): void => {
+      let gate: PromiseLike<void> | undefined;
+      try {
+        gate = pace?.();
+      } catch (error) {
+        subscriber.error(error);
+        return;
+      }
+      if (gate === undefined) read();
+      else {
+        // `Promise.resolve` adopts the gate, so a gate whose `then` throws is a rejection here too.
+        Promise.resolve(gate).then(
+          () => {
+            if (!subscriber.closed) read();
+          },
+          (error: unknown) => {
+            if (!subscriber.closed) subscriber.error(error);
+          },
+        );
+      }
+    };
+    const read = (): void => {
       reader.read().then(
         ({ done, value }) => {
           if (subscriber.closed) return;

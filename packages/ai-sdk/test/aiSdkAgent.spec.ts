@@ -1,6 +1,6 @@
-import { AgentError, AgentTimeoutError, ConfigError, observeRun, stream, invoke$ } from '@rxagents/core';
+import { AgentError, AgentTimeoutError, ConfigError, observeRun, runEventStream, stream, invoke$ } from '@rxagents/core';
 import { createGateway, RetryError } from 'ai';
-import { config, from, lastValueFrom, scan, toArray } from 'rxjs';
+import { config, from, lastValueFrom, scan, tap, toArray } from 'rxjs';
 import { aiSdkAgent, type AiSdkUsageReport } from '@rxagents/ai-sdk';
 import { apiCallError, controlledModel, failingModel, settle, streamingModel, textParts } from './mockModels';
 
@@ -307,6 +307,31 @@ describe('aiSdkAgent', () => {
       const usage = events.find((event) => event.type === 'usage');
       expect(usage).toMatchObject({ callId: call?.callId, agentId: 'billing', inputTokens: 3, outputTokens: 2 });
       expect(events.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : []))).toEqual(['Paid ', 'in full']);
+    });
+
+    it('holds a paced run at the buffer while its reader stalls, then delivers every delta', async () => {
+      const deltas = 5_000;
+      const model = streamingModel(textParts(Array.from({ length: deltas }, () => 'x')));
+      const agent = aiSdkAgent({ id: 'writer', model });
+      let emitted = 0;
+      const events = runEventStream(
+        (pace) => observeRun('ui', 'go', (run) => stream(agent, 'go', { run }), { pace }).pipe(tap((event) => (event.type === 'text-delta' ? emitted++ : undefined))),
+        { bufferSize: 16 },
+      );
+      const reader = events.getReader();
+      await reader.read();
+      // Every chance to run ahead: 200 turns of the event loop with nobody reading.
+      for (let i = 0; i < 200; i++) await new Promise((resolve) => setImmediate(resolve));
+      const emittedWhileStalled = emitted;
+
+      let text = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (value.type === 'text-delta') text += value.delta;
+      }
+      expect(emittedWhileStalled).toBeLessThanOrEqual(16);
+      expect(text).toBe('x'.repeat(deltas));
     });
 
     it('fails the reply with an AgentError when onUsage throws, and reports nothing as unhandled', async () => {
