@@ -256,7 +256,15 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
           lastId = entryId;
           const replies = parseReplies(fields);
           if (!replies.ok) throw protocolError(agentId, `malformed reply entry ${entryId}: ${replies.reason}`);
-          for (const reply of replies.value) if (apply(reply)) return;
+          for (const reply of replies.value) {
+            // A paced run whose reader fell behind: the rest of the reply waits in Redis, not in this process.
+            const gate = run?.pace?.();
+            if (gate !== undefined) {
+              await gate;
+              if (closed) return;
+            }
+            if (apply(reply)) return;
+          }
         }
         raw = await readReply(lastId);
         if (closed) return;

@@ -1,6 +1,6 @@
-import { AgentError, AgentTimeoutError, ConfigError, defineAgent, emitCustom, invoke, invoke$, type Message, observeRun, type RunEvent, stream } from '@rxagents/core';
+import { AgentError, AgentTimeoutError, ConfigError, defineAgent, emitCustom, invoke, invoke$, type Message, observeRun, type RunEvent, runEventStream, stream } from '@rxagents/core';
 import { Patterns } from '@rxagents/patterns';
-import { firstValueFrom, from, Observable, toArray } from 'rxjs';
+import { finalize, firstValueFrom, from, Observable, tap, toArray } from 'rxjs';
 import { RemoteAgentError, remoteAgent, RemoteCallAttemptsError, serveAgent } from '../src';
 import { describeRedis } from './support/describeRedis';
 import { waitUntil } from './support/waitUntil';
@@ -96,6 +96,33 @@ describeRedis(
       expect(cause).toBeInstanceOf(RemoteAgentError);
       expect((cause as RemoteAgentError).remote.message).toBe('rate limited');
       expect((failure as AgentError).retryable).toBe(true);
+    });
+
+    it('holds a paced run at its buffer while the reader stalls: the rest of the reply waits in Redis, then arrives whole', async () => {
+      const words = Array.from({ length: 3_000 }, (_, i) => `w${i} `);
+      let written = false;
+      serve(server().client(), defineAgent('burst', () => from(words).pipe(finalize(() => (written = true)))));
+      const remote = remoteAgent(server().client(), 'burst', { prefix: served.prefix, delivery: 'live' });
+      let emitted = 0;
+      const events = runEventStream(
+        (pace) => observeRun('ui', 'go', (run) => stream(remote, 'go', { run }), { pace }).pipe(tap((event) => (event.type === 'text-delta' ? emitted++ : undefined))),
+        { bufferSize: 16 },
+      );
+      const reader = events.getReader();
+      await reader.read();
+      await waitUntil('the worker wrote the whole reply', () => written);
+      // Time for the caller to read what the worker wrote, as it would without a paced reader.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const emittedWhileStalled = emitted;
+
+      let text = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (value.type === 'text-delta') text += value.delta;
+      }
+      expect(emittedWhileStalled).toBeLessThanOrEqual(16);
+      expect(text).toBe(words.join(''));
     });
 
     it("aborts the agent's signal on the worker when the caller unsubscribes", async () => {
