@@ -296,20 +296,24 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
 
   /**
    * Runs `write` until it succeeds or the bus closes (then undefined), reporting each failure and
-   * waiting a second (at most `claimLeaseMs`) between tries: a Redis down for longer than ioredis
-   * queues a command (`maxRetriesPerRequest`) delays a write, it does not lose it.
+   * pausing between tries: a Redis down for longer than ioredis queues a command
+   * (`maxRetriesPerRequest`) delays a write, it does not lose it.
    */
   async #persist<T>(write: () => Promise<T>): Promise<T | undefined> {
-    const { claimLeaseMs, scheduler } = this.#config;
     for (;;) {
       try {
         return await write();
       } catch (error) {
         if (this.#closed) return undefined;
         this.#report(error);
-        await lastValueFrom(delayTimer(Math.min(1_000, claimLeaseMs), scheduler));
+        await this.#pause();
       }
     }
+  }
+
+  /** Waits a second (at most `claimLeaseMs`) on the bus's scheduler: the pause before a failed write or read is tried again. */
+  async #pause(): Promise<void> {
+    await lastValueFrom(delayTimer(Math.min(1_000, this.#config.claimLeaseMs), this.#config.scheduler));
   }
 
   async #readLoop(): Promise<void> {
@@ -324,13 +328,15 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
       } catch (error) {
         if (this.#closed) return;
         this.#report(error);
-        await lastValueFrom(delayTimer(Math.min(1_000, this.#config.claimLeaseMs), this.#config.scheduler));
+        await this.#pause();
         continue;
       }
       if (this.#closed) return;
       const read = StreamReadSchema.safeParse(raw);
       if (!read.success) {
+        // The same read would get the same reply at once: asking again without a pause would spin.
         this.#report(new Error(`unexpected XREAD reply: ${z.prettifyError(read.error)}`));
+        await this.#pause();
         continue;
       }
       for (const [entryId, fields] of read.data) {

@@ -210,6 +210,25 @@ describeRedis('redisEventBus', (server) => {
     outside.close();
   });
 
+  it('waits before reading again after an XREAD reply it cannot parse, instead of spinning', async () => {
+    // With `replyMapping: 'resp3'` ioredis gives XREAD's RESP3 map as a plain object, a shape the bus refuses.
+    const mapped = server().client({ replyMapping: 'resp3' });
+    await redis.xadd(`${prefix}:run:{${runId}}:events`, '*', 'entry', '{}');
+    const reported: unknown[] = [];
+    const refusing = redisEventBus(mapped, { runId, prefix, onError: (error) => reported.push(error) });
+    const reading = refusing.events$.subscribe();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Read at once, then again a second later: not once per round trip.
+      expect(reported.length).toBeGreaterThanOrEqual(1);
+      expect(reported.length).toBeLessThanOrEqual(3);
+      expect(String(reported[0])).toMatch(/unexpected XREAD reply/);
+    } finally {
+      reading.unsubscribe();
+      refusing.close();
+    }
+  });
+
   it('reads every entry of two buses given the same owner (a process restarted under its old name)', async () => {
     const reader = bus();
     const names: string[] = [];
