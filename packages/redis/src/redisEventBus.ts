@@ -5,7 +5,7 @@ import { closeClient } from './internal/closeClient';
 import { processWarning } from './internal/processWarning';
 import { duplicateClient } from './internal/duplicateClient';
 import type { RedisClient } from './types/RedisClient';
-import { asyncScheduler, defer, filter, lastValueFrom, map, type Observable, Subject } from 'rxjs';
+import { asyncScheduler, defer, filter, lastValueFrom, map, type Observable, Subject, type Subscription } from 'rxjs';
 import { z } from 'zod';
 import { RemoteAgentError } from './errors/RemoteAgentError';
 import { RunClaims, takeClaim } from './internal/RunClaims';
@@ -17,6 +17,11 @@ import { RUN_PROTOCOL_VERSION, type RunEntry, RunEntrySchema, type WireStep } fr
 const READ_BLOCK_MS = 2_000;
 /** How many entries one read takes at most. */
 const READ_COUNT = 1_000;
+/**
+ * The start of the append name of the run's initial event at each index: the same in every bus, so an
+ * engine that takes the start over from one that died after storing some of them adds no event twice.
+ */
+const INITIAL_APPEND = 'initial:';
 
 /**
  * The options of {@link redisEventBus}, checked by this schema (bad values fail with a `ConfigError`
@@ -170,6 +175,10 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
    */
   readonly #appendPrefix: string;
   #appends = 0;
+  /** The append names of the initial events not read yet, once `start` was called. */
+  #initialUnread: Set<string> | undefined = undefined;
+  /** The claim of the run's start, held or asked for until the initial events are read. */
+  #starting: Subscription | undefined = undefined;
   #reader: RedisClient | undefined = undefined;
   #closed = false;
 
@@ -215,13 +224,26 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
     this.#entries.complete();
   }
 
+  /**
+   * The start is a claim like an interaction's: the engine holding it appends the initial events, then
+   * marks it `done`. If that engine dies first its lease runs out and another takes the start over; the
+   * initial events carry the same append names whoever appends them, so each is read once.
+   */
   start(events: readonly ChoreographyEvent[]): void {
-    if (this.#closed) return;
-    (async () => {
-      const first = await this.#persist(() => takeClaim(this.#redis, this.#keys.started, this.owner, this.#config.ttlMs));
-      if (first !== true) return;
-      for (const event of events) await this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) });
-    })().catch(this.#report);
+    if (this.#closed || this.#starting !== undefined || events.length === 0) return;
+    const names = events.map((_, index) => `${INITIAL_APPEND}${index}`);
+    this.#initialUnread = new Set(names.filter((name) => !this.#appended.has(name)));
+    if (this.#initialUnread.size === 0) return;
+    const key = this.#keys.started;
+    let publishing = false;
+    this.#starting = this.#claims.claim(key).subscribe((held) => {
+      if (!held || publishing) return;
+      publishing = true;
+      this.#claims.recording(key);
+      this.#appendInitial(events, names)
+        .then((stored) => stored && this.#claims.done(key))
+        .catch(this.#report);
+    });
   }
 
   claim(eventId: string, interactionId: string): Observable<boolean> {
@@ -245,16 +267,24 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
     this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'timed-out', by: this.owner }).catch(this.#report);
   }
 
+  /** Appends the initial events one after the other, named by their index; true once all are stored. */
+  async #appendInitial(events: readonly ChoreographyEvent[], names: readonly string[]): Promise<boolean> {
+    for (const [index, event] of events.entries()) {
+      const stored = await this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) }, names[index]);
+      if (!stored) return false;
+    }
+    return true;
+  }
+
   /**
    * Appends `entry` to the run's stream; true once it is stored, false if the bus closed first. Each
-   * append is named (field `append`): one stored twice (ioredis sent it again after a reconnect, or
-   * a later try did after a lost reply) is read once.
+   * append is named (field `append`, `append` if given, else a name of this bus's own): one stored twice
+   * (ioredis sent it again after a reconnect, or a later try did after a lost reply) is read once.
    */
-  async #append(entry: RunEntry): Promise<boolean> {
+  async #append(entry: RunEntry, append = `${this.#appendPrefix}:${this.#appends++}`): Promise<boolean> {
     const { events } = this.#keys;
     const { maxLen, ttlMs } = this.#config;
     const json = JSON.stringify(entry);
-    const append = `${this.#appendPrefix}:${this.#appends++}`;
     const stored = await this.#persist(async () => {
       const replies = await this.#redis.multi().xadd(events, 'MAXLEN', '~', maxLen, '*', 'entry', json, 'append', append).pexpire(events, ttlMs).exec();
       const failed = replies?.find(([error]) => error !== null)?.[0];
@@ -266,20 +296,24 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
 
   /**
    * Runs `write` until it succeeds or the bus closes (then undefined), reporting each failure and
-   * waiting a second (at most `claimLeaseMs`) between tries: a Redis down for longer than ioredis
-   * queues a command (`maxRetriesPerRequest`) delays a write, it does not lose it.
+   * pausing between tries: a Redis down for longer than ioredis queues a command
+   * (`maxRetriesPerRequest`) delays a write, it does not lose it.
    */
   async #persist<T>(write: () => Promise<T>): Promise<T | undefined> {
-    const { claimLeaseMs, scheduler } = this.#config;
     for (;;) {
       try {
         return await write();
       } catch (error) {
         if (this.#closed) return undefined;
         this.#report(error);
-        await lastValueFrom(delayTimer(Math.min(1_000, claimLeaseMs), scheduler));
+        await this.#pause();
       }
     }
+  }
+
+  /** Waits a second (at most `claimLeaseMs`) on the bus's scheduler: the pause before a failed write or read is tried again. */
+  async #pause(): Promise<void> {
+    await lastValueFrom(delayTimer(Math.min(1_000, this.#config.claimLeaseMs), this.#config.scheduler));
   }
 
   async #readLoop(): Promise<void> {
@@ -294,13 +328,15 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
       } catch (error) {
         if (this.#closed) return;
         this.#report(error);
-        await lastValueFrom(delayTimer(Math.min(1_000, this.#config.claimLeaseMs), this.#config.scheduler));
+        await this.#pause();
         continue;
       }
       if (this.#closed) return;
       const read = StreamReadSchema.safeParse(raw);
       if (!read.success) {
+        // The same read would get the same reply at once: asking again without a pause would spin.
         this.#report(new Error(`unexpected XREAD reply: ${z.prettifyError(read.error)}`));
+        await this.#pause();
         continue;
       }
       for (const [entryId, fields] of read.data) {
@@ -316,6 +352,8 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
     if (append !== undefined) {
       if (this.#appended.has(append)) return;
       this.#appended.add(append);
+      // Every initial event is read: the run has started, so the start's claim is no longer asked for.
+      if (this.#initialUnread?.delete(append) === true && this.#initialUnread.size === 0) this.#starting?.unsubscribe();
     }
     const parsed = parseField(RunEntrySchema, fieldOf(fields, 'entry'), 'entry');
     if (!parsed.ok) {

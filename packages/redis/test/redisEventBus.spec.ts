@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { ChoreographyEngine, type ChoreographyEvent, detectLivelock, type LivelockViolation } from '@rxagents/choreography';
+import { ChoreographyEngine, type ChoreographyEvent, ChoreographySpec, detectLivelock, type LivelockViolation } from '@rxagents/choreography';
 import { ConfigError, defineAgent, newRunId } from '@rxagents/core';
 import type { Redis } from 'ioredis';
 import { catchError, EMPTY, firstValueFrom, lastValueFrom, map, NEVER, take, toArray } from 'rxjs';
 import { redisEventBus } from '../src';
 import { describeRedis } from './support/describeRedis';
 import { waitUntil } from './support/waitUntil';
+import { RUN_PROTOCOL_VERSION } from '../src/internal/runProtocol';
 import { AGENT_IDS, reviewSpec } from './support/reviewSpec';
 
 jest.setTimeout(30_000);
@@ -122,6 +123,44 @@ describeRedis('redisEventBus', (server) => {
     expect(result.completedCount).toBe(7);
   });
 
+  it('starts the run when the process that took its start died before publishing the initial events, once that start’s lease runs out', async () => {
+    // What a process that died between taking the start and storing the initial events leaves: its lease, no events.
+    const started = `${prefix}:run:{${runId}}:started`;
+    await redis.set(started, 'a-dead-process', 'PX', 300);
+    const engine = new ChoreographyEngine({ spec: reviewSpec(), agents: echoAgents(), bus: bus({ claimLeaseMs: 300 }), logger: silent, timeout: 8_000 });
+    const result = await engine.execute({ input: 'x' });
+    expect(result).toMatchObject({ success: true, timedOut: false, completedCount: 7, pending: [] });
+    expect(await redis.get(started)).toBe('done');
+  });
+
+  it('adds no initial event twice when it takes over the start from a process that died after storing some of them', async () => {
+    const spec = ChoreographySpec.builder('two-starts').initialEvent('a').initialEvent('b').interaction('one', 'user', 'first', 'a', null, 'one').interaction('two', 'user', 'second', 'b', null, 'two').build();
+    const calls: string[] = [];
+    const agents = { first: defineAgent('first', async () => (calls.push('one'), 'ok')), second: defineAgent('second', async () => (calls.push('two'), 'ok')) };
+    // The dead process stored its first initial event (named as every bus names it) and not the second.
+    await redis.set(`${prefix}:run:{${runId}}:started`, 'a-dead-process', 'PX', 300);
+    const entry = { v: RUN_PROTOCOL_VERSION, kind: 'event', by: 'a-dead-process', event: { name: 'a', input: 'x' } };
+    await redis.xadd(`${prefix}:run:{${runId}}:events`, '*', 'entry', JSON.stringify(entry), 'append', 'initial:0');
+    const engine = new ChoreographyEngine({ spec, agents, bus: bus({ claimLeaseMs: 300 }), logger: silent, timeout: 8_000 });
+    const busEvents = lastValueFrom(engine.busEvents$.pipe(toArray()));
+    const result = await engine.execute({ input: 'y' });
+    expect(result).toMatchObject({ success: true, timedOut: false, completedCount: 2 });
+    expect(calls.sort()).toEqual(['one', 'two']);
+    expect((await busEvents).map(({ name, input }) => [name, input])).toEqual([
+      ['a', 'x'],
+      ['b', 'y'],
+    ]);
+  });
+
+  it('publishes the initial events once when several processes start the run at once', async () => {
+    const engines = [0, 1, 2].map(() => new ChoreographyEngine({ spec: reviewSpec(), agents: echoAgents(), bus: bus({ claimLeaseMs: 300 }), logger: silent }));
+    const results = await Promise.all(engines.map((engine, index) => engine.execute({ input: `input ${index}` })));
+    for (const result of results) expect(result).toMatchObject({ success: true, timedOut: false, completedCount: 7 });
+    const entries = await redis.xrange(`${prefix}:run:{${runId}}:events`, '-', '+');
+    const initial = entries.map(([, fields]) => JSON.parse(fields[1] as string) as { kind: string; event?: ChoreographyEvent }).filter((entry) => entry.kind === 'event' && entry.event?.interactionId === undefined);
+    expect(initial).toHaveLength(1);
+  });
+
   it('lets a process that runs no agent detect a livelock from the steps run elsewhere', async () => {
     const stuck = Object.fromEntries(AGENT_IDS.map((id) => [id, defineAgent(id, async () => 'please try again')]));
     const runner = new ChoreographyEngine({ spec: reviewSpec(), agents: stuck, bus: bus(), logger: silent });
@@ -169,6 +208,25 @@ describeRedis('redisEventBus', (server) => {
     expect(await received).toEqual([{ name: 'approved', output: 'yes' }, { name: 'noted' }]);
     shared.close();
     outside.close();
+  });
+
+  it('waits before reading again after an XREAD reply it cannot parse, instead of spinning', async () => {
+    // With `replyMapping: 'resp3'` ioredis gives XREAD's RESP3 map as a plain object, a shape the bus refuses.
+    const mapped = server().client({ replyMapping: 'resp3' });
+    await redis.xadd(`${prefix}:run:{${runId}}:events`, '*', 'entry', '{}');
+    const reported: unknown[] = [];
+    const refusing = redisEventBus(mapped, { runId, prefix, onError: (error) => reported.push(error) });
+    const reading = refusing.events$.subscribe();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Read at once, then again a second later: not once per round trip.
+      expect(reported.length).toBeGreaterThanOrEqual(1);
+      expect(reported.length).toBeLessThanOrEqual(3);
+      expect(String(reported[0])).toMatch(/unexpected XREAD reply/);
+    } finally {
+      reading.unsubscribe();
+      refusing.close();
+    }
   });
 
   it('reads every entry of two buses given the same owner (a process restarted under its old name)', async () => {

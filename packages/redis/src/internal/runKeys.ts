@@ -7,7 +7,7 @@ export interface RunKeys {
   readonly events: string;
   /** Malformed entries of the run, with the reason. */
   readonly deadLetter: string;
-  /** Set by the first engine that publishes the initial events. */
+  /** The claim of the run's start: held (a lease) by the engine publishing the initial events, then `done`. */
   readonly started: string;
   /** The claim of one interaction triggered by one entry. */
   claim(eventId: string, interactionId: string): string;
