@@ -1,3 +1,6 @@
+import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { streamText } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
 import { Observable } from 'rxjs';
 import { defineAgent, observeRun, runEventStream, stream, traceRun, type Agent } from '@rxagents/core';
 import type { BenchFigure, BenchSuite } from '../BenchSuite';
@@ -6,6 +9,8 @@ import { median } from '../median';
 const DELTAS = 1_000_000;
 const STALLED_DELTAS = 10_000_000;
 const ASYNC_DELTAS = 200_000;
+const PEER_DELTAS = 20_000;
+const PEER_ROUNDS = 5;
 const ROUNDS = 9;
 const WARM_UPS = 3;
 
@@ -78,6 +83,60 @@ async function asyncOverhead(): Promise<number> {
     start = process.hrtime.bigint();
     await nestedAsync(agent);
     ratios.push(seconds(start) / d);
+  }
+  return median(ratios);
+}
+
+/**
+ * The peer: the AI SDK's own typed stream of a reply, `streamText(...).fullStream`, whose `text-delta` parts
+ * a UI reads as it would read a run's events. The model is the SDK's mock, streaming `count` one-letter
+ * deltas from a pull-based `ReadableStream` (an HTTP body's shape).
+ */
+async function aiSdkFullStream(count: number): Promise<number> {
+  let pulled = 0;
+  const model = new MockLanguageModelV3({
+    doStream: async () => ({
+      stream: new ReadableStream<LanguageModelV3StreamPart>({
+        start: (controller) => {
+          controller.enqueue({ type: 'stream-start', warnings: [] });
+          controller.enqueue({ type: 'text-start', id: 't1' });
+        },
+        pull: (controller) => {
+          if (pulled < count) {
+            pulled++;
+            controller.enqueue({ type: 'text-delta', id: 't1', delta: 'x' });
+            return;
+          }
+          controller.enqueue({ type: 'text-end', id: 't1' });
+          controller.enqueue({
+            type: 'finish',
+            finishReason: { unified: 'stop', raw: 'stop' },
+            usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: count, text: count, reasoning: 0 } },
+          });
+          controller.close();
+        },
+      }),
+    }),
+  });
+  let seen = 0;
+  for await (const part of streamText({ model, prompt: 'go', onError: () => undefined }).fullStream) if (part.type === 'text-delta') seen++;
+  return seen;
+}
+
+/** Alternating rounds: {@link nestedAsync} for an async generator agent / the AI SDK's `fullStream`, the same number of deltas. */
+async function overAiSdk(): Promise<number> {
+  const agent = iterating(PEER_DELTAS);
+  for (let i = 0; i < 2; i++) {
+    if ((await aiSdkFullStream(PEER_DELTAS)) !== PEER_DELTAS || (await nestedAsync(agent)) !== PEER_DELTAS) throw new Error('a delta went missing');
+  }
+  const ratios: number[] = [];
+  for (let round = 0; round < PEER_ROUNDS; round++) {
+    let start = process.hrtime.bigint();
+    await aiSdkFullStream(PEER_DELTAS);
+    const peer = seconds(start);
+    start = process.hrtime.bigint();
+    await nestedAsync(agent);
+    ratios.push(seconds(start) / peer);
   }
   return median(ratios);
 }
@@ -191,6 +250,7 @@ export const suite: BenchSuite = {
     if (lastEvent === undefined) throw new Error('the floor built no event');
     log(`1,000,000 deltas: stream() alone ${(DELTAS / median(directTimes) / 1e6).toFixed(2)} M/s, as run events two levels deep ${(DELTAS / median(nestedTimes) / 1e6).toFixed(2)} M/s`);
     const asyncRatio = await asyncOverhead();
+    const peerRatio = await overAiSdk();
     const stalled = await conflatedHeap();
     log(`10,000,000 deltas into a stalled reader (conflate, buffer 256): heap grew ${stalled.grownMB.toFixed(1)} MB, delivered as ${stalled.deltas} merged deltas`);
     const paced = await pacedStall();
@@ -208,6 +268,10 @@ export const suite: BenchSuite = {
       eventOverheadAsyncIterable: {
         value: asyncRatio,
         label: `eventOverhead for ${ASYNC_DELTAS.toLocaleString('en-US')} deltas of an async generator agent (the shape of a model SDK's stream) instead of a synchronous Observable`,
+      },
+      eventsOverAiSdkFullStream: {
+        value: peerRatio,
+        label: `time to stream ${PEER_DELTAS.toLocaleString('en-US')} deltas of an async generator agent as text-delta events of a two-level nested run / the same deltas as text-delta parts of the AI SDK's streamText().fullStream from its mock model`,
       },
       conflatedHeapMB: {
         value: stalled.grownMB,
