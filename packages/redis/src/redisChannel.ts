@@ -1,8 +1,9 @@
-import { configRules, ConfigError, MAX_DELAY_MS, parseConfig } from '@rxagents/core';
+import { configRules, MAX_DELAY_MS, parseConfig } from '@rxagents/core';
 import { BackpressureStrategy, BackpressureStrategySchema, type ItemSchema } from '@rxagents/streaming';
 import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler } from 'rxjs';
 import { z } from 'zod';
+import { checkClient } from './internal/checkClient';
 import { hashTagId } from './internal/hashTagId';
 import { RedisChannelCore } from './internal/RedisChannelCore';
 import type { RedisChannel } from './types/RedisChannel';
@@ -100,9 +101,7 @@ export type RedisChannelOptions<T = unknown> = Omit<z.input<typeof RedisChannelO
  * @see {@link RedisChannel}
  */
 export function redisChannel<T>(redis: RedisClient, id: string, options: RedisChannelOptions<T> = {}): RedisChannel<T> {
-  if (typeof redis !== 'object' || redis === null || typeof (redis as { duplicate?: unknown }).duplicate !== 'function') {
-    throw new ConfigError('redisChannel', [{ path: 'redis', rule: 'must be an ioredis client', received: redis }]);
-  }
+  checkClient(redis, 'redisChannel');
   const channelId = hashTagId(id, 'redisChannel', 'id');
   const config = parseConfig(RedisChannelOptionsSchema, options, `redisChannel "${channelId}"`);
   return new RedisChannelCore<T>(redis, channelId, { ...config, schema: config.schema as ItemSchema<T> | undefined });

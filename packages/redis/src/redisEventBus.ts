@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { ChoreographyCoordinator, ChoreographyEvent, CoordinatedEntry, EventBus, StepResult } from '@rxagents/choreography';
 import { configRules, delayTimer, newRunId, parseConfig, serializeError } from '@rxagents/core';
+import { checkClient } from './internal/checkClient';
 import { closeClient } from './internal/closeClient';
 import { processWarning } from './internal/processWarning';
 import { duplicateClient } from './internal/duplicateClient';
@@ -148,6 +149,7 @@ export interface RedisEventBus extends EventBus {
  * ```
  */
 export function redisEventBus(redis: RedisClient, options: RedisEventBusOptions = {}): RedisEventBus {
+  checkClient(redis, 'redisEventBus');
   const config = parseConfig(RedisEventBusOptionsSchema, options, 'redisEventBus');
   return new RedisRunBus(redis, config);
 }

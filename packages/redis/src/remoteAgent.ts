@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { RemoteAgentError } from './errors/RemoteAgentError';
 import { RemoteCallAttemptsError } from './errors/RemoteCallAttemptsError';
 import { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
+import { checkClient } from './internal/checkClient';
 import { closeClient } from './internal/closeClient';
 import { CommandBatch } from './internal/CommandBatch';
 import { hashTagId } from './internal/hashTagId';
@@ -105,6 +106,7 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  * @see {@link serveAgent}
  */
 export function remoteAgent(redis: RedisClient, id: string, options: RemoteAgentOptions = {}): Agent {
+  checkClient(redis, 'remoteAgent');
   const agentId = hashTagId(id, 'remoteAgent', 'id');
   const config = parseConfig(RemoteAgentOptionsSchema, options, `remoteAgent "${agentId}"`);
   const commands = new CommandBatch(redis);

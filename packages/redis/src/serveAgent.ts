@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { type Agent, ConfigError, configRules, delayTimer, parseConfig, stream } from '@rxagents/core';
+import { checkClient } from './internal/checkClient';
 import { processWarning } from './internal/processWarning';
 import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler, interval, lastValueFrom, type Subscription } from 'rxjs';
@@ -127,6 +128,7 @@ export interface ServedAgent {
  * @see {@link remoteAgent}
  */
 export function serveAgent(redis: RedisClient, agent: Agent, options: ServeAgentOptions = {}): ServedAgent {
+  checkClient(redis, 'serveAgent');
   if (typeof agent !== 'object' || agent === null || typeof agent.chat !== 'function') {
     throw new ConfigError('serveAgent', [{ path: 'agent', rule: 'must be an agent (an object with an id and a chat method)', received: agent }]);
   }

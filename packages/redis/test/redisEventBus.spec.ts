@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ChoreographyEngine, type ChoreographyEvent, ChoreographySpec, detectLivelock, type LivelockViolation } from '@rxagents/choreography';
 import { ConfigError, defineAgent, newRunId } from '@rxagents/core';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { catchError, EMPTY, firstValueFrom, lastValueFrom, map, NEVER, take, toArray } from 'rxjs';
 import { redisEventBus } from '../src';
 import { describeRedis } from './support/describeRedis';
@@ -16,7 +16,8 @@ const echoAgents = () => Object.fromEntries(AGENT_IDS.map((id) => [id, defineAge
 
 describe('redisEventBus options', () => {
   it('refuses a run id that would break its keys’ hash tag, and a lease too short to renew, naming the field', () => {
-    const redis = {} as Redis;
+    // Never connects: every call below is refused before a command is sent.
+    const redis = new Redis({ lazyConnect: true });
     expect(() => redisEventBus(redis, { runId: 'a{b}' })).toThrow(ConfigError);
     expect(() => redisEventBus(redis, { runId: 'a{b}' })).toThrow(/runId must not contain \{ or \}/);
     expect(() => redisEventBus(redis, { claimLeaseMs: 10 })).toThrow(/claimLeaseMs must be at least 30/);
@@ -212,10 +213,13 @@ describeRedis('redisEventBus', (server) => {
 
   it('waits before reading again after an XREAD reply it cannot parse, instead of spinning', async () => {
     // With `replyMapping: 'resp3'` ioredis gives XREAD's RESP3 map as a plain object, a shape the bus refuses.
-    const mapped = server().client({ replyMapping: 'resp3' });
+    // The bus refuses such a client up front, so the client is switched after that check and before the
+    // bus makes its reading connection (a copy of the client's options) on the first subscription.
+    const mapped = server().client();
     await redis.xadd(`${prefix}:run:{${runId}}:events`, '*', 'entry', '{}');
     const reported: unknown[] = [];
     const refusing = redisEventBus(mapped, { runId, prefix, onError: (error) => reported.push(error) });
+    (mapped.options as { replyMapping: string }).replyMapping = 'resp3';
     const reading = refusing.events$.subscribe();
     try {
       await new Promise((resolve) => setTimeout(resolve, 1_500));
