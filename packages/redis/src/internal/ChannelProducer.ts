@@ -213,8 +213,12 @@ export class ChannelProducer {
       if (backpressure === BackpressureStrategy.DROP_NEWEST) return this.refuse(offer);
       if (backpressure === BackpressureStrategy.ERROR) return this.refuse(offer, new BufferOverflowError(this.config.id, bufferSize));
       await new Promise<void>((resume) => {
-        offer.wake = resume;
-        scheduleDelay(this.config.scheduler, this.config.pollMs, resume);
+        const poll = scheduleDelay(this.config.scheduler, this.config.pollMs, resume);
+        // Settled meanwhile (timed out, refused by an end): it stops waiting at once and its poll is cancelled.
+        offer.wake = () => {
+          poll.unsubscribe();
+          resume();
+        };
       });
     }
   }
