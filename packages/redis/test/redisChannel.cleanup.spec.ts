@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BackpressureStrategy } from '@rxagents/streaming';
-import type { Redis } from 'ioredis';
+import type { Command, Redis } from 'ioredis';
 import { type Subscription, VirtualTimeScheduler } from 'rxjs';
 import { redisChannel, type RedisChannelOptions } from '../src';
 import { pacedReader } from './support/channelTesting';
@@ -8,6 +8,25 @@ import { describeRedis } from './support/describeRedis';
 import { waitUntil } from './support/waitUntil';
 
 jest.setTimeout(30_000);
+
+/** Counts the commands `client` has sent that Redis has not answered yet. */
+function unanswered(client: Redis): () => number {
+  let waiting = 0;
+  const send = client.sendCommand.bind(client);
+  client.sendCommand = (command: Command, ...rest) => {
+    waiting += 1;
+    const answered = (): void => void (waiting -= 1);
+    command.promise.then(answered, answered);
+    return send(command, ...rest);
+  };
+  return () => waiting;
+}
+
+/** True once every command counted by `waiting` is answered and no answer led to another one. */
+async function quiet(waiting: () => number): Promise<boolean> {
+  await new Promise((resolve) => setImmediate(resolve));
+  return waiting() === 0;
+}
 
 describeRedis('redisChannel leaves nothing behind', (server) => {
   let prefix: string;
@@ -24,6 +43,15 @@ describeRedis('redisChannel leaves nothing behind', (server) => {
   });
   afterEach(() => {
     for (const subscription of subscriptions.splice(0)) subscription.unsubscribe();
+  });
+
+  it('a consumer that unsubscribes while it is still registering is not left in the consumers hash', async () => {
+    const client = server().client();
+    const waiting = unanswered(client);
+    const channel = side<string>({}, client);
+    channel.subscribe(() => undefined).unsubscribe();
+    await waitUntil('the consumer has nothing more to say to Redis', () => quiet(waiting));
+    expect(await redis.hgetall(key('consumers'))).toEqual({});
   });
 
   // A VirtualTimeScheduler that is never flushed holds every action scheduled on it in `actions` until it is cancelled.

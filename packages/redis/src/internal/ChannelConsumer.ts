@@ -87,7 +87,11 @@ export function startConsumer<T>(host: ConsumerHost<T>, observer: Partial<Channe
 
   const read = async (): Promise<void> => {
     await redis.set(lease, '1', 'PX', host.leaseMs);
+    // A consumer that left while it registered must not register after its removal: it stops here. One that
+    // leaves after its HSET is sent is removed all the same, as its HDEL follows on the same connection.
+    if (stopped) return;
     const view = await readView(redis, keys);
+    if (stopped) return;
     position = Math.max(view.liveMin ?? view.floor, view.floor);
     await redis.hset(keys.consumers, name, position);
     let cursor = entryIdOf(position);
