@@ -3,7 +3,7 @@ import { ChannelItemError, type ChannelObserver, type ItemSchema } from '@rxagen
 import type { RedisClient } from '../types/RedisClient';
 import { closeClient } from './closeClient';
 import { duplicateClient } from './duplicateClient';
-import { interval, isObservable, lastValueFrom, type SchedulerLike, Subscription } from 'rxjs';
+import { finalize, interval, isObservable, lastValueFrom, type SchedulerLike, Subscription } from 'rxjs';
 import { RemoteChannelError } from '../errors/RemoteChannelError';
 import type { ChannelKeys } from './channelKeys';
 import { type ChannelEnd, ChannelEntrySchema, entryIdOf, ordinalOf } from './channelProtocol';
@@ -52,6 +52,10 @@ export function startConsumer<T>(host: ConsumerHost<T>, observer: Partial<Channe
   const renew = (): Promise<unknown> => Promise.all([redis.set(lease, '1', 'PX', host.leaseMs), ...(position === undefined ? [] : [redis.hset(keys.consumers, name, position)])]);
   subscription.add(interval(Math.max(1, Math.floor(host.leaseMs / 3)), host.scheduler).subscribe(() => void renew().catch((error: unknown) => host.report(error, undefined))));
 
+  /** Waits `pollMs` before the next read, or until the consumer leaves: leaving cancels the timer. */
+  const pause = (): Promise<void> =>
+    new Promise<void>((resume) => subscription.add(delayTimer(host.pollMs, host.scheduler).pipe(finalize(() => resume())).subscribe()));
+
   /** Records that the entry at `ordinal` is handled: `handled` counts as delivered, otherwise as dropped. */
   const advance = (ordinal: number, handled: boolean): void => {
     position = ordinal;
@@ -83,7 +87,11 @@ export function startConsumer<T>(host: ConsumerHost<T>, observer: Partial<Channe
 
   const read = async (): Promise<void> => {
     await redis.set(lease, '1', 'PX', host.leaseMs);
+    // A consumer that left while it registered must not register after its removal: it stops here. One that
+    // leaves after its HSET is sent is removed all the same, as its HDEL follows on the same connection.
+    if (stopped) return;
     const view = await readView(redis, keys);
+    if (stopped) return;
     position = Math.max(view.liveMin ?? view.floor, view.floor);
     await redis.hset(keys.consumers, name, position);
     let cursor = entryIdOf(position);
@@ -96,7 +104,7 @@ export function startConsumer<T>(host: ConsumerHost<T>, observer: Partial<Channe
       } catch (error) {
         if (stopped) return;
         host.report(error, undefined);
-        await lastValueFrom(delayTimer(host.pollMs, host.scheduler));
+        await pause();
         continue;
       }
       const entries = StreamReadSchema.safeParse(raw);

@@ -53,7 +53,9 @@ export class ChannelProducer {
   /** The slowest live consumer's backlog as this producer last read it (`BLOCK`, `DROP_NEWEST`, `ERROR`). */
   backlog = 0;
   private requested: ChannelEnd | undefined;
-  private readonly queue: Offer[] = [];
+  /** This process's offers in order: the one being stored at `head`, the ones waiting after it. */
+  private readonly queue: (Offer | undefined)[] = [];
+  private head = 0;
   private pending = 0;
   private draining: Promise<void> | undefined;
   private next = 1;
@@ -109,8 +111,7 @@ export class ChannelProducer {
     // Offers waiting for room (BLOCK) are parked offers: `error` and `close` drop them. Under the other
     // strategies queued offers were accepted (as a local channel's buffered items): `error` stores them first.
     if (end.kind === 'close' || (end.kind === 'error' && this.config.backpressure === BackpressureStrategy.BLOCK)) {
-      const refusal = end.kind === 'error' ? new ChannelClosedError(this.config.id, 'errored', failure) : undefined;
-      for (const offer of this.queue) if (!offer.storing) this.refuse(offer, refusal);
+      this.refuseQueued(end.kind === 'error' ? new ChannelClosedError(this.config.id, 'errored', failure) : undefined);
     }
     const ending = (async () => {
       await this.draining;
@@ -137,8 +138,7 @@ export class ChannelProducer {
     if (this.state !== 'open') return;
     this.state = stateOf(end);
     this.failure = end.kind === 'error' ? (failure ?? end.error) : undefined;
-    const refusal = end.kind === 'close' ? undefined : this.closedError();
-    for (const offer of this.queue) if (!offer.storing) this.refuse(offer, refusal);
+    this.refuseQueued(end.kind === 'close' ? undefined : this.closedError());
   }
 
   closedError(): ChannelClosedError {
@@ -153,8 +153,8 @@ export class ChannelProducer {
   }
 
   private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const offer = this.queue[0] as Offer;
+    while (this.head < this.queue.length) {
+      const offer = this.queue[this.head] as Offer;
       if (!offer.settled) {
         try {
           await this.store(offer);
@@ -163,7 +163,28 @@ export class ChannelProducer {
           offer.reject(error);
         }
       }
-      this.queue.shift();
+      this.dequeue();
+    }
+  }
+
+  /** Takes the offer at `head` off the queue in O(1); the taken slots are reclaimed now and then, so a long queue does not keep them all. */
+  private dequeue(): void {
+    this.queue[this.head] = undefined;
+    this.head += 1;
+    if (this.head === this.queue.length) {
+      this.queue.length = 0;
+      this.head = 0;
+    } else if (this.head > 1_024 && this.head * 2 > this.queue.length) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Drops (counted) every queued offer not being stored: resolves it `false`, or rejects it with `error`. */
+  private refuseQueued(error?: unknown): void {
+    for (let at = this.head; at < this.queue.length; at++) {
+      const offer = this.queue[at] as Offer;
+      if (!offer.storing) this.refuse(offer, error);
     }
   }
 
@@ -192,8 +213,12 @@ export class ChannelProducer {
       if (backpressure === BackpressureStrategy.DROP_NEWEST) return this.refuse(offer);
       if (backpressure === BackpressureStrategy.ERROR) return this.refuse(offer, new BufferOverflowError(this.config.id, bufferSize));
       await new Promise<void>((resume) => {
-        offer.wake = resume;
-        scheduleDelay(this.config.scheduler, this.config.pollMs, resume);
+        const poll = scheduleDelay(this.config.scheduler, this.config.pollMs, resume);
+        // Settled meanwhile (timed out, refused by an end): it stops waiting at once and its poll is cancelled.
+        offer.wake = () => {
+          poll.unsubscribe();
+          resume();
+        };
       });
     }
   }
