@@ -59,7 +59,6 @@ export class ChannelProducer {
   private pending = 0;
   private draining: Promise<void> | undefined;
   private next = 1;
-  /** Names this producer's writes, so that one ioredis resent after a reconnect is known as its own. */
   /** This process's name for the channel: it names its appends, its claim on the end and its shared counters. */
   readonly token = crypto.randomUUID();
   private appends = 0;
