@@ -100,8 +100,11 @@ const isRunEventLike = (value: unknown): boolean => typeof (value as { runId?: u
  * not run events, whenever the stream ends). A stream that breaks or ends before that was dropped: after
  * `retry.delayMs` it reconnects with the `Last-Event-ID` header set to the last id seen, so a server that
  * keeps the run (a run registry) resumes with no gap and no duplicate; after `retry.maxAttempts`
- * reconnections in a row without an event it errors with `EVENT_STREAM_DROPPED`. A `Response` input
- * cannot be fetched again, so it is never resumed. Unsubscribing aborts the fetch.
+ * reconnections in a row without an event it errors with `EVENT_STREAM_DROPPED`. A server that answers
+ * a reconnection with another run (one that keeps nothing, such as `toEventStreamResponse`, starts a
+ * new run per request) cannot resume the run either: the first event of that other run is an
+ * `EVENT_STREAM_DROPPED` error, never spliced onto the events of the first. A `Response` input cannot
+ * be fetched again, so it is never resumed. Unsubscribing aborts the fetch.
  *
  * @param input - Where the events are: a URL, a `Request` or a `Response`.
  * @param options - Abort signal, `fetch`, reconnection, schema and clock.
@@ -139,6 +142,9 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
     let attempts = 0;
     let finished = false;
     let sawRunEvent = false;
+    /** The run the stream carries (the `runId` of its first run event): a reconnection must go on with it. */
+    let runId: string | undefined;
+    let reconnected = false;
     let wait: Subscription | undefined;
     let body: ReadableStreamDefaultReader<string> | undefined;
     const stop = (): void => {
@@ -178,6 +184,7 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
         return;
       }
       attempts++;
+      reconnected = true;
       wait = delayTimer(retry.delayMs, scheduler).subscribe(() => void connect());
     };
 
@@ -189,7 +196,11 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
         return;
       }
       const seq = message.id === undefined ? NaN : sequence(message.id);
-      if (seq <= lastSeq) return;
+      if (seq <= lastSeq) {
+        // A repeat is skipped, unless it belongs to another run: the server started over.
+        if (reconnected) failOnOtherRun(safeJson(message.data));
+        return;
+      }
       const json = safeJson(message.data);
       if (json === undefined) return fail(badFrame(message, 'its data is not JSON'));
       const checked = schema.safeParse(json);
@@ -201,13 +212,31 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
         lastId = message.id;
         lastSeq = seq;
       }
+      if (reconnected && failOnOtherRun(checked.data)) return;
       attempts = 0;
-      if (isRunEventLike(checked.data)) sawRunEvent = true;
+      if (isRunEventLike(checked.data)) {
+        sawRunEvent = true;
+        runId ??= (checked.data as { runId: string }).runId;
+      }
       subscriber.next(checked.data);
       if (isRootRunEnd(checked.data)) {
         stop();
         subscriber.complete();
       }
+    };
+
+    /** Fails when a reconnection was answered with an event of another run than the one read so far; says whether it did. */
+    const failOnOtherRun = (value: unknown): boolean => {
+      if (runId === undefined || !isRunEventLike(value) || (value as { runId: string }).runId === runId) return false;
+      const other = (value as { runId: string }).runId;
+      fail(
+        new EventStreamError(
+          'EVENT_STREAM_DROPPED',
+          `The event stream was dropped and the server answered the reconnection with a new run (${JSON.stringify(other.slice(0, 40))}, not ${JSON.stringify(runId)}): it did not keep the run, so it cannot be resumed`,
+          { lastEventId: lastId, attempts, runId, otherRunId: other },
+        ),
+      );
+      return true;
     };
 
     const connect = async (): Promise<void> => {

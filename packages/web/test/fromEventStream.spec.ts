@@ -183,6 +183,33 @@ describe('fromEventStream over a loopback server', () => {
     ]);
   });
 
+  it('a reconnection answered by a new run (a server that kept nothing) errors instead of splicing the two runs', async () => {
+    // toEventStreamResponse starts a run per request: each connection gets a run of its own, ids from 0.
+    const frames = (runId: string, count: number, end: boolean): string =>
+      [
+        ...Array.from({ length: count }, (_, i) => ({ ...delta(i), runId, delta: `${runId}${i} ` })),
+        ...(end ? [{ ...runEnd, runId }] : []),
+      ]
+        .map((event, id) => `id: ${id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+        .join('');
+    let connections = 0;
+    const fresh: typeof fetch = async () =>
+      // The first answer breaks off after three events; the second is a new run, which ignores Last-Event-ID.
+      new Response(connections++ === 0 ? frames('A', 3, false) : frames('B', 5, true), { headers: { 'content-type': 'text/event-stream' } });
+    const seen: RunEvent[] = [];
+    const error = await new Promise((resolve, reject) =>
+      fromEventStream('http://localhost/story', { fetch: fresh, retry: { delayMs: 0, maxAttempts: 3 } }).subscribe({
+        next: (event) => seen.push(event),
+        error: resolve,
+        complete: () => reject(new Error(`completed with ${seen.map((event) => (event.type === 'text-delta' ? event.delta : event.type)).join('')}`)),
+      }),
+    );
+    expect(seen.map((event) => event.runId)).toEqual(['A', 'A', 'A']);
+    expect(error).toBeInstanceOf(EventStreamError);
+    expect(error).toMatchObject({ code: 'EVENT_STREAM_DROPPED', retryable: true, message: expect.stringMatching(/new run/) as unknown });
+    expect(connections).toBe(2);
+  });
+
   it('a custom schema checks other values, and the stream ending completes them', async () => {
     const server = await serve(() => toEventStreamResponse(new Subject<number>().pipe(), { heartbeatMs: Infinity }));
     closers.push(server.close);
