@@ -150,6 +150,8 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
     runs.set(runId, log);
     log.subscription = events$.subscribe({
       next: (event) => {
+        // After a value that could not be written, nothing more is kept (a run given synchronously is still being subscribed).
+        if (log.ending !== undefined) return;
         try {
           log.append(encodeFrame(frame(event, log.next)));
         } catch (error) {
@@ -160,6 +162,8 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
       error: (error: unknown) => finish(runId, log, { kind: 'error', error }),
       complete: () => finish(runId, log, { kind: 'complete' }),
     });
+    // It ended while being subscribed, before its subscription could be unsubscribed: stop it now.
+    if (log.ending !== undefined) log.subscription.unsubscribe();
     return { runId };
   }
 

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { map, NEVER, of, Subject } from 'rxjs';
+import { map, NEVER, Observable, of, Subject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { ConfigError, invoke$, serializeError, type RunEvent } from '@rxagents/core';
 import { createRunRegistry, ReplayGapError, RunRegistryFullError, type RunRegistry } from '@rxagents/web';
@@ -116,6 +116,25 @@ describe('createRunRegistry', () => {
     expect(() => registry.start(NEVER)).toThrow(RunRegistryFullError);
     registry.close();
     expect(registry.has(b.runId) || registry.has(c.runId)).toBe(false);
+  });
+
+  it('a value that cannot be written, even one given while the run starts, ends the run: it is unsubscribed and nothing after it is kept', async () => {
+    const registry = track(createRunRegistry());
+    const event = (data: unknown): RunEvent => ({ type: 'custom', runId: 'r', callId: 'c', parentCallId: null, at: 0, name: 'n', data }) as RunEvent;
+    let unsubscribed = false;
+    // An event JSON cannot write (a BigInt) among the ones a run gives synchronously, as it is subscribed.
+    const events$ = new Observable<RunEvent>((subscriber) => {
+      subscriber.next(event('before'));
+      subscriber.next(event(10n));
+      subscriber.next(event('after'));
+      return () => (unsubscribed = true);
+    });
+    const { runId } = registry.start(events$);
+    expect(unsubscribed).toBe(true);
+    const seen = await frames(registry.response(runId, watch('http://x')));
+    expect(seen.map((message) => message.event)).toEqual(['custom', 'error']);
+    expect(JSON.parse(seen[0]?.data ?? '')).toMatchObject({ data: 'before' });
+    expect(JSON.parse(seen[1]?.data ?? '')).toMatchObject({ name: 'TypeError' });
   });
 
   it('refuses bad options with a ConfigError naming the field', () => {
