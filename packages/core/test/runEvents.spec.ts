@@ -341,6 +341,22 @@ describe('runView', () => {
     const view = reduceRunView(emptyRunView, { type: 'text-delta', runId: 'r', callId: 'c', parentCallId: 'p', at: 3, agentId: 'writer', delta: 'hi' });
     expect(view.nodes).toEqual([expect.objectContaining({ callId: 'c', name: 'writer', text: 'hi', status: 'running' })]);
   });
+
+  it('a late viewer that missed the run-start reads the run from its run-end: a run node, the root, with the calls it saw under it', () => {
+    const base = { runId: 'r', at: 1 } as const;
+    // The wire lost the root's run-start; the first event this viewer gets is a call under it.
+    const seen: RunEvent[] = [
+      { type: 'call-start', ...base, callId: 'c1', parentCallId: 'root', agentId: 'a', input: 'go' },
+      { type: 'text-delta', ...base, callId: 'c1', parentCallId: 'root', agentId: 'a', delta: 'hi' },
+      { type: 'call-end', ...base, callId: 'c1', parentCallId: 'root', agentId: 'a', durationMs: 0 },
+      { type: 'run-end', ...base, at: 2, callId: 'root', parentCallId: null, success: false, error: { name: 'Error', message: 'later' }, durationMs: 2 },
+    ];
+    const view = seen.reduce(reduceRunView, emptyRunView);
+    expect(view.status).toBe('failed');
+    expect(view.rootId).toBe('root');
+    const root = view.nodes.find((node) => node.callId === 'root');
+    expect(root).toMatchObject({ kind: 'run', status: 'failed', children: ['c1'], error: { message: 'later' } });
+  });
 });
 
 describe('invoke over a run gives the same reply as without', () => {
