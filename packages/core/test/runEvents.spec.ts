@@ -277,6 +277,19 @@ describe('RunEventSchema', () => {
     expect(RunEventSchema.safeParse({ ...delta, delta: undefined }).success).toBe(false);
     expect(RunEventSchema.safeParse({ ...delta, extra: 1 }).success).toBe(false);
   });
+
+  it('answers for hostile input instead of throwing: custom data nested thousands of levels deep is refused', () => {
+    const custom = (data: unknown) => ({ type: 'custom', runId: 'r', callId: 'c', parentCallId: null, at: 0, name: 'n', data });
+    const nested = (levels: number): unknown => JSON.parse('['.repeat(levels) + ']'.repeat(levels));
+    expect(RunEventSchema.safeParse(custom(nested(100))).success).toBe(true);
+    const deep = RunEventSchema.safeParse(custom(nested(5_000)));
+    expect(deep.success).toBe(false);
+    expect(deep.error?.issues[0]?.message).toBe('must nest at most 100 levels deep');
+    expect(RunEventSchema.safeParse(custom(nested(101))).success).toBe(false);
+    // emitCustom refuses what the schema would refuse where the event is read.
+    expect(() => emitCustom(undefined, 'deep', nested(101) as never)).toThrow('emitCustom: data must be a JSON value');
+    expect(() => emitCustom(undefined, 'fine', nested(100) as never)).not.toThrow();
+  });
 });
 
 describe('runView', () => {
