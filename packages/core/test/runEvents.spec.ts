@@ -267,6 +267,21 @@ describe('serializeError', () => {
     expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
     expect(events.every((event) => RunEventSchema.safeParse(event).success)).toBe(true);
   });
+
+  it('never throws on an error whose properties throw when read: the run still ends with run-end', async () => {
+    class Haunted extends Error {
+      override get name(): string {
+        throw new Error('no name');
+      }
+    }
+    const { proxy, revoke } = Proxy.revocable(new Error('gone'), {});
+    revoke();
+    expect(serializeError(new Haunted('x'))).toEqual({ name: 'Error', message: expect.any(String) });
+    expect(serializeError(proxy)).toEqual({ name: 'Error', message: expect.any(String) });
+    const events = await lastValueFrom(observeRun('r', 'x', () => throwError(() => new Haunted('boo'))).pipe(toArray()));
+    expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
+    expect(events.every((event) => RunEventSchema.safeParse(event).success)).toBe(true);
+  });
 });
 
 describe('RunEventSchema', () => {
