@@ -1,5 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
-import { asapScheduler, from, last, lastValueFrom, map, NEVER, Observable, of, take, throwError, toArray } from 'rxjs';
+import { asapScheduler, concat, from, last, lastValueFrom, map, NEVER, Observable, of, Subject, take, takeUntil, throwError, toArray } from 'rxjs';
 import fc from 'fast-check';
 import {
   AgentTimeoutError,
@@ -138,6 +138,44 @@ describe('run events of an agent call', () => {
     const custom = events.find((event) => event.type === 'custom');
     expect(custom).toMatchObject({ name: 'sources', data: ['https://rxjs.dev'], callId: call?.callId });
     emitCustom(undefined, 'ignored', null);
+  });
+
+  it('says nothing more of a node once it ended: what an agent that ignores its abort reports later is dropped', async () => {
+    let resume!: () => void;
+    const resumed = new Promise<void>((resolve) => (resume = resolve));
+    let reported!: () => void;
+    const doneReporting = new Promise<void>((resolve) => (reported = resolve));
+    const helper = defineAgent('helper', async () => 'help');
+    // Ignores its signal: cancelled while waiting, it goes on and reports into its (ended) call.
+    const stubborn = defineAgent('stubborn', async (input, { run }) => {
+      await resumed;
+      emitUsage(run, { agentId: 'stubborn', outputTokens: 7 });
+      const nested = await lastValueFrom(traceRun(run, 'late', input, (inner) => invoke$(helper, input, { run: inner })));
+      reported();
+      return nested;
+    });
+    const stop = new Subject<void>();
+    let finish!: () => void;
+    const last = new Promise<string>((resolve) => (finish = () => resolve('done')));
+    const closer = defineAgent('closer', () => last);
+    const events: RunEvent[] = [];
+    const ended = new Promise<void>((resolve) =>
+      observeRun('r', 'go', (run) => concat(invoke$(stubborn, 'go', { run }).pipe(takeUntil(stop)), invoke$(closer, 'go', { run }))).subscribe({
+        next: (event) => events.push(event),
+        complete: resolve,
+      }),
+    );
+    stop.next();
+    resume();
+    await doneReporting;
+    finish();
+    await ended;
+    const stubbornCall = events.find((event) => event.type === 'call-start' && event.agentId === 'stubborn');
+    const itsEnd = events.findIndex((event) => event.type === 'call-error' && event.callId === stubbornCall?.callId);
+    expect(events[itsEnd]).toMatchObject({ error: { name: 'AbortError' } });
+    const after = events.slice(itsEnd + 1);
+    expect(after.filter((event) => event.callId === stubbornCall?.callId || event.parentCallId === stubbornCall?.callId)).toEqual([]);
+    expect(after.map((event) => event.type)).toEqual(['call-start', 'text-delta', 'call-end', 'run-end']);
   });
 
   it('emitCustom and emitUsage refuse what would make an event RunEventSchema refuses, and the agent\'s call fails with it', async () => {
