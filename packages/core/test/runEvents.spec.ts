@@ -140,6 +140,20 @@ describe('run events of an agent call', () => {
     emitCustom(undefined, 'ignored', null);
   });
 
+  it('a custom event carries its data as JSON, as the wire does: valid for RunEventSchema, and untouched by later changes to the data', async () => {
+    const progress = { step: 1, at: new Date(0), ratio: Number.NaN, note: undefined as string | undefined };
+    const reporter = defineAgent('reporter', async (_input, { run }) => {
+      emitCustom(run, 'progress', progress as never);
+      progress.step = 2;
+      return 'done';
+    });
+    const events = await lastValueFrom(observeRun('r', 'x', (run) => invoke$(reporter, 'x', { run })).pipe(toArray()));
+    const custom = events.find((event) => event.type === 'custom');
+    expect(custom).toMatchObject({ data: { step: 1, at: '1970-01-01T00:00:00.000Z', ratio: null } });
+    expect(custom?.type === 'custom' && 'note' in (custom.data as object)).toBe(false);
+    expect(events.every((event) => RunEventSchema.safeParse(event).success)).toBe(true);
+  });
+
   it('says nothing more of a node once it ended: what an agent that ignores its abort reports later is dropped', async () => {
     let resume!: () => void;
     const resumed = new Promise<void>((resolve) => (resume = resolve));
