@@ -1,4 +1,4 @@
-import { asyncScheduler, defer, from, Observable, type ObservableInput, type SchedulerLike, type Subscriber, switchMap, takeWhile, type TeardownLogic } from 'rxjs';
+import { asyncScheduler, from, Observable, type ObservableInput, type SchedulerLike, type Subscriber, takeWhile, type TeardownLogic } from 'rxjs';
 import { z } from 'zod';
 import type { Agent, ChatOptions } from './Agent';
 import * as configRules from './configRules';
@@ -106,13 +106,38 @@ export function checkCall(agent: Agent, input: string, options: AgentCallOptions
   checkOptions(options);
 }
 
-/** A paced run waits for its reader before it starts another call. */
+/**
+ * A paced run waits for its reader before it starts another call. Every call waiting on a full buffer
+ * wakes when room frees, so each asks again and only those that still find room start; the others wait
+ * for the next room.
+ */
 function pacedCall(agent: Agent, input: string, options: AgentCallOptions, run: RunContext): Observable<string> {
   const { pace } = run;
   if (pace === undefined) return agentCall(agent, input, options, run);
-  return defer(() => {
-    const gate = pace();
-    return gate === undefined ? agentCall(agent, input, options, run) : from(gate).pipe(switchMap(() => agentCall(agent, input, options, run)));
+  return new Observable<string>((subscriber) => {
+    const tryStart = (): void => {
+      let gate: PromiseLike<void> | undefined;
+      try {
+        gate = pace();
+      } catch (error) {
+        subscriber.error(error);
+        return;
+      }
+      if (gate === undefined) {
+        agentCall(agent, input, options, run).subscribe(subscriber);
+        return;
+      }
+      // `Promise.resolve` adopts the gate, so a gate whose `then` throws is a rejection here too.
+      Promise.resolve(gate).then(
+        () => {
+          if (!subscriber.closed) tryStart();
+        },
+        (error: unknown) => {
+          if (!subscriber.closed) subscriber.error(error);
+        },
+      );
+    };
+    tryStart();
   });
 }
 
@@ -230,9 +255,11 @@ function pacedFrom(iterable: AsyncIterable<string>, pace: () => PromiseLike<void
     void (async () => {
       try {
         while (!subscriber.closed) {
-          const gate = pace();
-          if (gate !== undefined) await gate;
-          if (subscriber.closed) return;
+          // Asked again after each wait: other calls woken by the same room may have filled it.
+          for (let gate = pace(); gate !== undefined; gate = pace()) {
+            await gate;
+            if (subscriber.closed) return;
+          }
           const step = await iterator.next();
           if (step.done === true) {
             subscriber.complete();

@@ -1,4 +1,4 @@
-import { from, Observable } from 'rxjs';
+import { from, merge, Observable } from 'rxjs';
 import { ConfigError, defineAgent, invoke$, observeRun, runEventStream, stream, type RunEvent } from '@rxagents/core';
 
 /** An agent streaming `count` one-letter chunks from an async generator, counting how many were pulled. */
@@ -67,6 +67,30 @@ describe('runEventStream', () => {
     while (!(await reader.read()).done) read++;
     expect(started).toEqual(['a', 'b', 'c']);
     expect(read).toBe(2 + 3 * 3); // run-start and run-end; per call: call-start, one text-delta (the Promise's reply), call-end
+  });
+
+  it('pace: calls waiting on a full buffer start one at a time as the reader frees room, not all at once', async () => {
+    const started: string[] = [];
+    const aborted: string[] = [];
+    // Agents that never answer: each call says only call-start, so the buffer holds exactly what started.
+    const agents = ['a', 'b', 'c', 'd'].map((id) =>
+      defineAgent(id, (_input, { signal }) => {
+        started.push(id);
+        signal.addEventListener('abort', () => aborted.push(id));
+        return new Promise<string>(() => undefined);
+      }),
+    );
+    const body = (run: Parameters<Parameters<typeof observeRun>[2]>[0]): Observable<string> => merge(...agents.map((agent) => invoke$(agent, 'go', { run })));
+    // run-start and a's call-start fill a buffer of 2; b, c and d wait for the same room.
+    const reader = runEventStream((pace) => observeRun('fan-out', 'go', body, { pace }), { bufferSize: 2 }).getReader();
+    await settle();
+    expect(started).toEqual(['a']);
+    await reader.read();
+    await settle();
+    // One event read makes room for one call-start: b starts, and the buffer is full again for c and d.
+    expect(started).toEqual(['a', 'b']);
+    await reader.cancel();
+    expect(aborted).toEqual(['a', 'b']);
   });
 
   it('conflate: the run never waits; a stalled reader gets the whole text in fewer, merged deltas', async () => {

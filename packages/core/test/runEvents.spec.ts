@@ -1,5 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
-import { asapScheduler, from, last, lastValueFrom, map, NEVER, Observable, of, take, throwError, toArray } from 'rxjs';
+import { asapScheduler, concat, from, last, lastValueFrom, map, NEVER, Observable, of, Subject, take, takeUntil, throwError, toArray } from 'rxjs';
 import fc from 'fast-check';
 import {
   AgentTimeoutError,
@@ -140,6 +140,58 @@ describe('run events of an agent call', () => {
     emitCustom(undefined, 'ignored', null);
   });
 
+  it('a custom event carries its data as JSON, as the wire does: valid for RunEventSchema, and untouched by later changes to the data', async () => {
+    const progress = { step: 1, at: new Date(0), ratio: Number.NaN, note: undefined as string | undefined };
+    const reporter = defineAgent('reporter', async (_input, { run }) => {
+      emitCustom(run, 'progress', progress as never);
+      progress.step = 2;
+      return 'done';
+    });
+    const events = await lastValueFrom(observeRun('r', 'x', (run) => invoke$(reporter, 'x', { run })).pipe(toArray()));
+    const custom = events.find((event) => event.type === 'custom');
+    expect(custom).toMatchObject({ data: { step: 1, at: '1970-01-01T00:00:00.000Z', ratio: null } });
+    expect(custom?.type === 'custom' && 'note' in (custom.data as object)).toBe(false);
+    expect(events.every((event) => RunEventSchema.safeParse(event).success)).toBe(true);
+  });
+
+  it('says nothing more of a node once it ended: what an agent that ignores its abort reports later is dropped', async () => {
+    let resume!: () => void;
+    const resumed = new Promise<void>((resolve) => (resume = resolve));
+    let reported!: () => void;
+    const doneReporting = new Promise<void>((resolve) => (reported = resolve));
+    const helper = defineAgent('helper', async () => 'help');
+    // Ignores its signal: cancelled while waiting, it goes on and reports into its (ended) call.
+    const stubborn = defineAgent('stubborn', async (input, { run }) => {
+      await resumed;
+      emitUsage(run, { agentId: 'stubborn', outputTokens: 7 });
+      const nested = await lastValueFrom(traceRun(run, 'late', input, (inner) => invoke$(helper, input, { run: inner })));
+      reported();
+      return nested;
+    });
+    const stop = new Subject<void>();
+    let finish!: () => void;
+    const last = new Promise<string>((resolve) => (finish = () => resolve('done')));
+    const closer = defineAgent('closer', () => last);
+    const events: RunEvent[] = [];
+    const ended = new Promise<void>((resolve) =>
+      observeRun('r', 'go', (run) => concat(invoke$(stubborn, 'go', { run }).pipe(takeUntil(stop)), invoke$(closer, 'go', { run }))).subscribe({
+        next: (event) => events.push(event),
+        complete: resolve,
+      }),
+    );
+    stop.next();
+    resume();
+    await doneReporting;
+    finish();
+    await ended;
+    const stubbornCall = events.find((event) => event.type === 'call-start' && event.agentId === 'stubborn');
+    const itsEnd = events.findIndex((event) => event.type === 'call-error' && event.callId === stubbornCall?.callId);
+    expect(events[itsEnd]).toMatchObject({ error: { name: 'AbortError' } });
+    const after = events.slice(itsEnd + 1);
+    expect(after.filter((event) => event.callId === stubbornCall?.callId || event.parentCallId === stubbornCall?.callId)).toEqual([]);
+    expect(after.map((event) => event.type)).toEqual(['call-start', 'text-delta', 'call-end', 'run-end']);
+  });
+
   it('emitCustom and emitUsage refuse what would make an event RunEventSchema refuses, and the agent\'s call fails with it', async () => {
     expect(() => emitCustom(undefined, '', { step: 1 })).toThrow('emitCustom: name must be a non-empty string, got ""');
     expect(() => emitCustom(undefined, 'progress', undefined as never)).toThrow('emitCustom: data must be a JSON value, got undefined');
@@ -267,6 +319,21 @@ describe('serializeError', () => {
     expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
     expect(events.every((event) => RunEventSchema.safeParse(event).success)).toBe(true);
   });
+
+  it('never throws on an error whose properties throw when read: the run still ends with run-end', async () => {
+    class Haunted extends Error {
+      override get name(): string {
+        throw new Error('no name');
+      }
+    }
+    const { proxy, revoke } = Proxy.revocable(new Error('gone'), {});
+    revoke();
+    expect(serializeError(new Haunted('x'))).toEqual({ name: 'Error', message: expect.any(String) });
+    expect(serializeError(proxy)).toEqual({ name: 'Error', message: expect.any(String) });
+    const events = await lastValueFrom(observeRun('r', 'x', () => throwError(() => new Haunted('boo'))).pipe(toArray()));
+    expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
+    expect(events.every((event) => RunEventSchema.safeParse(event).success)).toBe(true);
+  });
 });
 
 describe('RunEventSchema', () => {
@@ -276,6 +343,19 @@ describe('RunEventSchema', () => {
     expect(RunEventSchema.safeParse({ ...delta, type: 'nope' }).success).toBe(false);
     expect(RunEventSchema.safeParse({ ...delta, delta: undefined }).success).toBe(false);
     expect(RunEventSchema.safeParse({ ...delta, extra: 1 }).success).toBe(false);
+  });
+
+  it('answers for hostile input instead of throwing: custom data nested thousands of levels deep is refused', () => {
+    const custom = (data: unknown) => ({ type: 'custom', runId: 'r', callId: 'c', parentCallId: null, at: 0, name: 'n', data });
+    const nested = (levels: number): unknown => JSON.parse('['.repeat(levels) + ']'.repeat(levels));
+    expect(RunEventSchema.safeParse(custom(nested(100))).success).toBe(true);
+    const deep = RunEventSchema.safeParse(custom(nested(5_000)));
+    expect(deep.success).toBe(false);
+    expect(deep.error?.issues[0]?.message).toBe('must nest at most 100 levels deep');
+    expect(RunEventSchema.safeParse(custom(nested(101))).success).toBe(false);
+    // emitCustom refuses what the schema would refuse where the event is read.
+    expect(() => emitCustom(undefined, 'deep', nested(101) as never)).toThrow('emitCustom: data must be a JSON value');
+    expect(() => emitCustom(undefined, 'fine', nested(100) as never)).not.toThrow();
   });
 });
 
@@ -340,6 +420,22 @@ describe('runView', () => {
   it('a late viewer that missed call-start still gets the call from its deltas', () => {
     const view = reduceRunView(emptyRunView, { type: 'text-delta', runId: 'r', callId: 'c', parentCallId: 'p', at: 3, agentId: 'writer', delta: 'hi' });
     expect(view.nodes).toEqual([expect.objectContaining({ callId: 'c', name: 'writer', text: 'hi', status: 'running' })]);
+  });
+
+  it('a late viewer that missed the run-start reads the run from its run-end: a run node, the root, with the calls it saw under it', () => {
+    const base = { runId: 'r', at: 1 } as const;
+    // The wire lost the root's run-start; the first event this viewer gets is a call under it.
+    const seen: RunEvent[] = [
+      { type: 'call-start', ...base, callId: 'c1', parentCallId: 'root', agentId: 'a', input: 'go' },
+      { type: 'text-delta', ...base, callId: 'c1', parentCallId: 'root', agentId: 'a', delta: 'hi' },
+      { type: 'call-end', ...base, callId: 'c1', parentCallId: 'root', agentId: 'a', durationMs: 0 },
+      { type: 'run-end', ...base, at: 2, callId: 'root', parentCallId: null, success: false, error: { name: 'Error', message: 'later' }, durationMs: 2 },
+    ];
+    const view = seen.reduce(reduceRunView, emptyRunView);
+    expect(view.status).toBe('failed');
+    expect(view.rootId).toBe('root');
+    const root = view.nodes.find((node) => node.callId === 'root');
+    expect(root).toMatchObject({ kind: 'run', status: 'failed', children: ['c1'], error: { message: 'later' } });
   });
 });
 

@@ -8,7 +8,9 @@ import type { RunEvent } from './RunEvent';
  * A run passes its context down with every agent call (as `ChatOptions.run`), so an agent that itself
  * runs a pattern or hands off can pass it on and its inner events appear in the outer run, under its
  * call. A plain agent ignores it. `emit` is called synchronously, in the order things happen; it must not
- * throw (the run reports what a consumer throws instead of failing the run).
+ * throw (the run reports what a consumer throws instead of failing the run). The context an agent call or a
+ * nested run hands on stops passing events once its node ended: an agent that ignores its abort and
+ * reports later (usage, a custom event, a nested run) says nothing more, as its late chunks say nothing.
  *
  * @example
  * ```ts

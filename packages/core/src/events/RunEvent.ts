@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../internal/jsonDepth';
 import { SerializedErrorSchema } from './SerializedError';
 
 // Every event starts with the same five fields, in the same order (one hidden class per event type).
@@ -52,7 +53,12 @@ const MetricsSchema = z.strictObject({
   source: z.string(),
   metrics: z.record(z.string(), z.union([z.number(), z.boolean(), z.string()])),
 });
-const CustomSchema = z.strictObject({ type: z.literal('custom'), ...base, name: z.string().min(1), data: z.json() });
+// Checked for depth before zod's recursive JSON check, which a deeply nested value would overflow.
+const customData = z.preprocess((value, context) => {
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) context.addIssue({ code: 'custom', message: `must nest at most ${MAX_JSON_DEPTH} levels deep` });
+  return value;
+}, z.json());
+const CustomSchema = z.strictObject({ type: z.literal('custom'), ...base, name: z.string().min(1), data: customData });
 
 /**
  * The zod schema of a {@link RunEvent}: validate events read from a socket, a stream entry or a request
@@ -60,7 +66,8 @@ const CustomSchema = z.strictObject({ type: z.literal('custom'), ...base, name: 
  *
  * @remarks
  * A discriminated union on `type`, every member strict (an unknown field is an error, so a typo or a
- * newer producer shows instead of being ignored). `custom` events carry any JSON value as `data`.
+ * newer producer shows instead of being ignored). `custom` events carry any JSON value as `data`, its
+ * arrays and objects nested at most 100 levels deep, so no input can make the check itself fail.
  *
  * @example
  * ```ts

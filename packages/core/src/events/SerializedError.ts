@@ -54,7 +54,8 @@ export const SerializedErrorSchema = z.strictObject({
  * boolean (a {@link CoordinationError} always has both); anything else becomes `{ name: 'Error',
  * message: String(value) }`. It never throws and always gives strings: a value that `String()` cannot
  * convert (an object without a prototype) is described as `preview` does, an `Error` whose `name` or
- * `message` is not a string gets `Error` or its conversion.
+ * `message` is not a string gets `Error` or its conversion, and an error whose properties throw when read
+ * (a getter, a revoked `Proxy`) becomes `{ name: 'Error', message }` with what can still be said of it.
  *
  * @param error - What was thrown or errored with.
  * @returns Plain, JSON-safe data.
@@ -67,6 +68,15 @@ export const SerializedErrorSchema = z.strictObject({
  * ```
  */
 export function serializeError(error: unknown): SerializedError {
+  try {
+    return serialize(error);
+  } catch {
+    // A getter of the error that throws, a revoked Proxy: still a run-end, with what can be said.
+    return { name: 'Error', message: text(error) };
+  }
+}
+
+function serialize(error: unknown): SerializedError {
   if (error instanceof CoordinationError) return { name: error.name, message: error.message, code: error.code, retryable: error.retryable };
   if (!(error instanceof Error)) return { name: 'Error', message: text(error) };
   const { name, message, code, retryable } = error as { name: unknown; message: unknown; code?: unknown; retryable?: unknown };
@@ -84,6 +94,10 @@ function text(value: unknown): string {
   try {
     return String(value);
   } catch {
-    return preview(value);
+    try {
+      return preview(value);
+    } catch {
+      return 'an error that cannot be described';
+    }
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../internal/jsonDepth';
 import { parseConfig } from '../parseConfig';
 import type { RunContext } from './RunContext';
 import type { RunEventOf } from './RunEvent';
@@ -8,8 +9,12 @@ const CustomEventSchema = z.strictObject({
   data: z.custom(isJson, { error: 'must be a JSON value' }),
 });
 
-/** Whether `value` survives `JSON.stringify` as a value (not `undefined`, a function, a symbol, a BigInt or a cycle). */
+/**
+ * Whether `value` survives `JSON.stringify` as a value (not `undefined`, a function, a symbol, a BigInt or a
+ * cycle) and nests no deeper than `RunEventSchema` accepts.
+ */
 function isJson(value: unknown): boolean {
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) return false;
   try {
     return typeof JSON.stringify(value) === 'string';
   } catch {
@@ -23,9 +28,12 @@ function isJson(value: unknown): boolean {
  * @remarks
  * For what only your code knows: a tool's progress, a retrieval's sources, a UI hint. `data` must be JSON
  * (it travels to browsers as is). Does nothing when `run` is `undefined`, so an agent can call it
- * unconditionally with its `ChatOptions.run`. An empty `name` or a `data` that `JSON.stringify` cannot
- * write (`undefined`, a function, a BigInt, a cycle) is a `ConfigError`, with or without a run: the
- * event would fail `RunEventSchema` wherever it is read (a browser, another process).
+ * unconditionally with its `ChatOptions.run`. An empty `name`, or a `data` that `JSON.stringify` cannot
+ * write (`undefined`, a function, a BigInt, a cycle) or that nests arrays and objects more than 100 levels
+ * deep, is a `ConfigError`, with or without a run: the event would fail `RunEventSchema` wherever it is
+ * read (a browser, another process). The event carries a JSON copy of `data`, as a reader on the wire
+ * gets it: a `Date` becomes its string, `NaN` becomes `null`, an `undefined` field is left out, and
+ * changing `data` afterwards changes nothing already emitted.
  *
  * @param run - The run context, usually `ChatOptions.run`.
  * @param name - Your event's name, for example `sources`.
@@ -48,5 +56,8 @@ function isJson(value: unknown): boolean {
 export function emitCustom(run: RunContext | undefined, name: string, data: RunEventOf<'custom'>['data']): void {
   parseConfig(CustomEventSchema, { name, data }, 'emitCustom');
   if (run === undefined) return;
-  run.emit({ type: 'custom', runId: run.runId, callId: run.callId ?? run.runId, parentCallId: run.parentCallId, at: run.scheduler.now(), name, data });
+  // A copy as JSON: the event is what a reader on the wire gets (a Date as its string, no undefined
+  // fields), and changing `data` afterwards changes no event and no view already made from it.
+  const json = JSON.parse(JSON.stringify(data)) as RunEventOf<'custom'>['data'];
+  run.emit({ type: 'custom', runId: run.runId, callId: run.callId ?? run.runId, parentCallId: run.parentCallId, at: run.scheduler.now(), name, data: json });
 }

@@ -119,8 +119,11 @@ export const emptyRunView: RunView = Object.freeze({ runId: null, status: 'idle'
  *
  * @remarks
  * Nodes are found by `callId`, newest first (events mostly concern the latest nodes). An event for a
- * node the view has not seen (a viewer that joined late) creates it. Unchanged nodes are shared between
- * the old and the new view, so a renderer can compare nodes by identity.
+ * node the view has not seen (a viewer that joined late, a wire that lost events) creates it: a `call`
+ * node from a call's own events, a `run` node from any other, with the nodes already seen under it as
+ * its children. The root is the node whose `parentCallId` is `null`; until it shows, the first node whose
+ * parent is unknown stands in for it, so a late viewer still ends with the run's own status. Unchanged
+ * nodes are shared between the old and the new view, so a renderer can compare nodes by identity.
  *
  * @param view - The view so far.
  * @param event - The next event.
@@ -192,25 +195,43 @@ export function runView(events$: Observable<RunEvent>): Observable<RunView> {
 }
 
 function start(view: RunView, event: RunEventOf<'run-start'> | RunEventOf<'call-start'>, kind: 'run' | 'call', name: string, input: string): RunView {
-  const node: RunNode = { callId: event.callId, parentCallId: event.parentCallId, kind, name, input, text: '', status: 'running', startedAt: event.at, children: [], log: [] };
+  const late = lateChildren(view, event.callId);
+  const node: RunNode = { callId: event.callId, parentCallId: event.parentCallId, kind, name, input, text: '', status: 'running', startedAt: event.at, children: late, log: [] };
   const nodes = [...view.nodes, node];
   const parentIndex = event.parentCallId === null ? -1 : indexOf(view.nodes, event.parentCallId);
   if (parentIndex >= 0) {
     const parent = nodes[parentIndex] as RunNode;
     nodes[parentIndex] = { ...parent, children: [...parent.children, event.callId] };
   }
-  const isRoot = view.rootId === null && (event.parentCallId === null || parentIndex < 0);
+  // The node without a parent is the run's root. Until it shows (a viewer that joined late), the first
+  // node whose parent is unknown stands in for it.
+  const isRoot = event.parentCallId === null ? !hasRealRoot(view) : view.rootId === null && parentIndex < 0;
   if (isRoot) return { ...view, runId: event.runId, status: 'running', rootId: event.callId, nodes, at: event.at };
   return { ...view, runId: view.runId ?? event.runId, nodes, at: event.at };
+}
+
+/** The ids of the nodes a late viewer saw before their parent `callId` (whose start it missed). */
+function lateChildren(view: RunView, callId: string): string[] {
+  const children: string[] = [];
+  for (const node of view.nodes) if (node.parentCallId === callId) children.push(node.callId);
+  return children;
+}
+
+function hasRealRoot(view: RunView): boolean {
+  if (view.rootId === null) return false;
+  const root = view.nodes[indexOf(view.nodes, view.rootId)];
+  return root !== undefined && root.parentCallId === null;
 }
 
 function update(view: RunView, event: RunEvent, change: (node: RunNode) => RunNode): RunView {
   let index = indexOf(view.nodes, event.callId);
   let base = view;
   if (index < 0) {
-    // A node this view has not seen start (a late viewer): create it from what the event says.
-    const agentId = 'agentId' in event ? event.agentId : event.callId;
-    base = start(view, { type: 'call-start', runId: event.runId, callId: event.callId, parentCallId: event.parentCallId, at: event.at, agentId, input: '' }, 'call', agentId, '');
+    // A node this view has not seen start (a late viewer): create it from what the event says. Only an
+    // agent call's own events name an agent; every other event belongs to a run or a nested run.
+    const kind = event.type === 'text-delta' || event.type === 'call-end' || event.type === 'call-error' || event.type === 'usage' ? 'call' : 'run';
+    const name = kind === 'call' && 'agentId' in event ? event.agentId : event.callId;
+    base = start(view, { type: 'call-start', runId: event.runId, callId: event.callId, parentCallId: event.parentCallId, at: event.at, agentId: name, input: '' }, kind, name, '');
     index = base.nodes.length - 1;
   }
   const nodes = [...base.nodes];

@@ -2,6 +2,7 @@ import { Observable, type Subscriber, Subscription } from 'rxjs';
 import { abortError } from '../internal/abortError';
 import { newRunId } from './ids';
 import type { RunContext } from './RunContext';
+import type { RunEvent } from './RunEvent';
 import type { RunOutcome } from './RunOutcome';
 import { type SerializedError, serializeError } from './SerializedError';
 
@@ -15,7 +16,8 @@ import { type SerializedError, serializeError } from './SerializedError';
  * new unguessable id; `body` receives a context whose `callId` is it, so everything `body` calls nests
  * under the node. The values of `body` pass through unchanged. `run-end` says `success: false` with the
  * error when `body` errors or throws (the error still reaches the subscriber), and nothing is emitted
- * after `run-end`; unsubscribing before the end emits `run-end` with an `AbortError`-named error, so a
+ * after `run-end` (what the body still reports through its context then, from work that ignored its
+ * unsubscription, is dropped); unsubscribing before the end emits `run-end` with an `AbortError`-named error, so a
  * view never shows a node running forever.
  *
  * @param run - The run to report into, or `undefined`.
@@ -87,7 +89,11 @@ class NodeSubscription<T> extends Subscription {
     const { runId, scheduler, emit, pace } = run;
     this.callId = newRunId();
     this.startedAt = scheduler.now();
-    this.context = { runId, callId: this.callId, parentCallId: run.callId, scheduler, emit, pace };
+    // What the body reports after the node ended (work that ignored its unsubscription) is dropped.
+    const emitWhileOpen = (event: RunEvent): void => {
+      if (!this.ended) emit(event);
+    };
+    this.context = { runId, callId: this.callId, parentCallId: run.callId, scheduler, emit: emitWhileOpen, pace };
     emit({ type: 'run-start', runId, callId: this.callId, parentCallId: run.callId, at: this.startedAt, name, input });
   }
 

@@ -1,6 +1,7 @@
 import type { SchedulerLike } from 'rxjs';
 import { newRunId } from '../events/ids';
 import type { RunContext } from '../events/RunContext';
+import type { RunEvent } from '../events/RunEvent';
 import { serializeError } from '../events/SerializedError';
 
 /** One call's node in a run: `call-start` when made, a `text-delta` per chunk, then `call-end` or `call-error`. */
@@ -24,7 +25,13 @@ export class CallTrace {
     this.scheduler = run.scheduler;
     this.emit = run.emit;
     this.startedAt = run.scheduler.now();
-    this.child = { runId: run.runId, callId: this.callId, parentCallId: run.callId, scheduler: run.scheduler, emit: run.emit, pace: run.pace };
+    // What the agent reports after its call ended (an agent that ignores its abort) is dropped, as its
+    // chunks are: nothing is said of a node after its end.
+    const emit = run.emit;
+    const emitWhileOpen = (event: RunEvent): void => {
+      if (!this.ended) emit(event);
+    };
+    this.child = { runId: run.runId, callId: this.callId, parentCallId: run.callId, scheduler: run.scheduler, emit: emitWhileOpen, pace: run.pace };
     this.emit({ type: 'call-start', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.startedAt, agentId, input });
   }
 
