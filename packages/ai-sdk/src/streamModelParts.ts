@@ -29,8 +29,9 @@ export type ModelStreamPart = Exclude<TextStreamPart<ToolSet>, { type: 'error' }
  * whole one. An `abort` part the SDK raised itself (its `timeout` setting) errors it with an `Error` named
  * `TimeoutError`. The SDK's default `onError` (a `console.error`) is replaced: errors are delivered, not logged.
  *
- * With `request.pace`, each part is read only once the gate it returns (if any) has opened, so a slow reader
- * of a watched run holds the provider's HTTP stream back instead of queueing its parts.
+ * With `request.pace`, each part is given only once the gate it returns (if any) is open, checked again
+ * after every wake, so a slow reader of a watched run holds the reply at one waiting part instead of
+ * queueing its events. (`streamText` itself still reads the provider's stream to its end.)
  */
 export function streamModelParts(request: StreamModelPartsRequest): Observable<ModelStreamPart> {
   return new Observable<ModelStreamPart>((subscriber) => {
@@ -70,7 +71,8 @@ export function streamModelParts(request: StreamModelPartsRequest): Observable<M
     }
 
     const { pace } = request;
-    const pump = (): void => {
+    /** Runs `go` once the run has room for what it emits: at once without a slow reader, else when woken and still room. */
+    const whenRoom = (go: () => void): void => {
       let gate: PromiseLike<void> | undefined;
       try {
         gate = pace?.();
@@ -78,20 +80,22 @@ export function streamModelParts(request: StreamModelPartsRequest): Observable<M
         subscriber.error(error);
         return;
       }
-      if (gate === undefined) read();
-      else {
-        // `Promise.resolve` adopts the gate, so a gate whose `then` throws is a rejection here too.
-        Promise.resolve(gate).then(
-          () => {
-            if (!subscriber.closed) read();
-          },
-          (error: unknown) => {
-            if (!subscriber.closed) subscriber.error(error);
-          },
-        );
+      if (gate === undefined) {
+        go();
+        return;
       }
+      // `Promise.resolve` adopts the gate, so a gate whose `then` throws is a rejection here too. Woken, it
+      // asks again: other calls waiting on the same gate may have taken the room.
+      Promise.resolve(gate).then(
+        () => {
+          if (!subscriber.closed) whenRoom(go);
+        },
+        (error: unknown) => {
+          if (!subscriber.closed) subscriber.error(error);
+        },
+      );
     };
-    const read = (): void => {
+    const pump = (): void => {
       reader.read().then(
         ({ done, value }) => {
           if (subscriber.closed) return;
@@ -105,8 +109,12 @@ export function streamModelParts(request: StreamModelPartsRequest): Observable<M
             finished = true;
             subscriber.error(controller.signal.aborted ? controller.signal.reason : sdkTimeout());
           } else {
-            subscriber.next(value);
-            pump();
+            // The part waits here, read but not given, until the run has room: the check is right before the
+            // events it makes, so calls sharing the run cannot all pass it at once.
+            whenRoom(() => {
+              subscriber.next(value);
+              pump();
+            });
           }
         },
         (error: unknown) => {

@@ -1,6 +1,6 @@
 import { AgentError, AgentTimeoutError, ConfigError, observeRun, runEventStream, stream, invoke$ } from '@rxagents/core';
 import { createGateway, RetryError } from 'ai';
-import { config, from, lastValueFrom, scan, tap, toArray } from 'rxjs';
+import { config, from, lastValueFrom, merge, scan, tap, toArray } from 'rxjs';
 import { aiSdkAgent, type AiSdkUsageReport } from '@rxagents/ai-sdk';
 import { apiCallError, controlledModel, failingModel, settle, streamingModel, textParts } from './mockModels';
 
@@ -332,6 +332,24 @@ describe('aiSdkAgent', () => {
       }
       expect(emittedWhileStalled).toBeLessThanOrEqual(16);
       expect(text).toBe('x'.repeat(deltas));
+    });
+
+    it('lets only as many paced replies go on as there is room for when several wait on a full buffer', async () => {
+      const agents = Array.from({ length: 6 }, (_, i) => aiSdkAgent({ id: `writer-${i}`, model: streamingModel(textParts(Array.from({ length: 50 }, () => 'x'))) }));
+      let emitted = 0;
+      const events = runEventStream(
+        (pace) =>
+          observeRun('ui', 'go', (run) => merge(...agents.map((agent) => stream(agent, 'go', { run }))), { pace }).pipe(tap(() => emitted++)),
+        { bufferSize: 8 },
+      );
+      const reader = events.getReader();
+      for (let i = 0; i < 200; i++) await new Promise((resolve) => setImmediate(resolve));
+      // The buffer is full of starts and deltas; reading one event makes room for one more.
+      expect(emitted).toBe(8);
+      await reader.read();
+      for (let i = 0; i < 200; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(emitted).toBe(9);
+      await reader.cancel();
     });
 
     it('fails the reply with an AgentError when onUsage throws, and reports nothing as unhandled', async () => {

@@ -260,8 +260,8 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
           if (!replies.ok) throw protocolError(agentId, `malformed reply entry ${entryId}: ${replies.reason}`);
           for (const reply of replies.value) {
             // A paced run whose reader fell behind: the rest of the reply waits in Redis, not in this process.
-            const gate = run?.pace?.();
-            if (gate !== undefined) {
+            // Woken, it asks again: other calls waiting on the same gate may have taken the room.
+            for (let gate = run?.pace?.(); gate !== undefined; gate = run?.pace?.()) {
               await gate;
               if (closed) return;
             }
