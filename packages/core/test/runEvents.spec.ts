@@ -192,6 +192,33 @@ describe('run events of an agent call', () => {
     expect(after.map((event) => event.type)).toEqual(['call-start', 'text-delta', 'call-end', 'run-end']);
   });
 
+  it('says nothing more of a call once a node above it ended, even of a call that was still running then', async () => {
+    const chunks = new Subject<string>();
+    const helper = defineAgent('helper', () => chunks);
+    // Starts a nested call and returns without waiting for it: the nested call outlives the lead's.
+    const lead = defineAgent('lead', (input, { run }) => {
+      stream(helper, input, run === undefined ? {} : { run }).subscribe({ error: () => undefined });
+      return of('lead done');
+    });
+    let release!: () => void;
+    const closer = defineAgent('closer', () => new Promise<string>((resolve) => (release = () => resolve('closed'))));
+    const events: RunEvent[] = [];
+    const ended = new Promise<void>((resolve) =>
+      observeRun('r', 'go', (run) => concat(invoke$(lead, 'go', { run }), invoke$(closer, 'go', { run }))).subscribe({ next: (event) => events.push(event), complete: resolve }),
+    );
+    // The lead's call has ended by now (its reply was synchronous): this chunk comes after it.
+    chunks.next('late');
+    chunks.complete();
+    release();
+    await ended;
+    const leadCall = events.find((event) => event.type === 'call-start' && event.agentId === 'lead');
+    const helperCall = events.find((event) => event.type === 'call-start' && event.agentId === 'helper');
+    expect(helperCall?.parentCallId).toBe(leadCall?.callId);
+    const leadEnd = events.findIndex((event) => event.type === 'call-end' && event.callId === leadCall?.callId);
+    expect(events.slice(leadEnd + 1).filter((event) => event.callId === helperCall?.callId)).toEqual([]);
+    expect(events.map((event) => event.type)).toEqual(['run-start', 'call-start', 'call-start', 'text-delta', 'call-end', 'call-start', 'text-delta', 'call-end', 'run-end']);
+  });
+
   it('emitCustom and emitUsage refuse what would make an event RunEventSchema refuses, and the agent\'s call fails with it', async () => {
     expect(() => emitCustom(undefined, '', { step: 1 })).toThrow('emitCustom: name must be a non-empty string, got ""');
     expect(() => emitCustom(undefined, 'progress', undefined as never)).toThrow('emitCustom: data must be a JSON value, got undefined');

@@ -1,8 +1,8 @@
 import { Observable, type Subscriber, Subscription } from 'rxjs';
 import { abortError } from '../internal/abortError';
+import { RunScope } from '../internal/RunScope';
 import { newRunId } from './ids';
 import type { RunContext } from './RunContext';
-import type { RunEvent } from './RunEvent';
 import type { RunOutcome } from './RunOutcome';
 import { type SerializedError, serializeError } from './SerializedError';
 
@@ -69,6 +69,8 @@ class NodeSubscription<T> extends Subscription {
   readonly context: RunContext;
   private readonly callId: string;
   private readonly startedAt: number;
+  /** Closed once this node, or a node above it, ended: nothing more is said under it. */
+  private readonly scope: RunScope;
   private stopped = false;
   private ended = false;
   private endedWhileSubscribing = false;
@@ -86,15 +88,13 @@ class NodeSubscription<T> extends Subscription {
     private readonly describe: (value: T) => RunOutcome,
   ) {
     super();
-    const { runId, scheduler, emit, pace } = run;
+    const { runId, scheduler, pace } = run;
     this.callId = newRunId();
     this.startedAt = scheduler.now();
     // What the body reports after the node ended (work that ignored its unsubscription) is dropped.
-    const emitWhileOpen = (event: RunEvent): void => {
-      if (!this.ended) emit(event);
-    };
-    this.context = { runId, callId: this.callId, parentCallId: run.callId, scheduler, emit: emitWhileOpen, pace };
-    emit({ type: 'run-start', runId, callId: this.callId, parentCallId: run.callId, at: this.startedAt, name, input });
+    this.scope = RunScope.under(run);
+    this.context = { runId, callId: this.callId, parentCallId: run.callId, scheduler, emit: this.scope.emit, pace };
+    if (!this.scope.closed) this.scope.deliver({ type: 'run-start', runId, callId: this.callId, parentCallId: run.callId, at: this.startedAt, name, input });
   }
 
   next(value: T): void {
@@ -156,7 +156,7 @@ class NodeSubscription<T> extends Subscription {
   private end(outcome: RunOutcome): void {
     if (this.ended) return;
     this.ended = true;
-    const { runId, scheduler, emit } = this.run;
+    const { runId, scheduler } = this.run;
     const at = scheduler.now();
     const event: {
       type: 'run-end';
@@ -171,7 +171,8 @@ class NodeSubscription<T> extends Subscription {
     } = { type: 'run-end', runId, callId: this.callId, parentCallId: this.run.callId, at, success: outcome.success, durationMs: at - this.startedAt };
     if (outcome.output !== undefined) event.output = outcome.output;
     if (outcome.error !== undefined) event.error = serializeError(outcome.error);
-    emit(event);
+    if (!this.scope.closed) this.scope.deliver(event);
+    this.scope.close();
   }
 }
 

@@ -1,8 +1,8 @@
 import type { SchedulerLike } from 'rxjs';
 import { newRunId } from '../events/ids';
 import type { RunContext } from '../events/RunContext';
-import type { RunEvent } from '../events/RunEvent';
 import { serializeError } from '../events/SerializedError';
+import { RunScope } from './RunScope';
 
 /** One call's node in a run: `call-start` when made, a `text-delta` per chunk, then `call-end` or `call-error`. */
 export class CallTrace {
@@ -11,7 +11,8 @@ export class CallTrace {
   readonly parentCallId: string | null;
   readonly agentId: string;
   readonly scheduler: SchedulerLike;
-  readonly emit: RunContext['emit'];
+  /** Closed once this call, or a node above it, ended: nothing more is said of it. */
+  readonly scope: RunScope;
   readonly startedAt: number;
   /** The context the agent gets as `ChatOptions.run`: nested under this call. */
   readonly child: RunContext;
@@ -23,32 +24,32 @@ export class CallTrace {
     this.parentCallId = run.callId;
     this.agentId = agentId;
     this.scheduler = run.scheduler;
-    this.emit = run.emit;
     this.startedAt = run.scheduler.now();
     // What the agent reports after its call ended (an agent that ignores its abort) is dropped, as its
     // chunks are: nothing is said of a node after its end.
-    const emit = run.emit;
-    const emitWhileOpen = (event: RunEvent): void => {
-      if (!this.ended) emit(event);
-    };
-    this.child = { runId: run.runId, callId: this.callId, parentCallId: run.callId, scheduler: run.scheduler, emit: emitWhileOpen, pace: run.pace };
-    this.emit({ type: 'call-start', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.startedAt, agentId, input });
+    const scope = RunScope.under(run);
+    this.scope = scope;
+    this.child = { runId: run.runId, callId: this.callId, parentCallId: run.callId, scheduler: run.scheduler, emit: scope.emit, pace: run.pace };
+    if (!scope.closed) scope.deliver({ type: 'call-start', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.startedAt, agentId, input });
   }
 
   delta(delta: string): void {
-    this.emit({ type: 'text-delta', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.scheduler.now(), agentId: this.agentId, delta });
+    if (this.scope.closed) return;
+    this.scope.deliver({ type: 'text-delta', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.scheduler.now(), agentId: this.agentId, delta });
   }
 
   end(): void {
     this.ended = true;
     const at = this.scheduler.now();
-    this.emit({ type: 'call-end', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, durationMs: at - this.startedAt });
+    if (!this.scope.closed) this.scope.deliver({ type: 'call-end', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, durationMs: at - this.startedAt });
+    this.scope.close();
   }
 
   fail(error: unknown): void {
     if (this.ended) return;
     this.ended = true;
     const at = this.scheduler.now();
-    this.emit({ type: 'call-error', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, error: serializeError(error), durationMs: at - this.startedAt });
+    if (!this.scope.closed) this.scope.deliver({ type: 'call-error', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, error: serializeError(error), durationMs: at - this.startedAt });
+    this.scope.close();
   }
 }
