@@ -449,6 +449,22 @@ describe('runView', () => {
     expect(view.nodes).toEqual([expect.objectContaining({ callId: 'c', name: 'writer', text: 'hi', status: 'running' })]);
   });
 
+  it('keeps one node for a start said twice (a wire that resent it), or said after the events a view made the node from', () => {
+    const base = { runId: 'r', at: 1 } as const;
+    const seen: RunEvent[] = [
+      { type: 'run-start', ...base, callId: 'root', parentCallId: null, name: 'story', input: 'go' },
+      { type: 'text-delta', ...base, callId: 'c1', parentCallId: 'root', agentId: 'writer', delta: 'Once ' },
+      { type: 'call-start', ...base, at: 0, callId: 'c1', parentCallId: 'root', agentId: 'writer', input: 'tell' },
+      { type: 'text-delta', ...base, callId: 'c1', parentCallId: 'root', agentId: 'writer', delta: 'upon' },
+      { type: 'call-start', ...base, at: 0, callId: 'c1', parentCallId: 'root', agentId: 'writer', input: 'tell' },
+      { type: 'call-end', ...base, at: 2, callId: 'c1', parentCallId: 'root', agentId: 'writer', durationMs: 2 },
+    ];
+    const view = seen.reduce(reduceRunView, emptyRunView);
+    expect(view.nodes.map((node) => node.callId)).toEqual(['root', 'c1']);
+    expect(view.nodes[0]?.children).toEqual(['c1']);
+    expect(view.nodes[1]).toMatchObject({ kind: 'call', name: 'writer', input: 'tell', startedAt: 0, text: 'Once upon', status: 'completed' });
+  });
+
   it('a late viewer that missed the run-start reads the run from its run-end: a run node, the root, with the calls it saw under it', () => {
     const base = { runId: 'r', at: 1 } as const;
     // The wire lost the root's run-start; the first event this viewer gets is a call under it.

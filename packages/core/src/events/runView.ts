@@ -122,8 +122,9 @@ export const emptyRunView: RunView = Object.freeze({ runId: null, status: 'idle'
  * node the view has not seen (a viewer that joined late, a wire that lost events) creates it: a `call`
  * node from a call's own events, a `run` node from any other, with the nodes already seen under it as
  * its children. The root is the node whose `parentCallId` is `null`; until it shows, the first node whose
- * parent is unknown stands in for it, so a late viewer still ends with the run's own status. Unchanged
- * nodes are shared between the old and the new view, so a renderer can compare nodes by identity.
+ * parent is unknown stands in for it, so a late viewer still ends with the run's own status. A start for
+ * a node the view has (said twice by a wire that resent it, or after the events the node was made from)
+ * keeps the one node and gives it the start's name, input and time. Unchanged nodes are shared between the old and the new view, so a renderer can compare nodes by identity.
  *
  * @param view - The view so far.
  * @param event - The next event.
@@ -195,6 +196,14 @@ export function runView(events$: Observable<RunEvent>): Observable<RunView> {
 }
 
 function start(view: RunView, event: RunEventOf<'run-start'> | RunEventOf<'call-start'>, kind: 'run' | 'call', name: string, input: string): RunView {
+  const known = indexOf(view.nodes, event.callId);
+  if (known >= 0) {
+    // Said again (a wire that resent it), or after the node's own events (a view that made the node from
+    // them): still one node, now with what its start says.
+    const nodes = [...view.nodes];
+    nodes[known] = { ...(nodes[known] as RunNode), kind, name, input, startedAt: event.at };
+    return { ...view, nodes, at: event.at };
+  }
   const late = lateChildren(view, event.callId);
   const node: RunNode = { callId: event.callId, parentCallId: event.parentCallId, kind, name, input, text: '', status: 'running', startedAt: event.at, children: late, log: [] };
   const nodes = [...view.nodes, node];
