@@ -2,7 +2,7 @@ import { asyncScheduler, Observable, type SchedulerLike, Subscriber } from 'rxjs
 import type { Agent } from './Agent';
 import type { AgentCallResult } from './AgentCallResult';
 import { AgentError } from './errors/AgentError';
-import { type AgentCallOptions, checkCall, startCall, stream } from './stream';
+import { type AgentCallOptions, checkCall, startCall, whenRoom } from './stream';
 
 /**
  * Calls an agent and emits one {@link AgentCallResult}: its whole reply, or its failure as a value.
@@ -12,6 +12,8 @@ import { type AgentCallOptions, checkCall, startCall, stream } from './stream';
  * and completes, and never errors because the agent failed or timed out (the `AgentError` or
  * `AgentTimeoutError` is the result's `error`). `startedAt` and `durationMs` are read from
  * `options.scheduler` (default `asyncScheduler`), so a run on `TestScheduler.run` records virtual time.
+ * In a paced run, a call that waits for a slow reader before it starts is timed from its start, as its
+ * `call-start` event is: the wait is the reader's time, not the agent's.
  * Cancellation is the same as {@link stream}: unsubscribing before the result aborts the agent's
  * signal, and then nothing is emitted. Each subscription is a new call.
  *
@@ -41,22 +43,27 @@ export function callAgent(agent: Agent, input: string, options: AgentCallOptions
   checkCall(agent, input, options);
   const scheduler = options.scheduler ?? asyncScheduler;
   const run = options.run;
-  if (run?.pace !== undefined) {
-    // A paced call waits for its reader first: stream's own Observable does that.
-    const chunks$ = stream(agent, input, options);
-    return new Observable<AgentCallResult>((subscriber) => {
-      chunks$.subscribe(new CallRecorder(subscriber, agent.id, input, scheduler));
-    });
-  }
-  // The call itself, without an Observable of chunks in between: the recorder is its subscriber.
-  return new Observable<AgentCallResult>((subscriber) => {
+  // The call itself, without an Observable of chunks in between: the recorder is its subscriber, and its
+  // time starts when the agent is called.
+  const start = (subscriber: Subscriber<AgentCallResult>): void => {
     const recorder = new CallRecorder(subscriber, agent.id, input, scheduler);
     try {
       recorder.add(startCall(recorder, agent, input, options, run));
     } catch (error) {
       recorder.error(error);
     }
-  });
+  };
+  const pace = run?.pace;
+  if (pace === undefined) return new Observable<AgentCallResult>(start);
+  // A paced call waits for its reader first; the wait is not the agent's time, as in its run's events.
+  return new Observable<AgentCallResult>((subscriber) =>
+    whenRoom(
+      pace,
+      subscriber,
+      () => start(subscriber),
+      (error) => new CallRecorder(subscriber, agent.id, input, scheduler).error(error),
+    ),
+  );
 }
 
 /**

@@ -106,39 +106,49 @@ export function checkCall(agent: Agent, input: string, options: AgentCallOptions
   checkOptions(options);
 }
 
-/**
- * A paced run waits for its reader before it starts another call. Every call waiting on a full buffer
- * wakes when room frees, so each asks again and only those that still find room start; the others wait
- * for the next room.
- */
+/** A paced run waits for its reader before it starts another call: see {@link whenRoom}. */
 function pacedCall(agent: Agent, input: string, options: AgentCallOptions, run: RunContext): Observable<string> {
   const { pace } = run;
   if (pace === undefined) return agentCall(agent, input, options, run);
   return new Observable<string>((subscriber) => {
-    const tryStart = (): void => {
-      let gate: PromiseLike<void> | undefined;
-      try {
-        gate = pace();
-      } catch (error) {
-        subscriber.error(error);
-        return;
-      }
-      if (gate === undefined) {
-        agentCall(agent, input, options, run).subscribe(subscriber);
-        return;
-      }
-      // `Promise.resolve` adopts the gate, so a gate whose `then` throws is a rejection here too.
-      Promise.resolve(gate).then(
-        () => {
-          if (!subscriber.closed) tryStart();
-        },
-        (error: unknown) => {
-          if (!subscriber.closed) subscriber.error(error);
-        },
-      );
-    };
-    tryStart();
+    whenRoom(
+      pace,
+      subscriber,
+      () => agentCall(agent, input, options, run).subscribe(subscriber),
+      (error) => subscriber.error(error),
+    );
   });
+}
+
+/**
+ * Runs `start` once `pace` has room (at once when it has), for a call that `subscriber` may still give up;
+ * a throwing or rejecting gate goes to `fail`.
+ *
+ * @remarks
+ * Every call waiting on a full buffer wakes when room frees, so each asks again and only those that still
+ * find room start; the others wait for the next room.
+ */
+export function whenRoom(pace: () => PromiseLike<void> | undefined, subscriber: Subscriber<unknown>, start: () => void, fail: (error: unknown) => void): void {
+  let gate: PromiseLike<void> | undefined;
+  try {
+    gate = pace();
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  if (gate === undefined) {
+    start();
+    return;
+  }
+  // `Promise.resolve` adopts the gate, so a gate whose `then` throws is a rejection here too.
+  Promise.resolve(gate).then(
+    () => {
+      if (!subscriber.closed) whenRoom(pace, subscriber, start, fail);
+    },
+    (error: unknown) => {
+      if (!subscriber.closed) fail(error);
+    },
+  );
 }
 
 function agentCall(agent: Agent, input: string, options: AgentCallOptions, run: RunContext | undefined): Observable<string> {

@@ -1,6 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
-import { lastValueFrom, NEVER, of } from 'rxjs';
-import { AgentError, AgentTimeoutError, callAgent, ConfigError, defineAgent, invoke, lastValue, type AgentCallResult } from '@rxagents/core';
+import { asyncScheduler, lastValueFrom, NEVER, of, type SchedulerLike } from 'rxjs';
+import { AgentError, AgentTimeoutError, callAgent, ConfigError, defineAgent, invoke, lastValue, type AgentCallResult, type RunContext } from '@rxagents/core';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
@@ -84,5 +84,35 @@ describe('callAgent', () => {
     expect(() => callAgent(agent, 'hi', null as never)).toThrow('agent call options: value must be an object, got null');
     expect(() => invoke(agent, 'hi', null as never)).toThrow('agent call options: value must be an object, got null');
     await expect(lastValue(of(1), null as never)).rejects.toThrow('lastValue options: value must be an object, got null');
+  });
+});
+
+describe('callAgent in a paced run', () => {
+  it('times a call that waited for a slow reader from its start, not from its subscription', async () => {
+    // A clock the test moves, and a reader that has no room until the test makes some.
+    let now = 1_000;
+    const clock: SchedulerLike = { now: () => now, schedule: asyncScheduler.schedule.bind(asyncScheduler) };
+    let open!: () => void;
+    let room = false;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const run: RunContext = { runId: 'r', callId: 'c', parentCallId: null, scheduler: clock, emit: () => undefined, pace: () => (room ? undefined : gate) };
+    const agent = defineAgent('writer', async () => {
+      now += 5;
+      return 'done';
+    });
+
+    const result = lastValueFrom(callAgent(agent, 'go', { scheduler: clock, run }));
+    now += 100; // The reader is slow: the call waits 100 ms before it may start.
+    room = true;
+    open();
+
+    expect(await result).toMatchObject({ success: true, output: 'done', startedAt: 1_100, durationMs: 5 });
+  });
+
+  it('records a gate that fails as a failed result, as an agent failure is', async () => {
+    const run: RunContext = { runId: 'r', callId: 'c', parentCallId: null, scheduler: asyncScheduler, emit: () => undefined, pace: () => Promise.reject(new Error('reader gone')) };
+    const result = await lastValueFrom(callAgent(defineAgent('writer', async () => 'done'), 'go', { run }));
+    expect(result).toMatchObject({ success: false, agentId: 'writer' });
+    expect(result.success ? undefined : result.error.message).toBe('reader gone');
   });
 });
