@@ -142,7 +142,24 @@ export function humanAgent(id: string, options: HumanAgentOptions = {}): HumanAg
   const maxBodyBytes = maxTextLength * 6 + 1_024;
   const waiting = new Map<string, Waiting>();
   const open$ = new BehaviorSubject<readonly InputRequest[]>([]);
-  const publish = () => open$.next([...waiting.values()].map((entry) => entry.request));
+  const openRequests = (): readonly InputRequest[] => [...waiting.values()].map((entry) => entry.request);
+  let publishing = false;
+  let changed = false;
+  // A subscriber that answers as it is told of a request changes the list while it is being sent: the new
+  // list goes out after the one being sent, so every subscriber gets the lists in order and the latest last.
+  const publish = (): void => {
+    changed = true;
+    if (publishing) return;
+    publishing = true;
+    try {
+      while (changed) {
+        changed = false;
+        open$.next(openRequests());
+      }
+    } finally {
+      publishing = false;
+    }
+  };
 
   const chat = (input: string, { signal, run }: ChatOptions): Observable<string> =>
     new Observable<string>((subscriber) => {
@@ -209,7 +226,7 @@ export function humanAgent(id: string, options: HumanAgentOptions = {}): HumanAg
     chat,
     answer,
     handleAnswer,
-    pending: () => open$.getValue(),
+    pending: openRequests,
     requests$: open$.pipe(distinctUntilChanged()),
   };
   return Object.freeze(agent);

@@ -94,6 +94,19 @@ describe('humanAgent', () => {
     expect(() => person.answer(callId, 'much too long')).toThrow(ConfigError);
   });
 
+  it('gives every requests$ subscriber the lists in order when one answers as it is told of a request', async () => {
+    const reviewer = humanAgent('reviewer');
+    reviewer.requests$.subscribe((open) => {
+      for (const { callId } of open) reviewer.answer(callId, 'Approved');
+    });
+    const seen: number[][] = [];
+    reviewer.requests$.subscribe((open) => seen.push(open.map((request) => request.prompt.length)));
+    expect(await invoke(reviewer, 'v2 notes')).toBe('Approved');
+    expect(seen.at(-1)).toEqual([]);
+    expect(seen).toEqual([[], [8], []]);
+    expect(reviewer.pending()).toEqual([]);
+  });
+
   it('forgets the request when the caller unsubscribes', async () => {
     const person = humanAgent('person');
     const subscription = invoke$(person, 'still there?').subscribe();
