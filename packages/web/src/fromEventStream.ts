@@ -104,7 +104,9 @@ const isRunEventLike = (value: unknown): boolean => typeof (value as { runId?: u
  * a reconnection with another run (one that keeps nothing, such as `toEventStreamResponse`, starts a
  * new run per request) cannot resume the run either: the first event of that other run is an
  * `EVENT_STREAM_DROPPED` error, never spliced onto the events of the first. A `Response` input cannot
- * be fetched again, so it is never resumed. Unsubscribing aborts the fetch.
+ * be fetched again, so it is never resumed, and it can be read once: a subscription to a `Response` that
+ * was already read (by another subscription, say) errors with a `ConfigError` naming `input`.
+ * Unsubscribing aborts the fetch.
  *
  * @param input - Where the events are: a URL, a `Request` or a `Response`.
  * @param options - Abort signal, `fetch`, reconnection, schema and clock.
@@ -260,6 +262,15 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
           fail(new EventStreamError('EVENT_STREAM_BAD_FRAME', `A bad event stream frame: it is longer than maxFrameLength (${maxFrameLength} characters)`, { maxFrameLength }));
         }
       };
+      if (response.bodyUsed || response.body.locked) {
+        // A Response can be read once: another subscription (or the caller) already read this one.
+        fail(
+          input instanceof Response
+            ? new ConfigError('fromEventStream', [{ path: 'input', rule: 'must be a Response whose body was not read yet (subscribe once, or pass a URL or a Request)', received: 'a Response already read' }])
+            : new EventStreamError('EVENT_STREAM_STATUS', 'The event stream answered with a body that was already read', { status: response.status }),
+        );
+        return;
+      }
       const parser = createParser({ onEvent, onError, maxBufferSize: maxFrameLength });
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       body = reader;

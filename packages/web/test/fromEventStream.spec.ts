@@ -233,6 +233,16 @@ describe('fromEventStream over a loopback server', () => {
     expect(() => fromEventStream('http://x', { retry: { delayMs: Infinity } })).toThrow(/retry\.delayMs must be a finite number/);
   });
 
+  it('a Response read by one subscription is a ConfigError naming input for the next, which ends at once', async () => {
+    const response = new Response('id: 0\nevent: x\ndata: 1\n\n', { headers: { 'content-type': 'text/event-stream' } });
+    const numbers = fromEventStream(response, { schema: z.number() });
+    const first = lastValueFrom(numbers.pipe(toArray()));
+    const second = lastValueFrom(numbers.pipe(toArray()));
+    expect(await first).toEqual([1]);
+    await expect(second).rejects.toThrow(ConfigError);
+    await expect(second).rejects.toThrow(/input must be a Response whose body was not read yet/);
+  });
+
   it('a frame longer than maxFrameLength is an EVENT_STREAM_BAD_FRAME error, and reading stops', async () => {
     let cancelled!: () => void;
     const bodyCancelled = new Promise<void>((resolve) => (cancelled = resolve));
