@@ -19,6 +19,11 @@ import { type CallEntry, parseReplies, PROTOCOL_VERSION, type ReplyEntry, stream
 const READ_BLOCK_MS = 5_000;
 /** How many reply entries one read takes at most. */
 const READ_COUNT = 4_096;
+/**
+ * How many reply entries one read of a paced run's call takes at most: what waits in the caller while
+ * its reader is behind (an entry holds up to 256 replies). The rest waits in Redis.
+ */
+const PACED_READ_COUNT = 16;
 
 /**
  * The options of {@link remoteAgent}, checked by this schema (bad values fail with a `ConfigError`
@@ -156,6 +161,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
     // A connection of our own for the reply's blocking reads, and the keys its previous call left to delete.
     const { reader, cleanup } = readers.acquire();
     let finished = false;
+    const readCount = run?.pace === undefined ? READ_COUNT : PACED_READ_COUNT;
     const callsKey = agentKeys(config.prefix, agentId).calls;
     // The call entry's id once Redis added it (undefined when adding it failed): a cancellation deletes the
     // entry, so that a worker that has not read it yet never starts it.
@@ -215,7 +221,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
     const readReply = async (lastId: string): Promise<unknown> => {
       reading = true;
       try {
-        return await reader.call('xread', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, lastId);
+        return await reader.call('xread', 'COUNT', readCount, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, lastId);
       } finally {
         reading = false;
       }
@@ -240,7 +246,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
           const leased = reader.set(keys.lease, '1', 'PX', config.leaseMs);
           const call$ = reader.xadd(callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call);
           call$.then((id) => added(id ?? undefined), () => added(undefined));
-          const firstRead = reader.call('xread', 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, '0');
+          const firstRead = reader.call('xread', 'COUNT', readCount, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, '0');
           // Reading until the read itself is answered, even when the lease or the call failed before.
           firstRead.then(
             () => (reading = false),

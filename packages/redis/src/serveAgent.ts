@@ -3,7 +3,7 @@ import { type Agent, ConfigError, configRules, delayTimer, parseConfig, stream }
 import { checkClient } from './internal/checkClient';
 import { processWarning } from './internal/processWarning';
 import type { RedisClient } from './types/RedisClient';
-import { asyncScheduler, interval, lastValueFrom, type Subscription } from 'rxjs';
+import { asyncScheduler, interval, lastValueFrom, Subject, type Subscription, takeUntil } from 'rxjs';
 import { z } from 'zod';
 import { hashTagId } from './internal/hashTagId';
 import { agentKeys, callKeys, WORKER_GROUP } from './internal/keys';
@@ -150,6 +150,8 @@ class Worker implements ServedAgent {
   private readonly ticks: Subscription;
   private readonly onError: (error: unknown) => void;
   private stopping = false;
+  /** Fires when the worker stops: it ends a pause before a retry, so no timer outlives the worker. */
+  private readonly stopped = new Subject<void>();
   private ticking = false;
   private slotFreed: (() => void) | undefined;
   private drained: (() => void) | undefined;
@@ -201,6 +203,7 @@ class Worker implements ServedAgent {
 
   private stop(): void {
     this.stopping = true;
+    this.stopped.next();
     this.reader.close();
     this.slotFreed?.();
   }
@@ -235,14 +238,17 @@ class Worker implements ServedAgent {
           if (!(await this.ensureGroup())) return;
         } else {
           this.report(error);
-          await lastValueFrom(delayTimer(this.config.leaseCheckMs, this.config.scheduler));
+          await this.pause(this.config.leaseCheckMs);
         }
         continue;
       }
       if (this.stopping) return;
       const read = streamEntries(raw);
       if (!read.ok) {
+        // Reading again at once would take the next calls into the same fate: every call this read took is
+        // left to a claim after `claimIdleMs`. A pause leaves new calls to the other workers meanwhile.
         this.report(new Error(`unexpected XREADGROUP reply: ${z.prettifyError(read.error)}`));
+        await this.pause(Math.min(1_000, this.config.claimIdleMs / 2));
         continue;
       }
       for (const [entryId, fields] of read.entries) this.start(entryId, fields, true);
@@ -262,10 +268,16 @@ class Worker implements ServedAgent {
       } catch (error) {
         if (error instanceof Error && error.message.includes('BUSYGROUP')) return true;
         this.report(error);
-        await lastValueFrom(delayTimer(this.config.leaseCheckMs, this.config.scheduler));
+        await this.pause(this.config.leaseCheckMs);
       }
     }
     return false;
+  }
+
+  /** Waits `ms` on the worker's scheduler before a read or a group creation is tried again; ends at once when the worker stops. */
+  private async pause(ms: number): Promise<void> {
+    if (this.stopping) return;
+    await lastValueFrom(delayTimer(ms, this.config.scheduler).pipe(takeUntil(this.stopped)), { defaultValue: 0 });
   }
 
   /** Runs one entry (a first delivery or a claimed one); invalid entries go to the dead-letter stream. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { type AgentError, ConfigError, defineAgent, invoke, invoke$, observeRun, type RunEvent } from '@rxagents/core';
 import { Redis } from 'ioredis';
-import { firstValueFrom, Observable, toArray } from 'rxjs';
+import { firstValueFrom, Observable, toArray, VirtualTimeScheduler } from 'rxjs';
 import { redisChannel, remoteAgent, RemoteCallAttemptsError, serveAgent } from '../src';
 import { type CuttingProxy, startCuttingProxy } from './support/cuttingProxy';
 import { describeRedis } from './support/describeRedis';
@@ -134,6 +134,29 @@ describeRedis('remote calls: starts, cancellations and ids', (server) => {
     await waitUntil('the draining worker aborts the call', () => slow.aborted === 1);
     await drained;
     expect(worker.running).toBe(0);
+  });
+
+  it('pauses after an XREADGROUP reply it cannot parse, leaving the next calls to the other workers', async () => {
+    // With `replyMapping: 'resp3'` ioredis gives XREADGROUP's RESP3 map as a plain object, a shape the worker
+    // refuses. serveAgent refuses such a client up front, so the client says 'legacy' to that check and
+    // 'resp3' to the reading connection the worker copies from it.
+    const mapped = server().client();
+    let asked = 0;
+    Object.defineProperty(mapped.options, 'replyMapping', { enumerable: true, configurable: true, get: () => (asked++ === 0 ? 'legacy' : 'resp3') });
+    const reported: unknown[] = [];
+    // Its pause never ends on its own: a scheduler whose time the test does not advance.
+    serve(mapped, defineAgent('mapped', async () => 'from the refusing worker'), { scheduler: new VirtualTimeScheduler(), onError: (error) => reported.push(error) });
+    const remote = remoteAgent(server().client(), 'mapped', { prefix: served.prefix });
+    const first = invoke$(remote, 'first').subscribe({ error: () => undefined });
+    try {
+      await waitUntil('the worker reports the reply it cannot parse', () => reported.length === 1);
+      expect(String(reported[0])).toMatch(/unexpected XREADGROUP reply/);
+      serve(server().client(), defineAgent('mapped', async (input) => `served ${input}`));
+      expect(await invoke(remote, 'second', { timeout: 10_000 })).toBe('served second');
+      expect(reported).toHaveLength(1);
+    } finally {
+      first.unsubscribe();
+    }
   });
 
   it('serves once Redis becomes reachable when the worker started while it was not', async () => {
