@@ -1,6 +1,6 @@
 import { streamText, type LanguageModel, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
 import { Observable } from 'rxjs';
-import { fromAbortSignal, type RunContext } from '@rxagents/core';
+import { fromAbortSignal, type RunContext, whenRoom } from '@rxagents/core';
 import type { AiSdkSettings } from './AiSdkSettings';
 
 /** @internal What {@link streamModelParts} sends to `streamText`. */
@@ -71,30 +71,6 @@ export function streamModelParts(request: StreamModelPartsRequest): Observable<M
     }
 
     const { pace } = request;
-    /** Runs `go` once the run has room for what it emits: at once without a slow reader, else when woken and still room. */
-    const whenRoom = (go: () => void): void => {
-      let gate: PromiseLike<void> | undefined;
-      try {
-        gate = pace?.();
-      } catch (error) {
-        subscriber.error(error);
-        return;
-      }
-      if (gate === undefined) {
-        go();
-        return;
-      }
-      // `Promise.resolve` adopts the gate, so a gate whose `then` throws is a rejection here too. Woken, it
-      // asks again: other calls waiting on the same gate may have taken the room.
-      Promise.resolve(gate).then(
-        () => {
-          if (!subscriber.closed) whenRoom(go);
-        },
-        (error: unknown) => {
-          if (!subscriber.closed) subscriber.error(error);
-        },
-      );
-    };
     const pump = (): void => {
       reader.read().then(
         ({ done, value }) => {
@@ -111,10 +87,15 @@ export function streamModelParts(request: StreamModelPartsRequest): Observable<M
           } else {
             // The part waits here, read but not given, until the run has room: the check is right before the
             // events it makes, so calls sharing the run cannot all pass it at once.
-            whenRoom(() => {
-              subscriber.next(value);
-              pump();
-            });
+            whenRoom(
+              pace,
+              subscriber,
+              () => {
+                subscriber.next(value);
+                pump();
+              },
+              (error) => subscriber.error(error),
+            );
           }
         },
         (error: unknown) => {

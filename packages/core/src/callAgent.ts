@@ -2,7 +2,8 @@ import { asyncScheduler, Observable, type SchedulerLike, Subscriber } from 'rxjs
 import type { Agent } from './Agent';
 import type { AgentCallResult } from './AgentCallResult';
 import { AgentError } from './errors/AgentError';
-import { type AgentCallOptions, checkCall, startCall, whenRoom } from './stream';
+import { whenRoom } from './events/whenRoom';
+import { type AgentCallOptions, checkCall, startCall } from './stream';
 
 /**
  * Calls an agent and emits one {@link AgentCallResult}: its whole reply, or its failure as a value.

@@ -50,3 +50,4 @@ export { runView, reduceRunView, emptyRunView, type RunView, type RunNode, type 
 export { runEventStream, type RunEventStreamOptions } from './events/runEventStream';
 export { DeliveryBuffer, type RunDelivery } from './events/DeliveryBuffer';
 export { emitUsage, type UsageReport } from './events/emitUsage';
+export { whenRoom } from './events/whenRoom';

@@ -14,6 +14,7 @@ import type { Message } from './Message';
 import { parseConfig } from './parseConfig';
 import { reportUnhandledError } from './reportUnhandledError';
 import type { RunContext } from './events/RunContext';
+import { whenRoom } from './events/whenRoom';
 
 /**
  * Options of every agent call: {@link stream}, {@link invoke$}, {@link invoke} and {@link callAgent}.
@@ -118,37 +119,6 @@ function pacedCall(agent: Agent, input: string, options: AgentCallOptions, run: 
       (error) => subscriber.error(error),
     );
   });
-}
-
-/**
- * Runs `start` once `pace` has room (at once when it has), for a call that `subscriber` may still give up;
- * a throwing or rejecting gate goes to `fail`.
- *
- * @remarks
- * Every call waiting on a full buffer wakes when room frees, so each asks again and only those that still
- * find room start; the others wait for the next room.
- */
-export function whenRoom(pace: () => PromiseLike<void> | undefined, subscriber: Subscriber<unknown>, start: () => void, fail: (error: unknown) => void): void {
-  let gate: PromiseLike<void> | undefined;
-  try {
-    gate = pace();
-  } catch (error) {
-    fail(error);
-    return;
-  }
-  if (gate === undefined) {
-    start();
-    return;
-  }
-  // `Promise.resolve` adopts the gate, so a gate whose `then` throws is a rejection here too.
-  Promise.resolve(gate).then(
-    () => {
-      if (!subscriber.closed) whenRoom(pace, subscriber, start, fail);
-    },
-    (error: unknown) => {
-      if (!subscriber.closed) fail(error);
-    },
-  );
 }
 
 function agentCall(agent: Agent, input: string, options: AgentCallOptions, run: RunContext | undefined): Observable<string> {
