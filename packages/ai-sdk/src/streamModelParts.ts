@@ -11,7 +11,7 @@ export interface StreamModelPartsRequest {
   readonly tools?: ToolSet;
   readonly settings?: AiSdkSettings;
   readonly signal?: AbortSignal;
-  /** A watched run's pacing: while it returns a Promise, the next part is not read (see `RunContext.pace`). */
+  /** A watched run's pacing: while it returns a Promise, the next part waits to be given (see `RunContext.pace`). */
   readonly pace?: RunContext['pace'];
 }
 
