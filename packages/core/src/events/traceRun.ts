@@ -94,7 +94,7 @@ class NodeSubscription<T> extends Subscription {
     // What the body reports after the node ended (work that ignored its unsubscription) is dropped.
     this.scope = RunScope.under(run);
     this.context = { runId, callId: this.callId, parentCallId: run.callId, scheduler, emit: this.scope.emit, pace };
-    if (!this.scope.closed) this.scope.deliver({ type: 'run-start', runId, callId: this.callId, parentCallId: run.callId, at: this.startedAt, name, input });
+    this.scope.emit({ type: 'run-start', runId, callId: this.callId, parentCallId: run.callId, at: this.startedAt, name, input });
   }
 
   next(value: T): void {
@@ -171,7 +171,7 @@ class NodeSubscription<T> extends Subscription {
     } = { type: 'run-end', runId, callId: this.callId, parentCallId: this.run.callId, at, success: outcome.success, durationMs: at - this.startedAt };
     if (outcome.output !== undefined) event.output = outcome.output;
     if (outcome.error !== undefined) event.error = serializeError(outcome.error);
-    if (!this.scope.closed) this.scope.deliver(event);
+    this.scope.emit(event);
     this.scope.close();
   }
 }

@@ -30,7 +30,7 @@ export class CallTrace {
     const scope = RunScope.under(run);
     this.scope = scope;
     this.child = { runId: run.runId, callId: this.callId, parentCallId: run.callId, scheduler: run.scheduler, emit: scope.emit, pace: run.pace };
-    if (!scope.closed) scope.deliver({ type: 'call-start', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.startedAt, agentId, input });
+    scope.emit({ type: 'call-start', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.startedAt, agentId, input });
   }
 
   delta(delta: string): void {
@@ -41,7 +41,7 @@ export class CallTrace {
   end(): void {
     this.ended = true;
     const at = this.scheduler.now();
-    if (!this.scope.closed) this.scope.deliver({ type: 'call-end', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, durationMs: at - this.startedAt });
+    this.scope.emit({ type: 'call-end', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, durationMs: at - this.startedAt });
     this.scope.close();
   }
 
@@ -49,7 +49,7 @@ export class CallTrace {
     if (this.ended) return;
     this.ended = true;
     const at = this.scheduler.now();
-    if (!this.scope.closed) this.scope.deliver({ type: 'call-error', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, error: serializeError(error), durationMs: at - this.startedAt });
+    this.scope.emit({ type: 'call-error', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, error: serializeError(error), durationMs: at - this.startedAt });
     this.scope.close();
   }
 }

@@ -15,10 +15,11 @@ const SCOPES = new WeakMap<Emit, RunScope>();
  * context (usage, a custom event, a nested run or call) says nothing more. The context a node hands on
  * emits through {@link RunScope.emit}, which drops what arrives once the node or a node above it closed.
  *
- * The node's own events (a call's deltas above all, one per chunk) skip every guard: they go straight to
- * {@link RunScope.deliver}, the run's own delivery, after one check of {@link RunScope.closed}. Closing a
- * node closes the nodes still open under it, so that one flag tells the whole way up; a chain of guards,
- * one per level, would cost every delta a call per level of nesting.
+ * Whatever level a node sits at, its events pass one guard, its own: {@link RunScope.deliver} is the run's
+ * own delivery, past the nodes above, because closing a node closes the nodes still open under it, so one
+ * flag tells the whole way up. (A chain of guards, one per level, cost every delta a call per level of
+ * nesting.) A call's deltas, one per chunk, skip even that call: they check {@link RunScope.closed} and go
+ * to `deliver`.
  *
  * A context whose `emit` this module did not make (the root's, or one a user wrapped) starts a scope tree
  * of its own that delivers through that `emit`, so a wrapper still sees every event.
