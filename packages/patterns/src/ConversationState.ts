@@ -84,8 +84,32 @@ export interface ConversationState {
   readonly roundComplete: boolean;
   /** Who spoke last, `undefined` before the first message. */
   readonly lastSpeaker: string | undefined;
-  /** Contributions per participant id. */
-  readonly counts: Readonly<Record<string, number>>;
+  /**
+   * How many messages each speaker has posted: every participant (in declaration order, from 0), then
+   * any other speaker (in the order they first spoke). A list, not an object keyed by speaker, so a
+   * speaker named `__proto__` or `constructor` (names can come from a shared channel) is a name like any
+   * other. Read one speaker's count with {@link ConversationState.contributions}.
+   */
+  readonly counts: readonly SpeakerCount[];
+}
+
+/**
+ * One speaker's number of messages in a {@link ConversationState}.
+ *
+ * @example
+ * ```ts
+ * import { ConversationState, type SpeakerCount } from '@rxagents/patterns';
+ *
+ * const state = ConversationState.fold(ConversationState.initial('t', ['a', 'b']), { speaker: 'a', content: 'hi', at: 0 });
+ * const counts: readonly SpeakerCount[] = state.counts;
+ * console.log(counts); // [ { speaker: 'a', count: 1 }, { speaker: 'b', count: 0 } ]
+ * ```
+ */
+export interface SpeakerCount {
+  /** The speaker: a participant id, or the name another writer posted under. */
+  readonly speaker: string;
+  /** Messages posted under that name so far. */
+  readonly count: number;
 }
 
 /** What the package keeps beside each state it folds: the shared transcript log, its text, fields of a hand-made state. */

@@ -39,7 +39,7 @@ export type ConversationPrompt = (state: ConversationState, speaker: string) => 
  */
 export const conversationPrompt: ConversationPrompt = (state, speaker) => {
   const transcript = messageCount(state) === 0 ? '(nobody has spoken yet)' : ConversationStates.transcript(state);
-  const round = (Object.hasOwn(state.counts, speaker) ? (state.counts[speaker] as number) : 0) + 1;
+  const round = ConversationStates.contributions(state, speaker) + 1;
   // Joined with `+`, not Array.join: the transcript stays a shared string, so a turn costs O(1), not O(transcript).
   const head = `Topic: ${state.topic}\nParticipants: ${state.participants.join(', ')}\nTranscript:\n`;
   return head + transcript + `\nYou are ${speaker}. Round ${round}: give your contribution.`;

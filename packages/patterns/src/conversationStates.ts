@@ -1,6 +1,6 @@
 import { AppendLog } from './AppendLog';
 import { type ConversationState, foldedFrom, foldedOf, line, type PostedMessage, stateOf } from './ConversationState';
-import type { ConversationMessage } from './ConversationState';
+import type { ConversationMessage, SpeakerCount } from './ConversationState';
 
 // Builds and folds ConversationState snapshots; exported from the package as the module namespace `ConversationState`.
 
@@ -16,7 +16,7 @@ import type { ConversationMessage } from './ConversationState';
  */
 export function initial(topic: string, participants: readonly string[]): ConversationState {
   return stateOf(
-    { topic, participants: [...participants], round: 0, roundComplete: false, lastSpeaker: undefined, counts: Object.fromEntries(participants.map((id) => [id, 0])) },
+    { topic, participants: [...participants], round: 0, roundComplete: false, lastSpeaker: undefined, counts: [...new Set(participants)].map((speaker) => ({ speaker, count: 0 })) },
     { log: AppendLog.empty(), transcript: '', extras: undefined },
   );
 }
@@ -36,11 +36,10 @@ export function initial(topic: string, participants: readonly string[]): Convers
  * ```
  */
 export function fold(state: ConversationState, posted: PostedMessage): ConversationState {
-  // Own keys only: a speaker named `constructor` or `__proto__` must not read Object.prototype.
-  const spoken = (Object.hasOwn(state.counts, posted.speaker) ? (state.counts[posted.speaker] as number) : 0) + 1;
-  const counts = { ...state.counts, [posted.speaker]: spoken };
+  const spoken = contributions(state, posted.speaker) + 1;
+  const counts = withCount(state.counts, posted.speaker, spoken);
   let round = Number.POSITIVE_INFINITY;
-  for (const id of state.participants) round = Math.min(round, Object.hasOwn(counts, id) ? (counts[id] as number) : 0);
+  for (const id of state.participants) round = Math.min(round, countIn(counts, id));
   if (!Number.isFinite(round)) round = 0;
   const previous = foldedOf(state) ?? foldedFrom(state);
   const message: ConversationMessage = { index: previous.log.length, speaker: posted.speaker, content: posted.content, at: posted.at, round: spoken };
@@ -49,6 +48,42 @@ export function fold(state: ConversationState, posted: PostedMessage): Conversat
     { topic: state.topic, participants: state.participants, round, roundComplete: round > state.round, lastSpeaker: posted.speaker, counts },
     { log: previous.log.append(message), transcript, extras: previous.extras },
   );
+}
+
+/**
+ * How many messages `speaker` has posted in `state`: 0 for a participant who has not spoken yet and for a
+ * name nobody posted under.
+ *
+ * @example
+ * ```ts
+ * import { ConversationState } from '@rxagents/patterns';
+ *
+ * const state = ConversationState.fold(ConversationState.initial('t', ['a', 'b']), { speaker: 'a', content: 'hi', at: 0 });
+ * console.log(ConversationState.contributions(state, 'a'), ConversationState.contributions(state, 'b')); // 1 0
+ * ```
+ */
+export function contributions(state: ConversationState, speaker: string): number {
+  return countIn(state.counts, speaker);
+}
+
+// A linear search: a conversation has a handful of speakers, and a list keeps speaker names out of object keys.
+function countIn(counts: readonly SpeakerCount[], speaker: string): number {
+  for (const entry of counts) if (entry.speaker === speaker) return entry.count;
+  return 0;
+}
+
+/** `counts` with `speaker`'s count set to `count`: the same order, a speaker new to it last. */
+function withCount(counts: readonly SpeakerCount[], speaker: string, count: number): readonly SpeakerCount[] {
+  const next: SpeakerCount[] = [];
+  let found = false;
+  for (const entry of counts) {
+    if (entry.speaker === speaker) {
+      found = true;
+      next.push({ speaker, count });
+    } else next.push(entry);
+  }
+  if (!found) next.push({ speaker, count });
+  return next;
 }
 
 /**

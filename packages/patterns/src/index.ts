@@ -66,7 +66,7 @@ export {
   type ConversationEvent,
   type ConversationChannel,
 } from './ConversationOrchestrator';
-export type { ConversationMessage, PostedMessage } from './ConversationState';
+export type { ConversationMessage, PostedMessage, SpeakerCount } from './ConversationState';
 export { conversationPrompt, type ConversationPrompt } from './conversationPrompt';
 export { evaluateTermination } from './evaluateTermination';
 export { JudgeConvergenceOptionsSchema, type JudgeConvergenceOptions } from './conversationTerminations';

@@ -12,10 +12,23 @@ describe('ConversationState', () => {
         const counts = ids.map((id) => speakers.filter((s) => ids[s] === id).length);
         expect(state.messages.map((m) => m.index)).toEqual(speakers.map((_, index) => index));
         expect(state.round).toBe(Math.min(...counts));
-        expect(Object.values(state.counts).reduce((a, b) => a + b, 0)).toBe(speakers.length);
-        expect(state.messages.every((m) => m.round >= 1 && m.round <= (state.counts[m.speaker] ?? 0))).toBe(true);
+        expect(state.counts).toEqual(ids.map((speaker, i) => ({ speaker, count: counts[i] })));
+        expect(state.messages.every((m) => m.round >= 1 && m.round <= ConversationState.contributions(state, m.speaker))).toBe(true);
       }),
     );
+  });
+
+  it('counts any speaker name, `__proto__` and `constructor` included, without giving it an object key', () => {
+    let state = ConversationState.initial('t', ['a', 'constructor']);
+    for (const speaker of ['__proto__', 'constructor', '__proto__', 'a', 'toString']) state = ConversationState.fold(state, { speaker, content: 'x', at: 0 });
+    expect(state.counts).toEqual([
+      { speaker: 'a', count: 1 },
+      { speaker: 'constructor', count: 1 },
+      { speaker: '__proto__', count: 2 },
+      { speaker: 'toString', count: 1 },
+    ]);
+    expect([state.round, ConversationState.contributions(state, 'hasOwnProperty'), state.messages.map((m) => m.round)]).toEqual([1, 0, [1, 1, 2, 1, 1]]);
+    expect(JSON.parse(JSON.stringify(state)).counts).toEqual(state.counts);
   });
 
   it('never mutates the previous snapshot', () => {
