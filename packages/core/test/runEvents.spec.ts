@@ -233,6 +233,27 @@ describe('run events of an agent call', () => {
     expect(events.find((event) => event.type === 'call-error')).toMatchObject({ error: { message: expect.stringContaining('emitCustom: name must be a non-empty string') } });
   });
 
+  it('emitCustom and emitUsage refuse a hand-made context above the root, which has no node: a view would show a root that never ends', () => {
+    const seen: RunEvent[] = [];
+    const root: RunContext = { runId: 'r', callId: null, parentCallId: null, scheduler: asapScheduler, emit: (event) => seen.push(event) };
+    const named = 'must name a node of the run: report with the context an agent call gets (ChatOptions.run)';
+    expect(() => emitCustom(root, 'progress', { step: 1 })).toThrow(`emitCustom: run.callId ${named}`);
+    expect(() => emitUsage(root, { agentId: 'model', outputTokens: 3 })).toThrow(`emitUsage: run.callId ${named}`);
+    expect(seen).toEqual([]);
+    // The same root works for what makes nodes: an agent call under it is the run's root node.
+    let reported: RunContext | undefined;
+    const writer = defineAgent('writer', async (_input, { run }) => {
+      reported = run;
+      emitCustom(run, 'progress', { step: 1 });
+      return 'done';
+    });
+    return lastValueFrom(invoke$(writer, 'x', { run: root })).then(() => {
+      const view = seen.reduce(reduceRunView, emptyRunView);
+      expect([view.status, view.nodes.length, view.nodes[0]?.log.map((event) => event.type)]).toEqual(['completed', 1, ['custom']]);
+      expect(reported?.callId).toBe(view.rootId);
+    });
+  });
+
   it('refuses a run option that is not a run context', () => {
     expect(() => stream(defineAgent('a', async () => 'x'), 'x', { run: { runId: 'r' } as unknown as RunContext })).toThrow(
       'agent call options: run must be a run context ({ runId, callId, scheduler, emit }), got {"runId":"r"}',

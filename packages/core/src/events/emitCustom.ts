@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkNode } from '../internal/checkNode';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../internal/jsonDepth';
 import { parseConfig } from '../parseConfig';
 import type { RunContext } from './RunContext';
@@ -33,12 +34,13 @@ function isJson(value: unknown): boolean {
  * deep, is a `ConfigError`, with or without a run: the event would fail `RunEventSchema` wherever it is
  * read (a browser, another process). The event carries a JSON copy of `data`, as a reader on the wire
  * gets it: a `Date` becomes its string, `NaN` becomes `null`, an `undefined` field is left out, and
- * changing `data` afterwards changes nothing already emitted.
+ * changing `data` afterwards changes nothing already emitted. A context above the run's root (`callId:
+ * null`, made by hand) has no node to report under and is refused.
  *
  * @param run - The run context, usually `ChatOptions.run`.
  * @param name - Your event's name, for example `sources`.
  * @param data - Any JSON value.
- * @throws `ConfigError` when `name` is not a non-empty string or `data` is not JSON.
+ * @throws `ConfigError` when `name` is not a non-empty string, `data` is not JSON, or `run.callId` is `null`.
  *
  * @example
  * ```ts
@@ -56,8 +58,9 @@ function isJson(value: unknown): boolean {
 export function emitCustom(run: RunContext | undefined, name: string, data: RunEventOf<'custom'>['data']): void {
   parseConfig(CustomEventSchema, { name, data }, 'emitCustom');
   if (run === undefined) return;
+  checkNode(run, 'emitCustom');
   // A copy as JSON: the event is what a reader on the wire gets (a Date as its string, no undefined
   // fields), and changing `data` afterwards changes no event and no view already made from it.
   const json = JSON.parse(JSON.stringify(data)) as RunEventOf<'custom'>['data'];
-  run.emit({ type: 'custom', runId: run.runId, callId: run.callId ?? run.runId, parentCallId: run.parentCallId, at: run.scheduler.now(), name, data: json });
+  run.emit({ type: 'custom', runId: run.runId, callId: run.callId, parentCallId: run.parentCallId, at: run.scheduler.now(), name, data: json });
 }

@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors/ConfigError';
+import { checkNode } from '../internal/checkNode';
 import type { RunContext } from './RunContext';
 
 /**
@@ -27,11 +28,12 @@ export interface UsageReport {
  * Counts that are not whole non-negative numbers are left out (a provider that does not report one).
  * Does nothing when `run` is `undefined`, so an agent can call it with its `ChatOptions.run` always. An
  * `agentId` that is not a string is a `ConfigError`, with or without a run: the event would fail
- * `RunEventSchema` wherever it is read.
+ * `RunEventSchema` wherever it is read. A context above the run's root (`callId: null`, made by hand) has
+ * no node to report under and is refused.
  *
  * @param run - The run context, usually `ChatOptions.run`.
  * @param usage - The agent and its token counts.
- * @throws `ConfigError` when `usage.agentId` is not a string.
+ * @throws `ConfigError` when `usage.agentId` is not a string or `run.callId` is `null`.
  *
  * @example
  * ```ts
@@ -50,6 +52,7 @@ export function emitUsage(run: RunContext | undefined, usage: UsageReport): void
   const agentId: unknown = (usage as Partial<UsageReport> | null)?.agentId;
   if (typeof agentId !== 'string') throw new ConfigError('emitUsage', [{ path: 'agentId', rule: 'must be a string', received: agentId }]);
   if (run === undefined) return;
+  checkNode(run, 'emitUsage');
   const event: {
     type: 'usage';
     runId: string;
@@ -60,7 +63,7 @@ export function emitUsage(run: RunContext | undefined, usage: UsageReport): void
     inputTokens?: number;
     outputTokens?: number;
     totalTokens?: number;
-  } = { type: 'usage', runId: run.runId, callId: run.callId ?? run.runId, parentCallId: run.parentCallId, at: run.scheduler.now(), agentId: usage.agentId };
+  } = { type: 'usage', runId: run.runId, callId: run.callId, parentCallId: run.parentCallId, at: run.scheduler.now(), agentId: usage.agentId };
   if (isCount(usage.inputTokens)) event.inputTokens = usage.inputTokens;
   if (isCount(usage.outputTokens)) event.outputTokens = usage.outputTokens;
   if (isCount(usage.totalTokens)) event.totalTokens = usage.totalTokens;
