@@ -64,7 +64,7 @@ describe('DeliveryBuffer', () => {
   });
 
   describe('conflate', () => {
-    it('merges a call’s deltas while full, with every character and the latest time', async () => {
+    it('merges a call’s deltas while full, with every character and the time of its first piece', async () => {
       const buffer = new DeliveryBuffer<ReturnType<typeof delta> | ReturnType<typeof callEnd>>(1, 'conflate');
       buffer.push(delta('c1', 'a', 1));
       for (let i = 0; i < 3000; i++) buffer.push(delta('c1', 'b', 2 + i));
@@ -73,7 +73,7 @@ describe('DeliveryBuffer', () => {
       buffer.push(callEnd('c1'));
       buffer.push(delta('c1', 'late', 9999)); // after the call's end: its own entry, not merged back
       const [merged, end, late] = (await buffer.take()) ?? [];
-      expect(merged).toEqual({ ...delta('c1', 'a' + 'b'.repeat(3000), 3001) });
+      expect(merged).toEqual({ ...delta('c1', 'a' + 'b'.repeat(3000), 1) });
       expect(end).toEqual(callEnd('c1'));
       expect(late).toEqual(delta('c1', 'late', 9999));
     });
@@ -85,6 +85,20 @@ describe('DeliveryBuffer', () => {
       buffer.push(delta('c1', 'z'));
       buffer.push(delta('c2', 'w'));
       await expect(buffer.take()).resolves.toEqual([delta('c1', 'xz'), delta('c2', 'yw')]);
+    });
+
+    it('merges while full without taking times back: with calls interleaved, every `at` the reader sees is in order', async () => {
+      const buffer = new DeliveryBuffer<ReturnType<typeof delta> | ReturnType<typeof callEnd>>(2, 'conflate');
+      let at = 0;
+      for (let i = 0; i < 10; i++) {
+        buffer.push(delta('c1', `a${i} `, at++));
+        buffer.push(delta('c2', `b${i} `, at++));
+      }
+      const read = (await buffer.take()) ?? [];
+      expect(read.map((event) => event.at)).toEqual([0, 1]);
+      expect(read.map((event) => (event.type === 'text-delta' ? event.delta : '')).join('|')).toBe(
+        `${Array.from({ length: 10 }, (_, i) => `a${i} `).join('')}|${Array.from({ length: 10 }, (_, i) => `b${i} `).join('')}`,
+      );
     });
 
     it('replaces the latest waiting plain value while full, and never a run event', async () => {

@@ -36,11 +36,9 @@ class Merged {
   /** Joined pieces of 1,024 deltas each, so a long stall costs the text, not one string per delta. */
   readonly chunks: string[] = [];
   parts: string[];
-  at: number | undefined;
 
   constructor(readonly first: Delta) {
     this.parts = [first.delta];
-    this.at = first.at;
   }
 }
 
@@ -65,8 +63,10 @@ const isDelta = (value: unknown): value is Delta => isRunEventLike(value) && (va
  *   `bufferSize` values wait, which a run passed it as its `pace` option awaits before it starts an agent
  *   call or pulls the next chunk of an `AsyncIterable` agent. The source is held back, nothing is dropped.
  * - `conflate`: the source never waits. While `bufferSize` values wait, a run's `text-delta` is merged
- *   into the same call's latest waiting delta (the text is all kept, in fewer, longer deltas, with the
- *   latest delta's `at`); any other run event still queues; a value that is not a run event replaces the
+ *   into the same call's latest waiting delta (the text is all kept, in fewer, longer deltas). A merged
+ *   delta stays where its first piece queued and keeps that piece's `at`, so the times a reader sees
+ *   never go back, though text merged into it may have been said after events queued behind it (of
+ *   other calls: a call's own text stays in order). Any other run event still queues; a value that is not a run event replaces the
  *   latest waiting one of its kind (for progress or metrics values, only the latest matters).
  *
  * A reader takes values one at a time ({@link DeliveryBuffer.next}) or all that wait
@@ -140,7 +140,6 @@ export class DeliveryBuffer<T> {
         const open = this.#open.get(value.callId);
         if (open !== undefined && full) {
           open.parts.push(value.delta);
-          open.at = value.at;
           if (open.parts.length === 1024) {
             open.chunks.push(open.parts.join(''));
             open.parts = [];
@@ -232,8 +231,7 @@ export class DeliveryBuffer<T> {
     if (!(entry instanceof Merged)) return entry;
     if (this.#open.get(entry.first.callId) === entry) this.#open.delete(entry.first.callId);
     if (entry.chunks.length === 0 && entry.parts.length === 1) return entry.first as T;
-    const delta = entry.chunks.join('') + entry.parts.join('');
-    return (entry.at === undefined ? { ...entry.first, delta } : { ...entry.first, at: entry.at, delta }) as T;
+    return { ...entry.first, delta: entry.chunks.join('') + entry.parts.join('') } as T;
   }
 
   #wake(): void {
