@@ -103,7 +103,9 @@ const isRunEventLike = (value: unknown): boolean => typeof (value as { runId?: u
  * reconnections in a row without an event it errors with `EVENT_STREAM_DROPPED`. A server that answers
  * a reconnection with another run (one that keeps nothing, such as `toEventStreamResponse`, starts a
  * new run per request) cannot resume the run either: the first event of that other run is an
- * `EVENT_STREAM_DROPPED` error, never spliced onto the events of the first. A `Response` input cannot
+ * `EVENT_STREAM_DROPPED` error, never spliced onto the events of the first. Nor can a stream whose last
+ * event id cannot be sent back as a header (a character above U+00FF, surrounding spaces): it errors with
+ * `EVENT_STREAM_DROPPED` when it drops, at once. A `Response` input cannot
  * be fetched again, so it is never resumed, and it can be read once: a subscription to a `Response` that
  * was already read (by another subscription, say) errors with a `ConfigError` naming `input`.
  * Unsubscribing aborts the fetch.
@@ -181,6 +183,18 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
 
     const dropped = (cause: unknown): void => {
       if (finished) return;
+      if (lastId !== undefined && !resendable(lastId)) {
+        // Every reconnection would fail the same way before it is sent: say why now, not after the retries.
+        fail(
+          new EventStreamError(
+            'EVENT_STREAM_DROPPED',
+            `The event stream was dropped and cannot be resumed: the server's last event id (${JSON.stringify(lastId.slice(0, 40))}) cannot be sent back in a Last-Event-ID header`,
+            { lastEventId: lastId, attempts },
+            cause,
+          ),
+        );
+        return;
+      }
       if (input instanceof Response || attempts >= retry.maxAttempts) {
         fail(new EventStreamError('EVENT_STREAM_DROPPED', `The event stream was dropped${attempts > 0 ? ` (${attempts} reconnections tried)` : ''}`, { lastEventId: lastId, attempts }, cause));
         return;
@@ -307,6 +321,19 @@ function safeJson(data: string): unknown {
     return JSON.parse(data) as unknown;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Whether `id` goes back unchanged as a `Last-Event-ID` header: a sequence number always does; any other id
+ * is checked by the platform's own header rules (no character above U+00FF, no NUL, no surrounding spaces).
+ */
+function resendable(id: string): boolean {
+  if (!Number.isNaN(sequence(id))) return true;
+  try {
+    return new Headers([['last-event-id', id]]).get('last-event-id') === id;
+  } catch {
+    return false;
   }
 }
 

@@ -146,6 +146,22 @@ describe('fromEventStream over a loopback server', () => {
     expect(seen).toEqual([delta(0)]);
   });
 
+  it('a dropped stream whose last event id cannot go back in a Last-Event-ID header errors at once, naming the id, without retrying', async () => {
+    for (const id of ['run-€-1', ' padded ']) {
+      let connections = 0;
+      const answer: typeof fetch = async () => {
+        connections++;
+        return new Response(`id: ${id}\ndata: ${JSON.stringify(delta(0))}\n\n`, { headers: { 'content-type': 'text/event-stream' } });
+      };
+      const seen: RunEvent[] = [];
+      const error = await new Promise((resolve) =>
+        fromEventStream('http://localhost/story', { fetch: answer, retry: { delayMs: 0, maxAttempts: 3 } }).subscribe({ next: (e) => seen.push(e), error: resolve }),
+      );
+      expect(error).toMatchObject({ code: 'EVENT_STREAM_DROPPED', message: expect.stringContaining(`cannot be resumed: the server's last event id (${JSON.stringify(id)})`) as unknown });
+      expect([connections, seen]).toEqual([1, [delta(0)]]);
+    }
+  });
+
   it('a Request with a body is sent again, body and all, when it reconnects, and when subscribed to again', async () => {
     const registry = createRunRegistry();
     closers.push(async () => registry.close());
