@@ -85,8 +85,11 @@ export interface RunTextPartMetadata {
   readonly agentId: string;
   /** The node the call belongs to. */
   readonly parentCallId: string | null;
-  /** `streaming` while the agent writes, then `done` or `failed` (the `call-error` is in a `data-run` part). */
-  readonly status: 'streaming' | 'done' | 'failed';
+  /**
+   * `streaming` while the agent writes, then `done` or `failed` (the `call-error` is in a `data-run` part),
+   * or `cancelled` when the stream was aborted while the agent wrote.
+   */
+  readonly status: 'streaming' | 'done' | 'failed' | 'cancelled';
   /** How long the call took; set when it ends. */
   readonly durationMs?: number;
 }
@@ -115,6 +118,7 @@ export type RunUIMessageChunk =
   | { readonly type: 'data-metrics'; readonly id: string; readonly data: RunEventOf<'metrics'> }
   | { readonly type: 'data-run'; readonly data: RunEvent }
   | { readonly type: 'error'; readonly errorText: string }
+  | { readonly type: 'abort'; readonly reason?: string }
   | { readonly type: 'finish'; readonly finishReason: 'stop' | 'error'; readonly messageMetadata?: RunMessageMetadata };
 
 /**
@@ -167,7 +171,9 @@ export const ToUIMessageStreamOptionsSchema = z.strictObject({
  * handoffs, steps and metrics are `data-handoff`, `data-step` and `data-metrics` parts, every other event
  * a `data-run` part (see {@link RunUIDataTypes}). The end of the root run is a `finish` chunk; a run that
  * failed says why in an `error` chunk first, so `useChat` shows it as an error. If the events themselves
- * fail, an `error` chunk ends the stream.
+ * fail, an `error` chunk ends the stream. Aborting `signal` ends it with the text parts still open closed
+ * (`cancelled`) and an `abort` chunk carrying the signal's reason, as the `ai` package ends a stream it
+ * aborts, so `useChat` reports the message as aborted rather than finished.
  *
  * Events pass through the same bounded buffer as `runEventStream`: with a start function as `source`
  * and `delivery: 'pace'` the stream's reader paces the run. Cancelling the stream (or aborting
@@ -205,6 +211,7 @@ export function toUIMessageStream(source: UIMessageStreamSource, options: ToUIMe
         onAbort = () => {
           void reader.cancel(signal.reason).catch(() => undefined);
           try {
+            for (const chunk of chunks.abort(signal.reason)) controller.enqueue(chunk);
             controller.close();
           } catch {
             // Already closed: the run ended before the abort.
@@ -312,10 +319,31 @@ class ChunkWriter {
     return [...chunks, ...this.closeParts(), { type: 'finish', finishReason: 'stop' }];
   }
 
-  private closeParts(): RunUIMessageChunk[] {
-    const chunks = [...this.open.values()].map((start): RunUIMessageChunk => ({ type: 'text-end', id: start.callId, providerMetadata: textMetadata(start, 'failed') }));
+  /** The stream was aborted: close what is open and say so, unless the message already finished. */
+  abort(reason: unknown): RunUIMessageChunk[] {
+    if (this.finished) return [];
+    this.finished = true;
+    const chunks: RunUIMessageChunk[] = this.started ? [] : [{ type: 'start', ...(this.messageId === undefined ? {} : { messageId: this.messageId }) }];
+    const text = reasonText(reason);
+    return [...chunks, ...this.closeParts('cancelled'), text === undefined ? { type: 'abort' } : { type: 'abort', reason: text }];
+  }
+
+  private closeParts(status: 'failed' | 'cancelled' = 'failed'): RunUIMessageChunk[] {
+    const chunks = [...this.open.values()].map((start): RunUIMessageChunk => ({ type: 'text-end', id: start.callId, providerMetadata: textMetadata(start, status) }));
     this.open.clear();
     return chunks;
+  }
+}
+
+/** An abort's reason as the `abort` chunk's text: an error's message, a string as it is. */
+function reasonText(reason: unknown): string | undefined {
+  if (reason === undefined) return undefined;
+  if (reason instanceof Error) return reason.message;
+  if (typeof reason === 'string') return reason;
+  try {
+    return JSON.stringify(reason) ?? String(reason);
+  } catch {
+    return String(reason);
   }
 }
 

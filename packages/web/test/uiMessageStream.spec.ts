@@ -1,5 +1,6 @@
 import { from, Observable } from 'rxjs';
 import {
+  createUIMessageStream,
   createUIMessageStreamResponse,
   DefaultChatTransport,
   readUIMessageStream,
@@ -186,8 +187,28 @@ describe('toUIMessageStreamResponse', () => {
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     let text = '';
     while (!text.includes('text-start')) text += new TextDecoder().decode((await reader.read()).value);
-    controller.abort();
-    for (let next = await reader.read(); !next.done; next = await reader.read());
+    controller.abort(new Error('the user left'));
+    for (let next = await reader.read(); !next.done; next = await reader.read()) text += new TextDecoder().decode(next.value);
     expect(aborted).toBe(true);
+    // It ends as the ai package ends a stream it aborts: the open text part closed, then an abort chunk.
+    const frames = text.split('\n\n').filter((frame) => frame.startsWith('data: {')).map((frame) => JSON.parse(frame.slice(6)) as RunUIMessageChunk);
+    expect(frames.slice(-2)).toEqual([
+      { type: 'text-end', id: expect.any(String) as unknown, providerMetadata: { rxagents: expect.objectContaining({ agentId: 'waiting', status: 'cancelled' }) as unknown } },
+      { type: 'abort', reason: 'the user left' },
+    ]);
+    expect(frames.some((frame) => frame.type === 'finish')).toBe(false);
+  });
+
+  it('an aborted stream is read by the ai package as an aborted message, not a finished one', async () => {
+    const controller = new AbortController();
+    const waiting = defineAgent('waiting', (_input, { signal }) => {
+      setImmediate(() => controller.abort(new Error('the user left')));
+      return new Promise<string>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+    });
+    const ours = toUIMessageStream((pace) => observeRun('wait', 'go', (run) => invoke$(waiting, 'go', { run }), { pace }), { signal: controller.signal });
+    const finished = new Promise<{ isAborted: boolean }>((resolve) => {
+      void collect(createUIMessageStream({ execute: ({ writer }) => writer.merge(ours as never), onFinish: resolve }));
+    });
+    await expect(finished).resolves.toMatchObject({ isAborted: true });
   });
 });
