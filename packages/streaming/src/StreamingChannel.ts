@@ -15,6 +15,7 @@ import {
   createDispatcher,
   emitItem,
   errorDispatcher,
+  hasReaders,
   offerItem,
   onComplete,
   producerSignal,
@@ -451,7 +452,8 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     const relay = (this.#relay ??= new DerivationRelay());
     child.#relay = relay;
     const core = this.#core;
-    const link = this.subscribe({
+    const childCore = child.#core;
+    const feedChild: Partial<ChannelObserver<T>> = {
       next: (item) => relay.next(() => feed(item, child), (error) => reportError(core.listeners, error, item)),
       error: (failure) =>
         relay.end(
@@ -463,7 +465,9 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
           () => (core.state === ChannelState.Closed ? child.close() : child.complete()),
           (error) => reportError(core.listeners, error, undefined),
         ),
-    });
+    };
+    // A reader of this channel only while the derived channel has one: see `onLastUnsubscribe`.
+    const link = subscribeLane(core, feedChild, undefined, BackpressureStrategy.BLOCK, undefined, () => hasReaders(childCore));
     addEndHandler(child.#core.listeners, () => link.unsubscribe());
     return child;
   }

@@ -103,7 +103,8 @@ export interface StreamingChannelOptions<T = unknown> {
    * stream, or fails on its own `ERROR` buffer) while the channel is open or completing: `keep` it open for the next subscriber (the
    * default), `close` it (as `close()`: the buffer is discarded and the producer's next `emit` throws
    * {@link ChannelClosedError}), or `abort`: close it and abort `channel.signal`, so that the producer
-   * feeding it stops.
+   * feeding it stops. A channel derived with `map` or `filter` counts as a subscriber only while it has one
+   * of its own (at any depth), so a derived channel nobody reads does not keep the producer going.
    */
   readonly onLastUnsubscribe?: 'keep' | 'close' | 'abort';
   /** Items failing it are rejected at `emit` with {@link ChannelItemError}. */

@@ -92,6 +92,34 @@ describe('StreamingChannel onLastUnsubscribe', () => {
     expect(channel.signal.aborted).toBe(true);
   });
 
+  it('a derived channel nobody reads does not keep its parent going: the last real subscriber leaving aborts it', () => {
+    const channel = StreamingChannel.create<number>({ onLastUnsubscribe: 'abort' });
+    const doubled = channel.map((n) => n * 2);
+    const evens = doubled.filter((n) => n % 4 === 0);
+    const seen: number[] = [];
+    const subscription = channel.subscribe((n) => void seen.push(n));
+    channel.emit(1);
+    subscription.unsubscribe();
+    expect(seen).toEqual([1]);
+    expect(channel.signal.aborted).toBe(true);
+    expect([channel.metrics().closed, doubled.metrics().closed, evens.metrics().closed]).toEqual([true, true, true]);
+  });
+
+  it('a derived channel with a reader, at any depth, keeps its parent going until that reader leaves too', () => {
+    const channel = StreamingChannel.create<number>({ onLastUnsubscribe: 'abort' });
+    const evens = channel.map((n) => n * 2).filter((n) => n % 4 === 0);
+    channel.filter((n) => n > 100); // read by nobody
+    const seen: number[] = [];
+    const direct = channel.subscribe(() => undefined);
+    const derived = evens.subscribe((n) => void seen.push(n));
+    direct.unsubscribe();
+    expect(channel.signal.aborted).toBe(false);
+    channel.emitAll([1, 2]);
+    expect(seen).toEqual([4]);
+    derived.unsubscribe();
+    expect(channel.signal.aborted).toBe(true);
+  });
+
   it('rejects an unknown action with a ConfigError naming the option', () => {
     expect(() => StreamingChannel.create({ onLastUnsubscribe: 'stop' as 'close' })).toThrow(ConfigError);
     expect(() => StreamingChannel.create({ onLastUnsubscribe: 'stop' as 'close' })).toThrow(/onLastUnsubscribe/);

@@ -170,6 +170,7 @@ export function subscribeLane<T>(
   bufferSize: number | undefined,
   strategy: BackpressureStrategy,
   register?: (subscription: Subscription) => void,
+  derivedReaders?: () => boolean,
 ): Subscription {
   if (dispatcher.state === ChannelState.Completed || dispatcher.state === ChannelState.Closed) {
     const failure = dispatcher.state === ChannelState.Completed ? dispatcher.failure : undefined;
@@ -179,6 +180,7 @@ export function subscribeLane<T>(
     return Subscription.EMPTY;
   }
   const lane = createLane<T>(dispatcher, subscriber, bufferSize, strategy);
+  lane.derivedReaders = derivedReaders;
   dispatcher.lanes = [...dispatcher.lanes, lane];
   const subscription = new Subscription(() => removeLane(dispatcher, lane));
   register?.(subscription);
@@ -417,8 +419,19 @@ function removeLane<T>(dispatcher: ChannelDispatcher<T>, lane: SubscriberLane<T>
     lane.blocking = false;
     dispatcher.blocking -= 1;
   }
-  if (dispatcher.lanes.length === 0 && dispatcher.onLastUnsubscribe !== 'keep') abandoned(dispatcher);
+  if (dispatcher.onLastUnsubscribe !== 'keep' && !hasReaders(dispatcher)) abandoned(dispatcher);
   else requestDrain(dispatcher);
+}
+
+/**
+ * Whether anyone reads the channel: a subscriber of its own, or a derived channel (`map`, `filter`) that
+ * has one, at any depth. A derived channel nobody subscribed to does not keep its parent's producer going.
+ *
+ * @internal
+ */
+export function hasReaders<T>(dispatcher: ChannelDispatcher<T>): boolean {
+  for (const lane of dispatcher.lanes) if (lane.derivedReaders === undefined || lane.derivedReaders()) return true;
+  return false;
 }
 
 /** The last subscriber left a channel that should not outlive its readers: close it, and under `abort` tell the producer. */

@@ -58,6 +58,11 @@ export interface SubscriberLane<T> {
   readonly strategy: BackpressureStrategy;
   readonly onFulfilled: () => void;
   readonly onRejected: (error: unknown) => void;
+  /**
+   * Set on the lane that feeds a derived channel (`map`, `filter`): whether that channel, or one derived
+   * from it, has a subscriber of its own. Such a lane counts as a reader only while it does.
+   */
+  derivedReaders: (() => boolean) | undefined;
 }
 
 /** A lane for `subscriber`, with its own buffer of `bufferSize` under `strategy` when `bufferSize` is given. @internal */
@@ -87,6 +92,7 @@ export function createLane<T>(
       if (!lane.closed) lane.host.reportError(error, lane.item);
       settled(lane);
     },
+    derivedReaders: undefined,
   };
   return lane;
 }
