@@ -179,8 +179,7 @@ export function subscribeLane<T>(
     }
     return Subscription.EMPTY;
   }
-  const lane = createLane<T>(dispatcher, subscriber, bufferSize, strategy);
-  lane.derivedReaders = derivedReaders;
+  const lane = createLane<T>(dispatcher, subscriber, bufferSize, strategy, derivedReaders);
   dispatcher.lanes = [...dispatcher.lanes, lane];
   const subscription = new Subscription(() => removeLane(dispatcher, lane));
   register?.(subscription);

@@ -62,7 +62,7 @@ export interface SubscriberLane<T> {
    * Set on the lane that feeds a derived channel (`map`, `filter`): whether that channel, or one derived
    * from it, has a subscriber of its own. Such a lane counts as a reader only while it does.
    */
-  derivedReaders: (() => boolean) | undefined;
+  readonly derivedReaders: (() => boolean) | undefined;
 }
 
 /** A lane for `subscriber`, with its own buffer of `bufferSize` under `strategy` when `bufferSize` is given. @internal */
@@ -71,6 +71,7 @@ export function createLane<T>(
   subscriber: ChannelHandler<T> | Partial<ChannelObserver<T>>,
   bufferSize: number | undefined,
   strategy: BackpressureStrategy,
+  derivedReaders?: () => boolean,
 ): SubscriberLane<T> {
   const observer: Partial<ChannelObserver<T>> = typeof subscriber === 'function' ? {} : subscriber;
   const lane: SubscriberLane<T> = {
@@ -92,7 +93,7 @@ export function createLane<T>(
       if (!lane.closed) lane.host.reportError(error, lane.item);
       settled(lane);
     },
-    derivedReaders: undefined,
+    derivedReaders,
   };
   return lane;
 }
