@@ -38,9 +38,9 @@ export const ServeAgentOptionsSchema = z
     claimIdleMs: configRules.positiveInt(86_400_000).default(15_000),
     /** How often this worker confirms its running calls, checks their callers' leases and measures Redis's clock, in ms; below `claimIdleMs / 2`. */
     leaseCheckMs: configRules.positiveInt(86_400_000).default(500),
-    /** The approximate bound (`MAXLEN ~`) of each reply stream, in entries. */
+    /** The approximate bound (`MAXLEN ~`) of each reply stream, in entries: a caller that falls further behind fails its call (`REMOTE_REPLY_TRIMMED`). */
     replyMaxLen: configRules.positiveInt().default(100_000),
-    /** How long a reply stream and a call's attempt counter outlive their last write, in ms (a caller deletes them when it is done). */
+    /** How long a reply stream and a call's attempt counter outlive their last write, in ms (a caller deletes them when it is done; one whose reader stalls longer fails its call, `REMOTE_REPLY_EXPIRED`). */
     replyTtlMs: configRules.positiveInt(86_400_000 * 30).default(600_000),
     /** The approximate bound (`MAXLEN ~`) of the agent's dead-letter stream, in entries. */
     deadLetterMaxLen: configRules.positiveInt().default(10_000),
