@@ -311,7 +311,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
     return () => {
       closed = true;
       renewals.release(keys.lease);
-      const own = [keys.lease, keys.reply, keys.attempts];
+      const own = [keys.lease, keys.reply, keys.attempts, keys.entry];
       // A call that ended leaves its keys to the reader's next call (or to the reader's closing): no write now.
       if (finished && !reading && !commands.cluster && readers.release(reader, own)) return;
       // No idle pool is sure to stop the renewals' timer after this call: stop it now if no call holds a lease.

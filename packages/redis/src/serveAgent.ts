@@ -104,8 +104,9 @@ export interface ServedAgent {
  * Promise, Observable or AsyncIterable reply all work); the agent's `ChatOptions.run` sends its run
  * events to the caller's run. The agent's `AbortSignal` fires when the caller cancels or its lease runs
  * out. A fresh call (younger than half its caller's lease by Redis's clock, which the worker measures
- * with `TIME`) starts as soon as it is read; a claimed or older one first has its start counted and its
- * caller's lease checked. Running calls are confirmed every `leaseCheckMs`; a call left unconfirmed for
+ * with `TIME`) starts as soon as its entry has taken the call (one `SET NX GET`: an entry of the same call
+ * added again, as a caller's `XADD` that ioredis resent after a lost reply is, is acknowledged and deleted
+ * unrun); a claimed or older one also has its start counted and its caller's lease checked first. Running calls are confirmed every `leaseCheckMs`; a call left unconfirmed for
  * `claimIdleMs` (its worker died) is claimed by another worker and started again, up to the caller's
  * `maxAttempts`. An entry that is not valid JSON or fails the call schema goes to the dead-letter stream
  * `<prefix>:agent:{<id>}:dead` with the reason and is never run; when its `callId` can still be read, the
