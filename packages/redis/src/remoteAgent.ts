@@ -191,6 +191,13 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
         held = [];
       }
       if (reply.seq <= lastSeq) return false; // Stored twice: ioredis resent the write after a reconnect.
+      // An attempt numbers its replies from 0, its `started` (which an entry may leave out, and whose loss
+      // loses nothing): a number skipped is a reply Redis no longer holds. The final reply of an exhausted
+      // call is numbered past every other one on purpose.
+      if (reply.seq > Math.max(lastSeq + 1, 1) && !(reply.kind === 'error' && reply.exhausted)) {
+        subscriber.error(replyLost(agentId, callId, 'REMOTE_REPLY_TRIMMED', `reply ${Math.max(lastSeq + 1, 1)} of attempt ${attempt} was deleted before this caller read it (reply ${reply.seq} came next): Redis trimmed the reply stream to the worker's replyMaxLen entries while this caller was behind; raise serveAgent's replyMaxLen`));
+        return true;
+      }
       lastSeq = reply.seq;
       switch (reply.kind) {
         case 'started':
@@ -218,9 +225,11 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
       }
     };
 
-    const readReply = async (lastId: string): Promise<unknown> => {
+    /** Reads the reply's entries after `lastId`: waiting for them (`block`), or answering at once. */
+    const readReply = async (lastId: string, block = true): Promise<unknown> => {
       reading = true;
       try {
+        if (!block) return await reader.call('xread', 'COUNT', readCount, 'STREAMS', keys.reply, lastId);
         return await reader.call('xread', 'COUNT', readCount, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, lastId);
       } finally {
         reading = false;
@@ -257,9 +266,17 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
         raw = first;
       }
       let lastId = '0';
+      // Whether this call waited for its run's reader since its last read: the reply stream may have
+      // expired meanwhile, with entries this call had not read. A call that reads on waits in a blocking
+      // read, which returns what the stream holds at once: an expiry then loses nothing.
+      let stalled = false;
+      let afterStall = false;
       while (!closed) {
         const read = streamEntries(raw);
         if (!read.ok) throw protocolError(agentId, `unexpected XREAD reply: ${z.prettifyError(read.error)}`);
+        if (afterStall && read.entries.length === 0 && (await reader.exists(keys.reply)) === 0) {
+          throw replyLost(agentId, callId, 'REMOTE_REPLY_EXPIRED', `its reply stream expired (the worker's replyTtlMs after its last write) while this caller's reader was behind, with replies it had not read; raise serveAgent's replyTtlMs above the longest stall of a reader`);
+        }
         for (const [entryId, fields] of read.entries) {
           lastId = entryId;
           const replies = parseReplies(fields);
@@ -268,13 +285,17 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
             // A paced run whose reader fell behind: the rest of the reply waits in Redis, not in this process.
             // Woken, it asks again: other calls waiting on the same gate may have taken the room.
             for (let gate = run?.pace?.(); gate !== undefined; gate = run?.pace?.()) {
+              stalled = true;
               await gate;
               if (closed) return;
             }
             if (apply(reply)) return;
           }
         }
-        raw = await readReply(lastId);
+        // After a stall, a read that answers at once: an empty answer is then followed by a look at the stream.
+        afterStall = stalled;
+        stalled = false;
+        raw = await readReply(lastId, !afterStall);
         if (closed) return;
       }
     };
@@ -290,7 +311,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
     return () => {
       closed = true;
       renewals.release(keys.lease);
-      const own = [keys.lease, keys.reply, keys.attempts];
+      const own = [keys.lease, keys.reply, keys.attempts, keys.entry];
       // A call that ended leaves its keys to the reader's next call (or to the reader's closing): no write now.
       if (finished && !reading && !commands.cluster && readers.release(reader, own)) return;
       // No idle pool is sure to stop the renewals' timer after this call: stop it now if no call holds a lease.
@@ -318,6 +339,11 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
       });
     };
   });
+}
+
+/** A call's reply that Redis no longer holds (trimmed, expired): `message` says which, and what to raise. */
+function replyLost(agentId: string, callId: string, code: 'REMOTE_REPLY_TRIMMED' | 'REMOTE_REPLY_EXPIRED', message: string): CoordinationError {
+  return new CoordinationError(code, `Remote agent "${agentId}": call ${callId}: ${message}`, { retryable: true, context: { agentId, callId } });
 }
 
 function protocolError(agentId: string, message: string): CoordinationError {

@@ -12,10 +12,13 @@ import { RunningCall } from './internal/RunningCall';
 import { WorkerReader } from './internal/WorkerReader';
 import { withRun } from './internal/withRun';
 import { EntryDeletions } from './internal/EntryDeletions';
-import { AutoClaimSchema, fieldOf, parseCall, readableCallId, type ReplyEntry, streamEntries } from './internal/protocol';
+import { AutoClaimSchema, fieldOf, parseCall, readableCallId, type ReplyEntry, StreamEntrySchema, streamEntries } from './internal/protocol';
 
 /** How long one blocking read of the call stream waits before it asks again, in ms. */
 const READ_BLOCK_MS = 2_000;
+/** How many entries one XRANGE of the call stream takes (looking for another entry of a refused call). */
+const RANGE_PAGE = 1_000;
+const EntriesSchema = z.array(StreamEntrySchema);
 
 /**
  * The options of {@link serveAgent}, checked by this schema (bad values fail with a `ConfigError`
@@ -38,9 +41,9 @@ export const ServeAgentOptionsSchema = z
     claimIdleMs: configRules.positiveInt(86_400_000).default(15_000),
     /** How often this worker confirms its running calls, checks their callers' leases and measures Redis's clock, in ms; below `claimIdleMs / 2`. */
     leaseCheckMs: configRules.positiveInt(86_400_000).default(500),
-    /** The approximate bound (`MAXLEN ~`) of each reply stream, in entries. */
+    /** The approximate bound (`MAXLEN ~`) of each reply stream, in entries: a caller that falls further behind fails its call (`REMOTE_REPLY_TRIMMED`). */
     replyMaxLen: configRules.positiveInt().default(100_000),
-    /** How long a reply stream and a call's attempt counter outlive their last write, in ms (a caller deletes them when it is done). */
+    /** How long a reply stream and a call's attempt counter outlive their last write, in ms (a caller deletes them when it is done; one whose reader stalls longer fails its call, `REMOTE_REPLY_EXPIRED`). */
     replyTtlMs: configRules.positiveInt(86_400_000 * 30).default(600_000),
     /** The approximate bound (`MAXLEN ~`) of the agent's dead-letter stream, in entries. */
     deadLetterMaxLen: configRules.positiveInt().default(10_000),
@@ -101,8 +104,9 @@ export interface ServedAgent {
  * Promise, Observable or AsyncIterable reply all work); the agent's `ChatOptions.run` sends its run
  * events to the caller's run. The agent's `AbortSignal` fires when the caller cancels or its lease runs
  * out. A fresh call (younger than half its caller's lease by Redis's clock, which the worker measures
- * with `TIME`) starts as soon as it is read; a claimed or older one first has its start counted and its
- * caller's lease checked. Running calls are confirmed every `leaseCheckMs`; a call left unconfirmed for
+ * with `TIME`) starts as soon as its entry has taken the call (one `SET NX GET`: an entry of the same call
+ * added again, as a caller's `XADD` that ioredis resent after a lost reply is, is acknowledged and deleted
+ * unrun); a claimed or older one also has its start counted and its caller's lease checked first. Running calls are confirmed every `leaseCheckMs`; a call left unconfirmed for
  * `claimIdleMs` (its worker died) is claimed by another worker and started again, up to the caller's
  * `maxAttempts`. An entry that is not valid JSON or fails the call schema goes to the dead-letter stream
  * `<prefix>:agent:{<id>}:dead` with the reason and is never run; when its `callId` can still be read, the
@@ -289,7 +293,7 @@ class Worker implements ServedAgent {
       this.deadLetter(entryId, fields, why).catch((error: unknown) => this.report(error));
       // A caller whose call id can still be read is told at once, instead of waiting for its timeout.
       const callId = readableCallId(fieldOf(fields, 'call'));
-      if (callId !== undefined) this.refuse(callId, why).catch((error: unknown) => this.report(error));
+      if (callId !== undefined) this.refuse(entryId, callId, why).catch((error: unknown) => this.report(error));
       return;
     }
     const call = new RunningCall(this.redis, entryId, parsed.value, this.consumer, this.config, this.reader, this.deletions);
@@ -325,13 +329,33 @@ class Worker implements ServedAgent {
     if (this.calls.size === 0) this.drained?.();
   }
 
-  /** Answers a call it will not run with a final error reply, as its first and only attempt's. */
-  private async refuse(callId: string, reason: string): Promise<void> {
-    const error = { name: 'RemoteCallRefusedError', message: `the worker of agent "${this.agent.id}" refused the call: ${reason}`, code: 'REMOTE_CALL_REFUSED', retryable: false };
+  /**
+   * Answers a call it will not run with a final error reply, as its first and only attempt's, when the
+   * refused entry `entryId` is the call's own: no earlier entry of the call stream carries its id, and it
+   * has no reply yet. An entry that copies the id of another call (ids can be read from the stream) gets
+   * no answer, which that call's caller would take for its own.
+   */
+  private async refuse(entryId: string, callId: string, reason: string): Promise<void> {
     const { reply } = callKeys(this.config.prefix, callId);
+    // In this order: a call's entry is deleted only after its reply is written.
+    if (await this.carriedBefore(entryId, callId)) return;
+    if ((await this.redis.exists(reply)) > 0) return;
+    const error = { name: 'RemoteCallRefusedError', message: `the worker of agent "${this.agent.id}" refused the call: ${reason}`, code: 'REMOTE_CALL_REFUSED', retryable: false };
     const entry: ReplyEntry = { kind: 'error', attempt: 1, seq: 0, error, exhausted: false };
     await this.redis.xadd(reply, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', JSON.stringify(entry));
     await this.redis.call('PEXPIRE', reply, this.config.replyTtlMs);
+  }
+
+  /** Whether an entry of the call stream before `entryId` carries the call id `callId` (read a page at a time). */
+  private async carriedBefore(entryId: string, callId: string): Promise<boolean> {
+    for (let start = '-'; ; ) {
+      const page = EntriesSchema.safeParse(await this.redis.call('XRANGE', this.keys.calls, start, `(${entryId}`, 'COUNT', RANGE_PAGE));
+      if (!page.success) throw new Error(`unexpected XRANGE reply: ${z.prettifyError(page.error)}`);
+      for (const [, fields] of page.data) if (readableCallId(fieldOf(fields, 'call')) === callId) return true;
+      const last = page.data.at(-1);
+      if (last === undefined || page.data.length < RANGE_PAGE) return false;
+      start = `(${last[0]}`;
+    }
   }
 
   private async deadLetter(entryId: string, fields: readonly string[] | null, reason: string): Promise<void> {

@@ -75,12 +75,12 @@ describeRedisCluster('@rxagents/redis on a Redis Cluster', (cluster) => {
     const replies = Promise.all(ids.flatMap((id) => [invoke(remoteAgent(caller, id, { prefix: served.prefix }), 'one'), invoke(remoteAgent(caller, id, { prefix: served.prefix }), 'two')]));
     await waitUntil('every call runs on its worker', () => running === ids.length * 2);
     const groups = byTag(await keysUnder(caller, served.prefix));
-    // One group per agent (its call stream) and one per call (reply stream, lease, attempt counter).
+    // One group per agent (its call stream) and one per call (reply stream, lease, attempt counter, the entry that took it).
     expect(groups.size).toBe(ids.length + ids.length * 2);
     for (const keys of groups.values()) expect((await slotsOf(keys)).size).toBe(1);
     const callGroups = [...groups.values()].filter((keys) => keys.some((key) => key.endsWith(':lease')));
     expect(callGroups).toHaveLength(ids.length * 2);
-    for (const keys of callGroups) expect(keys.map((key) => key.split(':').at(-1)).sort()).toEqual(['attempts', 'lease', 'reply']);
+    for (const keys of callGroups) expect(keys.map((key) => key.split(':').at(-1)).sort()).toEqual(['attempts', 'entry', 'lease', 'reply']);
     release();
     expect(await replies).toEqual(ids.flatMap((id) => [`${id} says one`, `${id} says two`]));
   });

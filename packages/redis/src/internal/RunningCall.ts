@@ -86,9 +86,13 @@ export class RunningCall {
    */
   async run(start: (options: AgentCallOptions) => Observable<string>, callsKey: string, mode: StartMode, agentEnded: () => void): Promise<void> {
     this.callsKey = callsKey;
+    // One round trip before the agent starts: this entry takes the call, unless another entry of it did.
+    const owner = await this.claim();
+    if (this.finished) return;
+    if (!owner) return this.finish();
     if (mode === 'first') this.attempt = 1;
     else {
-      // One round trip: count this start and look at the caller's lease.
+      // One round trip more: count this start and look at the caller's lease.
       const lease = await this.count();
       if (this.finished) return;
       if (lease === 0) return this.finish();
@@ -146,6 +150,17 @@ export class RunningCall {
       return 'gone';
     }
     return 'keep';
+  }
+
+  /**
+   * Takes the call for this entry (`SET NX GET` of the call's `entry` key): true unless another entry took
+   * it. A caller's XADD that ioredis sent again after a lost reply adds the call twice; the agent runs for
+   * the entry that took the call, and the other entry is acknowledged and deleted unrun. A restart of the
+   * same entry (a claim after its worker died), and a `SET` that ioredis sent again, find its own id.
+   */
+  private async claim(): Promise<boolean> {
+    const previous = await this.redis.call('SET', this.keys.entry, this.entryId, 'PX', this.config.replyTtlMs, 'NX', 'GET');
+    return previous === null || previous === this.entryId;
   }
 
   /** Adds this start's token to the attempts list and learns its attempt; resolves to whether the caller's lease exists (1) or not (0). */

@@ -12,6 +12,8 @@ export interface CallKeys {
   readonly reply: string;
   readonly lease: string;
   readonly attempts: string;
+  /** The id of the call entry that took the call: another entry of the same call (a resent XADD) is not run. */
+  readonly entry: string;
 }
 
 export function agentKeys(prefix: string, agentId: string): AgentKeys {
@@ -19,7 +21,7 @@ export function agentKeys(prefix: string, agentId: string): AgentKeys {
 }
 
 export function callKeys(prefix: string, callId: string): CallKeys {
-  return { reply: `${prefix}:call:{${callId}}:reply`, lease: `${prefix}:call:{${callId}}:lease`, attempts: `${prefix}:call:{${callId}}:attempts` };
+  return { reply: `${prefix}:call:{${callId}}:reply`, lease: `${prefix}:call:{${callId}}:lease`, attempts: `${prefix}:call:{${callId}}:attempts`, entry: `${prefix}:call:{${callId}}:entry` };
 }
 
 /** The consumer group every worker of an agent id joins. */
