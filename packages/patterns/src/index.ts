@@ -67,6 +67,7 @@ export {
   type ConversationChannel,
 } from './ConversationOrchestrator';
 export type { ConversationMessage, PostedMessage } from './ConversationState';
+export { PostedMessageSchema, type PostedReply } from './PostedMessageSchema';
 export { conversationPrompt, type ConversationPrompt } from './conversationPrompt';
 export { evaluateTermination } from './evaluateTermination';
 export { JudgeConvergenceOptionsSchema, type JudgeConvergenceOptions } from './conversationTerminations';
