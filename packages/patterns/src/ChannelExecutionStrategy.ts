@@ -1,6 +1,7 @@
 import { configRules } from '@rxagents/core';
 import { z } from 'zod';
-import type { ConversationState } from './ConversationState';
+import type { ConversationMessage, ConversationState } from './ConversationState';
+import type { PostedReply } from './PostedMessageSchema';
 import type { ConversationPrompt } from './conversationPrompt';
 import type { TerminationCondition } from './TerminationCondition';
 import type { TurnPolicy } from './TurnPolicy';
@@ -33,6 +34,15 @@ export interface ConversationStrategy<T> {
   readonly prompt?: ConversationPrompt;
   /** How many iterations a conversation state has completed, reported as `iterations`. Default: its completed rounds (`state.round`). */
   readonly iterations?: (state: ConversationState) => number;
+  /**
+   * A set each run adds its own replies to, as it folds them: the messages that answer a call the run
+   * made, recognised by their `replyTo` (see {@link PostedReply}), not by their speaker. Added before
+   * `project`, the turn policy, `prompt` or `termination` see the state that holds the message, so they
+   * can tell the run's replies from whatever else is posted on the channel (another run relaying its
+   * replies, a person, a second participant with the same id). One set may serve every run of the
+   * strategy: each run folds messages of its own.
+   */
+  readonly ownReplies?: WeakSet<ConversationMessage>;
 }
 
 /**
@@ -100,6 +110,7 @@ export const ConversationStrategySchema = z.strictObject({
   project: configRules.function<(state: ConversationState) => unknown>(),
   prompt: configRules.function<ConversationPrompt>().optional(),
   iterations: configRules.function<(state: ConversationState) => number>().optional(),
+  ownReplies: z.instanceof(WeakSet, { error: 'must be a WeakSet' }).optional(),
 });
 
 /**

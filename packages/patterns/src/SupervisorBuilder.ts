@@ -5,6 +5,7 @@ import type { AgentRef } from './AgentRef';
 import { agentList, agentRule } from './agentList';
 import { AppendLog } from './AppendLog';
 import { logView, markedLog, markLog } from './logView';
+import { EmptyAnswerError } from './errors/EmptyAnswerError';
 import { UnknownParticipantError } from './errors/UnknownParticipantError';
 import { channelBackend, type ChannelBackendOptions, channelSettings } from './ChannelBackend';
 import { assembleModel, attachBackend } from './assembleModel';
@@ -155,7 +156,7 @@ export interface SupervisorState {
   readonly pending: { readonly worker: string; readonly instruction: string } | undefined;
   /** The supervisor's final answer, once given. */
   readonly final: string | undefined;
-  /** Why the run cannot go on (an unknown worker named), if so. */
+  /** Why the run cannot go on (an unknown worker named, a reply with no answer), if so. */
   readonly error: unknown;
 }
 
@@ -196,7 +197,8 @@ const defaultPrompt = (state: SupervisorState, workers: readonly AgentRef[]): st
  *
  * @remarks
  * Each driver iteration is one call: the supervisor (whose reply is `DELEGATE <worker>: <instruction>`
- * or `FINAL: <answer>`; any other reply is taken as the final answer), then the named worker with the
+ * or `FINAL: <answer>`; any other reply with text is taken as the final answer, and an empty or blank
+ * one, or `FINAL:` with nothing after it, fails the run with {@link EmptyAnswerError}), then the named worker with the
  * instruction, then the supervisor again with the results so far. A worker may be a `ComposedAgent`: a
  * debate built with `.overChannel()` runs over its own channel as one sub-task, and the supervisor
  * neither knows nor cares. Workers are called with core's `invoke$` through the orchestrated driver, so
@@ -266,7 +268,10 @@ export class SupervisorBuilder extends PatternBuilder<SupervisorState> {
           return next(state, { pending: undefined }, logOf(state).append({ ...state.pending, output: result.output }));
         }
         const delegation = parseDelegation(result.output, longestFirst);
-        if (delegation === undefined) return next(state, { final: result.output.replace(FINAL, '').trim() });
+        if (delegation === undefined) {
+          const answer = result.output.replace(FINAL, '').trim();
+          return next(state, answer === '' ? { error: new EmptyAnswerError(supervisor.id, result.output) } : { final: answer });
+        }
         if ('unknown' in delegation) return next(state, { error: new UnknownParticipantError(delegation.unknown, ids) });
         return next(state, { pending: delegation });
       },

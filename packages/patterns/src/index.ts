@@ -67,6 +67,7 @@ export {
   type ConversationChannel,
 } from './ConversationOrchestrator';
 export type { ConversationMessage, PostedMessage, SpeakerCount } from './ConversationState';
+export { PostedMessageSchema, type PostedReply } from './PostedMessageSchema';
 export { conversationPrompt, type ConversationPrompt } from './conversationPrompt';
 export { evaluateTermination } from './evaluateTermination';
 export { JudgeConvergenceOptionsSchema, type JudgeConvergenceOptions } from './conversationTerminations';
@@ -75,6 +76,7 @@ export { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
 export { PatternFailedError } from './errors/PatternFailedError';
 export { MessageDroppedError } from './errors/MessageDroppedError';
 export { UnknownParticipantError } from './errors/UnknownParticipantError';
+export { EmptyAnswerError } from './errors/EmptyAnswerError';
 
 // Grouped names: a module namespace of free functions (tree-shakes, cannot form an import cycle) under
 // the same name as the type it builds, so that `AgentRef.of(agent)` and `const ref: AgentRef` both read.

@@ -12,8 +12,11 @@ import { CONTINUE } from './TerminationDecision';
  * channel that gives the same results as the orchestrated driver.
  *
  * @remarks
- * Each reply is a message on the channel; one reply is one iteration (a message from someone else on the
- * channel is folded into the transcript, not into the model's state, and is no iteration). The model's state is its own
+ * Each reply is a message on the channel; one reply is one iteration. Only the run's own replies count:
+ * a message is a step when it answers the call the run made for that step (its `replyTo`, see the
+ * strategy's `ownReplies`), whatever its speaker, so a message from anyone else on the channel (a person,
+ * another run relaying its replies, a post under the name of one of the agents) is folded into the
+ * transcript, not into the model's state, and is no iteration. The model's state is its own
  * `aggregate` folded over the messages (a message read as a successful result of its speaker, at the
  * time it was posted, with `input: ''`: a message does not carry its prompt), one message at a time and remembered per message, so a turn costs O(1). The
  * turn policy asks the model's `route` (with the number of replies as the iteration), a speaker's
@@ -23,6 +26,8 @@ import { CONTINUE } from './TerminationDecision';
  */
 export function modelConversation<T>(model: ExecutionModel<T>): ConversationStrategy<T> {
   const byId = new Map(model.agents.map((agent) => [agent.id, agent] as const));
+  // Filled by each run with the messages that answer its own calls (see runConversation).
+  const ownReplies = new WeakSet<ConversationMessage>();
   // The state after each message and how many of the messages so far were the agents' replies (steps).
   const stateAfter = new WeakMap<ConversationMessage, { readonly state: T; readonly steps: number }>();
   // A message carries no prompt and only the time it was posted: `input` is '' and the call takes no time.
@@ -36,9 +41,10 @@ export function modelConversation<T>(model: ExecutionModel<T>): ConversationStra
     let after = known < 0 ? { state: model.initialState(conversation.topic), steps: 0 } : (stateAfter.get(messageAt(conversation, known) as ConversationMessage) as { state: T; steps: number });
     for (let index = known + 1; index < count; index += 1) {
       const message = messageAt(conversation, index) as ConversationMessage;
-      // A message from someone else on the channel (a person joining in) is no step of the model: not a
-      // result of one of its agents, and not counted, or a sequence would skip a step and run on it.
-      if (byId.has(message.speaker)) after = { state: model.aggregate(after.state, resultOf(message)), steps: after.steps + 1 };
+      // A message that answers none of the run's calls is no step of the model, whoever it names as its
+      // speaker: otherwise a sequence would skip a step and run on it, and a supervisor would take a
+      // worker's real reply, coming after it, for its own decision.
+      if (ownReplies.has(message)) after = { state: model.aggregate(after.state, resultOf(message)), steps: after.steps + 1 };
       stateAfter.set(message, after);
     }
     return after;
@@ -65,5 +71,6 @@ export function modelConversation<T>(model: ExecutionModel<T>): ConversationStra
       return model.prompt(state, byId.get(speaker) as AgentRef, steps);
     },
     iterations: stepsOf,
+    ownReplies,
   };
 }

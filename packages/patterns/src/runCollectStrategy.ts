@@ -54,16 +54,15 @@ export function runCollectStrategy<T>(
       return resultOf(facts(iterations), decision);
     };
 
-    // Results posted but not read back yet, by agent: the channel can end before the run reads them all
-    // (closed by a watcher that hears each result first), and a result never read was dropped.
-    const unread = new UnreadReplies();
     // The very results this run posted and has not read back: whoever holds the channel may post on it
     // too (a watcher given it by `onChannel`), and only the run's agents' replies to its request count.
-    const ours = new Set<AgentResult>();
+    // The channel is the run's own, in this process, so a result is recognised by identity. The channel
+    // can end before the run reads them all (closed by a watcher that hears each result first), and a
+    // result never read was dropped.
+    const unread = new UnreadReplies<AgentResult>();
     const taken$ = channel.asObservable().pipe(
-      filter((result) => ours.delete(result)),
+      filter((result) => unread.read(result)),
       take(agents.length),
-      tap((result) => unread.read(result.agentId)),
     );
     const arrivals$ = run === undefined ? taken$ : taken$.pipe(
             tap((result) => {
@@ -105,8 +104,7 @@ export function runCollectStrategy<T>(
     }).pipe(
       concatMap((result) => {
         // Counted before posting: the channel delivers (and the run reads) during the post.
-        ours.add(result);
-        unread.posted(result.agentId);
+        unread.posted(result, result.agentId);
         return channel.offer$(result).pipe(
           tap((accepted) => {
             if (!accepted) throw new MessageDroppedError(model.pattern, result.agentId);

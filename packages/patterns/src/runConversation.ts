@@ -14,9 +14,10 @@ import { decideBeforeDeadline, overallDeadline, passedDeadline } from './RunDead
 import type { TerminationCondition } from './TerminationCondition';
 import type { TerminationDecision } from './TerminationDecision';
 import type { TurnPolicy } from './TurnPolicy';
-import { preview, type RunContext, unfoldSteps, type Unfolded } from '@rxagents/core';
+import { newRunId, preview, type RunContext, unfoldSteps, type Unfolded } from '@rxagents/core';
 import { emitMessage, emitRoundEnd, emitTermination } from './patternEvents';
 import { UnreadReplies } from './UnreadReplies';
+import type { PostedReply } from './PostedMessageSchema';
 
 /**
  * The part of a `StreamingChannel` a conversation needs: post a message, watch every message.
@@ -26,8 +27,10 @@ import { UnreadReplies } from './UnreadReplies';
  * channel has `offer$` (a `StreamingChannel` has), replies are posted with it, so under `BLOCK` a post
  * waits for room instead of parking. A reply the channel drops ends the conversation as `failed` with
  * {@link MessageDroppedError}: it would never reach the projection. Others may post on the channel too
- * (a person joining in): their messages are folded into the transcript, and a turn still waits until
- * the projection holds its own replies, which a channel must deliver under their speaker's name.
+ * (a person joining in, another conversation): their messages are folded into the transcript, and a turn
+ * still waits until the projection holds its own replies. A reply is recognised by the `replyTo` it is
+ * posted with (see {@link PostedReply}), never by its speaker, so a channel must deliver the messages with
+ * that field.
  *
  * @example
  * ```ts
@@ -105,6 +108,8 @@ export interface ConversationSettings {
   readonly pattern: string;
   /** Completed rounds of a state, for `round-end` events. Default: `state.round`. */
   readonly iterations?: ((state: ConversationState) => number) | undefined;
+  /** Where each folded message that is one of the conversation's own replies is added, before anything reads its state. */
+  readonly ownReplies?: WeakSet<ConversationMessage> | undefined;
 }
 
 /**
@@ -122,10 +127,12 @@ export function runConversation(settings: ConversationSettings, topic: string, c
     const overall = overallDeadline(timeout, startedAt);
     const projection = new BehaviorSubject(ConversationStates.initial(topic, ids));
     let results = AppendLog.empty<AgentResult>();
-    // Replies posted but not folded yet, by speaker: a turn ends when the projection holds its own replies,
-    // whatever else somebody posted on the channel meanwhile (with delivery off the caller's stack, a
-    // message from outside could otherwise stand in for a reply still on its way).
-    const unfolded = new UnreadReplies();
+    // Replies posted but not folded yet, by the call id each carries as `replyTo`: a turn ends when the
+    // projection holds its own replies, whatever else somebody posted on the channel meanwhile, under
+    // any name (with delivery off the caller's stack, or another run relaying its replies onto the
+    // channel, a message from outside could otherwise stand in for a reply still on its way).
+    const unfolded = new UnreadReplies<string>();
+    const { ownReplies } = settings;
     let rounds = 0;
     const finished = (decision: Exclude<TerminationDecision, { type: 'continue' }>): ConversationEvent => {
       if (run !== undefined) emitTermination(run, decision);
@@ -133,8 +140,13 @@ export function runConversation(settings: ConversationSettings, topic: string, c
     };
 
     const messages$ = channel.asObservable().pipe(
-      tap((message) => unfolded.read(message.speaker)),
-      scan(ConversationStates.fold, projection.value),
+      scan((state: ConversationState, message: PostedMessage) => {
+        const replyTo = (message as Partial<PostedReply>).replyTo;
+        const own = typeof replyTo === 'string' && unfolded.read(replyTo);
+        const next = ConversationStates.fold(state, message);
+        if (own) ownReplies?.add(lastMessage(next) as ConversationMessage);
+        return next;
+      }, projection.value),
       // Completed when the channel ends (closed, say, by a watcher), so a turn waiting for its replies ends too.
       tap({ next: (state) => projection.next(state), complete: () => projection.complete() }),
       map((state): ConversationEvent => {
@@ -192,8 +204,10 @@ export function runConversation(settings: ConversationSettings, topic: string, c
             return EMPTY;
           }
           // Counted before posting: a channel may deliver (and the projection fold) the reply during the post.
-          unfolded.posted(result.agentId);
-          return post$({ speaker: result.agentId, content: result.output, at: result.startedAt + result.durationMs }).pipe(
+          const replyTo = newRunId();
+          unfolded.posted(replyTo, result.agentId);
+          const reply: PostedReply = { speaker: result.agentId, content: result.output, at: result.startedAt + result.durationMs, replyTo };
+          return post$(reply).pipe(
             tap((accepted) => {
               if (!accepted) lost ??= new MessageDroppedError(pattern, result.agentId);
             }),

@@ -34,6 +34,7 @@ export function runConversationStrategy<T>(
     agentTimeout: model.agentTimeout,
     timeout: model.timeout,
     iterations: iterationsOf,
+    ownReplies: strategy.ownReplies,
   };
   return defer(() => {
     const startedAt = model.scheduler.now();

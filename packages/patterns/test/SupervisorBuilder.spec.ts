@@ -1,6 +1,6 @@
 import { map } from 'rxjs';
 import { scriptedAgent } from '@rxagents/testing';
-import { AgentRef, Patterns, UnknownParticipantError, type ExecutionResult, type SupervisorState } from '@rxagents/patterns';
+import { AgentRef, EmptyAnswerError, Patterns, UnknownParticipantError, type ExecutionResult, type SupervisorState } from '@rxagents/patterns';
 import { countLargeArrayCopies, debater, testScheduler } from './helpers';
 
 describe('Patterns.supervisor', () => {
@@ -21,6 +21,28 @@ describe('Patterns.supervisor', () => {
     });
     expect(AgentRef.isComposed(panel) && panel.model.backend !== undefined).toBe(true);
     expect(lead.inputs[1]).toContain('optimist: optimist r1');
+  });
+
+  it.each([
+    ['direct', ''],
+    ['channel', ''],
+    ['direct', '  \n'],
+    ['channel', 'FINAL:'],
+    ['direct', 'final:   '],
+  ] as const)('a supervisor reply with no answer fails the run with EmptyAnswerError, not a completed run with an empty output (%s, %j)', async (mode, empty) => {
+    let asked = 0;
+    const lead = scriptedAgent('lead', () => (asked++ === 0 ? 'DELEGATE researcher: dig' : empty));
+    const researcher = scriptedAgent('researcher', 'facts');
+    const builder = Patterns.supervisor({ supervisor: lead, workers: [researcher] });
+    const result = await (mode === 'direct' ? builder : builder.overChannel()).execute('task');
+    expect([result.status, result.output, result.iterations, result.error instanceof EmptyAnswerError, result.reason]).toEqual([
+      'failed',
+      '',
+      3,
+      true,
+      `lead gave no answer: its reply ${JSON.stringify(empty)} is neither a delegation nor a final answer with text`,
+    ]);
+    expect(result.state.steps).toEqual([{ worker: 'researcher', instruction: 'dig', output: 'facts' }]);
   });
 
   it.each(['direct', 'channel'] as const)('at maxSteps, gives the supervisor one last turn to answer from the workers\' results (%s)', async (mode) => {
