@@ -26,6 +26,8 @@ export interface PostedMessage {
   readonly content: string;
   /** Scheduler time the reply was complete. */
   readonly at: number;
+  /** Set on a run's own reply: the id of the call it answers (see {@link PostedReply}); absent on a message a person or a UI posts. */
+  readonly replyTo?: string;
 }
 
 /**

@@ -20,7 +20,7 @@ import type { PostedMessage } from './ConversationState';
  * import { defineAgent } from '@rxagents/core';
  * import { Patterns, type PostedMessage, type PostedReply } from '@rxagents/patterns';
  *
- * const isReply = (message: PostedMessage): message is PostedReply => typeof (message as Partial<PostedReply>).replyTo === 'string';
+ * const isReply = (message: PostedMessage): message is PostedReply => message.replyTo !== undefined;
  * const draft = defineAgent('draft', async (topic) => `A draft about ${topic}`);
  * await Patterns.sequence({ agents: [draft] })
  *   .overChannel({ onChannel: (channel) => channel.subscribe((message) => console.log(message.speaker, isReply(message))) })

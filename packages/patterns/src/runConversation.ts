@@ -141,7 +141,7 @@ export function runConversation(settings: ConversationSettings, topic: string, c
 
     const messages$ = channel.asObservable().pipe(
       scan((state: ConversationState, message: PostedMessage) => {
-        const replyTo = (message as Partial<PostedReply>).replyTo;
+        const replyTo = message.replyTo;
         const own = typeof replyTo === 'string' && unfolded.read(replyTo);
         const next = ConversationStates.fold(state, message);
         if (own) ownReplies?.add(lastMessage(next) as ConversationMessage);
