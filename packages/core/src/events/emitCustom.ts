@@ -11,16 +11,21 @@ const CustomEventSchema = z.strictObject({
 });
 
 /**
- * Whether `value` survives `JSON.stringify` as a value (not `undefined`, a function, a symbol, a BigInt or a
- * cycle) and nests no deeper than `RunEventSchema` accepts.
+ * `value` as JSON text, or `undefined` when it does not survive `JSON.stringify` as a value (`undefined`,
+ * a function, a symbol, a BigInt or a cycle) or nests deeper than `RunEventSchema` accepts.
  */
-function isJson(value: unknown): boolean {
-  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) return false;
+function jsonText(value: unknown): string | undefined {
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) return undefined;
   try {
-    return typeof JSON.stringify(value) === 'string';
+    const text: unknown = JSON.stringify(value);
+    return typeof text === 'string' ? text : undefined;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+function isJson(value: unknown): boolean {
+  return jsonText(value) !== undefined;
 }
 
 /**
@@ -56,11 +61,14 @@ function isJson(value: unknown): boolean {
  * ```
  */
 export function emitCustom(run: RunContext | undefined, name: string, data: RunEventOf<'custom'>['data']): void {
-  parseConfig(CustomEventSchema, { name, data }, 'emitCustom');
+  // Written once: the check and the copy below share the text.
+  const text = typeof name === 'string' && name !== '' ? jsonText(data) : undefined;
+  // Either argument is wrong: zod words the error (and throws).
+  if (text === undefined) return void parseConfig(CustomEventSchema, { name, data }, 'emitCustom');
   if (run === undefined) return;
   checkNode(run, 'emitCustom');
   // A copy as JSON: the event is what a reader on the wire gets (a Date as its string, no undefined
   // fields), and changing `data` afterwards changes no event and no view already made from it.
-  const json = JSON.parse(JSON.stringify(data)) as RunEventOf<'custom'>['data'];
+  const json = JSON.parse(text) as RunEventOf<'custom'>['data'];
   run.emit({ type: 'custom', runId: run.runId, callId: run.callId, parentCallId: run.parentCallId, at: run.scheduler.now(), name, data: json });
 }
