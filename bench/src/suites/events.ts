@@ -257,8 +257,8 @@ function foldTime(view: RunView, events: readonly RunEvent[]): number {
   return elapsed;
 }
 
-/** Alternating rounds: time per delta folded into a view of {@link VIEW_LARGE} nodes / of {@link VIEW_SMALL} nodes. */
-function runViewScaling(): number {
+/** Alternating rounds: time per delta folded into a view of {@link VIEW_LARGE} nodes / of {@link VIEW_SMALL} nodes, and the median ns per delta of each. */
+function runViewScaling(): { ratio: number; largeNs: number; smallNs: number } {
   const large = startedView(VIEW_LARGE);
   const small = startedView(VIEW_SMALL);
   const largeDeltas = spreadDeltas(VIEW_LARGE, VIEW_DELTAS);
@@ -268,11 +268,16 @@ function runViewScaling(): number {
     foldTime(small, smallDeltas);
   }
   const ratios: number[] = [];
+  const largeTimes: number[] = [];
+  const smallTimes: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const l = foldTime(large, largeDeltas);
-    ratios.push(l / foldTime(small, smallDeltas));
+    const s = foldTime(small, smallDeltas);
+    largeTimes.push(l);
+    smallTimes.push(s);
+    ratios.push(l / s);
   }
-  return median(ratios);
+  return { ratio: median(ratios), largeNs: (median(largeTimes) / VIEW_DELTAS) * 1e9, smallNs: (median(smallTimes) / VIEW_DELTAS) * 1e9 };
 }
 
 export const suite: BenchSuite = {
@@ -309,6 +314,7 @@ export const suite: BenchSuite = {
     const paced = await pacedStall();
     log(`pace mode, stalled reader, an AsyncIterable agent of 10,000,000 deltas: ${paced.pulled} pulled while stalled (buffer 256), heap grew ${paced.grownMB.toFixed(2)} MB`);
     const viewScaling = runViewScaling();
+    log(`reduceRunView, one delta: ${viewScaling.largeNs.toFixed(0)} ns into a view of ${VIEW_LARGE.toLocaleString('en-US')} nodes, ${viewScaling.smallNs.toFixed(0)} ns into one of ${VIEW_SMALL}`);
     const figures: Record<string, BenchFigure> = {
       eventOverhead: {
         value: median(ratios),
@@ -337,7 +343,7 @@ export const suite: BenchSuite = {
         label: 'chunks an AsyncIterable agent got to produce while the reader (pace mode, buffer 256) stalled: bounded by the buffer, not by the reply',
       },
       runViewScaling: {
-        value: viewScaling,
+        value: viewScaling.ratio,
         label: `time per text-delta folded by reduceRunView into the view of a run of ${VIEW_LARGE.toLocaleString('en-US')} nodes / of ${VIEW_SMALL} nodes (${VIEW_DELTAS.toLocaleString('en-US')} deltas spread over early and late calls, median of per-round ratios)`,
       },
     };
