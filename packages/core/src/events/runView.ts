@@ -258,7 +258,10 @@ function update(view: RunView, event: RunEvent, change: (node: RunNode) => RunNo
   }
   const node = change(tree.list.at(index) as RunNode);
   const isRoot = node.callId === base.rootId;
-  return viewOf({ ...fieldsOf(base), status: isRoot ? node.status : base.status, at: event.at }, { ...tree, list: tree.list.set(index, node) });
+  const fields = fieldsOf(base);
+  fields.status = isRoot ? node.status : base.status;
+  fields.at = event.at;
+  return viewOf(fields, { list: tree.list.set(index, node), index: tree.index, extras: tree.extras });
 }
 
 function statusOf(error: SerializedError | undefined): RunNodeStatus {

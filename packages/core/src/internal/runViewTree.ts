@@ -80,9 +80,9 @@ export function treeOf<N extends IndexedNode>(view: ViewShape<N>): Tree<N> {
   return { list: PersistentList.of(view.nodes), index: NodeIndex.of(view.nodes), extras };
 }
 
-/** The fields of `view` other than `nodes`, without reading `nodes`. */
-export function fieldsOf<V extends ViewShape<unknown>>(view: V): Omit<V, 'nodes'> {
-  return { runId: view.runId, status: view.status, rootId: view.rootId, usage: view.usage, metrics: view.metrics, at: view.at } as Omit<V, 'nodes'>;
+/** The fields of `view` other than `nodes`, without reading `nodes`: a new object, to change before {@link viewOf}. */
+export function fieldsOf<V extends ViewShape<unknown>>(view: V): { -readonly [K in Exclude<keyof V, 'nodes'>]: V[K] } {
+  return { runId: view.runId, status: view.status, rootId: view.rootId, usage: view.usage, metrics: view.metrics, at: view.at } as { -readonly [K in Exclude<keyof V, 'nodes'>]: V[K] };
 }
 
 /** A view with `fields` whose `nodes` are `tree`'s, read as a frozen array built on first read. */
