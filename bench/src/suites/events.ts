@@ -2,7 +2,7 @@ import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { Observable } from 'rxjs';
-import { defineAgent, observeRun, runEventStream, stream, traceRun, type Agent } from '@rxagents/core';
+import { defineAgent, emptyRunView, observeRun, reduceRunView, runEventStream, stream, traceRun, type Agent, type RunEvent, type RunView } from '@rxagents/core';
 import type { BenchFigure, BenchSuite } from '../BenchSuite';
 import { median } from '../median';
 
@@ -12,6 +12,9 @@ const ASYNC_DELTAS = 200_000;
 const PEER_DELTAS = 20_000;
 const PEER_ROUNDS = 5;
 const ROUNDS = 9;
+const VIEW_LARGE = 5_000;
+const VIEW_SMALL = 10;
+const VIEW_DELTAS = 50_000;
 const WARM_UPS = 3;
 
 /** An agent that pushes `count` one-letter chunks synchronously: the cost measured is the toolkit's, not a model's. */
@@ -222,6 +225,61 @@ async function pacedStall(): Promise<{ pulled: number; grownMB: number }> {
   return { pulled: stalledAt, grownMB };
 }
 
+/** A view of a running run: a root run and `nodes - 1` agent calls under it, all started, none ended. */
+function startedView(nodes: number): RunView {
+  let view = reduceRunView(emptyRunView, { type: 'run-start', runId: 'r', callId: 'root', parentCallId: null, at: 0, name: 'run', input: 'go' });
+  for (let i = 1; i < nodes; i++) view = reduceRunView(view, { type: 'call-start', runId: 'r', callId: `c${i}`, parentCallId: 'root', at: i, agentId: 'writer', input: 'go' });
+  return view;
+}
+
+/** `count` one-letter deltas for the calls of {@link startedView}, spread over early and late calls alike. */
+function spreadDeltas(nodes: number, count: number): RunEvent[] {
+  const calls = nodes - 1;
+  // A stride coprime with the number of calls visits every call, early and late, in a scattered order.
+  let stride = Math.floor(calls * 0.618) || 1;
+  while (gcd(stride, calls) !== 1) stride++;
+  const events: RunEvent[] = [];
+  for (let i = 0; i < count; i++) events.push({ type: 'text-delta', runId: 'r', callId: `c${1 + ((i * stride) % calls)}`, parentCallId: 'root', at: nodes + i, agentId: 'writer', delta: 'x' });
+  return events;
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+/** Folds `events` into `view` one by one, as `runView` does; returns the time it took, in seconds. */
+function foldTime(view: RunView, events: readonly RunEvent[]): number {
+  const start = process.hrtime.bigint();
+  let folded = view;
+  for (const event of events) folded = reduceRunView(folded, event);
+  const elapsed = seconds(start);
+  if (folded.at !== (events[events.length - 1] as RunEvent).at) throw new Error('a delta went missing');
+  return elapsed;
+}
+
+/** Alternating rounds: time per delta folded into a view of {@link VIEW_LARGE} nodes / of {@link VIEW_SMALL} nodes, and the median ns per delta of each. */
+function runViewScaling(): { ratio: number; largeNs: number; smallNs: number } {
+  const large = startedView(VIEW_LARGE);
+  const small = startedView(VIEW_SMALL);
+  const largeDeltas = spreadDeltas(VIEW_LARGE, VIEW_DELTAS);
+  const smallDeltas = spreadDeltas(VIEW_SMALL, VIEW_DELTAS);
+  for (let i = 0; i < WARM_UPS; i++) {
+    foldTime(large, largeDeltas);
+    foldTime(small, smallDeltas);
+  }
+  const ratios: number[] = [];
+  const largeTimes: number[] = [];
+  const smallTimes: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const l = foldTime(large, largeDeltas);
+    const s = foldTime(small, smallDeltas);
+    largeTimes.push(l);
+    smallTimes.push(s);
+    ratios.push(l / s);
+  }
+  return { ratio: median(ratios), largeNs: (median(largeTimes) / VIEW_DELTAS) * 1e9, smallNs: (median(smallTimes) / VIEW_DELTAS) * 1e9 };
+}
+
 export const suite: BenchSuite = {
   name: 'events',
   async run(log) {
@@ -255,6 +313,8 @@ export const suite: BenchSuite = {
     log(`10,000,000 deltas into a stalled reader (conflate, buffer 256): heap grew ${stalled.grownMB.toFixed(1)} MB, delivered as ${stalled.deltas} merged deltas`);
     const paced = await pacedStall();
     log(`pace mode, stalled reader, an AsyncIterable agent of 10,000,000 deltas: ${paced.pulled} pulled while stalled (buffer 256), heap grew ${paced.grownMB.toFixed(2)} MB`);
+    const viewScaling = runViewScaling();
+    log(`reduceRunView, one delta: ${viewScaling.largeNs.toFixed(0)} ns into a view of ${VIEW_LARGE.toLocaleString('en-US')} nodes, ${viewScaling.smallNs.toFixed(0)} ns into one of ${VIEW_SMALL}`);
     const figures: Record<string, BenchFigure> = {
       eventOverhead: {
         value: median(ratios),
@@ -281,6 +341,10 @@ export const suite: BenchSuite = {
       pacedPulledWhileStalled: {
         value: paced.pulled,
         label: 'chunks an AsyncIterable agent got to produce while the reader (pace mode, buffer 256) stalled: bounded by the buffer, not by the reply',
+      },
+      runViewScaling: {
+        value: viewScaling.ratio,
+        label: `time per text-delta folded by reduceRunView into the view of a run of ${VIEW_LARGE.toLocaleString('en-US')} nodes / of ${VIEW_SMALL} nodes (${VIEW_DELTAS.toLocaleString('en-US')} deltas spread over early and late calls, median of per-round ratios)`,
       },
     };
     return figures;

@@ -1,6 +1,7 @@
 import { type Observable, scan } from 'rxjs';
 import type { RunEvent, RunEventOf } from './RunEvent';
 import type { SerializedError } from './SerializedError';
+import { fieldsOf, treeOf, viewOf, type Tree } from '../internal/runViewTree';
 
 /**
  * Where a node of a run stands.
@@ -75,6 +76,13 @@ export interface RunNode {
  * A whole run as plain, immutable, JSON-serialisable data: what a web page, a terminal UI or a test
  * renders and asserts against.
  *
+ * @remarks
+ * A view that {@link reduceRunView} returns keeps its nodes in a structure shared with the views before
+ * and after it, and builds `nodes` as a frozen array when it is first read (once per view: later reads
+ * return the same array). `nodes` reads as a plain array everywhere (an index, `length`, `map`, spreading,
+ * `JSON.stringify`, `structuredClone`, deep equality), but reading it costs time in proportion to the
+ * run's nodes, once per view read: read the views a screen shows (`auditTime(16)`), not every one.
+ *
  * @example
  * ```ts
  * import { emptyRunView } from '@rxagents/core';
@@ -89,7 +97,7 @@ export interface RunView {
   readonly status: 'idle' | RunNodeStatus;
   /** The root node's id. */
   readonly rootId: string | null;
-  /** Every node, in the order they started. */
+  /** Every node, in the order they started: a frozen array, built when first read. */
   readonly nodes: readonly RunNode[];
   /** Tokens over the whole run. */
   readonly usage: RunUsage;
@@ -118,7 +126,14 @@ export const emptyRunView: RunView = Object.freeze({ runId: null, status: 'idle'
  * Folds one event into a view: a pure function that returns a new view and never changes the old one.
  *
  * @remarks
- * Nodes are found by `callId`, newest first (events mostly concern the latest nodes). An event for a
+ * Folding an event costs the same for a run of ten nodes as for one of thousands: nodes are found by
+ * `callId` through an index the views of one fold share, and a changed node is put into the new view by
+ * copying a few arrays of 32 (the views share the rest), not the list of all nodes. What still grows is
+ * local: a start copies its parent's `children`, a logged event (a handoff, a step, a custom event) its
+ * node's `log`, a `metrics` event the list of sources. Folding into a view that is not the newest of its
+ * fold (two events folded into one view) is right for each, and the first node such a branch adds costs
+ * time in proportion to the run's nodes, once; so does the first event folded into a view made by hand,
+ * copied (`{ ...view }`) or parsed from JSON. An event for a
  * node the view has not seen (a viewer that joined late, a wire that lost events) creates it: a `call`
  * node from a call's own events, a `run` node from any other, with the nodes already seen under it as
  * its children. The root is the node whose `parentCallId` is `null`; until it shows, the first node whose
@@ -147,9 +162,9 @@ export const emptyRunView: RunView = Object.freeze({ runId: null, status: 'idle'
 export function reduceRunView(view: RunView, event: RunEvent): RunView {
   switch (event.type) {
     case 'run-start':
-      return start(view, event, 'run', event.name, event.input);
+      return start(view, treeOf(view), event, 'run', event.name, event.input);
     case 'call-start':
-      return start(view, event, 'call', event.agentId, event.input);
+      return start(view, treeOf(view), event, 'call', event.agentId, event.input);
     case 'text-delta':
       return update(view, event, (node) => ({ ...node, text: node.text + event.delta }));
     case 'call-end':
@@ -164,7 +179,7 @@ export function reduceRunView(view: RunView, event: RunEvent): RunView {
     case 'usage':
       return addUsage(view, event);
     case 'metrics':
-      return { ...view, at: event.at, metrics: latestMetrics(view.metrics, event) };
+      return viewOf({ ...fieldsOf(view), at: event.at, metrics: latestMetrics(view.metrics, event) }, treeOf(view));
     default:
       return update(view, event, (node) => ({ ...node, log: [...node.log, event] }));
   }
@@ -174,9 +189,11 @@ export function reduceRunView(view: RunView, event: RunEvent): RunView {
  * Folds a run's events into a live {@link RunView}: one view per event, each a new immutable object.
  *
  * @remarks
- * `scan` over {@link reduceRunView}, starting from {@link emptyRunView}. Throttle it for a screen
- * (`auditTime(16)` gives at most one render per frame) without losing anything: every view contains all
- * events before it.
+ * `scan` over {@link reduceRunView}, starting from {@link emptyRunView}: each event costs the same
+ * however many nodes the run has. Throttle it for a screen (`auditTime(16)` gives at most one render per
+ * frame) without losing anything: every view contains all events before it. A view's `nodes` is built on
+ * first read, in proportion to the run's nodes, so reading only the views a screen shows keeps a long
+ * run's watching cheap.
  *
  * @param events$ - A run's events, for example from {@link observeRun}.
  * @returns The view after each event.
@@ -195,64 +212,56 @@ export function runView(events$: Observable<RunEvent>): Observable<RunView> {
   return events$.pipe(scan(reduceRunView, emptyRunView));
 }
 
-function start(view: RunView, event: RunEventOf<'run-start'> | RunEventOf<'call-start'>, kind: 'run' | 'call', name: string, input: string): RunView {
-  const known = indexOf(view.nodes, event.callId);
+function start(view: RunView, tree: Tree<RunNode>, event: RunEventOf<'run-start'> | RunEventOf<'call-start'>, kind: 'run' | 'call', name: string, input: string): RunView {
+  const length = tree.list.length;
+  const known = tree.index.find(event.callId, length);
   if (known >= 0) {
     // Said again (a wire that resent it), or after the node's own events (a view that made the node from
     // them): still one node, now with what its start says.
-    const nodes = [...view.nodes];
-    nodes[known] = { ...(nodes[known] as RunNode), kind, name, input, startedAt: event.at };
-    return { ...view, nodes, at: event.at };
+    const list = tree.list.set(known, { ...(tree.list.at(known) as RunNode), kind, name, input, startedAt: event.at });
+    return viewOf({ ...fieldsOf(view), at: event.at }, { ...tree, list });
   }
-  const late = lateChildren(view, event.callId);
+  const late = tree.index.lateChildren(event.callId, length).map((at) => (tree.list.at(at) as RunNode).callId);
   const node: RunNode = { callId: event.callId, parentCallId: event.parentCallId, kind, name, input, text: '', status: 'running', startedAt: event.at, children: late, log: [] };
-  const nodes = [...view.nodes, node];
-  const parentIndex = event.parentCallId === null ? -1 : indexOf(view.nodes, event.parentCallId);
+  let list = tree.list.push(node);
+  const parentIndex = event.parentCallId === null ? -1 : tree.index.find(event.parentCallId, length);
   if (parentIndex >= 0) {
-    const parent = nodes[parentIndex] as RunNode;
-    nodes[parentIndex] = { ...parent, children: [...parent.children, event.callId] };
+    const parent = tree.list.at(parentIndex) as RunNode;
+    list = list.set(parentIndex, { ...parent, children: [...parent.children, event.callId] });
   }
+  const next: Tree<RunNode> = { ...tree, list, index: tree.index.add(event.callId, event.parentCallId, parentIndex < 0, length) };
   // The node without a parent is the run's root. Until it shows (a viewer that joined late), the first
   // node whose parent is unknown stands in for it.
-  const isRoot = event.parentCallId === null ? !hasRealRoot(view) : view.rootId === null && parentIndex < 0;
-  if (isRoot) return { ...view, runId: event.runId, status: 'running', rootId: event.callId, nodes, at: event.at };
-  return { ...view, runId: view.runId ?? event.runId, nodes, at: event.at };
+  const isRoot = event.parentCallId === null ? !hasRealRoot(view, tree) : view.rootId === null && parentIndex < 0;
+  if (isRoot) return viewOf({ ...fieldsOf(view), runId: event.runId, status: 'running', rootId: event.callId, at: event.at }, next);
+  return viewOf({ ...fieldsOf(view), runId: view.runId ?? event.runId, at: event.at }, next);
 }
 
-/** The ids of the nodes a late viewer saw before their parent `callId` (whose start it missed). */
-function lateChildren(view: RunView, callId: string): string[] {
-  const children: string[] = [];
-  for (const node of view.nodes) if (node.parentCallId === callId) children.push(node.callId);
-  return children;
-}
-
-function hasRealRoot(view: RunView): boolean {
+function hasRealRoot(view: RunView, tree: Tree<RunNode>): boolean {
   if (view.rootId === null) return false;
-  const root = view.nodes[indexOf(view.nodes, view.rootId)];
+  const root = tree.list.at(tree.index.find(view.rootId, tree.list.length));
   return root !== undefined && root.parentCallId === null;
 }
 
 function update(view: RunView, event: RunEvent, change: (node: RunNode) => RunNode): RunView {
-  let index = indexOf(view.nodes, event.callId);
   let base = view;
+  let tree = treeOf(view);
+  let index = tree.index.find(event.callId, tree.list.length);
   if (index < 0) {
     // A node this view has not seen start (a late viewer): create it from what the event says. Only an
     // agent call's own events name an agent; every other event belongs to a run or a nested run.
     const kind = event.type === 'text-delta' || event.type === 'call-end' || event.type === 'call-error' || event.type === 'usage' ? 'call' : 'run';
     const name = kind === 'call' && 'agentId' in event ? event.agentId : event.callId;
-    base = start(view, { type: 'call-start', runId: event.runId, callId: event.callId, parentCallId: event.parentCallId, at: event.at, agentId: name, input: '' }, kind, name, '');
-    index = base.nodes.length - 1;
+    base = start(view, tree, { type: 'call-start', runId: event.runId, callId: event.callId, parentCallId: event.parentCallId, at: event.at, agentId: name, input: '' }, kind, name, '');
+    tree = treeOf(base);
+    index = tree.list.length - 1;
   }
-  const nodes = [...base.nodes];
-  const node = change(nodes[index] as RunNode);
-  nodes[index] = node;
+  const node = change(tree.list.at(index) as RunNode);
   const isRoot = node.callId === base.rootId;
-  return { ...base, nodes, status: isRoot ? node.status : base.status, at: event.at };
-}
-
-function indexOf(nodes: readonly RunNode[], callId: string): number {
-  for (let i = nodes.length - 1; i >= 0; i--) if ((nodes[i] as RunNode).callId === callId) return i;
-  return -1;
+  const fields = fieldsOf(base);
+  fields.status = isRoot ? node.status : base.status;
+  fields.at = event.at;
+  return viewOf(fields, { list: tree.list.set(index, node), index: tree.index, extras: tree.extras });
 }
 
 function statusOf(error: SerializedError | undefined): RunNodeStatus {
@@ -270,7 +279,7 @@ function addUsage(view: RunView, event: RunEventOf<'usage'>): RunView {
     totalTokens: usage.totalTokens + (event.totalTokens ?? (event.inputTokens ?? 0) + (event.outputTokens ?? 0)),
   });
   const withNode = update(view, event, (node) => ({ ...node, usage: add(node.usage ?? NO_USAGE) }));
-  return { ...withNode, usage: add(view.usage) };
+  return viewOf({ ...fieldsOf(withNode), usage: add(view.usage) }, treeOf(withNode));
 }
 
 function latestMetrics(metrics: readonly RunEventOf<'metrics'>[], event: RunEventOf<'metrics'>): readonly RunEventOf<'metrics'>[] {
