@@ -1,6 +1,8 @@
+import { ConfigError } from '@rxagents/core';
 import { Observable } from 'rxjs';
 import type { ChoreographyEvent } from './ChoreographyEvent';
 import type { EventBus } from './EventBus';
+import { malformedEvent } from './internal/malformedEvent';
 import { Subscribers } from './internal/Subscribers';
 
 /**
@@ -44,8 +46,16 @@ export class InMemoryEventBus implements EventBus {
     return this.#closed;
   }
 
-  /** Queues the event and delivers the queue, unless a delivery is already running. */
+  /**
+   * Queues the event and delivers the queue, unless a delivery is already running.
+   *
+   * @throws {@link @rxagents/core!ConfigError | ConfigError} when `event` is malformed (no object, a `name`
+   * that is no non-blank string, an `output`, `input`, `interactionId` or `agentId` that is no string);
+   * nothing is delivered then.
+   */
   publish(event: ChoreographyEvent): void {
+    const malformed = malformedEvent(event);
+    if (malformed !== undefined) throw new ConfigError('InMemoryEventBus.publish event', [malformed]);
     if (this.#closed) return;
     this.#queue.push(event);
     if (this.#delivering) return;

@@ -90,6 +90,7 @@ export function detectLivelock(options: LivelockDetectorOptions = {}): OperatorF
 
 /** The first field that keeps `event` from being a LivelockEvent (events may come from untyped sources). */
 function malformedField(event: LivelockEvent): ConfigIssue | undefined {
+  if (typeof event !== 'object' || event === null) return { path: '', rule: 'must be an event object { kind, agentId, ... }', received: event };
   const record = event as unknown as Record<string, unknown>;
   const kind = record['kind'];
   if (kind !== 'message' && kind !== 'state' && kind !== 'action') {

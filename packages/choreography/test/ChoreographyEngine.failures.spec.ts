@@ -265,6 +265,26 @@ describe('ChoreographyEngine: runs once, cancellation, bus', () => {
   });
 });
 
+describe('ChoreographyEngine: a malformed event on a bus of your own', () => {
+  it('fails the run with a ConfigError naming the field, and aborts the running agent', () => {
+    newScheduler().run(({ cold, expectObservable, flush }) => {
+      const subject = new Subject<ChoreographyEvent>();
+      const bus: EventBus = { events$: subject.asObservable(), publish: (event) => subject.next(event), close: () => subject.complete() };
+      const researcher = hangingAgent('researcher');
+      const engine = ChoreographyEngine.builder()
+        .spec(articleSpec())
+        .agents({ researcher, writer: scriptedAgent('w', 'y'), reviewer: scriptedAgent('v', 'z') })
+        .bus(bus)
+        .logger(silent)
+        .build();
+      cold('--x').subscribe(() => subject.next({ name: 'researched', output: 42 } as never));
+      expectObservable(engine.execute$()).toBe('--#', undefined, expect.objectContaining({ name: 'ConfigError', message: 'ChoreographyEngine bus event: output must be a string when present, got 42' }));
+      flush();
+      expect(researcher.aborted).toBe(true);
+    });
+  });
+});
+
 describe('ChoreographyEngine options', () => {
   const spec = articleSpec();
   it.each([

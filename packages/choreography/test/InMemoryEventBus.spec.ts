@@ -1,3 +1,4 @@
+import { ConfigError } from '@rxagents/core';
 import { type ChoreographyEvent, InMemoryEventBus } from '@rxagents/choreography';
 
 describe('InMemoryEventBus', () => {
@@ -56,6 +57,21 @@ describe('InMemoryEventBus', () => {
     expect(seen).toEqual(['a']);
     expect(completed).toBe(2);
     expect(bus.closed).toBe(true);
+  });
+
+  it.each([
+    [null, 'value must be an event object { name, output?, input?, interactionId?, agentId? }, got null'],
+    [{ name: 42 }, 'name must be a non-blank string, got 42'],
+    [{ name: ' ' }, 'name must be a non-blank string, got " "'],
+    [{ name: 'researched', output: { text: 'x' } }, 'output must be a string when present, got {"text":"x"}'],
+    [{ name: 'researched', agentId: 7 }, 'agentId must be a string when present, got 7'],
+  ])('refuses to publish the malformed event %p with a ConfigError, and delivers nothing', (event, message) => {
+    const bus = new InMemoryEventBus();
+    const heard: unknown[] = [];
+    bus.events$.subscribe((delivered) => heard.push(delivered));
+    expect(() => bus.publish(event as never)).toThrow(ConfigError);
+    expect(() => bus.publish(event as never)).toThrow(`InMemoryEventBus.publish event: ${message}`);
+    expect(heard).toEqual([]);
   });
 
   it('stops delivering to an unsubscribed subscriber', () => {

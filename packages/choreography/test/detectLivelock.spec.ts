@@ -58,6 +58,13 @@ describe('detectLivelock', () => {
     });
   });
 
+  it('a null or non-object event errors with a ConfigError naming the event, not a TypeError', () => {
+    newScheduler().run(({ cold, expectObservable }) => {
+      const feed = cold('x-n', { ...events, n: null as unknown as LivelockEvent });
+      expectObservable(feed.pipe(detectLivelock())).toBe('--#', undefined, expect.objectContaining({ name: 'ConfigError', message: 'detectLivelock event: value must be an event object { kind, agentId, ... }, got null' }));
+    });
+  });
+
   it('validates its options when created', () => {
     expect(() => detectLivelock({ progressTimeoutMs: 0 })).toThrow(ConfigError);
   });

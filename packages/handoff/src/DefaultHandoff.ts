@@ -46,7 +46,8 @@ const HandoffListenerSchema = z.strictObject({ onBefore: listenerMethod, onAfter
  * `taskId`) in `ChatOptions.metadata`, through core's `callAgent`. The result is that call's
  * `AgentCallResult` (`input` is the prompt, `output` the whole reply) with the handoff's fields;
  * `startedAt` and `durationMs` are measured on `scheduler`. Anything thrown, rejected, errored, timed out
- * or aborted gives a failure result with `error` (an `Error`) and no `output`. Listeners are notified
+ * or aborted gives a failure result with `error` (an `Error`) and no `output`, and so does an `async
+ * receive` whose Promise rejects before the reply (the chat is then aborted). Listeners are notified
  * before, after a success and on a failure; a throwing listener changes nothing (its error is reported
  * as unhandled). The receiver runs under the handoff chain in scope extended
  * with the sender, so handoffs it starts see where they come from. A context with a `maxDepth` (or

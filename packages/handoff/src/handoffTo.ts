@@ -1,10 +1,13 @@
-import { mergeMap, type OperatorFunction, take } from 'rxjs';
+import { asyncScheduler, catchError, defaultIfEmpty, defer, mergeMap, type Observable, of, type OperatorFunction, take } from 'rxjs';
 import { z } from 'zod';
 import { configRules, parseConfig, type Agent } from '@rxagents/core';
 import { DefaultHandoff, HandoffExecuteOptionsSchema } from './DefaultHandoff';
-import type { HandoffContext } from './HandoffContext';
+import { HandoffContractError } from './errors/HandoffContractError';
+import { HandoffContext } from './HandoffContext';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
+import { failedHandoff } from './internal/handoffEngine';
+import { checkHandoffCall } from './internal/rules';
 
 /**
  * Options of the handoff operators ({@link handoffTo}, {@link handoffThrough}, {@link routeHandoff}).
@@ -61,6 +64,9 @@ const CALLER: HandoffSource = Object.freeze({ id: 'caller' });
  * (`mergeMap`), that many handoffs run at once and results come out as they end. Failures are results,
  * so the stream never errors. Unsubscribing aborts every running receiver. A strategy's first result is
  * its result: the operator unsubscribes from it there, as a `HandoffChain` and a `ConditionalHandoff` do.
+ * A strategy of your own is held to the same contract as there: one that throws or errors gives a failure
+ * result carrying that error, one that completes without a result a failure with a `HandoffContractError`.
+ * Only an item that is no {@link HandoffContext} errors the stream, with a `ConfigError`.
  *
  * @example
  * ```ts
@@ -77,7 +83,23 @@ export function handoffTo(to: Agent, options: HandoffOperatorOptions = {}): Oper
   const { from, strategy, execute, concurrency } = splitOperatorOptions(options);
   // mergeMap at concurrency 1 is concatMap. A strategy's first result is its result, as in a chain or a
   // router: a strategy of one's own that does not complete after it must not hold up the next context.
-  return mergeMap((context) => strategy.execute$(from, to, context, execute).pipe(take(1)), concurrency);
+  return mergeMap((context) => {
+    checkHandoffCall('handoffTo', from, to, context, (value) => value instanceof HandoffContext);
+    return heldToContract(strategy, from, to, context, execute);
+  }, concurrency);
+}
+
+/** One handoff by a strategy, held to its contract: its first result; a throw, an error or no result is a failure result. */
+function heldToContract(strategy: HandoffStrategy, from: HandoffSource, to: Agent, context: HandoffContext, execute: HandoffExecuteOptions | undefined): Observable<HandoffResult> {
+  const scheduler = execute?.scheduler ?? asyncScheduler;
+  const start = scheduler.now();
+  const failure = (error: unknown): Observable<HandoffResult> => of(failedHandoff(from.id, to.id, context, error, start, scheduler.now() - start));
+  return defer(() => strategy.execute$(from, to, context, execute)).pipe(
+    take(1),
+    catchError(failure),
+    defaultIfEmpty(undefined),
+    mergeMap((result) => (result === undefined ? failure(new HandoffContractError(`the strategy handing off to "${to.id}"`, 'completed without a result', undefined)) : of(result))),
+  );
 }
 
 /** Splits operator options into sender, strategy and per-call options (shared by the handoff operators). */

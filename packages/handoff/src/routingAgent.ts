@@ -162,15 +162,14 @@ export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
           last(undefined, null),
           mergeMap((response) => {
             if (response === null) return throwError(() => new HandoffRoutingError(parsed.id, 'the model completed without an answer'));
-            if (typeof response !== 'object' || (response.toolCalls !== undefined && !Array.isArray(response.toolCalls))) {
-              return throwError(() => new HandoffContractError(culprit, `answered ${preview(response)}; it must answer { content?, toolCalls? }`, response));
-            }
+            const malformed = malformedResponse(response);
+            if (malformed !== undefined) return throwError(() => new HandoffContractError(culprit, malformed, response));
             const calls = response.toolCalls ?? [];
             const call = calls.find((candidate) => byTool.has(candidate.name));
             if (call !== undefined) return hand(byTool.get(call.name) as Handoff, call.arguments);
             if (calls.length > 0) {
               return throwError(
-                () => new HandoffValidationError(calls[0]?.name ?? 'tool', [`the model called ${calls.map((c) => c.name).join(', ')}, but only ${[...byTool.keys()].join(', ') || 'no tools'} are offered`]),
+                () => new HandoffValidationError(previewName(calls[0]?.name ?? 'tool'), [`the model called ${namesOf(calls)}, but only ${[...byTool.keys()].join(', ') || 'no tools'} are offered`]),
               );
             }
             return of(response.content ?? '');
@@ -185,6 +184,28 @@ export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
     },
   };
   return Object.freeze(agent);
+}
+
+/** What is wrong with a model's response (a tool call that is no `{ name: string }` object, a `content` that is no string), or `undefined`. */
+function malformedResponse(response: unknown): string | undefined {
+  const shape = 'it must answer { content?: string, toolCalls?: { id, name: string, arguments }[] }';
+  if (typeof response !== 'object' || response === null) return `answered ${preview(response)}; ${shape}`;
+  const { content, toolCalls } = response as { readonly content?: unknown; readonly toolCalls?: unknown };
+  if (content !== undefined && typeof content !== 'string') return `answered content ${preview(content)}; ${shape}`;
+  if (toolCalls === undefined) return undefined;
+  if (!Array.isArray(toolCalls)) return `answered toolCalls ${preview(toolCalls)}; ${shape}`;
+  const index = toolCalls.findIndex((call: unknown) => typeof call !== 'object' || call === null || typeof (call as { name?: unknown }).name !== 'string');
+  return index < 0 ? undefined : `answered the tool call ${preview(toolCalls[index])} at index ${index}; ${shape}`;
+}
+
+/** The tool names a model called, each cut to a preview and at most five listed: a model's output is never echoed in full. */
+function namesOf(calls: readonly { readonly name: string }[]): string {
+  const listed = calls.slice(0, 5).map((call) => previewName(call.name));
+  return calls.length > listed.length ? `${listed.join(', ')} and ${calls.length - listed.length} more` : listed.join(', ');
+}
+
+function previewName(name: string): string {
+  return name.length > 80 ? preview(name) : name;
 }
 
 function outcomeToReply(outcome: HandoffOutcome): Observable<string> {

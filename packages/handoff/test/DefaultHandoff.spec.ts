@@ -94,6 +94,33 @@ describe('DefaultHandoff', () => {
     expect(chat).not.toHaveBeenCalled();
   });
 
+  it('an async receive that rejects fails the handoff with the AgentError and aborts the chat, never an unhandled rejection', async () => {
+    const receiver = hangingAgent('picky');
+    const cause = new Error('inbox full');
+    const agent: Agent = { id: 'picky', chat: receiver.chat, receive: async () => { throw cause; } };
+    const result = await new DefaultHandoff().execute(intake, agent, HandoffContext.of('t'));
+    expect(result).toMatchObject({ success: false, agentId: 'picky', toAgentId: 'picky', error: expect.any(AgentError) });
+    expect((result.error as AgentError).cause).toBe(cause);
+    expect(receiver.aborted).toBe(true);
+  });
+
+  it('an async receive that rejects after the reply leaves the result alone and reports the error as unhandled', async () => {
+    const reported: unknown[] = [];
+    const previous = rxjsConfig.onUnhandledError;
+    rxjsConfig.onUnhandledError = (error) => reported.push(error);
+    try {
+      let reject: (error: Error) => void = () => undefined;
+      const agent: Agent = { id: 'late', chat: () => of('done'), receive: () => new Promise<void>((_, fail) => (reject = fail)) as never };
+      const result = await new DefaultHandoff().execute(intake, agent, HandoffContext.of('t'));
+      reject(new Error('too late'));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(result).toMatchObject({ success: true, output: 'done' });
+      expect(reported).toEqual([expect.objectContaining({ name: 'AgentError', cause: new Error('too late') })]);
+    } finally {
+      rxjsConfig.onUnhandledError = previous;
+    }
+  });
+
   it('a receiver past its timeout fails on virtual time and is aborted', () => {
     testScheduler().run(({ expectObservable, flush }) => {
       const stuck = hangingAgent('stuck');

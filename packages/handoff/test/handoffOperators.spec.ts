@@ -101,6 +101,41 @@ describe('handoff operators', () => {
     });
   });
 
+  it('handoffTo holds a strategy of your own to its contract: a throw, an error or no result is a failure result, and the stream goes on', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const billing = defineAgent('billing', async () => 'ok');
+      const faults: Record<string, () => ReturnType<HandoffStrategy['execute$']>> = {
+        t: () => {
+          throw new Error('thrown');
+        },
+        e: () => cold('--#', undefined, new Error('errored')),
+        c: () => cold('--|'),
+      };
+      const strategy: HandoffStrategy = { execute$: (_from, _to, context) => (faults[context.taskId] as () => never)(), execute: () => Promise.reject(new Error('unused')) };
+      const contexts$ = cold('tec|', { t: HandoffContext.of('t'), e: HandoffContext.of('e'), c: HandoffContext.of('c') });
+      const described = contexts$.pipe(
+        handoffTo(billing, { strategy }),
+        map((result) => `${result.taskId}:${result.success}:${(result.error as Error).name}:${(result.error as Error).message}`),
+      );
+      expectObservable(described).toBe('t--e-(c|)', {
+        t: 't:false:Error:thrown',
+        e: 'e:false:Error:errored',
+        c: 'c:false:HandoffContractError:the strategy handing off to "billing" completed without a result',
+      });
+    });
+  });
+
+  it('handoffTo errors the stream with a ConfigError on an item that is no HandoffContext', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const billing = defineAgent('billing', async () => 'ok');
+      expectObservable(cold('n|', { n: null as unknown as HandoffContext }).pipe(handoffTo(billing))).toBe(
+        '#',
+        undefined,
+        expect.objectContaining({ name: 'ConfigError', message: expect.stringContaining('handoffTo: context must be a HandoffContext') }),
+      );
+    });
+  });
+
   it('handoffThrough runs each context through a chain', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const chain = HandoffChain.builder().add(defineAgent('a', async () => '')).add(scriptedAgent('b', { reply: 'B', delay: 2 })).add(scriptedAgent('c', { reply: 'C', delay: 3 })).build();

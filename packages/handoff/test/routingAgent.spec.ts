@@ -39,6 +39,27 @@ describe('routingAgent', () => {
     await expect(lastValue(invoke$(nothing, 'hours?'))).rejects.toMatchObject({ cause: expect.any(HandoffContractError) });
   });
 
+  it('a model whose tool calls or content are malformed (a null call, a numeric name, numeric content) fails the call with a HandoffContractError at that index', async () => {
+    const answering = (response: unknown) => routingAgent({ id: 'assistant', model: (async () => response) as never, handoffs: [billingAgent()] });
+    const failure = (response: unknown) => lastValue(invoke$(answering(response), 'hours?')).catch((error: AgentError) => error.cause);
+    await expect(failure({ toolCalls: [null] })).resolves.toMatchObject({ name: 'HandoffContractError', message: expect.stringContaining('answered the tool call null at index 0') });
+    await expect(failure({ toolCalls: [{ id: 'c', name: 'transfer_to_billing', arguments: '{}' }, { id: 'd', name: 42, arguments: '{}' }] })).resolves.toMatchObject({
+      name: 'HandoffContractError',
+      message: expect.stringContaining('at index 1'),
+    });
+    await expect(failure({ content: 42 })).resolves.toMatchObject({ name: 'HandoffContractError', message: expect.stringContaining('answered content 42') });
+  });
+
+  it('a model calling unknown tools with huge names fails with a HandoffValidationError that echoes previews, never the whole names', async () => {
+    const huge = 'x'.repeat(100_000);
+    const calls = Array.from({ length: 50 }, (_, index) => ({ id: `call-${index}`, name: huge, arguments: '{}' }));
+    const assistant = routingAgent({ id: 'assistant', model: async () => ({ toolCalls: calls }), handoffs: [billingAgent()] });
+    const cause = await lastValue(invoke$(assistant, 'hours?')).catch((error: AgentError) => error.cause);
+    expect(cause).toBeInstanceOf(HandoffValidationError);
+    expect((cause as HandoffValidationError).message).toContain('and 45 more, but only transfer_to_billing are offered');
+    expect((cause as HandoffValidationError).message.length).toBeLessThan(1000);
+  });
+
   it('routes a tool name that is also an Object.prototype key (a name override "__proto__")', async () => {
     const billing = billingAgent();
     const assistant = routingAgent({ id: 'assistant', model: callTool('__proto__'), handoffs: [handoff({ agent: billing, name: '__proto__' })] });

@@ -1,9 +1,10 @@
-import { type Agent, type AgentCallResult, callAgent, type RunContext, scheduleDelay } from '@rxagents/core';
+import { type Agent, type AgentCallResult, callAgent, ConfigError, type RunContext, scheduleDelay } from '@rxagents/core';
 import { Observable, type Subscriber, type Subscription } from 'rxjs';
 import type { ChoreographyEvent } from '../ChoreographyEvent';
 import type { ChoreographyResult } from '../ChoreographyResult';
 import type { Interaction } from '../Interaction';
 import type { ReadyInteraction } from '../InteractionRouter';
+import { malformedEvent } from './malformedEvent';
 import { RunBase, type RunSettings, stepResultOf } from './RunBase';
 import { StepCall, type StepOwner } from './StepCall';
 
@@ -112,6 +113,9 @@ class ChoreographyRun extends RunBase implements StepOwner {
   #heard(event: ChoreographyEvent): void {
     if (this.done) return;
     try {
+      // A bus of your own may deliver anything: a malformed event fails the run with a ConfigError, not a TypeError.
+      const malformed = malformedEvent(event);
+      if (malformed !== undefined) throw new ConfigError('ChoreographyEngine bus event', [malformed]);
       this.settings.events.next(event);
       this.reporter?.published(event);
       if (this.settings.hostedCount === 0) return;

@@ -1,5 +1,5 @@
 import { Observable, type Observer, queueScheduler, type SchedulerLike, Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
-import { AgentError, callAgent, fromAbortSignal, preview, type Agent, type AgentCallResult, type AgentMessage, type AgentCallOptions, type Message, type RunContext, type RunOutcome } from '@rxagents/core';
+import { AgentError, callAgent, fromAbortSignal, preview, reportUnhandledError, type Agent, type AgentCallResult, type AgentMessage, type AgentCallOptions, type Message, type RunContext, type RunOutcome } from '@rxagents/core';
 import { currentHandoffChain, runUnderHandoffChain, runWithChain } from '../currentHandoffChain';
 import { HandoffContractError } from '../errors/HandoffContractError';
 import { HandoffCycleError } from '../errors/HandoffCycleError';
@@ -165,11 +165,14 @@ class HandoffRun<C, R> extends Subscriber<AgentCallResult> {
     this.input = prompt;
     spec.observers?.before(from, to, spec.context);
     if (spec.request !== undefined && to.receive !== undefined) {
+      let receipt: unknown;
       try {
-        to.receive(spec.request);
+        receipt = to.receive(spec.request);
       } catch (error) {
         return this.fail(new AgentError(to.id, error));
       }
+      // An `async receive` returns a Promise: its rejection is the receiver failing, never an unhandled rejection.
+      if (isPromiseLike(receipt)) receipt.then(undefined, (error: unknown) => this.receiveFailed(error));
     }
     const chain = spec.chain ?? Object.freeze([...this.callerChain, from.id]);
     if (spec.run !== undefined) emitHandoff(spec.run, from.id, to.id, spec.taskId ?? '');
@@ -205,6 +208,20 @@ class HandoffRun<C, R> extends Subscriber<AgentCallResult> {
   protected override _complete(): void {
     // The result arrived in `next`; callAgent never completes empty.
     this.stopCall();
+  }
+
+  /**
+   * The Promise an `async receive` returned rejected: before the result, the handoff fails (its call is
+   * stopped); after it, or once cancelled, the error has nowhere to go and is reported as unhandled.
+   */
+  receiveFailed(error: unknown): void {
+    const failure = new AgentError(this.spec.to.id, error);
+    if (this.done) {
+      reportUnhandledError(failure);
+      return;
+    }
+    this.stopCall();
+    this.fail(failure);
   }
 
   /** Ends the handoff when its signal aborts. */
@@ -310,4 +327,8 @@ function deliver<R>(subscriber: HandoffResultObserver<R>, result: R, observers: 
 
 function subscribeWith<T>(source$: Observable<T>, observer: Partial<Observer<T>>): Subscription {
   return source$.subscribe(observer);
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
