@@ -63,8 +63,11 @@ function isJson(value: unknown): boolean {
 export function emitCustom(run: RunContext | undefined, name: string, data: RunEventOf<'custom'>['data']): void {
   // Written once: the check and the copy below share the text.
   const text = typeof name === 'string' && name !== '' ? jsonText(data) : undefined;
-  // Either argument is wrong: zod words the error (and throws).
-  if (text === undefined) return void parseConfig(CustomEventSchema, { name, data }, 'emitCustom');
+  if (text === undefined) {
+    // One of the two arguments is wrong: zod words the error and throws.
+    parseConfig(CustomEventSchema, { name, data }, 'emitCustom');
+    return;
+  }
   if (run === undefined) return;
   checkNode(run, 'emitCustom');
   // A copy as JSON: the event is what a reader on the wire gets (a Date as its string, no undefined
