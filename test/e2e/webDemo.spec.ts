@@ -169,7 +169,7 @@ describe('the web demo server, without a browser', () => {
       const asked = await firstValueFrom(
         fromEventStream(new URL(`api/runs/${runId}/events`, demo.url).href).pipe(first((event) => event.type === 'custom' && event.name === 'input-request')),
       );
-      return { runId, question: (asked as { data: { runId: string; callId: string } }).data };
+      return { runId, question: (asked as unknown as { data: { runId: string; callId: string } }).data };
     };
     const answer = (body: unknown) =>
       fetch(new URL('api/answers', demo.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
