@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { asyncScheduler, finalize, type SchedulerLike, type Subscription } from 'rxjs';
-import { createRunRegistry, humanAgent, RunRegistryFullError, type HumanAgent } from '@rxagents/web';
+import { createRunRegistry, humanAgent, RunRegistryFullError } from '@rxagents/web';
 import { bundlePage } from './bundlePage';
 import { demoRun, StartRunSchema } from './demoRuns';
 import { readJson, toWebRequest, writeWebResponse } from './nodeBridge';
@@ -11,6 +11,7 @@ import { AgentCalls, type AgentCallRecord } from './watchedAgent';
 
 /** The longest body `POST /api/runs` reads: its JSON (a scene, a topic of at most 500 characters) is far shorter. */
 const MAX_START_BODY_BYTES = 16 * 1_024;
+const START_BODY_SHAPE = 'The body must be JSON: { "scene": "debate" | "article", "topic"?: string, "human"?: boolean, "wordMs"?: number }';
 
 /** Options of {@link startWebDemo}. */
 export interface WebDemoOptions {
@@ -44,8 +45,6 @@ interface DemoRunState {
   viewers: number;
   finished: boolean;
   grace?: Subscription;
-  /** The person's seat in the debate, when one joined. */
-  readonly human?: HumanAgent;
 }
 
 /**
@@ -56,7 +55,11 @@ interface DemoRunState {
  * - `POST /api/runs` `{ scene, topic?, human?, wordMs? }` starts a run in the run registry: `{ runId }`;
  * - `GET /api/runs/:runId/events` watches it (Server-Sent Events, resumable with `Last-Event-ID`);
  * - `POST /api/runs/:runId/cancel` stops it: every agent still running is aborted;
- * - `POST /api/runs/:runId/answers` `{ callId, text }` is a person's answer, when they joined the debate.
+ * - `POST /api/answers` `{ runId, callId, text }` is a person's answer, when they joined the debate: the
+ *   run and call of the question, as its `input-request` event told the page.
+ *
+ * One person agent serves every run: each run's page sees its own questions only (they carry their run),
+ * and an answer is taken only for a question of the run it names.
  *
  * Runs outlive their viewers for a grace period (a reload resumes the same run), then are cancelled:
  * closing the tab stops the agents.
@@ -67,6 +70,7 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
   const [html, script] = await Promise.all([readFile(join(options.webDir, 'page', 'index.html'), 'utf8'), bundlePage(options.webDir)]);
   const registry = createRunRegistry({ scheduler });
   const runs = new Map<string, DemoRunState>();
+  const person = humanAgent('you', { role: 'a person in the debate', prompt: lastLine });
 
   const viewerLeft = (runId: string, state: DemoRunState): void => {
     state.viewers -= 1;
@@ -81,9 +85,10 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
     const body = await readJson(request, MAX_START_BODY_BYTES);
     if (body === 'too large') return Response.json({ error: `The body is longer than ${MAX_START_BODY_BYTES} bytes` }, { status: 413 });
     const parsed = StartRunSchema.safeParse(body?.json);
-    if (!parsed.success) return Response.json({ error: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') }, { status: 400 });
-    const human = parsed.data.human && parsed.data.scene === 'debate' ? humanAgent('you', { role: 'a person in the debate', prompt: lastLine }) : undefined;
-    const state: DemoRunState = { calls: new AgentCalls(), viewers: 0, finished: false, ...(human === undefined ? {} : { human }) };
+    // The fields at fault, never what was sent (a 400 echoes no input).
+    if (!parsed.success) return Response.json({ error: START_BODY_SHAPE, fields: [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(body)'))] }, { status: 400 });
+    const human = parsed.data.human && parsed.data.scene === 'debate' ? person : undefined;
+    const state: DemoRunState = { calls: new AgentCalls(), viewers: 0, finished: false };
     // `finished` once the run completed, failed or was cancelled.
     const events$ = demoRun(parsed.data, state.calls, human).pipe(finalize(() => (state.finished = true)));
     // Let go of the runs the registry forgot (finished and expired) before holding a new one.
@@ -133,11 +138,8 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
         registry.cancel(runId);
         return writeWebResponse(new Response(null, { status: known ? 204 : 404 }), res);
       }
-      if (request.method === 'POST' && runId !== undefined && action === 'answers') {
-        const human = runs.get(runId)?.human;
-        return writeWebResponse(human === undefined ? new Response('No person in this run', { status: 404 }) : await human.handleAnswer(request), res);
-      }
     }
+    if (request.method === 'POST' && pathname === '/api/answers') return writeWebResponse(await person.handleAnswer(request), res);
     return writeWebResponse(new Response('Not found', { status: 404 }), res);
   };
 

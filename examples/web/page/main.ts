@@ -48,6 +48,7 @@ function render(): void {
   stopButton.disabled = status !== 'running';
   const question = status === 'running' ? pendingQuestion(state.view, answered) : undefined;
   ask.hidden = question === undefined;
+  ask.dataset['runId'] = question?.runId ?? '';
   ask.dataset['callId'] = question?.callId ?? '';
   byId('ask-prompt').textContent = question === undefined ? '' : `Your turn: ${question.prompt}`;
 }
@@ -109,16 +110,18 @@ stopButton.addEventListener('click', () => {
 
 ask.addEventListener('submit', (submitted) => {
   submitted.preventDefault();
+  // The question's run and call: the server answers only a question of the run this page watches.
+  const questionRun = ask.dataset['runId'] ?? '';
   const callId = ask.dataset['callId'] ?? '';
   const text = answerInput.value;
-  if (runId === undefined || callId === '' || text.trim() === '') return;
+  if (runId === undefined || questionRun === '' || callId === '' || text.trim() === '') return;
   answered.add(callId);
   answerInput.value = '';
   ask.hidden = true;
-  void fetch(`/api/runs/${encodeURIComponent(runId)}/answers`, {
+  void fetch('/api/answers', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ callId, text }),
+    body: JSON.stringify({ runId: questionRun, callId, text }),
   }).then((response) => {
     if (!response.ok) {
       answered.delete(callId);

@@ -129,14 +129,19 @@ export function resultOf(state: PageState): string {
   return `${root.status}: ${root.error?.message ?? ''}`;
 }
 
-/** The latest question a person has not answered yet: a running node's `input-request`. */
-export function pendingQuestion(view: RunView, answered: ReadonlySet<string>): { callId: string; prompt: string } | undefined {
+/**
+ * The latest question a person has not answered yet: a running node's `input-request`, with the run and
+ * call an answer must name (both are in the event's data).
+ */
+export function pendingQuestion(view: RunView, answered: ReadonlySet<string>): { runId: string; callId: string; prompt: string } | undefined {
   for (const node of view.nodes) {
     if (node.status !== 'running') continue;
     for (const event of node.log) {
       if (event.type !== 'custom' || event.name !== 'input-request') continue;
-      const data = event.data as { callId?: unknown; prompt?: unknown } | null;
-      if (typeof data?.callId === 'string' && !answered.has(data.callId)) return { callId: data.callId, prompt: typeof data.prompt === 'string' ? data.prompt : '' };
+      const data = event.data as { runId?: unknown; callId?: unknown; prompt?: unknown } | null;
+      if (typeof data?.runId === 'string' && typeof data.callId === 'string' && !answered.has(data.callId)) {
+        return { runId: data.runId, callId: data.callId, prompt: typeof data.prompt === 'string' ? data.prompt : '' };
+      }
     }
   }
   return undefined;

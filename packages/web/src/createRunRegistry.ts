@@ -4,6 +4,7 @@ import { ConfigError, configRules, newRunId, observeRun, parseConfig, scheduleDe
 import { RunRegistryFullError } from './errors/RunRegistryFullError';
 import { encodeFrame, eventStreamBody } from './internal/eventStreamBody';
 import { RunLog } from './internal/RunLog';
+import { redactError, type ExposeError } from './redactError';
 import { frameMaker } from './toEventStream';
 import { eventStreamHeaders } from './toEventStreamResponse';
 
@@ -29,6 +30,11 @@ export interface RunRegistryOptions {
   readonly heartbeatMs?: number;
   /** The clock of `ttlMs`, the heartbeat and the runs started by name. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /**
+   * What viewers receive of an error (an `event: error` frame, the `error` of `call-error`, `run-end` and
+   * `step` events). Default {@link redactError}: name, code, retryable and a generic message.
+   */
+  readonly exposeError?: ExposeError;
 }
 
 const RunRegistryOptionsSchema = z.strictObject({
@@ -37,6 +43,7 @@ const RunRegistryOptionsSchema = z.strictObject({
   maxRuns: configRules.positiveInt().default(1_000),
   heartbeatMs: configRules.timeoutMs().default(15_000),
   scheduler: configRules.scheduler().default(asyncScheduler),
+  exposeError: configRules.function<ExposeError>().default(() => redactError),
 });
 
 /**
@@ -89,11 +96,12 @@ export interface RunRegistry {
  * or came back too late, or reads slower than the run writes by more than that) gets an `event: error`
  * frame with code `REPLAY_GAP` ({@link ReplayGapError}) and its stream closes. Viewers cost a cursor each,
  * not a copy of the events. A run that errors ends its viewers' streams with an error frame; a
- * cancelled one with an `AbortError` frame. A finished run stays watchable for `ttlMs`, then the
+ * cancelled one with an `AbortError` frame. What a viewer receives of an error is what `exposeError`
+ * makes of it (by default its name, code and a generic message, see {@link redactError}). A finished run stays watchable for `ttlMs`, then the
  * registry forgets it (`404`). At most `maxRuns` runs are held; when full, the oldest finished run is
  * let go, and when all are running `start` throws {@link RunRegistryFullError}.
  *
- * @param options - Replay size, expiry, capacity, heartbeat and clock.
+ * @param options - Replay size, expiry, capacity, heartbeat, clock and what an error shows.
  * @returns An empty registry.
  * @throws `ConfigError` for a bad option.
  *
@@ -115,9 +123,9 @@ export interface RunRegistry {
  * ```
  */
 export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry {
-  const { replayLimit, ttlMs, maxRuns, heartbeatMs, scheduler } = parseConfig(RunRegistryOptionsSchema, options, 'createRunRegistry options');
+  const { replayLimit, ttlMs, maxRuns, heartbeatMs, scheduler, exposeError } = parseConfig(RunRegistryOptionsSchema, options, 'createRunRegistry options');
   const runs = new Map<string, RunLog>();
-  const frame = frameMaker<unknown>(undefined);
+  const frame = frameMaker<unknown>(undefined, exposeError);
 
   const makeRoom = (): void => {
     if (runs.size < maxRuns) return;
@@ -194,7 +202,7 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
       let cursor = 0;
       if (lastEventId !== null && lastEventId !== '') {
         if (!/^\d{1,15}$/.test(lastEventId) || Number(lastEventId) >= log.next) {
-          return new Response(`Last-Event-ID ${JSON.stringify(lastEventId.slice(0, 40))} is not an event of this run`, { status: 400 });
+          return new Response('Last-Event-ID is not an event of this run', { status: 400 });
         }
         cursor = Number(lastEventId) + 1;
       }
@@ -211,6 +219,7 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
             viewer.cancelled = true;
             log.wake();
           },
+          exposeError,
         },
         heartbeatMs,
         scheduler,

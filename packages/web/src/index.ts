@@ -11,7 +11,8 @@ export { RemoteRunError } from './errors/RemoteRunError';
 export { createRunRegistry, type RunRegistry, type RunRegistryOptions } from './createRunRegistry';
 export { ReplayGapError } from './errors/ReplayGapError';
 export { RunRegistryFullError } from './errors/RunRegistryFullError';
-export { humanAgent, type HumanAgent, type HumanAgentOptions, type InputRequest } from './humanAgent';
+export { redactError, type ExposeError } from './redactError';
+export { humanAgent, type HumanAgent, type HumanAgentOptions, type InputRequest, type InputAnswer } from './humanAgent';
 export { InputRequestNotFoundError } from './errors/InputRequestNotFoundError';
 export {
   toUIMessageStream,

@@ -2,6 +2,8 @@ import { asyncScheduler, isObservable, type Observable, type SchedulerLike } fro
 import { z } from 'zod';
 import { ConfigError, configRules, DeliveryBuffer, parseConfig, type RunContext, type RunDelivery } from '@rxagents/core';
 import { encodeFrame, eventStreamBody, type Frame } from './internal/eventStreamBody';
+import { withExposedError } from './internal/exposeErrors';
+import { redactError, type ExposeError } from './redactError';
 
 /**
  * What {@link toEventStream} and {@link toEventStreamResponse} stream: an Observable, or a function that
@@ -45,6 +47,12 @@ export interface ToEventStreamOptions<T> {
   readonly scheduler?: SchedulerLike;
   /** The SSE `event:` name of a value. Default: its `type` when that is a string, else `message`. */
   readonly event?: (value: T) => string;
+  /**
+   * What the browser receives of an error: of the stream's own `event: error` frame and of the `error`
+   * of `call-error`, `run-end` and `step` events. Default {@link redactError}: name, code, retryable and a
+   * generic message; `(error) => error` sends messages as they are.
+   */
+  readonly exposeError?: ExposeError;
 }
 
 /** The zod rules of {@link ToEventStreamOptions}, shared with the functions that take them too. */
@@ -54,6 +62,7 @@ export const eventStreamOptionShape = {
   heartbeatMs: configRules.timeoutMs().default(15_000),
   scheduler: configRules.scheduler().default(asyncScheduler),
   event: configRules.function<(value: never) => string>().optional(),
+  exposeError: configRules.function<ExposeError>().default(() => redactError),
 };
 
 const ToEventStreamOptionsSchema = z.strictObject(eventStreamOptionShape);
@@ -66,15 +75,18 @@ const defaultEventName = (value: unknown): string => {
 /** Whether `name` can be an `event:` line: not empty, no line break. */
 const isEventName = (name: unknown): name is string => typeof name === 'string' && name.length > 0 && !/[\r\n]/.test(name);
 
-/** Builds the frames of one stream: ids count from 0, names checked (the few distinct names once each). */
-export function frameMaker<T>(event: ((value: T) => string) | undefined): (value: T, id: number) => Frame {
+/**
+ * Builds the frames of one stream: ids count from 0, names checked (the few distinct names once each),
+ * the error of an event that carries one exposed as `exposeError` says.
+ */
+export function frameMaker<T>(event: ((value: T) => string) | undefined, exposeError: ExposeError = redactError): (value: T, id: number) => Frame {
   const checked = new Set<string>();
   return (value, id) => {
     const name = event === undefined ? defaultEventName(value) : event(value);
-    if (checked.has(name)) return { id: String(id), event: name, data: JSON.stringify(value) ?? 'null' };
+    if (checked.has(name)) return { id: String(id), event: name, data: JSON.stringify(withExposedError(value, exposeError)) ?? 'null' };
     if (checked.size < 64 && isEventName(name)) checked.add(name);
     else if (!isEventName(name)) throw new ConfigError('event stream', [{ path: 'event', rule: 'must give a non-empty name without line breaks', received: name }]);
-    return { id: String(id), event: name, data: JSON.stringify(value) ?? 'null' };
+    return { id: String(id), event: name, data: JSON.stringify(withExposedError(value, exposeError)) ?? 'null' };
   };
 }
 
@@ -95,11 +107,13 @@ export function parseEventStreamOptions<T>(options: object, what: string): Requi
  * `runEventStream`), with `conflate` the run never waits and text deltas are merged. While the reader
  * waits for data a `: ping` comment goes out every `heartbeatMs`. Cancelling the stream (the client went
  * away) unsubscribes the source, so every agent's `AbortSignal` fires. When the source errors, an
- * `event: error` frame carries `serializeError(error)` and the stream closes; when it completes, the
- * stream closes.
+ * `event: error` frame carries what `exposeError` makes of it and the stream closes; when it completes,
+ * the stream closes. By default ({@link redactError}) a browser gets an error's name, code and
+ * retryability with a generic message, in that frame and in the `error` of `call-error`, `run-end` and
+ * `step` events: an error's message can name hosts and paths.
  *
  * @param source - The values, or a function starting them with the reader's pacing function.
- * @param options - Buffer, delivery, heartbeat, clock and event names.
+ * @param options - Buffer, delivery, heartbeat, clock, event names and what an error shows.
  * @returns The `text/event-stream` body.
  * @throws `ConfigError` for a bad option.
  *
@@ -128,10 +142,10 @@ export function eventStreamFrom<T>(
   if (!isObservable(source) && typeof source !== 'function') {
     throw new ConfigError('toEventStream', [{ path: 'source', rule: 'must be an Observable or a function returning one', received: source }]);
   }
-  const { bufferSize, delivery, heartbeatMs, scheduler, event } = options;
+  const { bufferSize, delivery, heartbeatMs, scheduler, event, exposeError } = options;
   const buffer = new DeliveryBuffer<T>(bufferSize, delivery);
   const pace = delivery === 'pace' ? () => buffer.gate() : undefined;
-  const frame = frameMaker(event);
+  const frame = frameMaker(event, exposeError);
   let nextId = 0;
   /** A value that could not be framed, after the values before it in its batch had been. */
   let unframed: { error: unknown } | undefined;
@@ -162,6 +176,7 @@ export function eventStreamFrom<T>(
         return text;
       },
       cancel: () => subscription.unsubscribe(),
+      exposeError,
     },
     heartbeatMs,
     scheduler,

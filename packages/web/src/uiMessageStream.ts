@@ -1,6 +1,8 @@
 import type { Observable } from 'rxjs';
 import { z } from 'zod';
 import { configRules, parseConfig, runEventStream, type RunContext, type RunDelivery, type RunEvent, type RunEventOf } from '@rxagents/core';
+import { exposedError, withExposedError } from './internal/exposeErrors';
+import { redactError, type ExposeError } from './redactError';
 
 /**
  * What {@link toUIMessageStream} reads: a run's events, or a function that starts the run with a pacing
@@ -141,6 +143,12 @@ export interface ToUIMessageStreamOptions {
   readonly messageId?: string;
   /** Aborting it cancels the run (every agent's `AbortSignal` fires) and ends the stream. */
   readonly signal?: AbortSignal;
+  /**
+   * What the browser receives of an error: the `errorText` of `error` chunks, an `abort` chunk's reason
+   * when it is an error, and the `error` of the `call-error`, `run-end` and `step` events in data parts.
+   * Default {@link redactError}: name, code, retryable and a generic message.
+   */
+  readonly exposeError?: ExposeError;
 }
 
 /**
@@ -158,6 +166,7 @@ export const ToUIMessageStreamOptionsSchema = z.strictObject({
   delivery: z.enum(['pace', 'conflate'], { error: "must be 'pace' or 'conflate'" }).optional(),
   messageId: configRules.nonEmptyString().optional(),
   signal: configRules.abortSignal().optional(),
+  exposeError: configRules.function<ExposeError>().optional(),
 });
 
 /**
@@ -171,7 +180,9 @@ export const ToUIMessageStreamOptionsSchema = z.strictObject({
  * handoffs, steps and metrics are `data-handoff`, `data-step` and `data-metrics` parts, every other event
  * a `data-run` part (see {@link RunUIDataTypes}). The end of the root run is a `finish` chunk; a run that
  * failed says why in an `error` chunk first, so `useChat` shows it as an error. If the events themselves
- * fail, an `error` chunk ends the stream. Aborting `signal` ends it with the text parts still open closed
+ * fail, an `error` chunk ends the stream. What a browser receives of an error is what `exposeError`
+ * makes of it: by default ({@link redactError}) a generic message, the name and code staying in the
+ * events of the data parts. Aborting `signal` ends it with the text parts still open closed
  * (`cancelled`) and an `abort` chunk carrying the signal's reason, as the `ai` package ends a stream it
  * aborts, so `useChat` reports the message as aborted rather than finished.
  *
@@ -180,7 +191,7 @@ export const ToUIMessageStreamOptionsSchema = z.strictObject({
  * `signal`) unsubscribes the run. Nothing from the `ai` package is imported: the chunks are plain objects.
  *
  * @param source - The run's events, or a function that starts the run with a pacing function.
- * @param options - Buffer, delivery, message id and an abort signal.
+ * @param options - Buffer, delivery, message id, an abort signal and what an error shows.
  * @returns A `ReadableStream` of {@link RunUIMessageChunk}s.
  * @throws `ConfigError` for a bad option.
  *
@@ -198,11 +209,11 @@ export const ToUIMessageStreamOptionsSchema = z.strictObject({
  * @see {@link toUIMessageStreamResponse}
  */
 export function toUIMessageStream(source: UIMessageStreamSource, options: ToUIMessageStreamOptions = {}): ReadableStream<RunUIMessageChunk> {
-  const { bufferSize, delivery, messageId, signal } = parseConfig(ToUIMessageStreamOptionsSchema, options, 'toUIMessageStream options');
+  const { bufferSize, delivery, messageId, signal, exposeError = redactError } = parseConfig(ToUIMessageStreamOptionsSchema, options, 'toUIMessageStream options');
   const start = typeof source === 'function' ? source : () => source;
   const events = runEventStream(start, { ...(bufferSize === undefined ? {} : { bufferSize }), ...(delivery === undefined ? {} : { delivery }) });
   const reader = events.getReader();
-  const chunks = new ChunkWriter(messageId);
+  const chunks = new ChunkWriter(messageId, exposeError);
   let onAbort: (() => void) | undefined;
   return new ReadableStream<RunUIMessageChunk>(
     {
@@ -233,7 +244,7 @@ export function toUIMessageStream(source: UIMessageStreamSource, options: ToUIMe
             } else written = chunks.write(next.value);
           } catch (error) {
             if (signal?.aborted === true) return;
-            written = [{ type: 'error', errorText: error instanceof Error ? error.message : String(error) }];
+            written = [{ type: 'error', errorText: exposedError(error, exposeError).message }];
             done = true;
           }
         }
@@ -259,10 +270,14 @@ class ChunkWriter {
   private name = '';
   private readonly open = new Map<string, RunEventOf<'call-start'>>();
 
-  constructor(private readonly messageId: string | undefined) {}
+  constructor(
+    private readonly messageId: string | undefined,
+    private readonly exposeError: ExposeError,
+  ) {}
 
-  write(event: RunEvent): RunUIMessageChunk[] {
+  write(raw: RunEvent): RunUIMessageChunk[] {
     if (this.finished) return [];
+    const event = withExposedError(raw, this.exposeError);
     const chunks: RunUIMessageChunk[] = [];
     if (!this.started) {
       this.started = true;
@@ -324,7 +339,7 @@ class ChunkWriter {
     if (this.finished) return [];
     this.finished = true;
     const chunks: RunUIMessageChunk[] = this.started ? [] : [{ type: 'start', ...(this.messageId === undefined ? {} : { messageId: this.messageId }) }];
-    const text = reasonText(reason);
+    const text = reasonText(reason instanceof Error ? exposedError(reason, this.exposeError).message : reason);
     return [...chunks, ...this.closeParts('cancelled'), text === undefined ? { type: 'abort' } : { type: 'abort', reason: text }];
   }
 

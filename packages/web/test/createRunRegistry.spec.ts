@@ -64,6 +64,50 @@ describe('createRunRegistry', () => {
     registry.cancel(runId);
   });
 
+  it('a 400 for a bad Last-Event-ID echoes nothing of it', async () => {
+    const registry = track(createRunRegistry());
+    const run = manualRun();
+    const { runId } = registry.start(run.events$);
+    run.emit(0);
+    const answers = await Promise.all(['<img src=x onerror=steal()>', '99999', '1'].map((id) => registry.response(runId, watch('http://x', id)).text()));
+    for (const answer of answers) expect(answer).toBe('Last-Event-ID is not an event of this run');
+    const byQuery = registry.response(runId, watch('http://x/?lastEventId=%3Cscript%3Esteal()'));
+    expect(byQuery.status).toBe(400);
+    expect(await byQuery.text()).not.toContain('steal');
+  });
+
+  it("sends viewers an error's name and code with a generic message, its details only with exposeError", async () => {
+    const secret = 'connect ECONNREFUSED 10.0.4.2:6379';
+    const failingRun = () =>
+      new Observable<RunEvent>((subscriber) => {
+        subscriber.next({ type: 'call-error', runId: 'r', callId: 'c', parentCallId: null, at: 0, agentId: 'a', error: serializeError(new Error(secret)), durationMs: 1 });
+        subscriber.error(Object.assign(new Error(secret), { code: 'ECONNREFUSED' }));
+      });
+    const redacted = track(createRunRegistry());
+    const { runId } = redacted.start(failingRun());
+    const seen = await frames(redacted.response(runId, watch('http://x')));
+    expect(seen.map((m) => m.event)).toEqual(['call-error', 'error']);
+    expect(seen.map((m) => m.data).join('\n')).not.toContain('10.0.4.2');
+    expect(JSON.parse(seen[1]?.data ?? '')).toEqual({ name: 'Error', message: 'An error occurred on the server', code: 'ECONNREFUSED' });
+
+    const detailed = track(createRunRegistry({ exposeError: (error) => error }));
+    const second = detailed.start(failingRun()).runId;
+    expect((await frames(detailed.response(second, watch('http://x')))).map((m) => m.data.includes('10.0.4.2'))).toEqual([true, true]);
+    expect(() => createRunRegistry({ exposeError: true as never })).toThrow(/exposeError/);
+  });
+
+  it('keeps the message of a REPLAY_GAP and says only "cancelled" of a cancelled run', async () => {
+    const registry = track(createRunRegistry({ replayLimit: 2 }));
+    const run = manualRun();
+    const { runId } = registry.start(run.events$);
+    for (let i = 0; i < 5; i++) run.emit(i);
+    const gap = await frames(registry.response(runId, watch('http://x', '0')));
+    expect(JSON.parse(gap.at(-1)?.data ?? '')).toMatchObject({ code: 'REPLAY_GAP', message: new ReplayGapError(1, 3).message });
+    registry.cancel(runId);
+    const cancelled = await frames(registry.response(runId, watch('http://x', '4')));
+    expect(JSON.parse(cancelled.at(-1)?.data ?? '')).toEqual({ name: 'AbortError', message: 'The operation was cancelled' });
+  });
+
   it('a viewer asking for an event older than the replay buffer gets a REPLAY_GAP error frame', async () => {
     const registry = track(createRunRegistry({ replayLimit: 3 }));
     const run = manualRun();

@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { concat, lastValueFrom, merge, NEVER, of, Subject, take, throwError, toArray, VirtualTimeScheduler } from 'rxjs';
-import { ConfigError, invoke$, observeRun, type RunEvent } from '@rxagents/core';
+import { concat, EMPTY, lastValueFrom, merge, NEVER, of, Subject, take, throwError, toArray, VirtualTimeScheduler } from 'rxjs';
+import { ConfigError, defineAgent, invoke$, observeRun, type RunEvent, type RunEventOf } from '@rxagents/core';
 import { fromEventStream, toEventStream, toEventStreamResponse } from '@rxagents/web';
 import { countedText, countingAgent, untilSettled } from './helpers/agents';
 import { serve } from './helpers/serve';
@@ -37,7 +37,38 @@ describe('toEventStream', () => {
     const messages = await frames(toEventStream(merge(of({ type: 'x' }), throwError(() => error))));
     expect(messages.map((m) => m.event)).toEqual(['x', 'error']);
     expect(messages[1]?.id).toBeUndefined();
-    expect(JSON.parse(messages[1]?.data ?? '')).toEqual({ name: 'Error', message: 'model overloaded', code: 'OVERLOADED', retryable: true });
+    expect(JSON.parse(messages[1]?.data ?? '')).toEqual({ name: 'Error', message: 'An error occurred on the server', code: 'OVERLOADED', retryable: true });
+  });
+
+  it("sends no error's message to the browser unless exposeError says so, in error frames and in events' errors", async () => {
+    const secret = 'connect ECONNREFUSED 10.0.4.2:6379 (/srv/app/config/redis.json)';
+    const broken = defineAgent('broken', async () => {
+      throw Object.assign(new Error(secret), { code: 'ECONNREFUSED' });
+    });
+    const run = () => concat(observeRun('r', 'go', (context) => invoke$(broken, 'go', { run: context })), throwError(() => new Error(secret)));
+    const redacted = await frames(toEventStream(run()));
+    const text = redacted.map((m) => m.data).join('\n');
+    expect(text).not.toContain('10.0.4.2');
+    expect(text).not.toContain('/srv/app');
+    const callError = JSON.parse(redacted.find((m) => m.event === 'call-error')?.data ?? '') as RunEventOf<'call-error'>;
+    expect(callError.error).toEqual({ name: 'AgentError', message: 'An error occurred on the server', code: 'AGENT_ERROR', retryable: false });
+    const runEnd = JSON.parse(redacted.find((m) => m.event === 'run-end')?.data ?? '') as RunEventOf<'run-end'>;
+    expect(runEnd.error).toMatchObject({ name: 'AgentError', message: 'An error occurred on the server' });
+    expect(JSON.parse(redacted.at(-1)?.data ?? '')).toEqual({ name: 'Error', message: 'An error occurred on the server' });
+
+    const detailed = await frames(toEventStream(run(), { exposeError: (error) => error }));
+    expect(detailed.filter((m) => m.data.includes('10.0.4.2')).map((m) => m.event)).toEqual(['call-error', 'run-end', 'error']);
+  });
+
+  it('sends the redacted error when exposeError throws or answers something that is not an error', async () => {
+    const failing = new Error('/srv/app secret');
+    const thrown = await frames(toEventStream(throwError(() => failing), { exposeError: () => { throw new Error('bug'); } }));
+    const odd = await frames(toEventStream(throwError(() => failing), { exposeError: () => ({ oops: true }) as never }));
+    const extra = await frames(toEventStream(throwError(() => failing), { exposeError: (error) => ({ ...error, stack: 'at /srv/app' }) as never }));
+    expect(JSON.parse(thrown[0]?.data ?? '')).toEqual({ name: 'Error', message: 'An error occurred on the server' });
+    expect(JSON.parse(odd[0]?.data ?? '')).toEqual({ name: 'Error', message: 'An error occurred on the server' });
+    expect(JSON.parse(extra[0]?.data ?? '')).toEqual({ name: 'Error', message: '/srv/app secret' });
+    expect(() => toEventStream(EMPTY, { exposeError: 'yes' as never })).toThrow(/exposeError/);
   });
 
   it('a value that cannot be written (a BigInt, a bad event name) ends the stream with an error frame after the values before it', async () => {
@@ -232,6 +263,6 @@ describe('toEventStreamResponse over a loopback server', () => {
     const server = await serve(() => toEventStreamResponse(concat(started, throwError(() => failure))));
     close = server.close;
     const error = await lastValueFrom(fromEventStream(server.url)).catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'TypeError', message: 'no model', code: 'NO_MODEL' });
+    expect(error).toMatchObject({ name: 'TypeError', message: 'An error occurred on the server', code: 'NO_MODEL' });
   });
 });

@@ -7,7 +7,7 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
-import { ConfigError, defineAgent, invoke$, observeRun, type RunEvent } from '@rxagents/core';
+import { ConfigError, defineAgent, invoke$, observeRun, type RunContext, type RunEvent } from '@rxagents/core';
 import { handoff, handoffFilters, routingAgent } from '@rxagents/handoff';
 import { Patterns } from '@rxagents/patterns';
 import {
@@ -93,15 +93,33 @@ describe('toUIMessageStream', () => {
 
     expect(textParts(built)).toEqual([{ agentId: 'broken', status: 'failed', text: 'Half ', state: 'done' }]);
     const failure = built.parts.find((part) => part.type === 'data-run' && (part.data as RunEvent).type === 'call-error');
-    expect((failure as { data: { error: { message: string } } }).data.error.message).toContain('model went away');
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toContain('model went away');
+    expect((failure as { data: { error: unknown } }).data.error).toEqual({ name: 'AgentError', message: 'An error occurred on the server', code: 'AGENT_ERROR', retryable: false });
+    expect(errors).toEqual(['An error occurred on the server']);
     expect(built.metadata?.success).toBe(false);
   });
 
-  it('ends with an error chunk when the events themselves fail', async () => {
-    const chunks = await collect(toUIMessageStream(new Observable<RunEvent>((subscriber) => subscriber.error(new Error('lost the run')))));
-    expect(chunks).toEqual([{ type: 'error', errorText: 'lost the run' }]);
+  it("sends an error's message only when exposeError says so", async () => {
+    const broken = defineAgent('broken', async () => {
+      throw new Error('model went away at 10.0.4.2');
+    });
+    const run = (pace: RunContext['pace']) => observeRun('ask', 'go', (context) => invoke$(broken, 'go', { run: context }), { pace });
+    const redacted = await collect(toUIMessageStream(run));
+    expect(JSON.stringify(redacted)).not.toContain('10.0.4.2');
+    const { message: built, errors } = await message((pace) => run(pace));
+    expect(JSON.stringify(built)).not.toContain('10.0.4.2');
+    expect(errors).toEqual(['An error occurred on the server']);
+
+    const detailed = await collect(toUIMessageStream(run, { exposeError: (error) => error }));
+    expect(detailed.find((chunk) => chunk.type === 'error')).toEqual({ type: 'error', errorText: 'Agent "broken" failed: model went away at 10.0.4.2' });
+    const detailedResponse = await toUIMessageStreamResponse(run, { exposeError: (error) => error }).text();
+    expect(detailedResponse).toContain('10.0.4.2');
+    expect(await toUIMessageStreamResponse(run).text()).not.toContain('10.0.4.2');
+  });
+
+  it('ends with an error chunk when the events themselves fail, its text generic unless exposeError says otherwise', async () => {
+    const failing = () => new Observable<RunEvent>((subscriber) => subscriber.error(new Error('lost the run at /srv/app')));
+    expect(await collect(toUIMessageStream(failing()))).toEqual([{ type: 'error', errorText: 'An error occurred on the server' }]);
+    expect(await collect(toUIMessageStream(failing(), { exposeError: (error) => error }))).toEqual([{ type: 'error', errorText: 'lost the run at /srv/app' }]);
   });
 
   it('lets the reader pace the run: unread, an agent that streams is not pulled ahead', async () => {
@@ -187,7 +205,7 @@ describe('toUIMessageStreamResponse', () => {
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     let text = '';
     while (!text.includes('text-start')) text += new TextDecoder().decode((await reader.read()).value);
-    controller.abort(new Error('the user left'));
+    controller.abort('the user left');
     for (let next = await reader.read(); !next.done; next = await reader.read()) text += new TextDecoder().decode(next.value);
     expect(aborted).toBe(true);
     // It ends as the ai package ends a stream it aborts: the open text part closed, then an abort chunk.

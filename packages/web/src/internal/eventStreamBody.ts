@@ -1,5 +1,7 @@
 import { repeat, type SchedulerLike, type Subscription } from 'rxjs';
-import { delayTimer, serializeError } from '@rxagents/core';
+import { delayTimer } from '@rxagents/core';
+import type { ExposeError } from '../redactError';
+import { exposedError } from './exposeErrors';
 
 /** One value ready for the wire: its `id:` and `event:` lines and its JSON. */
 export interface Frame {
@@ -12,6 +14,8 @@ export interface Frame {
 export interface FrameSource {
   readonly take: () => Promise<string | undefined>;
   readonly cancel: () => void;
+  /** What a browser receives of the error of a rejected `take` (default: `redactError`). */
+  readonly exposeError?: ExposeError;
 }
 
 /** The SSE encoding of one frame. `event` and `id` never hold a line break (checked where they are made). */
@@ -19,9 +23,9 @@ export function encodeFrame(frame: Frame): string {
   return `${frame.id === undefined ? '' : `id: ${frame.id}\n`}event: ${frame.event}\ndata: ${frame.data}\n\n`;
 }
 
-/** The `event: error` frame for an error: its {@link serializeError} form as JSON. */
-export function errorFrame(error: unknown): Frame {
-  return { id: undefined, event: 'error', data: JSON.stringify(serializeError(error)) };
+/** The `event: error` frame for an error: what `expose` (default: `redactError`) makes of it, as JSON. */
+export function errorFrame(error: unknown, expose?: ExposeError): Frame {
+  return { id: undefined, event: 'error', data: JSON.stringify(exposedError(error, expose)) };
 }
 
 /**
@@ -73,7 +77,7 @@ export function eventStreamBody(source: FrameSource, heartbeatMs: number, schedu
           if (done) return;
           finish();
           source.cancel();
-          controller.enqueue(encoder.encode(encodeFrame(errorFrame(error))));
+          controller.enqueue(encoder.encode(encodeFrame(errorFrame(error, source.exposeError))));
           controller.close();
           return;
         }
