@@ -18,30 +18,52 @@ const RESULT_MARK = '@@rxagents-soak-result ';
 async function runChild(name: string, size: SoakSize): Promise<void> {
   const scenario = scenarios.find((candidate) => candidate.name === name);
   if (scenario === undefined) throw new Error(`unknown scenario ${name}`);
-  const result = await scenario.run(size, (line) => console.log(`  ${line}`));
-  console.log(RESULT_MARK + JSON.stringify(result));
   // Sockets, Redis connections and timers of the scenario are not worth closing one by one: the process is done.
-  process.exit(0);
+  try {
+    const result = await scenario.run(size, (line) => console.log(`  ${line}`));
+    console.log(RESULT_MARK + JSON.stringify(result));
+    process.exit(0);
+  } catch (error) {
+    console.error(error);
+    process.exit(1);
+  }
+}
+
+/** The process group of the scenario running now (its workers and redis-server are in it too). */
+let runningGroup: number | undefined;
+
+/** Kills the running scenario's process group: the scenario, its worker processes and its redis-server. */
+function killRunningGroup(): void {
+  if (runningGroup === undefined) return;
+  try {
+    process.kill(-runningGroup, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 /**
  * Runs one scenario in a fresh Node process (same flags: `--expose-gc`, the tsx loader), so that one
- * scenario's heap does not count in another's; kills it past `capMs`.
+ * scenario's heap does not count in another's. The process leads a process group of its own, so that
+ * past the size's cap (or on Ctrl-C) it is killed with everything it started.
  */
 function runInProcess(name: string, size: SoakSize): Promise<SoakResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
       env: { ...process.env, RXAGENTS_SOAK_SCENARIO: name, SOAK_SIZE: size.name },
       stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
     });
+    runningGroup = child.pid;
     let result: SoakResult | undefined;
-    const cap = setTimeout(() => child.kill('SIGKILL'), size.scenarioCapMs);
+    const cap = setTimeout(killRunningGroup, size.scenarioCapMs);
     createInterface({ input: child.stdout }).on('line', (line) => {
       if (line.startsWith(RESULT_MARK)) result = JSON.parse(line.slice(RESULT_MARK.length)) as SoakResult;
       else console.log(line);
     });
     child.on('close', (code, signal) => {
       clearTimeout(cap);
+      runningGroup = undefined;
       if (result !== undefined) resolve(result);
       else {
         const why = signal === 'SIGKILL' ? `killed after its cap of ${size.scenarioCapMs / 1000} s` : `exited with ${String(code ?? signal)}`;
@@ -62,6 +84,12 @@ async function main(): Promise<void> {
     console.error(`Unknown scenario: ${unknown.join(', ')}. Scenarios: ${scenarios.map((scenario) => scenario.name).join(', ')}`);
     process.exitCode = 2;
     return;
+  }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      killRunningGroup();
+      process.exit(130);
+    });
   }
   if (!canCollect) console.log('warning: run with node --expose-gc (as `pnpm soak` does): without it the memory figures include garbage');
   const selected = wanted.length === 0 ? scenarios : scenarios.filter((scenario) => wanted.includes(scenario.name));
