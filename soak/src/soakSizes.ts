@@ -59,7 +59,7 @@ export const FULL: SoakSize = {
   stalled: { runs: 15, deltas: 30_000, deltaBytes: 1_024, maxRuns: 3, ttlMs: 300, replayLimit: 1_000, stallTimeoutMs: 1_000, slackMB: 48 },
   late: { deltas: 24_000, deltaBytes: 1_024, viewers: 40, readPauseMs: 100, readMs: 8_000, slackMB: 48 },
   callerStall: { leaseMs: 1_000, blockMs: 3_000, watchMs: 15_000, slackMs: 1_000 },
-  killedWorker: { workers: 3, concurrency: 2, claimIdleMs: 2_000, callMs: 300, inFlight: 12, loadAfterKillMs: 20_000, slackMs: 1_000 },
+  killedWorker: { workers: 3, concurrency: 2, claimIdleMs: 2_000, callMs: 800, inFlight: 12, loadAfterKillMs: 20_000, slackMs: 1_000 },
 };
 
 export const CI: SoakSize = {
@@ -68,7 +68,7 @@ export const CI: SoakSize = {
   stalled: { runs: 5, deltas: 12_000, deltaBytes: 1_024, maxRuns: 2, ttlMs: 200, replayLimit: 500, stallTimeoutMs: 500, slackMB: 24 },
   late: { deltas: 4_000, deltaBytes: 1_024, viewers: 10, readPauseMs: 100, readMs: 2_500, slackMB: 16 },
   callerStall: { leaseMs: 500, blockMs: 1_500, watchMs: 4_000, slackMs: 1_000 },
-  killedWorker: { workers: 2, concurrency: 2, claimIdleMs: 1_000, callMs: 200, inFlight: 8, loadAfterKillMs: 7_000, slackMs: 1_000 },
+  killedWorker: { workers: 3, concurrency: 2, claimIdleMs: 1_000, callMs: 500, inFlight: 12, loadAfterKillMs: 6_000, slackMs: 1_000 },
 };
 
 /** The size the command line (`--ci`, `--full`) or `SOAK_SIZE` (`ci`, `full`) asks for; full by default. */

@@ -24,7 +24,7 @@ export const killedWorker: SoakScenario = {
     if ('skipped' in redis) return { figures: `skipped: ${redis.skipped}`, bound: 'none checked', within: 'skipped' };
     const prefix = 'soak-kill';
     const agentId = 'worker';
-    const settings = { port: redis.port, prefix, agentId, concurrency, claimIdleMs, leaseCheckMs: Math.min(200, Math.floor(claimIdleMs / 4)), callMs, chunkMs: 50 };
+    const settings = { port: redis.port, prefix, agentId, concurrency, claimIdleMs, leaseCheckMs: Math.floor(claimIdleMs / 4), callMs, chunkMs: 50 };
     const workers: ChildProcess[] = [];
     const boundMs = 3 * claimIdleMs + slackMs;
     try {
