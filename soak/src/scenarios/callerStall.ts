@@ -18,8 +18,9 @@ interface StallFigure {
 
 const describe = (error: unknown): string => {
   if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  return `${error.name}${typeof code === 'string' ? ` (${code})` : ''}`;
+  const { code, retryable } = error as { code?: unknown; retryable?: unknown };
+  const details = [typeof code === 'string' ? code : undefined, retryable === true ? 'retryable' : retryable === false ? 'not retryable' : undefined].filter((detail) => detail !== undefined);
+  return `${error.name}${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
 };
 
 /**

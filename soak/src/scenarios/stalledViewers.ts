@@ -58,7 +58,7 @@ export const stalledViewers: SoakScenario = {
     const boundBytes = replayLimit * frameBytes * maxRuns + slackMB * 2 ** 20;
     const endHeld = held(end);
     return {
-      figures: `peak +${mb(peak)} MB, end +${mb(endHeld)} MB heap+arrayBuffers (end rss +${mb(end.rss)} MB) after ${runs} runs with a stalled viewer each; ${forgotten}/${runs} forgotten; ${stillOpen} stalled sockets still open`,
+      figures: `peak +${mb(peak)} MB, end +${mb(endHeld)} MB heap+arrayBuffers (end rss +${mb(end.rss)} MB) after ${runs} runs with a stalled viewer each; ${forgotten}/${runs} runs forgotten, their memory ${endHeld <= boundBytes ? 'freed' : 'NOT freed'}; ${stillOpen}/${runs} stalled sockets still open`,
       bound: `peak and end <= ${mb(boundBytes)} MB (replayLimit ${replayLimit} × frame ${frameBytes} B × maxRuns ${maxRuns} + ${slackMB} MB)`,
       within: peak <= boundBytes && endHeld <= boundBytes,
     };
