@@ -76,6 +76,13 @@ export const killedWorker: SoakScenario = {
       const drainUntil = Date.now() + boundMs + 5_000;
       while (inFlightCalls.size > 0 && Date.now() < drainUntil) await sleep(20);
 
+      // A call that ended on the killed worker in the moment between the look at its running calls and the kill was no orphan.
+      const endedBeforeKill = orphans.filter((input) => {
+        const outcome = done.get(input);
+        return outcome !== undefined && 'reply' in outcome && attemptOf(outcome.reply)?.pid === victimPid;
+      });
+      if (endedBeforeKill.length > 0) log(`${endedBeforeKill.join(', ')} ended on the killed worker before the kill: not counted`);
+      orphans = orphans.filter((input) => !endedBeforeKill.includes(input));
       const waits = orphans.map((input) => {
         const outcome = done.get(input);
         if (outcome === undefined) return { input, waitedMs: undefined as number | undefined, note: 'never answered' };
