@@ -99,10 +99,12 @@ async function main(): Promise<void> {
   let outside = 0;
   for (const scenario of selected) {
     console.log(`\n== ${scenario.name} ==`);
+    const scenarioStarted = process.hrtime.bigint();
     const result = await runInProcess(scenario.name, size);
+    const scenarioSeconds = Number(process.hrtime.bigint() - scenarioStarted) / 1e9;
     const verdict = result.within === 'skipped' ? 'SKIPPED' : result.within ? 'within bound' : 'OUTSIDE BOUND';
     if (result.within === false) outside++;
-    const line = `${scenario.name}: ${result.figures} | bound: ${result.bound} | ${verdict}`;
+    const line = `${scenario.name}: ${result.figures} | bound: ${result.bound} | ${verdict} (${scenarioSeconds.toFixed(1)} s)`;
     console.log(line);
     summary.push(line);
   }

@@ -67,7 +67,7 @@ export const CI: SoakSize = {
   scenarioCapMs: 45_000,
   stalled: { runs: 5, deltas: 12_000, deltaBytes: 1_024, maxRuns: 2, ttlMs: 200, replayLimit: 500, stallTimeoutMs: 500, slackMB: 24 },
   late: { deltas: 4_000, deltaBytes: 1_024, viewers: 10, readPauseMs: 100, readMs: 2_500, slackMB: 16 },
-  callerStall: { leaseMs: 500, blockMs: 1_500, watchMs: 4_000, slackMs: 1_000 },
+  callerStall: { leaseMs: 500, blockMs: 1_500, watchMs: 3_000, slackMs: 1_000 },
   killedWorker: { workers: 3, concurrency: 2, claimIdleMs: 1_000, callMs: 500, inFlight: 12, loadAfterKillMs: 6_000, slackMs: 1_000 },
 };
 

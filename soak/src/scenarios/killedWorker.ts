@@ -57,7 +57,7 @@ export const killedWorker: SoakScenario = {
           .filter(([, value]) => Number(value) === pid)
           .map(([input]) => input);
       const warmUntil = Date.now() + 15_000;
-      while (done.size < workerCount * concurrency * 2 && Date.now() < warmUntil) await sleep(20);
+      while (done.size < workerCount * concurrency && Date.now() < warmUntil) await sleep(20);
       let orphans: string[] = [];
       while (orphans.length === 0 && Date.now() < warmUntil) {
         orphans = await startedBy(victimPid);
