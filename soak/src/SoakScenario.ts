@@ -14,6 +14,8 @@ export interface SoakResult {
 export interface SoakScenario {
   /** Its name on the command line: `pnpm soak stalled-viewers`. */
   readonly name: string;
+  /** Whether it needs `redis-server` (it starts its own); without one it is skipped. */
+  readonly needsRedis: boolean;
   /** Runs the scenario at `size`; `log` prints progress lines. */
   run(size: SoakSize, log: (line: string) => void): Promise<SoakResult>;
 }

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { canCollect } from './memory';
 import type { SoakResult, SoakScenario } from './SoakScenario';
 import { type SoakSize, soakSizeOf } from './soakSizes';
+import { redisServerMissing } from './soakRedis';
 import { callerStall } from './scenarios/callerStall';
 import { killedWorker } from './scenarios/killedWorker';
 import { lateViewers } from './scenarios/lateViewers';
@@ -97,7 +98,14 @@ async function main(): Promise<void> {
   const started = process.hrtime.bigint();
   const summary: string[] = [];
   let outside = 0;
-  for (const scenario of selected) {
+  const missing = redisServerMissing();
+  const skipped = missing === undefined ? [] : selected.filter((scenario) => scenario.needsRedis);
+  if (skipped.length > 0) {
+    const line = `skipped the Redis scenarios (${skipped.map((scenario) => scenario.name).join(', ')}): ${missing}`;
+    console.log(line);
+    summary.push(line);
+  }
+  for (const scenario of selected.filter((candidate) => !skipped.includes(candidate))) {
     console.log(`\n== ${scenario.name} ==`);
     const scenarioStarted = process.hrtime.bigint();
     const result = await runInProcess(scenario.name, size);

@@ -5,10 +5,17 @@ import { findRedisServer, type RedisServer, startRedisServer } from '../../packa
 
 const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+const MISSING = 'redis-server is not on the PATH (Debian: apt-get install redis-server)';
+
+/** Why the Redis scenarios cannot run here, or undefined when they can. */
+export function redisServerMissing(): string | undefined {
+  return findRedisServer() === undefined ? MISSING : undefined;
+}
+
 /** A throwaway redis-server on 127.0.0.1 (free port, temporary directory, no persistence), or why there is none. */
 export async function startSoakRedis(): Promise<RedisServer | { readonly skipped: string }> {
   const binary = findRedisServer();
-  if (binary === undefined) return { skipped: 'redis-server is not on the PATH (Debian: apt-get install redis-server)' };
+  if (binary === undefined) return { skipped: MISSING };
   return startRedisServer(binary, { appendOnly: false, dirPrefix: 'rxagents-soak-' });
 }
 

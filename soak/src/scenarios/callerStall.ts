@@ -30,6 +30,7 @@ const describe = (error: unknown): string => {
  */
 export const callerStall: SoakScenario = {
   name: 'caller-stall',
+  needsRedis: true,
   async run(size, log) {
     const { leaseMs, blockMs, watchMs, slackMs } = size.callerStall;
     const redis = await startSoakRedis();

@@ -18,6 +18,7 @@ const attemptOf = (reply: string): { pid: number; startedAt: number } | undefine
  */
 export const killedWorker: SoakScenario = {
   name: 'killed-worker',
+  needsRedis: true,
   async run(size, log) {
     const { workers: workerCount, concurrency, claimIdleMs, callMs, inFlight, loadAfterKillMs, slackMs } = size.killedWorker;
     const redis = await startSoakRedis();

@@ -11,6 +11,7 @@ import type { SoakScenario } from '../SoakScenario';
  */
 export const lateViewers: SoakScenario = {
   name: 'late-viewers',
+  needsRedis: false,
   async run(size, log) {
     const { deltas, deltaBytes, viewers: count, readPauseMs, readMs, slackMB } = size.late;
     const frameBytes = await deltaFrameBytes(deltaBytes);

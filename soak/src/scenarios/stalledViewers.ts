@@ -18,6 +18,7 @@ const held = (figures: MemoryFigures): number => figures.heap + figures.arrayBuf
  */
 export const stalledViewers: SoakScenario = {
   name: 'stalled-viewers',
+  needsRedis: false,
   async run(size, log) {
     const { runs, deltas, deltaBytes, maxRuns, ttlMs, replayLimit, stallTimeoutMs, slackMB } = size.stalled;
     const frameBytes = await deltaFrameBytes(deltaBytes);
