@@ -5,6 +5,9 @@ import { sleep } from '../memory';
 import { runningKey, startSoakRedis, startWorker, stopProcess } from '../soakRedis';
 import type { SoakScenario } from '../SoakScenario';
 
+/** How long a call may take to send its first chunk, in ms. */
+const START_CAP_MS = 15_000;
+
 /** How a watched call ended, if it did. */
 type Outcome = { readonly kind: 'error'; readonly error: unknown; readonly at: number } | { readonly kind: 'complete'; readonly at: number };
 
@@ -53,7 +56,13 @@ export const callerStall: SoakScenario = {
           error: (error: unknown) => (outcome = { kind: 'error', error, at: Date.now() }),
           complete: () => (outcome = { kind: 'complete', at: Date.now() }),
         });
-        await running;
+        const startedInTime = await Promise.race([running.then(() => true), sleep(START_CAP_MS).then(() => false)]);
+        if (!startedInTime) {
+          subscription.unsubscribe();
+          log(`${how}: the call had not started after ${START_CAP_MS / 1000} s`);
+          figures.push({ how, endedAfterMs: undefined, ending: `never started within ${START_CAP_MS / 1000} s` });
+          return;
+        }
         await stop();
         const resumed = Date.now();
         while (outcome === undefined && Date.now() - resumed < watchMs) await sleep(20);
