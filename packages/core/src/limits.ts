@@ -30,3 +30,41 @@ export const MAX_DELAY_MS = 2_147_483_647;
  * ```
  */
 export const MAX_COUNT = 2_147_483_647;
+
+/**
+ * The most characters one `text-delta` event holds: 65,536 (64 Ki).
+ *
+ * @remarks
+ * A chunk an agent gives that is longer (a whole reply in one piece) is said as several `text-delta`
+ * events of at most this many characters each, cut between characters (never inside a surrogate pair),
+ * so the deltas' concatenation is still exactly the chunk. A `conflate` delivery never merges deltas past
+ * it either. JSON-encoded, a character takes at most 6 characters (`\u0000`), so a delta's event stays
+ * under 400,000 characters on any wire: far below what a reader accepts (16 MiB by default for
+ * `@rxagents/web`'s `fromEventStream`).
+ *
+ * @example
+ * ```ts
+ * import { MAX_DELTA_LENGTH } from '@rxagents/core';
+ *
+ * console.log(MAX_DELTA_LENGTH); // 65536
+ * ```
+ */
+export const MAX_DELTA_LENGTH = 65_536;
+
+/**
+ * The longest output, JSON-encoded, that a `run-end` event repeats: 1,048,576 characters (1 Mi).
+ *
+ * @remarks
+ * A run whose output is longer ends with `outputOmitted: true` and no `output`, so its `run-end` stays a
+ * small event on any wire. The text itself is not lost: an agent's reply is the concatenation of its
+ * call's `text-delta`s, and the result of the primitive (the Promise or Observable form) is whole.
+ * The length is measured as JSON writes it (a quote or a line break takes two characters).
+ *
+ * @example
+ * ```ts
+ * import { MAX_OUTPUT_LENGTH } from '@rxagents/core';
+ *
+ * console.log(MAX_OUTPUT_LENGTH); // 1048576
+ * ```
+ */
+export const MAX_OUTPUT_LENGTH = 1_048_576;

@@ -18,6 +18,7 @@ const RunEndSchema = z.strictObject({
   ...base,
   success: z.boolean(),
   output: z.string().optional(),
+  outputOmitted: z.literal(true).optional(),
   error: SerializedErrorSchema.optional(),
   durationMs: span,
 });
@@ -119,7 +120,9 @@ export const RunEventSchema = z.discriminatedUnion('type', [
  * | `custom` | your own code said something | `name`, `data` (any JSON value) |
  *
  * A call's text is its `text-delta`s in order; `call-end` does not repeat it, so a long reply is carried
- * once. Errors travel as {@link SerializedError}: name, message, code, retryable. A call or a nested run that
+ * once. A delta holds at most `MAX_DELTA_LENGTH` characters (a longer chunk is said as several), and
+ * `run-end` repeats an output only up to `MAX_OUTPUT_LENGTH` characters as JSON: past that it says
+ * `outputOmitted: true` instead, and the text is in the deltas of the calls that wrote it. Errors travel as {@link SerializedError}: name, message, code, retryable. A call or a nested run that
  * was cancelled (its caller unsubscribed) ends with an error named `AbortError`, as a cancelled `fetch` does.
  *
  * @example

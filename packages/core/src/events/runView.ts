@@ -55,7 +55,10 @@ export interface RunNode {
   readonly name: string;
   /** What it was asked. */
   readonly input: string;
-  /** An agent call's text so far (all of it once it ended); a run's output once it ended. */
+  /**
+   * An agent call's text so far (all of it once it ended); a run's output once it ended, when its
+   * `run-end` repeats it (an output longer than `MAX_OUTPUT_LENGTH` as JSON is not: read its calls' text).
+   */
   readonly text: string;
   readonly status: RunNodeStatus;
   /** Scheduler time it started, in ms. */
