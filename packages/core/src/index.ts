@@ -27,7 +27,7 @@ export { parseConfig } from './parseConfig';
  * ```
  */
 export * as configRules from './configRules';
-export { MAX_COUNT, MAX_DELAY_MS, MAX_DELTA_LENGTH, MAX_OUTPUT_LENGTH } from './limits';
+export { MAX_COUNT, MAX_DELAY_MS, MAX_DELTA_LENGTH, MAX_TEXT_FIELD_LENGTH } from './limits';
 export { delayTimer, scheduleDelay } from './delay';
 export { unfoldSteps, type Unfolded } from './unfoldSteps';
 export { fromAbortSignal } from './fromAbortSignal';

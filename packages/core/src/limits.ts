@@ -52,19 +52,23 @@ export const MAX_COUNT = 2_147_483_647;
 export const MAX_DELTA_LENGTH = 65_536;
 
 /**
- * The longest output, JSON-encoded, that a `run-end` event repeats: 1,048,576 characters (1 Mi).
+ * The longest text, JSON-encoded, that an event repeats: 1,048,576 characters (1 Mi).
  *
  * @remarks
- * A run whose output is longer ends with `outputOmitted: true` and no `output`, so its `run-end` stays a
- * small event on any wire. The text itself is not lost: an agent's reply is the concatenation of its
- * call's `text-delta`s, and the result of the primitive (the Promise or Observable form) is whole.
- * The length is measured as JSON writes it (a quote or a line break takes two characters).
+ * The text fields that repeat what the run says elsewhere stop at this size, so no such event grows with a
+ * reply on any wire: `run-end`'s `output`, the `input` of a `run-start` or `call-start` (a chain hands
+ * the previous reply on as the next input) and a pattern's `message` `content`. A longer one is left
+ * out: `run-end` then has no `output` and says `outputOmitted: true`; a start says `input: ''` and
+ * `inputOmitted: true`; a message says `content: ''` and `contentOmitted: true`. The text itself is not
+ * lost: an agent's reply is the concatenation of its call's `text-delta`s, and the result of the
+ * primitive (the Promise or Observable form) is whole. The length is measured as JSON writes it (a quote
+ * or a line break takes two characters).
  *
  * @example
  * ```ts
- * import { MAX_OUTPUT_LENGTH } from '@rxagents/core';
+ * import { MAX_TEXT_FIELD_LENGTH } from '@rxagents/core';
  *
- * console.log(MAX_OUTPUT_LENGTH); // 1048576
+ * console.log(MAX_TEXT_FIELD_LENGTH); // 1048576
  * ```
  */
-export const MAX_OUTPUT_LENGTH = 1_048_576;
+export const MAX_TEXT_FIELD_LENGTH = 1_048_576;

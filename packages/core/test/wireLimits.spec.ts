@@ -1,5 +1,5 @@
 import { firstValueFrom, from, lastValueFrom, toArray } from 'rxjs';
-import { DeliveryBuffer, defineAgent, invoke$, MAX_DELTA_LENGTH, MAX_OUTPUT_LENGTH, observeRun, reduceRunView, emptyRunView, RunEventSchema, type RunEvent, type RunEventOf } from '../src';
+import { DeliveryBuffer, defineAgent, invoke$, MAX_DELTA_LENGTH, MAX_TEXT_FIELD_LENGTH, observeRun, reduceRunView, emptyRunView, RunEventSchema, type RunEvent, type RunEventOf } from '../src';
 
 const deltasOf = (events: RunEvent[]) => events.filter((event): event is RunEventOf<'text-delta'> => event.type === 'text-delta');
 const rootEnd = (events: RunEvent[]) => events.find((event): event is RunEventOf<'run-end'> => event.type === 'run-end' && event.parentCallId === null) as RunEventOf<'run-end'>;
@@ -25,9 +25,9 @@ describe('how long an event can be', () => {
     expect(deltasOf(events).map((event) => event.delta)).toEqual(['Once ', 'upon']);
   });
 
-  it('does not repeat an output longer than MAX_OUTPUT_LENGTH as JSON in run-end, and says so', async () => {
+  it('does not repeat an output longer than MAX_TEXT_FIELD_LENGTH as JSON in run-end, and says so', async () => {
     // Fewer characters than the limit, but quotes take two characters each in JSON.
-    const reply = '"'.repeat(MAX_OUTPUT_LENGTH / 2 + 1);
+    const reply = '"'.repeat(MAX_TEXT_FIELD_LENGTH / 2 + 1);
     const writer = defineAgent('writer', async () => reply);
     const events = await lastValueFrom(observeRun('long', 'go', (run) => invoke$(writer, 'go', { run })).pipe(toArray()));
     const end = rootEnd(events);
@@ -43,10 +43,22 @@ describe('how long an event can be', () => {
     expect(view.nodes.find((node) => node.kind === 'call')?.text).toBe(reply);
   });
 
+  it('does not repeat an input longer than MAX_TEXT_FIELD_LENGTH as JSON in run-start or call-start, and says so', async () => {
+    const input = '\n'.repeat(MAX_TEXT_FIELD_LENGTH / 2 + 1);
+    const echo = defineAgent('echo', async (given) => `${given.length}`);
+    const events = await lastValueFrom(observeRun('long', input, (run) => invoke$(echo, input, { run })).pipe(toArray()));
+    const starts = events.filter((event) => event.type === 'run-start' || event.type === 'call-start');
+
+    expect(starts).toEqual([expect.objectContaining({ input: '', inputOmitted: true }), expect.objectContaining({ input: '', inputOmitted: true })]);
+    for (const start of starts) expect(RunEventSchema.safeParse(start).success).toBe(true);
+    // The agent itself got the whole input.
+    expect(deltasOf(events).map((event) => event.delta)).toEqual([`${input.length}`]);
+  });
+
   it('repeats an output that fits', async () => {
-    const writer = defineAgent('writer', async () => 'a'.repeat(MAX_OUTPUT_LENGTH));
+    const writer = defineAgent('writer', async () => 'a'.repeat(MAX_TEXT_FIELD_LENGTH));
     const events = await lastValueFrom(observeRun('fits', 'go', (run) => invoke$(writer, 'go', { run })).pipe(toArray()));
-    expect(rootEnd(events).output).toHaveLength(MAX_OUTPUT_LENGTH);
+    expect(rootEnd(events).output).toHaveLength(MAX_TEXT_FIELD_LENGTH);
     expect(rootEnd(events).outputOmitted).toBeUndefined();
   });
 

@@ -2,9 +2,9 @@ import type { SchedulerLike } from 'rxjs';
 import { newRunId } from '../events/ids';
 import type { RunContext } from '../events/RunContext';
 import { serializeError } from '../events/SerializedError';
-import { MAX_DELTA_LENGTH } from '../limits';
+import { MAX_DELTA_LENGTH, MAX_TEXT_FIELD_LENGTH } from '../limits';
 import { RunScope } from './RunScope';
-import { splitText } from './splitText';
+import { fitsAsJson, splitText } from './splitText';
 
 /**
  * One call's node in a run: `call-start` when made, a `text-delta` per chunk (several for a chunk longer
@@ -35,7 +35,9 @@ export class CallTrace {
     const scope = RunScope.under(run);
     this.scope = scope;
     this.child = { runId: run.runId, callId: this.callId, parentCallId: run.callId, scheduler: run.scheduler, emit: scope.emit, pace: run.pace };
-    scope.emit({ type: 'call-start', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.startedAt, agentId, input });
+    // A long input (a chain hands the previous reply on) is not repeated: no event grows with a reply.
+    if (fitsAsJson(input, MAX_TEXT_FIELD_LENGTH)) scope.emit({ type: 'call-start', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.startedAt, agentId, input });
+    else scope.emit({ type: 'call-start', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.startedAt, agentId, input: '', inputOmitted: true });
   }
 
   delta(delta: string): void {
