@@ -87,6 +87,9 @@ describeInChromium('the web demo page in Chromium', () => {
     await page.click('#stop');
     await status('stopped');
     await everyAgentAborted(runId);
+    // The page shows the cut: no turn, no panel still running (no cursor blinking for ever).
+    await page.waitForFunction(() => document.querySelectorAll('[data-status="running"]').length === 0);
+    expect(await page.$$eval('.turn[data-status="cancelled"]', (turns) => turns.length)).toBeGreaterThan(0);
   });
 
   it('closing the tab mid-run cancels the run on the server the same way', async () => {

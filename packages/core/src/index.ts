@@ -27,7 +27,7 @@ export { parseConfig } from './parseConfig';
  * ```
  */
 export * as configRules from './configRules';
-export { MAX_COUNT, MAX_DELAY_MS } from './limits';
+export { MAX_COUNT, MAX_DELAY_MS, MAX_DELTA_LENGTH, MAX_TEXT_FIELD_LENGTH } from './limits';
 export { delayTimer, scheduleDelay } from './delay';
 export { unfoldSteps, type Unfolded } from './unfoldSteps';
 export { fromAbortSignal } from './fromAbortSignal';
@@ -51,3 +51,5 @@ export { runEventStream, type RunEventStreamOptions } from './events/runEventStr
 export { DeliveryBuffer, type RunDelivery } from './events/DeliveryBuffer';
 export { emitUsage, type UsageReport } from './events/emitUsage';
 export { whenRoom } from './events/whenRoom';
+export { OpenRunNodes } from './events/OpenRunNodes';
+export { takeRunUntil, type TakeRunUntilOptions } from './events/takeRunUntil';

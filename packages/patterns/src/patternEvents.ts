@@ -1,4 +1,4 @@
-import type { RunContext, RunEventOf, RunOutcome } from '@rxagents/core';
+import { MAX_TEXT_FIELD_LENGTH, type RunContext, type RunEventOf, type RunOutcome } from '@rxagents/core';
 import { PatternFailedError } from './errors/PatternFailedError';
 import type { ExecutionResult } from './ExecutionResult';
 import type { TerminationDecision } from './TerminationDecision';
@@ -6,9 +6,21 @@ import type { TerminationDecision } from './TerminationDecision';
 // The events a pattern run says about itself, under its node. Called only when a run context is
 // present, so a run nobody watches builds no event object. Fields in the fixed order of every event.
 
-/** A message was posted: a speaker's reply joined the run (directly or on its channel). */
+/**
+ * A message was posted: a speaker's reply joined the run (directly or on its channel). A content longer
+ * than `MAX_TEXT_FIELD_LENGTH` as JSON is not repeated (`contentOmitted: true`): it is the speaker's
+ * reply, whose text is in its call's deltas.
+ */
 export function emitMessage(run: RunContext, speaker: string, content: string): void {
-  run.emit({ type: 'message', runId: run.runId, callId: nodeOf(run), parentCallId: run.parentCallId, at: run.scheduler.now(), speaker, content });
+  const base = { type: 'message', runId: run.runId, callId: nodeOf(run), parentCallId: run.parentCallId, at: run.scheduler.now(), speaker } as const;
+  if (fitsAsJson(content)) run.emit({ ...base, content });
+  else run.emit({ ...base, content: '', contentOmitted: true });
+}
+
+/** Whether `text` as a JSON string holds at most `MAX_TEXT_FIELD_LENGTH` characters (a character takes at most 6). */
+function fitsAsJson(text: string): boolean {
+  if (text.length > MAX_TEXT_FIELD_LENGTH) return false;
+  return text.length * 6 <= MAX_TEXT_FIELD_LENGTH || JSON.stringify(text).length - 2 <= MAX_TEXT_FIELD_LENGTH;
 }
 
 /** A round (a driver iteration, a conversation round) ended; `round` counts the completed ones. */

@@ -1,4 +1,4 @@
-import { type Agent, type ChatOptions, configRules, CoordinationError, emitCustom, newRunId, parseConfig } from '@rxagents/core';
+import { type Agent, type ChatOptions, configRules, CoordinationError, emitCustom, newRunId, OpenRunNodes, parseConfig, serializeError } from '@rxagents/core';
 import { asyncScheduler, Observable } from 'rxjs';
 import { z } from 'zod';
 import { RemoteAgentError } from './errors/RemoteAgentError';
@@ -174,6 +174,17 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
     let lastSeq = -1;
     let held: string[] = [];
     let delivered = false;
+    // The nodes the worker's events opened in the caller's run (a pattern the remote agent runs): a call
+    // that ends before they do (its worker lost, the call cancelled) ends them, so no view shows them running.
+    const forwarded = new OpenRunNodes();
+    const endForwarded = (error: unknown): void => {
+      if (run === undefined || forwarded.size === 0) return;
+      for (const end of forwarded.end(serializeError(error))) run.emit(end);
+    };
+    const fail = (error: unknown): void => {
+      endForwarded(error);
+      subscriber.error(error);
+    };
 
     /** Applies one reply entry; returns true when the call is over. */
     const apply = (reply: ReplyEntry): boolean => {
@@ -182,10 +193,11 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
         if (reply.attempt > 1) {
           emitCustom(run, 'call-restarted', { agentId, attempt: reply.attempt });
           if (config.delivery === 'live' && delivered) {
-            subscriber.error(new RemoteCallRestartedError(agentId, reply.attempt));
+            fail(new RemoteCallRestartedError(agentId, reply.attempt));
             return true;
           }
         }
+        endForwarded(new CoordinationError('REMOTE_ATTEMPT_SUPERSEDED', `Remote agent "${agentId}": attempt ${attempt} was given up (its worker stopped); attempt ${reply.attempt} runs the call again`));
         attempt = reply.attempt;
         lastSeq = -1;
         held = [];
@@ -195,7 +207,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
       // loses nothing): a number skipped is a reply Redis no longer holds. The final reply of an exhausted
       // call is numbered past every other one on purpose.
       if (reply.seq > Math.max(lastSeq + 1, 1) && !(reply.kind === 'error' && reply.exhausted)) {
-        subscriber.error(replyLost(agentId, callId, 'REMOTE_REPLY_TRIMMED', `reply ${Math.max(lastSeq + 1, 1)} of attempt ${attempt} was deleted before this caller read it (reply ${reply.seq} came next): Redis trimmed the reply stream to the worker's replyMaxLen entries while this caller was behind; raise serveAgent's replyMaxLen`));
+        fail(replyLost(agentId, callId, 'REMOTE_REPLY_TRIMMED', `reply ${Math.max(lastSeq + 1, 1)} of attempt ${attempt} was deleted before this caller read it (reply ${reply.seq} came next): Redis trimmed the reply stream to the worker's replyMaxLen entries while this caller was behind; raise serveAgent's replyMaxLen`));
         return true;
       }
       lastSeq = reply.seq;
@@ -210,7 +222,10 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
           return false;
         case 'event': {
           const event = reply.event;
-          if (run !== undefined && event.runId === run.runId) run.emit(event);
+          if (run !== undefined && event.runId === run.runId) {
+            forwarded.track(event);
+            run.emit(event);
+          }
           return false;
         }
         case 'end':
@@ -220,7 +235,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
           return true;
         case 'error':
           finished = true;
-          subscriber.error(reply.exhausted ? new RemoteCallAttemptsError(agentId, reply.attempt) : new RemoteAgentError(agentId, reply.error));
+          fail(reply.exhausted ? new RemoteCallAttemptsError(agentId, reply.attempt) : new RemoteAgentError(agentId, reply.error));
           return true;
       }
     };
@@ -304,12 +319,14 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
       () => undefined,
       (error: unknown) => {
         added(undefined);
-        if (!closed) subscriber.error(error);
+        if (!closed) fail(error);
       },
     );
 
     return () => {
       closed = true;
+      // Cancelled (or timed out) while the worker's nodes were open: they end with the call.
+      endForwarded(Object.assign(new Error(`call to remote agent "${agentId}" was cancelled`), { name: 'AbortError' }));
       renewals.release(keys.lease);
       const own = [keys.lease, keys.reply, keys.attempts, keys.entry];
       // A call that ended leaves its keys to the reader's next call (or to the reader's closing): no write now.

@@ -1,6 +1,6 @@
-import { asyncScheduler, isObservable, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, isObservable, Subject, type Observable, type SchedulerLike } from 'rxjs';
 import { z } from 'zod';
-import { ConfigError, configRules, newRunId, observeRun, parseConfig, scheduleDelay, type RunContext, type RunEvent } from '@rxagents/core';
+import { ConfigError, configRules, newRunId, observeRun, parseConfig, scheduleDelay, takeRunUntil, type RunContext, type RunEvent } from '@rxagents/core';
 import { RunRegistryFullError } from './errors/RunRegistryFullError';
 import { encodeFrame, eventStreamBody } from './internal/eventStreamBody';
 import { RunLog } from './internal/RunLog';
@@ -74,7 +74,11 @@ export interface RunRegistry {
    * `400` for an id that is not one of the run's.
    */
   response(runId: string, request: Request): Response;
-  /** Cancels a run (every agent's `AbortSignal` fires; viewers get an `AbortError` frame). `false` when it was not running. */
+  /**
+   * Cancels a run: every agent's `AbortSignal` fires, and the run's events end every node still open
+   * (a `call-error` per call, a `run-end` per run, innermost first, each with an `AbortError`), so every
+   * viewer, late ones too, sees the run end as cancelled. `false` when it was not running.
+   */
   cancel(runId: string): boolean;
   /** Whether the registry holds the run (running, or finished and not yet expired). */
   has(runId: string): boolean;
@@ -95,9 +99,12 @@ export interface RunRegistry {
  * event `n + 1`. The latest `replayLimit` events are kept; a viewer that needs an older one (it joined
  * or came back too late, or reads slower than the run writes by more than that) gets an `event: error`
  * frame with code `REPLAY_GAP` ({@link ReplayGapError}) and its stream closes. Viewers cost a cursor each,
- * not a copy of the events. A run that errors ends its viewers' streams with an error frame; a
- * cancelled one with an `AbortError` frame. What a viewer receives of an error is what `exposeError`
- * makes of it (by default its name, code and a generic message, see {@link redactError}). A finished run stays watchable for `ttlMs`, then the
+ * not a copy of the events. A run that errors ends its viewers' streams with an error frame. A
+ * cancelled one (`cancel`) ends as a run cancelled inside does: a `call-error` for every call still
+ * open and a `run-end` with `success: false` for every run, innermost first, each with an error named
+ * `AbortError`, then its streams close (a `runView` of them shows every node `cancelled`). What a
+ * viewer receives of an error is what `exposeError` makes of it (by default its name, code and a
+ * generic message, see {@link redactError}). A finished run stays watchable for `ttlMs`, then the
  * registry forgets it (`404`). At most `maxRuns` runs are held; when full, the oldest finished run is
  * let go, and when all are running `start` throws {@link RunRegistryFullError}.
  *
@@ -126,6 +133,8 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
   const { replayLimit, ttlMs, maxRuns, heartbeatMs, scheduler, exposeError } = parseConfig(RunRegistryOptionsSchema, options, 'createRunRegistry options');
   const runs = new Map<string, RunLog>();
   const frame = frameMaker<unknown>(undefined, exposeError);
+  /** Per run still going, what cancels it (ending its open nodes in its events). */
+  const cancels = new WeakMap<RunLog, Subject<void>>();
 
   const makeRoom = (): void => {
     if (runs.size < maxRuns) return;
@@ -156,7 +165,9 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
     makeRoom();
     const log = new RunLog(replayLimit);
     runs.set(runId, log);
-    log.subscription = events$.subscribe({
+    const cancelled = new Subject<void>();
+    cancels.set(log, cancelled);
+    log.subscription = events$.pipe(takeRunUntil(cancelled, args.length === 1 ? {} : { scheduler })).subscribe({
       next: (event) => {
         // After a value that could not be written, nothing more is kept (a run given synchronously is still being subscribed).
         if (log.ending !== undefined) return;
@@ -178,6 +189,9 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
   const cancel = (runId: string): boolean => {
     const log = runs.get(runId);
     if (log === undefined || log.ending !== undefined) return false;
+    // The run is unsubscribed and its open nodes end in its events: viewers see it end as cancelled.
+    cancels.get(log)?.next();
+    if (log.ending !== undefined) return true;
     log.subscription?.unsubscribe();
     const error = new Error('The run was cancelled');
     error.name = 'AbortError';

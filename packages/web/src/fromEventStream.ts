@@ -1,7 +1,7 @@
 import { asyncScheduler, Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
 import { z } from 'zod';
-import { ConfigError, configRules, delayTimer, parseConfig, RunEventSchema, SerializedErrorSchema, type RunEvent } from '@rxagents/core';
+import { ConfigError, configRules, delayTimer, OpenRunNodes, parseConfig, RunEventSchema, SerializedErrorSchema, type RunEvent } from '@rxagents/core';
 import { EventStreamError } from './errors/EventStreamError';
 import { RemoteRunError } from './errors/RemoteRunError';
 
@@ -82,6 +82,11 @@ const isRootRunEnd = (value: unknown): boolean => {
   return typeof event === 'object' && event !== null && event.type === 'run-end' && event.parentCallId === null;
 };
 const isRunEventLike = (value: unknown): boolean => typeof (value as { runId?: unknown } | null)?.runId === 'string';
+/** Whether `value` has what {@link OpenRunNodes} reads of a run event. */
+const isTrackable = (value: unknown): value is RunEvent => {
+  const event = value as { type?: unknown; callId?: unknown; at?: unknown } | null;
+  return isRunEventLike(value) && typeof event?.type === 'string' && typeof event.callId === 'string' && typeof event.at === 'number';
+};
 
 /**
  * Reads a Server-Sent Events stream of a run (from {@link toEventStreamResponse} or a run registry) as
@@ -92,7 +97,12 @@ const isRunEventLike = (value: unknown): boolean => typeof (value as { runId?: u
  * parses the frames with `eventsource-parser`. Every value is checked against `schema` (default
  * `RunEventSchema`): a frame that is not JSON or does not match errors the Observable with an
  * {@link EventStreamError} `EVENT_STREAM_BAD_FRAME` (nothing is silently dropped). An `event: error`
- * frame errors it with a {@link RemoteRunError} carrying the server's `name`, `message` and `code`.
+ * frame errors it with a {@link RemoteRunError} carrying the server's `name`, `message` and `code`;
+ * before that error, every node of the run still open (started and not ended in what was read) ends,
+ * innermost first, with the server's error: a `call-error` per agent call, a `run-end` with `success:
+ * false` per run, at the latest event's `at`. A `runView` of the stream then shows no node running
+ * (`cancelled` when the server's error is an `AbortError`, else `failed`). No other error (a dropped
+ * connection, a bad frame, an abort of your own) ends a node: what happened to the run is then unknown.
  * A non-2xx answer, or one that is not `text/event-stream`, is an `EVENT_STREAM_STATUS` error. A frame
  * longer than `maxFrameLength` characters is an `EVENT_STREAM_BAD_FRAME` error as soon as it is.
  *
@@ -146,6 +156,8 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
     let attempts = 0;
     let finished = false;
     let sawRunEvent = false;
+    /** The nodes of the run read so far that have not ended: an error frame ends them. */
+    const openNodes = new OpenRunNodes();
     /** The run the stream carries (the `runId` of its first run event): a reconnection must go on with it. */
     let runId: string | undefined;
     let reconnected = false;
@@ -208,7 +220,13 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
       if (finished) return;
       if (message.event === 'error') {
         const remote = SerializedErrorSchema.safeParse(safeJson(message.data));
-        fail(remote.success ? new RemoteRunError(remote.data) : badFrame(message, 'an error frame must hold { name, message }'));
+        if (!remote.success) return fail(badFrame(message, 'an error frame must hold { name, message }'));
+        // The run is over for this reader: what it showed running ends, so no view shows it running forever.
+        for (const end of openNodes.end(remote.data)) {
+          subscriber.next(end as T);
+          if (finished) return;
+        }
+        fail(new RemoteRunError(remote.data));
         return;
       }
       const seq = message.id === undefined ? NaN : sequence(message.id);
@@ -233,6 +251,7 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
       if (isRunEventLike(checked.data)) {
         sawRunEvent = true;
         runId ??= (checked.data as { runId: string }).runId;
+        if (isTrackable(checked.data)) openNodes.track(checked.data);
       }
       subscriber.next(checked.data);
       if (isRootRunEnd(checked.data)) {

@@ -74,7 +74,8 @@ const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = {
  * chunk of {@link toUIMessageStream} as a Server-Sent Event `data: JSON`, then `data: [DONE]`, with the
  * same headers (`x-vercel-ai-ui-message-stream: v1` among them). The HTTP reader paces the run (with a
  * start function as `source`), a client that goes away cancels it, and so does aborting `signal` (pass
- * the request's `signal`).
+ * the request's `signal`, or a signal of your own to stop the run from the server: the page's chat then
+ * ends with status `error`, see {@link toUIMessageStream} for exactly what it sees).
  *
  * @param source - The run's events, or a function that starts the run with a pacing function.
  * @param options - Those of {@link toUIMessageStream}, plus `status` and `headers`.

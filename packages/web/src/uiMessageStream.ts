@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import { z } from 'zod';
-import { configRules, parseConfig, runEventStream, type RunContext, type RunDelivery, type RunEvent, type RunEventOf } from '@rxagents/core';
+import { configRules, OpenRunNodes, parseConfig, runEventStream, type RunContext, type RunDelivery, type RunEvent, type RunEventOf, type SerializedError } from '@rxagents/core';
 import { exposedError, withExposedError } from './internal/exposeErrors';
 import { redactError, type ExposeError } from './redactError';
 
@@ -88,8 +88,9 @@ export interface RunTextPartMetadata {
   /** The node the call belongs to. */
   readonly parentCallId: string | null;
   /**
-   * `streaming` while the agent writes, then `done` or `failed` (the `call-error` is in a `data-run` part),
-   * or `cancelled` when the stream was aborted while the agent wrote.
+   * `streaming` while the agent writes, then `done`, or `failed` (the `call-error` is in a `data-run`
+   * part), or `cancelled` when the call was cancelled (its `call-error` is an `AbortError`: the run was
+   * cancelled, or the stream aborted, while the agent wrote).
    */
   readonly status: 'streaming' | 'done' | 'failed' | 'cancelled';
   /** How long the call took; set when it ends. */
@@ -182,9 +183,20 @@ export const ToUIMessageStreamOptionsSchema = z.strictObject({
  * failed says why in an `error` chunk first, so `useChat` shows it as an error. If the events themselves
  * fail, an `error` chunk ends the stream. What a browser receives of an error is what `exposeError`
  * makes of it: by default ({@link redactError}) a generic message, the name and code staying in the
- * events of the data parts. Aborting `signal` ends it with the text parts still open closed
- * (`cancelled`) and an `abort` chunk carrying the signal's reason, as the `ai` package ends a stream it
- * aborts, so `useChat` reports the message as aborted rather than finished.
+ * events of the data parts. Events that complete while nodes are still open (a run cut off before
+ * its end) end those nodes as failed (code `RUN_CUT_OFF`, `The run ended before its nodes did`), then `error` and
+ * `finish`, as a failed run does.
+ *
+ * A run cancelled on the server (aborting `signal`, or a root `run-end` whose error is an `AbortError`)
+ * ends every node still open as cancelled: a `data-run` part with each node's `call-error` or `run-end`
+ * (`AbortError`, the signal's reason as its message), its text part closed with status `cancelled`; then
+ * an `abort` chunk with the reason, as the `ai` package ends a stream it aborts, then an `error` chunk
+ * with the same text, and no `finish`. The `ai` package's chat (`useChat`, `AbstractChat` of `ai` 6)
+ * ignores `abort` chunks and has no state for a message the server aborted (its `isAbort` is only for a
+ * stop of the page's own): the `error` chunk is what it shows, status `error` with `error.message` the
+ * reason and `onFinish` with `isError: true`. To tell a cancellation from a failure, a page reads the text
+ * parts' `status` (`cancelled`) or the last `data-run` part (a `run-end` with an `AbortError`). On the
+ * server, `createUIMessageStream`'s `onFinish` of a stream that merges this one says `isAborted: true`.
  *
  * Events pass through the same bounded buffer as `runEventStream`: with a start function as `source`
  * and `delivery: 'pace'` the stream's reader paces the run. Cancelling the stream (or aborting
@@ -269,6 +281,8 @@ class ChunkWriter {
   private finished = false;
   private name = '';
   private readonly open = new Map<string, RunEventOf<'call-start'>>();
+  /** Every node of the run still open, text parts or not: a cut-off run ends them all. */
+  private readonly nodes = new OpenRunNodes();
 
   constructor(
     private readonly messageId: string | undefined,
@@ -278,6 +292,7 @@ class ChunkWriter {
   write(raw: RunEvent): RunUIMessageChunk[] {
     if (this.finished) return [];
     const event = withExposedError(raw, this.exposeError);
+    this.nodes.track(event);
     const chunks: RunUIMessageChunk[] = [];
     if (!this.started) {
       this.started = true;
@@ -297,7 +312,8 @@ class ChunkWriter {
         const start = this.open.get(event.callId);
         if (start === undefined) break;
         this.open.delete(event.callId);
-        chunks.push({ type: 'text-end', id: event.callId, providerMetadata: textMetadata(start, event.type === 'call-end' ? 'done' : 'failed', event.durationMs) });
+        const status = event.type === 'call-end' ? 'done' : isAbort(event.error) ? 'cancelled' : 'failed';
+        chunks.push({ type: 'text-end', id: event.callId, providerMetadata: textMetadata(start, status, event.durationMs) });
         if (event.type === 'call-error') chunks.push({ type: 'data-run', data: event });
         break;
       }
@@ -313,6 +329,11 @@ class ChunkWriter {
       default:
         chunks.push({ type: 'data-run', data: event });
         if (event.type === 'run-end' && event.parentCallId === null) {
+          this.finished = true;
+          if (isAbort(event.error)) {
+            chunks.push(...this.cancelled(event.error?.message));
+            break;
+          }
           chunks.push(...this.closeParts());
           if (!event.success) chunks.push({ type: 'error', errorText: event.error?.message ?? 'The run failed' });
           chunks.push({
@@ -320,7 +341,6 @@ class ChunkWriter {
             finishReason: event.success ? 'stop' : 'error',
             messageMetadata: { runId: event.runId, name: this.name, success: event.success, durationMs: event.durationMs },
           });
-          this.finished = true;
         }
     }
     return chunks;
@@ -329,18 +349,38 @@ class ChunkWriter {
   /** The events ended: close what is open and finish the message, if the root run did not. */
   end(): RunUIMessageChunk[] {
     if (this.finished) return [];
+    // Nodes still open: the run was cut off, not finished; it ends as failed, visibly.
+    const cut = this.endNodes({ name: 'Error', message: 'The run ended before its nodes did', code: 'RUN_CUT_OFF' });
+    if (this.finished) return cut;
     this.finished = true;
     const chunks: RunUIMessageChunk[] = this.started ? [] : [{ type: 'start', ...(this.messageId === undefined ? {} : { messageId: this.messageId }) }];
     return [...chunks, ...this.closeParts(), { type: 'finish', finishReason: 'stop' }];
   }
 
-  /** The stream was aborted: close what is open and say so, unless the message already finished. */
+  /** The stream was aborted: end every open node as cancelled and say so, unless the message already finished. */
   abort(reason: unknown): RunUIMessageChunk[] {
     if (this.finished) return [];
+    const text = reasonText(reason instanceof Error ? exposedError(reason, this.exposeError).message : reason);
+    const ended = this.endNodes({ name: 'AbortError', message: text ?? CANCELLED });
+    if (this.finished) return ended;
     this.finished = true;
     const chunks: RunUIMessageChunk[] = this.started ? [] : [{ type: 'start', ...(this.messageId === undefined ? {} : { messageId: this.messageId }) }];
-    const text = reasonText(reason instanceof Error ? exposedError(reason, this.exposeError).message : reason);
-    return [...chunks, ...this.closeParts('cancelled'), text === undefined ? { type: 'abort' } : { type: 'abort', reason: text }];
+    return [...chunks, ...ended, ...this.cancelled(text)];
+  }
+
+  /** The chunks of every open node's end, as if the run had said them (`data-run` parts, text parts closed). */
+  private endNodes(error: SerializedError): RunUIMessageChunk[] {
+    return this.nodes.end(error).flatMap((event) => this.write(event));
+  }
+
+  /**
+   * A cancelled run's last chunks: its text parts closed as `cancelled`, an `abort` chunk (what the `ai`
+   * package's server-side `onFinish` reads as `isAborted`), then an `error` chunk, because that is the
+   * only end the `ai` package's chat shows as not finished: it ignores `abort` and ends with status
+   * `ready`, as for a finished message.
+   */
+  private cancelled(reason: string | undefined): RunUIMessageChunk[] {
+    return [...this.closeParts('cancelled'), reason === undefined ? { type: 'abort' } : { type: 'abort', reason }, { type: 'error', errorText: reason ?? CANCELLED }];
   }
 
   private closeParts(status: 'failed' | 'cancelled' = 'failed'): RunUIMessageChunk[] {
@@ -349,6 +389,10 @@ class ChunkWriter {
     return chunks;
   }
 }
+
+const CANCELLED = 'The run was cancelled';
+
+const isAbort = (error: SerializedError | undefined): boolean => error?.name === 'AbortError';
 
 /** An abort's reason as the `abort` chunk's text: an error's message, a string as it is. */
 function reasonText(reason: unknown): string | undefined {

@@ -132,8 +132,8 @@ describe('createRunRegistry', () => {
     await aborted;
     expect(registry.cancel(runId)).toBe(false);
     const after = await frames(registry.response(runId, watch('http://x', '0')));
-    expect(after.at(-1)).toMatchObject({ event: 'error' });
-    expect(JSON.parse(after.at(-1)?.data ?? '')).toMatchObject({ name: 'AbortError' });
+    expect(after.at(-1)).toMatchObject({ event: 'run-end' });
+    expect(JSON.parse(after.at(-1)?.data ?? '')).toMatchObject({ success: false, error: { name: 'AbortError' } });
   });
 
   it('a finished run expires after ttlMs on the scheduler (404), a running one never does', () => {

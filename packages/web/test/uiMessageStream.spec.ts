@@ -1,9 +1,12 @@
-import { from, Observable } from 'rxjs';
+import { concat, from, Observable, of } from 'rxjs';
 import {
+  AbstractChat,
   createUIMessageStream,
   createUIMessageStreamResponse,
   DefaultChatTransport,
   readUIMessageStream,
+  type ChatState,
+  type ChatStatus,
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
@@ -122,6 +125,21 @@ describe('toUIMessageStream', () => {
     expect(await collect(toUIMessageStream(failing(), { exposeError: (error) => error }))).toEqual([{ type: 'error', errorText: 'lost the run at /srv/app' }]);
   });
 
+  it('ends a run whose events stop before its nodes end as failed, not as a finished message', async () => {
+    const base = { runId: 'r', at: 0 } as const;
+    const cut = from<RunEvent[]>([
+      { type: 'run-start', ...base, callId: 'root', parentCallId: null, name: 'story', input: 'go' },
+      { type: 'call-start', ...base, callId: 'c1', parentCallId: 'root', agentId: 'writer', input: 'go' },
+      { type: 'text-delta', ...base, callId: 'c1', parentCallId: 'root', agentId: 'writer', delta: 'Once' },
+    ]);
+    const chunks = await collect(toUIMessageStream(cut));
+    expect(chunks.slice(-5).map((chunk) => (chunk.type === 'data-run' ? `data-run ${chunk.data.type}` : chunk.type))).toEqual(['text-end', 'data-run call-error', 'data-run run-end', 'error', 'finish']);
+    expect(chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'error' });
+    const { message: built, errors } = await message(cut);
+    expect(errors).toEqual(['The run ended before its nodes did']);
+    expect(textParts(built)).toEqual([{ agentId: 'writer', status: 'failed', text: 'Once', state: 'done' }]);
+  });
+
   it('lets the reader pace the run: unread, an agent that streams is not pulled ahead', async () => {
     let pulled = 0;
     const long = defineAgent('long', async function* () {
@@ -208,11 +226,16 @@ describe('toUIMessageStreamResponse', () => {
     controller.abort('the user left');
     for (let next = await reader.read(); !next.done; next = await reader.read()) text += new TextDecoder().decode(next.value);
     expect(aborted).toBe(true);
-    // It ends as the ai package ends a stream it aborts: the open text part closed, then an abort chunk.
+    // Every open node ends as cancelled (text part closed, the ends as data-run parts), then an abort
+    // chunk (as the ai package ends a stream it aborts) and an error chunk (what its chat shows).
     const frames = text.split('\n\n').filter((frame) => frame.startsWith('data: {')).map((frame) => JSON.parse(frame.slice(6)) as RunUIMessageChunk);
-    expect(frames.slice(-2)).toEqual([
+    // By default a browser sees the cancellation's generic message, not the reason the server gave.
+    expect(frames.slice(-5)).toEqual([
       { type: 'text-end', id: expect.any(String) as unknown, providerMetadata: { rxagents: expect.objectContaining({ agentId: 'waiting', status: 'cancelled' }) as unknown } },
-      { type: 'abort', reason: 'the user left' },
+      { type: 'data-run', data: expect.objectContaining({ type: 'call-error', error: { name: 'AbortError', message: 'The operation was cancelled' } }) as unknown },
+      { type: 'data-run', data: expect.objectContaining({ type: 'run-end', parentCallId: null, success: false, error: { name: 'AbortError', message: 'The operation was cancelled' } }) as unknown },
+      { type: 'abort', reason: 'The operation was cancelled' },
+      { type: 'error', errorText: 'The operation was cancelled' },
     ]);
     expect(frames.some((frame) => frame.type === 'finish')).toBe(false);
   });
@@ -229,4 +252,60 @@ describe('toUIMessageStreamResponse', () => {
     });
     await expect(finished).resolves.toMatchObject({ isAborted: true });
   });
+
+  it('a run aborted on the server is not a finished message to the ai package\'s own chat: status error, the text part cancelled', async () => {
+    const server = new AbortController();
+    const waiting = defineAgent('waiting', (_input, { signal }) => {
+      setImmediate(() => server.abort(new Error('stopped by the operator')));
+      return concat(of('Half a '), new Observable<string>((subscriber) => signal?.addEventListener('abort', () => subscriber.error(signal.reason))));
+    });
+    const finishes: { isAbort: boolean; isError: boolean }[] = [];
+    const chat = new TestChat({
+      transport: new DefaultChatTransport<RunUIMessage>({
+        api: 'https://example.com/api/chat',
+        // The server opts in to showing its errors as they are, so the page sees the operator's reason.
+        fetch: async () =>
+          toUIMessageStreamResponse((pace) => observeRun('wait', 'go', (run) => invoke$(waiting, 'go', { run }), { pace }), { signal: server.signal, exposeError: (error) => error }),
+      }),
+      onFinish: ({ isAbort, isError }) => finishes.push({ isAbort, isError }),
+    });
+    await chat.sendMessage({ text: 'go' });
+
+    expect(chat.status).toBe('error');
+    expect(chat.error?.message).toBe('stopped by the operator');
+    expect(finishes).toEqual([{ isAbort: false, isError: true }]);
+    const reply = chat.messages.at(-1) as RunUIMessage;
+    expect(textParts(reply)).toEqual([{ agentId: 'waiting', status: 'cancelled', text: 'Half a ', state: 'done' }]);
+    const ends = reply.parts.flatMap((part) => (part.type === 'data-run' ? [part.data as RunEvent] : [])).filter((event) => event.type === 'run-end');
+    expect(ends).toEqual([expect.objectContaining({ parentCallId: null, success: false, error: { name: 'AbortError', message: 'stopped by the operator' } })]);
+  });
+
+  it('a run whose root ends cancelled shows in the chat as an error, not a finish', async () => {
+    const cancelledRun = from<RunEvent[]>([
+      { type: 'run-start', runId: 'r', callId: 'root', parentCallId: null, at: 0, name: 'story', input: 'go' },
+      { type: 'run-end', runId: 'r', callId: 'root', parentCallId: null, at: 1, success: false, error: { name: 'AbortError', message: 'story was cancelled' }, durationMs: 1 },
+    ]);
+    const chat = new TestChat({ transport: new DefaultChatTransport<RunUIMessage>({ api: 'https://example.com/api/chat', fetch: async () => toUIMessageStreamResponse(cancelledRun) }) });
+    await chat.sendMessage({ text: 'go' });
+    expect(chat.status).toBe('error');
+    expect(chat.error?.message).toBe('The operation was cancelled');
+  });
 });
+
+/** The state a `useChat` keeps, in plain fields: enough for the `ai` package's `AbstractChat` to run in a test. */
+class PlainChatState implements ChatState<RunUIMessage> {
+  status: ChatStatus = 'ready';
+  error: Error | undefined = undefined;
+  messages: RunUIMessage[] = [];
+  pushMessage = (message: RunUIMessage): void => void this.messages.push(message);
+  popMessage = (): void => void this.messages.pop();
+  replaceMessage = (index: number, message: RunUIMessage): void => void (this.messages[index] = message);
+  snapshot = <T>(thing: T): T => structuredClone(thing);
+}
+
+/** The `ai` package's own chat (what `useChat` wraps), on a plain state. */
+class TestChat extends AbstractChat<RunUIMessage> {
+  constructor(init: Omit<ConstructorParameters<typeof AbstractChat<RunUIMessage>>[0], 'state'>) {
+    super({ ...init, state: new PlainChatState() });
+  }
+}

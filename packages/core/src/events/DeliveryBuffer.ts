@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors/ConfigError';
+import { MAX_DELTA_LENGTH } from '../limits';
 
 /**
  * How {@link runEventStream} and a {@link DeliveryBuffer} treat a reader that is slower than the run.
@@ -9,9 +10,9 @@ import { ConfigError } from '../errors/ConfigError';
  *   an `AsyncIterable` (a model SDK's stream). An agent that pushes an Observable cannot be paused, so
  *   the chunks it pushes meanwhile still queue (bounded by that one reply).
  * - `conflate`: for UIs. The run never waits. While the buffer is full, a text delta is merged into the
- *   call's latest waiting delta instead of queueing (the text is all there, in fewer, larger pieces);
- *   every other event still queues (a few per call). A stalled reader costs the text itself, not an
- *   object per delta.
+ *   call's latest waiting delta instead of queueing (the text is all there, in fewer, larger pieces, each
+ *   of at most `MAX_DELTA_LENGTH` characters); every other event still queues (a few per call). A
+ *   stalled reader costs the text itself, not an object per delta.
  *
  * @example
  * ```ts
@@ -36,9 +37,12 @@ class Merged {
   /** Joined pieces of 1,024 deltas each, so a long stall costs the text, not one string per delta. */
   readonly chunks: string[] = [];
   parts: string[];
+  /** How many characters it holds: a merged delta stops growing at `MAX_DELTA_LENGTH`. */
+  length: number;
 
   constructor(readonly first: Delta) {
     this.parts = [first.delta];
+    this.length = first.delta.length;
   }
 }
 
@@ -63,7 +67,9 @@ const isDelta = (value: unknown): value is Delta => isRunEventLike(value) && (va
  *   `bufferSize` values wait, which a run passed it as its `pace` option awaits before it starts an agent
  *   call or pulls the next chunk of an `AsyncIterable` agent. The source is held back, nothing is dropped.
  * - `conflate`: the source never waits. While `bufferSize` values wait, a run's `text-delta` is merged
- *   into the same call's latest waiting delta (the text is all kept, in fewer, longer deltas). A merged
+ *   into the same call's latest waiting delta (the text is all kept, in fewer, longer deltas); a merged
+ *   delta grows to at most `MAX_DELTA_LENGTH` characters, then the call's next delta queues and starts
+ *   the next one (so a long stall queues one value per 64 Ki characters of a call's text). A merged
  *   delta stays where its first piece queued and keeps that piece's `at`, so the times a reader sees
  *   never go back, though text merged into it may have been said after events queued behind it (of
  *   other calls: a call's own text stays in order). Any other run event still queues; a value that is not a run event replaces the
@@ -138,7 +144,10 @@ export class DeliveryBuffer<T> {
       const full = this.size >= this.#bufferSize;
       if (isDelta(value)) {
         const open = this.#open.get(value.callId);
-        if (open !== undefined && full) {
+        // A merged delta holds at most MAX_DELTA_LENGTH characters: the rest starts the next one, so no
+        // frame of a stalled reader grows with the call's whole text.
+        if (open !== undefined && full && open.length + value.delta.length <= MAX_DELTA_LENGTH) {
+          open.length += value.delta.length;
           open.parts.push(value.delta);
           if (open.parts.length === 1024) {
             open.chunks.push(open.parts.join(''));

@@ -12,16 +12,17 @@ const base = {
 const count = z.number().int().nonnegative();
 const span = z.number().nonnegative();
 
-const RunStartSchema = z.strictObject({ type: z.literal('run-start'), ...base, name: z.string(), input: z.string() });
+const RunStartSchema = z.strictObject({ type: z.literal('run-start'), ...base, name: z.string(), input: z.string(), inputOmitted: z.literal(true).optional() });
 const RunEndSchema = z.strictObject({
   type: z.literal('run-end'),
   ...base,
   success: z.boolean(),
   output: z.string().optional(),
+  outputOmitted: z.literal(true).optional(),
   error: SerializedErrorSchema.optional(),
   durationMs: span,
 });
-const CallStartSchema = z.strictObject({ type: z.literal('call-start'), ...base, agentId: z.string(), input: z.string() });
+const CallStartSchema = z.strictObject({ type: z.literal('call-start'), ...base, agentId: z.string(), input: z.string(), inputOmitted: z.literal(true).optional() });
 const TextDeltaSchema = z.strictObject({ type: z.literal('text-delta'), ...base, agentId: z.string(), delta: z.string() });
 const CallEndSchema = z.strictObject({ type: z.literal('call-end'), ...base, agentId: z.string(), durationMs: span });
 const CallErrorSchema = z.strictObject({ type: z.literal('call-error'), ...base, agentId: z.string(), error: SerializedErrorSchema, durationMs: span });
@@ -36,7 +37,7 @@ const StepSchema = z.strictObject({
   error: SerializedErrorSchema.optional(),
   durationMs: span,
 });
-const MessageSchema = z.strictObject({ type: z.literal('message'), ...base, speaker: z.string(), content: z.string() });
+const MessageSchema = z.strictObject({ type: z.literal('message'), ...base, speaker: z.string(), content: z.string(), contentOmitted: z.literal(true).optional() });
 const RoundEndSchema = z.strictObject({ type: z.literal('round-end'), ...base, round: count });
 const TerminationSchema = z.strictObject({ type: z.literal('termination'), ...base, decision: z.string(), reason: z.string() });
 const UsageSchema = z.strictObject({
@@ -113,13 +114,16 @@ export const RunEventSchema = z.discriminatedUnion('type', [
  * | `call-end` / `call-error` | the call completed / failed or was cancelled | `agentId`, `durationMs` / `agentId`, `error`, `durationMs` |
  * | `handoff` | a task was handed from one agent to another | `from`, `to`, `taskId` |
  * | `choreography-event` / `step` | a choreography event was published / an interaction ran | `name`, `source` / `interactionId`, `agentId`, `success`, `error?`, `durationMs` |
- * | `message` / `round-end` / `termination` | a pattern posted a message / ended a round / decided to stop | `speaker`, `content` / `round` / `decision`, `reason` |
+ * | `message` / `round-end` / `termination` | a pattern posted a message / ended a round / decided to stop | `speaker`, `content`, `contentOmitted?` / `round` / `decision`, `reason` |
  * | `usage` | a model reported tokens | `agentId`, `inputTokens?`, `outputTokens?`, `totalTokens?` |
  * | `metrics` | a channel (or another component) sampled its metrics | `source`, `metrics` |
  * | `custom` | your own code said something | `name`, `data` (any JSON value) |
  *
  * A call's text is its `text-delta`s in order; `call-end` does not repeat it, so a long reply is carried
- * once. Errors travel as {@link SerializedError}: name, message, code, retryable. A call or a nested run that
+ * once. A delta holds at most `MAX_DELTA_LENGTH` characters (a longer chunk is said as several), and
+ * an event repeats a text (`run-end`'s `output`, a start's `input`, a message's `content`) only up to
+ * `MAX_TEXT_FIELD_LENGTH` characters as JSON: past that it says `outputOmitted`, `inputOmitted` or
+ * `contentOmitted: true` instead, and the text is in the deltas of the calls that wrote it. Errors travel as {@link SerializedError}: name, message, code, retryable. A call or a nested run that
  * was cancelled (its caller unsubscribed) ends with an error named `AbortError`, as a cancelled `fetch` does.
  *
  * @example

@@ -53,9 +53,12 @@ export interface RunNode {
   readonly kind: 'run' | 'call';
   /** The run's name, or the agent's id. */
   readonly name: string;
-  /** What it was asked. */
+  /** What it was asked (`''` when its start left out an input longer than `MAX_TEXT_FIELD_LENGTH` as JSON). */
   readonly input: string;
-  /** An agent call's text so far (all of it once it ended); a run's output once it ended. */
+  /**
+   * An agent call's text so far (all of it once it ended); a run's output once it ended, when its
+   * `run-end` repeats it (an output longer than `MAX_TEXT_FIELD_LENGTH` as JSON is not: read its calls' text).
+   */
   readonly text: string;
   readonly status: RunNodeStatus;
   /** Scheduler time it started, in ms. */

@@ -1,5 +1,7 @@
 import { Observable, type Subscriber, Subscription } from 'rxjs';
 import { abortError } from '../internal/abortError';
+import { fitsAsJson } from '../internal/splitText';
+import { MAX_TEXT_FIELD_LENGTH } from '../limits';
 import { RunScope } from '../internal/RunScope';
 import { newRunId } from './ids';
 import type { RunContext } from './RunContext';
@@ -15,7 +17,9 @@ import { type SerializedError, serializeError } from './SerializedError';
  * `run` (nobody is watching) it returns `body(undefined)` unchanged and costs nothing. The node's id is a
  * new unguessable id; `body` receives a context whose `callId` is it, so everything `body` calls nests
  * under the node. The values of `body` pass through unchanged. `run-end` says `success: false` with the
- * error when `body` errors or throws (the error still reaches the subscriber), and nothing is emitted
+ * error when `body` errors or throws (the error still reaches the subscriber); an output or an input
+ * longer than `MAX_TEXT_FIELD_LENGTH` characters as JSON is not repeated (`outputOmitted: true`,
+ * `inputOmitted: true`); nothing is emitted
  * after `run-end` (what the body still reports through its context then, from work that ignored its
  * unsubscription, is dropped); unsubscribing before the end emits `run-end` with an `AbortError`-named error, so a
  * view never shows a node running forever.
@@ -94,7 +98,8 @@ class NodeSubscription<T> extends Subscription {
     // What the body reports after the node ended (work that ignored its unsubscription) is dropped.
     this.scope = RunScope.under(run);
     this.context = { runId, callId: this.callId, parentCallId: run.callId, scheduler, emit: this.scope.emit, pace };
-    this.scope.emit({ type: 'run-start', runId, callId: this.callId, parentCallId: run.callId, at: this.startedAt, name, input });
+    if (fitsAsJson(input, MAX_TEXT_FIELD_LENGTH)) this.scope.emit({ type: 'run-start', runId, callId: this.callId, parentCallId: run.callId, at: this.startedAt, name, input });
+    else this.scope.emit({ type: 'run-start', runId, callId: this.callId, parentCallId: run.callId, at: this.startedAt, name, input: '', inputOmitted: true });
   }
 
   next(value: T): void {
@@ -166,10 +171,15 @@ class NodeSubscription<T> extends Subscription {
       at: number;
       success: boolean;
       output?: string;
+      outputOmitted?: true;
       error?: SerializedError;
       durationMs: number;
     } = { type: 'run-end', runId, callId: this.callId, parentCallId: this.run.callId, at, success: outcome.success, durationMs: at - this.startedAt };
-    if (outcome.output !== undefined) event.output = outcome.output;
+    // A long output is not repeated: its text is in the deltas of the calls that wrote it.
+    if (outcome.output !== undefined) {
+      if (fitsAsJson(outcome.output, MAX_TEXT_FIELD_LENGTH)) event.output = outcome.output;
+      else event.outputOmitted = true;
+    }
     if (outcome.error !== undefined) event.error = serializeError(outcome.error);
     this.scope.emit(event);
     this.scope.close();

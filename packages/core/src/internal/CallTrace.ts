@@ -2,9 +2,14 @@ import type { SchedulerLike } from 'rxjs';
 import { newRunId } from '../events/ids';
 import type { RunContext } from '../events/RunContext';
 import { serializeError } from '../events/SerializedError';
+import { MAX_DELTA_LENGTH, MAX_TEXT_FIELD_LENGTH } from '../limits';
 import { RunScope } from './RunScope';
+import { fitsAsJson, splitText } from './splitText';
 
-/** One call's node in a run: `call-start` when made, a `text-delta` per chunk, then `call-end` or `call-error`. */
+/**
+ * One call's node in a run: `call-start` when made, a `text-delta` per chunk (several for a chunk longer
+ * than `MAX_DELTA_LENGTH`), then `call-end` or `call-error`.
+ */
 export class CallTrace {
   readonly runId: string;
   readonly callId: string;
@@ -30,12 +35,23 @@ export class CallTrace {
     const scope = RunScope.under(run);
     this.scope = scope;
     this.child = { runId: run.runId, callId: this.callId, parentCallId: run.callId, scheduler: run.scheduler, emit: scope.emit, pace: run.pace };
-    scope.emit({ type: 'call-start', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.startedAt, agentId, input });
+    // A long input (a chain hands the previous reply on) is not repeated: no event grows with a reply.
+    if (fitsAsJson(input, MAX_TEXT_FIELD_LENGTH)) scope.emit({ type: 'call-start', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.startedAt, agentId, input });
+    else scope.emit({ type: 'call-start', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.startedAt, agentId, input: '', inputOmitted: true });
   }
 
   delta(delta: string): void {
     if (this.scope.closed) return;
-    this.scope.deliver({ type: 'text-delta', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.scheduler.now(), agentId: this.agentId, delta });
+    const at = this.scheduler.now();
+    if (delta.length <= MAX_DELTA_LENGTH) {
+      this.scope.deliver({ type: 'text-delta', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, delta });
+      return;
+    }
+    // A whole reply in one chunk: said in pieces, so no event is too long for a wire (the concatenation is the chunk).
+    for (const piece of splitText(delta, MAX_DELTA_LENGTH)) {
+      if (this.scope.closed) return;
+      this.scope.deliver({ type: 'text-delta', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at, agentId: this.agentId, delta: piece });
+    }
   }
 
   end(): void {
