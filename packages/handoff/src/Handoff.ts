@@ -105,6 +105,8 @@ export class Handoff {
   constructor(config: HandoffConfig) {
     const parsed = parseConfig(HandoffConfigSchema, config, 'Handoff config');
     if (parsed.inputSchema !== undefined) checkToolParameters(parsed.inputSchema);
+    // A tool the policy cannot name is refused now, not at the first transfer.
+    toolNamesOf(parsed.agent, 'Handoff config', 'agent.');
     this.config = Object.freeze({ ...parsed, ...resolveHandoffTimeout(parsed) });
     this.agent = this.config.agent;
     this.toolName = this.config.name ?? handoffToolName(this.agent);
@@ -216,9 +218,12 @@ export class Handoff {
     const { config, agent: target } = this;
     return defer(() => {
       let context: HandoffRunContext;
+      let metadata: Record<string, unknown>;
       try {
         if (typeof source?.id !== 'string' || source.id.trim() === '') parseConfig(HandoffSourceSchema, source, 'Handoff source');
+        const sourceTools = toolNamesOf(source, 'Handoff source');
         context = this.#prepare(source, parseConfig(HandoffRequestSchema, request, 'Handoff request') as HandoffRequest);
+        metadata = this.#metadata(source, sourceTools, request, context);
       } catch (error) {
         this.#safely(() => config.onError?.(error));
         return throwError(() => error);
@@ -230,7 +235,7 @@ export class Handoff {
         context,
         chain: context.handoffChain,
         messages: context.messages,
-        metadata: this.#metadata(source, request, context),
+        metadata,
         request: undefined,
         scheduler: this.#scheduler,
         timeout: config.timeout,
@@ -331,9 +336,8 @@ export class Handoff {
     return parsed.data;
   }
 
-  #metadata(source: HandoffSource, request: HandoffRequest, context: HandoffRunContext): Record<string, unknown> {
-    const targetTools = toolNamesOf(this.agent);
-    const sourceTools = toolNamesOf(source);
+  #metadata(source: HandoffSource, sourceTools: string[] | undefined, request: HandoffRequest, context: HandoffRunContext): Record<string, unknown> {
+    const targetTools = toolNamesOf(this.agent, 'Handoff config', 'agent.');
     return {
       ...request.metadata,
       handoffChain: context.handoffChain,

@@ -5,7 +5,7 @@ import type { HandoffCondition } from './handoffFilters';
 import { agentRule, signedCountRule } from './internal/rules';
 import type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';
-import { HandoffToolPolicySchema, type HandoffToolPolicy } from './HandoffToolPolicy';
+import { DEFAULT_HANDOFF_TOOL_POLICY, HandoffToolPolicySchema, type HandoffToolPolicy } from './HandoffToolPolicy';
 import type { MessageFilter } from './messageFilters';
 import type { ContextPolicy, TokenCounter } from './selectHandoffMessages';
 
@@ -68,7 +68,7 @@ export interface HandoffConfig {
   readonly countTokens?: TokenCounter;
   /** Transforms the history before the context policy selects from it (see `messageFilters`). */
   readonly inputFilter?: MessageFilter;
-  /** Which tools the target keeps. Defaults to `DEFAULT_HANDOFF_TOOL_POLICY` (`intersect`). */
+  /** Which tools the target keeps. Defaults to `DEFAULT_HANDOFF_TOOL_POLICY` (`intersect`, nothing blocked); a policy without `mode` intersects. */
   readonly toolPolicy?: HandoffToolPolicy;
   /** Called after the guards pass, before the target runs. A throwing callback changes nothing; its error is reported as unhandled (RxJS's `config.onUnhandledError`). */
   readonly onHandoff?: (source: HandoffSource, context: HandoffRunContext) => void;
@@ -124,7 +124,7 @@ export const HandoffConfigSchema = z.strictObject({
   maxDepth: configRules.nonNegativeInt().default(10),
   countTokens: configRules.function<TokenCounter>().optional(),
   inputFilter: configRules.function<MessageFilter>().optional(),
-  toolPolicy: HandoffToolPolicySchema.optional(),
+  toolPolicy: HandoffToolPolicySchema.default(DEFAULT_HANDOFF_TOOL_POLICY),
   onHandoff: configRules.function<NonNullable<HandoffConfig['onHandoff']>>().optional(),
   onComplete: configRules.function<NonNullable<HandoffConfig['onComplete']>>().optional(),
   onError: configRules.function<NonNullable<HandoffConfig['onError']>>().optional(),
