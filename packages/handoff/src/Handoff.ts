@@ -101,6 +101,8 @@ export class Handoff {
   readonly toolDescription: string;
   readonly #scheduler: SchedulerLike;
   readonly #permits: HandoffPermits;
+  /** The unit the timeout was configured in, so its error says it in that unit. */
+  readonly #timeoutUnit: 'ms' | 's';
 
   constructor(config: HandoffConfig) {
     const parsed = parseConfig(HandoffConfigSchema, config, 'Handoff config');
@@ -111,6 +113,7 @@ export class Handoff {
     this.agent = this.config.agent;
     this.toolName = this.config.name ?? handoffToolName(this.agent);
     this.toolDescription = this.config.description ?? handoffToolDescription(this.agent);
+    this.#timeoutUnit = parsed.timeout === undefined && parsed.timeoutSeconds !== undefined ? 's' : 'ms';
     this.#scheduler = this.config.scheduler ?? asyncScheduler;
     this.#permits = new HandoffPermits(this.config.maxConcurrent, this.#scheduler, this.agent.id, !this.config.detectCycles);
   }
@@ -141,7 +144,8 @@ export class Handoff {
 
   /**
    * The handoff as an OpenAI-style function tool; its parameters are the JSON Schema of what `inputSchema`
-   * accepts (its input side: a field with a default is not required).
+   * accepts (its input side: a field with a default is not required), or, without one, an optional
+   * free-text `reason` (as PraisonAI's tool takes), which reaches the target, as the model sent it, in `metadata.handoffArguments`.
    *
    * @example
    * ```ts
@@ -156,7 +160,7 @@ export class Handoff {
    */
   toolDefinition(): ToolDefinition {
     const schema = this.config.inputSchema;
-    const parameters: Record<string, unknown> = schema === undefined ? { type: 'object', properties: {}, additionalProperties: false } : toolParameters(schema);
+    const parameters: Record<string, unknown> = schema === undefined ? reasonParameters() : toolParameters(schema);
     return { type: 'function', function: { name: this.toolName, description: this.toolDescription, parameters } };
   }
 
@@ -249,7 +253,7 @@ export class Handoff {
         map((outcome) => {
           // Only this handoff's own timeout is a guard; a nested handoff timing out inside the target is the target failing.
           if (!outcome.success && outcome.error instanceof AgentTimeoutError && outcome.error.agentId === target.id) {
-            throw new HandoffTimeoutError(target.id, config.timeout, outcome.error);
+            throw new HandoffTimeoutError(target.id, config.timeout, outcome.error, { sourceAgentId: source.id, unit: this.#timeoutUnit });
           }
           return outcome;
         }),
@@ -376,6 +380,15 @@ function checkToolParameters(schema: z.ZodType): void {
   } catch (error) {
     throw new ConfigError('Handoff config', [{ path: 'inputSchema', rule: `must be representable as JSON Schema, the tool's parameters (${(error as Error).message})`, received: schema }]);
   }
+}
+
+/** The parameters of a handoff tool without an `inputSchema`: an optional free-text `reason`, nothing else. */
+function reasonParameters(): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: { reason: { type: 'string', description: 'Why the task is transferred (optional)' } },
+    additionalProperties: false,
+  };
 }
 
 /**

@@ -37,7 +37,7 @@ export interface HandoffConfig {
   readonly agent: Agent;
   /** Overrides the generated tool name (`transfer_to_<name>`); 1 to 64 of `a-z A-Z 0-9 _ -`. */
   readonly name?: string;
-  /** Overrides the generated tool description (`Transfer task to <name> (<role>) - <goal>`). */
+  /** Overrides the generated tool description (`Transfer task to <name> (<role>) - <goal>`); `''` is kept, an empty description. */
   readonly description?: string;
   /** When a routing agent takes this handoff without asking a model. */
   readonly condition?: HandoffCondition;
@@ -110,7 +110,7 @@ const zodSchemaRule = z.custom<z.ZodType>((value) => value instanceof z.ZodType,
 export const HandoffConfigSchema = z.strictObject({
   agent: agentRule(),
   name: z.string({ error: 'must be a string' }).regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -').optional(),
-  description: configRules.nonEmptyString().optional(),
+  description: z.string({ error: 'must be a string' }).optional(),
   condition: configRules.function<HandoffCondition>().optional(),
   inputSchema: zodSchemaRule.optional(),
   contextPolicy: z.enum(['none', 'last_n', 'summary', 'full']).default('summary'),

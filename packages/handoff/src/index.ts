@@ -20,8 +20,8 @@ export {
   handoffChainUsesAsyncContext,
 } from './currentHandoffChain';
 export { HandoffCycleError } from './errors/HandoffCycleError';
-export { HandoffDepthError } from './errors/HandoffDepthError';
-export { HandoffTimeoutError } from './errors/HandoffTimeoutError';
+export { HandoffDepthError, type HandoffSides } from './errors/HandoffDepthError';
+export { HandoffTimeoutError, type HandoffTimeoutDetails } from './errors/HandoffTimeoutError';
 export { HandoffValidationError } from './errors/HandoffValidationError';
 export { HandoffRoutingError } from './errors/HandoffRoutingError';
 export { HandoffContractError } from './errors/HandoffContractError';
