@@ -4,7 +4,7 @@ import { ConfigError, configRules, lastValue, observeRun, parseConfig, traceResu
 import { currentHandoffChain } from './currentHandoffChain';
 import { Handoff } from './Handoff';
 import { failedCall } from './internal/handoffEngine';
-import { DistinctAgentIds, isAgent, splitEventsOptions, signedCountRule } from './internal/rules';
+import { DistinctAgentIds, hasId, isAgent, splitEventsOptions, signedCountRule } from './internal/rules';
 import type { HandoffOutcome } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';
 import type { Message } from '@rxagents/core';
@@ -90,7 +90,7 @@ export const ParallelHandoffsOptionsSchema = z.strictObject({
  * ```
  */
 export function parallelHandoffs$(source: HandoffSource, tasks: readonly ParallelHandoffTask[], options: ParallelHandoffsOptions = {}): Observable<HandoffOutcome[]> {
-  const { maxConcurrent, messages, run } = checkParallel(tasks, options);
+  const { maxConcurrent, messages, run } = checkParallel(source, tasks, options);
   if (run === undefined) return fanOut$(source, tasks, maxConcurrent, messages, undefined);
   return traceResult(run, 'parallel-handoffs', inputOf(tasks), (node) => fanOut$(source, tasks, maxConcurrent, messages, node), describeOutcomes);
 }
@@ -132,7 +132,7 @@ export function parallelHandoffsEvents$(
   eventsOptions: Omit<ParallelHandoffsOptions, 'run' | 'signal'> & RunEventsOptions = {},
 ): Observable<RunEvent> {
   const { pace, options = {} } = splitEventsOptions('parallelHandoffs events options', eventsOptions);
-  const { maxConcurrent, messages } = checkParallel(tasks, options);
+  const { maxConcurrent, messages } = checkParallel(source, tasks, options);
   const first = tasks.find(([target]) => target instanceof Handoff)?.[0] as Handoff | undefined;
   return observeRun('parallel-handoffs', inputOf(tasks), (run) => fanOut$(source, tasks, maxConcurrent, messages, run), {
     scheduler: first?.config.scheduler ?? asyncScheduler,
@@ -141,8 +141,9 @@ export function parallelHandoffsEvents$(
   });
 }
 
-/** Refuses invalid tasks and options; returns the options parsed. */
-function checkParallel(tasks: readonly ParallelHandoffTask[], options: ParallelHandoffsOptions): ReturnType<typeof ParallelHandoffsOptionsSchema.parse> {
+/** Refuses a source without a non-blank id, invalid tasks and options; returns the options parsed. */
+function checkParallel(source: unknown, tasks: readonly ParallelHandoffTask[], options: ParallelHandoffsOptions): ReturnType<typeof ParallelHandoffsOptionsSchema.parse> {
+  if (!hasId(source)) throw new ConfigError('parallelHandoffs source', [{ path: '', rule: 'must be an object with a non-blank id', received: source }]);
   const parsed = parseConfig(ParallelHandoffsOptionsSchema, options, 'parallelHandoffs options');
   if (!Array.isArray(tasks)) throw new ConfigError('parallelHandoffs tasks', [{ path: '', rule: 'must be an array', received: tasks }]);
   tasks.forEach((task, index) => {
@@ -214,5 +215,12 @@ function fanOut$(source: HandoffSource, tasks: readonly ParallelHandoffTask[], m
  * ```
  */
 export function parallelHandoffs(source: HandoffSource, tasks: readonly ParallelHandoffTask[], options: ParallelHandoffsOptions = {}): Promise<HandoffOutcome[]> {
-  return lastValue(parallelHandoffs$(source, tasks, options), options.signal === undefined ? {} : { signal: options.signal });
+  let outcomes$: Observable<HandoffOutcome[]>;
+  try {
+    outcomes$ = parallelHandoffs$(source, tasks, options);
+  } catch (error) {
+    // A Promise API rejects: an invalid source, task or option is a rejection with a ConfigError, never a throw.
+    return Promise.reject(error);
+  }
+  return lastValue(outcomes$, options.signal === undefined ? {} : { signal: options.signal });
 }
