@@ -72,7 +72,8 @@ export const ParallelHandoffsOptionsSchema = z.strictObject({
  * and each sibling gets its own copy, so fan-out never reads the ambient value and no chain leaks between
  * siblings: cycle detection and `maxDepth` are enforced per task. A failure, including a guard's error,
  * is an outcome with `success: false` and `error`, never an error of the whole fan-out (a guard's
- * outcome has `durationMs: 0` and the task's prompt as `input`). An agent target
+ * outcome is measured on the handoff's scheduler from the task's start, a timeout's `durationMs` its limit,
+ * and has the task's prompt as `input`). An agent target
  * gets a default {@link Handoff}; a `Handoff` target keeps its own settings and semaphore. With the `run`
  * option, the fan-out is a `parallel-handoffs` node of that run; for a run of its own, use the twin
  * {@link parallelHandoffsEvents$}.
@@ -179,15 +180,19 @@ function fanOut$(source: HandoffSource, tasks: readonly ParallelHandoffTask[], m
           const handoff = handoffs[index] as Handoff;
           const handoffChain = [...snapshot];
           const request = { input: prompt, handoffChain, ...(messages === undefined ? {} : { messages }) };
-          return handoff.execute$(source, request, run === undefined ? undefined : { run }).pipe(
-            catchError((error: unknown) => {
-              const agentId = handoff.agent.id;
-              const context = { input: prompt, messages: [], handoffChain: Object.freeze([...handoffChain, source.id]) };
-              const startedAt = (handoff.config.scheduler ?? asyncScheduler).now();
-              return of<HandoffOutcome>({ ...failedCall(agentId, error, startedAt, 0, prompt), handedOffTo: agentId, durationSeconds: 0, context });
-            }),
-            map((outcome) => ({ index, outcome })),
-          );
+          const scheduler = handoff.config.scheduler ?? asyncScheduler;
+          return defer(() => {
+            // A guard's outcome (a timeout after its limit, a refusal at once) is measured from the task's start.
+            const startedAt = scheduler.now();
+            return handoff.execute$(source, request, run === undefined ? undefined : { run }).pipe(
+              catchError((error: unknown) => {
+                const agentId = handoff.agent.id;
+                const context = { input: prompt, messages: [], handoffChain: Object.freeze([...handoffChain, source.id]) };
+                const durationMs = scheduler.now() - startedAt;
+                return of<HandoffOutcome>({ ...failedCall(agentId, error, startedAt, durationMs, prompt), handedOffTo: agentId, durationSeconds: durationMs / 1000, context });
+              }),
+            );
+          }).pipe(map((outcome) => ({ index, outcome })));
         },
         maxConcurrent <= 0 ? Number.POSITIVE_INFINITY : maxConcurrent,
       ),
