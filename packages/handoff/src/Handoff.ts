@@ -6,6 +6,7 @@ import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffTimeoutError } from './errors/HandoffTimeoutError';
 import { HandoffValidationError } from './errors/HandoffValidationError';
 import { HandoffConfigSchema, resolveHandoffTimeout, type HandoffConfig, type ResolvedHandoffConfig } from './HandoffConfig';
+import { evaluateEnabled$, type HandoffEnabledContext } from './HandoffEnabled';
 import type { HandoffConditionContext } from './handoffFilters';
 import type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
 import { HandoffRequestSchema, isMessage, type HandoffRequest } from './HandoffRequest';
@@ -140,6 +141,26 @@ export class Handoff {
       throw new HandoffContractError(`the condition of ${this.toolName}`, `answered ${preview(answer)}; it must answer a boolean`, answer);
     }
     return answer;
+  }
+
+  /**
+   * Whether this handoff is offered on a call: its `isEnabled` setting, asked with `context` (a boolean at
+   * once; a predicate's Promise through `from()`, an Observable's first value). Errors with what the
+   * predicate threw, or a {@link HandoffContractError} when it answers anything but a boolean.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { handoff } from '@rxagents/handoff';
+   *
+   * const billing = defineAgent('billing', async () => 'paid');
+   * const h = handoff({ agent: billing, isEnabled: ({ metadata }) => metadata.tier === 'vip' });
+   * const context = { source: { id: 'desk' }, target: billing, input: 'refund', messages: [], metadata: { tier: 'vip' }, handoffChain: [], run: undefined };
+   * h.isEnabled$(context).subscribe((enabled) => console.log(enabled)); // true
+   * ```
+   */
+  isEnabled$(context: HandoffEnabledContext): Observable<boolean> {
+    return evaluateEnabled$(this.config.isEnabled, context, `the isEnabled of ${this.toolName}`);
   }
 
   /**

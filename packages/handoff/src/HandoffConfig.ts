@@ -1,6 +1,7 @@
 import type { SchedulerLike } from 'rxjs';
 import { z } from 'zod';
 import { ConfigError, configRules, MAX_DELAY_MS, type Agent } from '@rxagents/core';
+import type { HandoffEnabled } from './HandoffEnabled';
 import type { HandoffCondition } from './handoffFilters';
 import { agentRule, signedCountRule } from './internal/rules';
 import type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
@@ -41,6 +42,13 @@ export interface HandoffConfig {
   readonly description?: string;
   /** When a routing agent takes this handoff without asking a model. */
   readonly condition?: HandoffCondition;
+  /**
+   * Whether a routing agent offers this handoff on a call: a boolean, or a predicate (sync or async) over
+   * the call ({@link HandoffEnabledContext}: source, target, input, history, metadata, chain, run). While
+   * disabled, the handoff is neither among the model's tools nor matched by its `condition`. Asked once per
+   * routing call. Defaults to `true`.
+   */
+  readonly isEnabled?: HandoffEnabled;
   /** The tool's parameters (zod); arguments that do not fit fail with `HandoffValidationError`. */
   readonly inputSchema?: z.ZodType;
   /** What the target sees. Defaults to `'summary'` (the last 3 messages). */
@@ -112,6 +120,9 @@ export const HandoffConfigSchema = z.strictObject({
   name: z.string({ error: 'must be a string' }).regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -').optional(),
   description: z.string({ error: 'must be a string' }).optional(),
   condition: configRules.function<HandoffCondition>().optional(),
+  isEnabled: z
+    .union([z.boolean(), configRules.function<Exclude<HandoffEnabled, boolean>>()], { error: 'must be a boolean or a function' })
+    .default(true),
   inputSchema: zodSchemaRule.optional(),
   contextPolicy: z.enum(['none', 'last_n', 'summary', 'full']).default('summary'),
   maxContextMessages: signedCountRule().default(10),

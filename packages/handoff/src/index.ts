@@ -27,6 +27,7 @@ export { HandoffRoutingError } from './errors/HandoffRoutingError';
 export { HandoffContractError } from './errors/HandoffContractError';
 export { Handoff, handoff, HandoffCallOptionsSchema, type HandoffCallOptions } from './Handoff';
 export { HandoffConfigSchema, type HandoffConfig, type ResolvedHandoffConfig } from './HandoffConfig';
+export type { HandoffEnabled, HandoffEnabledContext } from './HandoffEnabled';
 export { HandoffRequestSchema, type HandoffRequest } from './HandoffRequest';
 export type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
 export {
