@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseConfig } from '@rxagents/core';
+import { ConfigError, parseConfig } from '@rxagents/core';
 
 /**
  * Which tools the target keeps during a transfer: `intersect` (only its own tools that the source also
@@ -81,8 +81,18 @@ export function resolveHandoffToolPolicy(
   sourceTools: readonly string[] | undefined,
   policy: HandoffToolPolicy = DEFAULT_HANDOFF_TOOL_POLICY,
 ): string[] {
+  checkToolNames('targetTools', targetTools, false);
+  checkToolNames('sourceTools', sourceTools, true);
   const { mode, blockedTools } = policy === DEFAULT_HANDOFF_TOOL_POLICY ? policy : parseConfig(HandoffToolPolicySchema, policy, 'tool policy');
   const blocked = new Set(blockedTools ?? []);
   const sourceSet = mode === 'intersect' && sourceTools !== undefined ? new Set(sourceTools) : undefined;
   return targetTools.filter((tool) => !blocked.has(tool) && (sourceSet === undefined || sourceSet.has(tool)));
+}
+
+/** Refuses a tool list that is not an array of strings (`undefined` allowed where the tools may be unknown). */
+function checkToolNames(path: string, names: unknown, optional: boolean): void {
+  if (optional && names === undefined) return;
+  if (!Array.isArray(names) || names.some((name) => typeof name !== 'string')) {
+    throw new ConfigError('resolveHandoffToolPolicy', [{ path, rule: optional ? 'must be an array of tool names or undefined' : 'must be an array of tool names', received: names }]);
+  }
 }

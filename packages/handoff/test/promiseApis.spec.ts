@@ -5,10 +5,14 @@ import {
   handoff,
   HandoffChain,
   HandoffContext,
+  handoffFilters,
   handoffThrough,
   handoffTo,
+  handoffToolDescription,
+  handoffToolName,
   parallelHandoffs,
   parallelHandoffs$,
+  resolveHandoffToolPolicy,
   routeHandoff,
 } from '@rxagents/handoff';
 
@@ -80,5 +84,18 @@ describe('entry points check their arguments when called', () => {
     expect(() => handoffTo({ id: 'billing' } as unknown as Agent)).toThrow('handoffTo: to must be an agent');
     expect(() => routeHandoff({} as never)).toThrow('routeHandoff: routing must be a ConditionalHandoff');
     expect(() => handoffThrough([billing] as never)).toThrow('handoffThrough: chain must be a HandoffChain');
+  });
+
+  it('the tool helpers refuse what has no id or is no list of names, with a ConfigError instead of a TypeError', () => {
+    expect(() => handoffToolName(null as never)).toThrow('handoffToolName: agent must be an object with a non-blank id');
+    expect(() => handoffToolDescription({} as never)).toThrow('handoffToolDescription: agent must be an object with a non-blank id');
+    expect(() => resolveHandoffToolPolicy(null as never, undefined)).toThrow('resolveHandoffToolPolicy: targetTools must be an array of tool names');
+    expect(() => resolveHandoffToolPolicy(['search'], 5 as never)).toThrow('resolveHandoffToolPolicy: sourceTools must be an array of tool names or undefined');
+  });
+
+  it('handoffFilters refuse a condition that is not a function, or a key that is not a string, when built', () => {
+    expect(() => handoffFilters.and(handoffFilters.always(), 1 as never)).toThrow('handoffFilters.and: 1 must be a condition (a function)');
+    expect(() => handoffFilters.or(null as never)).toThrow('handoffFilters.or: 0 must be a condition (a function)');
+    expect(() => handoffFilters.metadata(1 as never, 'x')).toThrow('handoffFilters.metadata: key must be a string');
   });
 });
