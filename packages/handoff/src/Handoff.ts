@@ -74,7 +74,8 @@ const HandoffSourceSchema = z.looseObject({ id: configRules.id() }, { error: 'mu
  * the semaphore; re-entries from one caller (a fan-out) take turns on that permit. Cancelling a queued
  * call never starts its target, and a synchronous recursion runs in constant stack. Guard failures reject with {@link HandoffCycleError},
  * {@link HandoffDepthError}, {@link HandoffTimeoutError} or {@link HandoffValidationError}; a target that
- * fails resolves with `success: false`. `execute$` is the Observable form; unsubscribing aborts the target.
+ * fails resolves with `success: false`, its `error` an `AgentError` naming the target with what it threw
+ * as `cause` (the rule of every agent call). `execute$` is the Observable form; unsubscribing aborts the target.
  *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} from the constructor when the config breaks a rule (an
  * `inputSchema` with no JSON Schema, such as one with a date or a set, included).
