@@ -58,7 +58,8 @@ describe('tools of every shape', () => {
 
   it("a record of tools (the AI SDK's ToolSet) names its keys", async () => {
     const inner = recordingAgent('billing');
-    const target = Object.assign(Object.create(inner) as Agent, { tools: { search: {}, shell: {} } });
+    const toolSet = Object.assign(Object.create(null) as Record<string, unknown>, { search: {}, shell: {} });
+    const target = Object.assign(Object.create(inner) as Agent, { tools: toolSet });
     const source = { id: 'triage', tools: [function search() {}] };
     await handoff({ agent: target }).execute(source, { input: 'x' });
     expect(inner.calls[0]?.options.metadata?.allowedTools).toEqual(['search']);

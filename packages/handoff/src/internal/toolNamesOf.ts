@@ -13,7 +13,7 @@ export function toolNamesOf(agent: object, subject: string, at = ''): string[] |
   const tools = (agent as { readonly tools?: unknown }).tools;
   if (tools === undefined) return undefined;
   if (!Array.isArray(tools)) {
-    if (typeof tools === 'object' && tools !== null && Object.getPrototypeOf(tools) === Object.prototype) return Object.keys(tools);
+    if (isRecord(tools)) return Object.keys(tools);
     throw new ConfigError(subject, [{ path: `${at}tools`, rule: 'must be an array of tools (names, { name } objects or named functions) or a record of tools by name', received: tools }]);
   }
   return (tools as unknown[]).map((tool, index) => {
@@ -32,4 +32,11 @@ function nameOf(tool: unknown): string | undefined {
   const named = tool as { readonly name?: unknown; readonly function?: { readonly name?: unknown } };
   const name = typeof named.name === 'string' ? named.name : typeof named.function === 'object' && named.function !== null ? named.function.name : undefined;
   return typeof name === 'string' && name.trim() !== '' ? name : undefined;
+}
+
+/** A plain object (`{ search: tool }`) or one made with `Object.create(null)`, as a `ToolSet` may be. */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
