@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AgentTimeoutError, ConfigError, configRules, lastValue, observeRun, parseConfig, preview, reportUnhandledError, traceResult, type Agent, type AgentCallResult, type Message, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { HandoffContractError } from './errors/HandoffContractError';
+import type { HandoffSides } from './errors/HandoffDepthError';
 import { HandoffTimeoutError } from './errors/HandoffTimeoutError';
 import { HandoffValidationError } from './errors/HandoffValidationError';
 import { HandoffConfigSchema, resolveHandoffTimeout, type HandoffConfig, type ResolvedHandoffConfig } from './HandoffConfig';
@@ -313,7 +314,7 @@ export class Handoff {
 
   #prepare(source: HandoffSource, request: HandoffRequest): HandoffRunContext {
     const { config, agent: target } = this;
-    const args = this.#validateArguments(request.arguments);
+    const args = this.#validateArguments(request.arguments, source.id);
     const base = request.handoffChain ?? request.chain ?? currentHandoffChain();
     const path = Object.freeze([...base, source.id]);
     // O(1) bookkeeping for a re-entry: the key of the chain extended from the (usually known) chain in scope.
@@ -340,15 +341,16 @@ export class Handoff {
     return context;
   }
 
-  #validateArguments(raw: unknown): unknown {
+  #validateArguments(raw: unknown, sourceAgentId: string): unknown {
     const schema = this.config.inputSchema;
     if (schema === undefined) return raw;
+    const sides: HandoffSides = { sourceAgentId, targetAgentId: this.agent.id };
     let value: unknown = raw ?? {};
     if (typeof value === 'string') {
       try {
         value = value.trim() === '' ? {} : (JSON.parse(value) as unknown);
       } catch (error) {
-        throw new HandoffValidationError(this.toolName, [`arguments are not valid JSON: ${(error as Error).message}`], error);
+        throw new HandoffValidationError(this.toolName, [`arguments are not valid JSON: ${(error as Error).message}`], error, sides);
       }
     }
     const parsed = schema.safeParse(value);
@@ -357,6 +359,7 @@ export class Handoff {
         this.toolName,
         parsed.error.issues.map((issue) => `${issue.path.length === 0 ? 'arguments' : issue.path.join('.')}: ${issue.message}`),
         parsed.error,
+        sides,
       );
     }
     return parsed.data;

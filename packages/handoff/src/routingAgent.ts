@@ -188,7 +188,7 @@ export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
         if (call !== undefined) return hand(byTool.get(call.name) as Handoff, call.arguments);
         if (calls.length > 0) {
           return throwError(
-            () => new HandoffValidationError(previewName(calls[0]?.name ?? 'tool'), [`the model called ${namesOf(calls)}, but only ${[...byTool.keys()].join(', ') || 'no tools'} are offered`]),
+            () => new HandoffValidationError(previewName(calls[0]?.name ?? 'tool'), [`the model called ${namesOf(calls)}, but only ${[...byTool.keys()].join(', ') || 'no tools'} are offered`], undefined, { sourceAgentId: parsed.id }),
           );
         }
         return of(response.content ?? '');

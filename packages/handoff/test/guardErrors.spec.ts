@@ -1,4 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
+import { z } from 'zod';
 import { defineAgent } from '@rxagents/core';
 import { hangingAgent } from '@rxagents/testing';
 import { DefaultHandoff, handoff, HandoffContext, HandoffCycleError, HandoffDepthError, HandoffTimeoutError } from '@rxagents/handoff';
@@ -41,5 +42,15 @@ describe('guard errors name both sides', () => {
     expect((failure as Error).message).toBe('Handoff depth limit reached: chain is 1 deep, maxDepth is 1 (from "triage" to "billing")');
     const result = await new DefaultHandoff().execute(triage, billing, new HandoffContext({ taskId: 't', maxDepth: 0 }));
     expect(result.success ? undefined : result.error).toMatchObject({ context: { source_agent: 'triage', target_agent: 'billing' } });
+  });
+});
+
+describe('a validation error names both sides', () => {
+  it('arguments that do not fit the inputSchema carry the source and the target', async () => {
+    const refunds = defineAgent('refunds', async () => 'ok');
+    const failure = await handoff({ agent: refunds, inputSchema: z.object({ orderId: z.string() }) })
+      .execute(triage, { input: 'x', arguments: '{}' })
+      .catch((error: unknown) => error);
+    expect((failure as { context?: unknown }).context).toMatchObject({ toolName: 'transfer_to_refunds', source_agent: 'triage', target_agent: 'refunds' });
   });
 });
