@@ -56,8 +56,9 @@ export interface InvokeOptions extends AgentCallOptions, LastValueOptions {}
  * @param input - The prompt.
  * @param options - Timeout, scheduler, context, metadata and `signal`.
  * @returns The whole reply.
- * @throws {@link ConfigError} synchronously when `input` is not a string or an option is unknown or invalid
- *   (a `signal` that is not an `AbortSignal` too).
+ * Invalid arguments reject (never throw, as a Promise API): with a {@link ConfigError} when `agent` is not
+ * an agent, `input` is not a string or an option is unknown or invalid (a `signal` that is not an
+ * `AbortSignal` too), and the agent is never called.
  *
  * @example
  * ```ts
@@ -68,9 +69,17 @@ export interface InvokeOptions extends AgentCallOptions, LastValueOptions {}
  * ```
  */
 export function invoke(agent: Agent, input: string, options: InvokeOptions = {}): Promise<string> {
-  // Options that are not an object are refused as every agent call refuses them, not by destructuring.
-  if (typeof options !== 'object' || options === null) checkCall(agent, input, options);
-  const { signal, ...callOptions } = options;
-  checkSignal(signal, 'agent call options');
-  return lastValue(invoke$(agent, input, callOptions), { signal });
+  let reply$: Observable<string>;
+  let signal: AbortSignal | undefined;
+  try {
+    // Options that are not an object are refused as every agent call refuses them, not by destructuring.
+    if (typeof options !== 'object' || options === null) checkCall(agent, input, options);
+    const { signal: given, ...callOptions } = options;
+    checkSignal(given, 'agent call options');
+    signal = given;
+    reply$ = invoke$(agent, input, callOptions);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return lastValue(reply$, { signal });
 }

@@ -82,7 +82,7 @@ describe('callAgent', () => {
   it('refuses options that are not an object with a ConfigError, as invoke$ does, in callAgent, invoke and lastValue', async () => {
     const agent = defineAgent('a', async () => 'x');
     expect(() => callAgent(agent, 'hi', null as never)).toThrow('agent call options: value must be an object, got null');
-    expect(() => invoke(agent, 'hi', null as never)).toThrow('agent call options: value must be an object, got null');
+    await expect(invoke(agent, 'hi', null as never)).rejects.toThrow('agent call options: value must be an object, got null');
     await expect(lastValue(of(1), null as never)).rejects.toThrow('lastValue options: value must be an object, got null');
   });
 });

@@ -36,18 +36,31 @@ describe('invoke', () => {
     expect(agentSignal?.aborted).toBe(true);
   });
 
-  it('refuses a signal that is not an AbortSignal with a ConfigError, without calling the agent', () => {
+  it('refuses a signal that is not an AbortSignal with a ConfigError, without calling the agent', async () => {
     let calls = 0;
     const agent = defineAgent('w', async () => {
       calls += 1;
       return 'x';
     });
-    expect(() => invoke(agent, 'hi', { signal: 'stop' as never })).toThrow(ConfigError);
-    expect(() => invoke(agent, 'hi', { signal: {} as never })).toThrow('agent call options: signal must be an AbortSignal, got {}');
+    await expect(invoke(agent, 'hi', { signal: 'stop' as never })).rejects.toThrow(ConfigError);
+    await expect(invoke(agent, 'hi', { signal: {} as never })).rejects.toThrow('agent call options: signal must be an AbortSignal, got {}');
     expect(calls).toBe(0);
   });
 
-  it('refuses an unknown option with a ConfigError, as every agent call does', () => {
-    expect(() => invoke(defineAgent('w', async () => 'x'), 'hi', { timout: 5 } as never)).toThrow('agent call options: timout is not a known option (did you mean timeout?), got 5');
+  it('refuses an unknown option with a ConfigError, as every agent call does', async () => {
+    await expect(invoke(defineAgent('w', async () => 'x'), 'hi', { timout: 5 } as never)).rejects.toThrow('agent call options: timout is not a known option (did you mean timeout?), got 5');
+  });
+
+  it('rejects, never throws, on an argument that is no agent or no string: it is a Promise API', async () => {
+    let threw = false;
+    let pending: Promise<string> | undefined;
+    try {
+      pending = invoke(null as never, 'hi');
+    } catch {
+      threw = true;
+    }
+    expect(threw).toBe(false);
+    await expect(pending).rejects.toThrow('agent call: agent must be an agent');
+    await expect(invoke(defineAgent('w', async () => 'x'), 42 as never)).rejects.toThrow(ConfigError);
   });
 });

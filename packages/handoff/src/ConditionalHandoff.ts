@@ -267,7 +267,7 @@ export class ConditionalHandoff {
   }
 
   /**
-   * The Promise form of {@link ConditionalHandoff.execute$}: resolves with the result, never rejects.
+   * The Promise form of {@link ConditionalHandoff.execute$}: resolves with the result, a failed handoff included; only invalid arguments reject (a `ConfigError`).
    *
    * @example
    * ```ts
@@ -280,7 +280,8 @@ export class ConditionalHandoff {
    * ```
    */
   execute(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, options?: HandoffExecuteOptions): Promise<HandoffResult> {
-    return lastValue(this.execute$(handoff, from, context, options));
+    // defer: an invalid argument rejects the Promise rather than throwing from the call.
+    return lastValue(defer(() => this.execute$(handoff, from, context, options)));
   }
 }
 

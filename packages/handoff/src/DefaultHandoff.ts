@@ -1,4 +1,4 @@
-import { asyncScheduler, type Observable } from 'rxjs';
+import { asyncScheduler, defer, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { configRules, lastValue, observeRun, parseConfig, reportUnhandledError, traceResult, type Agent, type AgentCallResult, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { HandoffContext } from './HandoffContext';
@@ -163,7 +163,7 @@ export class DefaultHandoff implements HandoffStrategy {
   }
 
   /**
-   * The Promise form of {@link DefaultHandoff.execute$}: resolves with the result, never rejects.
+   * The Promise form of {@link DefaultHandoff.execute$}: resolves with the result, a failed handoff included; only invalid arguments reject (a `ConfigError`).
    *
    * @example
    * ```ts
@@ -176,7 +176,8 @@ export class DefaultHandoff implements HandoffStrategy {
    * ```
    */
   execute(from: HandoffSource, to: Agent, context: HandoffContext, options?: HandoffExecuteOptions): Promise<HandoffResult> {
-    return lastValue(this.execute$(from, to, context, options));
+    // defer: an invalid argument rejects the Promise rather than throwing from the call.
+    return lastValue(defer(() => this.execute$(from, to, context, options)));
   }
 
   /** The call's settings: the defaults, then the options `options` sets (one left `undefined` keeps its default); refuses bad arguments. */

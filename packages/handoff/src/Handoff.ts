@@ -3,9 +3,11 @@ import { z } from 'zod';
 import { AgentTimeoutError, ConfigError, configRules, lastValue, observeRun, parseConfig, preview, reportUnhandledError, traceResult, type Agent, type AgentCallResult, type Message, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { HandoffContractError } from './errors/HandoffContractError';
+import type { HandoffSides } from './errors/HandoffDepthError';
 import { HandoffTimeoutError } from './errors/HandoffTimeoutError';
 import { HandoffValidationError } from './errors/HandoffValidationError';
 import { HandoffConfigSchema, resolveHandoffTimeout, type HandoffConfig, type ResolvedHandoffConfig } from './HandoffConfig';
+import { evaluateEnabled$, type HandoffEnabledContext } from './HandoffEnabled';
 import type { HandoffConditionContext } from './handoffFilters';
 import type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
 import { HandoffRequestSchema, isMessage, type HandoffRequest } from './HandoffRequest';
@@ -73,7 +75,8 @@ const HandoffSourceSchema = z.looseObject({ id: configRules.id() }, { error: 'mu
  * the semaphore; re-entries from one caller (a fan-out) take turns on that permit. Cancelling a queued
  * call never starts its target, and a synchronous recursion runs in constant stack. Guard failures reject with {@link HandoffCycleError},
  * {@link HandoffDepthError}, {@link HandoffTimeoutError} or {@link HandoffValidationError}; a target that
- * fails resolves with `success: false`. `execute$` is the Observable form; unsubscribing aborts the target.
+ * fails resolves with `success: false`, its `error` an `AgentError` naming the target with what it threw
+ * as `cause` (the rule of every agent call). `execute$` is the Observable form; unsubscribing aborts the target.
  *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} from the constructor when the config breaks a rule (an
  * `inputSchema` with no JSON Schema, such as one with a date or a set, included).
@@ -101,14 +104,19 @@ export class Handoff {
   readonly toolDescription: string;
   readonly #scheduler: SchedulerLike;
   readonly #permits: HandoffPermits;
+  /** The unit the timeout was configured in, so its error says it in that unit. */
+  readonly #timeoutUnit: 'ms' | 's';
 
   constructor(config: HandoffConfig) {
     const parsed = parseConfig(HandoffConfigSchema, config, 'Handoff config');
     if (parsed.inputSchema !== undefined) checkToolParameters(parsed.inputSchema);
+    // A tool the policy cannot name is refused now, not at the first transfer.
+    toolNamesOf(parsed.agent, 'Handoff config', 'agent.');
     this.config = Object.freeze({ ...parsed, ...resolveHandoffTimeout(parsed) });
     this.agent = this.config.agent;
     this.toolName = this.config.name ?? handoffToolName(this.agent);
     this.toolDescription = this.config.description ?? handoffToolDescription(this.agent);
+    this.#timeoutUnit = parsed.timeout === undefined && parsed.timeoutSeconds !== undefined ? 's' : 'ms';
     this.#scheduler = this.config.scheduler ?? asyncScheduler;
     this.#permits = new HandoffPermits(this.config.maxConcurrent, this.#scheduler, this.agent.id, !this.config.detectCycles);
   }
@@ -138,8 +146,29 @@ export class Handoff {
   }
 
   /**
+   * Whether this handoff is offered on a call: its `isEnabled` setting, asked with `context` (a boolean at
+   * once; a predicate's Promise through `from()`, an Observable's first value). Errors with what the
+   * predicate threw, or a {@link HandoffContractError} when it answers anything but a boolean.
+   *
+   * @example
+   * ```ts
+   * import { defineAgent } from '@rxagents/core';
+   * import { handoff } from '@rxagents/handoff';
+   *
+   * const billing = defineAgent('billing', async () => 'paid');
+   * const h = handoff({ agent: billing, isEnabled: ({ metadata }) => metadata.tier === 'vip' });
+   * const context = { source: { id: 'desk' }, target: billing, input: 'refund', messages: [], metadata: { tier: 'vip' }, handoffChain: [], run: undefined };
+   * h.isEnabled$(context).subscribe((enabled) => console.log(enabled)); // true
+   * ```
+   */
+  isEnabled$(context: HandoffEnabledContext): Observable<boolean> {
+    return evaluateEnabled$(this.config.isEnabled, context, `the isEnabled of ${this.toolName}`);
+  }
+
+  /**
    * The handoff as an OpenAI-style function tool; its parameters are the JSON Schema of what `inputSchema`
-   * accepts (its input side: a field with a default is not required).
+   * accepts (its input side: a field with a default is not required), or, without one, an optional
+   * free-text `reason` (as PraisonAI's tool takes), which reaches the target, as the model sent it, in `metadata.handoffArguments`.
    *
    * @example
    * ```ts
@@ -154,7 +183,7 @@ export class Handoff {
    */
   toolDefinition(): ToolDefinition {
     const schema = this.config.inputSchema;
-    const parameters: Record<string, unknown> = schema === undefined ? { type: 'object', properties: {}, additionalProperties: false } : toolParameters(schema);
+    const parameters: Record<string, unknown> = schema === undefined ? reasonParameters() : toolParameters(schema);
     return { type: 'function', function: { name: this.toolName, description: this.toolDescription, parameters } };
   }
 
@@ -216,9 +245,12 @@ export class Handoff {
     const { config, agent: target } = this;
     return defer(() => {
       let context: HandoffRunContext;
+      let metadata: Record<string, unknown>;
       try {
         if (typeof source?.id !== 'string' || source.id.trim() === '') parseConfig(HandoffSourceSchema, source, 'Handoff source');
+        const sourceTools = toolNamesOf(source, 'Handoff source');
         context = this.#prepare(source, parseConfig(HandoffRequestSchema, request, 'Handoff request') as HandoffRequest);
+        metadata = this.#metadata(source, sourceTools, request, context);
       } catch (error) {
         this.#safely(() => config.onError?.(error));
         return throwError(() => error);
@@ -230,7 +262,7 @@ export class Handoff {
         context,
         chain: context.handoffChain,
         messages: context.messages,
-        metadata: this.#metadata(source, request, context),
+        metadata,
         request: undefined,
         scheduler: this.#scheduler,
         timeout: config.timeout,
@@ -244,7 +276,7 @@ export class Handoff {
         map((outcome) => {
           // Only this handoff's own timeout is a guard; a nested handoff timing out inside the target is the target failing.
           if (!outcome.success && outcome.error instanceof AgentTimeoutError && outcome.error.agentId === target.id) {
-            throw new HandoffTimeoutError(target.id, config.timeout, outcome.error);
+            throw new HandoffTimeoutError(target.id, config.timeout, outcome.error, { sourceAgentId: source.id, unit: this.#timeoutUnit });
           }
           return outcome;
         }),
@@ -282,7 +314,7 @@ export class Handoff {
 
   #prepare(source: HandoffSource, request: HandoffRequest): HandoffRunContext {
     const { config, agent: target } = this;
-    const args = this.#validateArguments(request.arguments);
+    const args = this.#validateArguments(request.arguments, source.id);
     const base = request.handoffChain ?? request.chain ?? currentHandoffChain();
     const path = Object.freeze([...base, source.id]);
     // O(1) bookkeeping for a re-entry: the key of the chain extended from the (usually known) chain in scope.
@@ -309,15 +341,16 @@ export class Handoff {
     return context;
   }
 
-  #validateArguments(raw: unknown): unknown {
+  #validateArguments(raw: unknown, sourceAgentId: string): unknown {
     const schema = this.config.inputSchema;
     if (schema === undefined) return raw;
+    const sides: HandoffSides = { sourceAgentId, targetAgentId: this.agent.id };
     let value: unknown = raw ?? {};
     if (typeof value === 'string') {
       try {
         value = value.trim() === '' ? {} : (JSON.parse(value) as unknown);
       } catch (error) {
-        throw new HandoffValidationError(this.toolName, [`arguments are not valid JSON: ${(error as Error).message}`], error);
+        throw new HandoffValidationError(this.toolName, [`arguments are not valid JSON: ${(error as Error).message}`], error, sides);
       }
     }
     const parsed = schema.safeParse(value);
@@ -326,14 +359,14 @@ export class Handoff {
         this.toolName,
         parsed.error.issues.map((issue) => `${issue.path.length === 0 ? 'arguments' : issue.path.join('.')}: ${issue.message}`),
         parsed.error,
+        sides,
       );
     }
     return parsed.data;
   }
 
-  #metadata(source: HandoffSource, request: HandoffRequest, context: HandoffRunContext): Record<string, unknown> {
-    const targetTools = toolNamesOf(this.agent);
-    const sourceTools = toolNamesOf(source);
+  #metadata(source: HandoffSource, sourceTools: string[] | undefined, request: HandoffRequest, context: HandoffRunContext): Record<string, unknown> {
+    const targetTools = toolNamesOf(this.agent, 'Handoff config', 'agent.');
     return {
       ...request.metadata,
       handoffChain: context.handoffChain,
@@ -372,6 +405,15 @@ function checkToolParameters(schema: z.ZodType): void {
   } catch (error) {
     throw new ConfigError('Handoff config', [{ path: 'inputSchema', rule: `must be representable as JSON Schema, the tool's parameters (${(error as Error).message})`, received: schema }]);
   }
+}
+
+/** The parameters of a handoff tool without an `inputSchema`: an optional free-text `reason`, nothing else. */
+function reasonParameters(): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: { reason: { type: 'string', description: 'Why the task is transferred (optional)' } },
+    additionalProperties: false,
+  };
 }
 
 /**

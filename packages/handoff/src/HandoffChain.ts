@@ -1,4 +1,4 @@
-import { Observable, toArray } from 'rxjs';
+import { defer, Observable, toArray } from 'rxjs';
 import { z } from 'zod';
 import { ConfigError, configRules, lastValue, observeRun, parseConfig, traceRun, traceResult, type Agent, type RunContext, type RunEvent, type RunEventsOptions, type RunOutcome } from '@rxagents/core';
 import { HandoffContext } from './HandoffContext';
@@ -230,7 +230,7 @@ export class HandoffChain {
   }
 
   /**
-   * The Promise form of {@link HandoffChain.execute$}.
+   * The Promise form of {@link HandoffChain.execute$}; invalid arguments reject with a `ConfigError` rather than throw.
    *
    * @example
    * ```ts
@@ -243,7 +243,8 @@ export class HandoffChain {
    * ```
    */
   execute(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Promise<HandoffResult[]> {
-    return lastValue(this.execute$(handoff, context, options));
+    // defer: an invalid argument rejects the Promise rather than throwing from the call.
+    return lastValue(defer(() => this.execute$(handoff, context, options)));
   }
 }
 

@@ -1,11 +1,12 @@
 import type { SchedulerLike } from 'rxjs';
 import { z } from 'zod';
 import { ConfigError, configRules, MAX_DELAY_MS, type Agent } from '@rxagents/core';
+import type { HandoffEnabled } from './HandoffEnabled';
 import type { HandoffCondition } from './handoffFilters';
 import { agentRule, signedCountRule } from './internal/rules';
 import type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';
-import { HandoffToolPolicySchema, type HandoffToolPolicy } from './HandoffToolPolicy';
+import { DEFAULT_HANDOFF_TOOL_POLICY, HandoffToolPolicySchema, type HandoffToolPolicy } from './HandoffToolPolicy';
 import type { MessageFilter } from './messageFilters';
 import type { ContextPolicy, TokenCounter } from './selectHandoffMessages';
 
@@ -37,10 +38,17 @@ export interface HandoffConfig {
   readonly agent: Agent;
   /** Overrides the generated tool name (`transfer_to_<name>`); 1 to 64 of `a-z A-Z 0-9 _ -`. */
   readonly name?: string;
-  /** Overrides the generated tool description (`Transfer task to <name> (<role>) - <goal>`). */
+  /** Overrides the generated tool description (`Transfer task to <name> (<role>) - <goal>`); `''` is kept, an empty description. */
   readonly description?: string;
   /** When a routing agent takes this handoff without asking a model. */
   readonly condition?: HandoffCondition;
+  /**
+   * Whether a routing agent offers this handoff on a call: a boolean, or a predicate (sync or async) over
+   * the call ({@link HandoffEnabledContext}: source, target, input, history, metadata, chain, run). While
+   * disabled, the handoff is neither among the model's tools nor matched by its `condition`. Asked once per
+   * routing call. Defaults to `true`.
+   */
+  readonly isEnabled?: HandoffEnabled;
   /** The tool's parameters (zod); arguments that do not fit fail with `HandoffValidationError`. */
   readonly inputSchema?: z.ZodType;
   /** What the target sees. Defaults to `'summary'` (the last 3 messages). */
@@ -68,7 +76,7 @@ export interface HandoffConfig {
   readonly countTokens?: TokenCounter;
   /** Transforms the history before the context policy selects from it (see `messageFilters`). */
   readonly inputFilter?: MessageFilter;
-  /** Which tools the target keeps. Defaults to `DEFAULT_HANDOFF_TOOL_POLICY` (`intersect`). */
+  /** Which tools the target keeps. Defaults to `DEFAULT_HANDOFF_TOOL_POLICY` (`intersect`, nothing blocked); a policy without `mode` intersects. */
   readonly toolPolicy?: HandoffToolPolicy;
   /** Called after the guards pass, before the target runs. A throwing callback changes nothing; its error is reported as unhandled (RxJS's `config.onUnhandledError`). */
   readonly onHandoff?: (source: HandoffSource, context: HandoffRunContext) => void;
@@ -110,8 +118,11 @@ const zodSchemaRule = z.custom<z.ZodType>((value) => value instanceof z.ZodType,
 export const HandoffConfigSchema = z.strictObject({
   agent: agentRule(),
   name: z.string({ error: 'must be a string' }).regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -').optional(),
-  description: configRules.nonEmptyString().optional(),
+  description: z.string({ error: 'must be a string' }).optional(),
   condition: configRules.function<HandoffCondition>().optional(),
+  isEnabled: z
+    .union([z.boolean(), configRules.function<Exclude<HandoffEnabled, boolean>>()], { error: 'must be a boolean or a function' })
+    .default(true),
   inputSchema: zodSchemaRule.optional(),
   contextPolicy: z.enum(['none', 'last_n', 'summary', 'full']).default('summary'),
   maxContextMessages: signedCountRule().default(10),
@@ -124,7 +135,7 @@ export const HandoffConfigSchema = z.strictObject({
   maxDepth: configRules.nonNegativeInt().default(10),
   countTokens: configRules.function<TokenCounter>().optional(),
   inputFilter: configRules.function<MessageFilter>().optional(),
-  toolPolicy: HandoffToolPolicySchema.optional(),
+  toolPolicy: HandoffToolPolicySchema.default(DEFAULT_HANDOFF_TOOL_POLICY),
   onHandoff: configRules.function<NonNullable<HandoffConfig['onHandoff']>>().optional(),
   onComplete: configRules.function<NonNullable<HandoffConfig['onComplete']>>().optional(),
   onError: configRules.function<NonNullable<HandoffConfig['onError']>>().optional(),

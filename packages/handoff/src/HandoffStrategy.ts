@@ -99,7 +99,7 @@ export interface HandoffExecuteOptions {
  * ```
  */
 export interface HandoffStrategy {
-  /** Hands `context` from `from` to `to`; resolves with the result, never rejects. */
+  /** Hands `context` from `from` to `to`; resolves with the result, a failed handoff included; invalid arguments reject, never throw. */
   execute(from: HandoffSource, to: Agent, context: HandoffContext, options?: HandoffExecuteOptions): Promise<HandoffResult>;
   /** Hands `context` from `from` to `to`; emits one result, never errors. */
   execute$(from: HandoffSource, to: Agent, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { configRules, parseConfig, type Message } from '@rxagents/core';
+import { ConfigError, configRules, parseConfig, type Message } from '@rxagents/core';
 
 /**
  * What a handoff condition looks at: the input, the history, and the call's metadata.
@@ -64,6 +64,7 @@ export const handoffFilters = Object.freeze({
   },
   /** Matches when `metadata[key]` is `value`. */
   metadata(key: string, value: unknown): HandoffCondition {
+    if (typeof key !== 'string') throw new ConfigError('handoffFilters.metadata', [{ path: 'key', rule: 'must be a string', received: key }]);
     return ({ metadata }) => Object.is(Object.hasOwn(metadata, key) ? metadata[key] : undefined, value);
   },
   /** Always matches. */
@@ -76,13 +77,21 @@ export const handoffFilters = Object.freeze({
   },
   /** Matches when every condition matches. */
   and(...conditions: readonly HandoffCondition[]): HandoffCondition {
+    checkConditions('handoffFilters.and', conditions);
     return (context) => conditions.every((condition) => condition(context));
   },
   /** Matches when any condition matches. */
   or(...conditions: readonly HandoffCondition[]): HandoffCondition {
+    checkConditions('handoffFilters.or', conditions);
     return (context) => conditions.some((condition) => condition(context));
   },
 });
+
+/** Refuses a condition that is not a function when the combination is built, not when a call first reaches it. */
+function checkConditions(subject: string, conditions: readonly unknown[]): void {
+  const index = conditions.findIndex((condition) => typeof condition !== 'function');
+  if (index >= 0) throw new ConfigError(subject, [{ path: String(index), rule: 'must be a condition (a function)', received: conditions[index] }]);
+}
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,5 +1,6 @@
 import { mergeMap, type OperatorFunction } from 'rxjs';
-import type { HandoffChain } from './HandoffChain';
+import { ConfigError } from '@rxagents/core';
+import { HandoffChain } from './HandoffChain';
 import type { HandoffContext } from './HandoffContext';
 import type { HandoffResult } from './HandoffResult';
 import { type HandoffOperatorOptions, splitOperatorOptions } from './handoffTo';
@@ -24,6 +25,7 @@ import { type HandoffOperatorOptions, splitOperatorOptions } from './handoffTo';
  * ```
  */
 export function handoffThrough(chain: HandoffChain, options: HandoffOperatorOptions = {}): OperatorFunction<HandoffContext, HandoffResult[]> {
+  if (!(chain instanceof HandoffChain)) throw new ConfigError('handoffThrough', [{ path: 'chain', rule: 'must be a HandoffChain (build one with HandoffChain.builder())', received: chain }]);
   const { strategy, execute, concurrency } = splitOperatorOptions(options);
   return mergeMap((context) => chain.execute$(strategy, context, execute), concurrency);
 }

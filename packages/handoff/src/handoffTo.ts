@@ -1,13 +1,13 @@
 import { asyncScheduler, catchError, defaultIfEmpty, defer, mergeMap, type Observable, of, type OperatorFunction, take } from 'rxjs';
 import { z } from 'zod';
-import { configRules, parseConfig, type Agent } from '@rxagents/core';
+import { ConfigError, configRules, parseConfig, type Agent } from '@rxagents/core';
 import { DefaultHandoff, HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffContext } from './HandoffContext';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { failedHandoff } from './internal/handoffEngine';
-import { checkHandoffCall } from './internal/rules';
+import { checkHandoffCall, isAgent } from './internal/rules';
 
 /**
  * Options of the handoff operators ({@link handoffTo}, {@link handoffThrough}, {@link routeHandoff}).
@@ -80,6 +80,8 @@ const CALLER: HandoffSource = Object.freeze({ id: 'caller' });
  * ```
  */
 export function handoffTo(to: Agent, options: HandoffOperatorOptions = {}): OperatorFunction<HandoffContext, HandoffResult> {
+  // Refused when the operator is built, not when the first context arrives (perhaps minutes later).
+  if (!isAgent(to)) throw new ConfigError('handoffTo', [{ path: 'to', rule: 'must be an agent (an object with a non-blank id and a chat function)', received: to }]);
   const { from, strategy, execute, concurrency } = splitOperatorOptions(options);
   // mergeMap at concurrency 1 is concatMap. A strategy's first result is its result, as in a chain or a
   // router: a strategy of one's own that does not complete after it must not hold up the next context.

@@ -1,4 +1,5 @@
-import type { Agent } from '@rxagents/core';
+import { ConfigError, type Agent } from '@rxagents/core';
+import { hasId } from './internal/rules';
 
 /**
  * The longest tool name providers accept.
@@ -42,6 +43,7 @@ export const MAX_TOOL_NAME_LENGTH = 64;
  * ```
  */
 export function handoffToolName(agent: Pick<Agent, 'id' | 'name'>): string {
+  checkNamed('handoffToolName', agent);
   const slug = slugOf(agent.name ?? agent.id) ?? slugOf(agent.id) ?? `agent_${idHash(agent.id)}`;
   return `transfer_to_${slug}`.slice(0, MAX_TOOL_NAME_LENGTH);
 }
@@ -83,7 +85,13 @@ function idHash(id: string): string {
  * ```
  */
 export function handoffToolDescription(agent: Pick<Agent, 'id' | 'name' | 'role' | 'goal'>): string {
+  checkNamed('handoffToolDescription', agent);
   const role = agent.role ? ` (${agent.role})` : '';
   const goal = agent.goal ? ` - ${agent.goal}` : '';
   return `Transfer task to ${agent.name ?? agent.id}${role}${goal}`;
+}
+
+/** Refuses what has no non-blank string id: a name built from `undefined` would be a tool nobody can tell apart. */
+function checkNamed(subject: string, agent: unknown): void {
+  if (!hasId(agent)) throw new ConfigError(subject, [{ path: 'agent', rule: 'must be an object with a non-blank id', received: agent }]);
 }

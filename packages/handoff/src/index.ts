@@ -20,13 +20,14 @@ export {
   handoffChainUsesAsyncContext,
 } from './currentHandoffChain';
 export { HandoffCycleError } from './errors/HandoffCycleError';
-export { HandoffDepthError } from './errors/HandoffDepthError';
-export { HandoffTimeoutError } from './errors/HandoffTimeoutError';
+export { HandoffDepthError, type HandoffSides } from './errors/HandoffDepthError';
+export { HandoffTimeoutError, type HandoffTimeoutDetails } from './errors/HandoffTimeoutError';
 export { HandoffValidationError } from './errors/HandoffValidationError';
 export { HandoffRoutingError } from './errors/HandoffRoutingError';
 export { HandoffContractError } from './errors/HandoffContractError';
 export { Handoff, handoff, HandoffCallOptionsSchema, type HandoffCallOptions } from './Handoff';
 export { HandoffConfigSchema, type HandoffConfig, type ResolvedHandoffConfig } from './HandoffConfig';
+export type { HandoffEnabled, HandoffEnabledContext } from './HandoffEnabled';
 export { HandoffRequestSchema, type HandoffRequest } from './HandoffRequest';
 export type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
 export {

@@ -4,7 +4,7 @@ import { ConfigError, configRules, lastValue, observeRun, parseConfig, traceResu
 import { currentHandoffChain } from './currentHandoffChain';
 import { Handoff } from './Handoff';
 import { failedCall } from './internal/handoffEngine';
-import { DistinctAgentIds, isAgent, splitEventsOptions, signedCountRule } from './internal/rules';
+import { DistinctAgentIds, hasId, isAgent, splitEventsOptions, signedCountRule } from './internal/rules';
 import type { HandoffOutcome } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';
 import type { Message } from '@rxagents/core';
@@ -72,7 +72,8 @@ export const ParallelHandoffsOptionsSchema = z.strictObject({
  * and each sibling gets its own copy, so fan-out never reads the ambient value and no chain leaks between
  * siblings: cycle detection and `maxDepth` are enforced per task. A failure, including a guard's error,
  * is an outcome with `success: false` and `error`, never an error of the whole fan-out (a guard's
- * outcome has `durationMs: 0` and the task's prompt as `input`). An agent target
+ * outcome is measured on the handoff's scheduler from the task's start, a timeout's `durationMs` its limit,
+ * and has the task's prompt as `input`). An agent target
  * gets a default {@link Handoff}; a `Handoff` target keeps its own settings and semaphore. With the `run`
  * option, the fan-out is a `parallel-handoffs` node of that run; for a run of its own, use the twin
  * {@link parallelHandoffsEvents$}.
@@ -90,7 +91,7 @@ export const ParallelHandoffsOptionsSchema = z.strictObject({
  * ```
  */
 export function parallelHandoffs$(source: HandoffSource, tasks: readonly ParallelHandoffTask[], options: ParallelHandoffsOptions = {}): Observable<HandoffOutcome[]> {
-  const { maxConcurrent, messages, run } = checkParallel(tasks, options);
+  const { maxConcurrent, messages, run } = checkParallel(source, tasks, options);
   if (run === undefined) return fanOut$(source, tasks, maxConcurrent, messages, undefined);
   return traceResult(run, 'parallel-handoffs', inputOf(tasks), (node) => fanOut$(source, tasks, maxConcurrent, messages, node), describeOutcomes);
 }
@@ -132,7 +133,7 @@ export function parallelHandoffsEvents$(
   eventsOptions: Omit<ParallelHandoffsOptions, 'run' | 'signal'> & RunEventsOptions = {},
 ): Observable<RunEvent> {
   const { pace, options = {} } = splitEventsOptions('parallelHandoffs events options', eventsOptions);
-  const { maxConcurrent, messages } = checkParallel(tasks, options);
+  const { maxConcurrent, messages } = checkParallel(source, tasks, options);
   const first = tasks.find(([target]) => target instanceof Handoff)?.[0] as Handoff | undefined;
   return observeRun('parallel-handoffs', inputOf(tasks), (run) => fanOut$(source, tasks, maxConcurrent, messages, run), {
     scheduler: first?.config.scheduler ?? asyncScheduler,
@@ -141,8 +142,9 @@ export function parallelHandoffsEvents$(
   });
 }
 
-/** Refuses invalid tasks and options; returns the options parsed. */
-function checkParallel(tasks: readonly ParallelHandoffTask[], options: ParallelHandoffsOptions): ReturnType<typeof ParallelHandoffsOptionsSchema.parse> {
+/** Refuses a source without a non-blank id, invalid tasks and options; returns the options parsed. */
+function checkParallel(source: unknown, tasks: readonly ParallelHandoffTask[], options: ParallelHandoffsOptions): ReturnType<typeof ParallelHandoffsOptionsSchema.parse> {
+  if (!hasId(source)) throw new ConfigError('parallelHandoffs source', [{ path: '', rule: 'must be an object with a non-blank id', received: source }]);
   const parsed = parseConfig(ParallelHandoffsOptionsSchema, options, 'parallelHandoffs options');
   if (!Array.isArray(tasks)) throw new ConfigError('parallelHandoffs tasks', [{ path: '', rule: 'must be an array', received: tasks }]);
   tasks.forEach((task, index) => {
@@ -178,15 +180,19 @@ function fanOut$(source: HandoffSource, tasks: readonly ParallelHandoffTask[], m
           const handoff = handoffs[index] as Handoff;
           const handoffChain = [...snapshot];
           const request = { input: prompt, handoffChain, ...(messages === undefined ? {} : { messages }) };
-          return handoff.execute$(source, request, run === undefined ? undefined : { run }).pipe(
-            catchError((error: unknown) => {
-              const agentId = handoff.agent.id;
-              const context = { input: prompt, messages: [], handoffChain: Object.freeze([...handoffChain, source.id]) };
-              const startedAt = (handoff.config.scheduler ?? asyncScheduler).now();
-              return of<HandoffOutcome>({ ...failedCall(agentId, error, startedAt, 0, prompt), handedOffTo: agentId, durationSeconds: 0, context });
-            }),
-            map((outcome) => ({ index, outcome })),
-          );
+          const scheduler = handoff.config.scheduler ?? asyncScheduler;
+          return defer(() => {
+            // A guard's outcome (a timeout after its limit, a refusal at once) is measured from the task's start.
+            const startedAt = scheduler.now();
+            return handoff.execute$(source, request, run === undefined ? undefined : { run }).pipe(
+              catchError((error: unknown) => {
+                const agentId = handoff.agent.id;
+                const context = { input: prompt, messages: [], handoffChain: Object.freeze([...handoffChain, source.id]) };
+                const durationMs = scheduler.now() - startedAt;
+                return of<HandoffOutcome>({ ...failedCall(agentId, error, startedAt, durationMs, prompt), handedOffTo: agentId, durationSeconds: durationMs / 1000, context });
+              }),
+            );
+          }).pipe(map((outcome) => ({ index, outcome })));
         },
         maxConcurrent <= 0 ? Number.POSITIVE_INFINITY : maxConcurrent,
       ),
@@ -214,5 +220,12 @@ function fanOut$(source: HandoffSource, tasks: readonly ParallelHandoffTask[], m
  * ```
  */
 export function parallelHandoffs(source: HandoffSource, tasks: readonly ParallelHandoffTask[], options: ParallelHandoffsOptions = {}): Promise<HandoffOutcome[]> {
-  return lastValue(parallelHandoffs$(source, tasks, options), options.signal === undefined ? {} : { signal: options.signal });
+  let outcomes$: Observable<HandoffOutcome[]>;
+  try {
+    outcomes$ = parallelHandoffs$(source, tasks, options);
+  } catch (error) {
+    // A Promise API rejects: an invalid source, task or option is a rejection with a ConfigError, never a throw.
+    return Promise.reject(error);
+  }
+  return lastValue(outcomes$, options.signal === undefined ? {} : { signal: options.signal });
 }

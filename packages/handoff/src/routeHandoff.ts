@@ -1,5 +1,6 @@
 import { mergeMap, type OperatorFunction } from 'rxjs';
-import type { ConditionalHandoff } from './ConditionalHandoff';
+import { ConfigError } from '@rxagents/core';
+import { ConditionalHandoff } from './ConditionalHandoff';
 import type { HandoffContext } from './HandoffContext';
 import type { HandoffResult } from './HandoffResult';
 import { type HandoffOperatorOptions, splitOperatorOptions } from './handoffTo';
@@ -28,6 +29,7 @@ import { type HandoffOperatorOptions, splitOperatorOptions } from './handoffTo';
  * ```
  */
 export function routeHandoff(routing: ConditionalHandoff, options: HandoffOperatorOptions = {}): OperatorFunction<HandoffContext, HandoffResult> {
+  if (!(routing instanceof ConditionalHandoff)) throw new ConfigError('routeHandoff', [{ path: 'routing', rule: 'must be a ConditionalHandoff', received: routing }]);
   const { from, strategy, execute, concurrency } = splitOperatorOptions(options);
   return mergeMap((context) => routing.execute$(strategy, from, context, execute), concurrency);
 }

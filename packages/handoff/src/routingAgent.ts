@@ -1,10 +1,12 @@
-import { defer, from, last, mergeMap, type Observable, type ObservableInput, of, throwError } from 'rxjs';
+import { defer, forkJoin, from, last, map, mergeMap, type Observable, type ObservableInput, of, throwError } from 'rxjs';
 import { z } from 'zod';
 import { configRules, invoke$, observeRun, parseConfig, preview, type Agent, type AgentCallOptions, type ChatOptions, type Message, type RunEvent, type RunEventsOptions } from '@rxagents/core';
+import { currentHandoffChain } from './currentHandoffChain';
 import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffRoutingError } from './errors/HandoffRoutingError';
 import { HandoffValidationError } from './errors/HandoffValidationError';
 import type { Handoff } from './Handoff';
+import type { HandoffEnabledContext } from './HandoffEnabled';
 import type { HandoffOutcome } from './HandoffOutcome';
 import { splitEventsOptions } from './internal/rules';
 import { normalizeHandoffs, type HandoffSpec } from './normalizeHandoffs';
@@ -89,7 +91,10 @@ export interface RoutingAgent extends Agent {
  * An {@link Agent} that hands each input off to the right specialist, as PraisonAI's `handoffs` option.
  *
  * @remarks
- * For each `chat(input)`: first, the first handoff whose `condition` matches the input (and the call's
+ * For each `chat(input)`, only the handoffs enabled for the call count: each handoff's `isEnabled` (a
+ * boolean, or a predicate asked with the call's input, history, metadata, chain and run; see
+ * {@link HandoffEnabledContext}) is asked first, and a disabled one is neither matched nor offered to the
+ * model. Then the first handoff whose `condition` matches the input (and the call's
  * history and metadata) takes it, with no model. Otherwise, with a `model`, it offers every handoff as a
  * tool (`transfer_to_*`) together with the instructions, history and input, and executes the handoff the
  * model calls, passing the call's arguments (checked against that handoff's `inputSchema`); a model that
@@ -123,7 +128,7 @@ export interface RoutingAgent extends Agent {
 export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
   const parsed = parseConfig(RoutingAgentConfigSchema, config, 'routingAgent config');
   const handoffs = Object.freeze(normalizeHandoffs(config.handoffs));
-  const byTool = new Map(handoffs.map((handoff) => [handoff.toolName, handoff]));
+  const allByTool = new Map(handoffs.map((handoff) => [handoff.toolName, handoff]));
   const { model, instructions } = config;
 
   const agent: RoutingAgent = {
@@ -137,44 +142,8 @@ export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
       defer(() => {
         const history = options.context ?? [];
         const metadata = options.metadata ?? {};
-        const matched = handoffs.find((handoff) => handoff.matches({ input, messages: history, metadata }));
-        const run = options.run === undefined ? undefined : { run: options.run };
-        const hand = (handoff: Handoff, args?: string): Observable<string> =>
-          handoff
-            .execute$(agent, { input, messages: history, metadata, ...(args === undefined ? {} : { arguments: args }) }, run)
-            .pipe(mergeMap(outcomeToReply));
-        if (matched !== undefined) return hand(matched);
-        if (model === undefined) {
-          return throwError(() => new HandoffRoutingError(parsed.id, 'no handoff condition matched the input and no model is configured to choose'));
-        }
-        const messages: Message[] = [
-          ...(instructions === undefined ? [] : [{ role: 'system' as const, content: instructions }]),
-          ...history,
-          { role: 'user', content: input },
-        ];
-        const tools = handoffs.map((handoff) => handoff.toolDefinition());
-        const culprit = `the model of routing agent "${parsed.id}"`;
-        const answer: unknown = model({ messages, tools, signal: options.signal, agentId: parsed.id, ...(options.run === undefined ? {} : { run: options.run }) });
-        if (typeof answer !== 'object' || answer === null) {
-          return throwError(() => new HandoffContractError(culprit, `returned ${preview(answer)}; it must return a Promise, Observable or AsyncIterable of a response`, answer));
-        }
-        return from(answer as ObservableInput<ToolCallingResponse>).pipe(
-          last(undefined, null),
-          mergeMap((response) => {
-            if (response === null) return throwError(() => new HandoffRoutingError(parsed.id, 'the model completed without an answer'));
-            const malformed = malformedResponse(response);
-            if (malformed !== undefined) return throwError(() => new HandoffContractError(culprit, malformed, response));
-            const calls = response.toolCalls ?? [];
-            const call = calls.find((candidate) => byTool.has(candidate.name));
-            if (call !== undefined) return hand(byTool.get(call.name) as Handoff, call.arguments);
-            if (calls.length > 0) {
-              return throwError(
-                () => new HandoffValidationError(previewName(calls[0]?.name ?? 'tool'), [`the model called ${namesOf(calls)}, but only ${[...byTool.keys()].join(', ') || 'no tools'} are offered`]),
-              );
-            }
-            return of(response.content ?? '');
-          }),
-        );
+        const asked = { source: agent, input, messages: history, metadata, handoffChain: currentHandoffChain(), run: options.run };
+        return enabledHandoffs$(handoffs, asked).pipe(mergeMap((enabled) => route(enabled, input, options, history, metadata)));
       }),
     events$: (input: string, eventsOptions: Omit<AgentCallOptions, 'run'> & RunEventsOptions = {}): Observable<RunEvent> => {
       const { pace, options = {} } = splitEventsOptions(`routing agent "${parsed.id}" events options`, eventsOptions);
@@ -183,6 +152,50 @@ export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
       return observeRun('routing', input, (run) => invoke$(agent, input, { ...options, run }), { scheduler: options.scheduler, pace });
     },
   };
+
+  /** One routing call among the handoffs enabled for it: a matching condition, else the model's choice. */
+  const route = (enabled: readonly Handoff[], input: string, options: ChatOptions, history: readonly Message[], metadata: Readonly<Record<string, unknown>>): Observable<string> => {
+    const run = options.run === undefined ? undefined : { run: options.run };
+    const hand = (handoff: Handoff, args?: string): Observable<string> =>
+      handoff
+        .execute$(agent, { input, messages: history, metadata, ...(args === undefined ? {} : { arguments: args }) }, run)
+        .pipe(mergeMap(outcomeToReply));
+    const matched = enabled.find((handoff) => handoff.matches({ input, messages: history, metadata }));
+    if (matched !== undefined) return hand(matched);
+    if (model === undefined) {
+      return throwError(() => new HandoffRoutingError(parsed.id, 'no handoff condition matched the input and no model is configured to choose'));
+    }
+    const messages: Message[] = [
+      ...(instructions === undefined ? [] : [{ role: 'system' as const, content: instructions }]),
+      ...history,
+      { role: 'user', content: input },
+    ];
+    const tools = enabled.map((handoff) => handoff.toolDefinition());
+    const byTool = enabled === handoffs ? allByTool : new Map(enabled.map((handoff) => [handoff.toolName, handoff]));
+    const culprit = `the model of routing agent "${parsed.id}"`;
+    const answer: unknown = model({ messages, tools, signal: options.signal, agentId: parsed.id, ...(options.run === undefined ? {} : { run: options.run }) });
+    if (typeof answer !== 'object' || answer === null) {
+      return throwError(() => new HandoffContractError(culprit, `returned ${preview(answer)}; it must return a Promise, Observable or AsyncIterable of a response`, answer));
+    }
+    return from(answer as ObservableInput<ToolCallingResponse>).pipe(
+      last(undefined, null),
+      mergeMap((response) => {
+        if (response === null) return throwError(() => new HandoffRoutingError(parsed.id, 'the model completed without an answer'));
+        const malformed = malformedResponse(response);
+        if (malformed !== undefined) return throwError(() => new HandoffContractError(culprit, malformed, response));
+        const calls = response.toolCalls ?? [];
+        const call = calls.find((candidate) => byTool.has(candidate.name));
+        if (call !== undefined) return hand(byTool.get(call.name) as Handoff, call.arguments);
+        if (calls.length > 0) {
+          return throwError(
+            () => new HandoffValidationError(previewName(calls[0]?.name ?? 'tool'), [`the model called ${namesOf(calls)}, but only ${[...byTool.keys()].join(', ') || 'no tools'} are offered`], undefined, { sourceAgentId: parsed.id }),
+          );
+        }
+        return of(response.content ?? '');
+      }),
+    );
+  };
+
   return Object.freeze(agent);
 }
 
@@ -206,6 +219,17 @@ function namesOf(calls: readonly { readonly name: string }[]): string {
 
 function previewName(name: string): string {
   return name.length > 80 ? preview(name) : name;
+}
+
+/**
+ * The handoffs enabled for one call, in their order: all of them at once when none sets `isEnabled` (the
+ * common case, no allocation), else each one's `isEnabled` asked with the call, side by side.
+ */
+function enabledHandoffs$(handoffs: readonly Handoff[], asked: Omit<HandoffEnabledContext, 'target'>): Observable<readonly Handoff[]> {
+  if (handoffs.every((handoff) => handoff.config.isEnabled === true)) return of(handoffs);
+  return forkJoin(handoffs.map((handoff) => handoff.isEnabled$({ ...asked, target: handoff.agent }))).pipe(
+    map((answers) => handoffs.filter((_, index) => answers[index] === true)),
+  );
 }
 
 function outcomeToReply(outcome: HandoffOutcome): Observable<string> {

@@ -165,7 +165,25 @@ describe('generated tool name and description', () => {
         parameters: { type: 'object', properties: { orderId: { type: 'string' }, reason: { type: 'string' } }, required: ['orderId'], additionalProperties: false },
       },
     });
-    expect(handoff({ agent: agentNamed('Billing') }).toolDefinition().function.parameters).toEqual({ type: 'object', properties: {}, additionalProperties: false });
+    expect(handoff({ agent: agentNamed('Billing') }).toolDefinition().function.parameters).toEqual({
+      type: 'object',
+      properties: { reason: { type: 'string', description: 'Why the task is transferred (optional)' } },
+      additionalProperties: false,
+    });
+  });
+
+  it('without an inputSchema the tool takes an optional free-text reason (as PraisonAI), passed to the target as the model sent it', async () => {
+    const target = recordingAgent('billing');
+    const parameters = handoff({ agent: target }).toolDefinition().function.parameters as { required?: unknown };
+    expect(parameters.required).toBeUndefined();
+    await handoff({ agent: target }).execute(source, { input: 'x', arguments: '{"reason":"an invoice question"}' });
+    expect(target.calls[0]?.options.metadata?.handoffArguments).toBe('{"reason":"an invoice question"}');
+  });
+
+  it("an explicit empty description is kept (as the OpenAI SDK), not refused", () => {
+    const h = handoff({ agent: agentNamed('Billing'), description: '' });
+    expect([h.toolDescription, h.toolDefinition().function.description]).toEqual(['', '']);
+    expect(() => handoff({ agent: agentNamed('Billing'), description: 42 as never })).toThrow('Handoff config: description must be a string');
   });
 
   it('toolDefinition() describes what the model sends: a field with a default is not required, a transform by what it takes', () => {
@@ -319,7 +337,7 @@ describe('safety guards', () => {
     const a = recordingAgent('a');
     const error = await handoff({ agent: a }).execute({ id: 'b' }, { input: 'x', handoffChain: ['a'] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HandoffCycleError);
-    expect((error as HandoffCycleError).context).toEqual({ cycle_path: ['a', 'b', 'a'] });
+    expect((error as HandoffCycleError).context).toEqual({ cycle_path: ['a', 'b', 'a'], source_agent: 'b', target_agent: 'a' });
     expect((error as HandoffCycleError).retryable).toBe(false);
     expect(a.calls).toHaveLength(0);
   });
@@ -338,7 +356,7 @@ describe('safety guards', () => {
     await expect(handoff({ agent: target }).execute({ id: 'src' }, { input: 'x', handoffChain: nine })).resolves.toMatchObject({ success: true });
     const error = await handoff({ agent: target }).execute({ id: 'src' }, { input: 'x', handoffChain: [...nine, 'agent-9'] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HandoffDepthError);
-    expect((error as HandoffDepthError).context).toEqual({ max_depth: 10, current_depth: 10 });
+    expect((error as HandoffDepthError).context).toEqual({ max_depth: 10, current_depth: 10, source_agent: 'src', target_agent: 'target' });
     expect(target.calls).toHaveLength(1);
   });
 
@@ -382,6 +400,7 @@ describe('safety guards', () => {
     });
     const error = new HandoffTimeoutError('stuck', 30_000);
     expect([error.timeoutMs, error.timeoutSeconds, error.message]).toEqual([30_000, 30, 'Handoff to "stuck" timed out after 30000 ms']);
+    expect(new HandoffTimeoutError('stuck', 20, undefined, { sourceAgentId: 'triage', unit: 's' }).message).toBe('Handoff from "triage" to "stuck" timed out after 0.02s');
     expect(error.isRetryable).toBe(true);
     expect(error).toBeInstanceOf(CoordinationError);
   });

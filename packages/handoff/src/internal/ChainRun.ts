@@ -23,6 +23,8 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
   private pumping = false;
   private pending = false;
   private running: Agent | undefined;
+  /** When the current step began (before its predicate): a step that fails before its agent answers is measured from here. */
+  private stepStart = 0;
   private readonly scheduler: SchedulerLike;
 
   constructor(
@@ -82,6 +84,7 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
       return;
     }
     const step = steps[this.index++] as HandoffChainStep;
+    this.stepStart = this.scheduler.now();
     const signal = this.options?.signal;
     if (signal?.aborted) {
       this.fail(step.agent, signal.reason);
@@ -128,7 +131,8 @@ export class ChainRun implements Observer<HandoffResult>, Unsubscribable {
   }
 
   private fail(agent: Agent, error: unknown): void {
-    this.subscriber.next(failedHandoff(this.from.id, agent.id, this.current, error, this.scheduler.now()));
+    const start = this.stepStart;
+    this.subscriber.next(failedHandoff(this.from.id, agent.id, this.current, error, start, this.scheduler.now() - start));
     this.subscriber.complete();
   }
 

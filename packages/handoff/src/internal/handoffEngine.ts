@@ -84,7 +84,7 @@ export function handoff$<C, R>(spec: HandoffSpec<C, R>): Observable<R> {
  */
 export function checkHandoffGuards(path: readonly string[], targetId: string, detectCycles: boolean, depth: number, maxDepth: number): void {
   if (detectCycles && path.includes(targetId)) throw new HandoffCycleError([...path, targetId]);
-  if (depth >= maxDepth) throw new HandoffDepthError(maxDepth, depth);
+  if (depth >= maxDepth) throw new HandoffDepthError(maxDepth, depth, { sourceAgentId: path.at(-1), targetAgentId: targetId });
 }
 
 /** A call's result as a run node's outcome: its success, and its output or error. */
@@ -145,7 +145,7 @@ class HandoffRun<C, R> extends Subscriber<AgentCallResult> {
     if (spec.maxDepth !== undefined) {
       // The chain before the sender, as `Handoff` counts it: the given chain, else the one in scope.
       const depth = Math.max(spec.chain === undefined ? this.callerChain.length : spec.chain.length - 1, spec.depth ?? 0);
-      if (depth >= spec.maxDepth) return this.fail(new HandoffDepthError(spec.maxDepth, depth));
+      if (depth >= spec.maxDepth) return this.fail(new HandoffDepthError(spec.maxDepth, depth, { sourceAgentId: from.id, targetAgentId: to.id }));
     }
     let prompt: string;
     if (typeof spec.prompt === 'string') {
