@@ -21,7 +21,8 @@ const STATUSES: ReadonlySet<unknown> = new Set(['streaming', 'done', 'failed', '
  *
  * const part = { type: 'text', text: 'Paid.', providerMetadata: { rxagents: { callId: 'c1', agentId: 'billing', parentCallId: 'r1', status: 'done' } } };
  * console.log(runTextPartMetadata(part)?.agentId); // billing
- * console.log(runTextPartMetadata({ type: 'text', text: 'Hi' })); // undefined
+ * const fromUser = { type: 'text', text: 'Hi' };
+ * console.log(runTextPartMetadata(fromUser)); // undefined
  * ```
  */
 export function runTextPartMetadata(part: { readonly type: string; readonly providerMetadata?: unknown }): RunTextPartMetadata | undefined {
