@@ -76,7 +76,9 @@ export const ToUIMessageStreamOptionsSchema = z.strictObject({
  * @remarks
  * The run's start is a `start` chunk (message id: the run's id, metadata {@link RunMessageMetadata}); each
  * agent call is a text part (`text-start`, `text-delta`s, `text-end`, with the call's id as the chunks' `id`
- * and {@link RunTextPartMetadata} as `providerMetadata.rxagents`, so calls running at once never mix);
+ * and {@link RunTextPartMetadata} as `providerMetadata.rxagents`, so calls running at once never mix;
+ * a call whose whole reply is exactly a nested call's reply, passed on, ends its part empty with
+ * `relay: true`, so each answer shows once);
  * handoffs, steps and metrics are `data-handoff`, `data-step` and `data-metrics` parts, every other event
  * a `data-run` part (see {@link RunUIDataTypes}). The end of the root run is a `finish` chunk; a run that
  * failed says why in an `error` chunk first, so `useChat` shows it as an error. If the events themselves
