@@ -95,16 +95,6 @@ describe('toUIMessageStream', () => {
     expect(textParts(prefix.message).map(({ agentId, text }) => `${agentId}: ${text}`)).toEqual(['part: Your invoice', 'billing: Your invoice is paid.']);
   });
 
-  it('reads a text part\'s metadata checked, and nothing from a part that is not a run\'s', () => {
-    const metadata = { callId: 'c1', agentId: 'billing', parentCallId: null, status: 'done', durationMs: 4 };
-    expect(runTextPartMetadata({ type: 'text', providerMetadata: { rxagents: metadata } })).toEqual(metadata);
-    expect(runTextPartMetadata({ type: 'text', providerMetadata: { rxagents: { ...metadata, relay: true } } })?.relay).toBe(true);
-    expect(runTextPartMetadata({ type: 'text' })).toBeUndefined();
-    expect(runTextPartMetadata({ type: 'reasoning', providerMetadata: { rxagents: metadata } })).toBeUndefined();
-    for (const bad of [{ ...metadata, status: 'odd' }, { ...metadata, agentId: 3 }, { ...metadata, parentCallId: undefined }, { ...metadata, durationMs: -1 }, { ...metadata, relay: 'yes' }, [metadata], null])
-      expect(runTextPartMetadata({ type: 'text', providerMetadata: { rxagents: bad } })).toBeUndefined();
-  });
-
   it('makes a debate one text part per turn, in order, with the pattern messages as data-run parts', async () => {
     const optimist = defineAgent('optimist', async function* () {
       yield 'Ship ';
