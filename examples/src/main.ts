@@ -19,9 +19,35 @@ async function loadScenes(): Promise<Scene[]> {
   return scenes;
 }
 
+function usage(scenes: readonly Scene[]): string {
+  const width = Math.max(...scenes.map((scene) => scene.name.length));
+  return [
+    'Usage: pnpm demo [scene ...]',
+    '',
+    'Runs the tour: every scene below in order (those marked "named only" run only when named), or the scenes named.',
+    '',
+    'Scenes:',
+    ...scenes.map((scene) => `  ${scene.name.padEnd(width)}  ${scene.title}${scene.onlyWhenNamed === true ? ' (named only)' : ''}`),
+    '',
+    'Options:',
+    '  -h, --help  print this and exit',
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2).filter((arg) => arg !== '--');
+  const args = process.argv.slice(2).filter((arg) => arg !== '--');
   const scenes = await loadScenes();
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(usage(scenes));
+    return;
+  }
+  const options = args.filter((arg) => arg.startsWith('-'));
+  if (options.length > 0) {
+    console.error(`Unknown option: ${options.join(', ')}\n\n${usage(scenes)}`);
+    process.exitCode = 2;
+    return;
+  }
+  const wanted = args;
   const unknown = wanted.filter((name) => !scenes.some((scene) => scene.name === name));
   if (unknown.length > 0) {
     console.error(`Unknown scene: ${unknown.join(', ')}. Scenes: ${scenes.map((scene) => scene.name).join(', ')}`);

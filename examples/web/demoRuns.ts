@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Agent, RunEvent } from '@rxagents/core';
 import { ChoreographyEngine } from '@rxagents/choreography';
 import { Patterns } from '@rxagents/patterns';
-import { articleCast, articleSpec } from '../src/cast/articleCast';
+import { articleCast, articleSpec, articleTopic } from '../src/cast/articleCast';
 import { debateCast, debateTopic } from '../src/cast/debateCast';
 import { liveModelsConfigured } from '../src/liveModels';
 import type { AgentCalls } from './watchedAgent';
@@ -23,20 +23,22 @@ export type StartRun = z.infer<typeof StartRunSchema>;
 export function demoRun(request: StartRun, calls: AgentCalls, human: Agent | undefined): Observable<RunEvent> {
   const live = liveModelsConfigured();
   if (request.scene === 'article') {
-    const { agents } = articleCast(request.wordMs);
+    const topic = request.topic ?? articleTopic;
+    const { agents } = articleCast(request.wordMs, topic);
     return ChoreographyEngine.builder()
       .spec(articleSpec)
       .agents(Object.fromEntries(Object.entries(agents).map(([role, agent]) => [role, calls.watch(agent)])))
       .timeout(live ? 180_000 : 60_000)
       .build()
-      .events$({ input: request.topic ?? 'Agents that coordinate without a boss' });
+      .events$({ input: topic });
   }
-  const { debaters, judge } = debateCast(request.wordMs);
+  const topic = request.topic ?? debateTopic;
+  const { debaters, judge } = debateCast(request.wordMs, topic);
   // A person answers in their own time; scripted agents within seconds, real models within a minute.
   const agentTimeout = human !== undefined ? 600_000 : live ? 60_000 : 30_000;
   const [first, ...rest] = debaters;
   const speakers = human === undefined ? debaters : [first as Agent, human, ...rest];
   return Patterns.debate({ agents: speakers.map((agent) => calls.watch(agent)), maxRounds: 5, judge: calls.watch(judge), agentTimeout })
     .overChannel({ id: 'architecture-debate' })
-    .events$(request.topic ?? debateTopic);
+    .events$(topic);
 }

@@ -70,7 +70,7 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
   const [html, script] = await Promise.all([readFile(join(options.webDir, 'page', 'index.html'), 'utf8'), bundlePage(options.webDir)]);
   const registry = createRunRegistry({ scheduler });
   const runs = new Map<string, DemoRunState>();
-  const person = humanAgent('you', { role: 'a person in the debate', prompt: lastLine });
+  const person = humanAgent('you', { role: 'a person in the debate', prompt: personPrompt });
 
   const viewerLeft = (runId: string, state: DemoRunState): void => {
     state.viewers -= 1;
@@ -170,7 +170,12 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
   };
 }
 
-/** What a person in the debate is asked: the last line of a debater's prompt ("Round 2: give your contribution."). */
-function lastLine(prompt: string): string {
-  return prompt.trim().split('\n').at(-1) ?? prompt;
+/**
+ * What a person in the debate is asked: the round's request and the topic ("Round 2: give your
+ * contribution. Topic: ..."), without the line that tells a model who it is ("You are you.").
+ */
+function personPrompt(prompt: string): string {
+  const round = (prompt.trim().split('\n').at(-1) ?? prompt).replace(/^You are [^.]*\.\s*/, '');
+  const topic = /^Topic: (.*)$/m.exec(prompt)?.[1];
+  return topic === undefined ? round : `${round} Topic: ${topic}`;
 }

@@ -35,9 +35,10 @@ describeInChromium('the web demo page in Chromium', () => {
     if (!page.isClosed()) await page.close();
   });
 
-  const start = async (options: { scene?: 'debate' | 'article'; speed?: '15' | '40' | '150'; human?: boolean } = {}): Promise<string> => {
+  const start = async (options: { scene?: 'debate' | 'article'; speed?: '15' | '40' | '150'; human?: boolean; topic?: string } = {}): Promise<string> => {
     await page.selectOption('#scene', options.scene ?? 'debate');
     await page.selectOption('#speed', options.speed ?? '15');
+    if (options.topic !== undefined) await page.fill('#topic', options.topic);
     if (options.human === true) await page.check('#human');
     await page.click('#start');
     await page.waitForSelector('body[data-run-id]');
@@ -63,22 +64,47 @@ describeInChromium('the web demo page in Chromium', () => {
     await aTurnMidway();
     await page.waitForFunction(() => Number(document.querySelector('tr[data-source="architecture-debate"] td.delivered')?.textContent) >= 1);
     await status('completed');
-    expect(await page.textContent('#result')).toContain('accountant: Signed off: billing alone, budget capped.');
+    // The result is the judge's verdict, not the transcript again (the turns are in the Agents panel).
+    expect(await page.textContent('#result')).toBe('judge: CONVERGED: extract billing only, same pipeline, capped budget.');
     expect(await page.textContent('.panel[data-agent="judge"]')).toContain('CONVERGED: extract billing only');
+    expect(await page.textContent('#run-topic')).toBe('Topic: Should we split the monolith this year?');
     expect(await page.$$eval('#timeline li[data-type="round-end"]', (items) => items.length)).toBe(3);
     expect(await page.textContent('tr[data-source="architecture-debate"] td.delivered')).toBe('9');
     expect(await page.textContent('tr[data-source="architecture-debate"] td.dropped')).toBe('0');
     expect(demo.agentCalls(runId).map((call) => call.state)).toEqual(Array(12).fill('ended'));
   });
 
-  it('runs the article choreography: each agent a panel, its steps on the timeline', async () => {
-    await start({ scene: 'article' });
+  it('runs the article choreography on the topic typed: each agent a panel, its steps on the timeline', async () => {
+    await start({ scene: 'article', topic: 'Backpressure for people' });
     await aTurnMidway();
+    expect(await page.textContent('#metrics')).toBe('No channel yet.');
     await status('completed');
     expect(await page.$$eval('.panel', (panels) => panels.map((panel) => panel.getAttribute('data-agent')))).toEqual(['researcher', 'writer', 'reviewer']);
+    expect(await page.textContent('#run-topic')).toBe('Topic: Backpressure for people');
+    expect(await page.textContent('.panel[data-agent="writer"] .turn')).toBe('Backpressure for people: a draft.');
     expect(await page.textContent('.panel[data-agent="reviewer"] .turn')).toBe('Approved, ship it.');
+    expect(await page.textContent('#result')).toBe('Approved, ship it.');
     const steps = await page.$$eval('#timeline li[data-type="step"]', (items) => items.map((item) => item.textContent));
     expect(steps).toEqual([expect.stringContaining('step research by researcher: done'), expect.stringContaining('step draft by writer: done'), expect.stringContaining('step review by reviewer: done')]);
+    const raised = await page.$$eval('#timeline li[data-type="choreography-event"]', (items) => items.map((item) => item.textContent ?? ''));
+    expect(raised[0]).toMatch(/event start raised by the run$/);
+    expect(raised.join('\n')).not.toContain('null');
+    // The run is over and used no channel: the panel says so rather than waiting for one.
+    expect(await page.textContent('#metrics')).toBe('This run used no channel.');
+  });
+
+  it('a reload mid-run shows the choices the run was started with, and the scripted debaters argue the topic typed', async () => {
+    const runId = await start({ speed: '150', topic: 'Ship on Friday?' });
+    await page.waitForFunction(() => (document.querySelector('.panel[data-agent="architect"] .turn')?.textContent ?? '').includes('Friday'));
+    await page.reload();
+    await page.waitForSelector('#resumed[data-after]:not([data-after="0"])');
+    expect(await page.$eval('#speed', (select) => (select as HTMLSelectElement).value)).toBe('150');
+    expect(await page.$eval('#topic', (input) => (input as HTMLInputElement).value)).toBe('Ship on Friday?');
+    expect(await page.textContent('#run-topic')).toBe('Topic: Ship on Friday?');
+    expect(await page.textContent('.panel[data-agent="architect"] .turn')).toContain('On "Ship on Friday?"');
+    await page.click('#stop');
+    await status('stopped');
+    await everyAgentAborted(runId);
   });
 
   it('Stop cancels the run on the server: every agent still running is aborted', async () => {
@@ -117,7 +143,7 @@ describeInChromium('the web demo page in Chromium', () => {
   it('a person who joins the debate answers in the page, and the debaters after them hear it', async () => {
     const runId = await start({ human: true });
     await page.waitForSelector('#ask:not([hidden])');
-    expect(await page.textContent('#ask-prompt')).toBe('Your turn: You are you. Round 1: give your contribution.');
+    expect(await page.textContent('#ask-prompt')).toBe('Your turn: Round 1: give your contribution. Topic: Should we split the monolith this year?');
     await page.fill('#answer', 'Keep the monolith; fix the flaky tests first.');
     await page.click('#ask button[type="submit"]');
     await page.waitForFunction(() => document.querySelector('.panel[data-agent="you"] .turn')?.textContent === 'Keep the monolith; fix the flaky tests first.');

@@ -11,19 +11,22 @@ export const articleSpec = ChoreographySpec.builder('article')
   .interaction('review', 'writer', 'reviewer', 'drafted', null, 'Review the draft')
   .build();
 
+/** What the article is about unless given another subject. */
+export const articleTopic = 'Agents that coordinate without a boss';
+
 /**
- * The article's agents by role, scripted (each streams its reply word by word, one word per `wordMs`)
- * or, with `OPENAI_BASE_URL` set, real models (docs/llm.md). `writer` is the scripted writer, to show
- * what it was sent.
+ * The article's agents by role, scripted (each streams its reply on `topic` word by word, one word per
+ * `wordMs`) or, with `OPENAI_BASE_URL` set, real models (docs/llm.md). `writer` is the scripted writer,
+ * to show what it was sent.
  */
-export function articleCast(wordMs = 40): { readonly agents: Readonly<Record<string, Agent>>; readonly writer: ScriptedAgent } {
+export function articleCast(wordMs = 40, topic = articleTopic): { readonly agents: Readonly<Record<string, Agent>>; readonly writer: ScriptedAgent } {
   const streamed = (id: string, reply: string, delay: number): ScriptedAgent =>
     scriptedAgent(id, { chunks: reply.match(/\S+\s*/g) ?? [], delay, interval: wordMs });
-  const writer = streamed('writer', 'Agents that coordinate without a boss: a draft.', 10 * wordMs);
+  const writer = streamed('writer', `${topic}: a draft.`, 10 * wordMs);
   return {
     writer,
     agents: {
-      researcher: liveAgent(streamed('researcher', '3 sources: RxJS docs, XState, Effect', 8 * wordMs)),
+      researcher: liveAgent(streamed('researcher', topic === articleTopic ? '3 sources: RxJS docs, XState, Effect' : `3 sources on "${topic}": RxJS docs, XState, Effect`, 8 * wordMs)),
       writer: liveAgent(writer),
       reviewer: liveAgent(streamed('reviewer', 'Approved, ship it.', 6 * wordMs)),
     },

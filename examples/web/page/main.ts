@@ -1,13 +1,22 @@
 import { scan, tap, type Observable, type Subscription } from 'rxjs';
 import { emptyRunView, reduceRunView, runView, type RunEvent, type RunView } from '@rxagents/core';
 import { fromEventStream } from '@rxagents/web/client';
-import { pendingQuestion, renderCalls, renderMetrics, renderTimeline, resultOf, statusOf, type PageState } from './render';
+import { pendingQuestion, renderCalls, renderMetrics, renderTimeline, resultOf, statusOf, topicOf, type PageState } from './render';
 
 // The demo page: starts a run on the server, watches its events (resuming after a reload from the last
 // event it saw), renders them, and answers a person's turn. Everything on the page is drawn from the
 // run's view, at most once per frame.
 
 const SAVED_KEY = 'rxagents-demo-run';
+/** The form's choices of the last Start, shown again after a reload (the run it started may still be going). */
+const SETTINGS_KEY = 'rxagents-demo-settings';
+
+interface Settings {
+  readonly scene: string;
+  readonly topic: string;
+  readonly human: boolean;
+  readonly speed: string;
+}
 
 interface SavedRun {
   readonly runId: string;
@@ -45,6 +54,10 @@ function render(): void {
   byId('timeline').replaceChildren(...renderTimeline(state.view));
   byId('metrics').replaceChildren(renderMetrics(state.view));
   byId('result').textContent = resultOf(state);
+  const topic = topicOf(state.view);
+  const topicElement = byId('run-topic');
+  topicElement.hidden = topic === '';
+  topicElement.textContent = topic === '' ? '' : `Topic: ${topic}`;
   stopButton.disabled = status !== 'running';
   const question = status === 'running' ? pendingQuestion(state.view, answered) : undefined;
   ask.hidden = question === undefined;
@@ -83,8 +96,37 @@ function watch(id: string, saved?: SavedRun): void {
   });
 }
 
+function readSettings(): Settings {
+  return {
+    scene: byId<HTMLSelectElement>('scene').value,
+    topic: byId<HTMLInputElement>('topic').value,
+    human: byId<HTMLInputElement>('human').checked,
+    speed: byId<HTMLSelectElement>('speed').value,
+  };
+}
+
+/** Puts saved choices back in the form; a value the form no longer offers is left as it is. */
+function applySettings(stored: string | null): void {
+  if (stored === null) return;
+  let settings: Partial<Settings>;
+  try {
+    settings = JSON.parse(stored) as Partial<Settings>;
+  } catch {
+    return;
+  }
+  const select = (id: string, value: unknown): void => {
+    const element = byId<HTMLSelectElement>(id);
+    if (typeof value === 'string' && [...element.options].some((option) => option.value === value)) element.value = value;
+  };
+  select('scene', settings.scene);
+  select('speed', settings.speed);
+  if (typeof settings.topic === 'string') byId<HTMLInputElement>('topic').value = settings.topic;
+  if (typeof settings.human === 'boolean') byId<HTMLInputElement>('human').checked = settings.human;
+}
+
 form.addEventListener('submit', (submitted) => {
   submitted.preventDefault();
+  sessionStorage.setItem(SETTINGS_KEY, JSON.stringify(readSettings()));
   const topic = byId<HTMLInputElement>('topic').value.trim();
   const body = {
     scene: byId<HTMLSelectElement>('scene').value,
@@ -141,6 +183,7 @@ addEventListener('pagehide', () => {
   sessionStorage.setItem(SAVED_KEY, JSON.stringify(saved));
 });
 
+applySettings(sessionStorage.getItem(SETTINGS_KEY));
 const stored = sessionStorage.getItem(SAVED_KEY);
 sessionStorage.removeItem(SAVED_KEY);
 if (stored !== null) {

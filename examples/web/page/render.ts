@@ -1,4 +1,4 @@
-import type { RunEvent, RunNode, RunView } from '@rxagents/core';
+import type { RunEvent, RunEventOf, RunNode, RunView } from '@rxagents/core';
 
 /** The page's own state beside the run's view: whether a person pressed Stop, what went wrong. */
 export interface PageState {
@@ -72,7 +72,8 @@ function describe(event: RunEvent): string | undefined {
     case 'handoff':
       return `handoff ${event.from} → ${event.to}`;
     case 'choreography-event':
-      return `event ${event.name} from ${event.source}`;
+      // The initial event has no source agent: the run itself raised it.
+      return event.source === null ? `event ${event.name} raised by the run` : `event ${event.name} from ${event.source}`;
     case 'round-end':
       return `round ${event.round} ended`;
     case 'termination':
@@ -98,9 +99,9 @@ export function renderTimeline(view: RunView): HTMLElement[] {
   return entries.map((entry) => el('li', { 'data-type': entry.type }, `+${Math.round(entry.at - startedAt)} ms  ${entry.line}`));
 }
 
-/** One row per channel: buffer fill, emitted, delivered, dropped. */
+/** One row per channel: buffer fill, emitted, delivered, dropped; or why there is none (not yet, or none in this run). */
 export function renderMetrics(view: RunView): HTMLElement {
-  if (view.metrics.length === 0) return el('div', {}, 'No channel yet.');
+  if (view.metrics.length === 0) return el('div', {}, view.status === 'running' || view.rootId === null ? 'No channel yet.' : 'This run used no channel.');
   const number = (value: unknown): number => (typeof value === 'number' ? value : 0);
   const rows = view.metrics.map((sample) => {
     const used = number(sample.metrics['bufferUsed']);
@@ -120,13 +121,23 @@ export function renderMetrics(view: RunView): HTMLElement {
   return el('table', {}, el('thead', {}, head), el('tbody', {}, ...rows));
 }
 
-/** The run's outcome: its output once it completed, the error once it failed or stopped. */
+/** The topic the run was started with: its root's input. */
+export function topicOf(view: RunView): string {
+  return view.nodes.find((node) => node.callId === view.rootId)?.input ?? '';
+}
+
+/**
+ * The run's outcome: once it completed, why a conversation ended (the judge's verdict; its output is the
+ * transcript, already in the Agents panel) or the output of any other run; the error once it failed or stopped.
+ */
 export function resultOf(state: PageState): string {
   const root = state.view.nodes.find((node) => node.callId === state.view.rootId);
   if (state.failure !== undefined) return state.failure;
   if (root === undefined || root.status === 'running') return '';
-  if (root.status === 'completed') return root.text;
-  return `${root.status}: ${root.error?.message ?? ''}`;
+  if (root.status !== 'completed') return `${root.status}: ${root.error?.message ?? ''}`;
+  const conversation = root.log.some((event) => event.type === 'message');
+  const termination = [...root.log].reverse().find((event): event is RunEventOf<'termination'> => event.type === 'termination');
+  return conversation && termination !== undefined ? termination.reason : root.text;
 }
 
 /**

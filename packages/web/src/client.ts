@@ -6,3 +6,5 @@
 export { fromEventStream, type FromEventStreamOptions, type EventStreamRetry } from './fromEventStream';
 export { EventStreamError, type EventStreamErrorCode } from './errors/EventStreamError';
 export { RemoteRunError } from './errors/RemoteRunError';
+export { runTextPartMetadata } from './runTextPartMetadata';
+export type { RunTextPartMetadata } from './RunUIMessageChunk';

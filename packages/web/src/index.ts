@@ -19,9 +19,7 @@ export {
   ToUIMessageStreamOptionsSchema,
   type ToUIMessageStreamOptions,
   type UIMessageStreamSource,
-  type RunUIMessageChunk,
-  type RunMessageMetadata,
-  type RunUIDataTypes,
-  type RunTextPartMetadata,
 } from './uiMessageStream';
+export { type RunUIMessageChunk, type RunMessageMetadata, type RunUIDataTypes, type RunTextPartMetadata } from './RunUIMessageChunk';
+export { runTextPartMetadata } from './runTextPartMetadata';
 export { toUIMessageStreamResponse, ToUIMessageStreamResponseOptionsSchema, type ToUIMessageStreamResponseOptions } from './toUIMessageStreamResponse';

@@ -4,10 +4,10 @@ import { isHeadersInit } from './internal/isHeadersInit';
 import {
   toUIMessageStream,
   ToUIMessageStreamOptionsSchema,
-  type RunUIMessageChunk,
   type ToUIMessageStreamOptions,
   type UIMessageStreamSource,
 } from './uiMessageStream';
+import type { RunUIMessageChunk } from './RunUIMessageChunk';
 
 /**
  * Options of {@link toUIMessageStreamResponse}: those of {@link toUIMessageStream}, plus the response's

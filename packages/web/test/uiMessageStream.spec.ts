@@ -1,4 +1,4 @@
-import { concat, from, Observable, of } from 'rxjs';
+import { concat, from, ignoreElements, Observable, of } from 'rxjs';
 import {
   AbstractChat,
   createUIMessageStream,
@@ -14,6 +14,7 @@ import { ConfigError, defineAgent, invoke$, observeRun, type RunContext, type Ru
 import { handoff, handoffFilters, routingAgent } from '@rxagents/handoff';
 import { Patterns } from '@rxagents/patterns';
 import {
+  runTextPartMetadata,
   toUIMessageStream,
   toUIMessageStreamResponse,
   type RunMessageMetadata,
@@ -46,9 +47,10 @@ async function message(source: UIMessageStreamSource): Promise<{ message: RunUIM
 }
 
 const textParts = (message: RunUIMessage) =>
-  message.parts.flatMap((part) =>
-    part.type === 'text' ? [{ agentId: (part.providerMetadata?.['rxagents'] as { agentId: string; status: string }).agentId, status: (part.providerMetadata?.['rxagents'] as { status: string }).status, text: part.text, state: part.state }] : [],
-  );
+  message.parts.flatMap((part) => {
+    const metadata = runTextPartMetadata(part);
+    return part.type === 'text' && metadata !== undefined ? [{ agentId: metadata.agentId, status: metadata.status, text: part.text, state: part.state, ...(metadata.relay ? { relay: true } : {}) }] : [];
+  });
 
 describe('toUIMessageStream', () => {
   it('makes a handoff run one assistant message: a text part per call and a data-handoff part', async () => {
@@ -59,16 +61,38 @@ describe('toUIMessageStream', () => {
     expect(errors).toEqual([]);
     expect(built.role).toBe('assistant');
     expect(built.metadata).toMatchObject({ name: 'routing', success: true, runId: built.id });
-    // The routing agent's call relays the specialist's reply: two parts, the inner one nested under the outer call.
+    // The routing agent's call relays the specialist's reply: the answer shows once, in the specialist's
+    // part; the router's part is empty and marked as a relay.
     expect(textParts(built)).toEqual([
-      { agentId: 'assistant', status: 'done', text: 'Your invoice is paid.', state: 'done' },
+      { agentId: 'assistant', status: 'done', text: '', state: 'done', relay: true },
       { agentId: 'billing', status: 'done', text: 'Your invoice is paid.', state: 'done' },
     ]);
+    expect(built.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('')).toBe('Your invoice is paid.');
     const handoffs = built.parts.filter((part) => part.type === 'data-handoff');
     expect(handoffs).toEqual([{ type: 'data-handoff', data: expect.objectContaining({ type: 'handoff', to: 'billing' }) }]);
     const runParts = built.parts.flatMap((part) => (part.type === 'data-run' ? [(part.data as RunEvent).type] : []));
     expect(runParts[0]).toBe('run-start');
     expect(runParts.at(-1)).toBe('run-end');
+  });
+
+  it('shows a relay of a relay once, and keeps a relaying call\'s text when it is not exactly the nested reply', async () => {
+    const billing = defineAgent('billing', () => from(['Your invoice ', 'is paid.']));
+    const inner = routingAgent({ id: 'desk', handoffs: [handoff({ agent: billing, condition: handoffFilters.topic(['invoice']) })] });
+    const outer = routingAgent({ id: 'front', handoffs: [handoff({ agent: inner, condition: handoffFilters.topic(['invoice']) })] });
+    const twice = await message((pace) => outer.events$('Where is my invoice?', { pace }));
+    expect(textParts(twice.message).map(({ agentId, text, relay }) => [agentId, text, relay === true])).toEqual([
+      ['front', '', true],
+      ['desk', '', true],
+      ['billing', 'Your invoice is paid.', false],
+    ]);
+
+    // A caller that adds to the nested reply (or says only its start) is not a relay: its text is kept whole.
+    const adds = defineAgent('adds', (input, { run }) => concat(invoke$(billing, input, { run }), of(' Anything else?')));
+    const wrapped = await message((pace) => observeRun('ask', 'go', (run) => invoke$(adds, 'go', { run }), { pace }));
+    expect(textParts(wrapped.message).map(({ agentId, text }) => `${agentId}: ${text}`)).toEqual(['adds: Your invoice is paid. Anything else?', 'billing: Your invoice is paid.']);
+    const part = (text: string) => defineAgent('part', (input, { run }) => concat(invoke$(billing, input, { run }).pipe(ignoreElements()), of(text)));
+    const prefix = await message((pace) => observeRun('ask', 'go', (run) => invoke$(part('Your invoice'), 'go', { run }), { pace }));
+    expect(textParts(prefix.message).map(({ agentId, text }) => `${agentId}: ${text}`)).toEqual(['part: Your invoice', 'billing: Your invoice is paid.']);
   });
 
   it('makes a debate one text part per turn, in order, with the pattern messages as data-run parts', async () => {

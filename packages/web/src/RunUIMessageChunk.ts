@@ -1,0 +1,112 @@
+import type { RunEvent, RunEventOf } from '@rxagents/core';
+
+/**
+ * The message metadata of the assistant message a run becomes: set by the `start` chunk, completed by `finish`.
+ *
+ * @example
+ * ```ts
+ * import type { RunMessageMetadata } from '@rxagents/web';
+ *
+ * const metadata: RunMessageMetadata = { runId: 'r1', name: 'story', success: true, durationMs: 120 };
+ * console.log(metadata.success); // true
+ * ```
+ */
+export interface RunMessageMetadata {
+  /** The run's id. */
+  readonly runId: string;
+  /** The run's name (`debate`, `handoff`, yours). */
+  readonly name: string;
+  /** Whether the run succeeded; set when it ends. */
+  readonly success?: boolean;
+  /** How long the run took, in ms on its scheduler; set when it ends. */
+  readonly durationMs?: number;
+}
+
+/**
+ * The data parts a run's message carries, by name (`data-handoff` has the `handoff` event as its data, and
+ * so on): type `useChat` with `UIMessage<RunMessageMetadata, RunUIDataTypes>`.
+ *
+ * @remarks
+ * `metrics` parts carry the channel's name (`source`) as their id, so each channel's part is replaced by its
+ * latest sample. `run` parts carry every other event that is not an agent's text: nested runs' starts and
+ * ends, a failed call's `call-error`, a pattern's `message`, `round-end` and `termination`, `usage`,
+ * `choreography-event` and `custom` events (a {@link humanAgent}'s `input-request` among them).
+ *
+ * @example
+ * ```ts
+ * import type { RunUIDataTypes } from '@rxagents/web';
+ *
+ * const handoff: RunUIDataTypes['handoff'] = { type: 'handoff', runId: 'r', callId: 'c', parentCallId: null, at: 0, from: 'intake', to: 'billing', taskId: 't1' };
+ * console.log(handoff.to); // billing
+ * ```
+ */
+export interface RunUIDataTypes {
+  readonly handoff: RunEventOf<'handoff'>;
+  readonly step: RunEventOf<'step'>;
+  readonly metrics: RunEventOf<'metrics'>;
+  readonly run: RunEvent;
+  readonly [name: string]: unknown;
+}
+
+/**
+ * Where an agent's text part came from: its `providerMetadata.rxagents`. Read it with
+ * {@link runTextPartMetadata}, which checks it.
+ *
+ * @example
+ * ```ts
+ * import type { RunTextPartMetadata } from '@rxagents/web';
+ *
+ * const metadata: RunTextPartMetadata = { callId: 'c1', agentId: 'writer', parentCallId: 'r1', status: 'done', durationMs: 40 };
+ * console.log(metadata.agentId); // writer
+ * ```
+ */
+export interface RunTextPartMetadata {
+  /** The agent call's id (also the text chunks' `id`). */
+  readonly callId: string;
+  /** The agent that wrote the text. */
+  readonly agentId: string;
+  /** The node the call belongs to. */
+  readonly parentCallId: string | null;
+  /**
+   * `streaming` while the agent writes, then `done`, or `failed` (the `call-error` is in a `data-run`
+   * part), or `cancelled` when the call was cancelled (its `call-error` is an `AbortError`: the run was
+   * cancelled, or the stream aborted, while the agent wrote).
+   */
+  readonly status: 'streaming' | 'done' | 'failed' | 'cancelled';
+  /** How long the call took; set when it ends. */
+  readonly durationMs?: number;
+  /**
+   * `true` when the call's whole reply was the reply of a call nested under it, passed on as it was (a
+   * routing agent relaying its specialist's answer): that text is in the nested call's part and is not
+   * repeated, so this part's text is empty. Set when the call ends.
+   */
+  readonly relay?: true;
+}
+
+/** The `providerMetadata` of a run's text chunks: {@link RunTextPartMetadata} under `rxagents`. */
+export type RunTextProviderMetadata = { readonly rxagents: { readonly [key in keyof RunTextPartMetadata]: RunTextPartMetadata[key] } };
+
+/**
+ * A chunk of the AI SDK UI message stream protocol (version 1) as {@link toUIMessageStream} writes it: the
+ * subset of the `ai` package's `UIMessageChunk` that a run produces, assignable to it.
+ *
+ * @example
+ * ```ts
+ * import type { RunUIMessageChunk } from '@rxagents/web';
+ *
+ * const chunk: RunUIMessageChunk = { type: 'text-delta', id: 'c1', delta: 'Hello' };
+ * console.log(chunk.type); // text-delta
+ * ```
+ */
+export type RunUIMessageChunk =
+  | { readonly type: 'start'; readonly messageId?: string; readonly messageMetadata?: RunMessageMetadata }
+  | { readonly type: 'text-start'; readonly id: string; readonly providerMetadata: RunTextProviderMetadata }
+  | { readonly type: 'text-delta'; readonly id: string; readonly delta: string }
+  | { readonly type: 'text-end'; readonly id: string; readonly providerMetadata: RunTextProviderMetadata }
+  | { readonly type: 'data-handoff'; readonly data: RunEventOf<'handoff'> }
+  | { readonly type: 'data-step'; readonly data: RunEventOf<'step'> }
+  | { readonly type: 'data-metrics'; readonly id: string; readonly data: RunEventOf<'metrics'> }
+  | { readonly type: 'data-run'; readonly data: RunEvent }
+  | { readonly type: 'error'; readonly errorText: string }
+  | { readonly type: 'abort'; readonly reason?: string }
+  | { readonly type: 'finish'; readonly finishReason: 'stop' | 'error'; readonly messageMetadata?: RunMessageMetadata };

@@ -1,0 +1,126 @@
+import { OpenRunNodes, type RunEvent, type SerializedError } from '@rxagents/core';
+import type { RunUIMessageChunk } from '../RunUIMessageChunk';
+import type { ExposeError } from '../redactError';
+import { exposedError, withExposedError } from './exposeErrors';
+import { TextParts } from './TextParts';
+
+/** Maps events to chunks, remembering the open text parts and whether the message started and finished. */
+export class ChunkWriter {
+  private started = false;
+  private finished = false;
+  private name = '';
+  private readonly parts = new TextParts();
+  /** Every node of the run still open, text parts or not: a cut-off run ends them all. */
+  private readonly nodes = new OpenRunNodes();
+
+  constructor(
+    private readonly messageId: string | undefined,
+    private readonly exposeError: ExposeError,
+  ) {}
+
+  write(raw: RunEvent): RunUIMessageChunk[] {
+    if (this.finished) return [];
+    const event = withExposedError(raw, this.exposeError);
+    this.nodes.track(event);
+    const chunks: RunUIMessageChunk[] = [];
+    if (!this.started) {
+      this.started = true;
+      if (event.type === 'run-start' && event.parentCallId === null) this.name = event.name;
+      chunks.push({ type: 'start', messageId: this.messageId ?? event.runId, messageMetadata: { runId: event.runId, name: this.name } });
+    }
+    chunks.push(...this.parts.write(event));
+    switch (event.type) {
+      case 'call-start':
+      case 'text-delta':
+      case 'call-end':
+        break;
+      case 'call-error':
+        chunks.push({ type: 'data-run', data: event });
+        break;
+      case 'handoff':
+        chunks.push({ type: 'data-handoff', data: event });
+        break;
+      case 'step':
+        chunks.push({ type: 'data-step', data: event });
+        break;
+      case 'metrics':
+        chunks.push({ type: 'data-metrics', id: event.source, data: event });
+        break;
+      default:
+        chunks.push({ type: 'data-run', data: event });
+        if (event.type === 'run-end' && event.parentCallId === null) {
+          this.finished = true;
+          if (isAbort(event.error)) {
+            chunks.push(...this.cancelled(event.error?.message));
+            break;
+          }
+          chunks.push(...this.closeParts());
+          if (!event.success) chunks.push({ type: 'error', errorText: event.error?.message ?? 'The run failed' });
+          chunks.push({
+            type: 'finish',
+            finishReason: event.success ? 'stop' : 'error',
+            messageMetadata: { runId: event.runId, name: this.name, success: event.success, durationMs: event.durationMs },
+          });
+        }
+    }
+    return chunks;
+  }
+
+  /** The events ended: close what is open and finish the message, if the root run did not. */
+  end(): RunUIMessageChunk[] {
+    if (this.finished) return [];
+    // Nodes still open: the run was cut off, not finished; it ends as failed, visibly.
+    const cut = this.endNodes({ name: 'Error', message: 'The run ended before its nodes did', code: 'RUN_CUT_OFF' });
+    if (this.finished) return cut;
+    this.finished = true;
+    const chunks: RunUIMessageChunk[] = this.started ? [] : [{ type: 'start', ...(this.messageId === undefined ? {} : { messageId: this.messageId }) }];
+    return [...chunks, ...this.closeParts(), { type: 'finish', finishReason: 'stop' }];
+  }
+
+  /** The stream was aborted: end every open node as cancelled and say so, unless the message already finished. */
+  abort(reason: unknown): RunUIMessageChunk[] {
+    if (this.finished) return [];
+    const text = reasonText(reason instanceof Error ? exposedError(reason, this.exposeError).message : reason);
+    const ended = this.endNodes({ name: 'AbortError', message: text ?? CANCELLED });
+    if (this.finished) return ended;
+    this.finished = true;
+    const chunks: RunUIMessageChunk[] = this.started ? [] : [{ type: 'start', ...(this.messageId === undefined ? {} : { messageId: this.messageId }) }];
+    return [...chunks, ...ended, ...this.cancelled(text)];
+  }
+
+  /** The chunks of every open node's end, as if the run had said them (`data-run` parts, text parts closed). */
+  private endNodes(error: SerializedError): RunUIMessageChunk[] {
+    return this.nodes.end(error).flatMap((event) => this.write(event));
+  }
+
+  /**
+   * A cancelled run's last chunks: its text parts closed as `cancelled`, an `abort` chunk (what the `ai`
+   * package's server-side `onFinish` reads as `isAborted`), then an `error` chunk, because that is the
+   * only end the `ai` package's chat shows as not finished: it ignores `abort` and ends with status
+   * `ready`, as for a finished message.
+   */
+  private cancelled(reason: string | undefined): RunUIMessageChunk[] {
+    return [...this.closeParts('cancelled'), reason === undefined ? { type: 'abort' } : { type: 'abort', reason }, { type: 'error', errorText: reason ?? CANCELLED }];
+  }
+
+  private closeParts(status: 'failed' | 'cancelled' = 'failed'): RunUIMessageChunk[] {
+    return this.parts.closeAll(status);
+  }
+
+}
+
+const CANCELLED = 'The run was cancelled';
+
+const isAbort = (error: SerializedError | undefined): boolean => error?.name === 'AbortError';
+
+/** An abort's reason as the `abort` chunk's text: an error's message, a string as it is. */
+function reasonText(reason: unknown): string | undefined {
+  if (reason === undefined) return undefined;
+  if (reason instanceof Error) return reason.message;
+  if (typeof reason === 'string') return reason;
+  try {
+    return JSON.stringify(reason) ?? String(reason);
+  } catch {
+    return String(reason);
+  }
+}
