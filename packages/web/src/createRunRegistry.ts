@@ -1,6 +1,7 @@
 import { asyncScheduler, isObservable, type Observable, type SchedulerLike } from 'rxjs';
 import { z } from 'zod';
 import { ConfigError, configRules, newRunId, observeRun, parseConfig, scheduleDelay, type RunContext, type RunEvent } from '@rxagents/core';
+import { RunForgottenError, type RunForgottenReason } from './errors/RunForgottenError';
 import { RunRegistryFullError } from './errors/RunRegistryFullError';
 import { encodeFrame, eventStreamBody } from './internal/eventStreamBody';
 import { RunLog } from './internal/RunLog';
@@ -27,7 +28,13 @@ export interface RunRegistryOptions {
   readonly maxRuns?: number;
   /** Milliseconds between `: ping` comments to a waiting viewer. Default 15,000; `Infinity` for none. */
   readonly heartbeatMs?: number;
-  /** The clock of `ttlMs`, the heartbeat and the runs started by name. Default `asyncScheduler`. */
+  /**
+   * How long a viewer may go without reading while events wait for it, in milliseconds, before it is cut
+   * off with a `VIEWER_STALLED` error frame ({@link ViewerStalledError}); the run goes on. Default 30,000;
+   * `Infinity` never cuts one off.
+   */
+  readonly stallTimeoutMs?: number;
+  /** The clock of `ttlMs`, the heartbeat, `stallTimeoutMs` and the runs started by name. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
 }
 
@@ -36,6 +43,7 @@ const RunRegistryOptionsSchema = z.strictObject({
   ttlMs: configRules.delayMs().default(300_000),
   maxRuns: configRules.positiveInt().default(1_000),
   heartbeatMs: configRules.timeoutMs().default(15_000),
+  stallTimeoutMs: configRules.timeoutMs().default(30_000),
   scheduler: configRules.scheduler().default(asyncScheduler),
 });
 
@@ -87,13 +95,20 @@ export interface RunRegistry {
  * that reconnects with `Last-Event-ID: n` (as {@link fromEventStream} and `EventSource` do) continues at
  * event `n + 1`. The latest `replayLimit` events are kept; a viewer that needs an older one (it joined
  * or came back too late, or reads slower than the run writes by more than that) gets an `event: error`
- * frame with code `REPLAY_GAP` ({@link ReplayGapError}) and its stream closes. Viewers cost a cursor each,
- * not a copy of the events. A run that errors ends its viewers' streams with an error frame; a
- * cancelled one with an `AbortError` frame. A finished run stays watchable for `ttlMs`, then the
- * registry forgets it (`404`). At most `maxRuns` runs are held; when full, the oldest finished run is
- * let go, and when all are running `start` throws {@link RunRegistryFullError}.
+ * frame with code `REPLAY_GAP` ({@link ReplayGapError}) and its stream closes. Each event is encoded
+ * once, when it happens, and every viewer reads those same bytes, at most 64 KiB at a time (an event
+ * longer than that goes alone): a viewer costs a cursor, not a copy of the events, so the registry's
+ * memory is about `replayLimit` events per run times `maxRuns`, however many viewers there are. A
+ * viewer that reads nothing for `stallTimeoutMs` while events wait for it gets a `VIEWER_STALLED` frame
+ * ({@link ViewerStalledError}) and its stream closes; the run goes on. A run that errors ends its
+ * viewers' streams with an error frame; a cancelled one with an `AbortError` frame. A finished run
+ * stays watchable for `ttlMs`, then the registry forgets it (`404`). At most `maxRuns` runs are held;
+ * when full, the oldest finished run is let go, and when all are running `start` throws
+ * {@link RunRegistryFullError}. A viewer still reading a run the registry lets go of (expired, evicted
+ * or closed) gets a `RUN_FORGOTTEN` frame ({@link RunForgottenError}) and its stream closes, so no
+ * viewer keeps a forgotten run's events in memory.
  *
- * @param options - Replay size, expiry, capacity, heartbeat and clock.
+ * @param options - Replay size, expiry, capacity, heartbeat, stall timeout and clock.
  * @returns An empty registry.
  * @throws `ConfigError` for a bad option.
  *
@@ -115,7 +130,7 @@ export interface RunRegistry {
  * ```
  */
 export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry {
-  const { replayLimit, ttlMs, maxRuns, heartbeatMs, scheduler } = parseConfig(RunRegistryOptionsSchema, options, 'createRunRegistry options');
+  const { replayLimit, ttlMs, maxRuns, heartbeatMs, stallTimeoutMs, scheduler } = parseConfig(RunRegistryOptionsSchema, options, 'createRunRegistry options');
   const runs = new Map<string, RunLog>();
   const frame = frameMaker<unknown>(undefined);
 
@@ -123,22 +138,24 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
     if (runs.size < maxRuns) return;
     for (const [runId, log] of runs) {
       if (log.ending !== undefined) {
-        forget(runId, log);
+        forget(runId, log, 'evicted');
         return;
       }
     }
     throw new RunRegistryFullError(maxRuns);
   };
 
-  const forget = (runId: string, log: RunLog): void => {
+  const forget = (runId: string, log: RunLog, reason: RunForgottenReason): void => {
     log.expiry?.unsubscribe();
     if (runs.get(runId) === log) runs.delete(runId);
+    // Its viewers still reading end now, so that nothing holds the run's events any more.
+    log.forget(new RunForgottenError(reason));
   };
 
   const finish = (runId: string, log: RunLog, ending: Parameters<RunLog['end']>[0]): void => {
     if (log.ending !== undefined) return;
     log.end(ending);
-    log.expiry = scheduleDelay(scheduler, ttlMs, () => forget(runId, log));
+    log.expiry = scheduleDelay(scheduler, ttlMs, () => forget(runId, log, 'expired'));
   };
 
   function start(...args: [Observable<RunEvent>] | [string, string, (run: RunContext) => Observable<unknown>]): { readonly runId: string } {
@@ -184,7 +201,7 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
     close: () => {
       for (const [runId, log] of [...runs]) {
         cancel(runId);
-        forget(runId, log);
+        forget(runId, log, 'closed');
       }
     },
     response: (runId, request) => {
@@ -198,24 +215,7 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
         }
         cursor = Number(lastEventId) + 1;
       }
-      const viewer = { cancelled: false };
-      const body = eventStreamBody(
-        {
-          take: async () => {
-            const read = await log.read(cursor, viewer);
-            if (read === undefined) return undefined;
-            cursor = read.next;
-            return read.text;
-          },
-          cancel: () => {
-            viewer.cancelled = true;
-            log.wake();
-          },
-        },
-        heartbeatMs,
-        scheduler,
-        request.signal,
-      );
+      const body = eventStreamBody(log.open(cursor), { heartbeatMs, stallTimeoutMs, scheduler }, request.signal);
       return new Response(body, { status: 200, headers: eventStreamHeaders });
     },
   };

@@ -11,6 +11,8 @@ export { RemoteRunError } from './errors/RemoteRunError';
 export { createRunRegistry, type RunRegistry, type RunRegistryOptions } from './createRunRegistry';
 export { ReplayGapError } from './errors/ReplayGapError';
 export { RunRegistryFullError } from './errors/RunRegistryFullError';
+export { RunForgottenError, type RunForgottenReason } from './errors/RunForgottenError';
+export { ViewerStalledError } from './errors/ViewerStalledError';
 export { humanAgent, type HumanAgent, type HumanAgentOptions, type InputRequest } from './humanAgent';
 export { InputRequestNotFoundError } from './errors/InputRequestNotFoundError';
 export {
