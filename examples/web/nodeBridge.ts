@@ -83,31 +83,3 @@ export async function readJson(request: Request, maxBytes: number): Promise<{ re
     return undefined;
   }
 }
-
-/**
- * Writes a Web `Response` to Node's `res`, chunk by chunk as its body produces them (an event stream
- * reaches the browser at once). When the browser goes away the body is cancelled, which cancels what
- * feeds it. Resolves when the response is over, either way.
- */
-export async function writeWebResponse(response: Response, res: ServerResponse): Promise<void> {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (response.body === null) {
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  const gone = (): void => void reader.cancel().catch(() => undefined);
-  res.on('close', gone);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      res.write(value);
-    }
-    res.end();
-  } catch {
-    res.destroy();
-  } finally {
-    res.off('close', gone);
-  }
-}

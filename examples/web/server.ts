@@ -3,10 +3,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { asyncScheduler, finalize, type SchedulerLike, type Subscription } from 'rxjs';
-import { createRunRegistry, humanAgent, RunRegistryFullError, type HumanAgent } from '@rxagents/web';
+import { createRunRegistry, humanAgent, RunRegistryFullError, writeToNodeResponse, type HumanAgent } from '@rxagents/web';
 import { bundlePage } from './bundlePage';
 import { demoRun, StartRunSchema } from './demoRuns';
-import { readJson, toWebRequest, writeWebResponse } from './nodeBridge';
+import { readJson, toWebRequest } from './nodeBridge';
 import { AgentCalls, type AgentCallRecord } from './watchedAgent';
 
 /** The longest body `POST /api/runs` reads: its JSON (a scene, a topic of at most 500 characters) is far shorter. */
@@ -105,11 +105,11 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
   const watchRun = async (runId: string, request: Request, res: ServerResponse): Promise<void> => {
     const state = runs.get(runId);
     const response = registry.response(runId, request);
-    if (state === undefined || response.status !== 200) return writeWebResponse(response, res);
+    if (state === undefined || response.status !== 200) return writeToNodeResponse(response, res);
     state.viewers += 1;
     state.grace?.unsubscribe();
     try {
-      await writeWebResponse(response, res);
+      await writeToNodeResponse(response, res);
     } finally {
       viewerLeft(runId, state);
     }
@@ -120,25 +120,25 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
     const { pathname } = new URL(request.url);
     const [, api, runsSegment, runId, action] = pathname.split('/');
     if (request.method === 'GET' && (pathname === '/' || pathname === '/index.html')) {
-      return writeWebResponse(new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } }), res);
+      return writeToNodeResponse(new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } }), res);
     }
     if (request.method === 'GET' && pathname === '/app.js') {
-      return writeWebResponse(new Response(script, { headers: { 'content-type': 'text/javascript; charset=utf-8' } }), res);
+      return writeToNodeResponse(new Response(script, { headers: { 'content-type': 'text/javascript; charset=utf-8' } }), res);
     }
     if (api === 'api' && runsSegment === 'runs') {
-      if (request.method === 'POST' && runId === undefined) return writeWebResponse(await startRun(request), res);
+      if (request.method === 'POST' && runId === undefined) return writeToNodeResponse(await startRun(request), res);
       if (request.method === 'GET' && runId !== undefined && action === 'events') return watchRun(runId, request, res);
       if (request.method === 'POST' && runId !== undefined && action === 'cancel') {
         const known = registry.has(runId);
         registry.cancel(runId);
-        return writeWebResponse(new Response(null, { status: known ? 204 : 404 }), res);
+        return writeToNodeResponse(new Response(null, { status: known ? 204 : 404 }), res);
       }
       if (request.method === 'POST' && runId !== undefined && action === 'answers') {
         const human = runs.get(runId)?.human;
-        return writeWebResponse(human === undefined ? new Response('No person in this run', { status: 404 }) : await human.handleAnswer(request), res);
+        return writeToNodeResponse(human === undefined ? new Response('No person in this run', { status: 404 }) : await human.handleAnswer(request), res);
       }
     }
-    return writeWebResponse(new Response('Not found', { status: 404 }), res);
+    return writeToNodeResponse(new Response('Not found', { status: 404 }), res);
   };
 
   const server = createServer((req, res) => {
