@@ -1,6 +1,17 @@
 import { CoordinationError } from '@rxagents/core';
 
-/** Why a run registry let go of a run: its `ttlMs` passed, it made room for a new run (`maxRuns`), or the registry was closed. */
+/**
+ * Why a run registry let go of a run: its `ttlMs` passed, it made room for a new run (`maxRuns`), or the
+ * registry was closed.
+ *
+ * @example
+ * ```ts
+ * import type { RunForgottenReason } from '@rxagents/web';
+ *
+ * const reason: RunForgottenReason = 'expired';
+ * console.log(reason); // expired
+ * ```
+ */
 export type RunForgottenReason = 'expired' | 'evicted' | 'closed';
 
 /**
