@@ -149,7 +149,7 @@ export function writeToNodeResponse(response: Response, res: NodeServerResponse,
             res.end();
             return;
           }
-          if (!res.write(value)) await room();
+          if (!res.write(value) && !over) await room();
           if (over) return;
         }
       } catch {
