@@ -3,10 +3,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { asyncScheduler, finalize, type SchedulerLike, type Subscription } from 'rxjs';
-import { createRunRegistry, humanAgent, RunRegistryFullError, writeToNodeResponse, type HumanAgent } from '@rxagents/web';
+import { createRunRegistry, humanAgent, RunRegistryFullError, toWebRequest, writeToNodeResponse, type HumanAgent } from '@rxagents/web';
 import { bundlePage } from './bundlePage';
 import { demoRun, StartRunSchema } from './demoRuns';
-import { readJson, toWebRequest } from './nodeBridge';
+import { readJson } from './readJson';
 import { AgentCalls, type AgentCallRecord } from './watchedAgent';
 
 /** The longest body `POST /api/runs` reads: its JSON (a scene, a topic of at most 500 characters) is far shorter. */
@@ -116,7 +116,7 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const request = await toWebRequest(req, res);
+    const request = toWebRequest(req, res);
     const { pathname } = new URL(request.url);
     const [, api, runsSegment, runId, action] = pathname.split('/');
     if (request.method === 'GET' && (pathname === '/' || pathname === '/index.html')) {

@@ -6,6 +6,7 @@
 export { toEventStream, type ToEventStreamOptions, type EventStreamSource } from './toEventStream';
 export { toEventStreamResponse, type ToEventStreamResponseOptions } from './toEventStreamResponse';
 export { writeToNodeResponse, type WriteToNodeResponseOptions, type NodeServerResponse } from './writeToNodeResponse';
+export { toWebRequest, type NodeIncomingMessage, type NodeResponseEvents } from './toWebRequest';
 export { fromEventStream, type FromEventStreamOptions, type EventStreamRetry } from './fromEventStream';
 export { EventStreamError, type EventStreamErrorCode } from './errors/EventStreamError';
 export { RemoteRunError } from './errors/RemoteRunError';
