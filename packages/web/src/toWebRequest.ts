@@ -25,7 +25,19 @@ export interface NodeIncomingMessage {
   resume(): unknown;
 }
 
-/** What {@link toWebRequest} needs of Node's `http.ServerResponse`: to know when the response is over. */
+/**
+ * What {@link toWebRequest} needs of Node's `http.ServerResponse` (which is one): to know when the
+ * response is over.
+ *
+ * @example
+ * ```ts
+ * import type { ServerResponse } from 'node:http';
+ * import type { NodeResponseEvents } from '@rxagents/web';
+ *
+ * const accepts = (res: ServerResponse): NodeResponseEvents => res;
+ * console.log(typeof accepts); // function
+ * ```
+ */
 export interface NodeResponseEvents {
   once(event: 'close' | 'finish', listener: () => void): unknown;
 }
