@@ -3,10 +3,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { asyncScheduler, finalize, type SchedulerLike, type Subscription } from 'rxjs';
-import { createRunRegistry, humanAgent, RunRegistryFullError } from '@rxagents/web';
+import { createRunRegistry, humanAgent, RunRegistryFullError, toWebRequest, writeToNodeResponse } from '@rxagents/web';
 import { bundlePage } from './bundlePage';
 import { demoRun, StartRunSchema } from './demoRuns';
-import { readJson, toWebRequest, writeWebResponse } from './nodeBridge';
+import { readJson } from './readJson';
 import { AgentCalls, type AgentCallRecord } from './watchedAgent';
 
 /** The longest body `POST /api/runs` reads: its JSON (a scene, a topic of at most 500 characters) is far shorter. */
@@ -110,37 +110,37 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
   const watchRun = async (runId: string, request: Request, res: ServerResponse): Promise<void> => {
     const state = runs.get(runId);
     const response = registry.response(runId, request);
-    if (state === undefined || response.status !== 200) return writeWebResponse(response, res);
+    if (state === undefined || response.status !== 200) return writeToNodeResponse(response, res);
     state.viewers += 1;
     state.grace?.unsubscribe();
     try {
-      await writeWebResponse(response, res);
+      await writeToNodeResponse(response, res);
     } finally {
       viewerLeft(runId, state);
     }
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const request = await toWebRequest(req, res);
+    const request = toWebRequest(req, res);
     const { pathname } = new URL(request.url);
     const [, api, runsSegment, runId, action] = pathname.split('/');
     if (request.method === 'GET' && (pathname === '/' || pathname === '/index.html')) {
-      return writeWebResponse(new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } }), res);
+      return writeToNodeResponse(new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } }), res);
     }
     if (request.method === 'GET' && pathname === '/app.js') {
-      return writeWebResponse(new Response(script, { headers: { 'content-type': 'text/javascript; charset=utf-8' } }), res);
+      return writeToNodeResponse(new Response(script, { headers: { 'content-type': 'text/javascript; charset=utf-8' } }), res);
     }
     if (api === 'api' && runsSegment === 'runs') {
-      if (request.method === 'POST' && runId === undefined) return writeWebResponse(await startRun(request), res);
+      if (request.method === 'POST' && runId === undefined) return writeToNodeResponse(await startRun(request), res);
       if (request.method === 'GET' && runId !== undefined && action === 'events') return watchRun(runId, request, res);
       if (request.method === 'POST' && runId !== undefined && action === 'cancel') {
         const known = registry.has(runId);
         registry.cancel(runId);
-        return writeWebResponse(new Response(null, { status: known ? 204 : 404 }), res);
+        return writeToNodeResponse(new Response(null, { status: known ? 204 : 404 }), res);
       }
     }
-    if (request.method === 'POST' && pathname === '/api/answers') return writeWebResponse(await person.handleAnswer(request), res);
-    return writeWebResponse(new Response('Not found', { status: 404 }), res);
+    if (request.method === 'POST' && pathname === '/api/answers') return writeToNodeResponse(await person.handleAnswer(request), res);
+    return writeToNodeResponse(new Response('Not found', { status: 404 }), res);
   };
 
   const server = createServer((req, res) => {

@@ -1,5 +1,5 @@
 import { type Agent, defineAgent, stream } from '@rxagents/core';
-import { createRunRegistry, type RunRegistry, type RunRegistryOptions } from '@rxagents/web';
+import { createRunRegistry } from '@rxagents/web';
 
 /**
  * An agent that waits for `go`, then streams `deltas` text deltas of `deltaBytes` characters each,
@@ -31,16 +31,4 @@ export async function deltaFrameBytes(deltaBytes: number): Promise<number> {
   const frame = text.split('\n\n').find((candidate) => candidate.includes('text-delta'));
   if (frame === undefined) throw new Error('no text-delta frame in a one-delta run');
   return Buffer.byteLength(frame) + 2;
-}
-
-/**
- * A registry with `options`, and `extra` too when `createRunRegistry` accepts them (an option it does not
- * know is refused by its schema); `accepted` says which.
- */
-export function registryWith(options: RunRegistryOptions, extra: Record<string, unknown>): { registry: RunRegistry; accepted: boolean } {
-  try {
-    return { registry: createRunRegistry({ ...options, ...extra } as RunRegistryOptions), accepted: true };
-  } catch {
-    return { registry: createRunRegistry(options), accepted: false };
-  }
 }

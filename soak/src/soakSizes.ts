@@ -12,7 +12,7 @@ export interface SoakSize {
     readonly maxRuns: number;
     readonly ttlMs: number;
     readonly replayLimit: number;
-    /** Passed as `stallTimeoutMs` where `createRunRegistry` accepts it. */
+    /** The registry's `stallTimeoutMs`: a viewer that reads nothing for that long while events wait is cut off. */
     readonly stallTimeoutMs: number;
     /** Allowed on top of replayLimit × frame × maxRuns (the heap's own noise, code, buffers of the sockets). */
     readonly slackMB: number;

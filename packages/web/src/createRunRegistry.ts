@@ -1,6 +1,7 @@
 import { asyncScheduler, isObservable, Subject, type Observable, type SchedulerLike } from 'rxjs';
 import { z } from 'zod';
 import { ConfigError, configRules, newRunId, observeRun, parseConfig, scheduleDelay, takeRunUntil, type RunContext, type RunEvent } from '@rxagents/core';
+import { RunForgottenError, type RunForgottenReason } from './errors/RunForgottenError';
 import { RunRegistryFullError } from './errors/RunRegistryFullError';
 import { encodeFrame, eventStreamBody } from './internal/eventStreamBody';
 import { RunLog } from './internal/RunLog';
@@ -28,7 +29,13 @@ export interface RunRegistryOptions {
   readonly maxRuns?: number;
   /** Milliseconds between `: ping` comments to a waiting viewer. Default 15,000; `Infinity` for none. */
   readonly heartbeatMs?: number;
-  /** The clock of `ttlMs`, the heartbeat and the runs started by name. Default `asyncScheduler`. */
+  /**
+   * How long a viewer may go without reading while events wait for it, in milliseconds, before it is cut
+   * off with a `VIEWER_STALLED` error frame ({@link ViewerStalledError}); the run goes on. Default 30,000;
+   * `Infinity` never cuts one off.
+   */
+  readonly stallTimeoutMs?: number;
+  /** The clock of `ttlMs`, the heartbeat, `stallTimeoutMs` and the runs started by name. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /**
    * What viewers receive of an error (an `event: error` frame, the `error` of `call-error`, `run-end` and
@@ -42,6 +49,7 @@ const RunRegistryOptionsSchema = z.strictObject({
   ttlMs: configRules.delayMs().default(300_000),
   maxRuns: configRules.positiveInt().default(1_000),
   heartbeatMs: configRules.timeoutMs().default(15_000),
+  stallTimeoutMs: configRules.timeoutMs().default(30_000),
   scheduler: configRules.scheduler().default(asyncScheduler),
   exposeError: configRules.function<ExposeError>().default(() => redactError),
 });
@@ -98,17 +106,24 @@ export interface RunRegistry {
  * that reconnects with `Last-Event-ID: n` (as {@link fromEventStream} and `EventSource` do) continues at
  * event `n + 1`. The latest `replayLimit` events are kept; a viewer that needs an older one (it joined
  * or came back too late, or reads slower than the run writes by more than that) gets an `event: error`
- * frame with code `REPLAY_GAP` ({@link ReplayGapError}) and its stream closes. Viewers cost a cursor each,
- * not a copy of the events. A run that errors ends its viewers' streams with an error frame. A
- * cancelled one (`cancel`) ends as a run cancelled inside does: a `call-error` for every call still
- * open and a `run-end` with `success: false` for every run, innermost first, each with an error named
- * `AbortError`, then its streams close (a `runView` of them shows every node `cancelled`). What a
- * viewer receives of an error is what `exposeError` makes of it (by default its name, code and a
- * generic message, see {@link redactError}). A finished run stays watchable for `ttlMs`, then the
- * registry forgets it (`404`). At most `maxRuns` runs are held; when full, the oldest finished run is
- * let go, and when all are running `start` throws {@link RunRegistryFullError}.
+ * frame with code `REPLAY_GAP` ({@link ReplayGapError}) and its stream closes. Each event is encoded
+ * once, when it happens, and every viewer reads those same bytes, at most 64 KiB at a time (an event
+ * longer than that goes alone): a viewer costs a cursor, not a copy of the events, so the registry's
+ * memory is about `replayLimit` events per run times `maxRuns`, however many viewers there are. A
+ * viewer that reads nothing for `stallTimeoutMs` while events wait for it gets a `VIEWER_STALLED` frame
+ * ({@link ViewerStalledError}) and its stream closes; the run goes on. A run that errors ends its
+ * viewers' streams with an error frame. A cancelled one (`cancel`) ends as a run cancelled inside does:
+ * a `call-error` for every call still open and a `run-end` with `success: false` for every run,
+ * innermost first, each with an error named `AbortError`, then its streams close (a `runView` of them
+ * shows every node `cancelled`). What a viewer receives of an error is what `exposeError` makes of it
+ * (by default its name, code and a generic message, see {@link redactError}). A finished run stays
+ * watchable for `ttlMs`, then the registry forgets it (`404`). At most `maxRuns` runs are held; when
+ * full, the oldest finished run is let go, and when all are running `start` throws
+ * {@link RunRegistryFullError}. A viewer still reading a run the registry lets go of (expired, evicted
+ * or closed) gets a `RUN_FORGOTTEN` frame ({@link RunForgottenError}) and its stream closes, so no
+ * viewer keeps a forgotten run's events in memory.
  *
- * @param options - Replay size, expiry, capacity, heartbeat, clock and what an error shows.
+ * @param options - Replay size, expiry, capacity, heartbeat, stall timeout, clock and what an error shows.
  * @returns An empty registry.
  * @throws `ConfigError` for a bad option.
  *
@@ -130,7 +145,7 @@ export interface RunRegistry {
  * ```
  */
 export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry {
-  const { replayLimit, ttlMs, maxRuns, heartbeatMs, scheduler, exposeError } = parseConfig(RunRegistryOptionsSchema, options, 'createRunRegistry options');
+  const { replayLimit, ttlMs, maxRuns, heartbeatMs, stallTimeoutMs, scheduler, exposeError } = parseConfig(RunRegistryOptionsSchema, options, 'createRunRegistry options');
   const runs = new Map<string, RunLog>();
   const frame = frameMaker<unknown>(undefined, exposeError);
   /** Per run still going, what cancels it (ending its open nodes in its events). */
@@ -140,22 +155,24 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
     if (runs.size < maxRuns) return;
     for (const [runId, log] of runs) {
       if (log.ending !== undefined) {
-        forget(runId, log);
+        forget(runId, log, 'evicted');
         return;
       }
     }
     throw new RunRegistryFullError(maxRuns);
   };
 
-  const forget = (runId: string, log: RunLog): void => {
+  const forget = (runId: string, log: RunLog, reason: RunForgottenReason): void => {
     log.expiry?.unsubscribe();
     if (runs.get(runId) === log) runs.delete(runId);
+    // Its viewers still reading end now, so that nothing holds the run's events any more.
+    log.forget(new RunForgottenError(reason));
   };
 
   const finish = (runId: string, log: RunLog, ending: Parameters<RunLog['end']>[0]): void => {
     if (log.ending !== undefined) return;
     log.end(ending);
-    log.expiry = scheduleDelay(scheduler, ttlMs, () => forget(runId, log));
+    log.expiry = scheduleDelay(scheduler, ttlMs, () => forget(runId, log, 'expired'));
   };
 
   function start(...args: [Observable<RunEvent>] | [string, string, (run: RunContext) => Observable<unknown>]): { readonly runId: string } {
@@ -206,7 +223,7 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
     close: () => {
       for (const [runId, log] of [...runs]) {
         cancel(runId);
-        forget(runId, log);
+        forget(runId, log, 'closed');
       }
     },
     response: (runId, request) => {
@@ -220,25 +237,7 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
         }
         cursor = Number(lastEventId) + 1;
       }
-      const viewer = { cancelled: false };
-      const body = eventStreamBody(
-        {
-          take: async () => {
-            const read = await log.read(cursor, viewer);
-            if (read === undefined) return undefined;
-            cursor = read.next;
-            return read.text;
-          },
-          cancel: () => {
-            viewer.cancelled = true;
-            log.wake();
-          },
-          exposeError,
-        },
-        heartbeatMs,
-        scheduler,
-        request.signal,
-      );
+      const body = eventStreamBody({ ...log.open(cursor), exposeError }, { heartbeatMs, stallTimeoutMs, scheduler }, request.signal);
       return new Response(body, { status: 200, headers: eventStreamHeaders });
     },
   };

@@ -5,12 +5,16 @@
  */
 export { toEventStream, type ToEventStreamOptions, type EventStreamSource } from './toEventStream';
 export { toEventStreamResponse, type ToEventStreamResponseOptions } from './toEventStreamResponse';
+export { writeToNodeResponse, type WriteToNodeResponseOptions, type NodeServerResponse } from './writeToNodeResponse';
+export { toWebRequest, type NodeIncomingMessage, type NodeResponseEvents } from './toWebRequest';
 export { fromEventStream, type FromEventStreamOptions, type EventStreamRetry } from './fromEventStream';
 export { EventStreamError, type EventStreamErrorCode } from './errors/EventStreamError';
 export { RemoteRunError } from './errors/RemoteRunError';
 export { createRunRegistry, type RunRegistry, type RunRegistryOptions } from './createRunRegistry';
 export { ReplayGapError } from './errors/ReplayGapError';
 export { RunRegistryFullError } from './errors/RunRegistryFullError';
+export { RunForgottenError, type RunForgottenReason } from './errors/RunForgottenError';
+export { ViewerStalledError } from './errors/ViewerStalledError';
 export { redactError, type ExposeError } from './redactError';
 export { humanAgent, type HumanAgent, type HumanAgentOptions, type InputRequest, type InputAnswer } from './humanAgent';
 export { InputRequestNotFoundError } from './errors/InputRequestNotFoundError';

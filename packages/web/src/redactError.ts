@@ -29,7 +29,7 @@ export type ExposeError = (error: SerializedError) => SerializedError;
  * Codes whose messages the toolkit builds for the viewer from nothing but what the viewer itself sent (event
  * ids) or fixed text: they name no host, path or secret, and they tell the viewer what to do.
  */
-const VIEWER_MESSAGE_CODES: ReadonlySet<string> = new Set(['REPLAY_GAP', 'RUN_CUT_OFF']);
+const VIEWER_MESSAGE_CODES: ReadonlySet<string> = new Set(['REPLAY_GAP', 'RUN_CUT_OFF', 'VIEWER_STALLED', 'RUN_FORGOTTEN']);
 
 /** A class name (`AgentTimeoutError`, `TypeError`): anything else is sent as `Error`. */
 const NAME = /^[A-Za-z_$][\w$]{0,99}$/;
@@ -44,7 +44,7 @@ const CODE = /^[\w.:-]{1,100}$/;
  * not in a page. So the message becomes `The operation was cancelled` for an `AbortError` and `An error
  * occurred on the server` otherwise; a page tells errors apart by `code` (and `name`). The messages of the
  * few codes this package writes for the viewer from what it sent itself or from fixed text (`REPLAY_GAP`:
- * which event ids are no longer kept; `RUN_CUT_OFF`: a run's events stopped with nodes open) are kept. A `name` that is not a class name is sent as `Error`, a `code` that is not a
+ * which event ids are no longer kept; `RUN_CUT_OFF`: a run's events stopped with nodes open; `VIEWER_STALLED`, `RUN_FORGOTTEN`) are kept. A `name` that is not a class name is sent as `Error`, a `code` that is not a
  * plain code (letters, digits, `_`, `.`, `:`, `-`, at most 100) is left out.
  *
  * @param error - The error as the server has it.

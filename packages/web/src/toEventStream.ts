@@ -43,7 +43,14 @@ export interface ToEventStreamOptions<T> {
   readonly delivery?: RunDelivery;
   /** Milliseconds between `: ping` comments while the reader waits (keeps proxies from closing an idle connection). Default 15,000; `Infinity` for none. */
   readonly heartbeatMs?: number;
-  /** The clock of the heartbeat. Default `asyncScheduler`. */
+  /**
+   * How long the reader may go without reading while values wait for it, in milliseconds, before it is
+   * cut off: a `VIEWER_STALLED` error frame ({@link ViewerStalledError}), the stream closes and the
+   * source is unsubscribed (a run started with the given pacing function is cancelled, so a reader that
+   * stopped reading never holds it for ever). Default 30,000; `Infinity` never cuts it off.
+   */
+  readonly stallTimeoutMs?: number;
+  /** The clock of the heartbeat and of `stallTimeoutMs`. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /** The SSE `event:` name of a value. Default: its `type` when that is a string, else `message`. */
   readonly event?: (value: T) => string;
@@ -60,6 +67,7 @@ export const eventStreamOptionShape = {
   bufferSize: configRules.positiveInt().default(256),
   delivery: z.enum(['pace', 'conflate'], { error: "must be 'pace' or 'conflate'" }).default('pace'),
   heartbeatMs: configRules.timeoutMs().default(15_000),
+  stallTimeoutMs: configRules.timeoutMs().default(30_000),
   scheduler: configRules.scheduler().default(asyncScheduler),
   event: configRules.function<(value: never) => string>().optional(),
   exposeError: configRules.function<ExposeError>().default(() => redactError),
@@ -105,7 +113,9 @@ export function parseEventStreamOptions<T>(options: object, what: string): Requi
  * when the stream is made. The reader sets the pace: at most `bufferSize` values wait for it; with
  * `delivery: 'pace'` a run started by the given function waits while they are that many (see core's
  * `runEventStream`), with `conflate` the run never waits and text deltas are merged. While the reader
- * waits for data a `: ping` comment goes out every `heartbeatMs`. Cancelling the stream (the client went
+ * waits for data a `: ping` comment goes out every `heartbeatMs`. A reader that reads nothing for
+ * `stallTimeoutMs` while values wait for it is cut off with a `VIEWER_STALLED` error frame
+ * ({@link ViewerStalledError}), and the source is unsubscribed. Cancelling the stream (the client went
  * away) unsubscribes the source, so every agent's `AbortSignal` fires. When the source errors, an
  * `event: error` frame carries what `exposeError` makes of it and the stream closes; when it completes,
  * the stream closes. By default ({@link redactError}) a browser gets an error's name, code and
@@ -113,7 +123,7 @@ export function parseEventStreamOptions<T>(options: object, what: string): Requi
  * `step` events: an error's message can name hosts and paths.
  *
  * @param source - The values, or a function starting them with the reader's pacing function.
- * @param options - Buffer, delivery, heartbeat, clock, event names and what an error shows.
+ * @param options - Buffer, delivery, heartbeat, stall timeout, clock, event names and what an error shows.
  * @returns The `text/event-stream` body.
  * @throws `ConfigError` for a bad option.
  *
@@ -142,10 +152,11 @@ export function eventStreamFrom<T>(
   if (!isObservable(source) && typeof source !== 'function') {
     throw new ConfigError('toEventStream', [{ path: 'source', rule: 'must be an Observable or a function returning one', received: source }]);
   }
-  const { bufferSize, delivery, heartbeatMs, scheduler, event, exposeError } = options;
+  const { bufferSize, delivery, heartbeatMs, stallTimeoutMs, scheduler, event, exposeError } = options;
   const buffer = new DeliveryBuffer<T>(bufferSize, delivery);
   const pace = delivery === 'pace' ? () => buffer.gate() : undefined;
   const frame = frameMaker(event, exposeError);
+  const encoder = new TextEncoder();
   let nextId = 0;
   /** A value that could not be framed, after the values before it in its batch had been. */
   let unframed: { error: unknown } | undefined;
@@ -173,13 +184,13 @@ export function eventStreamFrom<T>(
             break;
           }
         }
-        return text;
+        return encoder.encode(text);
       },
+      waiting: () => buffer.size > 0 || unframed !== undefined,
       cancel: () => subscription.unsubscribe(),
       exposeError,
     },
-    heartbeatMs,
-    scheduler,
+    { heartbeatMs, stallTimeoutMs, scheduler },
     signal,
   );
 }

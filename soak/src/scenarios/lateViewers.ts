@@ -1,7 +1,8 @@
 import { stream } from '@rxagents/core';
 import { collectedMemory, mb, memoryNow, sleep } from '../memory';
 import { openViewer } from '../rawViewer';
-import { deltaFrameBytes, registryWith, runWriter } from '../runWriter';
+import { createRunRegistry } from '@rxagents/web';
+import { deltaFrameBytes, runWriter } from '../runWriter';
 import { serveRegistry } from '../serveRegistry';
 import type { SoakScenario } from '../SoakScenario';
 
@@ -15,7 +16,7 @@ export const lateViewers: SoakScenario = {
   async run(size, log) {
     const { deltas, deltaBytes, viewers: count, readPauseMs, readMs, slackMB } = size.late;
     const frameBytes = await deltaFrameBytes(deltaBytes);
-    const { registry } = registryWith({ replayLimit: deltas + 16, maxRuns: 2, ttlMs: Infinity }, {});
+    const registry = createRunRegistry({ replayLimit: deltas + 16, maxRuns: 2, ttlMs: Infinity });
     const server = await serveRegistry(registry);
     let finished!: () => void;
     const done = new Promise<void>((resolve) => (finished = resolve));
@@ -23,7 +24,7 @@ export const lateViewers: SoakScenario = {
     await done;
     await sleep(50);
     const logBytes = deltas * frameBytes;
-    log(`bridge: ${server.bridge}; a finished run of ${deltas} deltas (log ${mb(logBytes)} MB); ${count} late viewers, each reading a chunk every ${readPauseMs} ms for ${readMs / 1000} s`);
+    log(`a finished run of ${deltas} deltas (log ${mb(logBytes)} MB); ${count} late viewers, each reading a chunk every ${readPauseMs} ms for ${readMs / 1000} s`);
 
     const base = collectedMemory();
     let peakBuffers = 0;

@@ -1,7 +1,8 @@
 import { stream } from '@rxagents/core';
 import { collectedMemory, growth, mb, type MemoryFigures, sleep } from '../memory';
 import { openViewer, type RawViewer } from '../rawViewer';
-import { deltaFrameBytes, registryWith, runWriter } from '../runWriter';
+import { createRunRegistry } from '@rxagents/web';
+import { deltaFrameBytes, runWriter } from '../runWriter';
 import { serveRegistry } from '../serveRegistry';
 import type { SoakScenario } from '../SoakScenario';
 
@@ -22,10 +23,10 @@ export const stalledViewers: SoakScenario = {
   async run(size, log) {
     const { runs, deltas, deltaBytes, maxRuns, ttlMs, replayLimit, stallTimeoutMs, slackMB } = size.stalled;
     const frameBytes = await deltaFrameBytes(deltaBytes);
-    const { registry, accepted } = registryWith({ replayLimit, maxRuns, ttlMs }, { stallTimeoutMs });
+    const registry = createRunRegistry({ replayLimit, maxRuns, ttlMs, stallTimeoutMs });
     const arrivals = new Map<string, () => void>();
     const server = await serveRegistry(registry, (runId) => arrivals.get(runId)?.());
-    log(`bridge: ${server.bridge}; stallTimeoutMs ${accepted ? `${stallTimeoutMs} (accepted)` : 'not an option of createRunRegistry here (not passed)'}`);
+    log(`stallTimeoutMs ${stallTimeoutMs}`);
     log(`${runs} runs × ${deltas} deltas of ${deltaBytes} B (frame ${frameBytes} B, log ${mb(deltas * frameBytes)} MB a run); replayLimit ${replayLimit}, maxRuns ${maxRuns}, ttlMs ${ttlMs}`);
 
     const base = collectedMemory();
@@ -49,8 +50,8 @@ export const stalledViewers: SoakScenario = {
       peak = Math.max(peak, held(grown));
       log(`run ${i + 1}: heap +${mb(grown.heap)} MB, arrayBuffers +${mb(grown.arrayBuffers)} MB, rss +${mb(grown.rss)} MB; registry holds ${runIds.filter((id) => registry.has(id)).length} of them`);
     }
-    // After ttlMs every run is forgotten (and a stalled viewer cut after stallTimeoutMs, where that option exists): nothing of them should be left.
-    await sleep(ttlMs + (accepted ? stallTimeoutMs : 0) + 1_000);
+    // After ttlMs every run is forgotten (and a stalled viewer cut after stallTimeoutMs): nothing of them should be left.
+    await sleep(ttlMs + stallTimeoutMs + 1_000);
     const end = growth(base, collectedMemory());
     const forgotten = runIds.filter((id) => !registry.has(id)).length;
     const stillOpen = server.openConnections();
