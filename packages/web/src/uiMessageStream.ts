@@ -1,6 +1,7 @@
-import type { Observable } from 'rxjs';
+import { asyncScheduler, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { z } from 'zod';
-import { configRules, parseConfig, runEventStream, type RunContext, type RunDelivery, type RunEvent } from '@rxagents/core';
+import { configRules, parseConfig, runEventStream, scheduleDelay, type RunContext, type RunDelivery, type RunEvent } from '@rxagents/core';
+import { ViewerStalledError } from './errors/ViewerStalledError';
 import { ChunkWriter } from './internal/ChunkWriter';
 import { exposedError } from './internal/exposeErrors';
 import { redactError, type ExposeError } from './redactError';
@@ -49,6 +50,14 @@ export interface ToUIMessageStreamOptions {
    * Default {@link redactError}: name, code, retryable and a generic message.
    */
   readonly exposeError?: ExposeError;
+  /**
+   * How long the reader may go without asking for more after its last chunk, in milliseconds, before it is
+   * cut off: the run is cancelled (every agent's `AbortSignal` fires) and the stream ends with an `error`
+   * chunk (`VIEWER_STALLED`). Default 30,000; `Infinity` never cuts one off.
+   */
+  readonly stallTimeoutMs?: number;
+  /** The clock of `stallTimeoutMs`. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
 }
 
 /**
@@ -67,6 +76,8 @@ export const ToUIMessageStreamOptionsSchema = z.strictObject({
   messageId: configRules.nonEmptyString().optional(),
   signal: configRules.abortSignal().optional(),
   exposeError: configRules.function<ExposeError>().optional(),
+  stallTimeoutMs: configRules.timeoutMs().optional(),
+  scheduler: configRules.scheduler().optional(),
 });
 
 /**
@@ -101,10 +112,12 @@ export const ToUIMessageStreamOptionsSchema = z.strictObject({
  *
  * Events pass through the same bounded buffer as `runEventStream`: with a start function as `source`
  * and `delivery: 'pace'` the stream's reader paces the run. Cancelling the stream (or aborting
- * `signal`) unsubscribes the run. Nothing from the `ai` package is imported: the chunks are plain objects.
+ * `signal`) unsubscribes the run. A reader that asks for nothing for `stallTimeoutMs` after the last
+ * chunk it was given is cut off: the run is unsubscribed and the stream ends with an `error` chunk
+ * ({@link ViewerStalledError}'s message), so a stalled connection never holds a paced run for ever. Nothing from the `ai` package is imported: the chunks are plain objects.
  *
  * @param source - The run's events, or a function that starts the run with a pacing function.
- * @param options - Buffer, delivery, message id, an abort signal and what an error shows.
+ * @param options - Buffer, delivery, message id, an abort signal, what an error shows and the stall timeout.
  * @returns A `ReadableStream` of {@link RunUIMessageChunk}s.
  * @throws `ConfigError` for a bad option.
  *
@@ -122,17 +135,46 @@ export const ToUIMessageStreamOptionsSchema = z.strictObject({
  * @see {@link toUIMessageStreamResponse}
  */
 export function toUIMessageStream(source: UIMessageStreamSource, options: ToUIMessageStreamOptions = {}): ReadableStream<RunUIMessageChunk> {
-  const { bufferSize, delivery, messageId, signal, exposeError = redactError } = parseConfig(ToUIMessageStreamOptionsSchema, options, 'toUIMessageStream options');
+  const {
+    bufferSize,
+    delivery,
+    messageId,
+    signal,
+    exposeError = redactError,
+    stallTimeoutMs = 30_000,
+    scheduler = asyncScheduler,
+  } = parseConfig(ToUIMessageStreamOptionsSchema, options, 'toUIMessageStream options');
   const start = typeof source === 'function' ? source : () => source;
   const events = runEventStream(start, { ...(bufferSize === undefined ? {} : { bufferSize }), ...(delivery === undefined ? {} : { delivery }) });
   const reader = events.getReader();
   const chunks = new ChunkWriter(messageId, exposeError);
   let onAbort: (() => void) | undefined;
+  /** Armed after each chunk handed over, cleared by the next pull: what cuts off a reader that stopped. */
+  let stall: Subscription | undefined;
+  let ended = false;
+  const stop = (): void => {
+    ended = true;
+    stall?.unsubscribe();
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+  };
+  const armStall = (controller: ReadableStreamDefaultController<RunUIMessageChunk>): void => {
+    if (stallTimeoutMs === Infinity) return;
+    stall = scheduleDelay(scheduler, stallTimeoutMs, () => {
+      if (ended) return;
+      stop();
+      const error = new ViewerStalledError(stallTimeoutMs);
+      void reader.cancel(error).catch(() => undefined);
+      controller.enqueue({ type: 'error', errorText: exposedError(error, exposeError).message });
+      controller.close();
+    });
+  };
   return new ReadableStream<RunUIMessageChunk>(
     {
       start: (controller) => {
         if (signal === undefined) return;
         onAbort = () => {
+          if (ended) return;
+          stop();
           void reader.cancel(signal.reason).catch(() => undefined);
           try {
             for (const chunk of chunks.abort(signal.reason)) controller.enqueue(chunk);
@@ -145,6 +187,7 @@ export function toUIMessageStream(source: UIMessageStreamSource, options: ToUIMe
         else signal.addEventListener('abort', onAbort, { once: true });
       },
       pull: async (controller) => {
+        stall?.unsubscribe();
         let written: RunUIMessageChunk[] = [];
         let done = false;
         while (written.length === 0 && !done) {
@@ -161,14 +204,15 @@ export function toUIMessageStream(source: UIMessageStreamSource, options: ToUIMe
             done = true;
           }
         }
+        if (ended) return;
         for (const chunk of written) controller.enqueue(chunk);
         if (done) {
-          if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+          stop();
           controller.close();
-        }
+        } else armStall(controller);
       },
       cancel: (reason) => {
-        if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+        stop();
         return reader.cancel(reason);
       },
     },

@@ -1,7 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { Subject, VirtualTimeScheduler } from 'rxjs';
-import { ConfigError, invoke$, observeRun, serializeError, type RunEvent } from '@rxagents/core';
-import { createRunRegistry, toEventStream, toEventStreamResponse, ViewerStalledError } from '@rxagents/web';
+import { ConfigError, defineAgent, invoke$, observeRun, serializeError, type RunEvent } from '@rxagents/core';
+import { createRunRegistry, toEventStream, toEventStreamResponse, toUIMessageStream, ViewerStalledError } from '@rxagents/web';
 import { countingAgent, untilSettled } from './helpers/agents';
 
 /** Reads a body by hand: `next()` is one `read()`, parsed into SSE messages. */
@@ -121,5 +121,48 @@ describe('stallTimeoutMs', () => {
     events$.complete();
     expect((await quick.rest()).map((m) => m.id)).toEqual(['2']);
     registry.close();
+  });
+});
+
+describe('stallTimeoutMs of the UI message stream', () => {
+  it('a paced run whose reader stops asking for chunks is cut off: the run is aborted and the stream ends with an error chunk', async () => {
+    const scheduler = new VirtualTimeScheduler();
+    const { agent, pulled, aborted } = countingAgent('writer', Infinity);
+    const stream = toUIMessageStream((pace) => observeRun('story', 'go', (run) => invoke$(agent, 'go', { run }), { pace }), { bufferSize: 8, scheduler });
+    const reader = stream.getReader();
+    expect((await reader.read()).value).toMatchObject({ type: 'start' });
+    // The run fills the buffer and waits for the reader, which asks for nothing more.
+    const held = await untilSettled(pulled);
+    advance(scheduler, 29_999);
+    await settle();
+    expect(pulled()).toBe(held);
+    advance(scheduler, 30_000);
+    await aborted;
+    const rest: unknown[] = [];
+    for (let next = await reader.read(); !next.done; next = await reader.read()) rest.push(next.value);
+    expect(rest.at(-1)).toEqual({ type: 'error', errorText: new ViewerStalledError(30_000).message });
+  });
+
+  it('a reader that keeps asking is never cut off, however slow the run is', async () => {
+    const scheduler = new VirtualTimeScheduler();
+    const gate = new Subject<string>();
+    const slow = defineAgent('slow', () => gate);
+    const stream = toUIMessageStream(observeRun('story', 'go', (run) => invoke$(slow, 'go', { run })), { stallTimeoutMs: 1_000, scheduler });
+    const chunks = (async () => {
+      const all: { type: string }[] = [];
+      for await (const chunk of stream) all.push(chunk);
+      return all;
+    })();
+    await settle();
+    advance(scheduler, 5_000);
+    gate.next('late ');
+    gate.complete();
+    const all = await chunks;
+    expect(all.map((chunk) => chunk.type)).not.toContain('error');
+    expect(all.at(-1)).toMatchObject({ type: 'finish' });
+  });
+
+  it('refuses a bad stallTimeoutMs with a ConfigError', () => {
+    expect(() => toUIMessageStream(observeRun('story', 'go', () => new Subject<unknown>()), { stallTimeoutMs: -1 })).toThrow(ConfigError);
   });
 });
