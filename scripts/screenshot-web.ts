@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startWebDemo } from '../examples/web/server';
 import { chromiumPath, chromiumPresent, launchChromium } from './chromium';
 
 // `pnpm screenshot:web`: the demo page in headless Chromium, photographed mid-debate (the second round
 // being written, the first on the timeline) into docs/images/web-demo.png.
 
-const root = resolve(__dirname, '..');
+const root = fileURLToPath(new URL('..', import.meta.url));
 const target = join(root, 'docs', 'images', 'web-demo.png');
 
 async function main(): Promise<void> {

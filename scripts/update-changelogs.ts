@@ -1,10 +1,11 @@
 // Regenerates the "Unreleased" section of every package's CHANGELOG.md from .changeset/.
 // Run after adding a changeset and after `pnpm changeset version`: npx tsx scripts/update-changelogs.ts
 import { writeFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { changelogUpdates } from './unreleasedChangelog';
 
-const root = resolve(__dirname, '..');
+const root = fileURLToPath(new URL('..', import.meta.url));
 for (const { path, current, expected } of changelogUpdates(root)) {
   if (current === expected) continue;
   writeFileSync(path, expected);

@@ -1,13 +1,15 @@
 import { Observable } from 'rxjs';
+import { onAbort as waitForAbort } from './internal/abortListeners';
 
 /**
  * An Observable of an `AbortSignal`'s abort: it emits the signal's `reason` once and completes, at once
  * when the signal has already aborted; it never emits for a signal that never aborts.
  *
  * @remarks
- * The one place where rxagents listens to an `AbortSignal`: the listener is added on subscription and
- * removed on unsubscription (and after the abort), so nothing leaks from a long-lived signal shared by
- * many runs. Turn an abort into cancellation with `takeUntil(fromAbortSignal(signal))`, or into an
+ * The one place where rxagents listens to an `AbortSignal`: the wait starts on subscription and ends
+ * on unsubscription (and after the abort), so nothing leaks from a long-lived signal shared by many runs.
+ * However many subscriptions wait on one signal, it carries a single `'abort'` listener, so a thousand
+ * queued calls sharing a signal raise no `MaxListenersExceededWarning`. Turn an abort into cancellation with `takeUntil(fromAbortSignal(signal))`, or into an
  * error with `mergeMap((reason) => throwError(() => reason))`.
  *
  * @param signal - The signal to watch.
@@ -34,7 +36,6 @@ export function fromAbortSignal(signal: AbortSignal): Observable<unknown> {
       onAbort();
       return undefined;
     }
-    signal.addEventListener('abort', onAbort, { once: true });
-    return () => signal.removeEventListener('abort', onAbort);
+    return waitForAbort(signal, onAbort);
   });
 }

@@ -1,5 +1,6 @@
 import { EmptyError, type Observable } from 'rxjs';
 import { ConfigError } from './errors/ConfigError';
+import { onAbort as waitForAbort } from './internal/abortListeners';
 import { checkSignal } from './internal/checkSignal';
 import { reportUnhandledError } from './reportUnhandledError';
 
@@ -56,6 +57,7 @@ export function lastValue<T>(source: Observable<T>, options: LastValueOptions = 
     }
     let hasValue = false;
     let last: T | undefined;
+    let stopWaiting = (): void => undefined;
     const onAbort = (): void => {
       reject(signal?.reason);
       // A teardown that throws must not escape into the signal's dispatch (an uncaught exception).
@@ -71,11 +73,11 @@ export function lastValue<T>(source: Observable<T>, options: LastValueOptions = 
         last = value;
       },
       error: (error: unknown) => {
-        signal?.removeEventListener('abort', onAbort);
+        stopWaiting();
         reject(error);
       },
       complete: () => {
-        signal?.removeEventListener('abort', onAbort);
+        stopWaiting();
         if (hasValue) resolve(last as T);
         else reject(new EmptyError());
       },
@@ -83,6 +85,6 @@ export function lastValue<T>(source: Observable<T>, options: LastValueOptions = 
     if (subscription.closed || signal === undefined) return;
     // The source may have aborted the signal while it was being subscribed: no 'abort' event will come.
     if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
+    else stopWaiting = waitForAbort(signal, onAbort);
   });
 }

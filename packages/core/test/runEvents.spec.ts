@@ -273,7 +273,7 @@ describe('observeRun', () => {
   });
 
   it('accepts options left undefined, as a runnable passes them on', async () => {
-    const events = await lastValueFrom(observeRun('r', 'x', () => of('x'), { scheduler: undefined, runId: undefined, describe: undefined, pace: undefined }).pipe(toArray()));
+    const events = await lastValueFrom(observeRun('r', 'x', (_run) => of('x'), { scheduler: undefined, runId: undefined, describe: undefined, pace: undefined }).pipe(toArray()));
     expect(events.map((event) => RunEventSchema.safeParse(event).success)).toEqual([true, true]);
   });
 });
@@ -325,7 +325,7 @@ describe('traceRun', () => {
   });
 
   it('the events stream completes normally when the run fails: the failure is in run-end', async () => {
-    const events = await lastValueFrom(observeRun('r', 'x', () => throwError(() => new AgentTimeoutError('a', 5))).pipe(toArray()));
+    const events = await lastValueFrom(observeRun('r', 'x', (_run) => throwError(() => new AgentTimeoutError('a', 5))).pipe(toArray()));
     expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
     expect(events[1]?.type === 'run-end' && events[1].error?.code).toBe('AGENT_TIMEOUT');
   });
@@ -363,7 +363,7 @@ describe('serializeError', () => {
     const bare = Object.assign(Object.create(null) as object, { status: 429 });
     expect(serializeError(bare)).toEqual({ name: 'Error', message: '{"status":429}' });
     expect(serializeError(Object.assign(new Error('x'), { name: 42 }))).toEqual({ name: 'Error', message: 'x' });
-    const events = await lastValueFrom(observeRun('r', 'x', () => throwError(() => bare)).pipe(toArray()));
+    const events = await lastValueFrom(observeRun('r', 'x', (_run) => throwError(() => bare)).pipe(toArray()));
     expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
     expect(events.every((event) => RunEventSchema.safeParse(event).success)).toBe(true);
   });
@@ -378,7 +378,7 @@ describe('serializeError', () => {
     revoke();
     expect(serializeError(new Haunted('x'))).toEqual({ name: 'Error', message: expect.any(String) });
     expect(serializeError(proxy)).toEqual({ name: 'Error', message: expect.any(String) });
-    const events = await lastValueFrom(observeRun('r', 'x', () => throwError(() => new Haunted('boo'))).pipe(toArray()));
+    const events = await lastValueFrom(observeRun('r', 'x', (_run) => throwError(() => new Haunted('boo'))).pipe(toArray()));
     expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
     expect(events.every((event) => RunEventSchema.safeParse(event).success)).toBe(true);
   });

@@ -1,8 +1,9 @@
-import { asyncScheduler, Observable, type Observer, type SchedulerLike, type Subscriber, Subscription } from 'rxjs';
+import { asyncScheduler, Observable, type Observer, type SchedulerLike, type Subscriber, Subscription, tap } from 'rxjs';
 import { z } from 'zod';
 import * as configRules from '../configRules';
 import { jobClock } from '../internal/jobClock';
 import { parseConfig } from '../parseConfig';
+import { emitCustom } from './emitCustom';
 import { newRunId } from './ids';
 import type { RunContext } from './RunContext';
 import type { RunEvent } from './RunEvent';
@@ -46,6 +47,12 @@ export interface ObserveRunOptions<T> {
  * its `AbortSignal` fired. Events are delivered synchronously as they happen, nothing is buffered here;
  * for a reader that is slower than the run (a socket, a UI), read it through {@link runEventStream}.
  *
+ * Agent calls join the run only through the context `body` receives (`{ run }` on `invoke$`, `stream`,
+ * `invoke`, `callAgent`, or a primitive's `events$`): nothing is found implicitly. A `body` that declares
+ * no parameter cannot pass it, so when such a body ends (completes or fails) having reported nothing, the
+ * run says so before `run-end`: a `custom` event named `run-context-unused` whose `data.message` names
+ * the run and shows the fix. Its agent calls ran, unseen; `(run) => invoke$(agent, input, { run })` reports them.
+ *
  * @param name - What the run is, for example `support`.
  * @param input - What it was asked.
  * @param body - The run's work; receives the context to pass to agent calls and primitives.
@@ -69,9 +76,33 @@ export function observeRun<T>(name: string, input: string, body: (run: RunContex
   checkRun(name, input, body, options);
   return new Observable<RunEvent>((subscriber) => {
     const { scheduler = asyncScheduler, runId = newRunId(), describe, pace } = options;
-    const root: RunContext = { runId, callId: null, parentCallId: null, scheduler: jobClock(scheduler), emit: (event) => subscriber.next(event), pace };
-    return traceRun(root, name, input, (run) => body(run as RunContext), describe).subscribe(new EndOfRun(subscriber));
+    let reported = 0;
+    const root: RunContext = {
+      runId,
+      callId: null,
+      parentCallId: null,
+      scheduler: jobClock(scheduler),
+      emit: (event) => {
+        reported++;
+        subscriber.next(event);
+      },
+      pace,
+    };
+    // A body without a parameter cannot have passed its context to any call: if it also reported
+    // nothing, its calls (if any) ran outside the run, and a reader would see an empty run without a word.
+    const run$ = body.length > 0 ? (run: RunContext) => body(run) : (run: RunContext) => {
+      const before = reported;
+      const warn = (): void => {
+        if (reported === before) emitCustom(run, 'run-context-unused', { message: unusedMessage(name) });
+      };
+      return body(run).pipe(tap({ complete: warn, error: warn }));
+    };
+    return traceRun(root, name, input, (run) => run$(run as RunContext), describe).subscribe(new EndOfRun(subscriber));
   });
+}
+
+function unusedMessage(name: string): string {
+  return `observeRun("${name}"): the body takes no run context and reported nothing, so agent calls it made are not part of the run. Take the context and pass it on: (run) => invoke$(agent, input, { run }).`;
 }
 
 const OPTION_KEYS = new Set(['scheduler', 'runId', 'describe', 'pace']);
