@@ -13,9 +13,13 @@ export interface ServedRegistry {
 /**
  * Serves `registry.response` on a Node `http` server bound to 127.0.0.1 through the package's Node
  * adapter (`toWebRequest`, `writeToNodeResponse`); `onViewer(runId)` is told of each request before its
- * response is written.
+ * response is written; a connection that accepts nothing for `stallTimeoutMs` is destroyed.
  */
-export async function serveRegistry(registry: RunRegistry, onViewer: (runId: string) => void = () => undefined): Promise<ServedRegistry> {
+export async function serveRegistry(
+  registry: RunRegistry,
+  onViewer: (runId: string) => void = () => undefined,
+  stallTimeoutMs = 30_000,
+): Promise<ServedRegistry> {
   const server = createServer((req, res) => {
     void (async () => {
       const runId = /^\/runs\/([^/?]+)/.exec(req.url ?? '')?.[1];
@@ -26,7 +30,7 @@ export async function serveRegistry(registry: RunRegistry, onViewer: (runId: str
       const request = toWebRequest(req, res);
       const response = registry.response(runId, request);
       onViewer(runId);
-      await writeToNodeResponse(response, res);
+      await writeToNodeResponse(response, res, { stallTimeoutMs });
     })().catch(() => res.destroy());
   });
   let open = 0;

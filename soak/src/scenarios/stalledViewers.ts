@@ -25,7 +25,7 @@ export const stalledViewers: SoakScenario = {
     const frameBytes = await deltaFrameBytes(deltaBytes);
     const registry = createRunRegistry({ replayLimit, maxRuns, ttlMs, stallTimeoutMs });
     const arrivals = new Map<string, () => void>();
-    const server = await serveRegistry(registry, (runId) => arrivals.get(runId)?.());
+    const server = await serveRegistry(registry, (runId) => arrivals.get(runId)?.(), stallTimeoutMs);
     log(`stallTimeoutMs ${stallTimeoutMs}`);
     log(`${runs} runs × ${deltas} deltas of ${deltaBytes} B (frame ${frameBytes} B, log ${mb(deltas * frameBytes)} MB a run); replayLimit ${replayLimit}, maxRuns ${maxRuns}, ttlMs ${ttlMs}`);
 
