@@ -21,6 +21,7 @@ import type { SerializedError } from '@rxagents/core';
  * const exposeError: ExposeError = (error) => (error.code === 'QUOTA_EXCEEDED' ? error : redactError(error));
  * const body = toEventStream(EMPTY, { exposeError });
  * console.log(body instanceof ReadableStream); // true
+ * await body.cancel(); // a body nobody reads is cancelled (else it is cut off after stallTimeoutMs)
  * ```
  */
 export type ExposeError = (error: SerializedError) => SerializedError;

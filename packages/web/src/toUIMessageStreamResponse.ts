@@ -98,6 +98,7 @@ const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = {
  * }
  * const response = await handle(new Request('https://example.com/api/chat', { method: 'POST' }));
  * console.log(response.headers.get('x-vercel-ai-ui-message-stream')); // v1
+ * await response.body?.cancel(); // a body nobody reads is cancelled (else it is cut off after stallTimeoutMs)
  * ```
  *
  * @see {@link toUIMessageStream}
