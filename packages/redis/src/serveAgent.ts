@@ -160,6 +160,11 @@ class Worker implements ServedAgent {
   private slotFreed: (() => void) | undefined;
   private drained: (() => void) | undefined;
   private lastClaimAt = -Infinity;
+  /**
+   * Calls claimed from dead workers that wait for a slot here, oldest first, with when they were claimed:
+   * each freed slot goes to them before a new call is read, so new calls cannot starve them.
+   */
+  private readonly claimed = new Map<string, { readonly fields: readonly string[] | null; readonly at: number }>();
   private readonly clock: RedisClock;
   private claimCursor = '0-0';
 
@@ -207,6 +212,8 @@ class Worker implements ServedAgent {
 
   private stop(): void {
     this.stopping = true;
+    // Left pending, unconfirmed: another worker claims them after claimIdleMs.
+    this.claimed.clear();
     this.stopped.next();
     this.reader.close();
     this.slotFreed?.();
@@ -319,12 +326,15 @@ class Worker implements ServedAgent {
 
   /** Frees `call`'s slot as soon as its agent is done: the next read goes out while its last reply is stored. */
   private agentEnded(call: RunningCall): void {
-    if (this.busy.delete(call)) this.slotFreed?.();
+    if (!this.busy.delete(call)) return;
+    this.startClaimed();
+    this.slotFreed?.();
   }
 
   private release(entryId: string, call: RunningCall): void {
     if (this.calls.get(entryId) === call) this.calls.delete(entryId);
     this.busy.delete(call);
+    this.startClaimed();
     this.slotFreed?.();
     if (this.calls.size === 0) this.drained?.();
   }
@@ -378,25 +388,46 @@ class Worker implements ServedAgent {
     await this.redis.call('XDEL', this.keys.calls, entryId);
   }
 
-  /** Confirms the running calls, stops those whose caller left or which another worker took over, and claims abandoned calls. */
+  /** Gives the free slots to the claimed calls waiting for one, before the read loop reads new calls for them. */
+  private startClaimed(): void {
+    for (const [entryId, { fields }] of this.claimed) {
+      if (this.stopping || this.busy.size >= this.config.concurrency) return;
+      this.claimed.delete(entryId);
+      if (!this.calls.has(entryId)) this.start(entryId, fields, false);
+    }
+  }
+
+  /**
+   * Confirms the running calls (and the claimed calls waiting for a slot), stops those whose caller left or
+   * which another worker took over, and claims abandoned calls every `claimIdleMs / 2`, however busy the
+   * worker is: up to `concurrency` of them wait here for the next free slots, ahead of new calls. One that
+   * waited `claimIdleMs / 2` without a slot is no longer confirmed, so that a worker with room claims it.
+   */
   private async tick(): Promise<void> {
     // A draining worker goes on confirming and checking its running calls (so a caller's cancellation still
     // aborts them, and no other worker claims them); it only stops claiming new ones.
     if (this.stopping && this.calls.size === 0) return;
     const calls = [...this.calls.values()];
     const [verdicts] = await Promise.all([Promise.all(calls.map((call) => call.check())), this.clock.measure(), this.deletions.deleteWaiting()]);
-    const kept = calls.filter((_, index) => verdicts[index] === 'keep');
-    if (kept.length > 0) await this.redis.call('XCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, 0, ...kept.map((call) => call.entryId), 'JUSTID');
+    const kept = calls.filter((_, index) => verdicts[index] === 'keep').map((call) => call.entryId);
     const now = this.config.scheduler.now();
-    const free = this.config.concurrency - this.busy.size;
-    if (free <= 0 || now - this.lastClaimAt < this.config.claimIdleMs / 2 || this.stopping) return;
+    for (const [entryId, { at }] of this.claimed) {
+      if (now - at >= this.config.claimIdleMs / 2) this.claimed.delete(entryId);
+      else kept.push(entryId);
+    }
+    if (kept.length > 0) await this.redis.call('XCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, 0, ...kept, 'JUSTID');
+    const room = this.config.concurrency - this.claimed.size;
+    if (room <= 0 || now - this.lastClaimAt < this.config.claimIdleMs / 2 || this.stopping) return;
     this.lastClaimAt = now;
-    const raw = await this.redis.call('XAUTOCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, this.config.claimIdleMs, this.claimCursor, 'COUNT', free);
+    const raw = await this.redis.call('XAUTOCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, this.config.claimIdleMs, this.claimCursor, 'COUNT', room);
     const claimed = AutoClaimSchema.safeParse(raw);
     if (!claimed.success) throw new Error(`unexpected XAUTOCLAIM reply: ${z.prettifyError(claimed.error)}`);
     const [cursor, entries] = claimed.data;
     this.claimCursor = cursor;
-    for (const [entryId, fields] of entries) if (!this.stopping && !this.calls.has(entryId)) this.start(entryId, fields, false);
+    if (this.stopping) return;
+    const at = this.config.scheduler.now();
+    for (const [entryId, fields] of entries) if (!this.calls.has(entryId)) this.claimed.set(entryId, { fields, at });
+    this.startClaimed();
   }
 }
 
