@@ -162,6 +162,7 @@ export class RedisChannelCore<T> implements RedisChannel<T> {
         keys: this.#keys,
         leaseMs: config.leaseMs,
         pollMs: config.pollMs,
+        retentionMs: config.retentionMs,
         scheduler: config.scheduler,
         schema: config.schema,
         delivered: () => {
