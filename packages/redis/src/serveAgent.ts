@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { type Agent, ConfigError, configRules, delayTimer, parseConfig, stream } from '@rxagents/core';
 import { checkClient } from './internal/checkClient';
+import { OutageReports } from './internal/OutageReports';
 import { processWarning } from './internal/processWarning';
 import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler, interval, lastValueFrom, Subject, type Subscription, takeUntil } from 'rxjs';
@@ -51,7 +52,11 @@ export const ServeAgentOptionsSchema = z
     consumer: configRules.nonEmptyString().optional(),
     /** The clock of the lease checks and claims. */
     scheduler: configRules.scheduler().default(asyncScheduler),
-    /** Receives Redis failures the worker survives (it reconnects and goes on). Defaults to a process warning (`process.emitWarning`). */
+    /**
+     * Receives Redis failures the worker survives (it reconnects and goes on): of an outage (the client not
+     * connected), only the first. Defaults to a process warning (`process.emitWarning`, code
+     * `RXAGENTS_REDIS_WORKER`), and then one more when Redis is reachable again.
+     */
     onError: configRules.function<(error: unknown) => void>().optional(),
   })
   .refine((options) => options.leaseCheckMs * 2 < options.claimIdleMs, { path: ['leaseCheckMs'], message: 'must be below claimIdleMs / 2' });
@@ -152,7 +157,7 @@ class Worker implements ServedAgent {
   /** The calls whose agent runs: what `concurrency` bounds (a call whose agent is done may still be writing its last reply). */
   private readonly busy = new Set<RunningCall>();
   private readonly ticks: Subscription;
-  private readonly onError: (error: unknown) => void;
+  private readonly outages: OutageReports;
   private stopping = false;
   /** Fires when the worker stops: it ends a pause before a retry, so no timer outlives the worker. */
   private readonly stopped = new Subject<void>();
@@ -175,7 +180,10 @@ class Worker implements ServedAgent {
   ) {
     this.consumer = config.consumer ?? `${hostname()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
     this.keys = agentKeys(config.prefix, agent.id);
-    this.onError = config.onError ?? processWarning('RXAGENTS_REDIS_WORKER');
+    const warn = processWarning('RXAGENTS_REDIS_WORKER');
+    // The default warning says when Redis is back, too; an onError of yours gets the failures only.
+    const back = config.onError === undefined ? () => warn(`worker of "${agent.id}": Redis is reachable again`) : undefined;
+    this.outages = new OutageReports(redis, config.onError ?? warn, back);
     this.reader = new WorkerReader(redis);
     this.deletions = new EntryDeletions(redis, this.keys.calls);
     this.clock = new RedisClock(redis, config.scheduler);
@@ -222,12 +230,13 @@ class Worker implements ServedAgent {
   /** Stops the ticks and deletes the answered entries still in the call stream (a failure leaves them to the stream's trimming). */
   private finish(): Promise<void> {
     this.ticks.unsubscribe();
+    this.outages.close();
     // Not while the connection is down: closing would wait for it.
     return this.redis.status === 'ready' ? this.deletions.deleteWaiting().catch(() => undefined) : Promise.resolve();
   }
 
   private report(error: unknown): void {
-    if (!this.stopping) this.onError(error);
+    if (!this.stopping) this.outages.report(error);
   }
 
   private async readLoop(): Promise<void> {
