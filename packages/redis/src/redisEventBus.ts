@@ -359,17 +359,19 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
   }
 
   #deliver(entryId: string, fields: readonly string[] | null): void {
+    // Checked first: a malformed entry that carries an append name must not make the real entry of that
+    // name (an initial event, say) look like a resend, or the run would wait for it until its timeout.
+    const parsed = parseField(RunEntrySchema, fieldOf(fields, 'entry'), 'entry');
+    if (!parsed.ok) {
+      this.#deadLetter(entryId, fields, parsed.reason).catch(this.#report);
+      return;
+    }
     const append = fieldOf(fields, 'append');
     if (append !== undefined) {
       if (this.#appended.has(append)) return;
       this.#appended.add(append);
       // Every initial event is read: the run has started, so the start's claim is no longer asked for.
       if (this.#initialUnread?.delete(append) === true && this.#initialUnread.size === 0) this.#starting?.unsubscribe();
-    }
-    const parsed = parseField(RunEntrySchema, fieldOf(fields, 'entry'), 'entry');
-    if (!parsed.ok) {
-      this.#deadLetter(entryId, fields, parsed.reason).catch(this.#report);
-      return;
     }
     const entry = parsed.value;
     if (entry.kind === 'event') this.#entries.next({ kind: 'event', id: entryId, event: entry.event });
