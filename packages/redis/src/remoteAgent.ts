@@ -8,6 +8,7 @@ import { RemoteLeaseLostError } from './errors/RemoteLeaseLostError';
 import { checkClient } from './internal/checkClient';
 import { closeClient } from './internal/closeClient';
 import { CommandBatch } from './internal/CommandBatch';
+import { LEASE_LOST } from './internal/finalReplies';
 import { hashTagId } from './internal/hashTagId';
 import { inOneWrite } from './internal/inOneWrite';
 import { LeaseRenewals } from './internal/LeaseRenewals';
@@ -25,8 +26,6 @@ const READ_COUNT = 4_096;
  * its reader is behind (an entry holds up to 256 replies). The rest waits in Redis.
  */
 const PACED_READ_COUNT = 16;
-/** The code of a worker's last reply to a call whose caller's lease ran out (see {@link RemoteLeaseLostError}). */
-const LEASE_LOST = 'REMOTE_LEASE_LOST';
 
 /**
  * The options of {@link remoteAgent}, checked by this schema (bad values fail with a `ConfigError`

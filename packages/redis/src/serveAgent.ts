@@ -13,6 +13,7 @@ import { RunningCall } from './internal/RunningCall';
 import { WorkerReader } from './internal/WorkerReader';
 import { withRun } from './internal/withRun';
 import { EntryDeletions } from './internal/EntryDeletions';
+import { retakeClaim } from './internal/callScripts';
 import { AutoClaimSchema, fieldOf, parseCall, readableCallId, type ReplyEntry, StreamEntrySchema, streamEntries } from './internal/protocol';
 
 /** How long one blocking read of the call stream waits before it asks again, in ms. */
@@ -169,7 +170,9 @@ class Worker implements ServedAgent {
    * Calls claimed from dead workers that wait for a slot here, oldest first, with when they were claimed:
    * each freed slot goes to them before a new call is read, so new calls cannot starve them.
    */
-  private readonly claimed = new Map<string, { readonly fields: readonly string[] | null; readonly at: number }>();
+  private readonly claimed = new Map<string, { readonly fields: readonly string[] | null; readonly at: number; released: boolean }>();
+  /** Slots held for released claimed calls being taken back (`XCLAIM` with a minimum idle time) before they start. */
+  private retaking = 0;
   private readonly clock: RedisClock;
   private claimCursor = '0-0';
 
@@ -243,7 +246,7 @@ class Worker implements ServedAgent {
     if (!(await this.ensureGroup())) return;
     await this.clock.measure().catch((error: unknown) => this.report(error));
     while (!this.stopping) {
-      const free = this.config.concurrency - this.busy.size;
+      const free = this.config.concurrency - this.busy.size - this.retaking;
       if (free <= 0) {
         await new Promise<void>((resolve) => (this.slotFreed = resolve));
         this.slotFreed = undefined;
@@ -397,12 +400,36 @@ class Worker implements ServedAgent {
     await this.redis.call('XDEL', this.keys.calls, entryId);
   }
 
-  /** Gives the free slots to the claimed calls waiting for one, before the read loop reads new calls for them. */
+  /**
+   * Gives the free slots to the claimed calls waiting for one, before the read loop reads new calls for them.
+   * A released one (see {@link tick}) is taken back first, only if it is still this worker's (see {@link retakeClaim}).
+   */
   private startClaimed(): void {
-    for (const [entryId, { fields }] of this.claimed) {
-      if (this.stopping || this.busy.size >= this.config.concurrency) return;
+    for (const [entryId, { fields, released }] of this.claimed) {
+      if (this.stopping || this.busy.size + this.retaking >= this.config.concurrency) return;
       this.claimed.delete(entryId);
-      if (!this.calls.has(entryId)) this.start(entryId, fields, false);
+      if (this.calls.has(entryId)) continue;
+      if (!released) {
+        this.start(entryId, fields, false);
+        continue;
+      }
+      this.retaking += 1;
+      retakeClaim
+        .run(this.redis, [this.keys.calls], [WORKER_GROUP, this.consumer, entryId])
+        .then(
+          (taken) => {
+            this.retaking -= 1;
+            if (!this.stopping && Number(taken) === 1 && !this.calls.has(entryId)) this.start(entryId, fields, false);
+          },
+          (error: unknown) => {
+            this.retaking -= 1;
+            this.report(error);
+          },
+        )
+        .finally(() => {
+          this.startClaimed();
+          this.slotFreed?.();
+        });
     }
   }
 
@@ -410,7 +437,8 @@ class Worker implements ServedAgent {
    * Confirms the running calls (and the claimed calls waiting for a slot), stops those whose caller left or
    * which another worker took over, and claims abandoned calls every `claimIdleMs / 2`, however busy the
    * worker is: up to `concurrency` of them wait here for the next free slots, ahead of new calls. One that
-   * waited `claimIdleMs / 2` without a slot is no longer confirmed, so that a worker with room claims it.
+   * waited `claimIdleMs / 2` without a slot is released (no longer confirmed), so that a worker with room
+   * may claim it; it keeps its place here and is taken back when a slot frees, unless that worker took it.
    */
   private async tick(): Promise<void> {
     // A draining worker goes on confirming and checking its running calls (so a caller's cancellation still
@@ -420,8 +448,8 @@ class Worker implements ServedAgent {
     const [verdicts] = await Promise.all([Promise.all(calls.map((call) => call.check())), this.clock.measure(), this.deletions.deleteWaiting()]);
     const kept = calls.filter((_, index) => verdicts[index] === 'keep').map((call) => call.entryId);
     const now = this.config.scheduler.now();
-    for (const [entryId, { at }] of this.claimed) {
-      if (now - at >= this.config.claimIdleMs / 2) this.claimed.delete(entryId);
+    for (const [entryId, waiting] of this.claimed) {
+      if (now - waiting.at >= this.config.claimIdleMs / 2) waiting.released = true;
       else kept.push(entryId);
     }
     if (kept.length > 0) await this.redis.call('XCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, 0, ...kept, 'JUSTID');
@@ -435,7 +463,7 @@ class Worker implements ServedAgent {
     this.claimCursor = cursor;
     if (this.stopping) return;
     const at = this.config.scheduler.now();
-    for (const [entryId, fields] of entries) if (!this.calls.has(entryId)) this.claimed.set(entryId, { fields, at });
+    for (const [entryId, fields] of entries) if (!this.calls.has(entryId)) this.claimed.set(entryId, { fields, at, released: false });
     this.startClaimed();
   }
 }

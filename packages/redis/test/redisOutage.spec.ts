@@ -26,7 +26,7 @@ describeRedis('an outage of Redis', (server) => {
     };
     const worker = serveAgent(client(), defineAgent('echo', async (input) => `echo ${input}`), { prefix, leaseCheckMs: 100, claimIdleMs: 1_000 });
     const bus = redisEventBus(client(), { prefix });
-    const entries = bus.entries$.subscribe();
+    const entries = bus.events$.subscribe();
     const channelErrors: unknown[] = [];
     const channel = redisChannel<string>(client(), randomUUID(), { prefix });
     channel.onError((error) => channelErrors.push(error));

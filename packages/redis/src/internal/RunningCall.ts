@@ -1,5 +1,4 @@
 import type { AgentCallOptions, RunContext } from '@rxagents/core';
-import { AgentError, type SerializedError, serializeError } from '@rxagents/core';
 import type { RedisClient } from '../types/RedisClient';
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import { callKeys, type CallKeys, WORKER_GROUP } from './keys';
@@ -7,6 +6,8 @@ import type { CallEntry, ReplyEntry } from './protocol';
 import type { RedisCommand, WorkerReader } from './WorkerReader';
 import type { EntryDeletions } from './EntryDeletions';
 import { claimCall, stopCall } from './callScripts';
+import { leaseLostReply, remoteError, streamMissingReply } from './finalReplies';
+import { listOf, resultOf } from './pipelineReplies';
 
 interface RunningCallConfig {
   readonly prefix: string;
@@ -169,15 +170,9 @@ export class RunningCall {
     this.stopping = true;
     this.abort();
     await this.lastFlush.catch(() => undefined);
-    const lost: ReplyEntry = {
-      kind: 'error',
-      attempt: Math.max(this.attempt, 1),
-      seq: this.written++,
-      error: { name: 'RemoteLeaseLostError', message: `the caller's lease ran out (not renewed for its leaseMs), so the worker stopped the call`, code: 'REMOTE_LEASE_LOST', retryable: true },
-      exhausted: false,
-    };
+    const lost = leaseLostReply(this.attempt, this.written++);
     const { lease, entry, reply, attempts } = this.keys;
-    await stopCall.run(this.redis, [lease, entry, reply, attempts], [JSON.stringify(lost), missing, this.config.replyMaxLen, this.config.replyTtlMs]);
+    await stopCall.run(this.redis, [lease, entry, reply, attempts], [lost, missing, this.config.replyMaxLen, this.config.replyTtlMs]);
     await this.acknowledge();
   }
 
@@ -329,12 +324,6 @@ export class RunningCall {
   }
 }
 
-/** The last reply of a call whose reply stream expired while its worker stalled, so that its caller does not wait. */
-function streamMissingReply(attempt: number, seq: number): string {
-  const error = { name: 'CoordinationError', message: "the call's reply stream expired while the worker stalled (longer than replyTtlMs); raise serveAgent's replyTtlMs", code: 'REMOTE_REPLY_EXPIRED', retryable: true };
-  return JSON.stringify({ kind: 'error', attempt: Math.max(attempt, 1), seq, error, exhausted: false } satisfies ReplyEntry);
-}
-
 /** `reply`'s JSON with its attempt; a chunk's and an end's written directly, the most frequent. */
 function replyJson(reply: NumberedReply, attempt: number): string {
   if (reply.kind === 'chunk') return `{"kind":"chunk","attempt":${attempt},"seq":${reply.seq},"text":${JSON.stringify(reply.text)}}`;
@@ -342,29 +331,7 @@ function replyJson(reply: NumberedReply, attempt: number): string {
   return JSON.stringify({ ...reply, attempt });
 }
 
-/** The reply of a pipeline's `index`th command; throws the command's error. */
-function replyOf(replies: Array<[Error | null, unknown]> | null, index: number): unknown {
-  const [error, value] = replies?.[index] ?? [new Error('the pipeline was discarded'), undefined];
-  if (error !== null) throw error;
-  return value;
-}
-
-function resultOf(replies: Array<[Error | null, unknown]> | null, index: number): number {
-  return Number(replyOf(replies, index));
-}
-
-function listOf(replies: Array<[Error | null, unknown]> | null, index: number): string[] {
-  const value = replyOf(replies, index);
-  return Array.isArray(value) ? value.map(String) : [];
-}
-
 /** The distinct tokens of an attempts list, in the order of their first place: the starts, in order. */
 function distinct(tokens: readonly string[]): string[] {
   return [...new Set(tokens)];
-}
-
-/** The agent's own failure, without the worker-side `AgentError` wrapper the caller adds again; its retryable flag kept. */
-function remoteError(error: unknown): SerializedError {
-  if (!(error instanceof AgentError) || error.cause === undefined) return serializeError(error);
-  return { ...serializeError(error.cause), retryable: error.retryable };
 }

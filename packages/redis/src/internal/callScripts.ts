@@ -47,3 +47,16 @@ end
 redis.call('DEL', KEYS[3], KEYS[4])
 return 2
 `);
+
+/**
+ * Takes back a claimed call entry that waited on a busy worker and was released (no longer confirmed), if
+ * it is still this worker's: still pending for this consumer, not claimed by another worker nor answered
+ * (keys: the call stream; args: group, consumer, entry id). Its idle time starts again (`XCLAIM`). Returns 1
+ * when it was taken back.
+ */
+export const retakeClaim = new LuaScript(`
+local pending = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[3], ARGV[3], 1)[1]
+if not pending or pending[2] ~= ARGV[2] then return 0 end
+redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[3], 'JUSTID')
+return 1
+`);
