@@ -4,8 +4,9 @@ import { LuaScript } from './LuaScript';
  * Takes a call for an entry (keys: lease, entry, reply; args: entry id, ttl ms), only while its caller's
  * lease exists: 0 when it does not (the caller cancelled or its lease ran out: nothing is written), 1 when
  * the call is this entry's (it was free, or already this entry's: a restart, or a resent command), 2 when
- * another entry of the same call took it. Taking it creates the call's reply stream (empty) if it does
- * not exist, with the ttl: every reply is then added with `NOMKSTREAM`, so that no write of the worker
+ * another entry of the same call took it. Taking it creates the call's reply stream (empty, its last id
+ * 0-0: a caller blocked on it is not woken for nothing, as it would be by an entry added and trimmed) if
+ * it does not exist, with the ttl: every reply is then added with `NOMKSTREAM`, so that no write of the worker
  * creates the stream again once the caller deleted it.
  */
 export const claimCall = new LuaScript(`
@@ -13,7 +14,8 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local previous = redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX', 'GET')
 if previous and previous ~= ARGV[1] then return 2 end
 if redis.call('EXISTS', KEYS[3]) == 0 then
-  redis.call('XADD', KEYS[3], 'MAXLEN', '0', '*', 'open', '1')
+  redis.call('XGROUP', 'CREATE', KEYS[3], 'open', '$', 'MKSTREAM')
+  redis.call('XGROUP', 'DESTROY', KEYS[3], 'open')
   redis.call('PEXPIRE', KEYS[3], ARGV[2])
 end
 return 1
