@@ -1,6 +1,6 @@
 import { AgentError, defineAgent, invoke, invoke$, stream } from '@rxagents/core';
 import { Redis } from 'ioredis';
-import { Observable, VirtualTimeScheduler } from 'rxjs';
+import { Observable, VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import { remoteAgent, RemoteLeaseLostError } from '../src';
 import { describeRedis } from './support/describeRedis';
 import { type GatedProxy, startGatedProxy } from './support/gatedProxy';
@@ -48,10 +48,12 @@ describeRedis('remote calls whose caller lost its lease', (server) => {
     const slow = waitingAgent('slow');
     served.serve(server().client(), slow.agent);
     // No renewal ever runs: a scheduler whose time the test does not advance, as a blocked event loop.
-    const remote = remoteAgent(server().client(), 'slow', { prefix: served.prefix, leaseMs: 300, scheduler: new VirtualTimeScheduler() });
+    const clock = new VirtualTimeScheduler(VirtualAction, 60_000);
+    const remote = remoteAgent(server().client(), 'slow', { prefix: served.prefix, leaseMs: 300, scheduler: clock });
     const cause = await causeOf(invoke(remote, 'x', { timeout: 10_000 }));
     expect(cause).toBeInstanceOf(RemoteLeaseLostError);
     expect(slow.aborted).toBe(1);
+    clock.flush(); // the caller's idle connection closes (after 250 ms of its clock)
   });
 
   describe('a caller cut off from Redis for longer than its lease', () => {
