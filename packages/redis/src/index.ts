@@ -3,6 +3,7 @@ export { serveAgent, ServeAgentOptionsSchema, type ServeAgentOptions, type Serve
 export { RemoteAgentError } from './errors/RemoteAgentError';
 export { RemoteCallAttemptsError } from './errors/RemoteCallAttemptsError';
 export { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
+export { RemoteLeaseLostError } from './errors/RemoteLeaseLostError';
 export { redisChannel, RedisChannelOptionsSchema, type RedisChannelOptions } from './redisChannel';
 export type { RedisChannel } from './types/RedisChannel';
 export { RemoteChannelError } from './errors/RemoteChannelError';

@@ -3,6 +3,7 @@ import type { ChoreographyCoordinator, ChoreographyEvent, CoordinatedEntry, Even
 import { configRules, delayTimer, newRunId, parseConfig, serializeError } from '@rxagents/core';
 import { checkClient } from './internal/checkClient';
 import { closeClient } from './internal/closeClient';
+import { OutageReports } from './internal/OutageReports';
 import { processWarning } from './internal/processWarning';
 import { duplicateClient } from './internal/duplicateClient';
 import type { RedisClient } from './types/RedisClient';
@@ -59,7 +60,11 @@ export const RedisEventBusOptionsSchema = z
     owner: configRules.nonEmptyString().optional(),
     /** The clock of the claim renewals. */
     scheduler: configRules.scheduler().default(asyncScheduler),
-    /** Receives Redis failures and malformed entries the bus survives. Defaults to a process warning (`process.emitWarning`). */
+    /**
+     * Receives Redis failures and malformed entries the bus survives: of an outage (the client not connected),
+     * only the first failure. Defaults to a process warning (`process.emitWarning`, code
+     * `RXAGENTS_REDIS_EVENT_BUS`), and then one more when Redis is reachable again.
+     */
     onError: configRules.function<(error: unknown) => void>().optional(),
   });
 
@@ -183,6 +188,7 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
   #starting: Subscription | undefined = undefined;
   #reader: RedisClient | undefined = undefined;
   #closed = false;
+  readonly #outages: OutageReports;
 
   constructor(redis: RedisClient, config: Config) {
     this.#redis = redis;
@@ -191,9 +197,11 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
     this.owner = config.owner ?? `${hostname()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
     this.#appendPrefix = `${this.owner}:${crypto.randomUUID()}`;
     this.#keys = runKeys(config.prefix, this.runId);
-    const onError = config.onError ?? processWarning('RXAGENTS_REDIS_EVENT_BUS');
+    const warn = processWarning('RXAGENTS_REDIS_EVENT_BUS');
+    // The default warning says when Redis is back, too; an onError of yours gets the failures only.
+    this.#outages = new OutageReports(redis, config.onError ?? warn, config.onError === undefined ? () => warn(`event bus of run ${this.runId}: Redis is reachable again`) : undefined);
     this.#report = (error) => {
-      if (!this.#closed) onError(error);
+      if (!this.#closed) this.#outages.report(error);
     };
     this.#claims = new RunClaims({ redis, owner: this.owner, concurrency: config.concurrency, leaseMs: config.claimLeaseMs, ttlMs: config.ttlMs, scheduler: config.scheduler, report: this.#report });
     // Reading starts with the first subscriber; a later one gets the entries from there on.
@@ -221,6 +229,7 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#outages.close();
     this.#claims.close();
     if (this.#reader !== undefined) closeClient(this.#reader);
     this.#entries.complete();
@@ -350,17 +359,19 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
   }
 
   #deliver(entryId: string, fields: readonly string[] | null): void {
+    // Checked first: a malformed entry that carries an append name must not make the real entry of that
+    // name (an initial event, say) look like a resend, or the run would wait for it until its timeout.
+    const parsed = parseField(RunEntrySchema, fieldOf(fields, 'entry'), 'entry');
+    if (!parsed.ok) {
+      this.#deadLetter(entryId, fields, parsed.reason).catch(this.#report);
+      return;
+    }
     const append = fieldOf(fields, 'append');
     if (append !== undefined) {
       if (this.#appended.has(append)) return;
       this.#appended.add(append);
       // Every initial event is read: the run has started, so the start's claim is no longer asked for.
       if (this.#initialUnread?.delete(append) === true && this.#initialUnread.size === 0) this.#starting?.unsubscribe();
-    }
-    const parsed = parseField(RunEntrySchema, fieldOf(fields, 'entry'), 'entry');
-    if (!parsed.ok) {
-      this.#deadLetter(entryId, fields, parsed.reason).catch(this.#report);
-      return;
     }
     const entry = parsed.value;
     if (entry.kind === 'event') this.#entries.next({ kind: 'event', id: entryId, event: entry.event });

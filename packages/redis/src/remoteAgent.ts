@@ -4,9 +4,11 @@ import { z } from 'zod';
 import { RemoteAgentError } from './errors/RemoteAgentError';
 import { RemoteCallAttemptsError } from './errors/RemoteCallAttemptsError';
 import { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
+import { RemoteLeaseLostError } from './errors/RemoteLeaseLostError';
 import { checkClient } from './internal/checkClient';
 import { closeClient } from './internal/closeClient';
 import { CommandBatch } from './internal/CommandBatch';
+import { LEASE_LOST } from './internal/finalReplies';
 import { hashTagId } from './internal/hashTagId';
 import { inOneWrite } from './internal/inOneWrite';
 import { LeaseRenewals } from './internal/LeaseRenewals';
@@ -167,7 +169,11 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
     // entry, so that a worker that has not read it yet never starts it.
     let added!: (entryId: string | undefined) => void;
     const entryId = new Promise<string | undefined>((resolve) => (added = resolve));
-    renewals.hold(keys.lease);
+    // A lease that ran out (this process could not renew it for leaseMs) made the worker stop the call:
+    // the call ends at once with a retryable error, instead of waiting for a reply that never comes.
+    renewals.hold(keys.lease, () => {
+      if (!closed) fail(new RemoteLeaseLostError(agentId, callId));
+    });
 
     // What this call has seen: the newest attempt, its held text, and whether text went out already.
     let attempt = 0;
@@ -206,7 +212,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
       // An attempt numbers its replies from 0, its `started` (which an entry may leave out, and whose loss
       // loses nothing): a number skipped is a reply Redis no longer holds. The final reply of an exhausted
       // call is numbered past every other one on purpose.
-      if (reply.seq > Math.max(lastSeq + 1, 1) && !(reply.kind === 'error' && reply.exhausted)) {
+      if (reply.seq > Math.max(lastSeq + 1, 1) && !(reply.kind === 'error' && (reply.exhausted || reply.error.code === LEASE_LOST))) {
         fail(replyLost(agentId, callId, 'REMOTE_REPLY_TRIMMED', `reply ${Math.max(lastSeq + 1, 1)} of attempt ${attempt} was deleted before this caller read it (reply ${reply.seq} came next): Redis trimmed the reply stream to the worker's replyMaxLen entries while this caller was behind; raise serveAgent's replyMaxLen`));
         return true;
       }
@@ -235,7 +241,8 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
           return true;
         case 'error':
           finished = true;
-          fail(reply.exhausted ? new RemoteCallAttemptsError(agentId, reply.attempt) : new RemoteAgentError(agentId, reply.error));
+          if (reply.error.code === LEASE_LOST) fail(new RemoteLeaseLostError(agentId, callId));
+          else fail(reply.exhausted ? new RemoteCallAttemptsError(agentId, reply.attempt) : new RemoteAgentError(agentId, reply.error));
           return true;
       }
     };
@@ -257,6 +264,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
       if (commands.cluster) {
         // A cluster client: each command on its own, the lease stored before the call is added.
         await commands.send('SET', keys.lease, '1', 'PX', config.leaseMs);
+        renewals.stored(keys.lease);
         if (closed) return added(undefined);
         added(String(await commands.send('XADD', callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call)));
         raw = await readReply('0');
@@ -268,6 +276,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
         const [, first] = await inOneWrite(reader, () => {
           if (cleanup.length > 0) reader.del(...cleanup).catch(() => undefined); // The clean-up's failure is not this call's.
           const leased = reader.set(keys.lease, '1', 'PX', config.leaseMs);
+          leased.then(() => renewals.stored(keys.lease), () => undefined);
           const call$ = reader.xadd(callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call);
           call$.then((id) => added(id ?? undefined), () => added(undefined));
           const firstRead = reader.call('xread', 'COUNT', readCount, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, '0');

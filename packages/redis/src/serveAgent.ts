@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { type Agent, ConfigError, configRules, delayTimer, parseConfig, stream } from '@rxagents/core';
 import { checkClient } from './internal/checkClient';
+import { OutageReports } from './internal/OutageReports';
 import { processWarning } from './internal/processWarning';
 import type { RedisClient } from './types/RedisClient';
 import { asyncScheduler, interval, lastValueFrom, Subject, type Subscription, takeUntil } from 'rxjs';
@@ -12,6 +13,7 @@ import { RunningCall } from './internal/RunningCall';
 import { WorkerReader } from './internal/WorkerReader';
 import { withRun } from './internal/withRun';
 import { EntryDeletions } from './internal/EntryDeletions';
+import { retakeClaim } from './internal/callScripts';
 import { AutoClaimSchema, fieldOf, parseCall, readableCallId, type ReplyEntry, StreamEntrySchema, streamEntries } from './internal/protocol';
 
 /** How long one blocking read of the call stream waits before it asks again, in ms. */
@@ -51,7 +53,11 @@ export const ServeAgentOptionsSchema = z
     consumer: configRules.nonEmptyString().optional(),
     /** The clock of the lease checks and claims. */
     scheduler: configRules.scheduler().default(asyncScheduler),
-    /** Receives Redis failures the worker survives (it reconnects and goes on). Defaults to a process warning (`process.emitWarning`). */
+    /**
+     * Receives Redis failures the worker survives (it reconnects and goes on): of an outage (the client not
+     * connected), only the first. Defaults to a process warning (`process.emitWarning`, code
+     * `RXAGENTS_REDIS_WORKER`), and then one more when Redis is reachable again.
+     */
     onError: configRules.function<(error: unknown) => void>().optional(),
   })
   .refine((options) => options.leaseCheckMs * 2 < options.claimIdleMs, { path: ['leaseCheckMs'], message: 'must be below claimIdleMs / 2' });
@@ -152,7 +158,7 @@ class Worker implements ServedAgent {
   /** The calls whose agent runs: what `concurrency` bounds (a call whose agent is done may still be writing its last reply). */
   private readonly busy = new Set<RunningCall>();
   private readonly ticks: Subscription;
-  private readonly onError: (error: unknown) => void;
+  private readonly outages: OutageReports;
   private stopping = false;
   /** Fires when the worker stops: it ends a pause before a retry, so no timer outlives the worker. */
   private readonly stopped = new Subject<void>();
@@ -160,6 +166,13 @@ class Worker implements ServedAgent {
   private slotFreed: (() => void) | undefined;
   private drained: (() => void) | undefined;
   private lastClaimAt = -Infinity;
+  /**
+   * Calls claimed from dead workers that wait for a slot here, oldest first, with when they were claimed:
+   * each freed slot goes to them before a new call is read, so new calls cannot starve them.
+   */
+  private readonly claimed = new Map<string, { readonly fields: readonly string[] | null; readonly at: number; released: boolean }>();
+  /** Slots held for released claimed calls being taken back (`XCLAIM` with a minimum idle time) before they start. */
+  private retaking = 0;
   private readonly clock: RedisClock;
   private claimCursor = '0-0';
 
@@ -170,7 +183,10 @@ class Worker implements ServedAgent {
   ) {
     this.consumer = config.consumer ?? `${hostname()}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
     this.keys = agentKeys(config.prefix, agent.id);
-    this.onError = config.onError ?? processWarning('RXAGENTS_REDIS_WORKER');
+    const warn = processWarning('RXAGENTS_REDIS_WORKER');
+    // The default warning says when Redis is back, too; an onError of yours gets the failures only.
+    const back = config.onError === undefined ? () => warn(`worker of "${agent.id}": Redis is reachable again`) : undefined;
+    this.outages = new OutageReports(redis, config.onError ?? warn, back);
     this.reader = new WorkerReader(redis);
     this.deletions = new EntryDeletions(redis, this.keys.calls);
     this.clock = new RedisClock(redis, config.scheduler);
@@ -207,6 +223,8 @@ class Worker implements ServedAgent {
 
   private stop(): void {
     this.stopping = true;
+    // Left pending, unconfirmed: another worker claims them after claimIdleMs.
+    this.claimed.clear();
     this.stopped.next();
     this.reader.close();
     this.slotFreed?.();
@@ -215,19 +233,20 @@ class Worker implements ServedAgent {
   /** Stops the ticks and deletes the answered entries still in the call stream (a failure leaves them to the stream's trimming). */
   private finish(): Promise<void> {
     this.ticks.unsubscribe();
+    this.outages.close();
     // Not while the connection is down: closing would wait for it.
     return this.redis.status === 'ready' ? this.deletions.deleteWaiting().catch(() => undefined) : Promise.resolve();
   }
 
   private report(error: unknown): void {
-    if (!this.stopping) this.onError(error);
+    if (!this.stopping) this.outages.report(error);
   }
 
   private async readLoop(): Promise<void> {
     if (!(await this.ensureGroup())) return;
     await this.clock.measure().catch((error: unknown) => this.report(error));
     while (!this.stopping) {
-      const free = this.config.concurrency - this.busy.size;
+      const free = this.config.concurrency - this.busy.size - this.retaking;
       if (free <= 0) {
         await new Promise<void>((resolve) => (this.slotFreed = resolve));
         this.slotFreed = undefined;
@@ -319,12 +338,15 @@ class Worker implements ServedAgent {
 
   /** Frees `call`'s slot as soon as its agent is done: the next read goes out while its last reply is stored. */
   private agentEnded(call: RunningCall): void {
-    if (this.busy.delete(call)) this.slotFreed?.();
+    if (!this.busy.delete(call)) return;
+    this.startClaimed();
+    this.slotFreed?.();
   }
 
   private release(entryId: string, call: RunningCall): void {
     if (this.calls.get(entryId) === call) this.calls.delete(entryId);
     this.busy.delete(call);
+    this.startClaimed();
     this.slotFreed?.();
     if (this.calls.size === 0) this.drained?.();
   }
@@ -378,25 +400,71 @@ class Worker implements ServedAgent {
     await this.redis.call('XDEL', this.keys.calls, entryId);
   }
 
-  /** Confirms the running calls, stops those whose caller left or which another worker took over, and claims abandoned calls. */
+  /**
+   * Gives the free slots to the claimed calls waiting for one, before the read loop reads new calls for them.
+   * A released one (see {@link tick}) is taken back first, only if it is still this worker's (see {@link retakeClaim}).
+   */
+  private startClaimed(): void {
+    for (const [entryId, { fields, released }] of this.claimed) {
+      if (this.stopping || this.busy.size + this.retaking >= this.config.concurrency) return;
+      this.claimed.delete(entryId);
+      if (this.calls.has(entryId)) continue;
+      if (!released) {
+        this.start(entryId, fields, false);
+        continue;
+      }
+      this.retaking += 1;
+      retakeClaim
+        .run(this.redis, [this.keys.calls], [WORKER_GROUP, this.consumer, entryId])
+        .then(
+          (taken) => {
+            this.retaking -= 1;
+            if (!this.stopping && Number(taken) === 1 && !this.calls.has(entryId)) this.start(entryId, fields, false);
+          },
+          (error: unknown) => {
+            this.retaking -= 1;
+            this.report(error);
+          },
+        )
+        .finally(() => {
+          this.startClaimed();
+          this.slotFreed?.();
+        });
+    }
+  }
+
+  /**
+   * Confirms the running calls (and the claimed calls waiting for a slot), stops those whose caller left or
+   * which another worker took over, and claims abandoned calls every `claimIdleMs / 2`, however busy the
+   * worker is: up to `concurrency` of them wait here for the next free slots, ahead of new calls. One that
+   * waited `claimIdleMs / 2` without a slot is released (no longer confirmed), so that a worker with room
+   * may claim it; it keeps its place here and is taken back when a slot frees, unless that worker took it.
+   */
   private async tick(): Promise<void> {
     // A draining worker goes on confirming and checking its running calls (so a caller's cancellation still
     // aborts them, and no other worker claims them); it only stops claiming new ones.
     if (this.stopping && this.calls.size === 0) return;
     const calls = [...this.calls.values()];
     const [verdicts] = await Promise.all([Promise.all(calls.map((call) => call.check())), this.clock.measure(), this.deletions.deleteWaiting()]);
-    const kept = calls.filter((_, index) => verdicts[index] === 'keep');
-    if (kept.length > 0) await this.redis.call('XCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, 0, ...kept.map((call) => call.entryId), 'JUSTID');
+    const kept = calls.filter((_, index) => verdicts[index] === 'keep').map((call) => call.entryId);
     const now = this.config.scheduler.now();
-    const free = this.config.concurrency - this.busy.size;
-    if (free <= 0 || now - this.lastClaimAt < this.config.claimIdleMs / 2 || this.stopping) return;
+    for (const [entryId, waiting] of this.claimed) {
+      if (now - waiting.at >= this.config.claimIdleMs / 2) waiting.released = true;
+      else kept.push(entryId);
+    }
+    if (kept.length > 0) await this.redis.call('XCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, 0, ...kept, 'JUSTID');
+    const room = this.config.concurrency - this.claimed.size;
+    if (room <= 0 || now - this.lastClaimAt < this.config.claimIdleMs / 2 || this.stopping) return;
     this.lastClaimAt = now;
-    const raw = await this.redis.call('XAUTOCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, this.config.claimIdleMs, this.claimCursor, 'COUNT', free);
+    const raw = await this.redis.call('XAUTOCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, this.config.claimIdleMs, this.claimCursor, 'COUNT', room);
     const claimed = AutoClaimSchema.safeParse(raw);
     if (!claimed.success) throw new Error(`unexpected XAUTOCLAIM reply: ${z.prettifyError(claimed.error)}`);
     const [cursor, entries] = claimed.data;
     this.claimCursor = cursor;
-    for (const [entryId, fields] of entries) if (!this.stopping && !this.calls.has(entryId)) this.start(entryId, fields, false);
+    if (this.stopping) return;
+    const at = this.config.scheduler.now();
+    for (const [entryId, fields] of entries) if (!this.calls.has(entryId)) this.claimed.set(entryId, { fields, at, released: false });
+    this.startClaimed();
   }
 }
 

@@ -49,7 +49,7 @@ describeRedis('remote agents across processes', (server) => {
     expect(await counter('completed')).toBe(1);
   });
 
-  it('cancelling 100 concurrent remote calls at once leaves no agent running on any worker', async () => {
+  it('cancelling 100 concurrent remote calls at once leaves no agent running on any worker, and nothing of them in Redis', async () => {
     await startWorker(50);
     await startWorker(50);
     const teller = remoteAgent(server().client(), 'teller', { prefix });
@@ -60,6 +60,9 @@ describeRedis('remote agents across processes', (server) => {
     await waitUntil('no call runs', async () => (await counter('running')) === 0);
     expect(await counter('aborted')).toBe(100);
     expect(await counter('completed')).toBe(0);
+    // Nothing of the cancelled calls is left in Redis, though their workers wrote chunks after the cancellation.
+    await waitUntil('no key of a cancelled call is left', async () => (await redis.scan('0', 'MATCH', `${prefix}:call:*`, 'COUNT', 10_000))[1].length === 0);
+    await waitUntil('no call entry is left', async () => (await redis.xlen(`${prefix}:agent:{teller}:calls`)) === 0);
   });
 
   it('stops the calls of a caller that died once its lease runs out', async () => {

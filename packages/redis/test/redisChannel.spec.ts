@@ -228,6 +228,32 @@ describeRedis('redisChannel', (server) => {
       'CHANNEL_ENTRY_INVALID',
     ]);
     expect(consumer.metrics()).toMatchObject({ delivered: 1, dropped: 5 });
+    // The malformed entries are moved to the channel's dead-letter stream, with the reason.
+    await waitUntil('the four malformed entries are dead-lettered', async () => (await redis.xlen(`${prefix}:channel:{${id}}:dead`)) === 4);
+    const dead = await redis.xrange(`${prefix}:channel:{${id}}:dead`, '-', '+');
+    expect(dead.map(([, fields]) => fields[fields.indexOf('entryId') + 1])).toEqual(['1-0', '2-0', '3-0', expect.stringMatching(/^\d{13}-0$/)]);
+    expect(dead.every(([, fields]) => fields.includes('reason'))).toBe(true);
+    expect((await redis.xrange(items, '-', '+')).map(([entryId]) => entryId)).toEqual(['4-0', '5-0']);
+  });
+
+  it('dead-letters an entry something else added (XADD *) and delivers every later item, then completes', async () => {
+    const items = `${prefix}:channel:{${id}}:items`;
+    const producer = side<number>();
+    const consumer = side<number>();
+    const errors: unknown[] = [];
+    consumer.onError((error) => errors.push(error));
+    const received = firstValueFrom(consumer.asObservable().pipe(toArray()));
+    await waitUntil('the consumer is registered', async () => (await consumers()) === 1);
+    for (const item of [1, 2, 3]) expect(await producer.offer(item)).toBe(true);
+    await redis.xadd(items, '*', 'foo', 'bar');
+    for (const item of [4, 5, 6]) expect(await producer.offer(item)).toBe(true);
+    await producer.complete();
+    expect(await received).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(errors.map((error) => (error as { code?: string }).code)).toEqual(['CHANNEL_ENTRY_INVALID']);
+    const dead = await redis.xrange(`${prefix}:channel:{${id}}:dead`, '-', '+');
+    expect(dead).toHaveLength(1);
+    expect(dead[0]?.[1]).toEqual(expect.arrayContaining(['fields', JSON.stringify(['foo', 'bar'])]));
+    expect((await redis.xrange(items, '-', '+')).map(([entryId]) => entryId)).toEqual(['1-0', '2-0', '3-0', '4-0', '5-0', '6-0', '7-0']);
   });
 
   it('reports a consumer that failed to a subscriber without an error handler through onError', async () => {

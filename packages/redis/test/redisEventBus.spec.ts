@@ -75,6 +75,17 @@ describeRedis('redisEventBus', (server) => {
     expect(reported).toHaveLength(6);
   });
 
+  it('runs on when a malformed entry carries the append name of an entry still to come (the initial event)', async () => {
+    const events = `${prefix}:run:{${runId}}:events`;
+    await redis.xadd(events, '*', 'entry', '{not json', 'append', 'initial:0');
+    const reported: unknown[] = [];
+    const engine = new ChoreographyEngine({ spec: reviewSpec(), agents: echoAgents(), bus: bus({ onError: (error) => reported.push(error) }), logger: silent, timeout: 10_000 });
+    const result = await engine.execute({ input: 'x' });
+    expect(result).toMatchObject({ success: true, timedOut: false, pending: [] });
+    expect(result.stepResults).toHaveLength(7);
+    expect(reported).toHaveLength(1);
+  });
+
   it('gives a process that joins after the end the whole run: the same steps and result', async () => {
     const first = new ChoreographyEngine({ spec: reviewSpec(), agents: echoAgents(), bus: bus(), logger: silent });
     const done = await first.execute({ input: 'x' });

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { defineAgent, invoke$, observeRun } from '@rxagents/core';
+import { AgentError, defineAgent, invoke, invoke$, observeRun } from '@rxagents/core';
 import { firstValueFrom, Observable, toArray } from 'rxjs';
-import { remoteAgent, serveAgent } from '../src';
+import { remoteAgent, RemoteLeaseLostError, serveAgent } from '../src';
 import { describeRedis } from './support/describeRedis';
 import { waitUntil } from './support/waitUntil';
+import { waitingAgent } from './support/waitingAgent';
 
 jest.setTimeout(60_000);
 
@@ -37,3 +38,24 @@ describeRedis('remote agents across a Redis restart', (server) => {
     expect(starts).toBe(1);
   });
 });
+
+describeRedis(
+  'remote agents across a Redis restart without persistence',
+  (server) => {
+    it('fails a call in flight with RemoteLeaseLostError once Redis is back without its keys, instead of waiting for ever', async () => {
+      const prefix = `rn-${randomUUID()}`;
+      const slow = waitingAgent('slow');
+      const worker = serveAgent(server().client(), slow.agent, { prefix, claimIdleMs: 10_000, leaseCheckMs: 100, onError: () => undefined });
+      const remote = remoteAgent(server().client(), 'slow', { prefix, leaseMs: 600 });
+      const failure = invoke(remote, 'x', { timeout: 20_000 }).catch((error: unknown) => error);
+      await waitUntil('the worker runs the call', () => slow.started === 1);
+      await server().restart();
+      const error = (await failure) as AgentError;
+      await worker.close();
+      expect(error).toBeInstanceOf(AgentError);
+      expect(error.cause).toBeInstanceOf(RemoteLeaseLostError);
+    });
+  },
+  false,
+  { appendOnly: false },
+);

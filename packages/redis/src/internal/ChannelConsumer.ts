@@ -6,7 +6,8 @@ import { duplicateClient } from './duplicateClient';
 import { finalize, interval, isObservable, lastValueFrom, type SchedulerLike, Subscription } from 'rxjs';
 import { RemoteChannelError } from '../errors/RemoteChannelError';
 import type { ChannelKeys } from './channelKeys';
-import { type ChannelEnd, ChannelEntrySchema, entryIdOf, ordinalOf } from './channelProtocol';
+import { CHANNEL_DEAD_LETTER_MAX_LEN, type ChannelEnd, ChannelEntrySchema, entryIdOf, FOREIGN_IDS_FROM, ORDINAL_LIMIT, ordinalOf } from './channelProtocol';
+import { deadLetterEntry, dropForeignEntries, FOREIGN_REASON } from './channelScripts';
 import { readView } from './channelView';
 import { fieldOf, parseField, StreamReadSchema } from './protocol';
 
@@ -22,6 +23,8 @@ export interface ConsumerHost<T> {
   readonly keys: ChannelKeys;
   readonly leaseMs: number;
   readonly pollMs: number;
+  /** How long the channel's keys (its dead-letter stream too) outlive their last write, in ms. */
+  readonly retentionMs: number;
   readonly scheduler: SchedulerLike;
   readonly schema: ItemSchema<T> | undefined;
   delivered(): void;
@@ -110,15 +113,27 @@ export function startConsumer<T>(host: ConsumerHost<T>, observer: Partial<Channe
       const entries = StreamReadSchema.safeParse(raw);
       if (stopped) return;
       if (!entries.success) throw new CoordinationError('CHANNEL_PROTOCOL_ERROR', `Channel "${host.id}": unexpected XREAD reply`, { context: { channelId: host.id } });
+      let foreign = false;
       for (const [entryId, fields] of entries.data) {
         if (stopped) return;
+        if (isAboveOrdinals(entryId)) {
+          // Written by something else (`XADD *`), above every ordinal: the producers' next entries could not
+          // follow it. It goes to the dead-letter stream and the stream's last id back to the last ordinal;
+          // this consumer reads on from where it was (the entries after it in this read are such ones too).
+          host.report(malformed(host.id, entryId, FOREIGN_REASON, host.keys.deadLetter), undefined);
+          host.dropped(1);
+          foreign = true;
+          break;
+        }
         cursor = entryId;
         const ordinal = ordinalOf(entryId);
         if (counting && ordinal !== undefined && position !== undefined && ordinal > position + 1) host.dropped(ordinal - position - 1);
         const entry = parseField(ChannelEntrySchema, fieldOf(fields, 'entry'), 'entry');
         if (ordinal === undefined || !entry.ok) {
-          const reason = ordinal === undefined ? `its id is not one the channel writes` : entry.ok ? '' : entry.reason;
-          host.report(malformed(host.id, entryId, reason), undefined);
+          const reason = ordinal === undefined ? FOREIGN_REASON : entry.ok ? '' : entry.reason;
+          host.report(malformed(host.id, entryId, reason, host.keys.deadLetter), undefined);
+          // A failure to move it (Redis away) leaves it where it is: it is skipped all the same.
+          await deadLetterEntry.run(redis, [keys.items, keys.deadLetter], [entryId, reason, name, CHANNEL_DEAD_LETTER_MAX_LEN, host.retentionMs]).catch((error: unknown) => host.report(error, undefined));
           if (ordinal === undefined) host.dropped(1);
           else advance(ordinal, false);
           continue;
@@ -136,6 +151,16 @@ export function startConsumer<T>(host: ConsumerHost<T>, observer: Partial<Channe
         // A handler that unsubscribed its own consumer (an Observable's take(n)) got the item; the consumer has left Redis.
         if (stopped) return host.delivered();
         advance(ordinal, true);
+      }
+      if (foreign) {
+        try {
+          await dropForeignEntries.run(redis, [keys.items, keys.deadLetter, keys.consumers], [FOREIGN_IDS_FROM, ORDINAL_LIMIT, position ?? 0, CHANNEL_DEAD_LETTER_MAX_LEN, host.retentionMs, name]);
+        } catch (error) {
+          if (stopped) return;
+          host.report(error, undefined);
+          await pause();
+        }
+        continue;
       }
       counting = true;
     }
@@ -155,6 +180,14 @@ export function startConsumer<T>(host: ConsumerHost<T>, observer: Partial<Channe
   return subscription;
 }
 
-function malformed(channelId: string, entryId: string, reason: string): CoordinationError {
-  return new CoordinationError('CHANNEL_ENTRY_INVALID', `Channel "${channelId}": skipped malformed entry ${entryId}: ${reason}`, { context: { channelId, entryId, reason } });
+function malformed(channelId: string, entryId: string, reason: string, deadLetter: string): CoordinationError {
+  return new CoordinationError('CHANNEL_ENTRY_INVALID', `Channel "${channelId}": skipped malformed entry ${entryId} (moved to ${deadLetter}): ${reason}`, {
+    context: { channelId, entryId, reason },
+  });
+}
+
+/** Whether `entryId` is above every ordinal a channel writes (an id `XADD *` made). */
+function isAboveOrdinals(entryId: string): boolean {
+  const ms = /^(\d+)-/.exec(entryId)?.[1];
+  return ms !== undefined && Number(ms) >= ORDINAL_LIMIT;
 }

@@ -3,7 +3,8 @@ import { BackpressureStrategy, BufferOverflowError, ChannelClosedError } from '@
 import type { RedisClient } from '../types/RedisClient';
 import type { SchedulerLike, Subscription } from 'rxjs';
 import type { ChannelKeys } from './channelKeys';
-import { type ChannelEnd, ChannelEndSchema, CHANNEL_PROTOCOL_VERSION, type ChannelEntry, entryIdOf } from './channelProtocol';
+import { CHANNEL_DEAD_LETTER_MAX_LEN, type ChannelEnd, ChannelEndSchema, CHANNEL_PROTOCOL_VERSION, type ChannelEntry, entryIdOf, FOREIGN_IDS_FROM, ORDINAL_LIMIT } from './channelProtocol';
+import { dropForeignEntries } from './channelScripts';
 import { readView } from './channelView';
 import { fieldOf, parseField } from './protocol';
 
@@ -269,11 +270,19 @@ export class ChannelProducer {
     return ordinal;
   }
 
+  /**
+   * The stream's last ordinal. An entry something else added with an id above every ordinal (`XADD *`)
+   * would make every later ordinal refused: it is moved to the dead-letter stream first, and the stream's
+   * last id set back (see {@link dropForeignEntries}).
+   */
   private async lastOrdinal(): Promise<number> {
     const info = (await this.redis.call('XINFO', 'STREAM', this.config.keys.items)) as unknown[];
     const at = info.indexOf('last-generated-id');
     const last = Number(String(info[at + 1]).split('-')[0]);
-    return Number.isSafeInteger(last) ? last : 0;
+    if (Number.isSafeInteger(last) && last < ORDINAL_LIMIT) return last;
+    const { items, deadLetter, consumers } = this.config.keys;
+    const repaired = await dropForeignEntries.run(this.redis, [items, deadLetter, consumers], [FOREIGN_IDS_FROM, ORDINAL_LIMIT, this.next - 1, CHANNEL_DEAD_LETTER_MAX_LEN, this.config.retentionMs, this.token]);
+    return Number(repaired);
   }
 
   private async expire(): Promise<void> {

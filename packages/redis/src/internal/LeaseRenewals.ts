@@ -4,10 +4,16 @@ import type { CommandBatch } from './CommandBatch';
 /**
  * The lease renewals of one remote agent's calls in flight: one timer for all of them (every third of
  * `leaseMs`), running while any call holds a lease, instead of one timer per call. A call's first renewal
- * comes at most a third of `leaseMs` after it started, so its lease never runs out while it lives.
+ * comes at most a third of `leaseMs` after its lease was stored, so its lease never runs out while it lives.
+ *
+ * A renewal only extends a lease that still exists (`SET ... XX`): a lease that ran out (the caller could
+ * not renew it for `leaseMs`: its event loop was blocked, or Redis was out of reach) made the worker stop
+ * the call, and creating it again would leave the caller waiting for a reply that never comes. Such a
+ * lease is reported lost to its call instead.
  */
 export class LeaseRenewals {
-  private readonly leases = new Set<string>();
+  /** The leases held, each with what to do when a renewal finds it gone; `stored` once its first `SET` is known to be in Redis. */
+  private readonly leases = new Map<string, { stored: boolean; lost: () => void }>();
   private timer: Subscription | undefined;
 
   constructor(
@@ -16,10 +22,16 @@ export class LeaseRenewals {
     private readonly scheduler: SchedulerLike,
   ) {}
 
-  /** Renews `lease` until {@link release}. */
-  hold(lease: string): void {
-    this.leases.add(lease);
+  /** Renews `lease` until {@link release}, once {@link stored} says it exists; `lost` runs when a renewal finds it gone. */
+  hold(lease: string, lost: () => void): void {
+    this.leases.set(lease, { stored: false, lost });
     this.timer ??= interval(Math.max(1, Math.floor(this.leaseMs / 3)), this.scheduler).subscribe(() => this.renew());
+  }
+
+  /** The call's own `SET` of `lease` was answered: from now on a renewal that finds no lease means it ran out. */
+  stored(lease: string): void {
+    const held = this.leases.get(lease);
+    if (held !== undefined) held.stored = true;
   }
 
   release(lease: string): void {
@@ -35,6 +47,18 @@ export class LeaseRenewals {
 
   private renew(): void {
     this.stopIfIdle();
-    for (const lease of this.leases) this.commands.send('SET', lease, '1', 'PX', this.leaseMs).catch(() => undefined);
+    for (const [lease, held] of this.leases) {
+      if (!held.stored) continue;
+      this.commands.send('SET', lease, '1', 'PX', this.leaseMs, 'XX').then(
+        (reply) => {
+          // Released meanwhile (the call ended): nothing to tell.
+          if (reply === null && this.leases.get(lease) === held) {
+            this.leases.delete(lease);
+            held.lost();
+          }
+        },
+        () => undefined, // Redis out of reach: the next renewal asks again.
+      );
+    }
   }
 }

@@ -40,10 +40,7 @@ export class ReaderPool {
     const cleanup = this.endedCalls >= CALLS_PER_CLEANUP ? this.takeEnded() : [];
     const idle = this.idle.pop();
     if (idle !== undefined) return { reader: idle, cleanup };
-    const reader = duplicateClient(this.redis);
-    // Its failures reach the call through the read that fails; ioredis would print them too without a listener.
-    reader.on('error', () => undefined);
-    return { reader, cleanup };
+    return { reader: duplicateClient(this.redis), cleanup };
   }
 
   /**

@@ -10,6 +10,7 @@ import { readView } from './channelView';
 import { startConsumer } from './ChannelConsumer';
 import { ChannelProducer, type ChannelState, type OfferSettings } from './ChannelProducer';
 import { channelMetrics } from './channelMetrics';
+import { OutageReports } from './OutageReports';
 import { pullIterator } from './pullIterator';
 
 const observableKey: string | symbol = (typeof Symbol === 'function' && (Symbol as { observable?: symbol }).observable) || '@@observable';
@@ -31,6 +32,8 @@ export class RedisChannelCore<T> implements RedisChannel<T> {
   readonly #consumers = new Set<Subscription>();
   readonly #errorHandlers = new Set<(error: unknown, item: T | undefined) => void>();
   #delivered = 0;
+  /** Of an outage, only the first failure is reported. */
+  readonly #outages: OutageReports;
 
   static {
     Object.defineProperty(this.prototype, observableKey, {
@@ -46,6 +49,7 @@ export class RedisChannelCore<T> implements RedisChannel<T> {
     private readonly config: ChannelConfig<T>,
   ) {
     this.#keys = channelKeys(config.prefix, id);
+    this.#outages = new OutageReports(redis, (error) => this.#handle(error, undefined));
     this.#producer = new ChannelProducer(redis, { ...config, id, keys: this.#keys });
     this.metrics$ = timer(0, config.metricsSampleTime, config.scheduler).pipe(
       map(() => this.metrics()),
@@ -162,6 +166,7 @@ export class RedisChannelCore<T> implements RedisChannel<T> {
         keys: this.#keys,
         leaseMs: config.leaseMs,
         pollMs: config.pollMs,
+        retentionMs: config.retentionMs,
         scheduler: config.scheduler,
         schema: config.schema,
         delivered: () => {
@@ -193,6 +198,11 @@ export class RedisChannelCore<T> implements RedisChannel<T> {
   }
 
   #report(error: unknown, item: T | undefined): void {
+    if (item === undefined) this.#outages.report(error);
+    else this.#handle(error, item);
+  }
+
+  #handle(error: unknown, item: T | undefined): void {
     if (this.#errorHandlers.size === 0) return reportUnhandledError(error);
     for (const handler of this.#errorHandlers) {
       try {

@@ -1,11 +1,13 @@
 import type { AgentCallOptions, RunContext } from '@rxagents/core';
-import { AgentError, type SerializedError, serializeError } from '@rxagents/core';
 import type { RedisClient } from '../types/RedisClient';
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import { callKeys, type CallKeys, WORKER_GROUP } from './keys';
 import type { CallEntry, ReplyEntry } from './protocol';
 import type { RedisCommand, WorkerReader } from './WorkerReader';
 import type { EntryDeletions } from './EntryDeletions';
+import { claimCall, stopCall } from './callScripts';
+import { leaseLostReply, remoteError, streamMissingReply } from './finalReplies';
+import { listOf, resultOf } from './pipelineReplies';
 
 interface RunningCallConfig {
   readonly prefix: string;
@@ -61,6 +63,10 @@ export class RunningCall {
   private counting: Promise<unknown> | undefined;
   /** Whether a pipeline of this call's replies went out already. */
   private flushedBefore = false;
+  /** The last pipeline of this call's replies, sent or about to be: a stopped call waits for it before it tidies up. */
+  private lastFlush: Promise<void> = Promise.resolve();
+  /** Whether this start is being stopped for its caller's lease (once). */
+  private stopping = false;
 
   constructor(
     private readonly redis: RedisClient,
@@ -87,15 +93,16 @@ export class RunningCall {
   async run(start: (options: AgentCallOptions) => Observable<string>, callsKey: string, mode: StartMode, agentEnded: () => void): Promise<void> {
     this.callsKey = callsKey;
     // One round trip before the agent starts: this entry takes the call, unless another entry of it did.
-    const owner = await this.claim();
+    const claimed = await this.claim();
     if (this.finished) return;
-    if (!owner) return this.finish();
+    if (claimed === 'gone') return this.leaseGone();
+    if (claimed === 'other') return this.finish();
     if (mode === 'first') this.attempt = 1;
     else {
       // One round trip more: count this start and look at the caller's lease.
       const lease = await this.count();
       if (this.finished) return;
-      if (lease === 0) return this.finish();
+      if (lease === 0) return this.leaseGone();
       if (this.attempt > this.entry.maxAttempts) return this.exhausted();
     }
     void this.write({ kind: 'started', worker: this.worker });
@@ -133,7 +140,8 @@ export class RunningCall {
   /** Checks the caller's lease and the attempts; stops the call when its caller left or another start took it over. */
   async check(): Promise<CallVerdict> {
     if (!this.counted) return this.finished ? 'done' : 'keep';
-    const replies = await this.redis.pipeline().exists(this.keys.lease).lrange(this.keys.attempts, 0, -1).exec();
+    // The reply stream's ttl runs from now too: a call whose agent is silent longer keeps its stream.
+    const replies = await this.redis.pipeline().exists(this.keys.lease).lrange(this.keys.attempts, 0, -1).pexpire(this.keys.reply, this.config.replyTtlMs).exec();
     const lease = resultOf(replies, 0);
     const tokens = listOf(replies, 1);
     if (this.finished) return 'done';
@@ -145,22 +153,40 @@ export class RunningCall {
       return 'superseded';
     }
     if (lease === 0) {
-      this.abort();
-      await this.acknowledge();
+      await this.leaseGone();
       return 'gone';
     }
     return 'keep';
   }
 
   /**
-   * Takes the call for this entry (`SET NX GET` of the call's `entry` key): true unless another entry took
-   * it. A caller's XADD that ioredis sent again after a lost reply adds the call twice; the agent runs for
+   * Stops this start because its caller's lease is gone: the agent is aborted, then (once this call's
+   * writes in flight are answered) a caller whose lease ran out gets a last reply saying so, and what the
+   * worker's writes left of a cancelled call is deleted (see {@link stopCall}); then the entry is
+   * acknowledged and deleted. `missing` is the reply for a reply stream found missing while the lease lives.
+   */
+  private async leaseGone(missing = ''): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.abort();
+    await this.lastFlush.catch(() => undefined);
+    const lost = leaseLostReply(this.attempt, this.written++);
+    const { lease, entry, reply, attempts } = this.keys;
+    await stopCall.run(this.redis, [lease, entry, reply, attempts], [lost, missing, this.config.replyMaxLen, this.config.replyTtlMs]);
+    await this.acknowledge();
+  }
+
+  /**
+   * Takes the call for this entry (`SET NX GET` of the call's `entry` key, only while the caller's lease
+   * exists: see {@link claimCall}): `'mine'` unless another entry took it (`'other'`) or the lease is gone.
+   * A caller's XADD that ioredis sent again after a lost reply adds the call twice; the agent runs for
    * the entry that took the call, and the other entry is acknowledged and deleted unrun. A restart of the
    * same entry (a claim after its worker died), and a `SET` that ioredis sent again, find its own id.
    */
-  private async claim(): Promise<boolean> {
-    const previous = await this.redis.call('SET', this.keys.entry, this.entryId, 'PX', this.config.replyTtlMs, 'NX', 'GET');
-    return previous === null || previous === this.entryId;
+  private async claim(): Promise<'mine' | 'other' | 'gone'> {
+    const { lease, entry, reply } = this.keys;
+    const taken = Number(await claimCall.run(this.redis, [lease, entry, reply], [this.entryId, this.config.replyTtlMs]));
+    return taken === 1 ? 'mine' : taken === 2 ? 'other' : 'gone';
   }
 
   /** Adds this start's token to the attempts list and learns its attempt; resolves to whether the caller's lease exists (1) or not (0). */
@@ -217,16 +243,26 @@ export class RunningCall {
           this.pending = [];
           this.flushed = undefined;
           this.acknowledgeAfterFlush = false;
-          this.flush(batch, acknowledge).then(resolve, reject);
+          this.flush(batch, acknowledge).then((missing) => {
+            resolve();
+            // The reply stream is gone: the caller cancelled (or the stream expired while this worker stalled).
+            if (missing) this.leaseGone(streamMissingReply(this.attempt, this.written++)).catch(() => undefined);
+          }, reject);
         });
       });
+      this.lastFlush = this.flushed;
       // Writes nobody awaits (chunks, events) must not become unhandled rejections; `end` and `error` await theirs.
       this.flushed.catch(() => undefined);
     }
     return this.flushed;
   }
 
-  private async flush(batch: readonly NumberedReply[], acknowledge: boolean): Promise<void> {
+  /**
+   * Sends one batch of replies; resolves to whether the reply stream was missing. Replies are added with
+   * `NOMKSTREAM` (the claim created the stream): a caller that cancelled deleted it, and a write after
+   * that must not create it again, for it would live `replyTtlMs` with no one to read it.
+   */
+  private async flush(batch: readonly NumberedReply[], acknowledge: boolean): Promise<boolean> {
     const { reply: key } = this.keys;
     const commands: RedisCommand[] = [];
     const first = !this.flushedBefore;
@@ -244,17 +280,18 @@ export class RunningCall {
     if (this.counting !== undefined) {
       // Later writes wait for the count too, and go out in order after this one.
       await this.counting;
-      if (this.finished) return;
-      if (this.attempt > this.entry.maxAttempts) return this.abort(); // The next claim says so to the caller.
+      if (this.finished) return false;
+      if (this.attempt > this.entry.maxAttempts) return (this.abort(), false); // The next claim says so to the caller.
     }
     const attempt = this.attempt;
     // `started` says a new attempt began; the attempt's next reply in the same entry says it as well.
     const replies = batch.length > 1 && batch[0]?.kind === 'started' ? batch.slice(1) : batch;
     for (let from = 0; from < replies.length; from += REPLIES_PER_ENTRY) {
       const json = replies.slice(from, from + REPLIES_PER_ENTRY).map((reply) => replyJson(reply, attempt));
-      if (json.length === 1) commands.push(['xadd', key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', json[0] as string]);
-      else commands.push(['xadd', key, 'MAXLEN', '~', this.config.replyMaxLen, '*', 'replies', `[${json.join(',')}]`]);
+      if (json.length === 1) commands.push(['xadd', key, 'NOMKSTREAM', 'MAXLEN', '~', this.config.replyMaxLen, '*', 'reply', json[0] as string]);
+      else commands.push(['xadd', key, 'NOMKSTREAM', 'MAXLEN', '~', this.config.replyMaxLen, '*', 'replies', `[${json.join(',')}]`]);
     }
+    const added = commands.length - 1;
     commands.push(['pexpire', key, this.config.replyTtlMs]);
     // The acknowledgement goes in the same batch, but not on a cluster client (a batch there must not
     // cross slots); so does the deletion of a batch of answered entries, this one's included.
@@ -264,22 +301,26 @@ export class RunningCall {
       deleted = this.deletions.add(this.entryId);
       if (deleted.length > 0) commands.push(['xdel', this.callsKey, ...deleted]);
     }
+    let values: unknown[];
     try {
       if (first && acknowledge && this.reader.open) {
         // The whole reply at once: it may go out with the worker's next read, in the same socket
         // write (no other write of this call can be in flight to be overtaken).
-        await this.reader.write(commands);
+        values = await this.reader.write(commands);
       } else {
         const pipeline = this.redis.pipeline();
         for (const [command, ...args] of commands) pipeline.call(command, ...args);
         const results = await pipeline.exec();
         for (const [error] of results ?? []) if (error !== null) throw error;
+        values = (results ?? []).map(([, value]) => value);
       }
     } catch (error) {
       this.deletions.restore(deleted);
       throw error;
     }
     if (acknowledge && this.redis.isCluster) await this.acknowledge();
+    // The last XADD speaks for the batch: after one that found no stream, none finds one.
+    return values[added] === null;
   }
 }
 
@@ -290,29 +331,7 @@ function replyJson(reply: NumberedReply, attempt: number): string {
   return JSON.stringify({ ...reply, attempt });
 }
 
-/** The reply of a pipeline's `index`th command; throws the command's error. */
-function replyOf(replies: Array<[Error | null, unknown]> | null, index: number): unknown {
-  const [error, value] = replies?.[index] ?? [new Error('the pipeline was discarded'), undefined];
-  if (error !== null) throw error;
-  return value;
-}
-
-function resultOf(replies: Array<[Error | null, unknown]> | null, index: number): number {
-  return Number(replyOf(replies, index));
-}
-
-function listOf(replies: Array<[Error | null, unknown]> | null, index: number): string[] {
-  const value = replyOf(replies, index);
-  return Array.isArray(value) ? value.map(String) : [];
-}
-
 /** The distinct tokens of an attempts list, in the order of their first place: the starts, in order. */
 function distinct(tokens: readonly string[]): string[] {
   return [...new Set(tokens)];
-}
-
-/** The agent's own failure, without the worker-side `AgentError` wrapper the caller adds again; its retryable flag kept. */
-function remoteError(error: unknown): SerializedError {
-  if (!(error instanceof AgentError) || error.cause === undefined) return serializeError(error);
-  return { ...serializeError(error.cause), retryable: error.retryable };
 }

@@ -11,9 +11,11 @@ export interface ChannelKeys {
   readonly shared: string;
   /** The prefix of the consumers' lease keys (`<leases><consumer>`). */
   readonly leases: string;
+  /** Entries of the stream the channel did not write, or could not read, with the reason: moved here by the consumer that found them. */
+  readonly deadLetter: string;
 }
 
 export function channelKeys(prefix: string, channelId: string): ChannelKeys {
   const base = `${prefix}:channel:{${channelId}}`;
-  return { items: `${base}:items`, consumers: `${base}:consumers`, shared: `${base}:shared`, leases: `${base}:lease:` };
+  return { items: `${base}:items`, consumers: `${base}:consumers`, shared: `${base}:shared`, leases: `${base}:lease:`, deadLetter: `${base}:dead` };
 }

@@ -21,7 +21,11 @@ export const ChannelEntrySchema = z.discriminatedUnion('kind', [ItemEntrySchema,
 export type ChannelEntry = z.infer<typeof ChannelEntrySchema>;
 
 /** Ordinals stay below this; an id Redis generates (`XADD *`: milliseconds since 1970) is above it, so it is never taken for one. */
-const ORDINAL_LIMIT = 1e12;
+export const ORDINAL_LIMIT = 1e12;
+/** The first entry id above every ordinal. */
+export const FOREIGN_IDS_FROM = `${ORDINAL_LIMIT}-0`;
+/** How many entries a channel's dead-letter stream keeps (`MAXLEN ~`). */
+export const CHANNEL_DEAD_LETTER_MAX_LEN = 10_000;
 
 /**
  * The ordinal of a stream entry id `<ordinal>-0`: the channel numbers its entries 1, 2, 3, ... so that a

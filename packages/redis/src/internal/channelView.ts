@@ -1,6 +1,6 @@
 import type { RedisClient } from '../types/RedisClient';
 import type { ChannelKeys } from './channelKeys';
-import { type ChannelEnd, ChannelEndSchema, ordinalOf } from './channelProtocol';
+import { type ChannelEnd, ChannelEndSchema, ORDINAL_LIMIT, ordinalOf } from './channelProtocol';
 import { fieldOf, parseField } from './protocol';
 
 /** What Redis says about a channel at one moment: its consumers, its stream's ends, and whether it ended. */
@@ -30,7 +30,8 @@ export async function readView(redis: RedisClient, keys: ChannelKeys): Promise<C
   const [positions, first, newest, endRaw] = await Promise.all([
     redis.hgetall(keys.consumers),
     redis.xrange(keys.items, '-', '+', 'COUNT', 1),
-    redis.xrevrange(keys.items, '+', '-', 'COUNT', 1),
+    // The newest entry below every id `XADD *` makes: one added by something else is not the channel's last.
+    redis.xrevrange(keys.items, `${ORDINAL_LIMIT - 1}-0`, '-', 'COUNT', 1),
     redis.hget(keys.shared, 'end'),
   ]);
   const names = Object.keys(positions);
