@@ -19,12 +19,14 @@ interface StallFigure {
   readonly ending: string;
 }
 
-const describe = (error: unknown): string => {
+function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const { code, retryable } = error as { code?: unknown; retryable?: unknown };
   const details = [typeof code === 'string' ? code : undefined, retryable === true ? 'retryable' : retryable === false ? 'not retryable' : undefined].filter((detail) => detail !== undefined);
-  return `${error.name}${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
-};
+  const own = `${error.name}${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
+  // An agent's failure reaches its caller wrapped in an AgentError: what ended the call is its cause.
+  return error.cause === undefined ? own : `${own} caused by ${describe(error.cause)}`;
+}
 
 /**
  * A remote call whose caller stops renewing its lease for longer than `leaseMs` (its event loop blocked;
