@@ -1,6 +1,6 @@
 import { asyncScheduler, Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError, configRules, delayTimer, OpenRunNodes, parseConfig, RunEventSchema, SerializedErrorSchema, type RunEvent } from '@rxagents/core';
 import { EventStreamError } from './errors/EventStreamError';
 import { RemoteRunError } from './errors/RemoteRunError';
