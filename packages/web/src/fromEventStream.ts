@@ -46,7 +46,7 @@ export interface FromEventStreamOptions<T = RunEvent> {
   readonly fetch?: typeof fetch;
   /** Reconnection after a dropped connection. */
   readonly retry?: EventStreamRetry;
-  /** The schema every value must match. Default `RunEventSchema` from `@rxagents/core`. */
+  /** The schema every value must match. Default: the rules of `RunEventSchema` from `@rxagents/core` (checked by `safeParseRunEvent`, without zod). */
   readonly schema?: ValueSchema<T>;
   /** The clock of the reconnection delay. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
@@ -78,7 +78,7 @@ const isTrackable = (value: unknown): value is RunEvent => {
  * @remarks
  * Cold: each subscription `fetch`es `input` (a URL, a `Request`, or a `Response` you already have) and
  * parses the frames with `eventsource-parser`. Every value is checked against `schema` (default
- * `RunEventSchema`): a frame that is not JSON or does not match errors the Observable with an
+ * `RunEventSchema`'s rules, by `safeParseRunEvent`, so a page bundle carries no zod): a frame that is not JSON or does not match errors the Observable with an
  * {@link EventStreamError} `EVENT_STREAM_BAD_FRAME` (nothing is silently dropped). An `event: error`
  * frame errors it with a {@link RemoteRunError} carrying the server's `name`, `message` and `code`;
  * before that error, every node of the run still open (started and not ended in what was read) ends,
