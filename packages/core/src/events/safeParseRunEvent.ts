@@ -88,7 +88,20 @@ function broken(rule: Rule, value: unknown): string | undefined {
   }
 }
 
-/** The answer of {@link safeParseRunEvent}: the event, or the first rule it breaks (as zod's `safeParse` answers). */
+/**
+ * The answer of {@link safeParseRunEvent}: the event, or the first rule it breaks.
+ *
+ * @remarks
+ * Shaped as zod's `safeParse` answer: `success`, then `data` or `error.issues` (each with a `path` and a `message`).
+ *
+ * @example
+ * ```ts
+ * import { safeParseRunEvent, type RunEventCheck } from '@rxagents/core';
+ *
+ * const checked: RunEventCheck = safeParseRunEvent({ type: 'round-end', runId: 'r', callId: 'c', parentCallId: null, at: 0, round: -1 });
+ * if (!checked.success) console.log(checked.error.issues[0]?.path); // ['round']
+ * ```
+ */
 export type RunEventCheck =
   | { readonly success: true; readonly data: RunEvent }
   | { readonly success: false; readonly error: { readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[] } };
