@@ -3,7 +3,9 @@ import { join } from 'node:path';
 
 // esbuild is the benchmarks' dependency (they weigh the same page from the built packages).
 const root = join(__dirname, '..', '..', '..');
-const { build } = createRequire(join(root, 'bench', 'package.json'))('esbuild') as typeof import('esbuild');
+/** What this test uses of esbuild's `build` (its types are not a dependency of the root project). */
+type Build = (options: Record<string, unknown>) => Promise<{ metafile: { outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }> } }>;
+const { build } = createRequire(join(root, 'bench', 'package.json'))('esbuild') as { build: Build };
 
 describe('@rxagents/web/client in a page', () => {
   it('bundles fromEventStream and runView without zod', async () => {
