@@ -8,5 +8,7 @@ export default defineConfig({
   tsconfig: 'tsconfig.build.json',
   sourcemap: false,
   clean: true,
+  // One file per module, so a bundler drops the modules a page does not import (each option schema's zod among them).
+  unbundle: true,
   checks: { pluginTimings: false },
 });

@@ -8,6 +8,7 @@ import { defineAgent, newRunId, observeRun, stream, type RunEvent } from '@rxage
 import { toEventStreamResponse } from '@rxagents/web';
 import { fromEventStream } from '@rxagents/web/client';
 import type { BenchFigure, BenchSuite } from '../BenchSuite';
+import { clientBundleKB } from '../clientBundleKB';
 import { median } from '../median';
 
 const DELTAS = 100_000;
@@ -69,7 +70,7 @@ async function listen(): Promise<{ server: Server; url: string }> {
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-/** Ours: fromEventStream (each event checked with RunEventSchema), counting text deltas. */
+/** Ours: fromEventStream (each event checked with RunEventSchema's rules), counting text deltas. */
 async function readOurs(url: string): Promise<number> {
   let deltas = 0;
   await new Promise<void>((resolve, reject) =>
@@ -150,6 +151,13 @@ export const suite: BenchSuite = {
             'time to deliver 100,000 text deltas of a run over loopback SSE to a fromEventStream client / the same frames written by hand as each delta comes and parsed with eventsource-parser (median of per-round ratios)',
           bar: { op: '<=', limit: 1.5 },
         },
+      };
+      const bundle = await clientBundleKB();
+      log(`a page with fromEventStream and runView, bundled by esbuild from the built packages: ${bundle.minifiedKB.toFixed(1)} KB minified, ${bundle.gzippedKB.toFixed(1)} KB gzipped`);
+      figures.clientBundleKB = {
+        value: bundle.gzippedKB,
+        label: 'KB (gzipped) of a page that reads a run with fromEventStream and folds it with runView, bundled and minified by esbuild for the browser',
+        bar: { op: '<=', limit: 30 },
       };
       return figures;
     } finally {

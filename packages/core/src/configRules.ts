@@ -1,5 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RunContext } from './events/RunContext';
 import { MAX_COUNT, MAX_DELAY_MS } from './limits';
 

@@ -1,5 +1,5 @@
 import type { ObservableInput } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod';
 import * as configRules from './configRules';
 import { parseConfig } from './parseConfig';
 import type { Agent, AgentMessage, ChatOptions } from './Agent';

@@ -39,6 +39,8 @@ export { AgentError, type AgentErrorOptions } from './errors/AgentError';
 export { AgentTimeoutError } from './errors/AgentTimeoutError';
 export { RunEventSchema, type RunEvent, type RunEventType, type RunEventOf } from './events/RunEvent';
 export { serializeError, SerializedErrorSchema, type SerializedError } from './events/SerializedError';
+export { safeParseRunEvent, type RunEventCheck } from './events/safeParseRunEvent';
+export { isSerializedError } from './events/isSerializedError';
 export type { RunContext } from './events/RunContext';
 export type { RunOutcome } from './events/RunOutcome';
 export { newRunId } from './events/ids';

@@ -1,5 +1,5 @@
 import { asyncScheduler, from, Observable, type ObservableInput, type SchedulerLike, type Subscriber, takeWhile, type TeardownLogic } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Agent, ChatOptions } from './Agent';
 import * as configRules from './configRules';
 import { scheduleDelay } from './delay';

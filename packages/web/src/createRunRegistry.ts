@@ -1,5 +1,5 @@
 import { asyncScheduler, isObservable, Subject, type Observable, type SchedulerLike } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError, configRules, newRunId, observeRun, parseConfig, scheduleDelay, takeRunUntil, type RunContext, type RunEvent } from '@rxagents/core';
 import { RunForgottenError, type RunForgottenReason } from './errors/RunForgottenError';
 import { RunRegistryFullError } from './errors/RunRegistryFullError';

@@ -1,9 +1,9 @@
-import { asyncScheduler, Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
-import { z } from 'zod';
-import { ConfigError, configRules, delayTimer, OpenRunNodes, parseConfig, RunEventSchema, SerializedErrorSchema, type RunEvent } from '@rxagents/core';
+import { ConfigError, delayTimer, isSerializedError, OpenRunNodes, safeParseRunEvent, type RunEvent } from '@rxagents/core';
 import { EventStreamError } from './errors/EventStreamError';
 import { RemoteRunError } from './errors/RemoteRunError';
+import { checkEventStreamOptions } from './internal/checkEventStreamOptions';
 
 /**
  * How {@link fromEventStream} reconnects after a dropped connection.
@@ -46,7 +46,7 @@ export interface FromEventStreamOptions<T = RunEvent> {
   readonly fetch?: typeof fetch;
   /** Reconnection after a dropped connection. */
   readonly retry?: EventStreamRetry;
-  /** The schema every value must match. Default `RunEventSchema` from `@rxagents/core`. */
+  /** The schema every value must match. Default: the rules of `RunEventSchema` from `@rxagents/core` (checked by `safeParseRunEvent`, without zod). */
   readonly schema?: ValueSchema<T>;
   /** The clock of the reconnection delay. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
@@ -57,23 +57,6 @@ export interface FromEventStreamOptions<T = RunEvent> {
    */
   readonly maxFrameLength?: number;
 }
-
-const FromEventStreamOptionsSchema = z.strictObject({
-  signal: configRules.abortSignal().optional(),
-  fetch: configRules.function<typeof fetch>().optional(),
-  retry: z
-    .strictObject({
-      // A reconnection that waits forever would neither resume nor give up: `maxAttempts: 0` is how not to reconnect.
-      delayMs: configRules
-        .delayMs()
-        .refine((ms) => ms !== Infinity, 'must be a finite number of milliseconds (maxAttempts: 0 never reconnects)')
-        .default(1_000),
-      maxAttempts: configRules.nonNegativeInt().default(3) })
-    .default({ delayMs: 1_000, maxAttempts: 3 }),
-  schema: z.custom<ValueSchema<unknown>>((value) => typeof (value as { safeParse?: unknown } | null)?.safeParse === 'function', { error: 'must be a zod schema' }).optional(),
-  scheduler: configRules.scheduler().default(asyncScheduler),
-  maxFrameLength: configRules.positiveInt().default(16 * 1024 * 1024),
-});
 
 type Input = string | URL | Request | Response;
 
@@ -95,7 +78,7 @@ const isTrackable = (value: unknown): value is RunEvent => {
  * @remarks
  * Cold: each subscription `fetch`es `input` (a URL, a `Request`, or a `Response` you already have) and
  * parses the frames with `eventsource-parser`. Every value is checked against `schema` (default
- * `RunEventSchema`): a frame that is not JSON or does not match errors the Observable with an
+ * `RunEventSchema`'s rules, by `safeParseRunEvent`, so a page bundle carries no zod): a frame that is not JSON or does not match errors the Observable with an
  * {@link EventStreamError} `EVENT_STREAM_BAD_FRAME` (nothing is silently dropped). An `event: error`
  * frame errors it with a {@link RemoteRunError} carrying the server's `name`, `message` and `code`;
  * before that error, every node of the run still open (started and not ended in what was read) ends,
@@ -141,8 +124,9 @@ const isTrackable = (value: unknown): value is RunEvent => {
  * ```
  */
 export function fromEventStream<T = RunEvent>(input: Input, options: FromEventStreamOptions<T> = {}): Observable<T> {
-  const parsed = parseConfig(FromEventStreamOptionsSchema, options, 'fromEventStream options');
-  const schema = (parsed.schema ?? RunEventSchema) as ValueSchema<T>;
+  // Checked by hand, and the events by `safeParseRunEvent`, with the same rules as the zod schemas: a page does not bring zod.
+  const parsed = checkEventStreamOptions(options);
+  const schema = (parsed.schema ?? { safeParse: safeParseRunEvent }) as ValueSchema<T>;
   const { signal, retry, scheduler, maxFrameLength } = parsed;
   if (!(typeof input === 'string' || input instanceof URL || input instanceof Request || input instanceof Response)) {
     throw new ConfigError('fromEventStream', [{ path: 'input', rule: 'must be a URL, a Request or a Response', received: input }]);
@@ -219,14 +203,14 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
     const onEvent = (message: EventSourceMessage): void => {
       if (finished) return;
       if (message.event === 'error') {
-        const remote = SerializedErrorSchema.safeParse(safeJson(message.data));
-        if (!remote.success) return fail(badFrame(message, 'an error frame must hold { name, message }'));
+        const remote = safeJson(message.data);
+        if (!isSerializedError(remote)) return fail(badFrame(message, 'an error frame must hold { name, message }'));
         // The run is over for this reader: what it showed running ends, so no view shows it running forever.
-        for (const end of openNodes.end(remote.data)) {
+        for (const end of openNodes.end(remote)) {
           subscriber.next(end as T);
           if (finished) return;
         }
-        fail(new RemoteRunError(remote.data));
+        fail(new RemoteRunError(remote));
         return;
       }
       const seq = message.id === undefined ? NaN : sequence(message.id);

@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { configRules, emitCustom, parseConfig, type Agent, type ChatOptions } from '@rxagents/core';
 import { InputRequestNotFoundError } from './errors/InputRequestNotFoundError';
 import { jsonResponse } from './internal/jsonResponse';

@@ -1,5 +1,5 @@
 import { asyncScheduler, isObservable, type Observable, type SchedulerLike } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError, configRules, DeliveryBuffer, parseConfig, type RunContext, type RunDelivery } from '@rxagents/core';
 import { encodeFrame, eventStreamBody, type Frame } from './internal/eventStreamBody';
 import { withExposedError } from './internal/exposeErrors';

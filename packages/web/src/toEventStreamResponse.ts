@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { configRules, parseConfig } from '@rxagents/core';
 import { isHeadersInit } from './internal/isHeadersInit';
 import { eventStreamFrom, eventStreamOptionShape, type EventStreamSource, type ToEventStreamOptions } from './toEventStream';

@@ -1,5 +1,5 @@
 import { asyncScheduler, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { configRules, parseConfig, runEventStream, scheduleDelay, type RunContext, type RunDelivery, type RunEvent } from '@rxagents/core';
 import { ViewerStalledError } from './errors/ViewerStalledError';
 import { ChunkWriter } from './internal/ChunkWriter';

@@ -1,5 +1,5 @@
 import { asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError, configRules, parseConfig, scheduleDelay } from '@rxagents/core';
 
 /**

@@ -247,6 +247,14 @@ describe('fromEventStream over a loopback server', () => {
     expect(() => fromEventStream('http://x', { retry: { delayMs: -1 } })).toThrow(/retry\.delayMs/);
     expect(() => fromEventStream('http://x', { maxFrameLength: 0 })).toThrow(/maxFrameLength/);
     expect(() => fromEventStream('http://x', { retry: { delayMs: Infinity } })).toThrow(/retry\.delayMs must be a finite number/);
+
+    expect(() => fromEventStream('http://x', { retries: 3 } as never)).toThrow(/retries is not a known option/);
+    expect(() => fromEventStream('http://x', { retry: { delay: 1 } } as never)).toThrow(/retry\.delay is not a known option/);
+    expect(() => fromEventStream('http://x', { retry: { maxAttempts: 1.5 } })).toThrow(/retry\.maxAttempts must be a non-negative integer/);
+    expect(() => fromEventStream('http://x', { scheduler: {}, signal: {}, fetch: 1, schema: {} } as never)).toThrow(
+      /signal must be an AbortSignal.*fetch must be a function.*schema must be a zod schema.*scheduler must be an RxJS scheduler/,
+    );
+    expect(() => fromEventStream('http://x', null as never)).toThrow(ConfigError);
   });
 
   it('a Response read by one subscription is a ConfigError naming input for the next, which ends at once', async () => {

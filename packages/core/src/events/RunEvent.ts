@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../internal/jsonDepth';
 import { SerializedErrorSchema } from './SerializedError';
 

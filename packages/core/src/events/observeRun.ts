@@ -1,5 +1,5 @@
 import { asyncScheduler, Observable, type Observer, type SchedulerLike, type Subscriber, Subscription, tap } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod';
 import * as configRules from '../configRules';
 import { jobClock } from '../internal/jobClock';
 import { parseConfig } from '../parseConfig';

@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { positiveInt } from '../configRules';
 import { ConfigError } from '../errors/ConfigError';
 import { parseConfig } from '../parseConfig';

@@ -1,5 +1,5 @@
 import { from, isObservable, Observable, type MonoTypeOperatorFunction, type ObservableInput, type SchedulerLike, type Subscription } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod';
 import * as configRules from '../configRules';
 import { ConfigError } from '../errors/ConfigError';
 import { abortError } from '../internal/abortError';
