@@ -25,7 +25,8 @@ export { HandoffTimeoutError, type HandoffTimeoutDetails } from './errors/Handof
 export { HandoffValidationError } from './errors/HandoffValidationError';
 export { HandoffRoutingError } from './errors/HandoffRoutingError';
 export { HandoffContractError } from './errors/HandoffContractError';
-export { Handoff, handoff, HandoffCallOptionsSchema, type HandoffCallOptions } from './Handoff';
+export { Handoff, handoff } from './Handoff';
+export { HandoffCallOptionsSchema, type HandoffCallOptions } from './HandoffCallOptions';
 export { HandoffConfigSchema, type HandoffConfig, type ResolvedHandoffConfig } from './HandoffConfig';
 export type { HandoffEnabled, HandoffEnabledContext } from './HandoffEnabled';
 export { HandoffRequestSchema, type HandoffRequest } from './HandoffRequest';
