@@ -4,24 +4,9 @@ import { BackpressureStrategy } from './BackpressureStrategy';
 import { type ChannelMetrics, createChannelMetrics } from './ChannelMetrics';
 import { type ChannelHandler, type ChannelObserver, type SubscribeOptions, SubscribeOptionsSchema } from './ChannelSubscriber';
 import { ChannelItemError } from './errors/ChannelItemError';
-import {
-  assertOpen,
-  cancelOffer,
-  type ChannelDispatcher,
-  ChannelState,
-  closeDispatcher,
-  completeDispatcher,
-  counters,
-  createDispatcher,
-  emitItem,
-  errorDispatcher,
-  hasReaders,
-  offerItem,
-  onComplete,
-  producerSignal,
-  subscribeLane,
-  wouldPark,
-} from './internal/ChannelDispatcher';
+import { type ChannelDispatcher, ChannelState, counters, hasReaders, wouldPark } from './internal/ChannelDispatcher';
+import { assertOpen, closeDispatcher, completeDispatcher, errorDispatcher, onComplete, producerSignal } from './internal/closeDispatcher';
+import { cancelOffer, createDispatcher, emitItem, offerItem, subscribeLane } from './internal/createDispatcher';
 import { addEndHandler, addErrorHandler, reportError } from './internal/ChannelListeners';
 import { channelIterator } from './internal/channelIterator';
 import { DerivationRelay } from './internal/DerivationRelay';
