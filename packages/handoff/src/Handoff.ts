@@ -13,7 +13,9 @@ import { HandoffRequestSchema, isMessage, type HandoffRequest } from './HandoffR
 import type { HandoffSource } from './HandoffStrategy';
 import { handoffToolDescription, handoffToolName } from './handoffToolName';
 import { resolveHandoffToolPolicy } from './HandoffToolPolicy';
-import { checkHandoffGuards, describeCall, handoff$ } from './internal/handoffEngine';
+import { checkHandoffGuards } from './internal/checkHandoffGuards';
+import { describeCall } from './internal/describeCall';
+import { handoff$ } from './internal/handoffEngine';
 import { handoffInputOf } from './internal/handoffInputOf';
 import { handoffOutcomeOf } from './internal/handoffOutcomeOf';
 import { HandoffPermits } from './internal/HandoffPermits';

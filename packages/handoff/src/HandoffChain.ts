@@ -8,7 +8,7 @@ import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
 import { ChainRun } from './internal/ChainRun';
-import { describeCall } from './internal/handoffEngine';
+import { describeCall } from './internal/describeCall';
 import { DistinctAgentIds, HandoffStepSchema, isStep, splitEventsOptions } from './internal/rules';
 
 /**
