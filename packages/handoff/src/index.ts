@@ -6,7 +6,8 @@ export type { HandoffStrategy, HandoffSource, HandoffExecuteOptions, HandoffProm
 export { defaultHandoffPrompt } from './defaultHandoffPrompt';
 export type { HandoffPredicate } from './HandoffPredicate';
 export { DefaultHandoff, HandoffExecuteOptionsSchema } from './DefaultHandoff';
-export { HandoffChain, HandoffChainBuilder, HandoffChainOptionsSchema, type HandoffChainOptions } from './HandoffChain';
+export { HandoffChain, HandoffChainBuilder } from './HandoffChain';
+export { HandoffChainOptionsSchema, type HandoffChainOptions } from './HandoffChainOptions';
 export type { HandoffChainStep } from './HandoffChainStep';
 export { ConditionalHandoff, type HandoffRoute } from './ConditionalHandoff';
 export { handoffTo, HandoffOperatorOptionsSchema, type HandoffOperatorOptions } from './handoffTo';
