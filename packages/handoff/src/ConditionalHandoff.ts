@@ -9,7 +9,8 @@ import type { HandoffPredicate } from './HandoffPredicate';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { evaluatePredicate } from './internal/evaluatePredicate';
-import { describeCall, failedHandoff } from './internal/handoffEngine';
+import { describeCall } from './internal/describeCall';
+import { failedHandoff } from './internal/failedCall';
 import { agentRule, checkHandoffCall, DistinctAgentIds, HandoffStepSchema, isAgent, isStep, splitEventsOptions } from './internal/rules';
 
 const RouterSchema = z.strictObject({

@@ -7,7 +7,8 @@ import type { HandoffListener } from './HandoffListener';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffPrompt, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { defaultHandoffPrompt } from './defaultHandoffPrompt';
-import { describeCall, handoff$, type HandoffObservers, type HandoffSpec } from './internal/handoffEngine';
+import { describeCall } from './internal/describeCall';
+import { handoff$, type HandoffObservers, type HandoffSpec } from './internal/handoffEngine';
 
 /**
  * The zod schema of {@link HandoffExecuteOptions}, used for a {@link DefaultHandoff}'s per-call options (its

@@ -1,11 +1,10 @@
 import { asyncScheduler, defer, map, type Observable, type SchedulerLike, tap, throwError } from 'rxjs';
 import { z } from 'zod';
-import { AgentTimeoutError, ConfigError, configRules, lastValue, observeRun, parseConfig, preview, reportUnhandledError, traceResult, type Agent, type AgentCallResult, type Message, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
+import { AgentTimeoutError, configRules, lastValue, observeRun, parseConfig, preview, reportUnhandledError, traceResult, type Agent, type Message, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { HandoffContractError } from './errors/HandoffContractError';
-import type { HandoffSides } from './errors/HandoffDepthError';
 import { HandoffTimeoutError } from './errors/HandoffTimeoutError';
-import { HandoffValidationError } from './errors/HandoffValidationError';
+import { HandoffCallOptionsSchema, type HandoffCallOptions } from './HandoffCallOptions';
 import { HandoffConfigSchema, resolveHandoffTimeout, type HandoffConfig, type ResolvedHandoffConfig } from './HandoffConfig';
 import { evaluateEnabled$, type HandoffEnabledContext } from './HandoffEnabled';
 import type { HandoffConditionContext } from './handoffFilters';
@@ -14,47 +13,18 @@ import { HandoffRequestSchema, isMessage, type HandoffRequest } from './HandoffR
 import type { HandoffSource } from './HandoffStrategy';
 import { handoffToolDescription, handoffToolName } from './handoffToolName';
 import { resolveHandoffToolPolicy } from './HandoffToolPolicy';
-import { checkHandoffGuards, describeCall, handoff$, type HandoffSpec } from './internal/handoffEngine';
+import { checkHandoffGuards } from './internal/checkHandoffGuards';
+import { describeCall } from './internal/describeCall';
+import { handoff$ } from './internal/handoffEngine';
+import { handoffInputOf } from './internal/handoffInputOf';
+import { handoffOutcomeOf } from './internal/handoffOutcomeOf';
 import { HandoffPermits } from './internal/HandoffPermits';
 import { splitEventsOptions } from './internal/rules';
+import { checkToolParameters, reasonParameters, toolParameters } from './internal/toolParameters';
 import { toolNamesOf } from './internal/toolNamesOf';
+import { validateHandoffArguments } from './internal/validateHandoffArguments';
 import { selectMessages } from './selectHandoffMessages';
 import type { ToolDefinition } from './ToolCallingModel';
-
-/**
- * Per-call options of {@link Handoff.execute}.
- *
- * @example
- * ```ts
- * import type { HandoffCallOptions } from '@rxagents/handoff';
- *
- * const options: HandoffCallOptions = { signal: AbortSignal.timeout(30_000) };
- * ```
- */
-export interface HandoffCallOptions {
-  /** Aborting it aborts the target and rejects with the signal's reason (`execute` only; unsubscribe from `execute$` instead). */
-  readonly signal?: AbortSignal;
-  /**
-   * The run to report into (from `observeRun`, a primitive's node, or an agent's `ChatOptions.run`): the
-   * handoff is then a `handoff` node of that run, with a `handoff` event and the target's call under it.
-   */
-  readonly run?: RunContext;
-}
-
-/**
- * The zod schema of {@link HandoffCallOptions} (strict: an unknown key is a `ConfigError`).
- *
- * @example
- * ```ts
- * import { HandoffCallOptionsSchema } from '@rxagents/handoff';
- *
- * console.log(HandoffCallOptionsSchema.safeParse({ signl: AbortSignal.timeout(10) }).success); // false
- * ```
- */
-export const HandoffCallOptionsSchema = z.strictObject({
-  signal: configRules.abortSignal().optional(),
-  run: configRules.runContext().optional(),
-});
 
 /** `execute$` takes the run only: unsubscribing cancels it. */
 const HandoffExecuteRunSchema = HandoffCallOptionsSchema.pick({ run: true });
@@ -204,7 +174,7 @@ export class Handoff {
   execute$(source: HandoffSource, request: HandoffRequest, options?: Pick<HandoffCallOptions, 'run'>): Observable<HandoffOutcome> {
     const run = options === undefined ? undefined : parseConfig(HandoffExecuteRunSchema, options, 'Handoff execute options').run;
     if (run === undefined) return this.#execute$(source, request, undefined);
-    return traceResult(run, 'handoff', inputOf(request), (node) => this.#execute$(source, request, node), describeCall);
+    return traceResult(run, 'handoff', handoffInputOf(request), (node) => this.#execute$(source, request, node), describeCall);
   }
 
   /**
@@ -238,7 +208,7 @@ export class Handoff {
    */
   events$(source: HandoffSource, request: HandoffRequest, eventsOptions: RunEventsOptions = {}): Observable<RunEvent> {
     const { pace } = splitEventsOptions('Handoff events options', eventsOptions);
-    return observeRun('handoff', inputOf(request), (run) => this.#execute$(source, request, run), { scheduler: this.#scheduler, describe: describeCall, pace });
+    return observeRun('handoff', handoffInputOf(request), (run) => this.#execute$(source, request, run), { scheduler: this.#scheduler, describe: describeCall, pace });
   }
 
   #execute$(source: HandoffSource, request: HandoffRequest, run: RunContext | undefined): Observable<HandoffOutcome> {
@@ -269,7 +239,7 @@ export class Handoff {
         signal: undefined,
         permits: this.#permits,
         observers: undefined,
-        shape: outcomeOf,
+        shape: handoffOutcomeOf,
         run,
         taskId: run === undefined ? '' : this.#taskIdOf(request),
       }).pipe(
@@ -314,7 +284,7 @@ export class Handoff {
 
   #prepare(source: HandoffSource, request: HandoffRequest): HandoffRunContext {
     const { config, agent: target } = this;
-    const args = this.#validateArguments(request.arguments, source.id);
+    const args = validateHandoffArguments(config.inputSchema, request.arguments, this.toolName, { sourceAgentId: source.id, targetAgentId: target.id });
     const base = request.handoffChain ?? request.chain ?? currentHandoffChain();
     const path = Object.freeze([...base, source.id]);
     // O(1) bookkeeping for a re-entry: the key of the chain extended from the (usually known) chain in scope.
@@ -339,30 +309,6 @@ export class Handoff {
     };
     this.#safely(() => config.onHandoff?.(source, context));
     return context;
-  }
-
-  #validateArguments(raw: unknown, sourceAgentId: string): unknown {
-    const schema = this.config.inputSchema;
-    if (schema === undefined) return raw;
-    const sides: HandoffSides = { sourceAgentId, targetAgentId: this.agent.id };
-    let value: unknown = raw ?? {};
-    if (typeof value === 'string') {
-      try {
-        value = value.trim() === '' ? {} : (JSON.parse(value) as unknown);
-      } catch (error) {
-        throw new HandoffValidationError(this.toolName, [`arguments are not valid JSON: ${(error as Error).message}`], error, sides);
-      }
-    }
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) {
-      throw new HandoffValidationError(
-        this.toolName,
-        parsed.error.issues.map((issue) => `${issue.path.length === 0 ? 'arguments' : issue.path.join('.')}: ${issue.message}`),
-        parsed.error,
-        sides,
-      );
-    }
-    return parsed.data;
   }
 
   #metadata(source: HandoffSource, sourceTools: string[] | undefined, request: HandoffRequest, context: HandoffRunContext): Record<string, unknown> {
@@ -393,54 +339,6 @@ export class Handoff {
       reportUnhandledError(error);
     }
   }
-}
-
-/**
- * Refuses an `inputSchema` that has no JSON Schema (a date, a set): {@link Handoff.toolDefinition} would
- * throw on every call, failing every routing agent that offers the handoff, instead of once, here.
- */
-function checkToolParameters(schema: z.ZodType): void {
-  try {
-    toolParameters(schema);
-  } catch (error) {
-    throw new ConfigError('Handoff config', [{ path: 'inputSchema', rule: `must be representable as JSON Schema, the tool's parameters (${(error as Error).message})`, received: schema }]);
-  }
-}
-
-/** The parameters of a handoff tool without an `inputSchema`: an optional free-text `reason`, nothing else. */
-function reasonParameters(): Record<string, unknown> {
-  return {
-    type: 'object',
-    properties: { reason: { type: 'string', description: 'Why the task is transferred (optional)' } },
-    additionalProperties: false,
-  };
-}
-
-/**
- * The JSON Schema of what the model sends: zod's input side (a field with a default is optional, a transform
- * is described by what it takes; the output side said a defaulted field was required), with objects closed
- * (`additionalProperties: false`) where the output side closes them.
- */
-function toolParameters(schema: z.ZodType): Record<string, unknown> {
-  const parameters = { ...(z.toJSONSchema(schema, { io: 'input', override: closeObject }) as Record<string, unknown>) };
-  delete parameters.$schema;
-  return parameters;
-}
-
-function closeObject(context: { readonly zodSchema: z.core.$ZodType; readonly jsonSchema: z.core.JSONSchema.BaseSchema }): void {
-  const def = context.zodSchema._zod.def as { readonly type: string; readonly catchall?: unknown };
-  if (def.type === 'object' && def.catchall === undefined && context.jsonSchema.additionalProperties === undefined) context.jsonSchema.additionalProperties = false;
-}
-
-/** An outcome: the target's call, with its duration in seconds too and the threaded context. */
-function outcomeOf(call: AgentCallResult, spec: HandoffSpec<HandoffRunContext, HandoffOutcome>): HandoffOutcome {
-  return { ...call, handedOffTo: spec.to.id, durationSeconds: call.durationMs / 1000, context: spec.context };
-}
-
-/** What a request asks, as a run node's input (`''` when it is malformed: the run then fails with the error). */
-function inputOf(request: HandoffRequest): string {
-  const input: unknown = (request as { readonly input?: unknown } | undefined)?.input;
-  return typeof input === 'string' ? input : '';
 }
 
 /**

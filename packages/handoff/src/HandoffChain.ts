@@ -1,14 +1,16 @@
 import { defer, Observable, toArray } from 'rxjs';
 import { z } from 'zod';
-import { ConfigError, configRules, lastValue, observeRun, parseConfig, traceRun, traceResult, type Agent, type RunContext, type RunEvent, type RunEventsOptions, type RunOutcome } from '@rxagents/core';
+import { ConfigError, lastValue, observeRun, parseConfig, traceRun, traceResult, type Agent, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { HandoffContext } from './HandoffContext';
 import type { HandoffChainStep } from './HandoffChainStep';
 import type { HandoffPredicate } from './HandoffPredicate';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
+import { HandoffChainOptionsSchema, type HandoffChainOptions } from './HandoffChainOptions';
 import { ChainRun } from './internal/ChainRun';
-import { describeCall } from './internal/handoffEngine';
+import { describeCall } from './internal/describeCall';
+import { describeSteps } from './internal/describeSteps';
 import { DistinctAgentIds, HandoffStepSchema, isStep, splitEventsOptions } from './internal/rules';
 
 /**
@@ -262,47 +264,7 @@ function underNode(options: HandoffExecuteOptions | undefined, run: RunContext |
   return { ...options, run };
 }
 
-/** A chain's outcome: a success when every step succeeded (with the last output), else the first failure. */
-function describeSteps(results: readonly HandoffResult[]): RunOutcome {
-  const failed = results.find((result) => !result.success);
-  if (failed !== undefined) return describeCall(failed);
-  const last = results.at(-1);
-  return last === undefined ? { success: true } : describeCall(last);
-}
-
 const CALLER: HandoffSource = Object.freeze({ id: 'caller' });
-
-/**
- * Options of a {@link HandoffChain}.
- *
- * @example
- * ```ts
- * import { defineAgent } from '@rxagents/core';
- * import { HandoffChain, type HandoffChainOptions } from '@rxagents/handoff';
- *
- * const options: HandoffChainOptions = { from: { id: 'gateway' } };
- * const chain = new HandoffChain([{ agent: defineAgent('writer', async () => 'letter') }], options);
- * console.log(chain.source?.id); // gateway
- * ```
- */
-export interface HandoffChainOptions {
-  /** Who hands off to the first step; then every step runs. Without it, the first step is only the source. */
-  readonly from?: HandoffSource;
-}
-
-/**
- * The zod schema of {@link HandoffChainOptions} (strict).
- *
- * @example
- * ```ts
- * import { HandoffChainOptionsSchema } from '@rxagents/handoff';
- *
- * console.log(HandoffChainOptionsSchema.safeParse({ from: { id: '' } }).success); // false
- * ```
- */
-export const HandoffChainOptionsSchema = z.strictObject({
-  from: z.looseObject({ id: configRules.id() }, { error: 'must be an object with a non-blank id' }).optional(),
-});
 
 function checkSource(source: unknown): void {
   parseConfig(HandoffChainOptionsSchema, { from: source }, 'HandoffChain');

@@ -6,7 +6,7 @@ import { HandoffContractError } from './errors/HandoffContractError';
 import { HandoffContext } from './HandoffContext';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
-import { failedHandoff } from './internal/handoffEngine';
+import { failedHandoff } from './internal/failedCall';
 import { checkHandoffCall, isAgent } from './internal/rules';
 
 /**

@@ -6,7 +6,8 @@ export type { HandoffStrategy, HandoffSource, HandoffExecuteOptions, HandoffProm
 export { defaultHandoffPrompt } from './defaultHandoffPrompt';
 export type { HandoffPredicate } from './HandoffPredicate';
 export { DefaultHandoff, HandoffExecuteOptionsSchema } from './DefaultHandoff';
-export { HandoffChain, HandoffChainBuilder, HandoffChainOptionsSchema, type HandoffChainOptions } from './HandoffChain';
+export { HandoffChain, HandoffChainBuilder } from './HandoffChain';
+export { HandoffChainOptionsSchema, type HandoffChainOptions } from './HandoffChainOptions';
 export type { HandoffChainStep } from './HandoffChainStep';
 export { ConditionalHandoff, type HandoffRoute } from './ConditionalHandoff';
 export { handoffTo, HandoffOperatorOptionsSchema, type HandoffOperatorOptions } from './handoffTo';
@@ -25,7 +26,8 @@ export { HandoffTimeoutError, type HandoffTimeoutDetails } from './errors/Handof
 export { HandoffValidationError } from './errors/HandoffValidationError';
 export { HandoffRoutingError } from './errors/HandoffRoutingError';
 export { HandoffContractError } from './errors/HandoffContractError';
-export { Handoff, handoff, HandoffCallOptionsSchema, type HandoffCallOptions } from './Handoff';
+export { Handoff, handoff } from './Handoff';
+export { HandoffCallOptionsSchema, type HandoffCallOptions } from './HandoffCallOptions';
 export { HandoffConfigSchema, type HandoffConfig, type ResolvedHandoffConfig } from './HandoffConfig';
 export type { HandoffEnabled, HandoffEnabledContext } from './HandoffEnabled';
 export { HandoffRequestSchema, type HandoffRequest } from './HandoffRequest';

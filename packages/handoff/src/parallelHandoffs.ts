@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ConfigError, configRules, lastValue, observeRun, parseConfig, traceResult, type Agent, type RunContext, type RunEvent, type RunEventsOptions, type RunOutcome } from '@rxagents/core';
 import { currentHandoffChain } from './currentHandoffChain';
 import { Handoff } from './Handoff';
-import { failedCall } from './internal/handoffEngine';
+import { failedCall } from './internal/failedCall';
 import { DistinctAgentIds, hasId, isAgent, splitEventsOptions, signedCountRule } from './internal/rules';
 import type { HandoffOutcome } from './HandoffOutcome';
 import type { HandoffSource } from './HandoffStrategy';

@@ -2,43 +2,25 @@ import { asyncScheduler, Observable, type SchedulerLike, type Subscription } fro
 import { ConfigError, parseConfig } from '@rxagents/core';
 import { BackpressureStrategy } from './BackpressureStrategy';
 import { type ChannelMetrics, createChannelMetrics } from './ChannelMetrics';
-import { type ChannelHandler, type ChannelObserver, type SubscribeOptions, SubscribeOptionsSchema } from './ChannelSubscriber';
-import { ChannelItemError } from './errors/ChannelItemError';
-import {
-  assertOpen,
-  cancelOffer,
-  type ChannelDispatcher,
-  ChannelState,
-  closeDispatcher,
-  completeDispatcher,
-  counters,
-  createDispatcher,
-  emitItem,
-  errorDispatcher,
-  hasReaders,
-  offerItem,
-  onComplete,
-  producerSignal,
-  subscribeLane,
-  wouldPark,
-} from './internal/ChannelDispatcher';
-import { addEndHandler, addErrorHandler, reportError } from './internal/ChannelListeners';
+import type { ChannelHandler, ChannelObserver, SubscribeOptions } from './ChannelSubscriber';
+import { type ChannelDispatcher, ChannelState, counters, hasReaders, wouldPark } from './internal/ChannelDispatcher';
+import { assertOpen, closeDispatcher, completeDispatcher, errorDispatcher, onComplete, producerSignal } from './internal/closeDispatcher';
+import { cancelOffer, createDispatcher, emitItem, offerItem, subscribeLane } from './internal/createDispatcher';
+import { addEndHandler, addErrorHandler } from './internal/ChannelListeners';
 import { channelIterator } from './internal/channelIterator';
 import { DerivationRelay } from './internal/DerivationRelay';
 import { channelReadableStream } from './internal/channelReadableStream';
+import { derivationFeed } from './internal/derivationFeed';
+import { laneOptions } from './internal/laneOptions';
 import { metricsStream } from './internal/metricsStream';
+import { requireFunction } from './internal/requireFunction';
+import { validateItem } from './internal/validateItem';
 import { type ItemSchema, type StreamingChannelOptions, StreamingChannelOptionsSchema } from './StreamingChannelOptions';
 
 const observableKey: string | symbol = (typeof Symbol === 'function' && (Symbol as { observable?: symbol }).observable) || '@@observable';
 
 type Settings = Required<Omit<StreamingChannelOptions<unknown>, 'scheduler' | 'dispatchScheduler' | 'schema'>> &
   Pick<StreamingChannelOptions<unknown>, 'scheduler' | 'dispatchScheduler'>;
-
-/** A callback argument must be a function, or the call is a {@link ConfigError} naming it. */
-function requireFunction<F>(value: F, method: string, name: string): F {
-  if (typeof value !== 'function') throw new ConfigError(`StreamingChannel.${method}`, [{ path: name, rule: 'must be a function', received: value }]);
-  return value;
-}
 
 const ended = (state: ChannelState) => state === ChannelState.Completed || state === ChannelState.Closed;
 
@@ -353,7 +335,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
    * @throws {@link @rxagents/core!ConfigError | ConfigError} at once when `options` break their rules.
    */
   asObservable(options?: SubscribeOptions): Observable<T> {
-    const lane = this.#laneOptions(options);
+    const lane = laneOptions(options, this.#settings);
     return new Observable<T>((subscriber) => {
       subscribeLane(
         this.#core,
@@ -394,7 +376,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
    * ```
    */
   iterate(options?: SubscribeOptions): AsyncIterableIterator<T> {
-    const lane = this.#laneOptions(options);
+    const lane = laneOptions(options, this.#settings);
     return channelIterator<T>((observer) => subscribeLane(this.#core, observer, lane.bufferSize, lane.strategy));
   }
 
@@ -409,7 +391,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
    * @throws {@link @rxagents/core!ConfigError | ConfigError} at once when `options` break their rules.
    */
   toReadableStream(options?: SubscribeOptions): ReadableStream<T> {
-    const lane = this.#laneOptions(options);
+    const lane = laneOptions(options, this.#settings);
     return channelReadableStream<T>((observer) => subscribeLane(this.#core, observer, lane.bufferSize, lane.strategy));
   }
 
@@ -417,24 +399,13 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     if (typeof subscriber !== 'function' && (typeof subscriber !== 'object' || subscriber === null)) {
       throw new ConfigError('StreamingChannel subscribe', [{ path: 'subscriber', rule: 'must be a function or an observer object', received: subscriber }]);
     }
-    const lane = this.#laneOptions(options);
+    const lane = laneOptions(options, this.#settings);
     return subscribeLane(this.#core, subscriber, lane.bufferSize, lane.strategy);
-  }
-
-  /** A subscriber's own buffer: none without options, else the options' size and strategy, the channel's by default. */
-  #laneOptions(options: SubscribeOptions | undefined): { bufferSize: number | undefined; strategy: BackpressureStrategy } {
-    if (options === undefined) return { bufferSize: undefined, strategy: BackpressureStrategy.BLOCK };
-    const parsed = parseConfig(SubscribeOptionsSchema, options, 'StreamingChannel subscribe options');
-    if (parsed.bufferSize === undefined && parsed.backpressure === undefined) return { bufferSize: undefined, strategy: BackpressureStrategy.BLOCK };
-    return { bufferSize: parsed.bufferSize ?? this.#settings.bufferSize, strategy: parsed.backpressure ?? this.#settings.backpressure };
   }
 
   #validate(item: T): T {
     assertOpen(this.#core);
-    const result = (this.#schema as ItemSchema<T>).safeParse(item);
-    if (result.success) return result.data;
-    const issues = result.error.issues.map((issue) => (issue.path.length === 0 ? issue.message : `${issue.path.map(String).join('.')}: ${issue.message}`));
-    throw new ChannelItemError(this.id, item, issues, result.error);
+    return validateItem(this.#schema as ItemSchema<T>, this.id, item);
   }
 
   #forward(item: T): Promise<boolean> | undefined {
@@ -453,19 +424,12 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     child.#relay = relay;
     const core = this.#core;
     const childCore = child.#core;
-    const feedChild: Partial<ChannelObserver<T>> = {
-      next: (item) => relay.next(() => feed(item, child), (error) => reportError(core.listeners, error, item)),
-      error: (failure) =>
-        relay.end(
-          () => child.error(failure),
-          (error) => reportError(core.listeners, error, undefined),
-        ),
-      complete: () =>
-        relay.end(
-          () => (core.state === ChannelState.Closed ? child.close() : child.complete()),
-          (error) => reportError(core.listeners, error, undefined),
-        ),
-    };
+    const feedChild = derivationFeed(relay, core, {
+      feed: (item) => feed(item, child),
+      error: (failure) => child.error(failure),
+      close: () => child.close(),
+      complete: () => child.complete(),
+    });
     // A reader of this channel only while the derived channel has one: see `onLastUnsubscribe`.
     const link = subscribeLane(core, feedChild, undefined, BackpressureStrategy.BLOCK, undefined, () => hasReaders(childCore));
     addEndHandler(child.#core.listeners, () => link.unsubscribe());

@@ -6,7 +6,7 @@ import type { HandoffResult } from '../HandoffResult';
 import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from '../HandoffStrategy';
 import { HandoffContractError } from '../errors/HandoffContractError';
 import { evaluatePredicate } from './evaluatePredicate';
-import { failedHandoff } from './handoffEngine';
+import { failedHandoff } from './failedCall';
 
 /**
  * One run of a `HandoffChain`: a trampolined loop over the steps (constant stack however many steps

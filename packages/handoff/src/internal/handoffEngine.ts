@@ -1,12 +1,10 @@
 import { Observable, type Observer, queueScheduler, type SchedulerLike, Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
-import { AgentError, callAgent, fromAbortSignal, preview, reportUnhandledError, type Agent, type AgentCallResult, type AgentMessage, type AgentCallOptions, type Message, type RunContext, type RunOutcome } from '@rxagents/core';
+import { AgentError, callAgent, fromAbortSignal, preview, reportUnhandledError, type Agent, type AgentCallResult, type AgentMessage, type AgentCallOptions, type Message, type RunContext } from '@rxagents/core';
 import { currentHandoffChain, runUnderHandoffChain, runWithChain } from '../currentHandoffChain';
 import { HandoffContractError } from '../errors/HandoffContractError';
-import { HandoffCycleError } from '../errors/HandoffCycleError';
 import { HandoffDepthError } from '../errors/HandoffDepthError';
-import type { HandoffContext } from '../HandoffContext';
-import type { HandoffResult } from '../HandoffResult';
 import type { HandoffSource } from '../HandoffStrategy';
+import { asError } from './failedCall';
 import type { HandoffPermits } from './HandoffPermits';
 
 /**
@@ -19,7 +17,7 @@ import type { HandoffPermits } from './HandoffPermits';
  * called through core's `callAgent` (timeout on the scheduler, abort on unsubscription, errors wrapped)
  * under the extended chain. The result is core's `AgentCallResult`, stamped with the handoff's own start
  * (so `durationMs` includes a wait for a permit), given the adapter's fields by `shape`, and delivered
- * under the caller's chain. The cycle and depth guards run before all this: {@link checkHandoffGuards}.
+ * under the caller's chain. The cycle and depth guards run before all this: `checkHandoffGuards`.
  *
  * With a `run` (someone watches the run's events), the engine says `handoff` (from, to, `taskId`) under it
  * just before the receiver is called, and the receiver's call reports into it (call-start, its deltas as
@@ -75,38 +73,6 @@ export type HandoffResultObserver<R> = Pick<Observer<R>, 'next' | 'complete'>;
 /** Runs the handoff `spec` on each subscription: one result, then completion; never an error. */
 export function handoff$<C, R>(spec: HandoffSpec<C, R>): Observable<R> {
   return new Observable<R>((subscriber) => new HandoffRun(subscriber, spec).run());
-}
-
-/**
- * Refuses a handoff to `targetId` along `path` (the chain before it, then the sender) with a
- * {@link HandoffCycleError} when `detectCycles` and the target is on the path, or a
- * {@link HandoffDepthError} when the chain is already `maxDepth` deep (`depth`: its declared depth).
- */
-export function checkHandoffGuards(path: readonly string[], targetId: string, detectCycles: boolean, depth: number, maxDepth: number): void {
-  if (detectCycles && path.includes(targetId)) throw new HandoffCycleError([...path, targetId]);
-  if (depth >= maxDepth) throw new HandoffDepthError(maxDepth, depth, { sourceAgentId: path.at(-1), targetAgentId: targetId });
-}
-
-/** A call's result as a run node's outcome: its success, and its output or error. */
-export function describeCall(result: AgentCallResult): RunOutcome {
-  return result.success ? { success: true, output: result.output } : { success: false, error: result.error };
-}
-
-/** `error` as an `Error`: itself, or an `AgentError` of `agentId` whose `cause` it is (an abort reason may be any value). */
-export function asError(agentId: string, error: unknown): Error {
-  return error instanceof Error ? error : new AgentError(agentId, error);
-}
-
-/**
- * A failure made before the receiver was called, as a result (the prompt it got is `input`, `''` for none).
- */
-export function failedCall(agentId: string, error: unknown, startedAt: number, durationMs: number, input = ''): AgentCallResult {
-  return { success: false, agentId, input, error: asError(agentId, error), startedAt, durationMs };
-}
-
-/** A strategy's failure made before (or instead of) its receiver's call: routing, a predicate, an abort, a broken strategy. */
-export function failedHandoff(fromAgentId: string, toAgentId: string, context: HandoffContext, error: unknown, startedAt: number, durationMs = 0): HandoffResult {
-  return { ...failedCall(toAgentId, error, startedAt, durationMs), fromAgentId, toAgentId, taskId: context.taskId, context };
 }
 
 /**
