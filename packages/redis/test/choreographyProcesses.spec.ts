@@ -29,8 +29,10 @@ describeRedis('a choreography across processes', (server) => {
     await waitUntil(`${count} processes have reported`, async () => (await redis.llen(`${prefix}:test:results`)) >= count, 30_000);
     return (await redis.lrange(`${prefix}:test:results`, 0, -1)).map((text) => JSON.parse(text) as Seen);
   };
-  const list = (name: string) => redis.lrange(`${prefix}:test:${name}`, 0, -1);
-  const count = async (name: string) => Number((await redis.get(`${prefix}:test:${name}`)) ?? 0);
+  // The pids that started a task, in order, each run once (a push sent again after a restart is one run).
+  const list = async (name: string) => [...new Set(await redis.lrange(`${prefix}:test:${name}`, 0, -1))].map((entry) => entry.split(' ')[0] ?? '');
+  // How many runs of a task completed (each adds its own token, so a command sent again counts once).
+  const count = (name: string) => redis.scard(`${prefix}:test:${name}`);
   beforeEach(() => {
     prefix = `choreo-${randomUUID()}`;
     runId = newRunId();

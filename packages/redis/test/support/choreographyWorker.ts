@@ -3,6 +3,7 @@
 // `${PREFIX}:test:results` and exits.
 // Env: REDIS_PORT, PREFIX, RUN_ID, HOSTS (comma-separated agent ids), LEASE_MS, SLOW_MS (how long the
 // interaction "w1" takes), FAIL (an interaction whose agent fails).
+import { randomUUID } from 'node:crypto';
 import { ChoreographyEngine, type StepResult } from '@rxagents/choreography';
 import { defineAgent, type RunEvent } from '@rxagents/core';
 import { Redis } from 'ioredis';
@@ -29,14 +30,17 @@ const key = (name: string) => `${env.PREFIX}:test:${name}`;
 const agent = (id: string) =>
   defineAgent(id, async (input: string, { signal }) => {
     const task = input.split('\n')[0] ?? '';
-    await redis.rpush(key(`started:${task}`), String(process.pid));
+    // Each run of the agent writes a token of its own: a command ioredis sends again after a Redis restart
+    // (it had run, its reply was lost) then counts once, as it happened once.
+    const token = randomUUID();
+    await redis.rpush(key(`started:${task}`), `${process.pid} ${token}`);
     const ms = task === 'w1' ? env.SLOW_MS : 10;
     await new Promise((resolve, reject) => {
       const timer = setTimeout(resolve, ms);
       signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
     });
     if (task === env.FAIL) throw new Error(`${task} failed`);
-    await redis.incr(key(`completed:${task}`));
+    await redis.sadd(key(`completed:${task}`), token);
     return `${task} by ${process.pid}`;
   });
 
