@@ -1,7 +1,7 @@
 import { configRules, parseConfig } from '@rxagents/core';
-import type { AgentRef } from './AgentRef';
-import { agentList } from './agentList';
-import type { ChannelExecutionBackend } from './ChannelBackend';
+import type { AgentRef } from '../agents/AgentRef';
+import { agentList } from '../agents/agentList';
+import type { ChannelExecutionBackend } from '../channel/ChannelBackend';
 import { assembleModel, attachBackend } from './assembleModel';
 import { type ExecutionBackend, type ExecutionModel, type ExecutionModelDefinition, ExecutionModelSchema } from './ExecutionModel';
 

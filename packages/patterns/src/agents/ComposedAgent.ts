@@ -1,13 +1,13 @@
 import { last, map, type Observable, takeWhile } from 'rxjs';
 import { type Agent, type ChatOptions, configRules, observeRun, parseConfig, type RunContext, type RunEvent, type RunEventsOptions, traceRun } from '@rxagents/core';
 import { z } from 'zod';
-import { PatternFailedError } from './errors/PatternFailedError';
-import type { ExecutionModel } from './ExecutionModel';
-import type { ExecutionResult } from './ExecutionResult';
-import { emitTermination, describeResult } from './patternEvents';
-import { patternInput } from './patternInput';
-import { EventsOptionsSchema, type RunOptions, RunOptionsSchema } from './RunOptions';
-import { runModel } from './runModel';
+import { PatternFailedError } from '../errors/PatternFailedError';
+import type { ExecutionModel } from '../execution/ExecutionModel';
+import type { ExecutionResult } from '../execution/ExecutionResult';
+import { emitTermination, describeResult } from '../execution/patternEvents';
+import { patternInput } from '../builders/patternInput';
+import { EventsOptionsSchema, type RunOptions, RunOptionsSchema } from '../execution/RunOptions';
+import { runModel } from '../execution/runModel';
 
 /**
  * Options of a {@link ComposedAgent}.

@@ -1,9 +1,9 @@
 import type { AgentResult } from './AgentResult';
-import type { AppendLog } from './AppendLog';
+import type { AppendLog } from '../conversation/AppendLog';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult, ExecutionStatus } from './ExecutionResult';
-import type { TerminationDecision } from './TerminationDecision';
-import { logView, markLog } from './logView';
+import type { TerminationDecision } from '../termination/TerminationDecision';
+import { logView, markLog } from '../conversation/logView';
 
 /** `results` of every snapshot: one getter for all (see {@link logView}). */
 const RESULTS = logView();

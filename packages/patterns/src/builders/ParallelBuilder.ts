@@ -1,16 +1,16 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { configRules } from '@rxagents/core';
 import { z } from 'zod';
-import type { AgentRef } from './AgentRef';
-import { agentList } from './agentList';
-import type { AgentResult } from './AgentResult';
-import { channelBackend, type ChannelBackendOptions, channelSettings } from './ChannelBackend';
-import { assembleModel, attachBackend } from './assembleModel';
-import type { BarrierStrategy } from './ChannelExecutionStrategy';
+import type { AgentRef } from '../agents/AgentRef';
+import { agentList } from '../agents/agentList';
+import type { AgentResult } from '../execution/AgentResult';
+import { channelBackend, type ChannelBackendOptions, channelSettings } from '../channel/ChannelBackend';
+import { assembleModel, attachBackend } from '../execution/assembleModel';
+import type { BarrierStrategy } from '../channel/ChannelExecutionStrategy';
 import { parseOnce } from './validated';
-import type { ExecutionModel } from './ExecutionModel';
+import type { ExecutionModel } from '../execution/ExecutionModel';
 import { PatternBuilder } from './PatternBuilder';
-import * as Terminations from './terminationConditions';
+import * as Terminations from '../termination/terminationConditions';
 
 /**
  * Options of {@link Patterns.parallel}.

@@ -1,10 +1,10 @@
 import { configRules } from '@rxagents/core';
 import { z } from 'zod';
-import type { ConversationMessage, ConversationState } from './ConversationState';
-import type { PostedReply } from './PostedMessageSchema';
-import type { ConversationPrompt } from './conversationPrompt';
-import type { TerminationCondition } from './TerminationCondition';
-import type { TurnPolicy } from './TurnPolicy';
+import type { ConversationMessage, ConversationState } from '../conversation/ConversationState';
+import type { PostedReply } from '../conversation/PostedMessageSchema';
+import type { ConversationPrompt } from '../conversation/conversationPrompt';
+import type { TerminationCondition } from '../termination/TerminationCondition';
+import type { TurnPolicy } from '../conversation/TurnPolicy';
 
 /**
  * Runs a pattern as a conversation on the channel (see {@link ChannelExecutionStrategy}).

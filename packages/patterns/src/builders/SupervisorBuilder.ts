@@ -1,20 +1,20 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { type Agent, configRules } from '@rxagents/core';
 import { z } from 'zod';
-import type { AgentRef } from './AgentRef';
-import { agentList, agentRule } from './agentList';
-import { AppendLog } from './AppendLog';
-import { logView, markedLog, markLog } from './logView';
-import { EmptyAnswerError } from './errors/EmptyAnswerError';
-import { UnknownParticipantError } from './errors/UnknownParticipantError';
-import { channelBackend, type ChannelBackendOptions, channelSettings } from './ChannelBackend';
-import { assembleModel, attachBackend } from './assembleModel';
-import type { PostedMessage } from './ConversationState';
+import type { AgentRef } from '../agents/AgentRef';
+import { agentList, agentRule } from '../agents/agentList';
+import { AppendLog } from '../conversation/AppendLog';
+import { logView, markedLog, markLog } from '../conversation/logView';
+import { EmptyAnswerError } from '../errors/EmptyAnswerError';
+import { UnknownParticipantError } from '../errors/UnknownParticipantError';
+import { channelBackend, type ChannelBackendOptions, channelSettings } from '../channel/ChannelBackend';
+import { assembleModel, attachBackend } from '../execution/assembleModel';
+import type { PostedMessage } from '../conversation/ConversationState';
 import { parseOnce } from './validated';
-import type { ExecutionModel } from './ExecutionModel';
+import type { ExecutionModel } from '../execution/ExecutionModel';
 import { modelConversation } from './modelConversation';
 import { PatternBuilder } from './PatternBuilder';
-import * as Terminations from './terminationConditions';
+import * as Terminations from '../termination/terminationConditions';
 
 
 /** `steps` of every SupervisorState: one getter for all (see logView). */

@@ -1,8 +1,8 @@
 import { concat, defer, from, map, mergeMap, type Observable, of, type SchedulerLike, takeUntil, takeWhile, tap } from 'rxjs';
 import { type AgentCallOptions, type AgentCallResult, AgentTimeoutError, callAgent, type RunContext } from '@rxagents/core';
-import type { AgentRef } from './AgentRef';
+import type { AgentRef } from '../agents/AgentRef';
 import type { AgentResult } from './AgentResult';
-import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
+import { ExecutionTimeoutError } from '../errors/ExecutionTimeoutError';
 import { oneAfterAnother } from './oneAfterAnother';
 import { type RunDeadline, untilDeadline } from './RunDeadline';
 

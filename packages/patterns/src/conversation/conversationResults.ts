@@ -1,4 +1,4 @@
-import type { AgentResult } from './AgentResult';
+import type { AgentResult } from '../execution/AgentResult';
 import { AppendLog } from './AppendLog';
 import { logView, markedLog, markLog } from './logView';
 

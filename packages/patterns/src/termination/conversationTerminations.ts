@@ -1,9 +1,9 @@
 import { catchError, defer, map, of, type SchedulerLike } from 'rxjs';
 import { type Agent, configRules, parseConfig, invoke$ } from '@rxagents/core';
 import { z } from 'zod';
-import { agentRule } from './agentList';
-import { type ConversationState, lastMessage, messageCount } from './ConversationState';
-import * as ConversationStates from './conversationStates';
+import { agentRule } from '../agents/agentList';
+import { type ConversationState, lastMessage, messageCount } from '../conversation/ConversationState';
+import * as ConversationStates from '../conversation/conversationStates';
 import type { TerminationCondition } from './TerminationCondition';
 import { CONTINUE } from './TerminationDecision';
 

@@ -2,16 +2,16 @@ import { defer, finalize, map, Observable, tap } from 'rxjs';
 import { configRules, type RunContext } from '@rxagents/core';
 import { BackpressureStrategy, BackpressureStrategySchema, StreamingChannel, StreamingChannelOptionsSchema } from '@rxagents/streaming';
 import { z } from 'zod';
-import type { AgentResult } from './AgentResult';
+import type { AgentResult } from '../execution/AgentResult';
 import { type BarrierStrategy, type ChannelExecutionStrategy, CollectOptionsSchema, type ConversationStrategy, ConversationStrategySchema, type FanInStrategy } from './ChannelExecutionStrategy';
-import type { PostedMessage } from './ConversationState';
-import type { ExecutionBackend } from './ExecutionModel';
-import type { ExecutionModel } from './ExecutionModel';
-import type { ExecutionResult } from './ExecutionResult';
+import type { PostedMessage } from '../conversation/ConversationState';
+import type { ExecutionBackend } from '../execution/ExecutionModel';
+import type { ExecutionModel } from '../execution/ExecutionModel';
+import type { ExecutionResult } from '../execution/ExecutionResult';
 import { runCollectStrategy } from './runCollectStrategy';
 import { runConversationStrategy } from './runConversationStrategy';
-import { parseOnce } from './validated';
-import { emitMetrics } from './patternEvents';
+import { parseOnce } from '../builders/validated';
+import { emitMetrics } from '../execution/patternEvents';
 
 /**
  * A pattern run's channel: conversation messages (Conversation), or agent results (FanIn, Barrier).

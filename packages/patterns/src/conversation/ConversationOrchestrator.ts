@@ -1,15 +1,15 @@
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
 import { configRules, observeRun, parseConfig, type RunEvent, type RunEventsOptions, type RunOutcome, traceRun } from '@rxagents/core';
 import { z } from 'zod';
-import type { AgentRef } from './AgentRef';
-import { agentList } from './agentList';
+import type { AgentRef } from '../agents/AgentRef';
+import { agentList } from '../agents/agentList';
 import type { ConversationState } from './ConversationState';
 import * as ConversationStates from './conversationStates';
-import { PatternFailedError } from './errors/PatternFailedError';
-import { EventsOptionsSchema, type RunOptions, RunOptionsSchema } from './RunOptions';
+import { PatternFailedError } from '../errors/PatternFailedError';
+import { EventsOptionsSchema, type RunOptions, RunOptionsSchema } from '../execution/RunOptions';
 import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
 import { type ConversationChannel, type ConversationEvent, type ConversationSettings, runConversation } from './runConversation';
-import type { TerminationCondition } from './TerminationCondition';
+import type { TerminationCondition } from '../termination/TerminationCondition';
 import type { TurnPolicy } from './TurnPolicy';
 import * as TurnPolicies from './turnPolicies';
 

@@ -1,4 +1,4 @@
-import { parseOnce } from './validated';
+import { parseOnce } from '../builders/validated';
 import { type BarrierStrategy, type CollectOptions, CollectOptionsSchema, type ConversationStrategy, ConversationStrategySchema, type FanInStrategy } from './ChannelExecutionStrategy';
 
 // Builds ChannelExecutionStrategy values; exported from the package as the module namespace `ChannelExecutionStrategy`.

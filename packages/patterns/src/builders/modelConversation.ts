@@ -1,11 +1,11 @@
-import type { AgentRef } from './AgentRef';
-import type { AgentResult } from './AgentResult';
-import type { ConversationStrategy } from './ChannelExecutionStrategy';
-import { type ConversationMessage, type ConversationState, messageAt, messageCount } from './ConversationState';
-import type { ExecutionModel } from './ExecutionModel';
-import { evaluateTermination } from './evaluateTermination';
-import * as Terminations from './terminationConditions';
-import { CONTINUE } from './TerminationDecision';
+import type { AgentRef } from '../agents/AgentRef';
+import type { AgentResult } from '../execution/AgentResult';
+import type { ConversationStrategy } from '../channel/ChannelExecutionStrategy';
+import { type ConversationMessage, type ConversationState, messageAt, messageCount } from '../conversation/ConversationState';
+import type { ExecutionModel } from '../execution/ExecutionModel';
+import { evaluateTermination } from '../termination/evaluateTermination';
+import * as Terminations from '../termination/terminationConditions';
+import { CONTINUE } from '../termination/TerminationDecision';
 
 /**
  * A model whose iterations each call one agent (a sequence, a supervisor), as a Conversation over a

@@ -2,7 +2,7 @@ import { type Agent, parseConfig } from '@rxagents/core';
 import { agentRule } from './agentList';
 import type { AgentRef } from './AgentRef';
 import { ComposedAgent, type ComposedAgentOptions } from './ComposedAgent';
-import type { ExecutionModel } from './ExecutionModel';
+import type { ExecutionModel } from '../execution/ExecutionModel';
 
 // Builds and inspects AgentRefs; exported from the package as the module namespace `AgentRef`.
 

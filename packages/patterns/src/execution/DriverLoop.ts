@@ -1,16 +1,16 @@
 import { Observable, Subscriber, Subscription } from 'rxjs';
 import { type AgentCallOptions, type AgentCallResult, AgentTimeoutError, callAgent, preview, type RunContext } from '@rxagents/core';
-import type { AgentRef } from './AgentRef';
+import type { AgentRef } from '../agents/AgentRef';
 import type { AgentFailure, AgentResult } from './AgentResult';
-import { AppendLog } from './AppendLog';
+import { AppendLog } from '../conversation/AppendLog';
 import { dispatchAgents } from './dispatchAgents';
-import { decideNow } from './evaluateTermination';
+import { decideNow } from '../termination/evaluateTermination';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
 import { emitMessage, emitRoundEnd, emitTermination } from './patternEvents';
 import { resultOf } from './resultOf';
 import { decideBeforeDeadline, overallDeadline, passedDeadline, type RunDeadline } from './RunDeadline';
-import type { TerminationDecision } from './TerminationDecision';
+import type { TerminationDecision } from '../termination/TerminationDecision';
 
 type Stop = Exclude<TerminationDecision, { type: 'continue' }>;
 

@@ -1,22 +1,22 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { type Agent, configRules } from '@rxagents/core';
 import { z } from 'zod';
-import type { AgentRef } from './AgentRef';
-import { agentList, agentRule } from './agentList';
-import { channelBackend, type ChannelBackendOptions, channelSettings } from './ChannelBackend';
-import { assembleModel, attachBackend } from './assembleModel';
-import type { ConversationStrategy } from './ChannelExecutionStrategy';
-import type { PostedMessage } from './ConversationState';
+import type { AgentRef } from '../agents/AgentRef';
+import { agentList, agentRule } from '../agents/agentList';
+import { channelBackend, type ChannelBackendOptions, channelSettings } from '../channel/ChannelBackend';
+import { assembleModel, attachBackend } from '../execution/assembleModel';
+import type { ConversationStrategy } from '../channel/ChannelExecutionStrategy';
+import type { PostedMessage } from '../conversation/ConversationState';
 import { parseOnce } from './validated';
-import type { ConversationState } from './ConversationState';
-import * as ConversationStates from './conversationStates';
-import { type ConversationPrompt, conversationPrompt } from './conversationPrompt';
-import type { JudgeConvergenceOptions } from './conversationTerminations';
-import type { ExecutionModel } from './ExecutionModel';
+import type { ConversationState } from '../conversation/ConversationState';
+import * as ConversationStates from '../conversation/conversationStates';
+import { type ConversationPrompt, conversationPrompt } from '../conversation/conversationPrompt';
+import type { JudgeConvergenceOptions } from '../termination/conversationTerminations';
+import type { ExecutionModel } from '../execution/ExecutionModel';
 import { PatternBuilder } from './PatternBuilder';
-import type { TerminationCondition } from './TerminationCondition';
-import * as Terminations from './terminationConditions';
-import * as TurnPolicies from './turnPolicies';
+import type { TerminationCondition } from '../termination/TerminationCondition';
+import * as Terminations from '../termination/terminationConditions';
+import * as TurnPolicies from '../conversation/turnPolicies';
 
 /**
  * Options of {@link Patterns.debate}.

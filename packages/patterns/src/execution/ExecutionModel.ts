@@ -1,11 +1,11 @@
 import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
 import { configRules, type RunContext } from '@rxagents/core';
 import { z } from 'zod';
-import type { AgentRef } from './AgentRef';
-import { agentList } from './agentList';
+import type { AgentRef } from '../agents/AgentRef';
+import { agentList } from '../agents/agentList';
 import type { AgentResult } from './AgentResult';
 import type { ExecutionResult } from './ExecutionResult';
-import type { TerminationCondition } from './TerminationCondition';
+import type { TerminationCondition } from '../termination/TerminationCondition';
 
 /**
  * Everything a backend needs to run a pattern: agents, the five phases' functions, termination, backend.

@@ -1,7 +1,7 @@
 import { map, type Observable, race, type SchedulerLike } from 'rxjs';
 import { delayTimer } from '@rxagents/core';
-import { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
-import type { TerminationDecision } from './TerminationDecision';
+import { ExecutionTimeoutError } from '../errors/ExecutionTimeoutError';
+import type { TerminationDecision } from '../termination/TerminationDecision';
 
 /**
  * A run's overall limit (`timeout`, in ms) and the scheduler time it ends at. The driver, the

@@ -1,18 +1,18 @@
 import { catchError, concat, concatMap, defer, filter, ignoreElements, map, merge, type Observable, of, take, tap, throwError, toArray } from 'rxjs';
-import type { AgentResult } from './AgentResult';
-import { AppendLog } from './AppendLog';
+import type { AgentResult } from '../execution/AgentResult';
+import { AppendLog } from '../conversation/AppendLog';
 import type { BarrierStrategy, FanInStrategy } from './ChannelExecutionStrategy';
-import { dispatchAgents } from './dispatchAgents';
-import { overallDeadline } from './RunDeadline';
-import { MessageDroppedError } from './errors/MessageDroppedError';
-import type { ExecutionModel } from './ExecutionModel';
-import type { ExecutionResult } from './ExecutionResult';
-import { resultOf } from './resultOf';
-import { evaluateTermination } from './evaluateTermination';
+import { dispatchAgents } from '../execution/dispatchAgents';
+import { overallDeadline } from '../execution/RunDeadline';
+import { MessageDroppedError } from '../errors/MessageDroppedError';
+import type { ExecutionModel } from '../execution/ExecutionModel';
+import type { ExecutionResult } from '../execution/ExecutionResult';
+import { resultOf } from '../execution/resultOf';
+import { evaluateTermination } from '../termination/evaluateTermination';
 import type { RunContext } from '@rxagents/core';
-import { emitMessage, emitRoundEnd, emitTermination } from './patternEvents';
-import type { TerminationDecision } from './TerminationDecision';
-import { UnreadReplies } from './UnreadReplies';
+import { emitMessage, emitRoundEnd, emitTermination } from '../execution/patternEvents';
+import type { TerminationDecision } from '../termination/TerminationDecision';
+import { UnreadReplies } from '../conversation/UnreadReplies';
 
 /** The channel a FanIn or Barrier posts results on. */
 export interface ResultChannel {

@@ -1,7 +1,7 @@
 import { MAX_TEXT_FIELD_LENGTH, type RunContext, type RunEventOf, type RunOutcome } from '@rxagents/core';
-import { PatternFailedError } from './errors/PatternFailedError';
+import { PatternFailedError } from '../errors/PatternFailedError';
 import type { ExecutionResult } from './ExecutionResult';
-import type { TerminationDecision } from './TerminationDecision';
+import type { TerminationDecision } from '../termination/TerminationDecision';
 
 // The events a pattern run says about itself, under its node. Called only when a run context is
 // present, so a run nobody watches builds no event object. Fields in the fixed order of every event.

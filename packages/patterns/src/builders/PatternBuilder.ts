@@ -1,14 +1,14 @@
 import { defer, type Observable } from 'rxjs';
 import { configRules, lastValue, observeRun, parseConfig, type RunEvent, type RunEventsOptions, traceResult, traceRun } from '@rxagents/core';
 import { z } from 'zod';
-import { ComposedAgent, type ComposedAgentOptions } from './ComposedAgent';
-import type { ExecutionModel } from './ExecutionModel';
-import type { ExecutionResult } from './ExecutionResult';
-import { describeResult } from './patternEvents';
+import { ComposedAgent, type ComposedAgentOptions } from '../agents/ComposedAgent';
+import type { ExecutionModel } from '../execution/ExecutionModel';
+import type { ExecutionResult } from '../execution/ExecutionResult';
+import { describeResult } from '../execution/patternEvents';
 import { patternInput } from './patternInput';
-import { runModel } from './runModel';
-import { runModelToEnd } from './runModelToEnd';
-import { EventsOptionsSchema, type RunOptions, RunOptionsSchema } from './RunOptions';
+import { runModel } from '../execution/runModel';
+import { runModelToEnd } from '../execution/runModelToEnd';
+import { EventsOptionsSchema, type RunOptions, RunOptionsSchema } from '../execution/RunOptions';
 
 
 /**

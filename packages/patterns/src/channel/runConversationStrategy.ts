@@ -1,13 +1,13 @@
 import { defer, map, type Observable } from 'rxjs';
 import type { RunContext } from '@rxagents/core';
-import { conversationPrompt } from './conversationPrompt';
-import { type ConversationChannel, type ConversationSettings, runConversation } from './runConversation';
-import { resultLogOf } from './conversationResults';
+import { conversationPrompt } from '../conversation/conversationPrompt';
+import { type ConversationChannel, type ConversationSettings, runConversation } from '../conversation/runConversation';
+import { resultLogOf } from '../conversation/conversationResults';
 import type { ConversationStrategy } from './ChannelExecutionStrategy';
-import type { ConversationState } from './ConversationState';
-import type { ExecutionModel } from './ExecutionModel';
-import type { ExecutionResult } from './ExecutionResult';
-import { resultOf } from './resultOf';
+import type { ConversationState } from '../conversation/ConversationState';
+import type { ExecutionModel } from '../execution/ExecutionModel';
+import type { ExecutionResult } from '../execution/ExecutionResult';
+import { resultOf } from '../execution/resultOf';
 
 /**
  * The Conversation strategy's wiring: the model's agents become participants, the strategy supplies turns, termination
