@@ -1,4 +1,4 @@
-import type { HandoffContext } from './HandoffContext';
+import type { HandoffContext } from '../context/HandoffContext';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffSource } from './HandoffStrategy';
 import type { Agent } from '@rxagents/core';

@@ -1,17 +1,17 @@
 import { asyncScheduler, catchError, defaultIfEmpty, defer, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription, take, throwError } from 'rxjs';
 import { z } from 'zod';
 import { fromAbortSignal, lastValue, observeRun, parseConfig, traceResult, type Agent, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
-import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
-import { HandoffContractError } from './errors/HandoffContractError';
-import { HandoffRoutingError } from './errors/HandoffRoutingError';
-import { HandoffContext } from './HandoffContext';
-import type { HandoffPredicate } from './HandoffPredicate';
-import type { HandoffResult } from './HandoffResult';
-import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
-import { evaluatePredicate } from './internal/evaluatePredicate';
-import { describeCall } from './internal/describeCall';
-import { failedHandoff } from './internal/failedCall';
-import { agentRule, checkHandoffCall, DistinctAgentIds, HandoffStepSchema, isAgent, isStep, splitEventsOptions } from './internal/rules';
+import { HandoffExecuteOptionsSchema } from '../strategy/DefaultHandoff';
+import { HandoffContractError } from '../errors/HandoffContractError';
+import { HandoffRoutingError } from '../errors/HandoffRoutingError';
+import { HandoffContext } from '../context/HandoffContext';
+import type { HandoffPredicate } from '../chain/HandoffPredicate';
+import type { HandoffResult } from '../strategy/HandoffResult';
+import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from '../strategy/HandoffStrategy';
+import { evaluatePredicate } from '../chain/evaluatePredicate';
+import { describeCall } from '../internal/describeCall';
+import { failedHandoff } from '../internal/failedCall';
+import { agentRule, checkHandoffCall, DistinctAgentIds, HandoffStepSchema, isAgent, isStep, splitEventsOptions } from '../internal/rules';
 
 const RouterSchema = z.strictObject({
   routes: z.array(HandoffStepSchema.required({ predicate: true })),

@@ -1,4 +1,4 @@
-import type { HandoffContext } from './HandoffContext';
+import type { HandoffContext } from '../context/HandoffContext';
 
 /**
  * The prompt a {@link DefaultHandoff} gives the receiver unless its `prompt` option says otherwise:

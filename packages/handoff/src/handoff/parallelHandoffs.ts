@@ -1,12 +1,12 @@
 import { asyncScheduler, catchError, defer, from, map, mergeMap, type Observable, of, reduce } from 'rxjs';
 import { z } from 'zod';
 import { ConfigError, configRules, lastValue, observeRun, parseConfig, traceResult, type Agent, type RunContext, type RunEvent, type RunEventsOptions, type RunOutcome } from '@rxagents/core';
-import { currentHandoffChain } from './currentHandoffChain';
+import { currentHandoffChain } from '../guards/currentHandoffChain';
 import { Handoff } from './Handoff';
-import { failedCall } from './internal/failedCall';
-import { DistinctAgentIds, hasId, isAgent, splitEventsOptions, signedCountRule } from './internal/rules';
+import { failedCall } from '../internal/failedCall';
+import { DistinctAgentIds, hasId, isAgent, splitEventsOptions, signedCountRule } from '../internal/rules';
 import type { HandoffOutcome } from './HandoffOutcome';
-import type { HandoffSource } from './HandoffStrategy';
+import type { HandoffSource } from '../strategy/HandoffStrategy';
 import type { Message } from '@rxagents/core';
 
 /**

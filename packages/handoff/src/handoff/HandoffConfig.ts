@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { ConfigError, configRules, MAX_DELAY_MS, type Agent } from '@rxagents/core';
 import type { HandoffEnabled } from './HandoffEnabled';
 import type { HandoffCondition } from './handoffFilters';
-import { agentRule, signedCountRule } from './internal/rules';
+import { agentRule, signedCountRule } from '../internal/rules';
 import type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
-import type { HandoffSource } from './HandoffStrategy';
-import { DEFAULT_HANDOFF_TOOL_POLICY, HandoffToolPolicySchema, type HandoffToolPolicy } from './HandoffToolPolicy';
-import type { MessageFilter } from './messageFilters';
-import type { ContextPolicy, TokenCounter } from './selectHandoffMessages';
+import type { HandoffSource } from '../strategy/HandoffStrategy';
+import { DEFAULT_HANDOFF_TOOL_POLICY, HandoffToolPolicySchema, type HandoffToolPolicy } from '../tools/HandoffToolPolicy';
+import type { MessageFilter } from '../context/messageFilters';
+import type { ContextPolicy, TokenCounter } from '../context/selectHandoffMessages';
 
 /**
  * Everything {@link handoff} (or `new Handoff`) accepts: the target, how it is exposed as a tool, what it

@@ -1,11 +1,11 @@
 import { Observable, type Observer, queueScheduler, type SchedulerLike, Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
 import { AgentError, callAgent, fromAbortSignal, preview, reportUnhandledError, type Agent, type AgentCallResult, type AgentMessage, type AgentCallOptions, type Message, type RunContext } from '@rxagents/core';
-import { currentHandoffChain, runUnderHandoffChain, runWithChain } from '../currentHandoffChain';
+import { currentHandoffChain, runUnderHandoffChain, runWithChain } from '../guards/currentHandoffChain';
 import { HandoffContractError } from '../errors/HandoffContractError';
 import { HandoffDepthError } from '../errors/HandoffDepthError';
-import type { HandoffSource } from '../HandoffStrategy';
-import { asError } from './failedCall';
-import type { HandoffPermits } from './HandoffPermits';
+import type { HandoffSource } from '../strategy/HandoffStrategy';
+import { asError } from '../internal/failedCall';
+import type { HandoffPermits } from '../guards/HandoffPermits';
 
 /**
  * The one engine every handoff runs on: `DefaultHandoff` (and so `HandoffChain`, `ConditionalHandoff`

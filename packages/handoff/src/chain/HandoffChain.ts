@@ -1,17 +1,17 @@
 import { defer, Observable, toArray } from 'rxjs';
 import { z } from 'zod';
 import { ConfigError, lastValue, observeRun, parseConfig, traceRun, traceResult, type Agent, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
-import { HandoffContext } from './HandoffContext';
+import { HandoffContext } from '../context/HandoffContext';
 import type { HandoffChainStep } from './HandoffChainStep';
 import type { HandoffPredicate } from './HandoffPredicate';
-import type { HandoffResult } from './HandoffResult';
-import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
-import { HandoffExecuteOptionsSchema } from './DefaultHandoff';
+import type { HandoffResult } from '../strategy/HandoffResult';
+import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from '../strategy/HandoffStrategy';
+import { HandoffExecuteOptionsSchema } from '../strategy/DefaultHandoff';
 import { HandoffChainOptionsSchema, type HandoffChainOptions } from './HandoffChainOptions';
-import { ChainRun } from './internal/ChainRun';
-import { describeCall } from './internal/describeCall';
-import { describeSteps } from './internal/describeSteps';
-import { DistinctAgentIds, HandoffStepSchema, isStep, splitEventsOptions } from './internal/rules';
+import { ChainRun } from './ChainRun';
+import { describeCall } from '../internal/describeCall';
+import { describeSteps } from './describeSteps';
+import { DistinctAgentIds, HandoffStepSchema, isStep, splitEventsOptions } from '../internal/rules';
 
 /**
  * Builds a {@link HandoffChain}: `HandoffChain.builder().add(a).add(b, predicate).build()`.

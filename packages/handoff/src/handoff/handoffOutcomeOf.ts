@@ -1,5 +1,5 @@
 import type { AgentCallResult } from '@rxagents/core';
-import type { HandoffOutcome, HandoffRunContext } from '../HandoffOutcome';
+import type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
 import type { HandoffSpec } from './handoffEngine';
 
 /** An outcome: the target's call, with its duration in seconds too and the threaded context. */

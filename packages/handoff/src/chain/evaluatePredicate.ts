@@ -1,8 +1,8 @@
 import { from, type Observable, type Subscription } from 'rxjs';
 import { preview } from '@rxagents/core';
 import { HandoffContractError } from '../errors/HandoffContractError';
-import type { HandoffContext } from '../HandoffContext';
-import type { HandoffPredicate } from '../HandoffPredicate';
+import type { HandoffContext } from '../context/HandoffContext';
+import type { HandoffPredicate } from './HandoffPredicate';
 
 /**
  * Evaluates a predicate and calls `onAnswer` (synchronously for a boolean) or `onError`: with what the

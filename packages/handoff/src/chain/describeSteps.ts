@@ -1,6 +1,6 @@
 import type { RunOutcome } from '@rxagents/core';
-import type { HandoffResult } from '../HandoffResult';
-import { describeCall } from './describeCall';
+import type { HandoffResult } from '../strategy/HandoffResult';
+import { describeCall } from '../internal/describeCall';
 
 /** A chain's outcome: a success when every step succeeded (with the last output), else the first failure. */
 export function describeSteps(results: readonly HandoffResult[]): RunOutcome {

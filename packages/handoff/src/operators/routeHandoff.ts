@@ -1,8 +1,8 @@
 import { mergeMap, type OperatorFunction } from 'rxjs';
 import { ConfigError } from '@rxagents/core';
-import { ConditionalHandoff } from './ConditionalHandoff';
-import type { HandoffContext } from './HandoffContext';
-import type { HandoffResult } from './HandoffResult';
+import { ConditionalHandoff } from '../routing/ConditionalHandoff';
+import type { HandoffContext } from '../context/HandoffContext';
+import type { HandoffResult } from '../strategy/HandoffResult';
 import { type HandoffOperatorOptions, splitOperatorOptions } from './handoffTo';
 
 /**

@@ -1,8 +1,8 @@
 import { mergeMap, type OperatorFunction } from 'rxjs';
 import { ConfigError } from '@rxagents/core';
-import { HandoffChain } from './HandoffChain';
-import type { HandoffContext } from './HandoffContext';
-import type { HandoffResult } from './HandoffResult';
+import { HandoffChain } from '../chain/HandoffChain';
+import type { HandoffContext } from '../context/HandoffContext';
+import type { HandoffResult } from '../strategy/HandoffResult';
 import { type HandoffOperatorOptions, splitOperatorOptions } from './handoffTo';
 
 /**

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { configRules, parseConfig, preview, type Message } from '@rxagents/core';
-import { HandoffContractError } from './errors/HandoffContractError';
-import { HandoffRequestSchema } from './HandoffRequest';
-import { signedCountRule } from './internal/rules';
+import { HandoffContractError } from '../errors/HandoffContractError';
+import { HandoffRequestSchema } from '../handoff/HandoffRequest';
+import { signedCountRule } from '../internal/rules';
 
 /**
  * How much history a handoff's target sees: nothing, the last N messages, the last 3, or everything.

@@ -1,4 +1,4 @@
-import type { HandoffRequest } from '../HandoffRequest';
+import type { HandoffRequest } from './HandoffRequest';
 
 /** What a request asks, as a run node's input (`''` when it is malformed: the run then fails with the error). */
 export function handoffInputOf(request: HandoffRequest): string {

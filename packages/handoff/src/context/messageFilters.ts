@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseConfig, type Message } from '@rxagents/core';
-import { signedCountRule } from './internal/rules';
+import { signedCountRule } from '../internal/rules';
 
 /**
  * Transforms the history before a handoff selects its context (a handoff's `inputFilter`).

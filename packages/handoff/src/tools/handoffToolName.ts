@@ -1,5 +1,5 @@
 import { ConfigError, type Agent } from '@rxagents/core';
-import { hasId } from './internal/rules';
+import { hasId } from '../internal/rules';
 
 /**
  * The longest tool name providers accept.

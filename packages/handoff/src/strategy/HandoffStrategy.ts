@@ -1,6 +1,6 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Agent, RunContext } from '@rxagents/core';
-import type { HandoffContext } from './HandoffContext';
+import type { HandoffContext } from '../context/HandoffContext';
 import type { HandoffResult } from './HandoffResult';
 
 /**

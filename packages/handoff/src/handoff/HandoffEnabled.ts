@@ -1,7 +1,7 @@
 import { defaultIfEmpty, defer, from, map, type Observable, type ObservableInput, of, take } from 'rxjs';
 import { preview, type Agent, type Message, type RunContext } from '@rxagents/core';
-import { HandoffContractError } from './errors/HandoffContractError';
-import type { HandoffSource } from './HandoffStrategy';
+import { HandoffContractError } from '../errors/HandoffContractError';
+import type { HandoffSource } from '../strategy/HandoffStrategy';
 
 /**
  * What an `isEnabled` predicate is asked about: who would hand off, to whom, and the call it would

@@ -1,7 +1,7 @@
 import { ConfigError, type Agent } from '@rxagents/core';
-import { Handoff } from './Handoff';
-import { DistinctAgentIds } from './internal/rules';
-import type { HandoffConfig } from './HandoffConfig';
+import { Handoff } from '../handoff/Handoff';
+import { DistinctAgentIds } from '../internal/rules';
+import type { HandoffConfig } from '../handoff/HandoffConfig';
 
 /**
  * One entry of an agent's `handoffs` list, at any of PraisonAI's three configuration levels: an agent

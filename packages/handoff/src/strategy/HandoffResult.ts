@@ -1,5 +1,5 @@
 import type { AgentCallResult } from '@rxagents/core';
-import type { HandoffContext } from './HandoffContext';
+import type { HandoffContext } from '../context/HandoffContext';
 
 /**
  * The outcome of one handoff by a {@link HandoffStrategy}: core's

@@ -1,14 +1,14 @@
 import { asyncScheduler, defer, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { configRules, lastValue, observeRun, parseConfig, reportUnhandledError, traceResult, type Agent, type AgentCallResult, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
-import { HandoffContext } from './HandoffContext';
-import { checkHandoffCall, splitEventsOptions } from './internal/rules';
+import { HandoffContext } from '../context/HandoffContext';
+import { checkHandoffCall, splitEventsOptions } from '../internal/rules';
 import type { HandoffListener } from './HandoffListener';
 import type { HandoffResult } from './HandoffResult';
 import type { HandoffExecuteOptions, HandoffPrompt, HandoffSource, HandoffStrategy } from './HandoffStrategy';
 import { defaultHandoffPrompt } from './defaultHandoffPrompt';
-import { describeCall } from './internal/describeCall';
-import { handoff$, type HandoffObservers, type HandoffSpec } from './internal/handoffEngine';
+import { describeCall } from '../internal/describeCall';
+import { handoff$, type HandoffObservers, type HandoffSpec } from '../handoff/handoffEngine';
 
 /**
  * The zod schema of {@link HandoffExecuteOptions}, used for a {@link DefaultHandoff}'s per-call options (its

@@ -1,13 +1,13 @@
 import { asyncScheduler, catchError, defaultIfEmpty, defer, mergeMap, type Observable, of, type OperatorFunction, take } from 'rxjs';
 import { z } from 'zod';
 import { ConfigError, configRules, parseConfig, type Agent } from '@rxagents/core';
-import { DefaultHandoff, HandoffExecuteOptionsSchema } from './DefaultHandoff';
-import { HandoffContractError } from './errors/HandoffContractError';
-import { HandoffContext } from './HandoffContext';
-import type { HandoffResult } from './HandoffResult';
-import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from './HandoffStrategy';
-import { failedHandoff } from './internal/failedCall';
-import { checkHandoffCall, isAgent } from './internal/rules';
+import { DefaultHandoff, HandoffExecuteOptionsSchema } from '../strategy/DefaultHandoff';
+import { HandoffContractError } from '../errors/HandoffContractError';
+import { HandoffContext } from '../context/HandoffContext';
+import type { HandoffResult } from '../strategy/HandoffResult';
+import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from '../strategy/HandoffStrategy';
+import { failedHandoff } from '../internal/failedCall';
+import { checkHandoffCall, isAgent } from '../internal/rules';
 
 /**
  * Options of the handoff operators ({@link handoffTo}, {@link handoffThrough}, {@link routeHandoff}).

@@ -1,16 +1,16 @@
 import { defer, forkJoin, from, last, map, mergeMap, type Observable, type ObservableInput, of, throwError } from 'rxjs';
 import { z } from 'zod';
 import { configRules, invoke$, observeRun, parseConfig, preview, type Agent, type AgentCallOptions, type ChatOptions, type Message, type RunEvent, type RunEventsOptions } from '@rxagents/core';
-import { currentHandoffChain } from './currentHandoffChain';
-import { HandoffContractError } from './errors/HandoffContractError';
-import { HandoffRoutingError } from './errors/HandoffRoutingError';
-import { HandoffValidationError } from './errors/HandoffValidationError';
-import type { Handoff } from './Handoff';
-import type { HandoffEnabledContext } from './HandoffEnabled';
-import type { HandoffOutcome } from './HandoffOutcome';
-import { splitEventsOptions } from './internal/rules';
+import { currentHandoffChain } from '../guards/currentHandoffChain';
+import { HandoffContractError } from '../errors/HandoffContractError';
+import { HandoffRoutingError } from '../errors/HandoffRoutingError';
+import { HandoffValidationError } from '../errors/HandoffValidationError';
+import type { Handoff } from '../handoff/Handoff';
+import type { HandoffEnabledContext } from '../handoff/HandoffEnabled';
+import type { HandoffOutcome } from '../handoff/HandoffOutcome';
+import { splitEventsOptions } from '../internal/rules';
 import { normalizeHandoffs, type HandoffSpec } from './normalizeHandoffs';
-import type { ToolCallingModel, ToolCallingResponse } from './ToolCallingModel';
+import type { ToolCallingModel, ToolCallingResponse } from '../tools/ToolCallingModel';
 
 /**
  * The settings of {@link routingAgent}.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { configRules } from '@rxagents/core';
-import type { HandoffSource } from './HandoffStrategy';
+import type { HandoffSource } from '../strategy/HandoffStrategy';
 
 /**
  * Options of a {@link HandoffChain}.

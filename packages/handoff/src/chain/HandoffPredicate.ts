@@ -1,5 +1,5 @@
 import type { ObservableInput } from 'rxjs';
-import type { HandoffContext } from './HandoffContext';
+import type { HandoffContext } from '../context/HandoffContext';
 
 /**
  * Decides whether a chain step runs or a route matches: a boolean now, or later (a Promise or an

@@ -1,12 +1,12 @@
 import { asyncScheduler, type Observer, type SchedulerLike, Subscriber, type Unsubscribable } from 'rxjs';
 import { fromAbortSignal, type Agent } from '@rxagents/core';
-import type { HandoffChainStep } from '../HandoffChainStep';
-import type { HandoffContext } from '../HandoffContext';
-import type { HandoffResult } from '../HandoffResult';
-import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from '../HandoffStrategy';
+import type { HandoffChainStep } from './HandoffChainStep';
+import type { HandoffContext } from '../context/HandoffContext';
+import type { HandoffResult } from '../strategy/HandoffResult';
+import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from '../strategy/HandoffStrategy';
 import { HandoffContractError } from '../errors/HandoffContractError';
 import { evaluatePredicate } from './evaluatePredicate';
-import { failedHandoff } from './failedCall';
+import { failedHandoff } from '../internal/failedCall';
 
 /**
  * One run of a `HandoffChain`: a trampolined loop over the steps (constant stack however many steps
