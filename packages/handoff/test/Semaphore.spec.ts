@@ -1,5 +1,5 @@
 import { NEVER, Observable, Subject, VirtualTimeScheduler } from 'rxjs';
-import { Semaphore } from '../src/internal/Semaphore';
+import { Semaphore } from '../src/guards/Semaphore';
 
 /** Work that counts how often it was started. */
 const counted = (starts: { count: number }): Observable<never> =>

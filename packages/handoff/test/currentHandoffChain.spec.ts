@@ -101,7 +101,7 @@ describe('chain threading', () => {
 });
 
 describe('chain threading without AsyncLocalStorage (module-level fallback)', () => {
-  type ChainModule = typeof import('../src/currentHandoffChain');
+  type ChainModule = typeof import('../src/guards/currentHandoffChain');
   let fallback: ChainModule;
   const processWithBuiltins = process as unknown as { getBuiltinModule?: unknown };
 
@@ -110,7 +110,7 @@ describe('chain threading without AsyncLocalStorage (module-level fallback)', ()
     processWithBuiltins.getBuiltinModule = undefined;
     try {
       jest.isolateModules(() => {
-        fallback = jest.requireActual<ChainModule>('../src/currentHandoffChain');
+        fallback = jest.requireActual<ChainModule>('../src/guards/currentHandoffChain');
       });
     } finally {
       processWithBuiltins.getBuiltinModule = original;

@@ -1,17 +1,17 @@
-import type { AgentRef as AgentRefType } from './AgentRef';
-import * as AgentRefFunctions from './agentRefs';
-import type { ExecutionModel as ExecutionModelType } from './ExecutionModel';
-import * as ExecutionModelFunctions from './executionModels';
-import type { TurnPolicy as TurnPolicyType } from './TurnPolicy';
-import * as TurnPolicyFunctions from './turnPolicies';
-import type { ConversationState as ConversationStateType } from './ConversationState';
-import * as ConversationStateFunctions from './conversationStates';
-import type { VotingAggregation as VotingAggregationType } from './VotingAggregation';
-import * as VotingAggregationFunctions from './votingAggregations';
-import type { ChannelExecutionStrategy as ChannelExecutionStrategyType } from './ChannelExecutionStrategy';
-import * as ChannelExecutionStrategyFunctions from './channelExecutionStrategies';
-import type { TerminationCondition as TerminationConditionType } from './TerminationCondition';
-import * as TerminationConditionFunctions from './terminationConditions';
+import type { AgentRef as AgentRefType } from './agents/AgentRef';
+import * as AgentRefFunctions from './agents/agentRefs';
+import type { ExecutionModel as ExecutionModelType } from './execution/ExecutionModel';
+import * as ExecutionModelFunctions from './execution/executionModels';
+import type { TurnPolicy as TurnPolicyType } from './conversation/TurnPolicy';
+import * as TurnPolicyFunctions from './conversation/turnPolicies';
+import type { ConversationState as ConversationStateType } from './conversation/ConversationState';
+import * as ConversationStateFunctions from './conversation/conversationStates';
+import type { VotingAggregation as VotingAggregationType } from './builders/VotingAggregation';
+import * as VotingAggregationFunctions from './builders/votingAggregations';
+import type { ChannelExecutionStrategy as ChannelExecutionStrategyType } from './channel/ChannelExecutionStrategy';
+import * as ChannelExecutionStrategyFunctions from './channel/channelExecutionStrategies';
+import type { TerminationCondition as TerminationConditionType } from './termination/TerminationCondition';
+import * as TerminationConditionFunctions from './termination/terminationConditions';
 
 /**
  * The pattern builders: one configuration surface per pattern, run directly or, with `.overChannel()`, over a channel.
@@ -35,22 +35,22 @@ import * as TerminationConditionFunctions from './terminationConditions';
  * console.log(a.output === b.output); // true
  * ```
  */
-export * as Patterns from './Patterns';
-export { PatternBuilder, ExecuteOptionsSchema, type ExecuteOptions } from './PatternBuilder';
-export { RunOptionsSchema, type RunOptions } from './RunOptions';
-export { DebateBuilder, DebateOptionsSchema, type DebateOptions } from './DebateBuilder';
-export { VotingBuilder, VotingOptionsSchema, type VotingOptions, type VotingState } from './VotingBuilder';
-export type { Vote, VotingDecision } from './VotingAggregation';
-export { ParallelBuilder, ParallelOptionsSchema, type ParallelOptions, type ParallelState } from './ParallelBuilder';
-export { SequenceBuilder, SequenceOptionsSchema, type SequenceOptions, type SequenceState } from './SequenceBuilder';
-export { SupervisorBuilder, SupervisorOptionsSchema, type SupervisorOptions, type SupervisorState, type SupervisorStep } from './SupervisorBuilder';
-export { ExecutionModelSchema, type ExecutionModelDefinition, type ExecutionBackend } from './ExecutionModel';
-export type { ExecutionResult, ExecutionStatus } from './ExecutionResult';
-export type { AgentResult, AgentSuccess, AgentFailure } from './AgentResult';
-export { ComposedAgent, ComposedAgentOptionsSchema, type ComposedAgentOptions } from './ComposedAgent';
-export { OrchestratedDriver } from './OrchestratedDriver';
-export { runModel } from './runModel';
-export { ChannelBackend, ChannelBackendOptionsSchema, type ChannelBackendOptions, type ChannelExecutionBackend, type PatternChannel } from './ChannelBackend';
+export * as Patterns from './builders/Patterns';
+export { PatternBuilder, ExecuteOptionsSchema, type ExecuteOptions } from './builders/PatternBuilder';
+export { RunOptionsSchema, type RunOptions } from './execution/RunOptions';
+export { DebateBuilder, DebateOptionsSchema, type DebateOptions } from './builders/DebateBuilder';
+export { VotingBuilder, VotingOptionsSchema, type VotingOptions, type VotingState } from './builders/VotingBuilder';
+export type { Vote, VotingDecision } from './builders/VotingAggregation';
+export { ParallelBuilder, ParallelOptionsSchema, type ParallelOptions, type ParallelState } from './builders/ParallelBuilder';
+export { SequenceBuilder, SequenceOptionsSchema, type SequenceOptions, type SequenceState } from './builders/SequenceBuilder';
+export { SupervisorBuilder, SupervisorOptionsSchema, type SupervisorOptions, type SupervisorState, type SupervisorStep } from './builders/SupervisorBuilder';
+export { ExecutionModelSchema, type ExecutionModelDefinition, type ExecutionBackend } from './execution/ExecutionModel';
+export type { ExecutionResult, ExecutionStatus } from './execution/ExecutionResult';
+export type { AgentResult, AgentSuccess, AgentFailure } from './execution/AgentResult';
+export { ComposedAgent, ComposedAgentOptionsSchema, type ComposedAgentOptions } from './agents/ComposedAgent';
+export { OrchestratedDriver } from './execution/OrchestratedDriver';
+export { runModel } from './execution/runModel';
+export { ChannelBackend, ChannelBackendOptionsSchema, type ChannelBackendOptions, type ChannelExecutionBackend, type PatternChannel } from './channel/ChannelBackend';
 export {
   CollectOptionsSchema,
   ConversationStrategySchema,
@@ -58,20 +58,20 @@ export {
   type ConversationStrategy,
   type FanInStrategy,
   type BarrierStrategy,
-} from './ChannelExecutionStrategy';
+} from './channel/ChannelExecutionStrategy';
 export {
   ConversationOrchestrator,
   ConversationOrchestratorOptionsSchema,
   type ConversationOrchestratorOptions,
   type ConversationEvent,
   type ConversationChannel,
-} from './ConversationOrchestrator';
-export type { ConversationMessage, PostedMessage, SpeakerCount } from './ConversationState';
-export { PostedMessageSchema, type PostedReply } from './PostedMessageSchema';
-export { conversationPrompt, type ConversationPrompt } from './conversationPrompt';
-export { evaluateTermination } from './evaluateTermination';
-export { JudgeConvergenceOptionsSchema, type JudgeConvergenceOptions } from './conversationTerminations';
-export { CONTINUE, type TerminationDecision, type TerminationSnapshot } from './TerminationDecision';
+} from './conversation/ConversationOrchestrator';
+export type { ConversationMessage, PostedMessage, SpeakerCount } from './conversation/ConversationState';
+export { PostedMessageSchema, type PostedReply } from './conversation/PostedMessageSchema';
+export { conversationPrompt, type ConversationPrompt } from './conversation/conversationPrompt';
+export { evaluateTermination } from './termination/evaluateTermination';
+export { JudgeConvergenceOptionsSchema, type JudgeConvergenceOptions } from './termination/conversationTerminations';
+export { CONTINUE, type TerminationDecision, type TerminationSnapshot } from './termination/TerminationDecision';
 export { ExecutionTimeoutError } from './errors/ExecutionTimeoutError';
 export { PatternFailedError } from './errors/PatternFailedError';
 export { MessageDroppedError } from './errors/MessageDroppedError';

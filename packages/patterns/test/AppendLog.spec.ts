@@ -1,4 +1,4 @@
-import { AppendLog } from '../src/AppendLog';
+import { AppendLog } from '../src/conversation/AppendLog';
 
 describe('AppendLog (the shared list behind run snapshots)', () => {
   it('appends without copying: 10,000 versions share one backing array', () => {

@@ -1,6 +1,6 @@
 import { defer, NEVER, Observable, of, Subject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { oneAfterAnother } from '../src/oneAfterAnother';
+import { oneAfterAnother } from '../src/execution/oneAfterAnother';
 
 describe('oneAfterAnother', () => {
   it('starts each call once the previous one completed and emits the projected values in order', () => {

@@ -1,6 +1,6 @@
 import { AgentError, type AgentCallResult } from '@rxagents/core';
-import type { HandoffContext } from '../HandoffContext';
-import type { HandoffResult } from '../HandoffResult';
+import type { HandoffContext } from '../context/HandoffContext';
+import type { HandoffResult } from '../strategy/HandoffResult';
 
 /** `error` as an `Error`: itself, or an `AgentError` of `agentId` whose `cause` it is (an abort reason may be any value). */
 export function asError(agentId: string, error: unknown): Error {

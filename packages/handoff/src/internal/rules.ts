@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError, configRules, MAX_COUNT, parseConfig, type Agent, type RunContext, type RunEventsOptions } from '@rxagents/core';
-import type { HandoffPredicate } from '../HandoffPredicate';
+import type { HandoffPredicate } from '../chain/HandoffPredicate';
 
 /** An agent: an object with a non-blank string id and a `chat` function. */
 export const agentRule = () =>
