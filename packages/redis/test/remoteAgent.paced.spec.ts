@@ -88,13 +88,15 @@ describeRedis('remote calls in a paced run', (server) => {
           }),
       ),
     );
-    const remote = remoteAgent(server().client(), 'steady', { prefix: served.prefix, delivery, leaseMs: 30 });
+    // A lease that lapses ends the call (RemoteLeaseLostError): it is long enough for a busy machine's event
+    // loop to renew it in time, and the stall below lasts several of them.
+    const remote = remoteAgent(server().client(), 'steady', { prefix: served.prefix, delivery, leaseMs: 150 });
     const reader = runEventStream((pace) => observeRun('ui', 'go', (run) => stream(remote, 'go', { run }), { pace }), { bufferSize: 4 }).getReader();
     readers.push(reader);
     await reader.read();
     await waitUntil('the agent wrote its first half', async () => (await replyStreams(server().client(), served.prefix)).length === 1);
-    // Ten leases and more, while the worker checks the lease every 100 ms and the reader reads nothing.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Five leases and more, while the worker checks the lease every 100 ms and the reader reads nothing.
+    await new Promise((resolve) => setTimeout(resolve, 800));
     resume();
     let text = '';
     for (;;) {
