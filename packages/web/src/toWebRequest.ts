@@ -89,8 +89,18 @@ export function toWebRequest(req: NodeIncomingMessage, res: NodeResponseEvents):
     init.duplex = 'half';
     res.once('finish', () => discardRest(req));
   }
-  const host = typeof req.headers['host'] === 'string' ? req.headers['host'] : 'localhost';
-  return new Request(`http://${host}${req.url ?? '/'}`, init);
+  return new Request(requestUrl(req), init);
+}
+
+/**
+ * The request's URL: its `Host` header and path, or `localhost` with the path when the header is missing or
+ * does not make a URL (a client may send anything there; a bad one must not throw from the handler).
+ */
+function requestUrl(req: NodeIncomingMessage): string {
+  const path = req.url ?? '/';
+  const host = req.headers['host'];
+  if (typeof host === 'string' && URL.canParse(`http://${host}${path}`)) return `http://${host}${path}`;
+  return URL.canParse(`http://localhost${path}`) ? `http://localhost${path}` : 'http://localhost/';
 }
 
 /** The request's body as a Web stream; cancelling it discards the rest without closing the connection, which still carries the response. */

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { ConfigError } from '@rxagents/core';
 import { toWebRequest, writeToNodeResponse } from '@rxagents/web';
 
@@ -57,6 +57,21 @@ describe('toWebRequest', () => {
     servers.push(server);
     const big = 'x'.repeat(4 * 1024 * 1024);
     for (let i = 0; i < 2; i++) expect(await (await fetch(url, { method: 'POST', body: big })).text()).toBe('read a little');
+  });
+
+  it('a Host header that makes no URL gives a request on localhost, never a throw from the handler', async () => {
+    const { url, server } = await serveWeb((request) => new Response(request.url));
+    servers.push(server);
+    const { port } = new URL(url);
+    const reply = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /runs/1?x=2 HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n'));
+      socket.on('data', (chunk) => (text += String(chunk)));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 200/);
+    expect(reply).toContain('\r\nhttp://localhost/runs/1?x=2\r\n');
   });
 
   it('refuses what is not a Node request', () => {
