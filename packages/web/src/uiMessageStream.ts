@@ -149,18 +149,26 @@ export function toUIMessageStream(source: UIMessageStreamSource, options: ToUIMe
   const reader = events.getReader();
   const chunks = new ChunkWriter(messageId, exposeError);
   let onAbort: (() => void) | undefined;
-  /** Armed after each chunk handed over, cleared by the next pull: what cuts off a reader that stopped. */
+  // One timer per stream, firing at most every `stallTimeoutMs` (never one per chunk): a reader that has
+  // not asked for more since `since`, the time of the last chunk handed over, for that long is cut off.
   let stall: Subscription | undefined;
+  let armed = false;
+  let pulling = false;
+  let since = 0;
   let ended = false;
   const stop = (): void => {
     ended = true;
     stall?.unsubscribe();
     if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   };
-  const armStall = (controller: ReadableStreamDefaultController<RunUIMessageChunk>): void => {
-    if (stallTimeoutMs === Infinity) return;
-    stall = scheduleDelay(scheduler, stallTimeoutMs, () => {
-      if (ended) return;
+  const arm = (controller: ReadableStreamDefaultController<RunUIMessageChunk>, wait: number): void => {
+    armed = true;
+    stall = scheduleDelay(scheduler, wait, () => {
+      armed = false;
+      // A reader waiting for the run is not stalled; the next chunk handed over arms the timer again.
+      if (ended || pulling) return;
+      const idle = scheduler.now() - since;
+      if (idle < stallTimeoutMs) return arm(controller, stallTimeoutMs - idle);
       stop();
       const error = new ViewerStalledError(stallTimeoutMs);
       void reader.cancel(error).catch(() => undefined);
@@ -187,7 +195,7 @@ export function toUIMessageStream(source: UIMessageStreamSource, options: ToUIMe
         else signal.addEventListener('abort', onAbort, { once: true });
       },
       pull: async (controller) => {
-        stall?.unsubscribe();
+        pulling = true;
         let written: RunUIMessageChunk[] = [];
         let done = false;
         while (written.length === 0 && !done) {
@@ -204,12 +212,16 @@ export function toUIMessageStream(source: UIMessageStreamSource, options: ToUIMe
             done = true;
           }
         }
+        pulling = false;
         if (ended) return;
         for (const chunk of written) controller.enqueue(chunk);
         if (done) {
           stop();
           controller.close();
-        } else armStall(controller);
+        } else {
+          since = scheduler.now();
+          if (!armed && stallTimeoutMs !== Infinity) arm(controller, stallTimeoutMs);
+        }
       },
       cancel: (reason) => {
         stop();
