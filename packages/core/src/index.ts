@@ -55,3 +55,8 @@ export { emitUsage, type UsageReport } from './events/emitUsage';
 export { whenRoom } from './events/whenRoom';
 export { OpenRunNodes } from './events/OpenRunNodes';
 export { takeRunUntil, type TakeRunUntilOptions } from './events/takeRunUntil';
+export type { RunStore, RunRecord, RunSummary, RunStatus, RunLease, RunListOptions } from './store/RunStore';
+export { MemoryRunStore, MemoryRunStoreOptionsSchema, type MemoryRunStoreOptions } from './store/MemoryRunStore';
+export { RunLeasedError } from './errors/RunLeasedError';
+export { RunLeaseLostError } from './errors/RunLeaseLostError';
+export { RunStoreError } from './errors/RunStoreError';
