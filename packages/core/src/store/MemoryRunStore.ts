@@ -27,7 +27,16 @@ export interface MemoryRunStoreOptions {
   readonly scheduler?: SchedulerLike;
 }
 
-/** The zod schema of {@link MemoryRunStoreOptions}. */
+/**
+ * The zod schema of {@link MemoryRunStoreOptions}.
+ *
+ * @example
+ * ```ts
+ * import { MemoryRunStoreOptionsSchema } from '@rxagents/core';
+ *
+ * console.log(MemoryRunStoreOptionsSchema.safeParse({ clock: 1 }).success); // false
+ * ```
+ */
 export const MemoryRunStoreOptionsSchema = z.strictObject({ scheduler: configRules.scheduler().optional() }, { error: 'must be an object' });
 
 interface StoredRun {
