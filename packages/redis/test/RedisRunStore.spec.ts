@@ -5,6 +5,7 @@ import { runIndexKey, runStoreKeys } from '../src/internal/runStoreKeys';
 import { delta, describeRunStore, end, readAll, start } from '../../core/test/support/runStoreContract';
 import { startCuttingProxy } from './support/cuttingProxy';
 import { describeRedis } from './support/describeRedis';
+import { describeRedisCluster } from './support/describeRedisCluster';
 import { waitUntil } from './support/waitUntil';
 
 jest.setTimeout(60_000);
@@ -102,7 +103,10 @@ describeRedis('RedisRunStore', (server) => {
     expect((await store.list()).map((summary) => summary.runId)).toEqual(['kept']);
     expect(await redis.zrange(runIndexKey(prefix), 0, -1)).toEqual(['kept']);
   });
+});
 
+// A server of its own: the clients of the other tests would still be reconnecting after its restart.
+describeRedis('RedisRunStore across an outage of Redis', (server) => {
   it('rejects an append with a retryable RunStoreError while Redis is down, and the journal holds exactly the earlier records after', async () => {
     const prefix = `rs-${randomUUID()}`;
     const redis = server().client({ maxRetriesPerRequest: 0, retryStrategy: () => 50 });
@@ -125,7 +129,7 @@ describeRedis('RedisRunStore', (server) => {
     const prefix = `rs-${randomUUID()}`;
     const proxy = await startCuttingProxy(server().port);
     const observer = server().client();
-    const redis = server().client({ port: proxy.port });
+    const redis = server().client({ port: proxy.port, disconnectTimeout: 100 });
     redis.on('error', () => undefined);
     try {
       const store = new RedisRunStore(redis, { prefix });
@@ -137,7 +141,36 @@ describeRedis('RedisRunStore', (server) => {
       await cut;
       expect((await readAll(store, 'cut')).map((record) => record.event)).toEqual([start('cut'), delta('cut', 'a'), delta('cut', 'b'), delta('cut', 'c')]);
     } finally {
+      redis.disconnect(); // while the proxy still answers: a client closed after its server went away keeps a timer alive
       await proxy.close();
     }
+  });
+});
+
+describeRedisCluster('RedisRunStore on a Redis Cluster', (cluster) => {
+  describeRunStore('redis cluster', async () => ({ store: new RedisRunStore(cluster().client(), { prefix: `rs-${randomUUID()}` }), advance: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) }), 300);
+
+  it('keeps every key of a run in one slot, runs on several nodes, and lists them all', async () => {
+    const prefix = `rs-${randomUUID()}`;
+    const store = new RedisRunStore(cluster().client(), { prefix });
+    // Run ids whose keys are served by at least two of the three masters.
+    const runIds: string[] = [];
+    const ports = new Set<number>();
+    for (let n = 0; runIds.length < 2 || ports.size < 2; n++) {
+      const port = await cluster().portOf(runStoreKeys(prefix, `run-${n}`).journal);
+      if (!ports.has(port)) (runIds.push(`run-${n}`), ports.add(port));
+    }
+    const node = cluster().node(cluster().ports[0] as number);
+    for (const runId of runIds) {
+      await store.append(runId, [start(runId), delta(runId, 'a')]);
+      const lease = await store.acquireLease(runId, 10_000);
+      await store.append(runId, [end(runId)], lease);
+      await store.releaseLease(lease);
+      const keys = runStoreKeys(prefix, runId);
+      const slots = await Promise.all([keys.journal, keys.summary, keys.lease].map(async (key) => Number(await node.call('CLUSTER', 'KEYSLOT', key))));
+      expect(new Set(slots).size).toBe(1);
+      expect((await readAll(store, runId)).map((record) => record.event)).toEqual([start(runId), delta(runId, 'a'), end(runId)]);
+    }
+    expect((await store.list({ status: 'succeeded' })).map((summary) => summary.runId).sort()).toEqual([...runIds].sort());
   });
 });
