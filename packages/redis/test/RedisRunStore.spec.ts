@@ -1,4 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError, RunLeasedError, RunStoreError } from '@rxagents/core';
 import { MalformedRunEntryError, RedisRunStore } from '../src';
 import { runIndexKey, runStoreKeys } from '../src/internal/runStoreKeys';
@@ -144,6 +146,31 @@ describeRedis('RedisRunStore across an outage of Redis', (server) => {
       redis.disconnect(); // while the proxy still answers: a client closed after its server went away keeps a timer alive
       await proxy.close();
     }
+  });
+});
+
+describeRedis('RedisRunStore as the least-privilege ACL user of the scale-out guide', (server) => {
+  it('appends, reads, lists, leases, expires and deletes with only the commands the guide grants', async () => {
+    const guide = readFileSync(join(__dirname, '../../../docs/scale-out.md'), 'utf8');
+    const line = guide.split('\n').find((text) => text.trim().startsWith('ACL SETUSER rxagents '));
+    if (line === undefined) throw new Error('docs/scale-out.md has no "ACL SETUSER rxagents" line');
+    const [, , ...rules] = line.trim().split(/\s+/);
+    const password = randomBytes(24).toString('hex');
+    await server().client().call('ACL', 'SETUSER', ...rules.map((rule) => (rule.startsWith('>') ? `>${password}` : rule)));
+    const store = new RedisRunStore(server().client({ username: 'rxagents', password, db: 3 }), { retainFinishedMs: 60_000 });
+    const runId = randomUUID();
+    await store.append(runId, [start(runId), delta(runId, 'a')]);
+    const lease = await store.acquireLease(runId, 10_000);
+    await expect(store.acquireLease(runId, 10_000)).rejects.toBeInstanceOf(RunLeasedError);
+    await store.append(runId, [end(runId)], await store.renewLease(lease, 10_000));
+    await store.releaseLease(lease);
+    expect((await readAll(store, runId)).map((record) => record.seq)).toEqual([0, 1, 2]);
+    expect((await store.list({ status: 'succeeded' })).map((summary) => summary.runId)).toContain(runId);
+    await store.expire(runId, Infinity);
+    await store.expire(runId, 60_000);
+    await store.delete(runId);
+    expect(await store.summary(runId)).toBeUndefined();
+    expect(await store.list()).toEqual([]);
   });
 });
 
