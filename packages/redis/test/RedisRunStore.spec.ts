@@ -93,6 +93,11 @@ describeRedis('RedisRunStore', (server) => {
     for (const ttl of await ttls('done')) expect(ttl).toBeGreaterThan(0), expect(ttl).toBeLessThanOrEqual(60_000);
     expect((await ttls('going')).slice(0, 2)).toEqual([-1, -1]);
     expect(await store.summary('done')).toMatchObject({ status: 'succeeded', records: 2 });
+    // expire(Infinity) keeps the finished run after all; expire(0) deletes it now.
+    await store.expire('done', Infinity);
+    expect((await ttls('done')).slice(0, 2)).toEqual([-1, -1]);
+    await store.expire('done', 0);
+    expect(await store.summary('done')).toBeUndefined();
   });
 
   it('drops from the list a run whose keys expired', async () => {
