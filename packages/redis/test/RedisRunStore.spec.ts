@@ -108,7 +108,7 @@ describeRedis('RedisRunStore', (server) => {
     await store.append('kept', [start('kept')]);
     await waitUntil('the finished run expired', async () => (await store.summary('brief')) === undefined);
     expect((await store.list()).map((summary) => summary.runId)).toEqual(['kept']);
-    expect(await redis.zrange(runIndexKey(prefix), 0, -1)).toEqual(['kept']);
+    expect(await redis.zrange(runIndexKey(prefix), '0', '-1')).toEqual(['kept']);
   });
 });
 
