@@ -87,9 +87,11 @@ const RunListOptionsSchema = z.strictObject({ status: z.enum(['running', 'succee
  * - `read` takes the journal in pages of `pageSize` entries (`XRANGE`), up to the record that was last
  *   when it started, and checks each entry (its id, then `RunEventSchema`) before yielding it: a
  *   malformed one is a {@link MalformedRunEntryError} naming the run and the entry.
- * - Leases: `SET NX PX` takes one (its token from `newRunId`), a compare-and-`PEXPIRE` script renews it,
- *   a compare-and-`DEL` releases it. A lease lapses on the Redis server's clock, which is also the clock
- *   of `createdAt`, `updatedAt` and `expiresAt` (on a Cluster, the clock of the node serving the run).
+ * - Leases: a script takes one when no other token holds it, as `SET NX PX` would, except that an
+ *   acquisition ioredis sent again after a lost reply gets its lease (its token is from `newRunId`); a
+ *   compare-and-`PEXPIRE` script renews it, a compare-and-`DEL` one releases it. A lease lapses on the
+ *   Redis server's clock, which is also the clock of `createdAt`, `updatedAt` and `expiresAt` (on a
+ *   Cluster, the clock of the node serving the run).
  * - Retention: with `retainFinishedMs`, the root's `run-end` puts a TTL on the run's keys, in the same
  *   script; `expire` puts one on them; `delete` removes them.
  * - The index is another key (another slot on a Cluster), so it is written with commands of its own: a

@@ -132,6 +132,26 @@ describeRedis('RedisRunStore across an outage of Redis', (server) => {
     expect((await readAll(store, 'outage')).map((record) => record.seq)).toEqual([0, 1, 2]);
   });
 
+  it('gives the lease to the client whose acquireLease reply was lost and sent again', async () => {
+    const prefix = `rs-${randomUUID()}`;
+    const proxy = await startCuttingProxy(server().port);
+    const observer = server().client();
+    const redis = server().client({ port: proxy.port, disconnectTimeout: 100 });
+    redis.on('error', () => undefined);
+    try {
+      const store = new RedisRunStore(redis, { prefix });
+      await store.acquireLease('warm-up', 10_000); // the script is known to Redis now: the next lease is one EVALSHA
+      const cut = proxy.cutAfter('EVALSHA', async () => (await observer.exists(runStoreKeys(prefix, 'cut').lease)) === 1);
+      const lease = await store.acquireLease('cut', 10_000);
+      await cut;
+      expect(await observer.get(runStoreKeys(prefix, 'cut').lease)).toBe(lease.token);
+      expect((await store.renewLease(lease, 10_000)).token).toBe(lease.token);
+    } finally {
+      redis.disconnect();
+      await proxy.close();
+    }
+  });
+
   it('adds an append once when its reply is lost and ioredis sends it again', async () => {
     const prefix = `rs-${randomUUID()}`;
     const proxy = await startCuttingProxy(server().port);

@@ -59,18 +59,20 @@ return {'ok', createdAt}
 
 /**
  * Takes a lease when none is held (keys: lease; args: token, ttl ms or '' for none): `{1, now}`, or
- * `{0, now, pttl}` while another holder's lease lasts (pttl -1: it never lapses).
+ * `{0, now, pttl}` while another holder's lease lasts (pttl -1: it never lapses). A lease already held
+ * under this token (a command that ioredis sent again after a lost reply; each acquisition has a new
+ * token) is this acquisition's: it is given, its ttl counted from now.
  */
 export const acquireLease = new LuaScript(`
 ${NOW}
-local taken
+local held = redis.call('GET', KEYS[1])
+if held and held ~= ARGV[1] then return {0, now, redis.call('PTTL', KEYS[1])} end
 if ARGV[2] == '' then
-  taken = redis.call('SET', KEYS[1], ARGV[1], 'NX')
+  redis.call('SET', KEYS[1], ARGV[1])
 else
-  taken = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 end
-if taken then return {1, now} end
-return {0, now, redis.call('PTTL', KEYS[1])}
+return {1, now}
 `);
 
 /** Extends a lease still held by this token (keys: lease; args: token, ttl ms or ''): `{1, now}`, or `{0}` when it is not. */
