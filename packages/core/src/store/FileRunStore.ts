@@ -1,39 +1,24 @@
-import type { Stats } from 'node:fs';
-import { type FileHandle, mkdir, open, readdir, stat } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import * as z from 'zod';
 import * as configRules from '../configRules';
 import { ConfigError } from '../errors/ConfigError';
-import { RunJournalCorruptError } from '../errors/RunJournalCorruptError';
 import { RunLeasedError } from '../errors/RunLeasedError';
 import { RunLeaseLostError } from '../errors/RunLeaseLostError';
-import type { RunEvent, RunEventOf } from '../events/RunEvent';
+import type { RunEvent } from '../events/RunEvent';
 import { newRunId } from '../events/ids';
 import { safeParseRunEvent } from '../events/safeParseRunEvent';
 import { parseConfig } from '../parseConfig';
 import { reportUnhandledError } from '../reportUnhandledError';
-import { errorCode, storeFailure, unlinkIfExists, writeAtomically } from './file/fileOps';
-import { inspectJournal, type JournalState } from './file/inspectJournal';
-import { headerLine, recordLine } from './file/journalFormat';
+import { errorCode, exists, openIfExists, storeFailure, unlinkIfExists, writeAtomically } from './file/fileOps';
+import { Journals } from './file/Journals';
 import { readJournal, type TornEnd } from './file/readJournal';
-import { baseName, filesOf, JOURNAL_FILE, type RunFiles, runFiles } from './file/runFiles';
+import { filesOf, JOURNAL_FILE, type RunFiles, runFiles } from './file/runFiles';
 import { type LockSettings, withRunLock } from './file/runLock';
 import { expireText, leaseText, readDeleteAt, readLease } from './file/sideFiles';
-import { writeAppend } from './file/writeAppend';
 import { type FileRunStoreOptions, FileRunStoreOptionsSchema, type TornRecordReport } from './FileRunStoreOptions';
 import type { RunLease, RunListOptions, RunRecord, RunStore, RunSummary } from './RunStore';
-
-/** How many journals' states a store remembers, so an append need not re-read the journal's end. */
-const REMEMBERED_JOURNALS = 1_024;
-
-/** A journal's state, and the file's identity, length and change time when it was known. */
-interface Remembered {
-  readonly ino: number;
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly state: JournalState;
-}
 
 /**
  * A {@link RunStore} in a directory: one append-only JSON-lines journal per run, for a run that must
@@ -91,7 +76,7 @@ export class FileRunStore implements RunStore {
   readonly #onTorn: ((report: TornRecordReport) => void) | undefined;
   readonly #lock: LockSettings;
   readonly #queues = new Map<string, Promise<unknown>>();
-  readonly #remembered = new Map<string, Remembered>();
+  readonly #journals: Journals;
   #ready: Promise<unknown> | undefined;
 
   constructor(options: FileRunStoreOptions) {
@@ -101,6 +86,7 @@ export class FileRunStore implements RunStore {
     this.#scheduler = parsed.scheduler ?? asyncScheduler;
     this.#onTorn = parsed.onTornRecord;
     this.#lock = { scheduler: this.#scheduler, staleLockMs: parsed.staleLockMs ?? 10_000 };
+    this.#journals = new Journals({ directory: this.directory, sync: this.#sync, scheduler: this.#scheduler, reportTorn: (runId, file, torn) => this.#reportTorn(runId, file, torn) });
   }
 
   async append(runId: string, events: readonly RunEvent[], lease?: RunLease): Promise<void> {
@@ -111,15 +97,7 @@ export class FileRunStore implements RunStore {
       if (events.length === 0) return;
       await this.#ensureDirectory();
       await this.#live(files);
-      const handle = (await openIfExists(files.journal, 'r+')) ?? (await this.#create(files, events));
-      try {
-        await this.#appendTo(runId, files, handle, events);
-      } catch (error) {
-        this.#remembered.delete(files.journal);
-        throw error;
-      } finally {
-        await handle.close();
-      }
+      await this.#journals.append(runId, files, events);
     });
   }
 
@@ -128,7 +106,7 @@ export class FileRunStore implements RunStore {
     if (!Number.isInteger(fromSeq) || fromSeq < 0) throw new ConfigError('FileRunStore.read', [{ path: 'fromSeq', rule: 'must be a non-negative integer', received: fromSeq }]);
     const opened = await this.#exclusive(runId, 'read', async (files) => {
       if (!(await this.#live(files))) return undefined;
-      const handle = await openIfExists(files.journal);
+      const handle = await openIfExists(files.journal, 'r');
       return handle === undefined ? undefined : { handle, size: (await handle.stat()).size, file: files.journal };
     });
     if (opened === undefined) return;
@@ -143,7 +121,7 @@ export class FileRunStore implements RunStore {
 
   async summary(runId: string): Promise<RunSummary | undefined> {
     checkRunId(runId, 'summary');
-    return this.#exclusive(runId, 'summary', async (files) => ((await this.#live(files)) ? this.#summaryOf(files, runId) : undefined));
+    return this.#exclusive(runId, 'summary', async (files) => ((await this.#live(files)) ? this.#journals.summary(files, runId) : undefined));
   }
 
   async list(options: RunListOptions = {}): Promise<readonly RunSummary[]> {
@@ -159,7 +137,7 @@ export class FileRunStore implements RunStore {
     for (const name of names.filter((each) => JOURNAL_FILE.test(each)).sort()) {
       const files = filesOf(this.directory, name.slice(0, -'.jsonl'.length));
       try {
-        const summary = (await this.#live(files)) ? await this.#summaryOf(files, undefined) : undefined;
+        const summary = (await this.#live(files)) ? await this.#journals.summary(files, undefined) : undefined;
         if (summary !== undefined && (status === undefined || summary.status === status)) summaries.push(summary);
       } catch (error) {
         throw storeFailure('list', undefined, error);
@@ -227,77 +205,6 @@ export class FileRunStore implements RunStore {
     });
   }
 
-  async #appendTo(runId: string, files: RunFiles, handle: FileHandle, events: readonly RunEvent[]): Promise<void> {
-    const stats = await handle.stat();
-    const { size } = stats;
-    const state = await this.#stateOf(files, handle, stats, runId);
-    const now = this.#scheduler.now();
-    let header = state?.header;
-    let text = '';
-    if (header === undefined) {
-      const first = opening(events);
-      header = { runId, name: first.name, createdAt: now };
-      text = headerLine(header);
-      // A delete-at time left by a deletion a crash interrupted belongs to the old journal, not this one.
-      await unlinkIfExists(files.expire);
-    }
-    const start = state?.end ?? 0;
-    if (size > start) this.#reportTorn(runId, files.journal, { line: state === undefined ? 1 : state.records + 2, bytes: size - start });
-    let status = state?.status ?? 'running';
-    const first = state?.records ?? 0;
-    const last = events.length - 1;
-    events.forEach((event, index) => {
-      if (event.type === 'run-end' && event.parentCallId === null) status = event.success ? 'succeeded' : 'failed';
-      text += recordLine(first + index, event, index === last ? { appendedAt: now, status } : undefined);
-    });
-    const bytes = Buffer.from(text, 'utf8');
-    await writeAppend({ handle, size, start, bytes, sync: this.#sync, directory: state === undefined ? this.directory : undefined });
-    const end = start + bytes.length;
-    const written = await handle.stat();
-    this.#remember(files.journal, { ino: written.ino, size: written.size, mtimeMs: written.mtimeMs, state: { header, records: first + events.length, status, updatedAt: now, end } });
-  }
-
-  /** Creates the journal of a new run (refusing one whose first event is not the root's run-start). */
-  async #create(files: RunFiles, events: readonly RunEvent[]): Promise<FileHandle> {
-    opening(events);
-    return open(files.journal, 'a+');
-  }
-
-  /** The journal's state, from memory when the file is as this store left it, otherwise from its ends. */
-  async #stateOf(files: RunFiles, handle: FileHandle, stats: Stats, runId: string | undefined): Promise<JournalState | undefined> {
-    const { ino, size, mtimeMs } = stats;
-    const remembered = this.#remembered.get(files.journal);
-    if (remembered !== undefined && remembered.ino === ino && remembered.size === size && remembered.mtimeMs === mtimeMs) return remembered.state;
-    const state = await inspectJournal(handle, size, files.journal);
-    if (state !== undefined && baseName(state.header.runId) !== files.base) {
-      throw new RunJournalCorruptError(files.journal, 1, `the version line names run ${JSON.stringify(state.header.runId)}`);
-    }
-    if (state !== undefined && runId !== undefined && state.header.runId !== runId) {
-      throw new RunJournalCorruptError(files.journal, 1, `the version line names run ${JSON.stringify(state.header.runId)}, not ${JSON.stringify(runId)}`);
-    }
-    if (state !== undefined) this.#remember(files.journal, { ino, size, mtimeMs, state });
-    return state;
-  }
-
-  async #summaryOf(files: RunFiles, runId: string | undefined): Promise<RunSummary | undefined> {
-    const handle = await openIfExists(files.journal);
-    if (handle === undefined) return undefined;
-    try {
-      const state = await this.#stateOf(files, handle, await handle.stat(), runId);
-      if (state === undefined) return undefined;
-      const { header } = state;
-      return { runId: header.runId, name: header.name, status: state.status, records: state.records, createdAt: header.createdAt, updatedAt: state.updatedAt };
-    } finally {
-      await handle.close();
-    }
-  }
-
-  #remember(journal: string, remembered: Remembered): void {
-    this.#remembered.delete(journal);
-    this.#remembered.set(journal, remembered);
-    if (this.#remembered.size > REMEMBERED_JOURNALS) this.#remembered.delete(this.#remembered.keys().next().value as string);
-  }
-
   async #checkLease(runId: string, files: RunFiles, lease: RunLease): Promise<void> {
     const held = await readLease(files.lease);
     if (held === undefined || held.token !== lease?.token || held.expiresAt <= this.#scheduler.now()) throw new RunLeaseLostError(runId);
@@ -311,7 +218,7 @@ export class FileRunStore implements RunStore {
   }
 
   async #deleteFiles(files: RunFiles): Promise<void> {
-    this.#remembered.delete(files.journal);
+    this.#journals.forget(files);
     await unlinkIfExists(files.expire);
     await unlinkIfExists(files.journal);
     await unlinkIfExists(files.lease);
@@ -358,34 +265,6 @@ export class FileRunStore implements RunStore {
 const RunListOptionsSchema = z.strictObject({ status: z.enum(['running', 'succeeded', 'failed']).optional() }, { error: 'must be an object' });
 
 const noop = (): void => undefined;
-
-/** The first event of a new journal: the root node's run-start, or a `ConfigError`. */
-function opening(events: readonly RunEvent[]): RunEventOf<'run-start'> {
-  const first = events[0] as RunEvent;
-  if (first.type !== 'run-start' || first.parentCallId !== null) {
-    throw new ConfigError('FileRunStore.append', [{ path: 'events[0]', rule: "must be the root node's run-start (parentCallId null) in a new journal", received: first.type }]);
-  }
-  return first;
-}
-
-async function openIfExists(path: string, flags = 'r'): Promise<FileHandle | undefined> {
-  try {
-    return await open(path, flags);
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return false;
-    throw error;
-  }
-}
 
 function checkRunId(runId: unknown, operation: string): void {
   if (typeof runId !== 'string' || runId.trim() === '') throw new ConfigError(`FileRunStore.${operation}`, [{ path: 'runId', rule: 'must be a non-blank string', received: runId }]);

@@ -1,4 +1,4 @@
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { type FileHandle, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CoordinationError } from '../../errors/CoordinationError';
 import { RunStoreError } from '../../errors/RunStoreError';
@@ -68,5 +68,26 @@ export async function syncDirectory(directory: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+/** The file opened with `flags`, or `undefined` when it does not exist. */
+export async function openIfExists(path: string, flags: string): Promise<FileHandle | undefined> {
+  try {
+    return await open(path, flags);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Whether something exists at `path`. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return false;
+    throw error;
   }
 }
