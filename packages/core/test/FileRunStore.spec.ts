@@ -116,9 +116,11 @@ describe('FileRunStore', () => {
 
     await writeFile(journal, [header?.replace('"rxagentsJournal":1', '"rxagentsJournal":2'), ...records].join('\n'));
     await expect(readAll(store, 'r1')).rejects.toMatchObject({ code: 'RUN_JOURNAL_VERSION', found: 2, expected: 1 });
-    await expect(store.summary('r1')).rejects.toBeInstanceOf(RunJournalVersionError);
-    await expect(store.append('r1', [delta('r1', 'x')])).rejects.toBeInstanceOf(RunJournalVersionError);
-    await expect(store.list()).rejects.toBeInstanceOf(RunJournalVersionError);
+    // A process that finds the old journal later cannot summarise it, append to it or list it either.
+    const later = new FileRunStore({ directory });
+    await expect(later.summary('r1')).rejects.toBeInstanceOf(RunJournalVersionError);
+    await expect(later.append('r1', [delta('r1', 'x')])).rejects.toBeInstanceOf(RunJournalVersionError);
+    await expect(later.list()).rejects.toBeInstanceOf(RunJournalVersionError);
   });
 
   it('refuses an append to a full disk with a retryable RunStoreError and writes none of it', async () => {

@@ -12,11 +12,12 @@ import { safeParseRunEvent } from '../events/safeParseRunEvent';
 import { parseConfig } from '../parseConfig';
 import { reportUnhandledError } from '../reportUnhandledError';
 import { errorCode, exists, openIfExists, storeFailure, unlinkIfExists, writeAtomically } from './file/fileOps';
+import { flatten } from './file/flatten';
 import { Journals } from './file/Journals';
 import { readJournal, type TornEnd } from './file/readJournal';
 import { filesOf, JOURNAL_FILE, type RunFiles, runFiles } from './file/runFiles';
 import { type LockSettings, withRunLock } from './file/runLock';
-import { expireText, leaseText, readDeleteAt, readLease } from './file/sideFiles';
+import { expireText, type HeldLease, leaseText, readDeleteAt, readLease } from './file/sideFiles';
 import { type FileRunStoreOptions, FileRunStoreOptionsSchema, type TornRecordReport } from './FileRunStoreOptions';
 import type { RunLease, RunListOptions, RunRecord, RunStore, RunSummary } from './RunStore';
 
@@ -77,6 +78,8 @@ export class FileRunStore implements RunStore {
   readonly #lock: LockSettings;
   readonly #queues = new Map<string, Promise<unknown>>();
   readonly #journals: Journals;
+  /** The leases this store took or renewed, by the base name of their run's files. */
+  readonly #held = new Map<string, HeldLease>();
   #ready: Promise<unknown> | undefined;
 
   constructor(options: FileRunStoreOptions) {
@@ -101,22 +104,8 @@ export class FileRunStore implements RunStore {
     });
   }
 
-  async *read(runId: string, fromSeq = 0): AsyncIterable<RunRecord> {
-    checkRunId(runId, 'read');
-    if (!Number.isInteger(fromSeq) || fromSeq < 0) throw new ConfigError('FileRunStore.read', [{ path: 'fromSeq', rule: 'must be a non-negative integer', received: fromSeq }]);
-    const opened = await this.#exclusive(runId, 'read', async (files) => {
-      if (!(await this.#live(files))) return undefined;
-      const handle = await openIfExists(files.journal, 'r');
-      return handle === undefined ? undefined : { handle, size: (await handle.stat()).size, file: files.journal };
-    });
-    if (opened === undefined) return;
-    try {
-      yield* readJournal(opened.handle, opened.size, opened.file, runId, fromSeq, (torn) => this.#reportTorn(runId, opened.file, torn));
-    } catch (error) {
-      throw storeFailure('read', runId, error);
-    } finally {
-      await opened.handle.close();
-    }
+  read(runId: string, fromSeq = 0): AsyncIterable<RunRecord> {
+    return flatten(this.#readBatches(runId, fromSeq));
   }
 
   async summary(runId: string): Promise<RunSummary | undefined> {
@@ -157,6 +146,7 @@ export class FileRunStore implements RunStore {
         if (held !== undefined && held.expiresAt > now) throw new RunLeasedError(runId, held.expiresAt);
         const lease = { token: newRunId(), expiresAt: now + ttlMs };
         await writeAtomically(files.lease, leaseText(runId, lease), this.#sync);
+        this.#held.set(files.base, lease);
         return { runId, ...lease };
       });
     });
@@ -169,9 +159,10 @@ export class FileRunStore implements RunStore {
     return this.#exclusive(runId, 'renewLease', async (files) => {
       await this.#ensureDirectory();
       return withRunLock(files.lock, this.#lock, async () => {
-        await this.#checkLease(runId, files, lease);
+        await this.#checkLeaseFile(runId, files, lease);
         const renewed = { token: lease.token, expiresAt: this.#scheduler.now() + ttlMs };
         await writeAtomically(files.lease, leaseText(runId, renewed), this.#sync);
+        this.#held.set(files.base, renewed);
         return { runId, ...renewed };
       });
     });
@@ -181,6 +172,7 @@ export class FileRunStore implements RunStore {
     const runId = lease?.runId;
     if (typeof runId !== 'string' || runId.trim() === '') return;
     await this.#exclusive(runId, 'releaseLease', async (files) => {
+      if (this.#held.get(files.base)?.token === lease.token) this.#held.delete(files.base);
       if ((await readLease(files.lease)) === undefined) return;
       await withRunLock(files.lock, this.#lock, async () => {
         if ((await readLease(files.lease))?.token === lease.token) await unlinkIfExists(files.lease);
@@ -205,9 +197,40 @@ export class FileRunStore implements RunStore {
     });
   }
 
+  async *#readBatches(runId: string, fromSeq: number): AsyncGenerator<readonly RunRecord[]> {
+    checkRunId(runId, 'read');
+    if (!Number.isInteger(fromSeq) || fromSeq < 0) throw new ConfigError('FileRunStore.read', [{ path: 'fromSeq', rule: 'must be a non-negative integer', received: fromSeq }]);
+    const opened = await this.#exclusive(runId, 'read', async (files) => {
+      if (!(await this.#live(files))) return undefined;
+      const handle = await openIfExists(files.journal, 'r');
+      return handle === undefined ? undefined : { handle, size: (await handle.stat()).size, file: files.journal };
+    });
+    if (opened === undefined) return;
+    try {
+      yield* readJournal(opened.handle, opened.size, opened.file, runId, fromSeq, (torn) => this.#reportTorn(runId, opened.file, torn));
+    } catch (error) {
+      throw storeFailure('read', runId, error);
+    } finally {
+      await opened.handle.close();
+    }
+  }
+
+  /**
+   * Refuses `lease` unless it is the run's and lasts. A lease this store took or renewed and that has not
+   * lapsed on its clock is the run's without reading the file: no other process can take it before then.
+   */
   async #checkLease(runId: string, files: RunFiles, lease: RunLease): Promise<void> {
+    const mine = this.#held.get(files.base);
+    if (mine !== undefined && mine.token === lease?.token && mine.expiresAt > this.#scheduler.now()) return;
+    await this.#checkLeaseFile(runId, files, lease);
+  }
+
+  async #checkLeaseFile(runId: string, files: RunFiles, lease: RunLease): Promise<void> {
     const held = await readLease(files.lease);
-    if (held === undefined || held.token !== lease?.token || held.expiresAt <= this.#scheduler.now()) throw new RunLeaseLostError(runId);
+    if (held === undefined || held.token !== lease?.token || held.expiresAt <= this.#scheduler.now()) {
+      this.#held.delete(files.base);
+      throw new RunLeaseLostError(runId);
+    }
   }
 
   /** Whether the run is not past its delete-at time; a run that is, is deleted now. */
@@ -219,6 +242,7 @@ export class FileRunStore implements RunStore {
 
   async #deleteFiles(files: RunFiles): Promise<void> {
     this.#journals.forget(files);
+    this.#held.delete(files.base);
     await unlinkIfExists(files.expire);
     await unlinkIfExists(files.journal);
     await unlinkIfExists(files.lease);

@@ -15,11 +15,10 @@ import { writeAppend } from './writeAppend';
 /** How many journals' states are remembered, so an append need not read the journal's end again. */
 const REMEMBERED_JOURNALS = 1_024;
 
-/** A journal's state, and the file's identity, length and change time when it was known. */
+/** A journal's state, and the file's identity and length when it was known. */
 interface Remembered {
   readonly ino: number;
   readonly size: number;
-  readonly mtimeMs: number;
   readonly state: JournalState;
 }
 
@@ -32,8 +31,9 @@ export interface JournalSettings {
 }
 
 /**
- * A file store's appends and summaries: each reads the journal's state from its ends (or from memory,
- * while the file is exactly as this store left it: same file, length and change time).
+ * A file store's appends and summaries: each reads the journal's state from its ends, or from memory
+ * while the file is as this store left it (the same file, of the same length: only the lease holder
+ * appends, and nothing else edits a journal in place).
  */
 export class Journals {
   readonly #settings: JournalSettings;
@@ -100,21 +100,20 @@ export class Journals {
     const bytes = Buffer.from(text, 'utf8');
     await writeAppend({ handle, size: stats.size, start, bytes, sync, directory: state === undefined ? directory : undefined });
     const end = start + bytes.length;
-    const written = await handle.stat();
-    this.#remember(files, { ino: written.ino, size: written.size, mtimeMs: written.mtimeMs, state: { header, records: first + events.length, status, updatedAt: now, end } });
+    this.#remember(files, { ino: stats.ino, size: end, state: { header, records: first + events.length, status, updatedAt: now, end } });
   }
 
   async #stateOf(files: RunFiles, handle: FileHandle, stats: Stats, runId: string | undefined): Promise<JournalState | undefined> {
-    const { ino, size, mtimeMs } = stats;
+    const { ino, size } = stats;
     const remembered = this.#remembered.get(files.journal);
-    if (remembered !== undefined && remembered.ino === ino && remembered.size === size && remembered.mtimeMs === mtimeMs) return remembered.state;
+    if (remembered !== undefined && remembered.ino === ino && remembered.size === size) return remembered.state;
     const state = await inspectJournal(handle, size, files.journal);
     if (state === undefined) return undefined;
     const named = state.header.runId;
     if (baseName(named) !== files.base || (runId !== undefined && named !== runId)) {
       throw new RunJournalCorruptError(files.journal, 1, `the version line names run ${JSON.stringify(named)}, whose journal this file is not`);
     }
-    this.#remember(files, { ino, size, mtimeMs, state });
+    this.#remember(files, { ino, size, state });
     return state;
   }
 

@@ -11,7 +11,8 @@ export interface TornEnd {
 }
 
 /**
- * The committed records of the first `size` bytes of a journal from `fromSeq`, streamed.
+ * The committed records of the first `size` bytes of a journal from `fromSeq`, streamed a chunk's
+ * worth at a time.
  *
  * @remarks
  * Lines after the last committed line (an append a crash cut short: a line without its newline, a line
@@ -19,7 +20,7 @@ export interface TornEnd {
  * line with a committed line after it is damage, not a crash: `RunJournalCorruptError`. A version line
  * of another version is `RunJournalVersionError`; one naming another run is `RunJournalCorruptError`.
  */
-export async function* readJournal(handle: FileHandle, size: number, file: string, runId: string, fromSeq: number, onTorn: (torn: TornEnd) => void): AsyncGenerator<RunRecord> {
+export async function* readJournal(handle: FileHandle, size: number, file: string, runId: string, fromSeq: number, onTorn: (torn: TornEnd) => void): AsyncGenerator<readonly RunRecord[]> {
   let lineNumber = 0;
   let headerRead = false;
   let committed = 0;
@@ -27,6 +28,7 @@ export async function* readJournal(handle: FileHandle, size: number, file: strin
   let batch: RunRecord[] = [];
   let problem: { line: number; reason: string } | undefined;
   for await (const lines of journalLines(handle, size)) {
+    const records: RunRecord[] = [];
     for (const line of lines) {
       lineNumber += 1;
       if (!line.complete) continue;
@@ -49,12 +51,13 @@ export async function* readJournal(handle: FileHandle, size: number, file: strin
       }
       batch.push({ seq: parsed.seq, event: parsed.event });
       if (parsed.commit !== undefined) {
-        for (const record of batch) if (record.seq >= fromSeq) yield record;
+        for (const record of batch) if (record.seq >= fromSeq) records.push(record);
         committed += batch.length;
         committedEnd = line.end;
         batch = [];
       }
     }
+    if (records.length > 0) yield records;
   }
   // Each record is one line, so the torn end starts after the version line and every committed record.
   if (committedEnd < size) onTorn({ line: headerRead ? committed + 2 : 1, bytes: size - committedEnd });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { readIfExists } from './fileOps';
+import { exists, readIfExists } from './fileOps';
 
 // The small files beside a journal: its lease and its delete-at time. Both are replaced atomically, and
 // read back through a schema: they come from disk. `null` stands for Infinity, which JSON cannot hold.
@@ -36,6 +36,8 @@ export function expireText(deleteAt: number): string {
 
 /** When the run in `path`'s expire file is deleted: `Infinity` when it has none. */
 export async function readDeleteAt(path: string): Promise<number> {
+  // Most runs have no expire file: one stat finds that out, where reading would take several steps.
+  if (!(await exists(path))) return Infinity;
   const text = await readIfExists(path);
   if (text === undefined) return Infinity;
   const parsed = ExpireFileSchema.safeParse(parseJson(text));
