@@ -1,11 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { VirtualTimeScheduler } from 'rxjs';
 import { ConfigError, RunJournalCorruptError, RunJournalVersionError, RunStoreError, type RunEvent } from '../src';
-import { FileRunStore, type TornRecordReport } from '../src/file-store';
+import { FileRunStore, type TornRecordReport } from '@rxagents/core/file-store';
 import { delta, describeRunStore, end, readAll, start } from './support/runStoreContract';
 
 const temporaryDirectories: string[] = [];
@@ -174,6 +174,40 @@ describe('FileRunStore', () => {
     const store = new FileRunStore({ directory });
     await expect(store.acquireLease('r1', 1_000)).resolves.toMatchObject({ runId: 'r1' });
     expect(existsSync(join(directory, 'r-r1.lock'))).toBe(false);
+  });
+
+  it('breaks a lease lock that stayed unchanged for staleLockMs', async () => {
+    const scheduler = new VirtualTimeScheduler();
+    const directory = await freshDirectory();
+    await writeFile(join(directory, 'r-r1.lock'), JSON.stringify({ pid: 1, host: 'another-host', token: 'stuck' }));
+    const store = new FileRunStore({ directory, scheduler, staleLockMs: 20 });
+    let lease: unknown;
+    const acquired = store.acquireLease('r1', 1_000).then((taken) => (lease = taken));
+    // The store waits for the lock on its (virtual) clock: move it on until the lock is broken.
+    for (let step = 0; step < 5_000 && lease === undefined; step++) {
+      await new Promise((next) => setTimeout(next, 2));
+      scheduler.flush();
+    }
+    await acquired;
+    expect(lease).toMatchObject({ runId: 'r1' });
+    expect(scheduler.now()).toBeGreaterThanOrEqual(20);
+  }, 60_000);
+
+  it('is not reachable from the main entry of @rxagents/core, which browsers bundle', () => {
+    const seen = new Set<string>();
+    const nodeImports: string[] = [];
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s+'([^']+)'/g)) {
+        if (specifier?.startsWith('node:')) nodeImports.push(`${file}: ${specifier}`);
+        else if (specifier?.startsWith('.')) visit(resolve(dirname(file), `${specifier}.ts`).replace(/\/\.ts$/, '/index.ts'));
+      }
+    };
+    visit(join(__dirname, '../src/index.ts'));
+    expect(seen.size).toBeGreaterThan(20);
+    expect([...seen].filter((file) => /FileRunStore|store\/file\//.test(file))).toEqual([]);
+    expect(nodeImports).toEqual([]);
   });
 
   it('reads a 100,000-record journal back in order', async () => {
