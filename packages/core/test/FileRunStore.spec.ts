@@ -83,6 +83,22 @@ describe('FileRunStore', () => {
     expect(torn[2]).toEqual({ runId: 'r1', file: journal, line: 5, bytes: (await stat(journal)).size - before });
   });
 
+  it('summarises a journal from its ends, whether its last line is long or a torn end spans many lines', async () => {
+    const directory = await freshDirectory();
+    const store = new FileRunStore({ directory, onTornRecord: () => undefined });
+    await store.append('r1', [start('r1'), delta('r1', 'Once ')]);
+    await store.append('r1', [delta('r1', 'x'.repeat(50_000)), end('r1', false)]);
+    await store.append('r1', [delta('r1', 'y'.repeat(60_000))]);
+    expect(await new FileRunStore({ directory }).summary('r1')).toMatchObject({ status: 'failed', records: 5 });
+    const torn = Array.from({ length: 500 }, (_, index) => `${JSON.stringify({ seq: 5 + index, event: delta('r1', 'z'.repeat(100)) })}\n`).join('');
+    await appendFile(await journalOf(directory), torn);
+    const later = new FileRunStore({ directory, onTornRecord: () => undefined });
+    expect(await later.summary('r1')).toMatchObject({ status: 'failed', records: 5 });
+    expect((await later.list()).map((summary) => summary.records)).toEqual([5]);
+    await later.append('r1', [delta('r1', 'after')]);
+    expect((await readAll(later, 'r1')).map((record) => record.seq)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
   it('refuses a journal damaged in the middle with a RunJournalCorruptError naming the file and the line', async () => {
     const directory = await freshDirectory();
     const store = new FileRunStore({ directory });

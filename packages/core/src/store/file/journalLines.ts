@@ -12,6 +12,9 @@ export interface FileLine {
 /** How much of a file is read at once. */
 const CHUNK_BYTES = 64 * 1024;
 
+/** The first window read back from a file's end: a commit line is short, and the window grows when it is not enough. */
+const TAIL_BYTES = 4 * 1024;
+
 /**
  * The lines of the first `size` bytes of a file, a chunk's worth at a time, so a long journal is never
  * held whole in memory: only one chunk and the line that crosses its end.
@@ -46,7 +49,7 @@ export async function* journalLines(handle: FileHandle, size: number): AsyncGene
  * newline) are skipped. Returns whether `visit` stopped the walk.
  */
 export async function walkLinesBackwards(handle: FileHandle, from: number, size: number, visit: (text: string, end: number) => boolean): Promise<boolean> {
-  let window = CHUNK_BYTES;
+  let window = TAIL_BYTES;
   // The end of the region whose lines were already visited: lines ending after it are not visited twice.
   let visitedFrom = size;
   for (;;) {
