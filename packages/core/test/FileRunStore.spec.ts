@@ -83,6 +83,21 @@ describe('FileRunStore', () => {
     expect(torn[2]).toEqual({ runId: 'r1', file: journal, line: 5, bytes: (await stat(journal)).size - before });
   });
 
+  it('reports a torn end as a Node process warning when no onTornRecord is given', async () => {
+    const directory = await freshDirectory();
+    const store = new FileRunStore({ directory });
+    await store.append('r1', [start('r1')]);
+    await appendFile(await journalOf(directory), '{"seq":1,');
+    const emitWarning = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      expect(await readAll(store, 'r1')).toHaveLength(1);
+      expect(emitWarning).toHaveBeenCalledTimes(1);
+      expect(emitWarning).toHaveBeenCalledWith(expect.stringContaining('line 3'), { code: 'RUN_JOURNAL_TORN' });
+    } finally {
+      emitWarning.mockRestore();
+    }
+  });
+
   it('summarises a journal from its ends, whether its last line is long or a torn end spans many lines', async () => {
     const directory = await freshDirectory();
     const store = new FileRunStore({ directory, onTornRecord: () => undefined });
