@@ -46,6 +46,15 @@ describe('FileRunStore', () => {
     expect(() => new FileRunStore({ directory: 'runs', clock: 1 } as never)).toThrow(/clock/);
   });
 
+  it('refuses an event that is not a valid run event before writing any of the append', async () => {
+    const directory = await freshDirectory();
+    const store = new FileRunStore({ directory });
+    await store.append('r1', [start('r1')]);
+    const bad = { ...delta('r1', 'x'), at: Number.NaN };
+    await expect(store.append('r1', [delta('r1', 'fine'), bad])).rejects.toMatchObject({ code: 'CONFIG_INVALID', path: 'events[1].at' });
+    expect(await readAll(store, 'r1')).toHaveLength(1);
+  });
+
   it('keeps what it appended when a new store opens the directory, and writes it as JSON lines after a version line', async () => {
     const directory = await freshDirectory();
     await new FileRunStore({ directory, durability: 'fsync' }).append('r1', [start('r1'), delta('r1', 'Once ')]);

@@ -35,7 +35,9 @@ import type { RunLease, RunListOptions, RunRecord, RunStore, RunSummary } from '
  *   per record; the last line of each append also carries the append's time and the run's status.
  * - **Appends** are one write of all their lines, all or none: a write that fails part way (a full disk,
  *   `ENOSPC`) is cut back off the file before `append` rejects with `RunStoreError` (retryable for a
- *   full disk or an I/O error). When an append counts as done is `durability`.
+ *   full disk or an I/O error). When an append counts as done is `durability`. An event that breaks
+ *   `RunEventSchema`'s rules is refused with `ConfigError` before anything is written: it could not be
+ *   read back.
  * - **Reads** stream the file a 64 KiB chunk at a time, to its length when the read starts, and check
  *   every record against `RunEventSchema`'s rules (it comes from disk). An end a crash tore (a line
  *   without its newline, or lines after the last complete append) is dropped and reported to
