@@ -60,3 +60,5 @@ export { MemoryRunStore, MemoryRunStoreOptionsSchema, type MemoryRunStoreOptions
 export { RunLeasedError } from './errors/RunLeasedError';
 export { RunLeaseLostError } from './errors/RunLeaseLostError';
 export { RunStoreError } from './errors/RunStoreError';
+export { RunJournalVersionError } from './errors/RunJournalVersionError';
+export { RunJournalCorruptError } from './errors/RunJournalCorruptError';
