@@ -25,8 +25,9 @@ export interface JournalDelta {
  * - `completed`: a `call-end`;
  * - `failed`: a `call-error` (the replay errors with a `ReplayedCallError` rebuilt from `error`);
  * - `cancelled`: a `call-error` named `AbortError`, which is how a call reads when its caller left;
- * - `interrupted`: a `call-error` with code `CALL_INTERRUPTED`, written on resume for a call in flight
- *   when its process stopped;
+ * - `interrupted`: a `call-error` with code `CALL_INTERRUPTED`, written when a run resumed for a call in
+ *   flight when its process stopped, and no later attempt at the same place (a later attempt is the call
+ *   the code made: the interrupted one is then left out of the agent's recorded calls);
  * - `unfinished`: the journal ends before the call does.
  *
  * The last three replay as a call that never ends (until it is aborted), so the replayed run is cut off

@@ -99,9 +99,12 @@ export interface JournalReplay {
  * `text-delta`s are the chunks, each at its recorded time from the call's start (the difference of the
  * events' `at`) on `scheduler`, then it completes at its `call-end`'s time or errors at its
  * `call-error`'s time with a {@link ReplayedCallError} (the recorded name, message, code and `retryable`).
- * A call that was cancelled (its error is named `AbortError`), interrupted (`CALL_INTERRUPTED`) or that
- * the journal does not see end never ends: it stays open until its caller aborts it, so a replayed run
- * is cut off where the recorded one was. A call past the recorded ones fails with
+ * A call that was cancelled (its error is named `AbortError`) or that the journal does not see end never
+ * ends: it stays open until its caller aborts it, so a replayed run is cut off where the recorded one
+ * was. The journal of a resumed run holds, for a call in flight when its process stopped, an attempt
+ * ended with `CALL_INTERRUPTED` and a later attempt at the same place (its `callId` ends with `#2`, ...):
+ * the code makes that call once, so the interrupted attempt is left out and the call answers as the later
+ * attempt did (an interrupted attempt with no later one never ends either). A call past the recorded ones fails with
  * {@link ReplayExhaustedError}; a call whose input is not the recorded one fails with
  * {@link ReplayInputMismatchError} (unless `matchInput: false`). Through `stream` both arrive as an
  * `AgentError` whose `cause` is the typed error.

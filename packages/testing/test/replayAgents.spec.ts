@@ -227,7 +227,7 @@ describe('replayAgents refuses calls it has no recording for', () => {
       call: 1,
       recordedInput: 'Tell a story about a lighthouse keeper and a storm',
       actualInput: 'Tell a story about a lighthouse keeper and a ship',
-      message: 'Agent "writer", call 1: the input differs from the recorded one at character 46: recorded ..."house keeper and a storm", got ..."house keeper and a ship"',
+      message: 'Agent "writer", call 1: the input differs from the recorded one after 46 equal characters: recorded ..."house keeper and a storm", got ..."house keeper and a ship"',
     });
 
     testScheduler().run(({ expectObservable }) => {

@@ -1,5 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
-import { ConfigError, MemoryRunStore, stream, type RunEvent, type RunRecord } from '@rxagents/core';
+import { ConfigError, MAX_DELAY_MS, MemoryRunStore, stream, type RunEvent, type RunRecord } from '@rxagents/core';
 import { replayAgents, type ReplayAgent } from '@rxagents/testing';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
@@ -62,6 +62,37 @@ describe('replayAgents reads a journal in every form a run gives it', () => {
     const replay = await replayAgents(store.read('r1'));
     expect(replay.events).toEqual(journal);
     answersAsRecorded(replay.agent('writer'));
+  });
+});
+
+describe('replayAgents and the journal of a resumed run', () => {
+  const call = { runId: 'r1', parentCallId: 'run', agentId: 'writer' } as const;
+  const interrupted = { name: 'CallInterruptedError', message: 'the process stopped', code: 'CALL_INTERRUPTED', retryable: true };
+  const resumed: RunEvent[] = [
+    journal[0] as RunEvent,
+    { type: 'call-start', ...call, callId: 'run/0', at: 110, input: 'go' },
+    { type: 'text-delta', ...call, callId: 'run/0', at: 111, delta: 'Half a' },
+    { type: 'call-error', ...call, callId: 'run/0', at: 111, error: interrupted, durationMs: 1 },
+    { type: 'call-start', ...call, callId: 'run/0#2', at: 90_000, input: 'go' },
+    { type: 'text-delta', ...call, callId: 'run/0#2', at: 90_002, delta: 'Once ' },
+    { type: 'text-delta', ...call, callId: 'run/0#2', at: 90_005, delta: 'upon' },
+    { type: 'call-end', ...call, callId: 'run/0#2', at: 90_006, durationMs: 6 },
+  ];
+
+  it('a call interrupted by a stopped process and run again answers as its later attempt', () => {
+    const writer = replayAgents(resumed).agent('writer');
+    expect(writer.recorded.map((recorded) => recorded.callId)).toEqual(['run/0#2']);
+    testScheduler().run(({ expectObservable }) => {
+      expectObservable(stream(writer, 'go')).toBe('--a--b|', { a: 'Once ', b: 'upon' });
+    });
+  });
+
+  it('an interrupted call with no later attempt never ends', () => {
+    const writer = replayAgents(resumed.slice(0, 4)).agent('writer');
+    expect(writer.recorded.map((recorded) => recorded.end.kind)).toEqual(['interrupted']);
+    testScheduler().run(({ expectObservable }) => {
+      expectObservable(stream(writer, 'go'), '^ 100ms !').toBe('-a', { a: 'Half a' });
+    });
   });
 });
 
@@ -131,6 +162,13 @@ describe('replayAgents refuses what is not a journal, naming what is wrong', () 
       'journal.4.agentId must be "writer", the agentId of its call-start',
       'journal.5.at must not be earlier than the event before it in its call (110)',
       'journal.7 must not follow the end of its call "c1"',
+    ]);
+  });
+
+  it('a call that waits longer between two of its events than a timer can', () => {
+    const late = { ...journal[2], at: 110 + MAX_DELAY_MS + 1 } as RunEvent;
+    expect(issuesOf(() => replayAgents([journal[0] as RunEvent, journal[1] as RunEvent, late]))).toEqual([
+      `journal.2.at must be at most ${MAX_DELAY_MS} ms after the event before it in its call (110), the longest a timer can wait`,
     ]);
   });
 

@@ -4,8 +4,8 @@ import { CoordinationError, preview } from '@rxagents/core';
  * A replay agent was called with an input other than the one its recorded call had.
  *
  * @remarks
- * Code `REPLAY_INPUT_MISMATCH`, not retryable. The message shows both inputs around the first character
- * where they differ (so a difference deep inside a long prompt is visible); the fields keep them whole. The
+ * Code `REPLAY_INPUT_MISMATCH`, not retryable. The message shows both inputs from a little before the
+ * first character where they differ (so a difference deep inside a long prompt is visible); the fields keep them whole. The
  * call fails (through `stream`, an `AgentError` with this error as its `cause`) and still uses up its
  * recorded call. `replayAgents(journal, { matchInput: false })` answers whatever the input.
  *
@@ -15,7 +15,7 @@ import { CoordinationError, preview } from '@rxagents/core';
  *
  * const error = new ReplayInputMismatchError('writer', 1, 'Tell a story', 'Tell a joke');
  * console.log(error.code, error.message);
- * // REPLAY_INPUT_MISMATCH Agent "writer", call 1: the input differs from the recorded one at character 7: recorded "Tell a story", got "Tell a joke"
+ * // REPLAY_INPUT_MISMATCH Agent "writer", call 1: the input differs from the recorded one after 7 equal characters: recorded "Tell a story", got "Tell a joke"
  * ```
  */
 export class ReplayInputMismatchError extends CoordinationError {
@@ -32,8 +32,8 @@ export class ReplayInputMismatchError extends CoordinationError {
     const at = firstDifference(recordedInput, actualInput);
     super(
       'REPLAY_INPUT_MISMATCH',
-      `Agent "${agentId}", call ${call}: the input differs from the recorded one at character ${at}: recorded ${around(recordedInput, at)}, got ${around(actualInput, at)}`,
-      { context: { agentId, call, at, recordedInput: preview(recordedInput), actualInput: preview(actualInput) } },
+      `Agent "${agentId}", call ${call}: the input differs from the recorded one after ${at} equal characters: recorded ${around(recordedInput, at)}, got ${around(actualInput, at)}`,
+      { context: { agentId, call, equalCharacters: at, recordedInput: preview(recordedInput), actualInput: preview(actualInput) } },
     );
   }
 }

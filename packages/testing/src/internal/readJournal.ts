@@ -1,4 +1,4 @@
-import { type ConfigIssue, RunEventSchema, type RunEvent, type RunRecord, type SerializedError } from '@rxagents/core';
+import { type ConfigIssue, MAX_DELAY_MS, RunEventSchema, type RunEvent, type RunRecord, type SerializedError } from '@rxagents/core';
 import { z } from 'zod';
 import type { JournalCall, JournalCallEnd, JournalDelta } from '../JournalCall';
 import { issuesAt } from './issuesAt';
@@ -89,7 +89,7 @@ export function readJournal(entries: readonly unknown[]): Journal | ConfigIssue[
   if (issues.length > 0) return issues;
   const root = events[0] as RunEvent & { type: 'run-start' };
   const calls = new Map<string, JournalCall[]>();
-  for (const call of order) {
+  for (const call of madeByTheCode(order)) {
     const { start } = call;
     const list = calls.get(start.agentId) ?? [];
     if (list.length === 0) calls.set(start.agentId, list);
@@ -105,6 +105,26 @@ export function readJournal(entries: readonly unknown[]): Journal | ConfigIssue[
     });
   }
   return { runId: root.runId, root: { name: root.name, input: root.input, inputOmitted: root.inputOmitted === true }, events, calls };
+}
+
+/** A resumed run's attempt n of a place ends its callId with `#n`; the place key is the callId without them. */
+const ATTEMPT = /#\d+(?=\/|$)/g;
+
+/**
+ * The calls the run's code made, in `call-start` order: a call interrupted by a stopped process
+ * (`CALL_INTERRUPTED`) that a later attempt at the same place ran again is left out, since the code, run
+ * again in one process, makes that call once and gets the later attempt's answer.
+ */
+function madeByTheCode(order: readonly OpenCall[]): OpenCall[] {
+  const later = new Set<string>();
+  const kept: OpenCall[] = [];
+  for (let index = order.length - 1; index >= 0; index--) {
+    const call = order[index] as OpenCall;
+    const place = call.start.callId.replace(ATTEMPT, '');
+    if (call.end?.kind !== 'interrupted' || !later.has(place)) kept.push(call);
+    later.add(place);
+  }
+  return kept.reverse();
 }
 
 function structureIssues(event: RunEvent, path: string, root: RunEvent, open: Map<string, OpenCall>, order: OpenCall[]): ConfigIssue[] {
@@ -124,6 +144,7 @@ function structureIssues(event: RunEvent, path: string, root: RunEvent, open: Ma
   if (event.agentId !== start.agentId) return [{ path: `${path}.agentId`, rule: `must be ${JSON.stringify(start.agentId)}, the agentId of its call-start`, received: event.agentId }];
   if (call.end !== undefined) return [{ path: path, rule: `must not follow the end of its call ${JSON.stringify(event.callId)}`, received: event.type }];
   if (!(event.at >= call.last)) return [{ path: `${path}.at`, rule: `must not be earlier than the event before it in its call (${call.last})`, received: event.at }];
+  if (event.at - call.last > MAX_DELAY_MS) return [{ path: `${path}.at`, rule: `must be at most ${MAX_DELAY_MS} ms after the event before it in its call (${call.last}), the longest a timer can wait`, received: event.at }];
   call.last = event.at;
   const afterMs = event.at - start.at;
   if (event.type === 'text-delta') call.deltas.push({ delta: event.delta, afterMs });
