@@ -1,5 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
-import { concat, filter, map, type Observable, takeUntil, timer } from 'rxjs';
+import { concat, filter, map, merge, type Observable, takeUntil, timer } from 'rxjs';
 import { AgentError, defineAgent, invoke$, observeRun, stream, type Agent, type RunContext, type RunEvent } from '@rxagents/core';
 import { DefaultHandoff, HandoffChain, HandoffContext } from '@rxagents/handoff';
 import { Patterns } from '@rxagents/patterns';
@@ -102,6 +102,17 @@ describe('replayAgents replays a recorded run exactly, on virtual time', () => {
       );
       expectObservable(deltas).toBe('---a---b---c-d-----(ef)---|', { a: 'Invoice ', b: '42 ', c: 'is paid', d: 'Dear ', e: 'customer', f: ', ' });
     });
+  });
+
+  it('concurrent calls interleave their deltas as recorded', () => {
+    const both = (agents: (id: string) => Agent): Body => (run) => merge(stream(agents('left'), 'go', { run }), stream(agents('right'), 'go', { run }));
+    const left = scriptedAgent('left', { chunks: ['l1', 'l2', 'l3'], delay: 2, interval: 4 });
+    const right = scriptedAgent('right', { chunks: ['r1', 'r2'], delay: 3, interval: 3 });
+    const recorded = record('both', 'go', both((id) => (id === 'left' ? left : right)));
+    const replay = replayAgents(recorded);
+    const replayed = rerun(replay, both((id) => replay.agent(id)));
+    expect(canonical(replayed)).toEqual(canonical(recorded));
+    expect(deltasOf(replayed)).toEqual(['2:left:l1', '3:right:r1', '6:left:l2', '6:right:r2', '10:left:l3']);
   });
 
   it('thousands of deltas at one instant replay in order, at that instant', () => {
