@@ -1,10 +1,11 @@
 import { configRules, MAX_DELAY_MS, type ConfigIssue } from '@rxagents/core';
-import { asyncScheduler, concat, defer, dematerialize, EMPTY, map, merge, mergeMap, type Observable, of, type SchedulerLike, throwError } from 'rxjs';
+import { asyncScheduler, dematerialize, EMPTY, map, merge, mergeMap, type Observable, of, type SchedulerLike, throwError } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { ObservableNotification } from 'rxjs';
 import { z } from 'zod';
 import { after } from './internal/after';
 import { issuesAt, throwIfAny } from './internal/issuesAt';
+import { sequence } from './internal/sequence';
 
 /**
  * What a scripted agent answers with.
@@ -76,7 +77,7 @@ export function observeAnswer(answer: ScriptAnswer, scheduler: SchedulerLike): O
     // Without an interval the chunks come in one synchronous burst after the delay: emitted by one loop, as
     // `concat` of synchronous parts after an asynchronous first one recurses once per part (and stalls).
     if (interval === 0) return after(delay, scheduler).pipe(mergeMap(() => chunks));
-    return defer(() => concat(...chunks.map((chunk, index) => after(index === 0 ? delay : interval, scheduler).pipe(map(() => chunk)))));
+    return sequence(chunks.map((chunk, index) => after(index === 0 ? delay : interval, scheduler).pipe(map(() => chunk))));
   }
   if ('reply' in answer) return after(answer.delay ?? 0, scheduler).pipe(map(() => answer.reply));
   const { error, delay = 0 } = answer;

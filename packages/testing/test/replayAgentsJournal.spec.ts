@@ -1,3 +1,4 @@
+import { VirtualTimeScheduler } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { ConfigError, MAX_DELAY_MS, MemoryRunStore, stream, type RunEvent, type RunRecord } from '@rxagents/core';
 import { replayAgents, type ReplayAgent } from '@rxagents/testing';
@@ -62,6 +63,26 @@ describe('replayAgents reads a journal in every form a run gives it', () => {
     const replay = await replayAgents(store.read('r1'));
     expect(replay.events).toEqual(journal);
     answersAsRecorded(replay.agent('writer'));
+  });
+});
+
+describe('replayAgents on a scheduler of your own', () => {
+  it('replays a long call, one delta a millisecond, to its end on a VirtualTimeScheduler', () => {
+    const call = { runId: 'r1', callId: 'c1', parentCallId: 'run', agentId: 'writer' } as const;
+    const long: RunEvent[] = [journal[0] as RunEvent, { type: 'call-start', ...call, at: 0, input: 'go' }];
+    for (let at = 1; at <= 20_000; at++) long.push({ type: 'text-delta', ...call, at, delta: `${at} ` });
+    long.push({ type: 'call-end', ...call, at: 20_001, durationMs: 20_001 });
+    const clock = new VirtualTimeScheduler();
+    const seen: number[] = [];
+    let completedAt = -1;
+    stream(replayAgents(long, { scheduler: clock }).agent('writer'), 'go').subscribe({
+      next: (chunk) => seen.push(Number.parseInt(chunk, 10) === clock.now() ? 1 : 0),
+      complete: () => (completedAt = clock.now()),
+    });
+    clock.flush();
+    expect(seen).toHaveLength(20_000);
+    expect(seen.every((onTime) => onTime === 1)).toBe(true);
+    expect(completedAt).toBe(20_001);
   });
 });
 
