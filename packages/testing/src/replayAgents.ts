@@ -147,8 +147,11 @@ export function replayAgents(
   options: ReplayAgentsOptions = {},
 ): JournalReplay | Promise<JournalReplay> {
   if (Array.isArray(journal)) return replay(journal, options);
-  if (isAsyncIterable(journal)) return collect(journal).then((entries) => replay(entries, options));
-  throw new ConfigError('replayAgents', [{ path: 'journal', rule: JOURNAL, received: journal }]);
+  if (!isAsyncIterable(journal)) throw new ConfigError('replayAgents', [{ path: 'journal', rule: JOURNAL, received: journal }]);
+  // Bad options are said before the journal is read.
+  const issues = issuesAt(ReplayAgentsOptionsSchema, options, 'options');
+  if (issues.length > 0) return Promise.reject(new ConfigError('replayAgents', issues));
+  return collect(journal).then((entries) => replay(entries, options));
 }
 
 const JOURNAL = 'must be an array of run events or run records, or an AsyncIterable of them (as RunStore.read yields)';

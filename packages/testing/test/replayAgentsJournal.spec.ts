@@ -206,4 +206,14 @@ describe('replayAgents refuses what is not a journal, naming what is wrong', () 
     expect(() => replayAgents(journal, { matchInput: 'yes' } as never)).toThrow(/options\.matchInput must be a boolean/);
     expect(() => replayAgents(journal, { scheduler: {} } as never)).toThrow(/options\.scheduler must be an RxJS scheduler/);
   });
+
+  it('bad options with an AsyncIterable reject before the journal is read', async () => {
+    let read = false;
+    async function* entries(): AsyncGenerator<RunEvent> {
+      read = true;
+      yield journal[0] as RunEvent;
+    }
+    await expect(replayAgents(entries(), { matchInput: 1 } as never)).rejects.toThrow(/replayAgents: options\.matchInput must be a boolean/);
+    expect(read).toBe(false);
+  });
 });
