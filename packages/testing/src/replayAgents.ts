@@ -99,6 +99,8 @@ export interface JournalReplay {
  * `text-delta`s are the chunks, each at its recorded time from the call's start (the difference of the
  * events' `at`) on `scheduler`, then it completes at its `call-end`'s time or errors at its
  * `call-error`'s time with a {@link ReplayedCallError} (the recorded name, message, code and `retryable`).
+ * (Times are exact; only the order of deltas that two concurrent calls recorded at the very same time is
+ * the scheduler's, which may differ from the journal's.)
  * A call that was cancelled (its error is named `AbortError`) or that the journal does not see end never
  * ends: it stays open until its caller aborts it, so a replayed run is cut off where the recorded one
  * was. The journal of a resumed run holds, for a call in flight when its process stopped, an attempt
