@@ -150,9 +150,12 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
   /**
    * Emits every item in order; returns how many were accepted.
    *
-   * @throws as {@link StreamingChannel.emit} does, at the first item that throws.
+   * @throws as {@link StreamingChannel.emit} does, at the first item that throws; `ConfigError` when `items` is not iterable.
    */
   emitAll(items: Iterable<T>): number {
+    if (typeof (items as Partial<Iterable<T>> | null)?.[Symbol.iterator] !== 'function') {
+      throw new ConfigError(`StreamingChannel ${this.id}`, [{ path: 'items', rule: 'must be an iterable (an array, a Set, a generator)', received: items }]);
+    }
     let accepted = 0;
     for (const item of items) if (this.emit(item)) accepted += 1;
     return accepted;
