@@ -1,6 +1,6 @@
 import { Observable } from 'rxjs';
 import * as z from 'zod';
-import { configRules, emitCustom, parseConfig, type Agent, type ChatOptions } from '@rxagents/core';
+import { ConfigError, configRules, emitCustom, parseConfig, type Agent, type ChatOptions } from '@rxagents/core';
 import { InputRequestNotFoundError } from './errors/InputRequestNotFoundError';
 import { jsonResponse } from './internal/jsonResponse';
 import { OpenRequests } from './internal/OpenRequests';
@@ -115,7 +115,8 @@ export interface HumanAgent extends Agent {
    * `400` for a bad body (the JSON response names the field and the rule, never what was sent), `404`
    * when no request of that run with that id is open (the same answer whether the id is unknown, ended or
    * another run's), `405` for another method, `413` for a body far longer than `maxTextLength` allows
-   * (reading stops there). A request outside any run is never answered over HTTP.
+   * (reading stops there). A request outside any run is never answered over HTTP. Rejects with a
+   * `ConfigError` naming `request` when it is not a `Request`.
    */
   handleAnswer(request: Request): Promise<Response>;
   /** The run's open requests right now, oldest first (`null`: those outside any run). Never another run's. */
@@ -246,6 +247,9 @@ export function humanAgent(id: string, options: HumanAgentOptions = {}): HumanAg
   };
 
   const handleAnswer = async (request: Request): Promise<Response> => {
+    if (typeof (request as Partial<Request> | null)?.method !== 'string' || typeof (request as Partial<Request>).text !== 'function') {
+      throw new ConfigError('HumanAgent.handleAnswer', [{ path: 'request', rule: 'must be a Request', received: request }]);
+    }
     if (request.method !== 'POST') return jsonResponse(405, { error: { code: 'METHOD_NOT_ALLOWED', message: 'Answer with POST' } }, { allow: 'POST' });
     let body: unknown;
     try {

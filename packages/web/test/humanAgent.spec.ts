@@ -270,4 +270,11 @@ describe('humanAgent', () => {
     expect((await Promise.all(posted)).map((response) => response.status)).toEqual([204, 204]);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', success: true });
   });
+
+  it.each([null, undefined, 42, {}])('handleAnswer rejects (never throws) for %p as the request, with a ConfigError naming request', async (bad) => {
+    const reviewer = humanAgent('reviewer');
+    const answered = reviewer.handleAnswer(bad as never);
+    await expect(answered).rejects.toThrow(ConfigError);
+    await expect(answered).rejects.toThrow(/^HumanAgent.handleAnswer: request must be a Request/);
+  });
 });
