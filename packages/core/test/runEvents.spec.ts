@@ -254,6 +254,12 @@ describe('run events of an agent call', () => {
     });
   });
 
+  it.each([null, 42, {}])('emitCustom and emitUsage refuse %p as the run with a ConfigError naming run', (bad) => {
+    expect(() => emitCustom(bad as never, 'progress', { step: 1 })).toThrow(ConfigError);
+    expect(() => emitCustom(bad as never, 'progress', { step: 1 })).toThrow(/^emitCustom: run must be a run context/);
+    expect(() => emitUsage(bad as never, { agentId: 'model', outputTokens: 3 })).toThrow(/^emitUsage: run must be a run context/);
+  });
+
   it('refuses a run option that is not a run context', () => {
     expect(() => stream(defineAgent('a', async () => 'x'), 'x', { run: { runId: 'r' } as unknown as RunContext })).toThrow(
       'agent call options: run must be a run context ({ runId, callId, scheduler, emit }), got {"runId":"r"}',
