@@ -32,7 +32,7 @@ import { jsonSchema, tool, type JSONSchema7, type ToolSet } from 'ai';
  * ```
  */
 export function toAiSdkTools(definitions: readonly ToolDefinition[]): ToolSet {
-  if (!Array.isArray(definitions)) throw new ConfigError('AI SDK tools', [{ path: 'tools', rule: 'must be an array of tool definitions', received: definitions }]);
+  if (!Array.isArray(definitions as unknown)) throw new ConfigError('AI SDK tools', [{ path: 'tools', rule: 'must be an array of tool definitions', received: definitions }]);
   const tools: ToolSet = Object.create(null) as ToolSet;
   definitions.forEach((definition: Partial<ToolDefinition> | null, index) => {
     if (typeof definition?.function?.name !== 'string') {

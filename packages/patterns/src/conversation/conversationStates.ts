@@ -18,7 +18,7 @@ import type { ConversationMessage, SpeakerCount } from './ConversationState';
  */
 export function initial(topic: string, participants: readonly string[]): ConversationState {
   checkSpeaker('ConversationState.initial', 'topic', topic);
-  if (!Array.isArray(participants) || !participants.every((id) => typeof id === 'string')) {
+  if (!Array.isArray(participants as unknown) || !participants.every((id) => typeof id === 'string')) {
     throw new ConfigError('ConversationState.initial', [{ path: 'participants', rule: 'must be an array of participant ids (strings)', received: participants }]);
   }
   return stateOf(
