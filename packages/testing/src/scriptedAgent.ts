@@ -3,6 +3,7 @@ import { ConfigError, configRules, fromAbortSignal, preview, type Agent, type Ch
 import { z } from 'zod';
 import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
 import { answerIssues, observeAnswer, type ScriptAnswer } from './ScriptAnswer';
+import { checkChatCall } from './internal/checkChatCall';
 
 /**
  * Decides whether a {@link ScriptRule} answers an input.
@@ -183,6 +184,7 @@ export function scriptedAgent(id: string, script: Script, options: ScriptedAgent
       return abortCount;
     },
     chat(input: string, chatOptions: ChatOptions): Observable<string> {
+      checkChatCall(id, input, chatOptions);
       calls.push({ input, options: chatOptions });
       const { signal } = chatOptions;
       // Counted once per call, whenever it comes before the answer finished, and before any script code runs.

@@ -6,6 +6,7 @@ import { jsonResponse } from './internal/jsonResponse';
 import { OpenRequests } from './internal/OpenRequests';
 import { readBounded } from './internal/readBounded';
 import { sameText } from './internal/sameText';
+import { checkChatCall } from './internal/checkChatCall';
 
 /**
  * One open question from a {@link humanAgent} to its person: what {@link HumanAgent.pending} lists and
@@ -208,8 +209,10 @@ export function humanAgent(id: string, options: HumanAgentOptions = {}): HumanAg
   const maxBodyBytes = maxTextLength * 6 + 4_096;
   const open = new OpenRequests<InputRequest>();
 
-  const chat = (input: string, { signal, run }: ChatOptions): Observable<string> =>
-    new Observable<string>((subscriber) => {
+  const chat = (input: string, options: ChatOptions): Observable<string> => {
+    checkChatCall(agentId, input, options);
+    const { signal, run } = options;
+    return new Observable<string>((subscriber) => {
       const request: InputRequest = Object.freeze({ runId: run?.runId ?? null, callId: globalThis.crypto.randomUUID(), agentId, prompt: toPrompt(input) });
       const close = () => {
         signal.removeEventListener('abort', onAbort);
@@ -235,6 +238,7 @@ export function humanAgent(id: string, options: HumanAgentOptions = {}): HumanAg
       emitCustom(run, 'input-request', { ...request });
       return close;
     });
+  };
 
   /** Answers a checked answer, or throws the one error every request that does not match gets. */
   const resolve = ({ runId, callId, text }: InputAnswer): void => {

@@ -277,4 +277,11 @@ describe('humanAgent', () => {
     await expect(answered).rejects.toThrow(ConfigError);
     await expect(answered).rejects.toThrow(/^HumanAgent.handleAnswer: request must be a Request/);
   });
+
+  it.each([undefined, null, 42, {}])('%p as chat options, or a non-string input, is a ConfigError naming the argument (the Agent contract; stream and invoke always pass both)', (bad) => {
+    const agent = humanAgent('reviewer');
+    expect(() => agent.chat('hi', bad as never)).toThrow(ConfigError);
+    expect(() => agent.chat('hi', bad as never)).toThrow(/^reviewer.chat: options must be ChatOptions/);
+    expect(() => agent.chat(bad as never, { signal: new AbortController().signal })).toThrow(/^reviewer.chat: input must be a string/);
+  });
 });
