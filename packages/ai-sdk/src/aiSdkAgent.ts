@@ -8,6 +8,7 @@ import { languageModelRule } from './languageModelRule';
 import { streamModelParts, type ModelStreamPart } from './streamModelParts';
 import { toAgentError } from './toAgentError';
 import { toModelMessages } from './toModelMessages';
+import { checkChatCall } from './internal/checkChatCall';
 
 /**
  * Options of {@link aiSdkAgent}.
@@ -160,6 +161,7 @@ export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {
   const { onUsage } = parsed;
 
   const chat = (input: string, chatOptions: ChatOptions): Observable<string> => {
+    checkChatCall(id, input, chatOptions);
     const { signal, context = [], metadata, run } = chatOptions;
     return streamModelParts({
       model,

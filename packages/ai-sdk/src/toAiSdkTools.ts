@@ -32,8 +32,12 @@ import { jsonSchema, tool, type JSONSchema7, type ToolSet } from 'ai';
  * ```
  */
 export function toAiSdkTools(definitions: readonly ToolDefinition[]): ToolSet {
+  if (!Array.isArray(definitions as unknown)) throw new ConfigError('AI SDK tools', [{ path: 'tools', rule: 'must be an array of tool definitions', received: definitions }]);
   const tools: ToolSet = Object.create(null) as ToolSet;
-  definitions.forEach((definition, index) => {
+  definitions.forEach((definition: Partial<ToolDefinition> | null, index) => {
+    if (typeof definition?.function?.name !== 'string') {
+      throw new ConfigError('AI SDK tools', [{ path: `tools.${index}`, rule: 'must be a tool definition ({ type: "function", function: { name, description, parameters } })', received: definition }]);
+    }
     const { name, description, parameters } = definition.function;
     if (Object.hasOwn(tools, name)) {
       throw new ConfigError('AI SDK tools', [{ path: `tools.${index}.function.name`, rule: 'is offered twice (tool names must be unique)', received: name }]);

@@ -32,6 +32,7 @@ without a string `id`, `name` or `arguments` (`arguments: '{}'` for none).
  * ```
  */
 export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
+  if (!Array.isArray(messages as unknown)) throw new ConfigError('toModelMessages', [{ path: 'messages', rule: 'must be an array of messages', received: messages }]);
   const toolNames = new Map<string, string>();
   return messages.map((message, index): ModelMessage => {
     // Read safely: history often comes from JSON, where a message can be anything.

@@ -411,4 +411,11 @@ describe('aiSdkAgent', () => {
       expect(() => aiSdkAgent({ id: 'a', model: streamingModel([]), settings: 3 as never })).toThrow(/settings must be an object of AI SDK call settings/);
     });
   });
+
+  it.each([undefined, null, 42, {}])('%p as chat options, or a non-string input, is a ConfigError naming the argument (the Agent contract; stream and invoke always pass both)', (bad) => {
+    const agent = aiSdkAgent({ id: 'writer', model: streamingModel(textParts(['hi'])) });
+    expect(() => agent.chat('hi', bad as never)).toThrow(ConfigError);
+    expect(() => agent.chat('hi', bad as never)).toThrow(/^writer.chat: options must be ChatOptions/);
+    expect(() => agent.chat(bad as never, { signal: new AbortController().signal })).toThrow(/^writer.chat: input must be a string/);
+  });
 });

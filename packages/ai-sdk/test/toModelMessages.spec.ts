@@ -78,6 +78,11 @@ describe('toModelMessages', () => {
       }),
     );
   });
+
+  it.each([null, undefined, 42, {}])('refuses %p as the messages with a ConfigError naming messages', (bad) => {
+    expect(() => toModelMessages(bad as never)).toThrow(ConfigError);
+    expect(() => toModelMessages(bad as never)).toThrow(/^toModelMessages: messages must be an array of messages/);
+  });
 });
 
 describe('toAiSdkTools', () => {
@@ -94,5 +99,11 @@ describe('toAiSdkTools', () => {
       type: 'object',
       properties: { a: { type: 'number' } },
     });
+  });
+
+  it.each([null, undefined, 42, {}])('refuses %p as the definitions, or as one of them, with a ConfigError naming it', (bad) => {
+    expect(() => toAiSdkTools(bad as never)).toThrow(ConfigError);
+    expect(() => toAiSdkTools(bad as never)).toThrow(/^AI SDK tools: tools must be an array of tool definitions/);
+    expect(() => toAiSdkTools([bad] as never)).toThrow(/^AI SDK tools: tools.0 must be a tool definition/);
   });
 });

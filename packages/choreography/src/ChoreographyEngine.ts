@@ -315,6 +315,7 @@ export class ChoreographyEngineBuilder {
 
   /** Registers every agent of a Map or record, keyed by the id interactions name as `target`. */
   agents(agents: ReadonlyMap<string, Agent> | Readonly<Record<string, Agent>>): this {
+    if (typeof agents !== 'object' || agents === null) throw new ConfigError('ChoreographyEngine builder', [{ path: 'agents', rule: 'must be a Map or a record from an id to an agent', received: agents }]);
     for (const [id, agent] of agents instanceof Map ? agents : Object.entries(agents)) this.agent(id, agent);
     return this;
   }

@@ -64,10 +64,11 @@ export const DeadlockDetector = Object.freeze({
   /**
    * Checks a spec's source-to-target graph (one edge per interaction, `source -> target`).
    *
-   * @throws `ConfigError` when `options.maxCycles` is not a non-negative integer.
+   * @throws `ConfigError` when `spec` is not a `ChoreographySpec` or `options.maxCycles` is not a non-negative integer.
    */
   detect(spec: ChoreographySpec, options?: DeadlockDetectorOptions): DeadlockResult {
-    const interactions = spec.interactions;
+    const interactions = (spec as Partial<ChoreographySpec> | null)?.interactions;
+    if (!Array.isArray(interactions)) throw new ConfigError('DeadlockDetector.detect', [{ path: 'spec', rule: 'must be a ChoreographySpec', received: spec }]);
     const graph = new DirectedGraph(interactions.length);
     for (let i = 0; i < interactions.length; i += 1) {
       const interaction = interactions[i] as Interaction;

@@ -1,4 +1,4 @@
-import { configRules } from '@rxagents/core';
+import { ConfigError, configRules } from '@rxagents/core';
 import { z } from 'zod';
 
 const eventName = () => configRules.id();
@@ -116,5 +116,8 @@ export type InteractionDefinition = z.input<typeof InteractionSchema>;
  * ```
  */
 export function triggersOf(interaction: Interaction): readonly string[] {
-  return typeof interaction.trigger === 'string' ? [interaction.trigger] : interaction.trigger;
+  const trigger = (interaction as Partial<Interaction> | null)?.trigger;
+  if (typeof trigger === 'string') return [trigger];
+  if (!Array.isArray(trigger)) throw new ConfigError('triggersOf', [{ path: 'interaction', rule: 'must be an interaction (with a trigger)', received: interaction }]);
+  return trigger;
 }

@@ -38,6 +38,10 @@ describe('ChoreographyEngine: agent ids', () => {
     expect(error.issues.map((issue) => issue.path)).toEqual([path]);
     expect(error.message).toContain(`${path} must be a non-blank string`);
   });
+
+  it.each([null, undefined, 42])('the builder refuses %p as agents with a ConfigError naming agents', (bad) => {
+    expect(configErrorOf(() => ChoreographyEngine.builder().agents(bad as never)).message).toMatch(/^ChoreographyEngine builder: agents must be a Map or a record/);
+  });
 });
 
 describe('ChoreographyEngine: execute options', () => {

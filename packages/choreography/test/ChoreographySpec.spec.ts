@@ -105,6 +105,10 @@ describe('ChoreographySpec object form and AND-join', () => {
     );
     expect(error.path).toBe('interactions.0.timeout');
   });
+
+  it.each([null, undefined, 42, {}])('triggersOf refuses %p with a ConfigError naming the interaction', (bad) => {
+    expect(configErrorOf(() => triggersOf(bad as never)).message).toMatch(/^triggersOf: interaction must be an interaction/);
+  });
 });
 
 describe('ChoreographySpec JSON', () => {

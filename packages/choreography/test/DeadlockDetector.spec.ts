@@ -50,6 +50,10 @@ describe('DeadlockDetector.detect (source-to-target graph of a spec)', () => {
     expect(() => DeadlockDetector.detect(specOf([['a', 'b']]), { maxCycles: -1 })).toThrow(ConfigError);
     expect(() => DeadlockDetector.detect(specOf([['a', 'b']]), { maxCycles: -1 })).toThrow('maxCycles must be a non-negative integer, got -1');
   });
+
+  it.each([null, undefined, 42, {}])('refuses %p as the spec with a ConfigError naming spec', (bad) => {
+    expect(configErrorOf(() => DeadlockDetector.detect(bad as never)).message).toMatch(/^DeadlockDetector.detect: spec must be a ChoreographySpec/);
+  });
 });
 
 describe('DeadlockDetector.detectFromWaitGraph', () => {

@@ -1,4 +1,5 @@
 import { NEVER, type Observable, type SchedulerLike, Subscription, timer } from 'rxjs';
+import { isScheduler } from './configRules';
 import { ConfigError } from './errors/ConfigError';
 import { MAX_DELAY_MS } from './limits';
 
@@ -27,6 +28,8 @@ import { MAX_DELAY_MS } from './limits';
  * ```
  */
 export function scheduleDelay(scheduler: SchedulerLike, ms: number, work: () => void): Subscription {
+  if (!isScheduler(scheduler)) throw new ConfigError('scheduleDelay', [{ path: 'scheduler', rule: 'must be an RxJS scheduler (with now() and schedule())', received: scheduler }]);
+  if (typeof work !== 'function') throw new ConfigError('scheduleDelay', [{ path: 'work', rule: 'must be a function', received: work }]);
   if (ms === Infinity) return Subscription.EMPTY;
   checkDelay(ms);
   return scheduler.schedule(work, ms);
@@ -47,13 +50,14 @@ export function scheduleDelay(scheduler: SchedulerLike, ms: number, work: () => 
  * ```
  */
 export function delayTimer(ms: number, scheduler?: SchedulerLike): Observable<0> {
+  if (scheduler !== undefined && !isScheduler(scheduler)) throw new ConfigError('delayTimer', [{ path: 'scheduler', rule: 'must be an RxJS scheduler (with now() and schedule())', received: scheduler }]);
   if (ms === Infinity) return NEVER;
   checkDelay(ms);
   return scheduler === undefined ? timer(ms) : timer(ms, scheduler);
 }
 
 function checkDelay(ms: number): void {
-  if (!(ms >= 0 && ms <= MAX_DELAY_MS)) {
+  if (!(typeof ms === 'number' && ms >= 0 && ms <= MAX_DELAY_MS)) {
     throw new ConfigError('delay', [{ path: '', rule: `must be from 0 to ${MAX_DELAY_MS} ms, or Infinity`, received: ms }]);
   }
 }

@@ -1,4 +1,6 @@
 import { Observable } from 'rxjs';
+import { isAbortSignal } from './configRules';
+import { ConfigError } from './errors/ConfigError';
 import { onAbort as waitForAbort } from './internal/abortListeners';
 
 /**
@@ -27,6 +29,7 @@ import { onAbort as waitForAbort } from './internal/abortListeners';
  * ```
  */
 export function fromAbortSignal(signal: AbortSignal): Observable<unknown> {
+  if (!isAbortSignal(signal)) throw new ConfigError('fromAbortSignal', [{ path: 'signal', rule: 'must be an AbortSignal', received: signal }]);
   return new Observable<unknown>((subscriber) => {
     const onAbort = (): void => {
       subscriber.next(signal.reason);

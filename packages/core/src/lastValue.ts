@@ -46,6 +46,9 @@ export interface LastValueOptions {
  */
 export function lastValue<T>(source: Observable<T>, options: LastValueOptions = {}): Promise<T> {
   return new Promise<T>((resolve, reject) => {
+    if (typeof (source as Partial<Observable<T>> | null)?.subscribe !== 'function') {
+      throw new ConfigError('lastValue', [{ path: 'source', rule: 'must be an Observable', received: source }]);
+    }
     if (typeof options !== 'object' || options === null) {
       throw new ConfigError('lastValue options', [{ path: '', rule: 'must be an object', received: options }]);
     }

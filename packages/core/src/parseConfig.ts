@@ -28,6 +28,7 @@ import { ConfigError, type ConfigIssue } from './errors/ConfigError';
  * ```
  */
 export function parseConfig<S extends z.ZodType>(schema: S, value: unknown, subject: string): z.output<S> {
+  if (typeof (schema as Partial<z.ZodType> | null)?.safeParse !== 'function' || typeof subject !== 'string') refuseArguments(schema, subject);
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   throw new ConfigError(subject, result.error.issues.flatMap((issue) => toConfigIssues(issue, value, schema)));
@@ -142,4 +143,11 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
     current = (current as Record<PropertyKey, unknown>)[key];
   }
   return current;
+}
+
+function refuseArguments(schema: unknown, subject: unknown): never {
+  const issues: ConfigIssue[] = [];
+  if (typeof (schema as Partial<z.ZodType> | null)?.safeParse !== 'function') issues.push({ path: 'schema', rule: 'must be a zod schema', received: schema });
+  if (typeof subject !== 'string') issues.push({ path: 'subject', rule: 'must be a string', received: subject });
+  throw new ConfigError('parseConfig', issues);
 }

@@ -1,4 +1,5 @@
 import { Observable, Subject, type Subscription, takeUntil } from 'rxjs';
+import { ConfigError } from './errors/ConfigError';
 
 /**
  * What one step of {@link unfoldSteps} produces: a value to emit, or the step to run next.
@@ -46,6 +47,7 @@ export type Unfolded<S, R> = { readonly emit: R } | { readonly next: S };
  * ```
  */
 export function unfoldSteps<S, R>(initial: S, step: (state: S) => Observable<Unfolded<S, R>>): Observable<R> {
+  if (typeof step !== 'function') throw new ConfigError('unfoldSteps', [{ path: 'step', rule: 'must be a function', received: step }]);
   return new Observable<R>((subscriber) => {
     let current: Subscription | undefined;
     // Stops the running step even while it is still being subscribed: a step whose agent answers

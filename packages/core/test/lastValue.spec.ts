@@ -76,4 +76,10 @@ describe('lastValue', () => {
     expect(outcome).toEqual(new Error('aborted during subscribe'));
     expect(tornDown).toBe(true);
   });
+
+  it.each([null, undefined, 42, {}])('rejects (never throws) for %p as the source, with a ConfigError naming source', async (bad) => {
+    const pending = lastValue(bad as never);
+    await expect(pending).rejects.toThrow(ConfigError);
+    await expect(pending).rejects.toThrow(/^lastValue: source must be an Observable/);
+  });
 });

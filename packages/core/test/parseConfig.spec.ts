@@ -54,6 +54,12 @@ describe('parseConfig', () => {
     const attempt = () => parseConfig(Options, { bufferSize: 0, scheduler: {} }, 'X');
     expect(attempt).toThrow(/bufferSize must be a positive integer, got 0; scheduler must be an RxJS scheduler/);
   });
+
+  it.each([null, undefined, 42, {}])('refuses %p as the schema with a ConfigError naming schema', (bad) => {
+    expect(() => parseConfig(bad as never, {}, 'Options')).toThrow(ConfigError);
+    expect(() => parseConfig(bad as never, {}, 'Options')).toThrow(/^parseConfig: schema must be a zod schema/);
+    expect(() => parseConfig(z.object({}), {}, bad as never)).toThrow(/^parseConfig: subject must be a string/);
+  });
 });
 
 describe('defineAgent', () => {

@@ -79,6 +79,13 @@ describe('timer-valued options', () => {
     expect(() => scheduleDelay(asyncScheduler, 30 * DAY, () => undefined)).toThrow(ConfigError);
     expect(() => delayTimer(-1)).toThrow(ConfigError);
   });
+
+  it.each([null, undefined, 42, {}])('scheduleDelay and delayTimer refuse %p as the scheduler, and a delay that is not a number', (bad) => {
+    expect(() => scheduleDelay(bad as never, 5, () => undefined)).toThrow(/^scheduleDelay: scheduler must be an RxJS scheduler/);
+    expect(() => scheduleDelay(asyncScheduler, 5, bad as never)).toThrow(/^scheduleDelay: work must be a function/);
+    if (bad !== undefined) expect(() => delayTimer(5, bad as never)).toThrow(/^delayTimer: scheduler must be an RxJS scheduler/);
+    if (typeof bad !== 'number') expect(() => delayTimer(bad as never)).toThrow(ConfigError);
+  });
 });
 
 describe('a runaway agent', () => {

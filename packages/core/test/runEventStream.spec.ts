@@ -1,5 +1,5 @@
 import { from, merge, Observable } from 'rxjs';
-import { ConfigError, defineAgent, invoke$, observeRun, runEventStream, stream, type RunEvent } from '@rxagents/core';
+import { ConfigError, defineAgent, invoke$, observeRun, runEventStream, stream, whenRoom, type RunEvent } from '@rxagents/core';
 
 /** An agent streaming `count` one-letter chunks from an async generator, counting how many were pulled. */
 function counted(count: number): { agent: ReturnType<typeof defineAgent>; pulled: () => number; aborted: () => boolean } {
@@ -148,5 +148,12 @@ describe('runEventStream', () => {
     });
     await expect(broken.getReader().read()).rejects.toThrow('no such run');
     expect(() => runEventStream(undefined as never)).toThrow('runEventStream: start must be a function, got undefined');
+  });
+
+  it.each([null, 42, {}])('whenRoom refuses %p as the pacing function or a callback with a ConfigError naming it', (bad) => {
+    const ok = () => undefined;
+    expect(() => whenRoom(bad as never, { closed: false }, ok, ok)).toThrow(/^whenRoom: pace must be a function or undefined/);
+    expect(() => whenRoom(undefined, { closed: false }, bad as never, ok)).toThrow(ConfigError);
+    expect(() => whenRoom(undefined, { closed: false }, ok, bad as never)).toThrow(/^whenRoom: fail must be a function/);
   });
 });

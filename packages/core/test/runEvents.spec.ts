@@ -254,6 +254,12 @@ describe('run events of an agent call', () => {
     });
   });
 
+  it.each([null, 42, {}])('emitCustom and emitUsage refuse %p as the run with a ConfigError naming run', (bad) => {
+    expect(() => emitCustom(bad as never, 'progress', { step: 1 })).toThrow(ConfigError);
+    expect(() => emitCustom(bad as never, 'progress', { step: 1 })).toThrow(/^emitCustom: run must be a run context/);
+    expect(() => emitUsage(bad as never, { agentId: 'model', outputTokens: 3 })).toThrow(/^emitUsage: run must be a run context/);
+  });
+
   it('refuses a run option that is not a run context', () => {
     expect(() => stream(defineAgent('a', async () => 'x'), 'x', { run: { runId: 'r' } as unknown as RunContext })).toThrow(
       'agent call options: run must be a run context ({ runId, callId, scheduler, emit }), got {"runId":"r"}',
@@ -329,6 +335,15 @@ describe('traceRun', () => {
     expect(events.map((event) => event.type)).toEqual(['run-start', 'run-end']);
     expect(events[1]?.type === 'run-end' && events[1].error?.code).toBe('AGENT_TIMEOUT');
   });
+
+  it.each([null, 42, {}])('refuses %p as the run, the name, the input or the body with a ConfigError naming it', (bad) => {
+    const body = () => of('x');
+    expect(() => traceRun(bad as never, 'n', 'i', body)).toThrow(/^traceRun: run must be a run context/);
+    expect(() => traceRun(undefined, bad as never, 'i', body)).toThrow(/^traceRun: name must be a string/);
+    expect(() => traceRun(undefined, 'n', bad as never, body)).toThrow(/^traceRun: input must be a string/);
+    expect(() => traceRun(undefined, 'n', 'i', bad as never)).toThrow(ConfigError);
+    expect(() => traceRun(undefined, 'n', 'i', bad as never)).toThrow(/^traceRun: body must be a function/);
+  });
 });
 
 describe('traceResult', () => {
@@ -348,6 +363,11 @@ describe('traceResult', () => {
       });
       expectSubscriptions(body.subscriptions).toBe('^----!');
     });
+  });
+
+  it.each([null, 42, {}])('refuses %p as the body or describe with a ConfigError naming it', (bad) => {
+    expect(() => traceResult(undefined, 'n', 'i', bad as never, () => ({ success: true }))).toThrow(/^traceResult: body must be a function/);
+    expect(() => traceResult(undefined, 'n', 'i', () => of('x'), bad as never)).toThrow(/^traceResult: describe must be a function/);
   });
 });
 
@@ -500,6 +520,11 @@ describe('runView', () => {
     expect(view.rootId).toBe('root');
     const root = view.nodes.find((node) => node.callId === 'root');
     expect(root).toMatchObject({ kind: 'run', status: 'failed', children: ['c1'], error: { message: 'later' } });
+  });
+
+  it.each([null, undefined, 42, {}])('refuses %p as the events with a ConfigError naming events$', (bad) => {
+    expect(() => runView(bad as never)).toThrow(ConfigError);
+    expect(() => runView(bad as never)).toThrow(/^runView: events\$ must be an Observable of run events/);
   });
 });
 

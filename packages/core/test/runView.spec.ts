@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { emptyRunView, reduceRunView, type RunEvent, type RunView } from '@rxagents/core';
+import { ConfigError, emptyRunView, reduceRunView, type RunEvent, type RunView } from '@rxagents/core';
 import { countLargeArrayCopies } from '../../../test/support/countLargeArrayCopies';
 
 const fold = (events: readonly RunEvent[], from: RunView = emptyRunView): RunView => events.reduce(reduceRunView, from);
@@ -122,5 +122,12 @@ describe('reduceRunView', () => {
     // A view made by hand keeps its own extra fields in the views folded from it, as a spread did.
     const tagged = fold(next, { ...view, tag: 'mine' } as RunView);
     expect((tagged as RunView & { tag?: string }).tag).toBe('mine');
+  });
+
+  it.each([null, undefined, 42])('refuses %p as the view or the event with a ConfigError naming it', (bad) => {
+    const event: RunEvent = { type: 'run-start', runId: 'r', callId: 'c', parentCallId: null, at: 0, name: 'n', input: 'i' };
+    expect(() => reduceRunView(bad as never, event)).toThrow(ConfigError);
+    expect(() => reduceRunView(bad as never, event)).toThrow(/^reduceRunView: view must be a RunView/);
+    expect(() => reduceRunView(emptyRunView, bad as never)).toThrow(/^reduceRunView: event must be a run event/);
   });
 });

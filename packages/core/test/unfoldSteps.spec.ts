@@ -1,6 +1,6 @@
 import { from, of, Subject, throwError } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { fromAbortSignal, unfoldSteps, type Unfolded } from '@rxagents/core';
+import { ConfigError, fromAbortSignal, unfoldSteps, type Unfolded } from '@rxagents/core';
 
 describe('unfoldSteps', () => {
   it('runs 100,000 synchronous steps in constant stack, emitting in order', () => {
@@ -34,6 +34,11 @@ describe('unfoldSteps', () => {
     subscription.unsubscribe();
     expect(step$.observed).toBe(false);
   });
+
+  it.each([null, undefined, 42, {}])('refuses %p as the step with a ConfigError naming step', (bad) => {
+    expect(() => unfoldSteps(0, bad as never)).toThrow(ConfigError);
+    expect(() => unfoldSteps(0, bad as never)).toThrow(/^unfoldSteps: step must be a function/);
+  });
 });
 
 describe('fromAbortSignal', () => {
@@ -54,5 +59,10 @@ describe('fromAbortSignal', () => {
     fromAbortSignal(controller.signal).subscribe((reason) => seen.push(reason)).unsubscribe();
     controller.abort('stop');
     expect([seen, removed.mock.calls.length]).toEqual([[], 1]);
+  });
+
+  it.each([null, undefined, 42, {}])('refuses %p as the signal with a ConfigError naming signal', (bad) => {
+    expect(() => fromAbortSignal(bad as never)).toThrow(ConfigError);
+    expect(() => fromAbortSignal(bad as never)).toThrow(/^fromAbortSignal: signal must be an AbortSignal/);
   });
 });

@@ -1,6 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
 import { EMPTY, map, NEVER, of, throwError, timer } from 'rxjs';
-import { AgentError, defineAgent, lastValue, type Agent } from '@rxagents/core';
+import { AgentError, ConfigError, defineAgent, lastValue, type Agent } from '@rxagents/core';
 import { recordingAgent, scriptedAgent } from '@rxagents/testing';
 import { ConditionalHandoff, DefaultHandoff, HandoffContext, HandoffContractError, HandoffRoutingError, type HandoffStrategy } from '@rxagents/handoff';
 
@@ -132,5 +132,14 @@ describe('ConditionalHandoff', () => {
     const subscription = new ConditionalHandoff().when(() => true, receiver).execute$(new DefaultHandoff(), intake, HandoffContext.of('t')).subscribe();
     subscription.unsubscribe();
     expect(receiver.abortCount).toBe(1);
+  });
+
+  it.each([null, undefined, 42, {}])('refuses %p as the strategy or as route$\'s context with a ConfigError; execute rejects with it', async (bad) => {
+    const router = new ConditionalHandoff().when((context) => context.taskId === 't-1', named('billing'));
+    const context = HandoffContext.of('t-1');
+    expect(() => router.execute$(bad as never, intake, context)).toThrow(/^ConditionalHandoff: handoff must be a handoff strategy/);
+    expect(() => router.events$(bad as never, intake, context)).toThrow(ConfigError);
+    await expect(router.execute(bad as never, intake, context)).rejects.toThrow(ConfigError);
+    expect(() => router.route$(bad as never)).toThrow(/^ConditionalHandoff.route\$: context must be a HandoffContext/);
   });
 });

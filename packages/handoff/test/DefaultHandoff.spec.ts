@@ -362,4 +362,17 @@ describe('DefaultHandoff', () => {
     );
     expect(() => new DefaultHandoff().execute$(intake, intake, HandoffContext.of('t'), { scheduler: {} as never })).toThrow(/scheduler/);
   });
+
+  it.each([null, undefined, 42, {}])('defaultHandoffPrompt refuses %p with a ConfigError naming the context', (bad) => {
+    expect(() => defaultHandoffPrompt(bad as never)).toThrow(ConfigError);
+    expect(() => defaultHandoffPrompt(bad as never)).toThrow(/^defaultHandoffPrompt: context must be a HandoffContext/);
+  });
+
+  it('refuses a missing receiver with a ConfigError naming to; execute rejects with it', async () => {
+    const source = defineAgent('desk', async () => '');
+    const context = HandoffContext.of('t-1');
+    expect(() => new DefaultHandoff().execute$(source, undefined as never, context)).toThrow(/^DefaultHandoff: to must be an agent/);
+    expect(() => new DefaultHandoff().events$(source, undefined as never, context)).toThrow(ConfigError);
+    await expect(new DefaultHandoff().execute(source, undefined as never, context)).rejects.toThrow(/^DefaultHandoff: to must be an agent/);
+  });
 });

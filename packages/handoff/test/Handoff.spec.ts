@@ -94,6 +94,13 @@ describe('handoff() configuration', () => {
   it('refuses a missing agent', () => {
     expect(() => handoff({} as never)).toThrow(/agent must be an agent/);
   });
+
+  it.each([null, undefined, 42])('matches and isEnabled$ refuse %p as the context with a ConfigError naming it, before any predicate reads it', (bad) => {
+    const h = handoff({ agent: agentNamed('Billing'), condition: (context) => context.input.includes('invoice'), isEnabled: (context) => context.input !== '' });
+    expect(() => h.matches(bad as never)).toThrow(ConfigError);
+    expect(() => h.matches(bad as never)).toThrow(/^Handoff.matches: context must be an object/);
+    expect(() => h.isEnabled$(bad as never)).toThrow(/^Handoff.isEnabled\$: context must be an object/);
+  });
 });
 
 describe('generated tool name and description', () => {

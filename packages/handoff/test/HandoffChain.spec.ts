@@ -1,6 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
 import { EMPTY, Observable, of, throwError, timer, map } from 'rxjs';
-import { AgentError, callAgent, defineAgent, lastValue, type Agent } from '@rxagents/core';
+import { AgentError, callAgent, ConfigError, defineAgent, lastValue, type Agent } from '@rxagents/core';
 import { failingAgent, hangingAgent, recordingAgent, scriptedAgent } from '@rxagents/testing';
 import { DefaultHandoff, HandoffChain, HandoffContext, HandoffContractError, type HandoffStrategy } from '@rxagents/handoff';
 
@@ -338,5 +338,14 @@ describe('HandoffChain', () => {
     const chain = builder.build();
     builder.add(echo('b'));
     expect(chain.steps).toHaveLength(1);
+  });
+
+  it.each([null, undefined, 42, {}])('refuses %p as the strategy with a ConfigError naming handoff; execute rejects with it', async (bad) => {
+    const chain = HandoffChain.builder().add(echo('a')).add(echo('b')).build();
+    const context = HandoffContext.of('t-1');
+    expect(() => chain.execute$(bad as never, context)).toThrow(/^HandoffChain: handoff must be a handoff strategy/);
+    expect(() => chain.steps$(bad as never, context)).toThrow(ConfigError);
+    expect(() => chain.events$(bad as never, context)).toThrow(ConfigError);
+    await expect(chain.execute(bad as never, context)).rejects.toThrow(ConfigError);
   });
 });

@@ -98,6 +98,14 @@ describe('HandoffContext', () => {
     expect(() => new HandoffContext({ taskId: 't', payload: 'x' as unknown as Record<string, unknown> })).toThrow(/payload/);
     expect(() => new HandoffContext({ taskId: 't', depth: -1 })).toThrow(/depth must be a non-negative integer/);
   });
+
+  it.each([undefined, 42, {}])('withPayload, withPayloadReplaced and withPreviousOutput refuse %p where a key, a payload or an output belongs', (bad) => {
+    const context = HandoffContext.of('t-1');
+    expect(() => context.withPayload(bad as never, 1)).toThrow(ConfigError);
+    expect(() => context.withPayload(bad as never, 1)).toThrow(/^HandoffContext.withPayload: key must be a string/);
+    if (typeof bad !== 'object') expect(() => context.withPayloadReplaced(bad as never)).toThrow(/^HandoffContext.withPayloadReplaced: payload must be an object/);
+    expect(() => context.withPreviousOutput(bad as never)).toThrow(/^HandoffContext.withPreviousOutput: previousOutput must be a string or null/);
+  });
 });
 
 describe('HandoffContext payload types', () => {

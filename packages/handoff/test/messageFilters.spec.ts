@@ -36,4 +36,10 @@ describe('messageFilters', () => {
     await handoff({ agent: target, inputFilter: messageFilters.removeToolCalls, contextPolicy: 'full' }).execute({ id: 's' }, { input: 'x', messages: history });
     expect(target.calls[0]?.options.context?.some((m) => m.role === 'tool')).toBe(false);
   });
+
+  it.each([null, undefined, 42, {}])('removeToolCalls and removeSystemMessages refuse %p with a ConfigError naming messages', (bad) => {
+    expect(() => messageFilters.removeToolCalls(bad as never)).toThrow(ConfigError);
+    expect(() => messageFilters.removeToolCalls(bad as never)).toThrow(/^messageFilters.removeToolCalls: messages must be an array of messages/);
+    expect(() => messageFilters.removeSystemMessages(bad as never)).toThrow(/^messageFilters.removeSystemMessages: messages must be an array of messages/);
+  });
 });

@@ -201,6 +201,13 @@ describe('routingAgent', () => {
     expect((error.cause as HandoffRoutingError).message).toBe('No handoff route from "router": the model completed without an answer');
     expect(billing.inputs).toEqual([]);
   });
+
+  it.each([undefined, null, 42, {}])('%p as chat options, or a non-string input, is a ConfigError naming the argument (the Agent contract; stream and invoke always pass both)', (bad) => {
+    const agent = routingAgent({ id: 'desk', handoffs: [defineAgent('billing', async () => 'paid')] });
+    expect(() => agent.chat('hi', bad as never)).toThrow(ConfigError);
+    expect(() => agent.chat('hi', bad as never)).toThrow(/^desk.chat: options must be ChatOptions/);
+    expect(() => agent.chat(bad as never, { signal: new AbortController().signal })).toThrow(/^desk.chat: input must be a string/);
+  });
 });
 
 describe('routingAgent: what its model is told about the asker', () => {

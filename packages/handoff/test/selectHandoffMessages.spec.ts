@@ -100,4 +100,9 @@ describe('selectHandoffMessages', () => {
       }),
     );
   });
+
+  it.each([null, undefined, 42, {}])('estimateTokens refuses %p with a ConfigError naming the message', (bad) => {
+    expect(() => estimateTokens(bad as never)).toThrow(ConfigError);
+    expect(() => estimateTokens(bad as never)).toThrow(/^estimateTokens: message must be a message with a string content/);
+  });
 });

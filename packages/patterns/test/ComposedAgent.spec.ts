@@ -1,5 +1,5 @@
 import { lastValueFrom, map } from 'rxjs';
-import { AgentError, invoke$ } from '@rxagents/core';
+import { AgentError, ConfigError, invoke$ } from '@rxagents/core';
 import { failingAgent, scriptedAgent } from '@rxagents/testing';
 import { ComposedAgent, Patterns, PatternFailedError } from '@rxagents/patterns';
 import { debater, testScheduler } from './helpers';
@@ -41,5 +41,12 @@ describe('ComposedAgent', () => {
         c: 'completed:3',
       });
     });
+  });
+
+  it.each([undefined, null, 42, {}])('%p as chat options, or a non-string input, is a ConfigError naming the argument (the Agent contract; stream and invoke always pass both)', (bad) => {
+    const agent = Patterns.voting({ agents: [scriptedAgent('a', 'yes')] }).asAgent('panel');
+    expect(() => agent.chat('hi', bad as never)).toThrow(ConfigError);
+    expect(() => agent.chat('hi', bad as never)).toThrow(/^panel.chat: options must be ChatOptions/);
+    expect(() => agent.chat(bad as never, { signal: new AbortController().signal })).toThrow(/^panel.chat: input must be a string/);
   });
 });

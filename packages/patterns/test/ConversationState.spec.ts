@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { ConversationState } from '@rxagents/patterns';
+import { ConfigError } from '@rxagents/core';
+import { conversationPrompt, ConversationState } from '@rxagents/patterns';
 import { countLargeArrayCopies } from './helpers';
 
 describe('ConversationState', () => {
@@ -56,5 +57,19 @@ describe('ConversationState', () => {
     const trimmed = { ...base, messages: [], note: 'kept' } as ConversationState & { note: string };
     const next = ConversationState.fold(trimmed, { speaker: 'a', content: 'two', at: 1 }) as ConversationState & { note: string };
     expect([next.messages.map((m) => [m.index, m.content]), next.note, ConversationState.transcript(next)]).toEqual([[[0, 'two']], 'kept', 'a: two']);
+  });
+
+  it.each([null, undefined, 42, {}])('initial, fold, contributions, transcript and conversationPrompt refuse %p with a ConfigError naming the argument', (bad) => {
+    const state = ConversationState.initial('topic', ['a', 'b']);
+    expect(() => ConversationState.initial('topic', bad as never)).toThrow(ConfigError);
+    expect(() => ConversationState.initial('topic', bad as never)).toThrow(/^ConversationState.initial: participants must be an array of participant ids/);
+    expect(() => ConversationState.initial(bad as never, ['a'])).toThrow(/^ConversationState.initial: topic must be a string/);
+    expect(() => ConversationState.fold(bad as never, { speaker: 'a', content: 'hi', at: 0 })).toThrow(/^ConversationState.fold: state must be a ConversationState/);
+    expect(() => ConversationState.fold(state, bad as never)).toThrow(/^ConversationState.fold: posted must be a posted message/);
+    expect(() => ConversationState.contributions(bad as never, 'a')).toThrow(/^ConversationState.contributions: state must be a ConversationState/);
+    expect(() => ConversationState.contributions(state, bad as never)).toThrow(/^ConversationState.contributions: speaker must be a string/);
+    expect(() => ConversationState.transcript(bad as never)).toThrow(/^ConversationState.transcript: state must be a ConversationState/);
+    expect(() => conversationPrompt(bad as never, 'a')).toThrow(/^conversationPrompt: state must be a ConversationState/);
+    expect(() => conversationPrompt(state, bad as never)).toThrow(/^conversationPrompt: speaker must be a string/);
   });
 });

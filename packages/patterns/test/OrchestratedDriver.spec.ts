@@ -1,7 +1,7 @@
 import { map } from 'rxjs';
 import { ConfigError } from '@rxagents/core';
 import { hangingAgent, scriptedAgent } from '@rxagents/testing';
-import { ExecutionModel, ExecutionTimeoutError, OrchestratedDriver, TerminationCondition, type AgentRef, type AgentResult, type ExecutionResult } from '@rxagents/patterns';
+import { ExecutionModel, ExecutionTimeoutError, OrchestratedDriver, runModel, TerminationCondition, type AgentRef, type AgentResult, type ExecutionResult } from '@rxagents/patterns';
 import { countLargeArrayCopies, testScheduler } from './helpers';
 
 const counterModel = (agents: AgentRef[], extra: Partial<ExecutionModel<number>> = {}) =>
@@ -51,6 +51,15 @@ describe('OrchestratedDriver', () => {
   it('validates the model', () => {
     expect(() => counterModel([], {})).toThrow(ConfigError);
     expect(() => counterModel([scriptedAgent('a', '1')], { concurrency: 0 })).toThrow('ExecutionModel: concurrency must be a positive integer, got 0');
+  });
+
+  it.each([null, undefined, 42, {}])('runModel and OrchestratedDriver refuse %p as the model, the input or the run with a ConfigError naming it', (bad) => {
+    const model = counterModel([scriptedAgent('one', '1')]);
+    expect(() => runModel(bad as never, 'go')).toThrow(ConfigError);
+    expect(() => runModel(bad as never, 'go')).toThrow(/^runModel: model must be an execution model/);
+    expect(() => OrchestratedDriver(bad as never, 'go')).toThrow(/^OrchestratedDriver: model must be an execution model/);
+    expect(() => OrchestratedDriver(model, bad as never)).toThrow(/^OrchestratedDriver: input must be a string/);
+    if (bad !== undefined) expect(() => runModel(model, 'go', bad as never)).toThrow(/^runModel: run must be a run context/);
   });
 });
 

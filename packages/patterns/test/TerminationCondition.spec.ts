@@ -108,4 +108,10 @@ describe('TerminationCondition', () => {
     expect(() => TerminationCondition.maxIterations(0)).toThrow(ConfigError);
     expect(() => TerminationCondition.judgeConvergence(judge, { maxIterations: -1 })).toThrow('judgeConvergence options: maxIterations must be a positive integer, got -1');
   });
+
+  it.each([null, undefined, 42, {}])('evaluateTermination refuses %p as the condition or the snapshot with a ConfigError naming it', (bad) => {
+    expect(() => evaluateTermination(bad as never, { state: 0, iteration: 0, elapsedMs: 0 })).toThrow(ConfigError);
+    expect(() => evaluateTermination(bad as never, { state: 0, iteration: 0, elapsedMs: 0 })).toThrow(/^evaluateTermination: condition must be a TerminationCondition/);
+    if (typeof bad !== 'object' || bad === null) expect(() => evaluateTermination(TerminationCondition.maxIterations(1), bad as never)).toThrow(/^evaluateTermination: snapshot must be a snapshot/);
+  });
 });

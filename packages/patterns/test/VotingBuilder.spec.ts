@@ -1,5 +1,5 @@
 import { map } from 'rxjs';
-import { AgentTimeoutError } from '@rxagents/core';
+import { AgentTimeoutError, ConfigError } from '@rxagents/core';
 import { failingAgent, hangingAgent, scriptedAgent } from '@rxagents/testing';
 import { ExecutionTimeoutError, Patterns, VotingAggregation } from '@rxagents/patterns';
 import { testScheduler } from './helpers';
@@ -77,5 +77,12 @@ describe('Patterns.voting', () => {
     const decide = VotingAggregation.unanimous();
     expect(decide([{ agentId: 'a', choice: 'go' }, { agentId: 'b', choice: 'go' }]).winner).toBe('go');
     expect(decide([{ agentId: 'a', choice: 'go' }, { agentId: 'b', choice: undefined }]).winner).toBeUndefined();
+  });
+
+  it.each([null, undefined, 42, {}])('majority and unanimous refuse %p as the votes, or as one vote, with a ConfigError naming it', (bad) => {
+    expect(() => VotingAggregation.majority()(bad as never)).toThrow(ConfigError);
+    expect(() => VotingAggregation.majority()(bad as never)).toThrow(/^VotingAggregation.majority: votes must be an array of votes/);
+    expect(() => VotingAggregation.unanimous()(bad as never)).toThrow(/^VotingAggregation.unanimous: votes must be an array of votes/);
+    if (typeof bad !== 'object' || bad === null) expect(() => VotingAggregation.majority()([bad] as never)).toThrow(/^VotingAggregation.majority: votes.0 must be a vote/);
   });
 });

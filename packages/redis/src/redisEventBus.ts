@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { ChoreographyCoordinator, ChoreographyEvent, CoordinatedEntry, EventBus, StepResult } from '@rxagents/choreography';
-import { configRules, delayTimer, newRunId, parseConfig, serializeError } from '@rxagents/core';
+import { ConfigError, configRules, delayTimer, newRunId, parseConfig, serializeError } from '@rxagents/core';
+import { malformedEvent } from './internal/malformedEvent';
 import { checkClient } from './internal/checkClient';
 import { closeClient } from './internal/closeClient';
 import { OutageReports } from './internal/OutageReports';
@@ -222,6 +223,8 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
   }
 
   publish(event: ChoreographyEvent): void {
+    const malformed = malformedEvent(event);
+    if (malformed !== undefined) throw new ConfigError('redisEventBus.publish event', [malformed]);
     if (this.#closed) return;
     this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) }).catch(this.#report);
   }

@@ -16,6 +16,7 @@ import { ReaderPool } from './internal/ReaderPool';
 import { agentKeys, callKeys } from './internal/keys';
 import type { RedisClient } from './types/RedisClient';
 import { type CallEntry, parseReplies, PROTOCOL_VERSION, type ReplyEntry, streamEntries, CallerContextSchema } from './internal/protocol';
+import { checkChatCall } from './internal/checkChatCall';
 
 /** How long one blocking read of a reply stream waits before it asks again, in ms. */
 const READ_BLOCK_MS = 5_000;
@@ -124,7 +125,10 @@ export function remoteAgent(redis: RedisClient, id: string, options: RemoteAgent
     ...(config.name === undefined ? {} : { name: config.name }),
     ...(config.role === undefined ? {} : { role: config.role }),
     ...(config.goal === undefined ? {} : { goal: config.goal }),
-    chat: (input, chatOptions) => remoteCall({ commands, readers, renewals }, agentId, config, input, chatOptions),
+    chat: (input, chatOptions) => {
+      checkChatCall(agentId, input, chatOptions);
+      return remoteCall({ commands, readers, renewals }, agentId, config, input, chatOptions);
+    },
   };
   return agent;
 }

@@ -55,6 +55,14 @@ describeRedis('redisChannel', (server) => {
     expect((await consumer.sharedMetrics()).toJSON()).toMatchObject({ emitted: 4, delivered: 8, dropped: 0, completed: true, subscriberCount: 0 });
   });
 
+  it.each([null, undefined, 42, {}])('emitAll refuses %p with a ConfigError naming items, emitting nothing', async (bad) => {
+    const producer = side<number>();
+    expect(() => producer.emitAll(bad as never)).toThrow(ConfigError);
+    expect(() => producer.emitAll(bad as never)).toThrow(/^redisChannel .*: items must be an iterable/);
+    expect(producer.metrics().emitted).toBe(0);
+    await producer.close();
+  });
+
   it('keeps items offered before any consumer for the first one, as a local channel buffers them', async () => {
     const producer = side<number>();
     producer.emitAll([1, 2, 3]);

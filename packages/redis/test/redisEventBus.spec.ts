@@ -222,6 +222,13 @@ describeRedis('redisEventBus', (server) => {
     outside.close();
   });
 
+  it.each([null, undefined, 42, {}, { name: 'noted', output: 7 }])('refuses to publish %p with a ConfigError, as the in-memory bus does', (bad) => {
+    const outside = bus();
+    expect(() => outside.publish(bad as never)).toThrow(ConfigError);
+    expect(() => outside.publish(bad as never)).toThrow(/^redisEventBus.publish event: /);
+    outside.close();
+  });
+
   it('waits before reading again after an XREAD reply it cannot parse, instead of spinning', async () => {
     // With `replyMapping: 'resp3'` ioredis gives XREAD's RESP3 map as a plain object, a shape the bus refuses.
     // The bus refuses such a client up front, so the client is switched after that check and before the

@@ -45,6 +45,13 @@ describeRedis(
       await waitUntil('the caller deleted the keys of its ended calls', async () => (await redis.scan('0', 'MATCH', `${served.prefix}:call:*`, 'COUNT', 10_000))[1].length === 0);
     });
 
+    it.each([undefined, null, 42, {}])('%p as chat options, or a non-string input, is a ConfigError naming the argument before anything is sent', (bad) => {
+      const remote = remoteAgent(server().client(), 'writer', { prefix: served.prefix });
+      expect(() => remote.chat('hi', bad as never)).toThrow(ConfigError);
+      expect(() => remote.chat('hi', bad as never)).toThrow(/^writer.chat: options must be ChatOptions/);
+      expect(() => remote.chat(bad as never, { signal: new AbortController().signal })).toThrow(/^writer.chat: input must be a string/);
+    });
+
     it('passes input, context and metadata to the remote agent', async () => {
       const echo = defineAgent('echo', async (input, { context = [], metadata = {} }) => `${input}|${context.map((m) => m.content).join(',')}|${String(metadata['task'])}`);
       serve(server().client(), echo);

@@ -1,18 +1,22 @@
 import { asyncScheduler, Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { ConfigError, parseConfig } from '@rxagents/core';
 import { BackpressureStrategy } from './BackpressureStrategy';
-import { type ChannelMetrics, createChannelMetrics } from './ChannelMetrics';
+import type { ChannelMetrics } from './ChannelMetrics';
 import type { ChannelHandler, ChannelObserver, SubscribeOptions } from './ChannelSubscriber';
-import { type ChannelDispatcher, ChannelState, counters, hasReaders, wouldPark } from './internal/ChannelDispatcher';
+import { type ChannelDispatcher, ChannelState, wouldPark } from './internal/ChannelDispatcher';
+import { channelMetricsOf, hasEnded } from './internal/channelMetricsOf';
 import { assertOpen, closeDispatcher, completeDispatcher, errorDispatcher, onComplete, producerSignal } from './internal/closeDispatcher';
-import { cancelOffer, createDispatcher, emitItem, offerItem, subscribeLane } from './internal/createDispatcher';
+import { createDispatcher, emitItem, subscribeLane } from './internal/createDispatcher';
 import { addEndHandler, addErrorHandler } from './internal/ChannelListeners';
 import { channelIterator } from './internal/channelIterator';
 import { DerivationRelay } from './internal/DerivationRelay';
 import { channelReadableStream } from './internal/channelReadableStream';
-import { derivationFeed } from './internal/derivationFeed';
+import { laneObservable } from './internal/laneObservable';
 import { laneOptions } from './internal/laneOptions';
+import { linkDerived } from './internal/linkDerived';
 import { metricsStream } from './internal/metricsStream';
+import { offerObservable } from './internal/offerObservable';
+import { offerPromise } from './internal/offerPromise';
 import { requireFunction } from './internal/requireFunction';
 import { validateItem } from './internal/validateItem';
 import { type ItemSchema, type StreamingChannelOptions, StreamingChannelOptionsSchema } from './StreamingChannelOptions';
@@ -21,8 +25,6 @@ const observableKey: string | symbol = (typeof Symbol === 'function' && (Symbol 
 
 type Settings = Required<Omit<StreamingChannelOptions<unknown>, 'scheduler' | 'dispatchScheduler' | 'schema'>> &
   Pick<StreamingChannelOptions<unknown>, 'scheduler' | 'dispatchScheduler'>;
-
-const ended = (state: ChannelState) => state === ChannelState.Completed || state === ChannelState.Closed;
 
 /**
  * A bounded, observable channel from producers to subscribers, with an explicit backpressure strategy
@@ -70,8 +72,8 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
   readonly #settings: Settings;
   readonly #core: ChannelDispatcher<T>;
   readonly #schema: ItemSchema<T> | undefined;
-  readonly #accepted = Promise.resolve(true);
-  readonly #refused = Promise.resolve(false);
+  /** The schema check of `offer`/`offer$`, made once; `undefined` without a schema. */
+  readonly #validateOffer: ((item: T) => T) | undefined;
   #relay: DerivationRelay | undefined;
 
   static {
@@ -121,10 +123,11 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     this.#settings = settings;
     this.id = settings.id;
     this.#schema = schema as ItemSchema<T> | undefined;
+    this.#validateOffer = schema === undefined ? undefined : (item) => this.#validate(item);
     this.#core = createDispatcher<T>({ ...settings, scheduler, dispatchScheduler: settings.dispatchScheduler });
     this.metrics$ = metricsStream(
       () => this.metrics(),
-      () => ended(this.#core.state),
+      () => hasEnded(this.#core),
       (handler) => addEndHandler(this.#core.listeners, handler),
       settings.metricsSampleTime,
       scheduler,
@@ -150,9 +153,12 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
   /**
    * Emits every item in order; returns how many were accepted.
    *
-   * @throws as {@link StreamingChannel.emit} does, at the first item that throws.
+   * @throws as {@link StreamingChannel.emit} does, at the first item that throws; `ConfigError` when `items` is not iterable.
    */
   emitAll(items: Iterable<T>): number {
+    if (typeof (items as Partial<Iterable<T>> | null)?.[Symbol.iterator] !== 'function') {
+      throw new ConfigError(`StreamingChannel ${this.id}`, [{ path: 'items', rule: 'must be an iterable (an array, a Set, a generator)', received: items }]);
+    }
     let accepted = 0;
     for (const item of items) if (this.emit(item)) accepted += 1;
     return accepted;
@@ -169,19 +175,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
    * and with {@link ChannelClosedError} (state `errored`) when `error()` ends the channel while it is parked.
    */
   offer(item: T): Promise<boolean> {
-    let result;
-    try {
-      result = offerItem(this.#core, this.#schema === undefined ? item : this.#validate(item), undefined);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    if (result === true) return this.#accepted;
-    if (result === false) return this.#refused;
-    const entry = result;
-    return new Promise<boolean>((resolve, reject) => {
-      entry.settle = resolve;
-      entry.refuse = reject;
-    });
+    return offerPromise(this.#core, item, this.#validateOffer);
   }
 
   /**
@@ -190,19 +184,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
    * (counted as dropped). Errors where `offer` rejects, a parked offer refused by `error()` included.
    */
   offer$(item: T): Observable<boolean> {
-    return new Observable<boolean>((subscriber) => {
-      const settle = (accepted: boolean): void => {
-        subscriber.next(accepted);
-        subscriber.complete();
-      };
-      const result = offerItem(this.#core, this.#schema === undefined ? item : this.#validate(item), settle);
-      if (typeof result === 'boolean') {
-        settle(result);
-        return undefined;
-      }
-      result.refuse = (refused) => subscriber.error(refused);
-      return () => cancelOffer(this.#core, result);
-    });
+    return offerObservable(this.#core, item, this.#validateOffer);
   }
 
   /** Refuses new items, delivers what is buffered and parked, then runs `onComplete` handlers and completes every subscriber. */
@@ -319,14 +301,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
 
   /** A snapshot of the channel's counters (see {@link ChannelMetrics}). */
   metrics(): ChannelMetrics {
-    const state = this.#core.state;
-    return createChannelMetrics({
-      channelId: this.id,
-      ...counters(this.#core),
-      completed: (state === ChannelState.Completing || state === ChannelState.Completed) && this.#core.failure === undefined,
-      closed: state === ChannelState.Closed,
-      errored: state !== ChannelState.Closed && this.#core.failure !== undefined,
-    });
+    return channelMetricsOf(this.id, this.#core);
   }
 
   /**
@@ -335,16 +310,7 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
    * @throws {@link @rxagents/core!ConfigError | ConfigError} at once when `options` break their rules.
    */
   asObservable(options?: SubscribeOptions): Observable<T> {
-    const lane = laneOptions(options, this.#settings);
-    return new Observable<T>((subscriber) => {
-      subscribeLane(
-        this.#core,
-        { next: (item) => subscriber.next(item), error: (error) => subscriber.error(error), complete: () => subscriber.complete() },
-        lane.bufferSize,
-        lane.strategy,
-        (subscription) => subscriber.add(subscription),
-      );
-    });
+    return laneObservable(this.#core, laneOptions(options, this.#settings));
   }
 
   /** `for await (const item of channel)`: {@link StreamingChannel.iterate} without options, a subscriber that paces the channel. */
@@ -422,17 +388,12 @@ export class StreamingChannel<T> implements AsyncIterable<T> {
     const child = new StreamingChannel<R>({ ...this.#settings, id: `${this.id}-${suffix}` });
     const relay = (this.#relay ??= new DerivationRelay());
     child.#relay = relay;
-    const core = this.#core;
-    const childCore = child.#core;
-    const feedChild = derivationFeed(relay, core, {
+    linkDerived(relay, this.#core, child.#core, {
       feed: (item) => feed(item, child),
       error: (failure) => child.error(failure),
       close: () => child.close(),
       complete: () => child.complete(),
     });
-    // A reader of this channel only while the derived channel has one: see `onLastUnsubscribe`.
-    const link = subscribeLane(core, feedChild, undefined, BackpressureStrategy.BLOCK, undefined, () => hasReaders(childCore));
-    addEndHandler(child.#core.listeners, () => link.unsubscribe());
     return child;
   }
 }

@@ -480,6 +480,13 @@ describe('StreamingChannel', () => {
       expect(channel.metrics().dropped).toBe(44);
     });
 
+    it.each([null, undefined, 42, {}])('emitAll refuses %p with a ConfigError naming items, emitting nothing', (bad) => {
+      const channel = StreamingChannel.create<number>({ id: 'numbers' });
+      expect(() => channel.emitAll(bad as never)).toThrow(ConfigError);
+      expect(() => channel.emitAll(bad as never)).toThrow(/^StreamingChannel numbers: items must be an iterable/);
+      expect(channel.metrics().emitted).toBe(0);
+    });
+
     it('builder and create validate with ConfigError', () => {
       expect(() => StreamingChannel.builder<number>().bufferSize(-1).build()).toThrow(
         'StreamingChannel options: bufferSize must be a positive integer, got -1',

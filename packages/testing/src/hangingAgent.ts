@@ -2,6 +2,7 @@ import { Observable } from 'rxjs';
 import { fromAbortSignal, type Agent, type ChatOptions } from '@rxagents/core';
 import { z } from 'zod';
 import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
+import { checkChatCall } from './internal/checkChatCall';
 
 /**
  * An agent that never answers, and records the aborts it receives.
@@ -72,7 +73,8 @@ export function hangingAgent(id: string, details: { readonly name?: string } = {
     get abortReasons() {
       return abortReasons;
     },
-    chat(_input: string, options: ChatOptions): Observable<string> {
+    chat(input: string, options: ChatOptions): Observable<string> {
+      checkChatCall(id, input, options);
       callCount += 1;
       const { signal } = options;
       // Counts an abort that already happened too. A caller that leaves without aborting (a shared,

@@ -2,6 +2,7 @@ import { from, type ObservableInput, throwError } from 'rxjs';
 import { type Agent, type AgentMessage, type ChatOptions } from '@rxagents/core';
 import { z } from 'zod';
 import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
+import { checkChatCall } from './internal/checkChatCall';
 
 /**
  * One call a {@link recordingAgent} received.
@@ -104,6 +105,7 @@ export function recordingAgent(
       return calls.filter((call) => call.aborted).length;
     },
     chat(input: string, options: ChatOptions): ObservableInput<string> {
+      checkChatCall(id, input, options);
       calls.push({
         input,
         options,

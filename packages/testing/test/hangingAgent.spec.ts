@@ -1,5 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { from } from 'rxjs';
+import { ConfigError } from '@rxagents/core';
 import { hangingAgent } from '@rxagents/testing';
 
 describe('hangingAgent', () => {
@@ -35,5 +36,12 @@ describe('hangingAgent', () => {
     expect(agent.abortCount).toBe(1);
     expect(agent.aborted).toBe(true);
     expect(agent.abortReasons).toEqual([reason]);
+  });
+
+  it.each([undefined, null, 42, {}])('%p as chat options, or a non-string input, is a ConfigError naming the argument (the Agent contract; stream and invoke always pass both)', (bad) => {
+    const agent = hangingAgent('stuck');
+    expect(() => agent.chat('hi', bad as never)).toThrow(ConfigError);
+    expect(() => agent.chat('hi', bad as never)).toThrow(/^stuck.chat: options must be ChatOptions/);
+    expect(() => agent.chat(bad as never, { signal: new AbortController().signal })).toThrow(/^stuck.chat: input must be a string/);
   });
 });

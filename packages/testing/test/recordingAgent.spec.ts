@@ -1,4 +1,5 @@
 import { from, lastValueFrom } from 'rxjs';
+import { ConfigError } from '@rxagents/core';
 import { recordingAgent } from '@rxagents/testing';
 
 describe('recordingAgent', () => {
@@ -23,5 +24,12 @@ describe('recordingAgent', () => {
     expect(started).toBe(0);
     expect(agent.inputs).toEqual(['task']);
     expect(agent.abortCount).toBe(1);
+  });
+
+  it.each([undefined, null, 42, {}])('%p as chat options, or a non-string input, is a ConfigError naming the argument (the Agent contract; stream and invoke always pass both)', (bad) => {
+    const agent = recordingAgent('recorder');
+    expect(() => agent.chat('hi', bad as never)).toThrow(ConfigError);
+    expect(() => agent.chat('hi', bad as never)).toThrow(/^recorder.chat: options must be ChatOptions/);
+    expect(() => agent.chat(bad as never, { signal: new AbortController().signal })).toThrow(/^recorder.chat: input must be a string/);
   });
 });

@@ -221,6 +221,13 @@ describe('scriptedAgent cancellation', () => {
 
     expect(agent.abortCount).toBe(0);
   });
+
+  it.each([undefined, null, 42, {}])('%p as chat options, or a non-string input, is a ConfigError naming the argument (the Agent contract; stream and invoke always pass both)', (bad) => {
+    const agent = scriptedAgent('writer', 'done');
+    expect(() => agent.chat('hi', bad as never)).toThrow(ConfigError);
+    expect(() => agent.chat('hi', bad as never)).toThrow(/^writer.chat: options must be ChatOptions/);
+    expect(() => agent.chat(bad as never, { signal: new AbortController().signal })).toThrow(/^writer.chat: input must be a string/);
+  });
 });
 
 describe('scriptedAgent without a matching rule', () => {

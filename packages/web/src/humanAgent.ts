@@ -1,11 +1,12 @@
 import { Observable } from 'rxjs';
 import * as z from 'zod';
-import { configRules, emitCustom, parseConfig, type Agent, type ChatOptions } from '@rxagents/core';
+import { ConfigError, configRules, emitCustom, parseConfig, type Agent, type ChatOptions } from '@rxagents/core';
 import { InputRequestNotFoundError } from './errors/InputRequestNotFoundError';
 import { jsonResponse } from './internal/jsonResponse';
 import { OpenRequests } from './internal/OpenRequests';
 import { readBounded } from './internal/readBounded';
 import { sameText } from './internal/sameText';
+import { checkChatCall } from './internal/checkChatCall';
 
 /**
  * One open question from a {@link humanAgent} to its person: what {@link HumanAgent.pending} lists and
@@ -115,7 +116,8 @@ export interface HumanAgent extends Agent {
    * `400` for a bad body (the JSON response names the field and the rule, never what was sent), `404`
    * when no request of that run with that id is open (the same answer whether the id is unknown, ended or
    * another run's), `405` for another method, `413` for a body far longer than `maxTextLength` allows
-   * (reading stops there). A request outside any run is never answered over HTTP.
+   * (reading stops there). A request outside any run is never answered over HTTP. Rejects with a
+   * `ConfigError` naming `request` when it is not a `Request`.
    */
   handleAnswer(request: Request): Promise<Response>;
   /** The run's open requests right now, oldest first (`null`: those outside any run). Never another run's. */
@@ -207,8 +209,10 @@ export function humanAgent(id: string, options: HumanAgentOptions = {}): HumanAg
   const maxBodyBytes = maxTextLength * 6 + 4_096;
   const open = new OpenRequests<InputRequest>();
 
-  const chat = (input: string, { signal, run }: ChatOptions): Observable<string> =>
-    new Observable<string>((subscriber) => {
+  const chat = (input: string, options: ChatOptions): Observable<string> => {
+    checkChatCall(agentId, input, options);
+    const { signal, run } = options;
+    return new Observable<string>((subscriber) => {
       const request: InputRequest = Object.freeze({ runId: run?.runId ?? null, callId: globalThis.crypto.randomUUID(), agentId, prompt: toPrompt(input) });
       const close = () => {
         signal.removeEventListener('abort', onAbort);
@@ -234,6 +238,7 @@ export function humanAgent(id: string, options: HumanAgentOptions = {}): HumanAg
       emitCustom(run, 'input-request', { ...request });
       return close;
     });
+  };
 
   /** Answers a checked answer, or throws the one error every request that does not match gets. */
   const resolve = ({ runId, callId, text }: InputAnswer): void => {
@@ -246,6 +251,9 @@ export function humanAgent(id: string, options: HumanAgentOptions = {}): HumanAg
   };
 
   const handleAnswer = async (request: Request): Promise<Response> => {
+    if (typeof (request as Partial<Request> | null)?.method !== 'string' || typeof (request as Partial<Request>).text !== 'function') {
+      throw new ConfigError('HumanAgent.handleAnswer', [{ path: 'request', rule: 'must be a Request', received: request }]);
+    }
     if (request.method !== 'POST') return jsonResponse(405, { error: { code: 'METHOD_NOT_ALLOWED', message: 'Answer with POST' } }, { allow: 'POST' });
     let body: unknown;
     try {

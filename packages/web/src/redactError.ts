@@ -1,4 +1,4 @@
-import type { SerializedError } from '@rxagents/core';
+import { ConfigError, type SerializedError } from '@rxagents/core';
 
 /**
  * What of an error a browser receives: a function from the error as the server has it (a
@@ -60,6 +60,7 @@ const CODE = /^[\w.:-]{1,100}$/;
  * ```
  */
 export function redactError(error: SerializedError): SerializedError {
+  if (typeof error !== 'object' || error === null) throw new ConfigError('redactError', [{ path: 'error', rule: 'must be a serialized error (an object with name and message)', received: error }]);
   const name = typeof error.name === 'string' && NAME.test(error.name) ? error.name : 'Error';
   const code = typeof error.code === 'string' && CODE.test(error.code) ? error.code : undefined;
   const message =

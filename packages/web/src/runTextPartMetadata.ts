@@ -1,3 +1,4 @@
+import { ConfigError } from '@rxagents/core';
 import type { RunTextPartMetadata } from './RunUIMessageChunk';
 
 const STATUSES: ReadonlySet<unknown> = new Set(['streaming', 'done', 'failed', 'cancelled']);
@@ -26,6 +27,7 @@ const STATUSES: ReadonlySet<unknown> = new Set(['streaming', 'done', 'failed', '
  * ```
  */
 export function runTextPartMetadata(part: { readonly type: string; readonly providerMetadata?: unknown }): RunTextPartMetadata | undefined {
+  if (!isRecord(part)) throw new ConfigError('runTextPartMetadata', [{ path: 'part', rule: 'must be a message part (an object with a type)', received: part }]);
   if (part.type !== 'text' || !isRecord(part.providerMetadata)) return undefined;
   const value = part.providerMetadata['rxagents'];
   if (!isRecord(value)) return undefined;

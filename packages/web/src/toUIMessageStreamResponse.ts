@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { parseConfig } from '@rxagents/core';
 import { isHeadersInit } from './internal/isHeadersInit';
 import {
+  checkSource,
   toUIMessageStream,
   ToUIMessageStreamOptionsSchema,
   type ToUIMessageStreamOptions,
@@ -104,6 +105,7 @@ const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = {
  * @see {@link toUIMessageStream}
  */
 export function toUIMessageStreamResponse(source: UIMessageStreamSource, options: ToUIMessageStreamResponseOptions = {}): Response {
+  checkSource('toUIMessageStreamResponse', source);
   const { status, headers, ...streamOptions } = parseConfig(ToUIMessageStreamResponseOptionsSchema, options, 'toUIMessageStreamResponse options');
   const encoder = new TextEncoder();
   const body = toUIMessageStream(source, streamOptions).pipeThrough(

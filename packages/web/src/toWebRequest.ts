@@ -75,6 +75,9 @@ export function toWebRequest(req: NodeIncomingMessage, res: NodeResponseEvents):
   if (typeof req?.headers !== 'object' || req.headers === null) {
     throw new ConfigError('toWebRequest', [{ path: 'req', rule: 'must be a Node http request', received: req }]);
   }
+  if (typeof (res as Partial<NodeResponseEvents> | null)?.once !== 'function') {
+    throw new ConfigError('toWebRequest', [{ path: 'res', rule: 'must be a Node http response (with once())', received: res }]);
+  }
   const aborter = new AbortController();
   res.once('close', () => aborter.abort());
   const headers = new Headers();

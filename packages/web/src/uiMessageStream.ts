@@ -1,6 +1,6 @@
-import { asyncScheduler, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, isObservable, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import * as z from 'zod';
-import { configRules, parseConfig, runEventStream, scheduleDelay, type RunContext, type RunDelivery, type RunEvent } from '@rxagents/core';
+import { ConfigError, configRules, parseConfig, runEventStream, scheduleDelay, type RunContext, type RunDelivery, type RunEvent } from '@rxagents/core';
 import { ViewerStalledError } from './errors/ViewerStalledError';
 import { ChunkWriter } from './internal/ChunkWriter';
 import { exposedError } from './internal/exposeErrors';
@@ -135,6 +135,7 @@ export const ToUIMessageStreamOptionsSchema = z.strictObject({
  * @see {@link toUIMessageStreamResponse}
  */
 export function toUIMessageStream(source: UIMessageStreamSource, options: ToUIMessageStreamOptions = {}): ReadableStream<RunUIMessageChunk> {
+  checkSource('toUIMessageStream', source);
   const {
     bufferSize,
     delivery,
@@ -232,3 +233,10 @@ export function toUIMessageStream(source: UIMessageStreamSource, options: ToUIMe
   );
 }
 
+
+/** Refuses a source that is neither run events nor a function starting them (it would fail only when read). */
+export function checkSource(subject: string, source: unknown): void {
+  if (!isObservable(source) && typeof source !== 'function') {
+    throw new ConfigError(subject, [{ path: 'source', rule: 'must be an Observable of run events or a function returning one', received: source }]);
+  }
+}

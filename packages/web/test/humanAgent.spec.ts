@@ -270,4 +270,18 @@ describe('humanAgent', () => {
     expect((await Promise.all(posted)).map((response) => response.status)).toEqual([204, 204]);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', success: true });
   });
+
+  it.each([null, undefined, 42, {}])('handleAnswer rejects (never throws) for %p as the request, with a ConfigError naming request', async (bad) => {
+    const reviewer = humanAgent('reviewer');
+    const answered = reviewer.handleAnswer(bad as never);
+    await expect(answered).rejects.toThrow(ConfigError);
+    await expect(answered).rejects.toThrow(/^HumanAgent.handleAnswer: request must be a Request/);
+  });
+
+  it.each([undefined, null, 42, {}])('%p as chat options, or a non-string input, is a ConfigError naming the argument (the Agent contract; stream and invoke always pass both)', (bad) => {
+    const agent = humanAgent('reviewer');
+    expect(() => agent.chat('hi', bad as never)).toThrow(ConfigError);
+    expect(() => agent.chat('hi', bad as never)).toThrow(/^reviewer.chat: options must be ChatOptions/);
+    expect(() => agent.chat(bad as never, { signal: new AbortController().signal })).toThrow(/^reviewer.chat: input must be a string/);
+  });
 });

@@ -1,3 +1,4 @@
+import { ConfigError } from '@rxagents/core';
 import { runTextPartMetadata } from '@rxagents/web';
 import { runTextPartMetadata as fromClient } from '@rxagents/web/client';
 
@@ -14,5 +15,11 @@ describe('runTextPartMetadata', () => {
 
   it('is in the browser entry too', () => {
     expect(fromClient).toBe(runTextPartMetadata);
+  });
+
+  it.each([null, undefined, 42])('refuses %p with a ConfigError naming the part, from both entries', (bad) => {
+    expect(() => runTextPartMetadata(bad as never)).toThrow(ConfigError);
+    expect(() => runTextPartMetadata(bad as never)).toThrow(/^runTextPartMetadata: part must be a message part/);
+    expect(() => fromClient(bad as never)).toThrow(/^runTextPartMetadata: part must be a message part/);
   });
 });

@@ -1,7 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { concat, EMPTY, lastValueFrom, merge, NEVER, of, Subject, take, throwError, toArray, VirtualTimeScheduler } from 'rxjs';
 import { ConfigError, defineAgent, invoke$, observeRun, type RunEvent, type RunEventOf } from '@rxagents/core';
-import { fromEventStream, toEventStream, toEventStreamResponse } from '@rxagents/web';
+import { fromEventStream, redactError, toEventStream, toEventStreamResponse } from '@rxagents/web';
 import { countedText, countingAgent, untilSettled } from './helpers/agents';
 import { serve } from './helpers/serve';
 
@@ -139,6 +139,11 @@ describe('toEventStream', () => {
     expect(source.observed).toBe(true);
     await reader.cancel();
     expect(source.observed).toBe(false);
+  });
+
+  it.each([null, undefined, 42])('redactError, the default exposeError, refuses %p with a ConfigError naming error', (bad) => {
+    expect(() => redactError(bad as never)).toThrow(ConfigError);
+    expect(() => redactError(bad as never)).toThrow(/^redactError: error must be a serialized error/);
   });
 });
 

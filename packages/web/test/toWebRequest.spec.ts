@@ -77,4 +77,10 @@ describe('toWebRequest', () => {
   it('refuses what is not a Node request', () => {
     expect(() => toWebRequest({} as never, { once: () => undefined })).toThrow(ConfigError);
   });
+
+  it.each([null, undefined, 42, {}])('refuses %p as the response with a ConfigError naming res', (bad) => {
+    const req = { method: 'GET', url: '/', headers: { host: 'localhost' }, on: () => undefined, once: () => undefined, off: () => undefined };
+    expect(() => toWebRequest(req as never, bad as never)).toThrow(ConfigError);
+    expect(() => toWebRequest(req as never, bad as never)).toThrow(/^toWebRequest: res must be a Node http response/);
+  });
 });

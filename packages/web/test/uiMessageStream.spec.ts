@@ -196,6 +196,12 @@ describe('toUIMessageStream', () => {
     expect(() => toUIMessageStream(from([]), { delivery: 'fast' } as never)).toThrow(ConfigError);
     expect(() => toUIMessageStream(from([]), { bufersize: 3 } as never)).toThrow(/bufersize/);
   });
+
+  it.each([null, undefined, 42, {}])('refuses %p as the source with a ConfigError naming source, before any stream exists', (bad) => {
+    expect(() => toUIMessageStream(bad as never)).toThrow(ConfigError);
+    expect(() => toUIMessageStream(bad as never)).toThrow(/^toUIMessageStream: source must be an Observable of run events or a function returning one/);
+    expect(() => toUIMessageStreamResponse(bad as never)).toThrow(/^toUIMessageStreamResponse: source must be an Observable/);
+  });
 });
 
 describe('toUIMessageStreamResponse', () => {

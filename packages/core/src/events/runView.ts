@@ -1,4 +1,5 @@
-import { type Observable, scan } from 'rxjs';
+import { isObservable, type Observable, scan } from 'rxjs';
+import { ConfigError } from '../errors/ConfigError';
 import type { RunEvent, RunEventOf } from './RunEvent';
 import type { SerializedError } from './SerializedError';
 import { fieldsOf, treeOf, viewOf, type Tree } from '../internal/runViewTree';
@@ -163,6 +164,7 @@ export const emptyRunView: RunView = Object.freeze({ runId: null, status: 'idle'
  * ```
  */
 export function reduceRunView(view: RunView, event: RunEvent): RunView {
+  if (typeof view !== 'object' || view === null || typeof event !== 'object' || event === null) refuseReduce(view, event);
   switch (event.type) {
     case 'run-start':
       return start(view, treeOf(view), event, 'run', event.name, event.input);
@@ -212,6 +214,7 @@ export function reduceRunView(view: RunView, event: RunEvent): RunView {
  * ```
  */
 export function runView(events$: Observable<RunEvent>): Observable<RunView> {
+  if (!isObservable(events$)) throw new ConfigError('runView', [{ path: 'events$', rule: 'must be an Observable of run events', received: events$ }]);
   return events$.pipe(scan(reduceRunView, emptyRunView));
 }
 
@@ -291,4 +294,11 @@ function latestMetrics(metrics: readonly RunEventOf<'metrics'>[], event: RunEven
   const next = [...metrics];
   next[index] = event;
   return next;
+}
+
+function refuseReduce(view: unknown, event: unknown): never {
+  const issues = [];
+  if (typeof view !== 'object' || view === null) issues.push({ path: 'view', rule: 'must be a RunView (start from emptyRunView)', received: view });
+  if (typeof event !== 'object' || event === null) issues.push({ path: 'event', rule: 'must be a run event', received: event });
+  throw new ConfigError('reduceRunView', issues);
 }

@@ -1,7 +1,7 @@
 import { type Observable, take, takeLast } from 'rxjs';
 import type { RunContext } from './RunContext';
 import type { RunOutcome } from './RunOutcome';
-import { traceRun } from './traceRun';
+import { checkTrace, traceRun } from './traceRun';
 
 /**
  * {@link traceRun} for a primitive that gives one result: the result is passed on once the node has ended
@@ -45,6 +45,7 @@ export function traceResult<T>(
   body: (run: RunContext | undefined) => Observable<T>,
   describe: (value: T) => RunOutcome,
 ): Observable<T> {
+  checkTrace('traceResult', run, name, input, body, describe);
   if (run === undefined) return body(undefined);
   return traceRun(run, name, input, (node) => body(node).pipe(take(1)), describe).pipe(takeLast(1));
 }

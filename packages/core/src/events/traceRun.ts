@@ -1,4 +1,6 @@
 import { Observable, type Subscriber, Subscription } from 'rxjs';
+import { isRunContext } from '../configRules';
+import { ConfigError } from '../errors/ConfigError';
 import { abortError } from '../internal/abortError';
 import { fitsAsJson } from '../internal/splitText';
 import { MAX_TEXT_FIELD_LENGTH } from '../limits';
@@ -50,6 +52,7 @@ export function traceRun<T>(
   body: (run: RunContext | undefined) => Observable<T>,
   describe: (value: T) => RunOutcome = describeString,
 ): Observable<T> {
+  checkTrace('traceRun', run, name, input, body, describe);
   if (run === undefined) return body(undefined);
   return new Observable<T>((subscriber) => {
     const node = new NodeSubscription(run, name, input, subscriber, describe);
@@ -188,4 +191,13 @@ class NodeSubscription<T> extends Subscription {
 
 function describeString(value: unknown): RunOutcome {
   return typeof value === 'string' ? { success: true, output: value } : { success: true };
+}
+
+/** Refuses what {@link traceRun} and `traceResult` refuse: a run that is not a run context, a name or input that is not a string, a body or describe that is not a function (cheap checks: this runs per node). */
+export function checkTrace(subject: string, run: unknown, name: unknown, input: unknown, body: unknown, describe: unknown): void {
+  if (run !== undefined && !isRunContext(run)) throw new ConfigError(subject, [{ path: 'run', rule: 'must be a run context ({ runId, callId, scheduler, emit }) or undefined', received: run }]);
+  if (typeof name !== 'string') throw new ConfigError(subject, [{ path: 'name', rule: 'must be a string', received: name }]);
+  if (typeof input !== 'string') throw new ConfigError(subject, [{ path: 'input', rule: 'must be a string', received: input }]);
+  if (typeof body !== 'function') throw new ConfigError(subject, [{ path: 'body', rule: 'must be a function', received: body }]);
+  if (typeof describe !== 'function') throw new ConfigError(subject, [{ path: 'describe', rule: 'must be a function', received: describe }]);
 }

@@ -1,3 +1,4 @@
+import { ConfigError } from '../errors/ConfigError';
 import type { RunContext } from './RunContext';
 
 /**
@@ -32,6 +33,9 @@ import type { RunContext } from './RunContext';
  * ```
  */
 export function whenRoom(pace: RunContext['pace'], subscriber: { readonly closed: boolean }, go: () => void, fail: (error: unknown) => void): void {
+  if ((pace !== undefined && typeof pace !== 'function') || typeof subscriber !== 'object' || subscriber === null || typeof go !== 'function' || typeof fail !== 'function') {
+    refuseArguments(pace, subscriber, go, fail);
+  }
   let gate: PromiseLike<void> | undefined;
   try {
     gate = pace?.();
@@ -52,4 +56,13 @@ export function whenRoom(pace: RunContext['pace'], subscriber: { readonly closed
       if (!subscriber.closed) fail(error);
     },
   );
+}
+
+function refuseArguments(pace: unknown, subscriber: unknown, go: unknown, fail: unknown): never {
+  const issues = [];
+  if (pace !== undefined && typeof pace !== 'function') issues.push({ path: 'pace', rule: 'must be a function or undefined', received: pace });
+  if (typeof subscriber !== 'object' || subscriber === null) issues.push({ path: 'subscriber', rule: 'must be an object with closed', received: subscriber });
+  if (typeof go !== 'function') issues.push({ path: 'go', rule: 'must be a function', received: go });
+  if (typeof fail !== 'function') issues.push({ path: 'fail', rule: 'must be a function', received: fail });
+  throw new ConfigError('whenRoom', issues);
 }

@@ -1,3 +1,4 @@
+import { isRunContext } from '../configRules';
 import { ConfigError } from '../errors/ConfigError';
 import type { RunContext } from '../events/RunContext';
 
@@ -6,6 +7,7 @@ import type { RunContext } from '../events/RunContext';
  * name a node that does not exist, and a view would show it as a root that never ends.
  */
 export function checkNode(run: RunContext, what: string): asserts run is RunContext & { readonly callId: string } {
+  if (!isRunContext(run)) throw new ConfigError(what, [{ path: 'run', rule: 'must be a run context ({ runId, callId, scheduler, emit }) or undefined', received: run }]);
   if (run.callId === null) {
     throw new ConfigError(what, [
       {

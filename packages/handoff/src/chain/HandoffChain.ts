@@ -11,7 +11,7 @@ import { HandoffChainOptionsSchema, type HandoffChainOptions } from './HandoffCh
 import { ChainRun } from './ChainRun';
 import { describeCall } from '../internal/describeCall';
 import { describeSteps } from './describeSteps';
-import { DistinctAgentIds, HandoffStepSchema, isStep, splitEventsOptions } from '../internal/rules';
+import { checkStrategy, DistinctAgentIds, HandoffStepSchema, isStep, splitEventsOptions } from '../internal/rules';
 
 /**
  * Builds a {@link HandoffChain}: `HandoffChain.builder().add(a).add(b, predicate).build()`.
@@ -149,7 +149,7 @@ export class HandoffChain {
    * ```
    */
   steps$(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
-    const run = checkChainCall(context, options);
+    const run = checkChainCall(handoff, context, options);
     if (run === undefined) return this.#steps$(handoff, context, options);
     return traceRun(run, 'chain', context.taskId, (node) => this.#steps$(handoff, context, underNode(options, node)), describeCall);
   }
@@ -183,7 +183,7 @@ export class HandoffChain {
    * ```
    */
   execute$(handoff: HandoffStrategy, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult[]> {
-    const run = checkChainCall(context, options);
+    const run = checkChainCall(handoff, context, options);
     if (run === undefined) return this.#steps$(handoff, context, options).pipe(toArray());
     return traceResult(run, 'chain', context.taskId, (node) => this.#steps$(handoff, context, underNode(options, node)).pipe(toArray()), describeSteps);
   }
@@ -223,7 +223,7 @@ export class HandoffChain {
    */
   events$(handoff: HandoffStrategy, context: HandoffContext, eventsOptions?: Omit<HandoffExecuteOptions, 'run'> & RunEventsOptions): Observable<RunEvent> {
     const { pace, options } = splitEventsOptions('HandoffChain events options', eventsOptions);
-    checkChainCall(context, options);
+    checkChainCall(handoff, context, options);
     return observeRun('chain', context.taskId, (run) => this.#steps$(handoff, context, underNode(options, run)).pipe(toArray()), {
       scheduler: options?.scheduler,
       describe: describeSteps,
@@ -251,8 +251,9 @@ export class HandoffChain {
 }
 
 /** The sender a chain with `from()` and no source given uses. */
-/** Refuses a context that is not a `HandoffContext` and invalid options; returns the run, if any. */
-function checkChainCall(context: unknown, options: HandoffExecuteOptions | undefined): RunContext | undefined {
+/** Refuses a strategy without `execute$`, a context that is not a `HandoffContext` and invalid options; returns the run, if any. */
+function checkChainCall(handoff: unknown, context: unknown, options: HandoffExecuteOptions | undefined): RunContext | undefined {
+  checkStrategy('HandoffChain', handoff);
   if (!(context instanceof HandoffContext)) {
     throw new ConfigError('HandoffChain', [{ path: 'context', rule: 'must be a HandoffContext (build one with new HandoffContext or HandoffContext.of)', received: context }]);
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { configRules, parseConfig } from '@rxagents/core';
+import { ConfigError, configRules, parseConfig } from '@rxagents/core';
 
 /**
  * What a {@link HandoffContext} is built from.
@@ -184,6 +184,7 @@ export class HandoffContext<P extends HandoffPayload = HandoffPayload> {
    * ```
    */
   withPayload<K extends string, V>(key: K, value: V): HandoffContext<P & { readonly [k in K]: V }> {
+    if (typeof key !== 'string') throw new ConfigError('HandoffContext.withPayload', [{ path: 'key', rule: 'must be a string', received: key }]);
     return this.copy({ payload: Object.freeze({ ...this.payload, [key]: value }) });
   }
 
@@ -199,6 +200,9 @@ export class HandoffContext<P extends HandoffPayload = HandoffPayload> {
    * ```
    */
   withPayloadReplaced<Q extends HandoffPayload>(payload: Q): HandoffContext<Q> {
+    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+      throw new ConfigError('HandoffContext.withPayloadReplaced', [{ path: 'payload', rule: 'must be an object', received: payload }]);
+    }
     return this.copy({ payload: Object.freeze({ ...payload }) });
   }
 
@@ -213,6 +217,9 @@ export class HandoffContext<P extends HandoffPayload = HandoffPayload> {
    * ```
    */
   withPreviousOutput(previousOutput: string | null): HandoffContext<{ readonly previousOutput: string | null }> {
+    if (typeof previousOutput !== 'string' && previousOutput !== null) {
+      throw new ConfigError('HandoffContext.withPreviousOutput', [{ path: 'previousOutput', rule: 'must be a string or null', received: previousOutput }]);
+    }
     return new HandoffContext(
       {
         taskId: this.taskId,

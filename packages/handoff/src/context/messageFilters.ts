@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseConfig, type Message } from '@rxagents/core';
-import { signedCountRule } from '../internal/rules';
+import { checkMessages, signedCountRule } from '../internal/rules';
 
 /**
  * Transforms the history before a handoff selects its context (a handoff's `inputFilter`).
@@ -23,7 +23,8 @@ const KeepLastNSchema = z.strictObject({ n: signedCountRule() });
  * `removeToolCalls` drops `tool` messages and assistant messages that only request tools, and strips
  * the tool calls from assistant messages that also carry text. `keepLastN(n)` keeps the last `n`
  * messages (`n` an integer; a `ConfigError` otherwise, so a `NaN` cannot pass the whole history on).
- * `removeSystemMessages` drops `system` messages. None changes its input.
+ * `removeSystemMessages` drops `system` messages. None changes its input; given anything but an array of
+ * messages, the filters throw a `ConfigError` naming `messages`.
  *
  * @example
  * ```ts
@@ -42,6 +43,7 @@ const KeepLastNSchema = z.strictObject({ n: signedCountRule() });
 export const messageFilters = Object.freeze({
   /** Drops tool traffic: `tool` messages and tool calls. */
   removeToolCalls(messages: readonly Message[]): Message[] {
+    checkMessages('messageFilters.removeToolCalls', messages);
     const kept: Message[] = [];
     for (const message of messages) {
       if (message.role === 'tool') continue;
@@ -62,6 +64,7 @@ export const messageFilters = Object.freeze({
   },
   /** Drops `system` messages. */
   removeSystemMessages(messages: readonly Message[]): Message[] {
+    checkMessages('messageFilters.removeSystemMessages', messages);
     return messages.filter((message) => message.role !== 'system');
   },
 });

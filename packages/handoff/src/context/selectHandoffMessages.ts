@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { configRules, parseConfig, preview, type Message } from '@rxagents/core';
+import { ConfigError, configRules, parseConfig, preview, type Message } from '@rxagents/core';
 import { HandoffContractError } from '../errors/HandoffContractError';
 import { HandoffRequestSchema } from '../handoff/HandoffRequest';
 import { signedCountRule } from '../internal/rules';
@@ -75,6 +75,7 @@ export const SUMMARY_MESSAGE_COUNT = 3;
  * ```
  */
 export function estimateTokens(message: Message): number {
+  if (typeof message?.content !== 'string') throw new ConfigError('estimateTokens', [{ path: 'message', rule: 'must be a message with a string content', received: message }]);
   return Math.max(1, Math.ceil(message.content.length / 4));
 }
 

@@ -19,7 +19,7 @@ import { handoff$ } from './handoffEngine';
 import { handoffInputOf } from './handoffInputOf';
 import { handoffOutcomeOf } from './handoffOutcomeOf';
 import { HandoffPermits } from '../guards/HandoffPermits';
-import { splitEventsOptions } from '../internal/rules';
+import { checkContextObject, splitEventsOptions } from '../internal/rules';
 import { checkToolParameters, reasonParameters, toolParameters } from '../tools/toolParameters';
 import { toolNamesOf } from '../tools/toolNamesOf';
 import { validateHandoffArguments } from './validateHandoffArguments';
@@ -93,7 +93,8 @@ export class Handoff {
 
   /**
    * Whether this handoff's `condition` matches (`false` when it has none); throws {@link HandoffContractError} when the
-   * condition answers anything but a boolean (a forgotten `return false`), and whatever the condition throws.
+   * condition answers anything but a boolean (a forgotten `return false`), and whatever the condition throws;
+   * a `ConfigError` naming `context` when `context` is not an object.
    *
    * @example
    * ```ts
@@ -106,6 +107,7 @@ export class Handoff {
    * ```
    */
   matches(context: HandoffConditionContext): boolean {
+    checkContextObject('Handoff.matches', context);
     const { condition } = this.config;
     if (condition === undefined) return false;
     const answer: unknown = condition(context);
@@ -118,7 +120,8 @@ export class Handoff {
   /**
    * Whether this handoff is offered on a call: its `isEnabled` setting, asked with `context` (a boolean at
    * once; a predicate's Promise through `from()`, an Observable's first value). Errors with what the
-   * predicate threw, or a {@link HandoffContractError} when it answers anything but a boolean.
+   * predicate threw, or a {@link HandoffContractError} when it answers anything but a boolean. Throws a
+   * `ConfigError` naming `context` when `context` is not an object.
    *
    * @example
    * ```ts
@@ -132,6 +135,7 @@ export class Handoff {
    * ```
    */
   isEnabled$(context: HandoffEnabledContext): Observable<boolean> {
+    checkContextObject('Handoff.isEnabled$', context);
     return evaluateEnabled$(this.config.isEnabled, context, `the isEnabled of ${this.toolName}`);
   }
 

@@ -71,11 +71,14 @@ export function hasId(source: unknown): boolean {
   return typeof source === 'object' && source !== null && isNonBlank((source as { id?: unknown }).id);
 }
 
+/** Passed as the receiver to {@link checkHandoffCall} by a call whose receiver is picked later (a route). */
+export const ROUTED: unique symbol = Symbol('routed');
+
 /** Refuses a source without a non-blank id, a receiver that is not an agent, or a context that is not a `HandoffContext`. */
 export function checkHandoffCall(subject: string, from: unknown, to: unknown, context: unknown, isContext: (value: unknown) => boolean): void {
   const issues = [];
   if (!hasId(from)) issues.push({ path: 'from', rule: 'must be an object with a non-blank id', received: from });
-  if (to !== undefined && !isAgent(to)) issues.push({ path: 'to', rule: 'must be an agent (an object with a non-blank id and a chat function)', received: to });
+  if (to !== ROUTED && !isAgent(to)) issues.push({ path: 'to', rule: 'must be an agent (an object with a non-blank id and a chat function)', received: to });
   if (!isContext(context)) issues.push({ path: 'context', rule: 'must be a HandoffContext (build one with new HandoffContext or HandoffContext.of)', received: context });
   if (issues.length > 0) throw new ConfigError(subject, issues);
 }
@@ -102,4 +105,21 @@ export function splitEventsOptions<O extends object>(subject: string, options: (
   if (options === undefined || !('pace' in options)) return { pace: undefined, options };
   const { pace, ...rest } = options;
   return { pace: parseConfig(PaceSchema, { pace }, subject).pace, options: rest as O };
+}
+
+/** Refuses a `handoff` argument that is not a handoff strategy (an object with an `execute$` function). */
+export function checkStrategy(subject: string, handoff: unknown): void {
+  if (typeof handoff !== 'object' || handoff === null || typeof (handoff as { readonly execute$?: unknown }).execute$ !== 'function') {
+    throw new ConfigError(subject, [{ path: 'handoff', rule: 'must be a handoff strategy (an object with an execute$ function, such as new DefaultHandoff())', received: handoff }]);
+  }
+}
+
+/** Refuses a `messages` argument that is not an array. */
+export function checkMessages(subject: string, messages: unknown): void {
+  if (!Array.isArray(messages)) throw new ConfigError(subject, [{ path: 'messages', rule: 'must be an array of messages', received: messages }]);
+}
+
+/** Refuses a `context` argument that is not an object (a predicate reading it would throw a `TypeError`). */
+export function checkContextObject(subject: string, context: unknown): void {
+  if (typeof context !== 'object' || context === null) throw new ConfigError(subject, [{ path: 'context', rule: 'must be an object', received: context }]);
 }

@@ -1,6 +1,6 @@
 import { asyncScheduler, catchError, defaultIfEmpty, defer, map, mergeMap, Observable, of, race, type SchedulerLike, type Subscription, take, throwError } from 'rxjs';
 import { z } from 'zod';
-import { fromAbortSignal, lastValue, observeRun, parseConfig, traceResult, type Agent, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
+import { ConfigError, fromAbortSignal, lastValue, observeRun, parseConfig, traceResult, type Agent, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { HandoffExecuteOptionsSchema } from '../strategy/DefaultHandoff';
 import { HandoffContractError } from '../errors/HandoffContractError';
 import { HandoffRoutingError } from '../errors/HandoffRoutingError';
@@ -11,7 +11,7 @@ import type { HandoffExecuteOptions, HandoffSource, HandoffStrategy } from '../s
 import { evaluatePredicate } from '../chain/evaluatePredicate';
 import { describeCall } from '../internal/describeCall';
 import { failedHandoff } from '../internal/failedCall';
-import { agentRule, checkHandoffCall, DistinctAgentIds, HandoffStepSchema, isAgent, isStep, splitEventsOptions } from '../internal/rules';
+import { agentRule, checkHandoffCall, checkStrategy, DistinctAgentIds, HandoffStepSchema, isAgent, isStep, ROUTED, splitEventsOptions } from '../internal/rules';
 
 const RouterSchema = z.strictObject({
   routes: z.array(HandoffStepSchema.required({ predicate: true })),
@@ -124,6 +124,9 @@ export class ConditionalHandoff {
    * ```
    */
   route$(context: HandoffContext): Observable<Agent | undefined> {
+    if (!(context instanceof HandoffContext)) {
+      throw new ConfigError('ConditionalHandoff.route$', [{ path: 'context', rule: 'must be a HandoffContext (build one with new HandoffContext or HandoffContext.of)', received: context }]);
+    }
     const { routes, fallback } = this;
     return new Observable<Agent | undefined>((subscriber) => {
       const answers: (boolean | { readonly error: unknown } | undefined)[] = new Array(routes.length);
@@ -190,7 +193,7 @@ export class ConditionalHandoff {
    * ```
    */
   execute$(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, options?: HandoffExecuteOptions): Observable<HandoffResult> {
-    const run = checkRouteCall(from, context, options);
+    const run = checkRouteCall(handoff, from, context, options);
     if (run === undefined) return this.#execute$(handoff, from, context, options);
     return traceResult(run, 'route', context.taskId, (node) => this.#execute$(handoff, from, context, { ...options, run: node }), describeCall);
   }
@@ -229,7 +232,7 @@ export class ConditionalHandoff {
    */
   events$(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, eventsOptions?: Omit<HandoffExecuteOptions, 'run'> & RunEventsOptions): Observable<RunEvent> {
     const { pace, options } = splitEventsOptions('ConditionalHandoff events options', eventsOptions);
-    checkRouteCall(from, context, options);
+    checkRouteCall(handoff, from, context, options);
     return observeRun('route', context.taskId, (run) => this.#execute$(handoff, from, context, { ...options, run }), { scheduler: options?.scheduler, describe: describeCall, pace });
   }
 
@@ -286,13 +289,14 @@ export class ConditionalHandoff {
   }
 }
 
-/** Errors with the signal's reason when it aborts; never emits. */
-/** Refuses a source without an id, a context that is not a `HandoffContext` and invalid options; returns the run, if any. */
-function checkRouteCall(from: unknown, context: unknown, options: HandoffExecuteOptions | undefined): RunContext | undefined {
-  checkHandoffCall('ConditionalHandoff', from, undefined, context, (value) => value instanceof HandoffContext);
+/** Refuses a strategy without `execute$`, a source without an id, a context that is not a `HandoffContext` and invalid options; returns the run, if any. */
+function checkRouteCall(handoff: unknown, from: unknown, context: unknown, options: HandoffExecuteOptions | undefined): RunContext | undefined {
+  checkStrategy('ConditionalHandoff', handoff);
+  checkHandoffCall('ConditionalHandoff', from, ROUTED, context, (value) => value instanceof HandoffContext);
   return options === undefined ? undefined : parseConfig(HandoffExecuteOptionsSchema, options, 'ConditionalHandoff options').run;
 }
 
+/** Errors with the signal's reason when it aborts; never emits. */
 function abortOf(signal: AbortSignal): Observable<never> {
   return fromAbortSignal(signal).pipe(mergeMap((reason) => throwError(() => reason)));
 }

@@ -11,6 +11,7 @@ import type { HandoffOutcome } from '../handoff/HandoffOutcome';
 import { splitEventsOptions } from '../internal/rules';
 import { normalizeHandoffs, type HandoffSpec } from './normalizeHandoffs';
 import type { ToolCallingModel, ToolCallingResponse } from '../tools/ToolCallingModel';
+import { checkChatCall } from '../internal/checkChatCall';
 
 /**
  * The settings of {@link routingAgent}.
@@ -138,13 +139,15 @@ export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
     ...(parsed.goal === undefined ? {} : { goal: parsed.goal }),
     handoffs,
     instructions,
-    chat: (input: string, options: ChatOptions): Observable<string> =>
-      defer(() => {
+    chat: (input: string, options: ChatOptions): Observable<string> => {
+      checkChatCall(parsed.id, input, options);
+      return defer(() => {
         const history = options.context ?? [];
         const metadata = options.metadata ?? {};
         const asked = { source: agent, input, messages: history, metadata, handoffChain: currentHandoffChain(), run: options.run };
         return enabledHandoffs$(handoffs, asked).pipe(mergeMap((enabled) => route(enabled, input, options, history, metadata)));
-      }),
+      });
+    },
     events$: (input: string, eventsOptions: Omit<AgentCallOptions, 'run'> & RunEventsOptions = {}): Observable<RunEvent> => {
       const { pace, options = {} } = splitEventsOptions(`routing agent "${parsed.id}" events options`, eventsOptions);
       // Refuses bad input or options now rather than as a silent run.

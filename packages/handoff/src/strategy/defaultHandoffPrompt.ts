@@ -1,3 +1,4 @@
+import { ConfigError } from '@rxagents/core';
 import type { HandoffContext } from '../context/HandoffContext';
 
 /**
@@ -8,6 +9,7 @@ import type { HandoffContext } from '../context/HandoffContext';
  * Built from the context alone. In a {@link HandoffChain} each step's context carries only
  * `{ previousOutput }`, so a step's prompt holds the previous reply, never the previous prompt (unless
  * that agent echoed it). A payload that cannot be serialized (a cycle, a BigInt) is written with `String`.
+ * Anything but a context is a `ConfigError` naming `context`.
  *
  * @example
  * ```ts
@@ -17,6 +19,9 @@ import type { HandoffContext } from '../context/HandoffContext';
  * ```
  */
 export function defaultHandoffPrompt(context: HandoffContext): string {
+  if (typeof context !== 'object' || context === null || typeof context.taskId !== 'string') {
+    throw new ConfigError('defaultHandoffPrompt', [{ path: 'context', rule: 'must be a HandoffContext (build one with new HandoffContext or HandoffContext.of)', received: context }]);
+  }
   return `Process handoff task: ${context.taskId} | payload: ${stringify(context.payload)}`;
 }
 

@@ -8,6 +8,7 @@ import { emitTermination, describeResult } from '../execution/patternEvents';
 import { patternInput } from '../builders/patternInput';
 import { EventsOptionsSchema, type RunOptions, RunOptionsSchema } from '../execution/RunOptions';
 import { runModel } from '../execution/runModel';
+import { checkChatCall } from './checkChatCall';
 
 /**
  * Options of a {@link ComposedAgent}.
@@ -162,6 +163,7 @@ export class ComposedAgent<T> implements Agent {
    * `options.run`, the pattern reports into it under this call.
    */
   chat(input: string, options: ChatOptions): Observable<string> {
+    checkChatCall(this.id, input, options);
     const { run } = options;
     return (run === undefined ? this.execute$(input) : this.execute$(input, { run })).pipe(
       map((result) => {

@@ -1,3 +1,4 @@
+import { ConfigError } from '@rxagents/core';
 import { tally, type VotingAggregation } from './VotingAggregation';
 
 // The built-in VotingAggregations, exported from the package as the module namespace `VotingAggregation`.
@@ -14,6 +15,7 @@ import { tally, type VotingAggregation } from './VotingAggregation';
  */
 export function majority(): VotingAggregation {
   return (votes) => {
+    checkVotes('VotingAggregation.majority', votes);
     const ranked = [...tally(votes)].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
     const [top, second] = ranked;
     if (top === undefined) return { winner: undefined, reason: 'no valid vote' };
@@ -37,10 +39,20 @@ export function majority(): VotingAggregation {
  */
 export function unanimous(): VotingAggregation {
   return (votes) => {
+    checkVotes('VotingAggregation.unanimous', votes);
     const choices = new Set(votes.map((vote) => vote.choice));
     const [only] = choices;
     return choices.size === 1 && only !== undefined && votes.length > 0
       ? { winner: only, reason: `unanimous: ${only}` }
       : { winner: undefined, reason: 'no unanimity' };
   };
+}
+
+/** Refuses votes that are not an array of `{ agentId, choice }` objects, naming the first bad one. */
+function checkVotes(subject: string, votes: unknown): void {
+  if (!Array.isArray(votes)) throw new ConfigError(subject, [{ path: 'votes', rule: 'must be an array of votes', received: votes }]);
+  for (let index = 0; index < votes.length; index += 1) {
+    const vote: unknown = votes[index];
+    if (typeof vote !== 'object' || vote === null) throw new ConfigError(subject, [{ path: `votes.${index}`, rule: 'must be a vote ({ agentId, choice })', received: vote }]);
+  }
 }

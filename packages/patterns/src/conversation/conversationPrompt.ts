@@ -1,5 +1,6 @@
 import { type ConversationState, messageCount } from './ConversationState';
 import * as ConversationStates from './conversationStates';
+import { checkConversationState, checkSpeaker } from './checkConversationState';
 
 /**
  * Builds what a participant is asked on its turn, from the conversation so far.
@@ -38,6 +39,8 @@ export type ConversationPrompt = (state: ConversationState, speaker: string) => 
  * ```
  */
 export const conversationPrompt: ConversationPrompt = (state, speaker) => {
+  checkConversationState('conversationPrompt', state);
+  checkSpeaker('conversationPrompt', 'speaker', speaker);
   const transcript = messageCount(state) === 0 ? '(nobody has spoken yet)' : ConversationStates.transcript(state);
   const round = ConversationStates.contributions(state, speaker) + 1;
   // Joined with `+`, not Array.join: the transcript stays a shared string, so a turn costs O(1), not O(transcript).

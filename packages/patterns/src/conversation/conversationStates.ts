@@ -1,4 +1,6 @@
+import { ConfigError } from '@rxagents/core';
 import { AppendLog } from './AppendLog';
+import { checkConversationState, checkSpeaker } from './checkConversationState';
 import { type ConversationState, foldedFrom, foldedOf, line, type PostedMessage, stateOf } from './ConversationState';
 import type { ConversationMessage, SpeakerCount } from './ConversationState';
 
@@ -15,6 +17,10 @@ import type { ConversationMessage, SpeakerCount } from './ConversationState';
  * ```
  */
 export function initial(topic: string, participants: readonly string[]): ConversationState {
+  checkSpeaker('ConversationState.initial', 'topic', topic);
+  if (!Array.isArray(participants as unknown) || !participants.every((id) => typeof id === 'string')) {
+    throw new ConfigError('ConversationState.initial', [{ path: 'participants', rule: 'must be an array of participant ids (strings)', received: participants }]);
+  }
   return stateOf(
     { topic, participants: [...participants], round: 0, roundComplete: false, lastSpeaker: undefined, counts: [...new Set(participants)].map((speaker) => ({ speaker, count: 0 })) },
     { log: AppendLog.empty(), transcript: '', extras: undefined },
@@ -36,6 +42,10 @@ export function initial(topic: string, participants: readonly string[]): Convers
  * ```
  */
 export function fold(state: ConversationState, posted: PostedMessage): ConversationState {
+  checkConversationState('ConversationState.fold', state);
+  if (typeof posted !== 'object' || posted === null || typeof posted.speaker !== 'string' || typeof posted.content !== 'string') {
+    throw new ConfigError('ConversationState.fold', [{ path: 'posted', rule: 'must be a posted message ({ speaker, content, at })', received: posted }]);
+  }
   const spoken = contributions(state, posted.speaker) + 1;
   const counts = withCount(state.counts, posted.speaker, spoken);
   let round = Number.POSITIVE_INFINITY;
@@ -63,6 +73,8 @@ export function fold(state: ConversationState, posted: PostedMessage): Conversat
  * ```
  */
 export function contributions(state: ConversationState, speaker: string): number {
+  checkConversationState('ConversationState.contributions', state);
+  checkSpeaker('ConversationState.contributions', 'speaker', speaker);
   return countIn(state.counts, speaker);
 }
 
@@ -98,5 +110,6 @@ function withCount(counts: readonly SpeakerCount[], speaker: string, count: numb
  * ```
  */
 export function transcript(state: ConversationState): string {
+  checkConversationState('ConversationState.transcript', state);
   return foldedOf(state)?.transcript ?? state.messages.map(line).join('\n');
 }

@@ -1,5 +1,6 @@
 import { Observable } from 'rxjs';
 import type { RunContext } from '@rxagents/core';
+import { checkModelCall } from './checkModelCall';
 import { DriverLoop } from './DriverLoop';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
@@ -37,6 +38,7 @@ import type { ExecutionResult } from './ExecutionResult';
  * ```
  */
 export function OrchestratedDriver<T>(model: ExecutionModel<T>, input: string, run?: RunContext): Observable<ExecutionResult<T>> {
+  checkModelCall('OrchestratedDriver', model, input, run);
   return driveModel(model, input, run, true);
 }
 

@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { RunContext } from '@rxagents/core';
 import type { ExecutionModel } from './ExecutionModel';
 import type { ExecutionResult } from './ExecutionResult';
+import { checkModelCall } from './checkModelCall';
 import { OrchestratedDriver } from './OrchestratedDriver';
 
 /**
@@ -26,5 +27,6 @@ import { OrchestratedDriver } from './OrchestratedDriver';
  * ```
  */
 export function runModel<T>(model: ExecutionModel<T>, input: string, run?: RunContext): Observable<ExecutionResult<T>> {
+  checkModelCall('runModel', model, input, run);
   return (model.backend ?? OrchestratedDriver)(model, input, run);
 }

@@ -1,4 +1,5 @@
 import { first, from, Observable, type Subscription } from 'rxjs';
+import { ConfigError } from '@rxagents/core';
 import type { TerminationCondition } from './TerminationCondition';
 import { CONTINUE, type TerminationDecision, type TerminationSnapshot } from './TerminationDecision';
 
@@ -94,6 +95,12 @@ interface Frame<T> {
  * ```
  */
 export function evaluateTermination<T>(condition: TerminationCondition<T>, snapshot: TerminationSnapshot<T>): Observable<TerminationDecision> {
+  if (typeof (condition as Partial<TerminationCondition<T>> | null)?.evaluate !== 'function') {
+    throw new ConfigError('evaluateTermination', [{ path: 'condition', rule: 'must be a TerminationCondition (with evaluate())', received: condition }]);
+  }
+  if (typeof snapshot !== 'object' || snapshot === null) {
+    throw new ConfigError('evaluateTermination', [{ path: 'snapshot', rule: 'must be a snapshot ({ state, iteration, elapsedMs })', received: snapshot }]);
+  }
   return new Observable<TerminationDecision>((subscriber) => {
     const stack: Frame<T>[] = [];
     let pending: Subscription | undefined;

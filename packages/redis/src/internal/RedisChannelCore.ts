@@ -76,6 +76,9 @@ export class RedisChannelCore<T> implements RedisChannel<T> {
   }
 
   emitAll(items: Iterable<T>): number {
+    if (typeof (items as Partial<Iterable<T>> | null)?.[Symbol.iterator] !== 'function') {
+      throw new ConfigError(`redisChannel ${this.id}`, [{ path: 'items', rule: 'must be an iterable (an array, a Set, a generator)', received: items }]);
+    }
     let queued = 0;
     for (const item of items) if (this.emit(item)) queued += 1;
     return queued;

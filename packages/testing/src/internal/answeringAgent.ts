@@ -1,5 +1,6 @@
 import { defer, Observable } from 'rxjs';
 import { fromAbortSignal, type Agent, type ChatOptions } from '@rxagents/core';
+import { checkChatCall } from './checkChatCall';
 
 /** @internal What {@link answeringAgent} returns: an agent and the records of its calls (`ScriptedAgent`'s shape). */
 export interface AnsweringAgent extends Agent {
@@ -40,6 +41,7 @@ export function answeringAgent(id: string, details: AgentDetails, answer: (input
       return abortCount;
     },
     chat(input: string, chatOptions: ChatOptions): Observable<string> {
+      checkChatCall(id, input, chatOptions);
       const callIndex = calls.length;
       calls.push({ input, options: chatOptions });
       const { signal } = chatOptions;
