@@ -69,13 +69,28 @@ const DEFAULT_LEASE_TTL_MS = 30_000;
  * run says so before `run-end`: a `custom` event named `run-context-unused` whose `data.message` names
  * the run and shows the fix. Its agent calls ran, unseen; `(run) => invoke$(agent, input, { run })` reports them.
  *
+ * With a `store` the run is durable: its events are its journal, appended to the store (group commit:
+ * one append in flight, carrying what queued meanwhile; the run waits before new agent calls while more
+ * than 4,096 events wait for the store), and its nodes are named by their place (`run`, `run/0`, ...)
+ * instead of random ids. When the store already holds `runId`'s journal, the run resumes: the events$
+ * first emit the journal, then the body runs again; an agent call whose outcome is recorded is answered
+ * from it without calling the agent, a call that was in flight runs again (closed first with
+ * `CallInterruptedError`), and code that does not do what the journal says fails the run with
+ * `RunDivergenceError`. The run holds the store's lease (`leaseTtlMs`, renewed every third of it on
+ * `scheduler`): a second process resuming it gets `RunLeasedError`. What the store refuses before the run
+ * starts (its lease, a read, a root name or input other than the recorded ones) errors the events; a
+ * failed append or a lost lease once it runs ends it with a `run-end` carrying that error. Unsubscribing
+ * stops the run here as a crash would: the journal keeps what it had and the run can be resumed. See the
+ * durable runs guide.
+ *
  * @param name - What the run is, for example `support`.
  * @param input - What it was asked.
  * @param body - The run's work; receives the context to pass to agent calls and primitives.
  * @param options - Clock, run id, outcome reader.
  * @returns The run's events.
  * @throws `ConfigError` at once when `name` or `input` is not a string, `body` is not a function, or an
- *   option is unknown or invalid (a blank `runId`, a `scheduler` without `now()` and `schedule()`).
+ *   option is unknown or invalid (a blank `runId`, a `scheduler` without `now()` and `schedule()`, a
+ *   `store` without the run store's methods, a `leaseTtlMs` under 3 ms).
  *
  * @example
  * ```ts
@@ -86,6 +101,20 @@ const DEFAULT_LEASE_TTL_MS = 30_000;
  * observeRun('story', 'Tell a story', (run) => invoke$(writer, 'Tell a story', { run })).subscribe((event) => {
  *   if (event.type === 'text-delta') console.log(event.delta);
  * });
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { lastValueFrom, toArray } from 'rxjs';
+ * import { defineAgent, invoke$, MemoryRunStore, observeRun } from '@rxagents/core';
+ *
+ * let calls = 0;
+ * const writer = defineAgent('writer', async () => `draft ${++calls}`);
+ * const store = new MemoryRunStore();
+ * const run = () => observeRun('story', 'go', (run) => invoke$(writer, 'go', { run }), { store, runId: 'story-1' });
+ * await lastValueFrom(run().pipe(toArray()));
+ * const again = await lastValueFrom(run().pipe(toArray())); // answered from the journal
+ * console.log(calls, again.at(-1)?.type); // 1 run-end
  * ```
  */
 export function observeRun<T>(name: string, input: string, body: (run: RunContext) => Observable<T>, options: ObserveRunOptions<T> = {}): Observable<RunEvent> {
