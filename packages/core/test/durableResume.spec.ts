@@ -4,12 +4,15 @@ import {
   CallInterruptedError,
   CoordinationError,
   defineAgent,
+  emitCustom,
+  emitUsage,
   invoke$,
   MemoryRunStore,
   observeRun,
   RunDivergenceError,
   RunLeasedError,
   RunStoreError,
+  traceRun,
   type RunContext,
   type RunEvent,
   type RunLease,
@@ -148,6 +151,50 @@ describe('divergence', () => {
     expect(events).toEqual([]);
     expect(counts).toEqual(new Map());
     expect(journal).toEqual(before);
+  });
+});
+
+describe('divergence of events and nodes', () => {
+  async function journalAndResume(first: (run: RunContext) => void, second: (run: RunContext) => void) {
+    const scheduler = virtualTime();
+    const counts: CallCounts = new Map();
+    const a = countingAgent('a', scheduler, counts);
+    const body = (say: (run: RunContext) => void) => (run: RunContext) => {
+      say(run);
+      return invoke$(a, 'go', { run }).pipe(concatMap((text) => invoke$(a, text, { run })));
+    };
+    const store = new MemoryRunStore({ scheduler });
+    await drive(scheduler, observeRun('story', 'go', body(first), { store, runId: RUN_ID, scheduler }));
+    const journal = await journalOf(store, RUN_ID);
+    const k = afterEndOf(journal, 'a');
+    const resumedScheduler = virtualTime();
+    const cut = await cutJournal(journal, k, RUN_ID, resumedScheduler);
+    counts.clear();
+    const resumed = await drive(resumedScheduler, observeRun('story', 'go', body(second), { store: cut, runId: RUN_ID, scheduler: resumedScheduler }));
+    return { resumed, counts, before: journal.slice(0, k), after: await journalOf(cut, RUN_ID) };
+  }
+
+  it('an event of another type at a recorded position of a node is a divergence', async () => {
+    const { resumed, counts, before, after } = await journalAndResume(
+      (run) => emitCustom(run, 'plan', 1),
+      (run) => emitUsage(run, { agentId: 'a', totalTokens: 3 }),
+    );
+    expect(rootEnd(resumed.events.slice(before.length))).toMatchObject({ success: false, error: { code: 'RUN_DIVERGED' } });
+    expect((rootEnd(resumed.events.slice(before.length)) as { error: { message: string } }).error.message).toMatch(/at "run": recorded a "custom" event, now a "usage" event/);
+    expect(counts).toEqual(new Map());
+    expect(after).toEqual(before);
+  });
+
+  it('a nested run where the journal has a call is a divergence', async () => {
+    const scheduler = virtualTime();
+    const a = countingAgent('a', scheduler, new Map());
+    const store = new MemoryRunStore({ scheduler });
+    await drive(scheduler, observeRun('story', 'go', (run) => invoke$(a, 'go', { run }), { store, runId: RUN_ID, scheduler }));
+    const journal = await journalOf(store, RUN_ID);
+    const cut = await cutJournal(journal, journal.length - 1, RUN_ID, scheduler);
+    const resumed = await drive(scheduler, observeRun('story', 'go', (run) => traceRun(run, 'inner', 'go', (inner) => invoke$(a, 'go', { run: inner })), { store: cut, runId: RUN_ID, scheduler }));
+    expect(rootEnd(resumed.events.slice(journal.length - 1))).toMatchObject({ success: false, error: { code: 'RUN_DIVERGED' } });
+    expect(await journalOf(cut, RUN_ID)).toEqual(journal.slice(0, -1));
   });
 });
 
