@@ -1,5 +1,5 @@
-import { concatMap, forkJoin, map, timer } from 'rxjs';
-import { defineAgent, invoke$, MemoryRunStore, namedPlace, observeRun, type RunContext, type RunEvent } from '@rxagents/core';
+import { concatMap, forkJoin, from, map, of, timer } from 'rxjs';
+import { defineAgent, invoke$, MemoryRunStore, namedPlace, observeRun, type RunContext, type RunEvent, type RunLease, type RunStore } from '@rxagents/core';
 import { type CallCounts, callsNotEndedIn, comparable, countingAgent, cutJournal, drive, journalOf, rootEnd, tree, virtualTime } from './support/durable';
 
 const RUN_ID = 'run-42';
@@ -86,6 +86,60 @@ describe('idempotency keys', () => {
     await drive(scheduler, observeRun('pay', 'go', (run) => invoke$(agent, 'a', { run }).pipe(concatMap(() => invoke$(agent, 'b', { run }))), { store, runId: RUN_ID, scheduler }));
     await drive(scheduler, observeRun('pay', 'go', (run) => invoke$(agent, 'c', { run }), { scheduler }));
     expect(keys).toEqual([`${RUN_ID}:run/0`, `${RUN_ID}:run/1`, undefined]);
+  });
+});
+
+describe('options', () => {
+  it('refuses a store without the store methods and a lease shorter than 3 ms, at once', () => {
+    const body = () => of('x');
+    expect(() => observeRun('story', 'go', body, { store: {} as unknown as RunStore })).toThrow(/store must be a run store/);
+    expect(() => observeRun('story', 'go', body, { store: new MemoryRunStore(), leaseTtlMs: 1 })).toThrow(/leaseTtlMs must be a number of milliseconds from 3/);
+    expect(() => observeRun('story', 'go', body, { store: new MemoryRunStore(), leaseTtlMs: 3 })).not.toThrow();
+  });
+});
+
+describe('a slow store', () => {
+  it('paces the run while more than 4,096 events wait for it: the next call starts once the store took them', async () => {
+    const held: (() => void)[] = [];
+    const inner = new MemoryRunStore();
+    const store: RunStore = {
+      append: (runId: string, events: readonly RunEvent[], lease?: RunLease) =>
+        inner.append(runId, events, lease).then(() => new Promise<void>((resolve) => held.push(resolve))),
+      read: (runId, fromSeq) => inner.read(runId, fromSeq),
+      summary: (runId) => inner.summary(runId),
+      list: (options) => inner.list(options),
+      acquireLease: (runId, ttlMs) => inner.acquireLease(runId, ttlMs),
+      renewLease: (lease, ttlMs) => inner.renewLease(lease, ttlMs),
+      releaseLease: (lease) => inner.releaseLease(lease),
+      expire: (runId, afterMs) => inner.expire(runId, afterMs),
+      delete: (runId) => inner.delete(runId),
+    };
+    const burst = defineAgent('burst', () => from(Array.from({ length: 5_000 }, () => 'x')));
+    let lastCalled = false;
+    const last = defineAgent('last', async () => {
+      lastCalled = true;
+      return 'done';
+    });
+    const body = (run: RunContext) =>
+      invoke$(burst, '1', { run }).pipe(
+        concatMap(() => invoke$(burst, '2', { run })),
+        concatMap(() => invoke$(last, '3', { run })),
+      );
+    let ended = false;
+    observeRun('burst', 'go', body, { store, runId: RUN_ID }).subscribe({ complete: () => (ended = true) });
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    await settle();
+    // The first 5,003 events are with the store, the second burst's 5,002 wait: the last call waits too.
+    expect(held).toHaveLength(1);
+    expect(lastCalled).toBe(false);
+    held.shift()!();
+    await settle();
+    expect(lastCalled).toBe(true);
+    while (!ended) {
+      held.shift()?.();
+      await settle();
+    }
+    expect((await journalOf(inner, RUN_ID)).length).toBe(10_009);
   });
 });
 
