@@ -136,7 +136,7 @@ export function startCall(subscriber: Subscriber<string>, agent: Agent, input: s
   const journal = run?.journal;
   let place: LiveCallPlace | undefined;
   if (journal !== undefined) {
-    place = journal.host.enterCall(journal, agent.id, input, subscriber);
+    place = journal.host.enterCall(run as RunContext, journal, agent.id, input, subscriber);
     if (place === undefined) return undefined;
   }
   const { timeout, scheduler = asyncScheduler, context, metadata } = options;

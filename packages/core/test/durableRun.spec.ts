@@ -1,5 +1,5 @@
 import { concatMap, forkJoin, from, map, of, timer } from 'rxjs';
-import { defineAgent, invoke$, MemoryRunStore, namedPlace, observeRun, type RunContext, type RunEvent, type RunLease, type RunStore } from '@rxagents/core';
+import { defineAgent, invoke$, MemoryRunStore, namedPlace, observeRun, traceRun, type RunContext, type RunEvent, type RunLease, type RunStore } from '@rxagents/core';
 import { type CallCounts, callsNotEndedIn, comparable, countingAgent, cutJournal, drive, journalOf, rootEnd, tree, virtualTime } from './support/durable';
 
 const RUN_ID = 'run-42';
@@ -48,6 +48,22 @@ describe('a durable run resumed from every cut of its journal', () => {
       const b = countingAgent('b', scheduler, counts, 5);
       const c = countingAgent('c', scheduler, counts, 7);
       return (run) => forkJoin([invoke$(a, 'x', { run }), invoke$(b, 'y', { run }), invoke$(c, 'z', { run })]).pipe(map((parts) => parts.join(' + ')));
+    }, false);
+  });
+});
+
+describe('a durable run with nested runs resumed from every cut of its journal', () => {
+  it('a stage node holding a composed agent (a nested run inside an agent call) and a plain call, then a last call', async () => {
+    await everyCut((scheduler, counts) => {
+      const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((id) => countingAgent(id, scheduler, counts, 4));
+      const composed = defineAgent('composed', (input, { run }) => {
+        counts.set('composed', (counts.get('composed') ?? 0) + 1);
+        return traceRun(run, 'inner-pattern', input, (inner) => invoke$(a!, input, { run: inner }).pipe(concatMap((text) => invoke$(b!, text, { run: inner }))));
+      });
+      return (run) =>
+        traceRun(run, 'stage', 'go', (stage) => forkJoin([invoke$(composed, 'x', { run: stage }), invoke$(c!, 'y', { run: stage })]).pipe(map((parts) => parts.join(' | ')))).pipe(
+          concatMap((text) => invoke$(d!, text, { run })),
+        );
     }, false);
   });
 });

@@ -1,4 +1,5 @@
 import type { Subscriber } from 'rxjs';
+import type { RunContext } from './RunContext';
 
 /**
  * Where the next child of a node of a durable run goes, and what the run knows of that place: carried by
@@ -85,7 +86,7 @@ export interface JournalHost {
    * Places a call: a live place, or `undefined` when the run took the call over (replayed it from the
    * journal into `subscriber`, or holds it because the run stopped).
    */
-  enterCall(at: RunJournal, agentId: string, input: string, subscriber: Subscriber<string>): LiveCallPlace | undefined;
+  enterCall(run: RunContext, at: RunJournal, agentId: string, input: string, subscriber: Subscriber<string>): LiveCallPlace | undefined;
   /** Places a nested run. */
   enterNode(at: RunJournal, name: string): NodePlace;
 }

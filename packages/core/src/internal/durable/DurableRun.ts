@@ -1,8 +1,11 @@
 import type { Subscriber } from 'rxjs';
 import { RunDivergenceError } from '../../errors/RunDivergenceError';
+import type { RunContext } from '../../events/RunContext';
 import type { RunEvent } from '../../events/RunEvent';
 import { type JournalHost, type LiveCallPlace, type NodePlace, RunJournal } from '../../events/RunJournal';
 import { preview } from '../../preview';
+import { abortError } from '../abortError';
+import { CallTrace } from '../CallTrace';
 import type { JournalIndex, RecordedCall } from './JournalIndex';
 import type { JournalWriter } from './JournalWriter';
 import { placeKeyOf } from './placeKeys';
@@ -81,7 +84,7 @@ export class DurableRun implements JournalHost {
     return { callId, journal: at.child(callId, key) };
   }
 
-  enterCall(at: RunJournal, agentId: string, input: string, subscriber: Subscriber<string>): LiveCallPlace | undefined {
+  enterCall(run: RunContext, at: RunJournal, agentId: string, input: string, subscriber: Subscriber<string>): LiveCallPlace | undefined {
     // A stopped run calls no agent: its calls wait for the teardown.
     if (this.stopped) return undefined;
     const segment = at.nextSegment();
@@ -99,7 +102,11 @@ export class DurableRun implements JournalHost {
         return undefined;
       }
       if (recorded.end !== 'interrupted') {
-        this.#replay(subscriber, recorded);
+        const callId = recorded.attempt === 1 ? path : `${path}#${recorded.attempt}`;
+        // Under a node that runs again as a new attempt, the replayed call is said again under it, so
+        // the new attempt's tree is whole; elsewhere its events are the recorded ones.
+        if (callId === recorded.callId) this.#replay(subscriber, recorded, undefined);
+        else this.#replay(subscriber, recorded, new CallTrace(run, agentId, input, { callId, journal: at.child(callId, key), idempotencyKey: `${this.runId}:${key}` }));
         return undefined;
       }
     }
@@ -111,16 +118,24 @@ export class DurableRun implements JournalHost {
   // The agent is not called: its recorded chunks, then its recorded end, on the run's trampoline. A call
   // that was cancelled gives its chunks and then waits for the same cancellation; one the journal shows
   // running (in a run that already ended) waits too.
-  #replay(subscriber: Subscriber<string>, recorded: RecordedCall): void {
-    this.index.perCallId.delete(recorded.callId);
+  #replay(subscriber: Subscriber<string>, recorded: RecordedCall, trace: CallTrace | undefined): void {
+    if (trace === undefined) this.index.perCallId.delete(recorded.callId);
+    else subscriber.add(() => trace.fail(abortError(`call to agent '${trace.agentId}' was cancelled`)));
     this.#trampoline.run(() => {
       for (const delta of recorded.deltas) {
         if (subscriber.closed) return;
+        trace?.delta(delta);
         subscriber.next(delta);
       }
       if (subscriber.closed) return;
-      if (recorded.end === 'ended') subscriber.complete();
-      else if (recorded.end === 'failed') subscriber.error(rebuildCallError(recorded.agentId, recorded.error));
+      if (recorded.end === 'ended') {
+        trace?.end();
+        subscriber.complete();
+      } else if (recorded.end === 'failed') {
+        const error = rebuildCallError(recorded.agentId, recorded.error);
+        trace?.fail(error);
+        subscriber.error(error);
+      }
     });
   }
 
