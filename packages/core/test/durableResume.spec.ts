@@ -1,4 +1,4 @@
-import { catchError, concatMap, EMPTY, of, expand, last, map, range, reduce, timer } from 'rxjs';
+import { catchError, concatMap, EMPTY, of, take, takeWhile, expand, last, map, range, reduce, timer } from 'rxjs';
 import {
   AgentError,
   CallInterruptedError,
@@ -115,6 +115,37 @@ describe('resuming what ended', () => {
     expect(rootEnd(resumed.events)).toMatchObject({ success: true, output: 'b(AgentError/AGENT_ERROR/true/Agent "broken" failed: quota exceeded/true)' });
     expect(rootEnd(resumed.events)).toEqual({ ...rootEnd(whole.events), at: expect.any(Number), durationMs: expect.any(Number) });
     expect(counts).toEqual(new Map([['b', 1]]));
+  });
+});
+
+describe('a reader that leaves', () => {
+  it('stops the run here as a crash would: nothing of the teardown is journaled, the lease is given back, and the run resumes', async () => {
+    const scheduler = virtualTime();
+    const store = new MemoryRunStore({ scheduler });
+    const first = await drive(
+      scheduler,
+      observeRun('story', 'go', chain(scheduler, new Map()), { store, runId: RUN_ID, scheduler }).pipe(takeWhile((event) => !(event.type === 'call-start' && event.agentId === 'b'), true)),
+    );
+    expect(first.events.at(-1)).toMatchObject({ type: 'call-start', agentId: 'b' });
+    const journal = await journalOf(store, RUN_ID);
+    expect(journal).toEqual(first.events);
+    const counts: CallCounts = new Map();
+    const resumed = await drive(scheduler, observeRun('story', 'go', chain(scheduler, counts), { store, runId: RUN_ID, scheduler }));
+    expect(resumed.error).toBeUndefined();
+    expect(rootEnd(resumed.events)).toMatchObject({ success: true, output: 'c(b(a(go)))' });
+    expect(counts).toEqual(new Map([['b', 1], ['c', 1]]));
+  });
+
+  it('a reader that leaves while the journal is read out gives the lease back', async () => {
+    const journal = await chainJournal();
+    const scheduler = virtualTime();
+    const store = await cutJournal(journal, afterEndOf(journal, 'a'), RUN_ID, scheduler);
+    const counts: CallCounts = new Map();
+    const glance = await drive(scheduler, observeRun('story', 'go', chain(scheduler, counts), { store, runId: RUN_ID, scheduler }).pipe(take(2)));
+    expect(glance.events).toHaveLength(2);
+    const resumed = await drive(scheduler, observeRun('story', 'go', chain(scheduler, counts), { store, runId: RUN_ID, scheduler }));
+    expect(resumed.error).toBeUndefined();
+    expect(counts).toEqual(new Map([['b', 1], ['c', 1]]));
   });
 });
 

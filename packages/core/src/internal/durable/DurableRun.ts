@@ -71,8 +71,9 @@ export class DurableRun implements JournalHost {
         return;
       }
     }
-    this.deliver(event);
+    // Journaled first: a reader that leaves on this event (a `takeWhile`) stops the run after it.
     this.writer.push(event);
+    this.deliver(event);
   };
 
   enterNode(at: RunJournal, name: string): NodePlace {

@@ -103,8 +103,13 @@ export class DurableSession<T> {
     const { subscriber } = this;
     const { store, runId, leaseTtlMs, name, input, body, describe, scheduler, pace, reported } = this.settings;
     for (const event of index.events) {
-      if (subscriber.closed) return;
+      if (subscriber.closed) break;
       subscriber.next(event);
+    }
+    // The reader left while reading the journal: the run does not start here.
+    if (subscriber.closed) {
+      this.#release();
+      return;
     }
     const writer = new JournalWriter(store, runId, () => this.#lease, (error) => this.#stop(error), !index.rootEnded);
     this.#writer = writer;
