@@ -1,5 +1,4 @@
 import type { Subscriber } from 'rxjs';
-import type { RunContext } from './RunContext';
 
 /**
  * Where the next child of a node of a durable run goes, and what the run knows of that place: carried by
@@ -84,9 +83,10 @@ export interface NodePlace {
 export interface JournalHost {
   /**
    * Places a call: a live place, or `undefined` when the run took the call over (replayed it from the
-   * journal into `subscriber`, or holds it because the run stopped).
+   * journal into `subscriber`, or holds it because the run stopped). `run` is the call's `RunContext`
+   * (typed `object` here so that this module and `RunContext` do not import each other).
    */
-  enterCall(run: RunContext, at: RunJournal, agentId: string, input: string, subscriber: Subscriber<string>): LiveCallPlace | undefined;
+  enterCall(run: object, at: RunJournal, agentId: string, input: string, subscriber: Subscriber<string>): LiveCallPlace | undefined;
   /** Places a nested run. */
   enterNode(at: RunJournal, name: string): NodePlace;
 }
