@@ -33,6 +33,14 @@ export interface ChatOptions {
    * call; emit your own `custom` events with {@link emitCustom}. Ignore it and nothing changes.
    */
   readonly run?: RunContext;
+  /**
+   * Set on every call of a durable run (one started with a store): a key naming this call's place in
+   * the run, `<runId>:<place key>` (for example `support-42:run/1`), the same on every attempt of the call.
+   * A call that was in flight when its process stopped runs again when the run resumes (at least once per
+   * call), so give this key to whatever the call changes outside the run (a payment, an e-mail, a ticket)
+   * and let that side deduplicate: the second attempt then does no second side effect.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /**

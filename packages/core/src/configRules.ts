@@ -1,6 +1,7 @@
 import type { SchedulerLike } from 'rxjs';
 import * as z from 'zod';
 import type { RunContext } from './events/RunContext';
+import type { RunStore } from './store/RunStore';
 import { MAX_COUNT, MAX_DELAY_MS } from './limits';
 
 // zod's number() refuses Infinity, which these rules accept as "never".
@@ -97,3 +98,38 @@ export function isRunContext(value: unknown): value is RunContext {
 /** The options of every runnable's `events$`: `pace`, the pacing function a slow reader gives (`runEventStream`). */
 export const runEventsOptions = () =>
   z.strictObject({ pace: z.custom<RunContext['pace']>((value) => typeof value === 'function', { error: 'must be a function' }).optional() });
+
+/** A {@link RunStore}: an object with the store's methods (`append`, `read`, `summary`, `acquireLease`, `renewLease`, `releaseLease`). */
+export const runStore = () => z.custom<RunStore>(isRunStore, { error: 'must be a run store (with append, read, summary, acquireLease, renewLease and releaseLease)' });
+
+/** Whether `value` is what {@link runStore} accepts. */
+export function isRunStore(value: unknown): value is RunStore {
+  const store = value as Partial<RunStore> | null;
+  return (
+    typeof store === 'object' &&
+    store !== null &&
+    typeof store.append === 'function' &&
+    typeof store.read === 'function' &&
+    typeof store.summary === 'function' &&
+    typeof store.acquireLease === 'function' &&
+    typeof store.renewLease === 'function' &&
+    typeof store.releaseLease === 'function'
+  );
+}
+
+const leaseRule = `a number of milliseconds from 3 to ${MAX_DELAY_MS} (about 24.8 days)`;
+
+/** A run lease's time to live in ms: at least 3 (it is renewed every third of it) and at most {@link MAX_DELAY_MS}; finite. */
+export const leaseTtlMs = () => z.number({ error: `must be ${leaseRule}` }).refine(isLeaseTtlMs, `must be ${leaseRule}`);
+
+/** Whether `value` is what {@link leaseTtlMs} accepts. */
+export function isLeaseTtlMs(value: unknown): value is number {
+  return typeof value === 'number' && value >= 3 && value <= MAX_DELAY_MS;
+}
+
+/**
+ * The durable-run options a runnable's `events$` passes on to `observeRun`: `store`, `runId` and
+ * `leaseTtlMs` (spread its `shape` into the runnable's events options schema once it passes them on).
+ */
+export const durableRunOptions = () =>
+  z.strictObject({ store: runStore().optional(), runId: id().optional(), leaseTtlMs: leaseTtlMs().optional() });

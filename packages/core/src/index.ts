@@ -42,6 +42,8 @@ export { serializeError, SerializedErrorSchema, type SerializedError } from './e
 export { safeParseRunEvent, type RunEventCheck } from './events/safeParseRunEvent';
 export { isSerializedError } from './events/isSerializedError';
 export type { RunContext } from './events/RunContext';
+export type { RunJournal } from './events/RunJournal';
+export { namedPlace } from './events/namedPlace';
 export type { RunOutcome } from './events/RunOutcome';
 export { newRunId } from './events/ids';
 export { traceRun } from './events/traceRun';
@@ -62,3 +64,5 @@ export { RunLeaseLostError } from './errors/RunLeaseLostError';
 export { RunStoreError } from './errors/RunStoreError';
 export { RunJournalVersionError } from './errors/RunJournalVersionError';
 export { RunJournalCorruptError } from './errors/RunJournalCorruptError';
+export { RunDivergenceError } from './errors/RunDivergenceError';
+export { CallInterruptedError } from './errors/CallInterruptedError';

@@ -14,6 +14,7 @@ import type { Message } from './Message';
 import { parseConfig } from './parseConfig';
 import { reportUnhandledError } from './reportUnhandledError';
 import type { RunContext } from './events/RunContext';
+import type { LiveCallPlace } from './events/RunJournal';
 import { whenRoom } from './events/whenRoom';
 
 /**
@@ -131,17 +132,24 @@ function agentCall(agent: Agent, input: string, options: AgentCallOptions, run: 
  * an Observable of chunks in between.
  */
 export function startCall(subscriber: Subscriber<string>, agent: Agent, input: string, options: AgentCallOptions, run: RunContext | undefined): TeardownLogic {
+  // A durable run answers a recorded call from its journal (the agent is not called) and names a live one by its place.
+  const journal = run?.journal;
+  let place: LiveCallPlace | undefined;
+  if (journal !== undefined) {
+    place = journal.host.enterCall(run as RunContext, journal, agent.id, input, subscriber);
+    if (place === undefined) return undefined;
+  }
   const { timeout, scheduler = asyncScheduler, context, metadata } = options;
   const limited = timeout !== undefined && timeout !== Infinity;
   // No deadline is Infinity, so `scheduler.now() >= deadline` is never true without a timeout.
   const deadline = limited ? scheduler.now() + (timeout as number) : Infinity;
-  const call = new Call(subscriber, agent.id, run === undefined ? undefined : new CallTrace(run, agent.id, input), scheduler, limited ? (timeout as number) : undefined, deadline);
+  const call = new Call(subscriber, agent.id, run === undefined ? undefined : new CallTrace(run, agent.id, input, place), scheduler, limited ? (timeout as number) : undefined, deadline);
   if (limited) call.timer = scheduleDelay(scheduler, timeout as number, () => call.fail(new AgentTimeoutError(agent.id, timeout as number)));
 
   let answer: ObservableInput<string>;
   let source: Observable<string> | undefined;
   try {
-    answer = agent.chat(input, new CallChatOptions(call.controller, context, metadata, call.trace?.child));
+    answer = agent.chat(input, new CallChatOptions(call.controller, context, metadata, call.trace?.child, place?.idempotencyKey));
     // A synchronous iterable or Observable can settle the call, or lose its caller, while `subscribe`
     // still runs; `takeWhile` then closes the agent's subscriber so it stops producing at once, and cuts
     // off one that streams past its deadline without yielding. A Promise never emits synchronously and

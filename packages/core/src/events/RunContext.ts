@@ -1,5 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
 import type { RunEvent } from './RunEvent';
+import type { RunJournal } from './RunJournal';
 
 /**
  * Where a run's events go, and which node of the run's tree new events nest under.
@@ -39,4 +40,9 @@ export interface RunContext {
    * and between the chunks they pull from an agent that returns an `AsyncIterable`.
    */
   readonly pace?: (() => PromiseLike<void> | undefined) | undefined;
+  /**
+   * Set in a run started with a store (a durable run): where this node's next children go and what the
+   * run's journal holds for them. Made by the toolkit only; keep it when you copy a context (`{ ...run }`).
+   */
+  readonly journal?: RunJournal | undefined;
 }

@@ -9,6 +9,8 @@ import type { RunContext } from './RunContext';
 import type { RunEvent } from './RunEvent';
 import type { RunOutcome } from './RunOutcome';
 import { traceRun } from './traceRun';
+import { DurableSession } from '../internal/durable/DurableSession';
+import type { RunStore } from '../store/RunStore';
 
 /**
  * Options of {@link observeRun}.
@@ -33,7 +35,21 @@ export interface ObserveRunOptions<T> {
   readonly describe?: (value: T) => RunOutcome;
   /** Lets a slow reader pace the run; see {@link RunContext.pace} and {@link runEventStream}, which provides it. */
   readonly pace?: RunContext['pace'];
+  /**
+   * Makes the run durable: its events are journaled in this store under `runId`, and when the store
+   * already holds `runId`'s journal the run is resumed from it (finished agent calls are answered from the
+   * journal, the others run again). See the durable runs guide (`docs/durable.md`).
+   */
+  readonly store?: RunStore;
+  /**
+   * How long the run's lease in `store` lasts unless renewed, in ms; it is renewed every third of it on
+   * `scheduler`. Defaults to 30,000. Used only with `store`.
+   */
+  readonly leaseTtlMs?: number;
 }
+
+/** The default of {@link ObserveRunOptions.leaseTtlMs}: 30 s. */
+const DEFAULT_LEASE_TTL_MS = 30_000;
 
 /**
  * Runs `body` as a new run and emits everything it says, as {@link RunEvent}s: a cold Observable, one run
@@ -53,13 +69,28 @@ export interface ObserveRunOptions<T> {
  * run says so before `run-end`: a `custom` event named `run-context-unused` whose `data.message` names
  * the run and shows the fix. Its agent calls ran, unseen; `(run) => invoke$(agent, input, { run })` reports them.
  *
+ * With a `store` the run is durable: its events are its journal, appended to the store (group commit:
+ * one append in flight, carrying what queued meanwhile; the run waits before new agent calls while more
+ * than 4,096 events wait for the store), and its nodes are named by their place (`run`, `run/0`, ...)
+ * instead of random ids. When the store already holds `runId`'s journal, the run resumes: the events$
+ * first emit the journal, then the body runs again; an agent call whose outcome is recorded is answered
+ * from it without calling the agent, a call that was in flight runs again (closed first with
+ * `CallInterruptedError`), and code that does not do what the journal says fails the run with
+ * `RunDivergenceError`. The run holds the store's lease (`leaseTtlMs`, renewed every third of it on
+ * `scheduler`): a second process resuming it gets `RunLeasedError`. What the store refuses before the run
+ * starts (its lease, a read, a root name or input other than the recorded ones) errors the events; a
+ * failed append or a lost lease once it runs ends it with a `run-end` carrying that error. Unsubscribing
+ * stops the run here as a crash would: the journal keeps what it had and the run can be resumed. See the
+ * durable runs guide.
+ *
  * @param name - What the run is, for example `support`.
  * @param input - What it was asked.
  * @param body - The run's work; receives the context to pass to agent calls and primitives.
  * @param options - Clock, run id, outcome reader.
  * @returns The run's events.
  * @throws `ConfigError` at once when `name` or `input` is not a string, `body` is not a function, or an
- *   option is unknown or invalid (a blank `runId`, a `scheduler` without `now()` and `schedule()`).
+ *   option is unknown or invalid (a blank `runId`, a `scheduler` without `now()` and `schedule()`, a
+ *   `store` without the run store's methods, a `leaseTtlMs` under 3 ms).
  *
  * @example
  * ```ts
@@ -71,11 +102,25 @@ export interface ObserveRunOptions<T> {
  *   if (event.type === 'text-delta') console.log(event.delta);
  * });
  * ```
+ *
+ * @example
+ * ```ts
+ * import { lastValueFrom, toArray } from 'rxjs';
+ * import { defineAgent, invoke$, MemoryRunStore, observeRun } from '@rxagents/core';
+ *
+ * let calls = 0;
+ * const writer = defineAgent('writer', async () => `draft ${++calls}`);
+ * const store = new MemoryRunStore();
+ * const run = () => observeRun('story', 'go', (run) => invoke$(writer, 'go', { run }), { store, runId: 'story-1' });
+ * await lastValueFrom(run().pipe(toArray()));
+ * const again = await lastValueFrom(run().pipe(toArray())); // answered from the journal
+ * console.log(calls, again.at(-1)?.type); // 1 run-end
+ * ```
  */
 export function observeRun<T>(name: string, input: string, body: (run: RunContext) => Observable<T>, options: ObserveRunOptions<T> = {}): Observable<RunEvent> {
   checkRun(name, input, body, options);
   return new Observable<RunEvent>((subscriber) => {
-    const { scheduler = asyncScheduler, runId = newRunId(), describe, pace } = options;
+    const { scheduler = asyncScheduler, runId = newRunId(), describe, pace, store } = options;
     let reported = 0;
     const root: RunContext = {
       runId,
@@ -97,6 +142,12 @@ export function observeRun<T>(name: string, input: string, body: (run: RunContex
       };
       return body(run).pipe(tap({ complete: warn, error: warn }));
     };
+    if (store !== undefined) {
+      const settings = { name, input, describe, scheduler, runId, pace, store, leaseTtlMs: options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS };
+      const session = new DurableSession(subscriber, { ...settings, body: run$, reported: () => reported++ });
+      session.start();
+      return () => session.leave();
+    }
     return traceRun(root, name, input, (run) => run$(run as RunContext), describe).subscribe(new EndOfRun(subscriber));
   });
 }
@@ -105,7 +156,7 @@ function unusedMessage(name: string): string {
   return `observeRun("${name}"): the body takes no run context and reported nothing, so agent calls it made are not part of the run. Take the context and pass it on: (run) => invoke$(agent, input, { run }).`;
 }
 
-const OPTION_KEYS = new Set(['scheduler', 'runId', 'describe', 'pace']);
+const OPTION_KEYS = new Set(['scheduler', 'runId', 'describe', 'pace', 'store', 'leaseTtlMs']);
 
 const ObserveRunArgumentsSchema = z.strictObject({
   name: z.string({ error: 'must be a string' }),
@@ -117,6 +168,8 @@ const ObserveRunArgumentsSchema = z.strictObject({
       runId: configRules.id().optional(),
       describe: configRules.function().optional(),
       pace: configRules.function().optional(),
+      store: configRules.runStore().optional(),
+      leaseTtlMs: configRules.leaseTtlMs().optional(),
     },
     { error: 'must be an object' },
   ),
@@ -128,11 +181,13 @@ function checkRun(name: unknown, input: unknown, body: unknown, options: Observe
   let valid = typeof name === 'string' && typeof input === 'string' && typeof body === 'function' && typeof options === 'object' && options !== null;
   if (valid) {
     for (const key in options) if (!OPTION_KEYS.has(key)) valid = false;
-    const { scheduler, runId, describe, pace } = options;
+    const { scheduler, runId, describe, pace, store, leaseTtlMs } = options;
     if (scheduler !== undefined && !configRules.isScheduler(scheduler)) valid = false;
     if (runId !== undefined && !(typeof runId === 'string' && runId.trim() !== '')) valid = false;
     if (describe !== undefined && typeof describe !== 'function') valid = false;
     if (pace !== undefined && typeof pace !== 'function') valid = false;
+    if (store !== undefined && !configRules.isRunStore(store)) valid = false;
+    if (leaseTtlMs !== undefined && !configRules.isLeaseTtlMs(leaseTtlMs)) valid = false;
   }
   if (!valid) parseConfig(ObserveRunArgumentsSchema, { name, input, body, options }, 'observeRun');
 }
@@ -158,7 +213,11 @@ class EndOfRun extends Subscription implements Observer<unknown> {
 
 /**
  * What the `events$` method of every runnable takes besides its own arguments: the pacing function a
- * slow reader gives (see {@link runEventStream}).
+ * slow reader gives (see {@link runEventStream}), and the store, run id and lease of a durable run.
+ *
+ * @remarks
+ * A runnable passes these to `observeRun` as they are. A runnable whose options schema does not list
+ * `store`, `runId` and `leaseTtlMs` yet refuses them with a `ConfigError` rather than ignoring them.
  *
  * @example
  * ```ts
@@ -172,4 +231,10 @@ class EndOfRun extends Subscription implements Observer<unknown> {
 export interface RunEventsOptions {
   /** Lets a slow reader pace the run; {@link runEventStream} provides it. */
   readonly pace?: RunContext['pace'];
+  /** Makes the run durable in this store (see {@link ObserveRunOptions.store}); a runnable passes it to `observeRun`. */
+  readonly store?: RunStore;
+  /** The run's id: with `store`, the journal to write, or to resume when the store holds it (see {@link ObserveRunOptions.runId}). */
+  readonly runId?: string;
+  /** The lease's time to live with `store`, in ms (see {@link ObserveRunOptions.leaseTtlMs}). */
+  readonly leaseTtlMs?: number;
 }

@@ -95,12 +95,17 @@ class NodeSubscription<T> extends Subscription {
     private readonly describe: (value: T) => RunOutcome,
   ) {
     super();
-    const { runId, scheduler, pace } = run;
-    this.callId = newRunId();
+    const { runId, scheduler, pace, journal } = run;
+    // In a durable run a node is known by its place; elsewhere by a new unguessable id.
+    const place = journal === undefined ? undefined : journal.host.enterNode(journal, name);
+    this.callId = place === undefined ? newRunId() : place.callId;
     this.startedAt = scheduler.now();
     // What the body reports after the node ended (work that ignored its unsubscription) is dropped.
     this.scope = RunScope.under(run);
-    this.context = { runId, callId: this.callId, parentCallId: run.callId, scheduler, emit: this.scope.emit, pace };
+    this.context =
+      place === undefined
+        ? { runId, callId: this.callId, parentCallId: run.callId, scheduler, emit: this.scope.emit, pace }
+        : { runId, callId: this.callId, parentCallId: run.callId, scheduler, emit: this.scope.emit, pace, journal: place.journal };
     if (fitsAsJson(input, MAX_TEXT_FIELD_LENGTH)) this.scope.emit({ type: 'run-start', runId, callId: this.callId, parentCallId: run.callId, at: this.startedAt, name, input });
     else this.scope.emit({ type: 'run-start', runId, callId: this.callId, parentCallId: run.callId, at: this.startedAt, name, input: '', inputOmitted: true });
   }

@@ -16,13 +16,21 @@ export class CallChatOptions implements ChatOptions {
   declare context?: readonly Message[];
   declare metadata?: Readonly<Record<string, unknown>>;
   declare run?: RunContext;
+  declare idempotencyKey?: string;
 
-  constructor(controller: LazyAbort, context: readonly Message[] | undefined, metadata: Readonly<Record<string, unknown>> | undefined, run: RunContext | undefined) {
+  constructor(
+    controller: LazyAbort,
+    context: readonly Message[] | undefined,
+    metadata: Readonly<Record<string, unknown>> | undefined,
+    run: RunContext | undefined,
+    idempotencyKey?: string,
+  ) {
     this.#controller = controller;
     Object.defineProperty(this, 'signal', SIGNAL_PROPERTY);
     if (context !== undefined) this.context = context;
     if (metadata !== undefined) this.metadata = metadata;
     if (run !== undefined) this.run = run;
+    if (idempotencyKey !== undefined) this.idempotencyKey = idempotencyKey;
   }
 
   static signalOf(options: CallChatOptions): AbortSignal {

@@ -1,6 +1,7 @@
 import type { SchedulerLike } from 'rxjs';
 import { newRunId } from '../events/ids';
 import type { RunContext } from '../events/RunContext';
+import type { LiveCallPlace } from '../events/RunJournal';
 import { serializeError } from '../events/SerializedError';
 import { MAX_DELTA_LENGTH, MAX_TEXT_FIELD_LENGTH } from '../limits';
 import { RunScope } from './RunScope';
@@ -23,9 +24,10 @@ export class CallTrace {
   readonly child: RunContext;
   ended = false;
 
-  constructor(run: RunContext, agentId: string, input: string) {
+  /** `place`: the call's place in a durable run (its id is then its place path). */
+  constructor(run: RunContext, agentId: string, input: string, place?: LiveCallPlace) {
     this.runId = run.runId;
-    this.callId = newRunId();
+    this.callId = place === undefined ? newRunId() : place.callId;
     this.parentCallId = run.callId;
     this.agentId = agentId;
     this.scheduler = run.scheduler;
@@ -34,7 +36,10 @@ export class CallTrace {
     // chunks are: nothing is said of a node after its end.
     const scope = RunScope.under(run);
     this.scope = scope;
-    this.child = { runId: run.runId, callId: this.callId, parentCallId: run.callId, scheduler: run.scheduler, emit: scope.emit, pace: run.pace };
+    this.child =
+      place === undefined
+        ? { runId: run.runId, callId: this.callId, parentCallId: run.callId, scheduler: run.scheduler, emit: scope.emit, pace: run.pace }
+        : { runId: run.runId, callId: this.callId, parentCallId: run.callId, scheduler: run.scheduler, emit: scope.emit, pace: run.pace, journal: place.journal };
     // A long input (a chain hands the previous reply on) is not repeated: no event grows with a reply.
     if (fitsAsJson(input, MAX_TEXT_FIELD_LENGTH)) scope.emit({ type: 'call-start', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.startedAt, agentId, input });
     else scope.emit({ type: 'call-start', runId: this.runId, callId: this.callId, parentCallId: this.parentCallId, at: this.startedAt, agentId, input: '', inputOmitted: true });

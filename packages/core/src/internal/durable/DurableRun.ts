@@ -1,0 +1,155 @@
+import type { Subscriber } from 'rxjs';
+import { RunDivergenceError } from '../../errors/RunDivergenceError';
+import type { RunContext } from '../../events/RunContext';
+import type { RunEvent } from '../../events/RunEvent';
+import { type JournalHost, type LiveCallPlace, type NodePlace, RunJournal } from '../../events/RunJournal';
+import { preview } from '../../preview';
+import { abortError } from '../abortError';
+import { CallTrace } from '../CallTrace';
+import type { JournalIndex, RecordedCall } from './JournalIndex';
+import type { JournalWriter } from './JournalWriter';
+import { placeKeyOf } from './placeKeys';
+import { rebuildCallError } from './rebuildCallError';
+import { Trampoline } from './Trampoline';
+
+/**
+ * One durable run in this process: places its nodes, answers recorded calls from the journal, and filters
+ * what the run says (events the journal already holds are neither emitted again nor journaled).
+ */
+export class DurableRun implements JournalHost {
+  readonly root: RunJournal;
+  /** Set once the run stopped (a divergence, a store failure, a lost lease, its reader left). */
+  stopped = false;
+  /** When the root node started, for the `run-end` of a run that stops. */
+  rootStartedAt: number | undefined;
+  /** The root's `run-end`, held until the journal has it. */
+  rootEnd: RunEvent | undefined;
+  readonly #seen = new Map<string, number>();
+  readonly #trampoline = new Trampoline();
+
+  constructor(
+    private readonly runId: string,
+    private readonly index: JournalIndex,
+    private readonly writer: JournalWriter,
+    /** Gives an event to the run's reader. */
+    private readonly deliver: (event: RunEvent) => void,
+    /** Stops the whole run with `error`. */
+    private readonly stop: (error: RunDivergenceError) => void,
+  ) {
+    this.root = new RunJournal(this, null, '');
+    this.rootStartedAt = index.rootStart?.at;
+  }
+
+  /** The root context's `emit`: every event of the run comes through here. */
+  readonly emit = (event: RunEvent): void => {
+    if (this.stopped) {
+      // The run's teardown (calls cancelled because it stopped) is shown, not journaled; the root's
+      // own end is the one the run stopped with.
+      if (!(event.type === 'run-end' && event.parentCallId === null)) this.deliver(event);
+      return;
+    }
+    const callId = event.callId;
+    const recorded = this.index.perCallId.get(callId);
+    if (recorded !== undefined) {
+      const seen = this.#seen.get(callId) ?? 0;
+      const expected = recorded[seen] as RunEvent;
+      if (expected.type !== event.type || (expected.type === 'run-start' && event.type === 'run-start' && expected.name !== event.name)) {
+        this.#diverge(placeKeyOf(callId), describeEvent(expected), describeEvent(event));
+        return;
+      }
+      if (seen + 1 === recorded.length) {
+        this.index.perCallId.delete(callId);
+        this.#seen.delete(callId);
+      } else this.#seen.set(callId, seen + 1);
+      return;
+    }
+    if (event.parentCallId === null) {
+      if (event.type === 'run-start') this.rootStartedAt = event.at;
+      else if (event.type === 'run-end') {
+        this.rootEnd = event;
+        this.writer.push(event);
+        return;
+      }
+    }
+    // Journaled first: a reader that leaves on this event (a `takeWhile`) stops the run after it.
+    this.writer.push(event);
+    this.deliver(event);
+  };
+
+  enterNode(at: RunJournal, name: string): NodePlace {
+    const segment = at.nextSegment();
+    const callId = at.callId === null ? 'run' : `${at.callId}/${segment}`;
+    const key = at.callId === null ? 'run' : `${at.placeKey}/${segment}`;
+    const call = this.stopped ? undefined : this.index.calls.get(key);
+    if (call !== undefined) this.#diverge(key, describeCall(call.agentId, call.input, call.inputOmitted), `a nested run "${preview(name)}"`);
+    return { callId, journal: at.child(callId, key) };
+  }
+
+  enterCall(run: RunContext, at: RunJournal, agentId: string, input: string, subscriber: Subscriber<string>): LiveCallPlace | undefined {
+    // A stopped run calls no agent: its calls wait for the teardown.
+    if (this.stopped) return undefined;
+    const segment = at.nextSegment();
+    const key = `${at.placeKey}/${segment}`;
+    const path = `${at.callId ?? 'run'}/${segment}`;
+    const recorded = this.index.calls.get(key);
+    if (recorded === undefined) {
+      if (this.index.nodeKeys.has(key)) {
+        this.#diverge(key, 'a nested run', describeCall(agentId, input, false));
+        return undefined;
+      }
+    } else {
+      if (recorded.agentId !== agentId || (!recorded.inputOmitted && recorded.input !== input)) {
+        this.#diverge(key, describeCall(recorded.agentId, recorded.input, recorded.inputOmitted), describeCall(agentId, input, false));
+        return undefined;
+      }
+      if (recorded.end !== 'interrupted') {
+        const callId = recorded.attempt === 1 ? path : `${path}#${recorded.attempt}`;
+        // Under a node that runs again as a new attempt, the replayed call is said again under it, so
+        // the new attempt's tree is whole; elsewhere its events are the recorded ones.
+        if (callId === recorded.callId) this.#replay(subscriber, recorded, undefined);
+        else this.#replay(subscriber, recorded, new CallTrace(run, agentId, input, { callId, journal: at.child(callId, key), idempotencyKey: `${this.runId}:${key}` }));
+        return undefined;
+      }
+    }
+    const attempt = recorded === undefined ? 1 : recorded.attempt + 1;
+    const callId = attempt === 1 ? path : `${path}#${attempt}`;
+    return { callId, journal: at.child(callId, key), idempotencyKey: `${this.runId}:${key}` };
+  }
+
+  // The agent is not called: its recorded chunks, then its recorded end, on the run's trampoline. A call
+  // that was cancelled gives its chunks and then waits for the same cancellation; one the journal shows
+  // running (in a run that already ended) waits too.
+  #replay(subscriber: Subscriber<string>, recorded: RecordedCall, trace: CallTrace | undefined): void {
+    if (trace === undefined) this.index.perCallId.delete(recorded.callId);
+    else subscriber.add(() => trace.fail(abortError(`call to agent '${trace.agentId}' was cancelled`)));
+    this.#trampoline.run(() => {
+      for (const delta of recorded.deltas) {
+        if (subscriber.closed) return;
+        trace?.delta(delta);
+        subscriber.next(delta);
+      }
+      if (subscriber.closed) return;
+      if (recorded.end === 'ended') {
+        trace?.end();
+        subscriber.complete();
+      } else if (recorded.end === 'failed') {
+        const error = rebuildCallError(recorded.agentId, recorded.error);
+        trace?.fail(error);
+        subscriber.error(error);
+      }
+    });
+  }
+
+  #diverge(placeKey: string, recorded: string, live: string): void {
+    this.stop(new RunDivergenceError(this.runId, placeKey, recorded, live));
+  }
+}
+
+function describeCall(agentId: string, input: string, inputOmitted: boolean): string {
+  return `agent "${agentId}", input ${inputOmitted ? '(omitted: too long to record)' : preview(input)}`;
+}
+
+function describeEvent(event: RunEvent): string {
+  if (event.type === 'run-start') return `a "run-start" of "${preview(event.name)}"`;
+  return `a "${event.type}" event`;
+}

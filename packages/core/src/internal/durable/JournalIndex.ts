@@ -1,0 +1,165 @@
+import { CallInterruptedError } from '../../errors/CallInterruptedError';
+import type { RunEvent, RunEventOf } from '../../events/RunEvent';
+import { type SerializedError, serializeError } from '../../events/SerializedError';
+import { attemptOf, placeKeyOf } from './placeKeys';
+
+/** How a recorded call ended: `undefined` while the journal shows it running. */
+export type RecordedEnd = 'ended' | 'failed' | 'cancelled' | 'interrupted' | undefined;
+
+/** The latest recorded attempt of a call at one place. */
+export interface RecordedCall {
+  readonly callId: string;
+  readonly parentCallId: string | null;
+  readonly attempt: number;
+  readonly agentId: string;
+  readonly input: string;
+  readonly inputOmitted: boolean;
+  readonly startedAt: number;
+  readonly deltas: string[];
+  end: RecordedEnd;
+  error: SerializedError | undefined;
+}
+
+interface RecordedNode {
+  readonly parentCallId: string | null;
+  readonly startedAt: number;
+  ended: boolean;
+}
+
+/**
+ * A run's journal, read for resuming it: every call's latest attempt by place key, the nested runs'
+ * places, each node's recorded events (for the emission filter), and the closing events that say what
+ * became of the calls that were in flight when the journal stopped.
+ */
+export class JournalIndex {
+  /** The journal's events, then the closing events. */
+  readonly events: RunEvent[];
+  readonly rootStart: RunEventOf<'run-start'> | undefined;
+  readonly rootEnded: boolean;
+  /** The latest attempt of each call, by place key. */
+  readonly calls = new Map<string, RecordedCall>();
+  /** The place keys of nested runs. */
+  readonly nodeKeys = new Set<string>();
+  /** Each node's recorded events, by call id. */
+  readonly perCallId = new Map<string, RunEvent[]>();
+  /** What resuming appends first: a `call-error` per interrupted call, a `run-end` per nested run left open under one. */
+  readonly closing: RunEvent[] = [];
+
+  constructor(runId: string, events: RunEvent[], now: number) {
+    this.events = events;
+    const byCallId = new Map<string, RecordedCall>();
+    const nodes = new Map<string, RecordedNode>();
+    let rootStart: RunEventOf<'run-start'> | undefined;
+    let rootEnded = false;
+    for (const event of events) {
+      this.#remember(event);
+      switch (event.type) {
+        case 'run-start':
+          if (event.parentCallId === null) rootStart ??= event;
+          nodes.set(event.callId, { parentCallId: event.parentCallId, startedAt: event.at, ended: false });
+          this.nodeKeys.add(placeKeyOf(event.callId));
+          break;
+        case 'run-end': {
+          const node = nodes.get(event.callId);
+          if (node !== undefined) node.ended = true;
+          if (event.parentCallId === null) rootEnded = true;
+          break;
+        }
+        case 'call-start': {
+          const call: RecordedCall = {
+            callId: event.callId,
+            parentCallId: event.parentCallId,
+            attempt: attemptOf(event.callId),
+            agentId: event.agentId,
+            input: event.input,
+            inputOmitted: event.inputOmitted === true,
+            startedAt: event.at,
+            deltas: [],
+            end: undefined,
+            error: undefined,
+          };
+          byCallId.set(event.callId, call);
+          const key = placeKeyOf(event.callId);
+          const latest = this.calls.get(key);
+          if (latest === undefined || latest.attempt <= call.attempt) this.calls.set(key, call);
+          break;
+        }
+        case 'text-delta':
+          byCallId.get(event.callId)?.deltas.push(event.delta);
+          break;
+        case 'call-end': {
+          const call = byCallId.get(event.callId);
+          if (call !== undefined) call.end = 'ended';
+          break;
+        }
+        case 'call-error': {
+          const call = byCallId.get(event.callId);
+          if (call !== undefined) {
+            call.end = event.error.code === 'CALL_INTERRUPTED' ? 'interrupted' : event.error.name === 'AbortError' ? 'cancelled' : 'failed';
+            call.error = event.error;
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    this.rootStart = rootStart;
+    this.rootEnded = rootEnded;
+    if (!rootEnded) this.#close(runId, byCallId, nodes, now);
+  }
+
+  #remember(event: RunEvent): void {
+    const recorded = this.perCallId.get(event.callId);
+    if (recorded === undefined) this.perCallId.set(event.callId, [event]);
+    else recorded.push(event);
+  }
+
+  // Every call without an end was in flight: it is closed as interrupted, and so is every nested run left
+  // open under one (deepest first, so a view closes children before their parents).
+  #close(runId: string, byCallId: Map<string, RecordedCall>, nodes: Map<string, RecordedNode>, now: number): void {
+    const parentOf = (callId: string): string | null => byCallId.get(callId)?.parentCallId ?? nodes.get(callId)?.parentCallId ?? null;
+    const interrupted = new Map<string, CallInterruptedError>();
+    for (const call of byCallId.values()) if (call.end === undefined) interrupted.set(call.callId, new CallInterruptedError(runId, call.callId, call.agentId));
+    if (interrupted.size === 0) return;
+    const closing: { callId: string; depth: number; error: CallInterruptedError }[] = [];
+    for (const callId of interrupted.keys()) closing.push({ callId, depth: depthOf(callId, parentOf), error: interrupted.get(callId) as CallInterruptedError });
+    for (const [callId, node] of nodes) {
+      if (node.ended) continue;
+      for (let above = node.parentCallId, steps = 0; above !== null && steps < MAX_DEPTH; above = parentOf(above), steps++) {
+        const error = interrupted.get(above);
+        if (error !== undefined) {
+          closing.push({ callId, depth: depthOf(callId, parentOf), error });
+          break;
+        }
+      }
+    }
+    closing.sort((a, b) => b.depth - a.depth);
+    for (const { callId, error } of closing) {
+      const call = byCallId.get(callId);
+      const serialized = serializeError(error);
+      let event: RunEvent;
+      if (call !== undefined) {
+        call.end = 'interrupted';
+        call.error = serialized;
+        event = { type: 'call-error', runId, callId, parentCallId: call.parentCallId, at: now, agentId: call.agentId, error: serialized, durationMs: Math.max(0, now - call.startedAt) };
+      } else {
+        const node = nodes.get(callId) as RecordedNode;
+        node.ended = true;
+        event = { type: 'run-end', runId, callId, parentCallId: node.parentCallId, at: now, success: false, error: serialized, durationMs: Math.max(0, now - node.startedAt) };
+      }
+      this.closing.push(event);
+      this.events.push(event);
+      this.#remember(event);
+    }
+  }
+}
+
+/** Deeper than any real run nests: a journal whose parents loop (a damaged one) is still read to its end. */
+const MAX_DEPTH = 100_000;
+
+function depthOf(callId: string, parentOf: (callId: string) => string | null): number {
+  let depth = 0;
+  for (let above = parentOf(callId); above !== null && depth < MAX_DEPTH; above = parentOf(above)) depth++;
+  return depth;
+}
