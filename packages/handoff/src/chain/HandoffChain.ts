@@ -222,12 +222,12 @@ export class HandoffChain {
    * ```
    */
   events$(handoff: HandoffStrategy, context: HandoffContext, eventsOptions?: Omit<HandoffExecuteOptions, 'run'> & RunEventsOptions): Observable<RunEvent> {
-    const { pace, options } = splitEventsOptions('HandoffChain events options', eventsOptions);
+    const { run: runOptions, options } = splitEventsOptions('HandoffChain events options', eventsOptions);
     checkChainCall(context, options);
     return observeRun('chain', context.taskId, (run) => this.#steps$(handoff, context, underNode(options, run)).pipe(toArray()), {
+      ...runOptions,
       scheduler: options?.scheduler,
       describe: describeSteps,
-      pace,
     });
   }
 

@@ -207,8 +207,8 @@ export class Handoff {
    * ```
    */
   events$(source: HandoffSource, request: HandoffRequest, eventsOptions: RunEventsOptions = {}): Observable<RunEvent> {
-    const { pace } = splitEventsOptions('Handoff events options', eventsOptions);
-    return observeRun('handoff', handoffInputOf(request), (run) => this.#execute$(source, request, run), { scheduler: this.#scheduler, describe: describeCall, pace });
+    const { run: runOptions } = splitEventsOptions('Handoff events options', eventsOptions);
+    return observeRun('handoff', handoffInputOf(request), (run) => this.#execute$(source, request, run), { ...runOptions, scheduler: this.#scheduler, describe: describeCall });
   }
 
   #execute$(source: HandoffSource, request: HandoffRequest, run: RunContext | undefined): Observable<HandoffOutcome> {

@@ -132,13 +132,13 @@ export function parallelHandoffsEvents$(
   tasks: readonly ParallelHandoffTask[],
   eventsOptions: Omit<ParallelHandoffsOptions, 'run' | 'signal'> & RunEventsOptions = {},
 ): Observable<RunEvent> {
-  const { pace, options = {} } = splitEventsOptions('parallelHandoffs events options', eventsOptions);
+  const { run: runOptions, options = {} } = splitEventsOptions('parallelHandoffs events options', eventsOptions);
   const { maxConcurrent, messages } = checkParallel(source, tasks, options);
   const first = tasks.find(([target]) => target instanceof Handoff)?.[0] as Handoff | undefined;
   return observeRun('parallel-handoffs', inputOf(tasks), (run) => fanOut$(source, tasks, maxConcurrent, messages, run), {
+    ...runOptions,
     scheduler: first?.config.scheduler ?? asyncScheduler,
     describe: describeOutcomes,
-    pace,
   });
 }
 

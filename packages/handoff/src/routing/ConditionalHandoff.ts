@@ -228,9 +228,9 @@ export class ConditionalHandoff {
    * ```
    */
   events$(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, eventsOptions?: Omit<HandoffExecuteOptions, 'run'> & RunEventsOptions): Observable<RunEvent> {
-    const { pace, options } = splitEventsOptions('ConditionalHandoff events options', eventsOptions);
+    const { run: runOptions, options } = splitEventsOptions('ConditionalHandoff events options', eventsOptions);
     checkRouteCall(from, context, options);
-    return observeRun('route', context.taskId, (run) => this.#execute$(handoff, from, context, { ...options, run }), { scheduler: options?.scheduler, describe: describeCall, pace });
+    return observeRun('route', context.taskId, (run) => this.#execute$(handoff, from, context, { ...options, run }), { ...runOptions, scheduler: options?.scheduler, describe: describeCall });
   }
 
   #execute$(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, options: HandoffExecuteOptions | undefined): Observable<HandoffResult> {

@@ -146,10 +146,10 @@ export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
         return enabledHandoffs$(handoffs, asked).pipe(mergeMap((enabled) => route(enabled, input, options, history, metadata)));
       }),
     events$: (input: string, eventsOptions: Omit<AgentCallOptions, 'run'> & RunEventsOptions = {}): Observable<RunEvent> => {
-      const { pace, options = {} } = splitEventsOptions(`routing agent "${parsed.id}" events options`, eventsOptions);
+      const { run: runOptions, options = {} } = splitEventsOptions(`routing agent "${parsed.id}" events options`, eventsOptions);
       // Refuses bad input or options now rather than as a silent run.
       invoke$(agent, input, options);
-      return observeRun('routing', input, (run) => invoke$(agent, input, { ...options, run }), { scheduler: options.scheduler, pace });
+      return observeRun('routing', input, (run) => invoke$(agent, input, { ...options, run }), { ...runOptions, scheduler: options.scheduler });
     },
   };
 

@@ -157,10 +157,10 @@ export class DefaultHandoff implements HandoffStrategy {
    * ```
    */
   events$(from: HandoffSource, to: Agent, context: HandoffContext, eventsOptions?: Omit<HandoffExecuteOptions, 'run'> & RunEventsOptions): Observable<RunEvent> {
-    const { pace, options } = splitEventsOptions('DefaultHandoff events options', eventsOptions);
+    const { run: runOptions, options } = splitEventsOptions('DefaultHandoff events options', eventsOptions);
     const settings = this.settings(from, to, context, options);
     const spec = this.spec(from, to, context, settings);
-    return observeRun('handoff', context.taskId, (run) => handoffUnder(spec, run), { scheduler: spec.scheduler, describe: describeCall, pace });
+    return observeRun('handoff', context.taskId, (run) => handoffUnder(spec, run), { ...runOptions, scheduler: spec.scheduler, describe: describeCall });
   }
 
   /**

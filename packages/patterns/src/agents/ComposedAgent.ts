@@ -153,8 +153,8 @@ export class ComposedAgent<T> implements Agent {
    */
   events$(input: string, options: RunEventsOptions = {}): Observable<RunEvent> {
     patternInput(input);
-    const { pace } = parseConfig(EventsOptionsSchema, options, 'ComposedAgent.events$ options');
-    return observeRun(this.model.pattern, input, (node) => this.#snapshots(input, node).pipe(last()), { scheduler: this.model.scheduler, describe: describeResult, pace });
+    const runOptions = parseConfig(EventsOptionsSchema, options, 'ComposedAgent.events$ options');
+    return observeRun(this.model.pattern, input, (node) => this.#snapshots(input, node).pipe(last()), { ...runOptions, scheduler: this.model.scheduler, describe: describeResult });
   }
 
   /**

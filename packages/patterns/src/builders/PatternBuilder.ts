@@ -129,10 +129,10 @@ export abstract class PatternBuilder<T> {
    */
   events$(input: string, options: RunEventsOptions = {}): Observable<RunEvent> {
     const topic = patternInput(input);
-    const { pace } = parseConfig(EventsOptionsSchema, options, 'events$ options');
+    const runOptions = parseConfig(EventsOptionsSchema, options, 'events$ options');
     return defer(() => {
       const model = this.build();
-      return observeRun(model.pattern, topic, (node) => runModelToEnd(model, topic, node), { scheduler: model.scheduler, describe: describeResult, pace });
+      return observeRun(model.pattern, topic, (node) => runModelToEnd(model, topic, node), { ...runOptions, scheduler: model.scheduler, describe: describeResult });
     });
   }
 

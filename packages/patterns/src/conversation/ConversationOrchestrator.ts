@@ -184,10 +184,10 @@ export class ConversationOrchestrator {
    */
   events$(topic: string, channel: ConversationChannel, options: RunEventsOptions = {}): Observable<RunEvent> {
     checkArguments(topic, channel);
-    const { pace } = parseConfig(EventsOptionsSchema, options, 'ConversationOrchestrator.events$ options');
+    const runOptions = parseConfig(EventsOptionsSchema, options, 'ConversationOrchestrator.events$ options');
     return observeRun(this.options.pattern, topic, (node) => runConversation(this.options, topic, channel, node), {
+      ...runOptions,
       scheduler: this.options.scheduler,
-      pace,
       describe: (event) => describeConversation(event, this.options.pattern),
     });
   }
