@@ -61,7 +61,53 @@ const freeForAll = (latencies: readonly number[], concurrency: number): Scenario
   return ({ store, runId }) => orchestrator.events$('Plan the week', StreamingChannel.create<PostedMessage>({ id: 'standup', scheduler }), { store, runId });
 };
 
+/** Each of the five patterns, directly or over a channel, on agents that finish in the order they start. */
+const fivePatterns = (name: 'debate' | 'sequence' | 'voting' | 'parallel' | 'supervisor', channel: boolean): Scenario => (context) => {
+  const { scheduler, calls } = context;
+  const three = () => [debaterOn(context, 'a', 1), debaterOn(context, 'b', 2), debaterOn(context, 'c', 3)];
+  const voter = (id: string, delay: number) => calls.count(scriptedAgent(id, { reply: 'yes', delay }, { scheduler }));
+  const lead = calls.count(scriptedAgent('lead', (input) => (/a r0/.test(input) ? { reply: 'FINAL: done', delay: 1 } : { reply: 'DELEGATE a: dig', delay: 1 }), { scheduler }));
+  const builders = {
+    debate: () => Patterns.debate({ agents: three(), maxRounds: 2, scheduler }),
+    sequence: () => Patterns.sequence({ agents: three(), scheduler }),
+    voting: () => Patterns.voting({ agents: [voter('v1', 1), voter('v2', 2), voter('v3', 3)], scheduler }),
+    parallel: () => Patterns.parallel({ agents: three(), scheduler }),
+    supervisor: () => Patterns.supervisor({ supervisor: lead, workers: three(), scheduler }),
+  };
+  const builder = builders[name]();
+  const pattern = channel ? builder.overChannel() : builder;
+  return ({ store, runId }) => pattern.events$('Ship it?', { store, runId });
+};
+
 describe('durable patterns resume from any cut of their journal', () => {
+  it.each([
+    ['debate', false],
+    ['debate', true],
+    ['sequence', false],
+    ['sequence', true],
+    ['voting', false],
+    ['voting', true],
+    ['parallel', false],
+    ['parallel', true],
+    ['supervisor', false],
+    ['supervisor', true],
+  ] as const)('%s (over a channel: %s), every cut', async (name, channel) => {
+    const checks = await resumeFromEveryCut(fivePatterns(name, channel));
+    expect(checks.expected.result).toMatchObject({ success: true });
+    expect(checks.resumes.length).toBe(checks.expected.k);
+    expectEveryResume(checks);
+  });
+
+  it('a ComposedAgent on its own (its events$), every cut', async () => {
+    const composed: Scenario = (context) => {
+      const panel = Patterns.debate({ agents: [debaterOn(context, 'pro', 2), debaterOn(context, 'con', 1)], maxRounds: 2, scheduler: context.scheduler }).asAgent('panel');
+      return ({ store, runId }) => panel.events$('Release today?', { store, runId });
+    };
+    const checks = await resumeFromEveryCut(composed);
+    expect(checks.expected.result).toMatchObject({ success: true });
+    expectEveryResume(checks);
+  });
+
   it('a debate over a channel, with random latencies', async () => {
     await fc.assert(
       fc.asyncProperty(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 })), async (latencies) => {
