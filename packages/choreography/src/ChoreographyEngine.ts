@@ -203,6 +203,8 @@ export class ChoreographyEngine {
    * runs once: subscribing a second time gives a failed `run-end` with
    * {@link ChoreographyAlreadyExecutedError}; a bad option throws `ConfigError` when `events$` is called.
    *
+   * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+   *
    * @example
    * ```ts
    * import { ChoreographyEngine, ChoreographySpec } from '@rxagents/choreography';

@@ -200,6 +200,8 @@ export class HandoffChain {
    * error serialised. A step skipped by its predicate says nothing. Every event's `at` is read from
    * `options.scheduler` (default `asyncScheduler`). Unsubscribing aborts the running step.
    *
+   * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+   *
    * @param handoff - The strategy each step runs through.
    * @param context - The task.
    * @param options - As for `execute$`, without `run`.

@@ -190,6 +190,8 @@ export class Handoff {
    * the events still complete normally. Every event's `at` is read from the handoff's `scheduler`.
    * Unsubscribing aborts the target.
    *
+   * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+   *
    * @param source - Who hands off.
    * @param request - The input, history and guards, as for `execute$`.
    * @returns The run's events.

@@ -207,6 +207,8 @@ export class ConditionalHandoff {
    * serialised. Every event's `at` is read from `options.scheduler` (default `asyncScheduler`).
    * Unsubscribing aborts the receiver.
    *
+   * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+   *
    * @param handoff - The strategy the chosen route runs through.
    * @param from - The sender.
    * @param context - The task the predicates see.

@@ -135,6 +135,8 @@ export class DefaultHandoff implements HandoffStrategy {
    * `output` or `error`; then completion. Unsubscribing aborts the receiver. To put the handoff inside a
    * run of your own, pass `run` to `execute$` instead.
    *
+   * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+   *
    * @param from - The sender.
    * @param to - The receiver.
    * @param context - The task.

@@ -140,6 +140,8 @@ export class ComposedAgent<T> implements Agent {
    * One run on `input` as its run events: `run-start` named after the pattern, every agent call with its
    * tokens, `message`, `round-end`, `termination`, then `run-end`. Cold; unsubscribing cancels the run.
    *
+   * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+   *
    * @example
    * ```ts
    * import { defineAgent } from '@rxagents/core';

@@ -111,6 +111,8 @@ export abstract class PatternBuilder<T> {
    * any other ends with the output). Cold; unsubscribing cancels the run and aborts every agent call.
    * The same code as {@link PatternBuilder.execute$}: only the reporting differs.
    *
+   * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+   *
    * @example
    * ```ts
    * import { defineAgent } from '@rxagents/core';

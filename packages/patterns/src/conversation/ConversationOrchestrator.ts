@@ -169,6 +169,8 @@ export class ConversationOrchestrator {
    * more, `termination` when it stops (a judge's call included), then `run-end` (a `failed` decision
    * fails; otherwise the output is the transcript). Cold; unsubscribing cancels it.
    *
+   * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+   *
    * @example
    * ```ts
    * import { defineAgent } from '@rxagents/core';
