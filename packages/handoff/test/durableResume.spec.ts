@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { lastValueFrom, takeWhile } from 'rxjs';
+import { lastValueFrom, map, takeWhile, timer } from 'rxjs';
 import { ConfigError, defineAgent, MemoryRunStore } from '@rxagents/core';
 import { scriptedAgent } from '@rxagents/testing';
-import { ConditionalHandoff, DefaultHandoff, handoff, HandoffChain, HandoffContext, parallelHandoffsEvents$, routingAgent, handoffFilters } from '@rxagents/handoff';
+import { ConditionalHandoff, DefaultHandoff, handoff, HandoffChain, HandoffContext, parallelHandoffsEvents$, routingAgent, handoffFilters, type ToolCallingModel } from '@rxagents/handoff';
 import { journalOf, resumeFromEveryCut, type ResumeCheck, type Scenario, type ScenarioContext } from '../../../test/support/durableResume';
 
 // Every spec here runs a primitive once with a store, then resumes it from each cut of its journal (the
@@ -50,6 +50,17 @@ const routingDesk: Scenario = (context) => {
   return ({ store, runId }) => desk.events$('A question about my invoice', { scheduler, store, runId });
 };
 
+/** A routing agent whose model picks the refunds handoff after 2 virtual ms, counting how often it is asked. */
+const modelDesk = (asked: { count: number }): Scenario => (context) => {
+  const { scheduler } = context;
+  const model: ToolCallingModel = () => {
+    asked.count++;
+    return timer(2, scheduler).pipe(map(() => ({ toolCalls: [{ id: 'call-1', name: 'transfer_to_refunds', arguments: '{}' }] })));
+  };
+  const desk = routingAgent({ id: 'desk', model, handoffs: [handoff({ agent: agentOn(context, 'refunds', 3), scheduler }), handoff({ agent: agentOn(context, 'support', 1), scheduler })] });
+  return ({ store, runId }) => desk.events$('I want my money back', { scheduler, store, runId });
+};
+
 const fanOut = (latencies: readonly number[], maxConcurrent: number): Scenario => (context) => {
   const { scheduler } = context;
   const tasks = latencies.map((delay, index) => [handoff({ agent: agentOn(context, `worker-${index}`, delay), scheduler }), `Task ${index}`] as const);
@@ -82,6 +93,15 @@ describe('durable handoffs resume from any cut of their journal', () => {
   // journal hold it (for cuts 8 to 10). The replayed call should report its recorded events under its new id.
   it.failing('a routing agent handing off on a condition: the event tree too (12 cuts)', async () => {
     expectEveryResume(await resumeFromEveryCut(routingDesk, { uncounted: ['desk'] }), 12);
+  });
+
+  it('a routing agent whose model picks the handoff: result and calls; the model is asked again only when the routing call runs again', async () => {
+    const asked = { count: 0 };
+    const checks = await resumeFromEveryCut(modelDesk(asked), { uncounted: ['desk'] });
+    expect(checks.expected.result).toMatchObject({ success: true, output: 'refunds read 20' });
+    expectEveryResume(checks, 12, ['tree']);
+    // Once in the uninterrupted run, then once per cut at which the routing agent's call had not ended (all but the last two).
+    expect(asked.count).toBe(1 + 10);
   });
 
   it('parallelHandoffs with random latencies under a concurrency limit (every cut of each run)', async () => {
