@@ -203,3 +203,36 @@ export async function resumeFromEveryCut(scenario: Scenario, options: TreeOption
   }
   return { expected, resumes };
 }
+
+/**
+ * Like {@link resumeFromEveryCut}, with a second crash: for every cut k1 of the uninterrupted journal, the
+ * run is resumed, then cut again at every k2 from k1 to the end of that resumed journal (which holds the
+ * closing events and the resumed run's attempts) and resumed once more; each second resume must give the
+ * uninterrupted run's result and tree and call each agent once for each call not ended in its cut journal.
+ */
+export async function resumeFromEveryTwoCuts(scenario: Scenario, options: TreeOptions = {}, runId = 'durable-run'): Promise<{ readonly expected: ResumeCheck; readonly resumes: { readonly actual: ResumeCheck; readonly expected: ResumeCheck }[] }> {
+  const store = new MemoryRunStore();
+  const whole = await runScenario(scenario, store, runId);
+  const journal = await journalOf(store, runId);
+  const expected: ResumeCheck = { k: journal.length, result: resultOf(whole.events), tree: eventTree(whole.events, options), calls: whole.calls.counts, keysWellFormed: true };
+  const resumes = [];
+  for (let k1 = 1; k1 <= journal.length; k1++) {
+    const first = await cutJournal(runId, journal, k1);
+    await runScenario(scenario, first, runId);
+    const resumedJournal = await journalOf(first, runId);
+    for (let k2 = k1; k2 <= resumedJournal.length; k2++) {
+      const again = await runScenario(scenario, await cutJournal(runId, resumedJournal, k2), runId);
+      resumes.push({
+        actual: {
+          k: k2,
+          result: resultOf(again.events),
+          tree: eventTree(again.events, options),
+          calls: again.calls.counts,
+          keysWellFormed: again.calls.idempotencyKeys.every((key) => key !== undefined && key.startsWith(`${runId}:run/`)),
+        },
+        expected: { ...expected, k: k2, calls: callsToMake(resumedJournal, k2, options.uncounted) },
+      });
+    }
+  }
+  return { expected, resumes };
+}

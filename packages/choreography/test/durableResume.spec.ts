@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { ConfigError, MemoryRunStore } from '@rxagents/core';
 import { scriptedAgent } from '@rxagents/testing';
 import { ChoreographyEngine, ChoreographySpec } from '@rxagents/choreography';
-import { resumeFromEveryCut, type ResumeCheck, type Scenario } from '../../../test/support/durableResume';
+import { resumeFromEveryCut, resumeFromEveryTwoCuts, type ResumeCheck, type Scenario } from '../../../test/support/durableResume';
 
 // Every spec here runs a choreography once with a store, then resumes it from each cut of its journal
 // (the first k records, for every k) and checks what a resumed run gives: the uninterrupted run's result
@@ -66,6 +66,11 @@ describe('a durable choreography resumes from any cut of its journal', () => {
       }),
       { numRuns: 20 },
     );
+  });
+
+  it('with an AND-join, resumed, cut again anywhere in the resumed journal and resumed again (every pair of cuts)', async () => {
+    const checks = await resumeFromEveryTwoCuts(engineOf(sequential, [2, 1, 3, 1, 2, 1]), { unorderedNodes: true });
+    for (const { actual, expected } of checks.resumes) expect(actual).toEqual(expected);
   });
 
   it("names each interaction's call place by the interaction's id, so it is found whatever order the calls start in", async () => {

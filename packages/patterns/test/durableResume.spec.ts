@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { scriptedAgent } from '@rxagents/testing';
 import { StreamingChannel } from '@rxagents/streaming';
 import { ConversationOrchestrator, Patterns, TerminationCondition, TurnPolicy, type PostedMessage } from '@rxagents/patterns';
-import { resumeFromEveryCut, type ResumeCheck, type Scenario, type ScenarioContext } from '../../../test/support/durableResume';
+import { resumeFromEveryCut, resumeFromEveryTwoCuts, type ResumeCheck, type Scenario, type ScenarioContext } from '../../../test/support/durableResume';
 
 // Every spec here runs a pattern once with a store, then resumes it from each cut of its journal (the
 // first k records, for every k) and checks what a resumed run gives: the uninterrupted run's result and
@@ -118,6 +118,14 @@ describe('durable patterns resume from any cut of their journal', () => {
       }),
       { numRuns: 10 },
     );
+  });
+
+  it('a debate over a channel resumed, cut again anywhere in the resumed journal and resumed again (every pair of cuts)', async () => {
+    expectEveryResume(await resumeFromEveryTwoCuts(debate([2, 1], true)));
+  });
+
+  it('a supervisor with a nested debate resumed twice: result and calls (every pair of cuts)', async () => {
+    expectEveryResume(await resumeFromEveryTwoCuts(supervised), ['tree']);
   });
 
   it('a debate, directly (every cut)', async () => {
