@@ -121,6 +121,19 @@ describe('durable handoffs resume from any cut of their journal', () => {
     );
   });
 
+  it('parallelHandoffs whose targets fail or time out: the same failed outcomes, rebuilt from the journal (every cut)', async () => {
+    const failing: Scenario = (context) => {
+      const { scheduler, calls } = context;
+      const slow = handoff({ agent: agentOn(context, 'slow', 20), timeout: 5, scheduler });
+      const broken = handoff({ agent: calls.count(scriptedAgent('broken', { error: new Error('ledger offline'), delay: 2 }, { scheduler })), scheduler });
+      const fine = handoff({ agent: agentOn(context, 'fine', 1), scheduler });
+      return ({ store, runId }) => parallelHandoffsEvents$({ id: 'triage' }, [[fine, 'Task 0'], [broken, 'Task 1'], [slow, 'Task 2']], { store, runId });
+    };
+    const checks = await resumeFromEveryCut(failing);
+    expect(checks.expected.result).toMatchObject({ success: false, error: { message: expect.stringContaining('ledger offline') } });
+    expectEveryResume(checks, checks.expected.k);
+  });
+
   it('Handoff.events$ and DefaultHandoff.events$ resume too (7 and 7 cuts)', async () => {
     const single: Scenario = (context) => {
       const { scheduler } = context;
