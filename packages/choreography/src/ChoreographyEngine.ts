@@ -29,7 +29,7 @@ import { runCoordinated } from './internal/CoordinatedRun';
 import { ReplayLog } from './internal/ReplayLog';
 
 const ExecuteOptionsSchema = ChoreographyRunOptionsSchema.extend({ signal: configRules.abortSignal().optional() });
-const EventsOptionsSchema = ChoreographyRunOptionsSchema.omit({ run: true }).extend(configRules.runEventsOptions().shape);
+const EventsOptionsSchema = ChoreographyRunOptionsSchema.omit({ run: true }).extend(configRules.runEventsOptions().shape).extend(configRules.durableRunOptions().shape);
 
 /**
  * Runs a {@link ChoreographySpec} once: an event-to-interaction operator graph over a shared event stream.
@@ -203,6 +203,8 @@ export class ChoreographyEngine {
    * runs once: subscribing a second time gives a failed `run-end` with
    * {@link ChoreographyAlreadyExecutedError}; a bad option throws `ConfigError` when `events$` is called.
    *
+   * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+   *
    * @example
    * ```ts
    * import { ChoreographyEngine, ChoreographySpec } from '@rxagents/choreography';
@@ -218,8 +220,8 @@ export class ChoreographyEngine {
    * ```
    */
   events$(options: Omit<ChoreographyRunOptions, 'run'> & RunEventsOptions = {}): Observable<RunEvent> {
-    const { input, pace } = parseConfig(EventsOptionsSchema, options, 'ChoreographyEngine.events$ options');
-    return observeRun('choreography', input ?? '', (node) => this.#start(input, node), { scheduler: this.#settings.scheduler, describe: describeChoreography, pace });
+    const { input, ...runOptions } = parseConfig(EventsOptionsSchema, options, 'ChoreographyEngine.events$ options');
+    return observeRun('choreography', input ?? '', (node) => this.#start(input, node), { ...runOptions, scheduler: this.#settings.scheduler, describe: describeChoreography });
   }
 
   /** Starts the engine's one run, reporting into `node` if given: the code path of execute$ and events$ alike. */

@@ -130,10 +130,9 @@ class ChoreographyRun extends RunBase implements StepOwner {
     const settings = this.settings;
     const step = new StepCall(this, interaction, input, settings.scheduler.now());
     this.#link(step);
-    const { timeout } = interaction;
     // The router starts hosted interactions only, so the agent is there.
     const agent = settings.agents.get(interaction.target) as Agent;
-    callAgent(agent, input, timeout === undefined ? this.callOptions : { ...this.callOptions, timeout }).subscribe(step);
+    callAgent(agent, input, this.callOptionsOf(interaction)).subscribe(step);
   }
 
   #busComplete(): void {

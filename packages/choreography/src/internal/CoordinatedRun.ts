@@ -144,9 +144,8 @@ class CoordinatedRun extends RunBase implements StepOwner {
     const settings = this.settings;
     const call = new StepCall(this, interaction, input, settings.scheduler.now());
     flight.call = call;
-    const { timeout } = interaction;
     const agent = settings.agents.get(interaction.target) as Agent;
-    callAgent(agent, input, timeout === undefined ? this.callOptions : { ...this.callOptions, timeout }).subscribe(call);
+    callAgent(agent, input, this.callOptionsOf(interaction)).subscribe(call);
   }
 
   /** The claim was lost: another engine runs the interaction now. */

@@ -1,4 +1,4 @@
-import type { Agent, AgentCallOptions, AgentCallResult, RunContext } from '@rxagents/core';
+import { type Agent, type AgentCallOptions, type AgentCallResult, namedPlace, type RunContext } from '@rxagents/core';
 import type { Observer, SchedulerLike, Subscriber } from 'rxjs';
 import type { ChoreographyEvent } from '../ChoreographyEvent';
 import type { ChoreographyLogger } from '../ChoreographyLogger';
@@ -58,7 +58,7 @@ export abstract class RunBase {
   protected readonly router: InteractionRouter;
   protected readonly reporter: ChoreographyRunEvents | undefined;
   /** The options of an agent call, for interactions without a timeout of their own. */
-  protected readonly callOptions: AgentCallOptions;
+  readonly #callOptions: AgentCallOptions;
   protected readonly stepResults: StepResult[] = [];
   protected done = false;
   readonly #subscriber: Subscriber<ChoreographyResult>;
@@ -76,7 +76,21 @@ export abstract class RunBase {
     this.router = new InteractionRouter(settings.spec, scope.hosted);
     this.reporter = node === undefined ? undefined : new ChoreographyRunEvents(node);
     // Without a run, the options are what they were before runs existed: no key for the call to check.
-    this.callOptions = node === undefined ? { scheduler } : { scheduler, run: node };
+    this.#callOptions = node === undefined ? { scheduler } : { scheduler, run: node };
+  }
+
+  /**
+   * The options of `interaction`'s agent call. In a durable run the call's place is named after the
+   * interaction: interactions start when their triggers arrive, in an order that depends on which calls
+   * finished first, so a resumed run (whose recorded calls finish at once) finds each outcome by name.
+   */
+  protected callOptionsOf(interaction: Interaction): AgentCallOptions {
+    const { timeout } = interaction;
+    const options = this.#callOptions;
+    const node = options.run;
+    const run = node === undefined ? undefined : namedPlace(node, interaction.id);
+    if (run === node) return timeout === undefined ? options : { ...options, timeout };
+    return timeout === undefined ? { ...options, run } : { ...options, run, timeout };
   }
 
   /** Calls `visit` for each step still running, in start order. */

@@ -200,6 +200,8 @@ export class HandoffChain {
    * error serialised. A step skipped by its predicate says nothing. Every event's `at` is read from
    * `options.scheduler` (default `asyncScheduler`). Unsubscribing aborts the running step.
    *
+   * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+   *
    * @param handoff - The strategy each step runs through.
    * @param context - The task.
    * @param options - As for `execute$`, without `run`.
@@ -222,12 +224,12 @@ export class HandoffChain {
    * ```
    */
   events$(handoff: HandoffStrategy, context: HandoffContext, eventsOptions?: Omit<HandoffExecuteOptions, 'run'> & RunEventsOptions): Observable<RunEvent> {
-    const { pace, options } = splitEventsOptions('HandoffChain events options', eventsOptions);
+    const { run: runOptions, options } = splitEventsOptions('HandoffChain events options', eventsOptions);
     checkChainCall(handoff, context, options);
     return observeRun('chain', context.taskId, (run) => this.#steps$(handoff, context, underNode(options, run)).pipe(toArray()), {
+      ...runOptions,
       scheduler: options?.scheduler,
       describe: describeSteps,
-      pace,
     });
   }
 

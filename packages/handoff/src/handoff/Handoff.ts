@@ -194,6 +194,8 @@ export class Handoff {
    * the events still complete normally. Every event's `at` is read from the handoff's `scheduler`.
    * Unsubscribing aborts the target.
    *
+   * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+   *
    * @param source - Who hands off.
    * @param request - The input, history and guards, as for `execute$`.
    * @returns The run's events.
@@ -211,8 +213,8 @@ export class Handoff {
    * ```
    */
   events$(source: HandoffSource, request: HandoffRequest, eventsOptions: RunEventsOptions = {}): Observable<RunEvent> {
-    const { pace } = splitEventsOptions('Handoff events options', eventsOptions);
-    return observeRun('handoff', handoffInputOf(request), (run) => this.#execute$(source, request, run), { scheduler: this.#scheduler, describe: describeCall, pace });
+    const { run: runOptions } = splitEventsOptions('Handoff events options', eventsOptions);
+    return observeRun('handoff', handoffInputOf(request), (run) => this.#execute$(source, request, run), { ...runOptions, scheduler: this.#scheduler, describe: describeCall });
   }
 
   #execute$(source: HandoffSource, request: HandoffRequest, run: RunContext | undefined): Observable<HandoffOutcome> {

@@ -109,6 +109,8 @@ export function parallelHandoffs$(source: HandoffSource, tasks: readonly Paralle
  * is read from the first `Handoff` target's scheduler, else `asyncScheduler`. Unsubscribing aborts every
  * running target.
  *
+ * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+ *
  * @param source - Who hands off.
  * @param tasks - The targets and their prompts.
  * @param options - As for `parallelHandoffs$`, without `run` (and without `signal`: unsubscribe instead).
@@ -132,13 +134,13 @@ export function parallelHandoffsEvents$(
   tasks: readonly ParallelHandoffTask[],
   eventsOptions: Omit<ParallelHandoffsOptions, 'run' | 'signal'> & RunEventsOptions = {},
 ): Observable<RunEvent> {
-  const { pace, options = {} } = splitEventsOptions('parallelHandoffs events options', eventsOptions);
+  const { run: runOptions, options = {} } = splitEventsOptions('parallelHandoffs events options', eventsOptions);
   const { maxConcurrent, messages } = checkParallel(source, tasks, options);
   const first = tasks.find(([target]) => target instanceof Handoff)?.[0] as Handoff | undefined;
   return observeRun('parallel-handoffs', inputOf(tasks), (run) => fanOut$(source, tasks, maxConcurrent, messages, run), {
+    ...runOptions,
     scheduler: first?.config.scheduler ?? asyncScheduler,
     describe: describeOutcomes,
-    pace,
   });
 }
 

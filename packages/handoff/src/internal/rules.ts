@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, configRules, MAX_COUNT, parseConfig, type Agent, type RunContext, type RunEventsOptions } from '@rxagents/core';
+import { ConfigError, configRules, MAX_COUNT, parseConfig, type Agent, type RunEventsOptions } from '@rxagents/core';
 import type { HandoffPredicate } from '../chain/HandoffPredicate';
 
 /** An agent: an object with a non-blank string id and a `chat` function. */
@@ -91,20 +91,30 @@ export function refuseRun(subject: string, options: unknown): void {
   }
 }
 
-const PaceSchema = configRules.runEventsOptions();
+const RunEventsOptionsSchema = configRules.runEventsOptions().extend(configRules.durableRunOptions().shape);
+
+const RUN_KEYS = ['pace', 'store', 'runId', 'leaseTtlMs'] as const;
+
+const NO_RUN_OPTIONS: RunEventsOptions = Object.freeze({});
 
 /**
- * Takes `pace` (what a slow reader gives, see `runEventStream`) out of the options of an `events$`,
- * refusing a `run` there too; the rest go on to the handoff's own validation.
+ * Takes what `observeRun` is given (`pace`, what a slow reader gives, see `runEventStream`; `store`,
+ * `runId` and `leaseTtlMs`, which make the run durable) out of the options of an `events$`, refusing a
+ * `run` there too; the rest go on to the handoff's own validation.
  */
-export function splitEventsOptions<O extends object>(subject: string, options: (O & RunEventsOptions) | undefined): { readonly pace: RunContext['pace']; readonly options: O | undefined } {
+export function splitEventsOptions<O extends object>(subject: string, options: (O & RunEventsOptions) | undefined): { readonly run: RunEventsOptions; readonly options: O | undefined } {
   if (options !== undefined && (typeof options !== 'object' || options === null)) {
     throw new ConfigError(subject, [{ path: '', rule: 'must be an object', received: options }]);
   }
   refuseRun(subject, options);
-  if (options === undefined || !('pace' in options)) return { pace: undefined, options };
-  const { pace, ...rest } = options;
-  return { pace: parseConfig(PaceSchema, { pace }, subject).pace, options: rest as O };
+  if (options === undefined || !RUN_KEYS.some((key) => key in options)) return { run: NO_RUN_OPTIONS, options };
+  const { pace, store, runId, leaseTtlMs, ...rest } = options;
+  const given: Record<string, unknown> = {};
+  if ('pace' in options) given.pace = pace;
+  if ('store' in options) given.store = store;
+  if ('runId' in options) given.runId = runId;
+  if ('leaseTtlMs' in options) given.leaseTtlMs = leaseTtlMs;
+  return { run: parseConfig(RunEventsOptionsSchema, given, subject), options: rest as O };
 }
 
 /** Refuses a `handoff` argument that is not a handoff strategy (an object with an `execute$` function). */

@@ -210,6 +210,8 @@ export class ConditionalHandoff {
    * serialised. Every event's `at` is read from `options.scheduler` (default `asyncScheduler`).
    * Unsubscribing aborts the receiver.
    *
+   * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+   *
    * @param handoff - The strategy the chosen route runs through.
    * @param from - The sender.
    * @param context - The task the predicates see.
@@ -231,9 +233,9 @@ export class ConditionalHandoff {
    * ```
    */
   events$(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, eventsOptions?: Omit<HandoffExecuteOptions, 'run'> & RunEventsOptions): Observable<RunEvent> {
-    const { pace, options } = splitEventsOptions('ConditionalHandoff events options', eventsOptions);
+    const { run: runOptions, options } = splitEventsOptions('ConditionalHandoff events options', eventsOptions);
     checkRouteCall(handoff, from, context, options);
-    return observeRun('route', context.taskId, (run) => this.#execute$(handoff, from, context, { ...options, run }), { scheduler: options?.scheduler, describe: describeCall, pace });
+    return observeRun('route', context.taskId, (run) => this.#execute$(handoff, from, context, { ...options, run }), { ...runOptions, scheduler: options?.scheduler, describe: describeCall });
   }
 
   #execute$(handoff: HandoffStrategy, from: HandoffSource, context: HandoffContext, options: HandoffExecuteOptions | undefined): Observable<HandoffResult> {

@@ -80,6 +80,8 @@ export interface RoutingAgent extends Agent {
    * error serialised: no route, a guard, a failed target), then `run-end` with the reply. The same call as
    * `invoke$(agent, input, options)`; inside a run of your own, pass the run to that call instead.
    *
+   * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+   *
    * @param input - What the agent is asked.
    * @param options - As for an agent call (`invoke$`), without `run`; `scheduler` is also the clock of every event's `at`.
    * @returns The run's events.
@@ -149,10 +151,10 @@ export function routingAgent(config: RoutingAgentConfig): RoutingAgent {
       });
     },
     events$: (input: string, eventsOptions: Omit<AgentCallOptions, 'run'> & RunEventsOptions = {}): Observable<RunEvent> => {
-      const { pace, options = {} } = splitEventsOptions(`routing agent "${parsed.id}" events options`, eventsOptions);
+      const { run: runOptions, options = {} } = splitEventsOptions(`routing agent "${parsed.id}" events options`, eventsOptions);
       // Refuses bad input or options now rather than as a silent run.
       invoke$(agent, input, options);
-      return observeRun('routing', input, (run) => invoke$(agent, input, { ...options, run }), { scheduler: options.scheduler, pace });
+      return observeRun('routing', input, (run) => invoke$(agent, input, { ...options, run }), { ...runOptions, scheduler: options.scheduler });
     },
   };
 

@@ -135,6 +135,8 @@ export class DefaultHandoff implements HandoffStrategy {
    * `output` or `error`; then completion. Unsubscribing aborts the receiver. To put the handoff inside a
    * run of your own, pass `run` to `execute$` instead.
    *
+   * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+   *
    * @param from - The sender.
    * @param to - The receiver.
    * @param context - The task.
@@ -157,10 +159,10 @@ export class DefaultHandoff implements HandoffStrategy {
    * ```
    */
   events$(from: HandoffSource, to: Agent, context: HandoffContext, eventsOptions?: Omit<HandoffExecuteOptions, 'run'> & RunEventsOptions): Observable<RunEvent> {
-    const { pace, options } = splitEventsOptions('DefaultHandoff events options', eventsOptions);
+    const { run: runOptions, options } = splitEventsOptions('DefaultHandoff events options', eventsOptions);
     const settings = this.settings(from, to, context, options);
     const spec = this.spec(from, to, context, settings);
-    return observeRun('handoff', context.taskId, (run) => handoffUnder(spec, run), { scheduler: spec.scheduler, describe: describeCall, pace });
+    return observeRun('handoff', context.taskId, (run) => handoffUnder(spec, run), { ...runOptions, scheduler: spec.scheduler, describe: describeCall });
   }
 
   /**

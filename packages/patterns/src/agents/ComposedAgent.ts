@@ -141,6 +141,8 @@ export class ComposedAgent<T> implements Agent {
    * One run on `input` as its run events: `run-start` named after the pattern, every agent call with its
    * tokens, `message`, `round-end`, `termination`, then `run-end`. Cold; unsubscribing cancels the run.
    *
+   * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+   *
    * @example
    * ```ts
    * import { defineAgent } from '@rxagents/core';
@@ -154,8 +156,8 @@ export class ComposedAgent<T> implements Agent {
    */
   events$(input: string, options: RunEventsOptions = {}): Observable<RunEvent> {
     patternInput(input);
-    const { pace } = parseConfig(EventsOptionsSchema, options, 'ComposedAgent.events$ options');
-    return observeRun(this.model.pattern, input, (node) => this.#snapshots(input, node).pipe(last()), { scheduler: this.model.scheduler, describe: describeResult, pace });
+    const runOptions = parseConfig(EventsOptionsSchema, options, 'ComposedAgent.events$ options');
+    return observeRun(this.model.pattern, input, (node) => this.#snapshots(input, node).pipe(last()), { ...runOptions, scheduler: this.model.scheduler, describe: describeResult });
   }
 
   /**

@@ -111,6 +111,8 @@ export abstract class PatternBuilder<T> {
    * any other ends with the output). Cold; unsubscribing cancels the run and aborts every agent call.
    * The same code as {@link PatternBuilder.execute$}: only the reporting differs.
    *
+   * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+   *
    * @example
    * ```ts
    * import { defineAgent } from '@rxagents/core';
@@ -129,10 +131,10 @@ export abstract class PatternBuilder<T> {
    */
   events$(input: string, options: RunEventsOptions = {}): Observable<RunEvent> {
     const topic = patternInput(input);
-    const { pace } = parseConfig(EventsOptionsSchema, options, 'events$ options');
+    const runOptions = parseConfig(EventsOptionsSchema, options, 'events$ options');
     return defer(() => {
       const model = this.build();
-      return observeRun(model.pattern, topic, (node) => runModelToEnd(model, topic, node), { scheduler: model.scheduler, describe: describeResult, pace });
+      return observeRun(model.pattern, topic, (node) => runModelToEnd(model, topic, node), { ...runOptions, scheduler: model.scheduler, describe: describeResult });
     });
   }
 

@@ -60,7 +60,7 @@ export type PatternChannel = StreamingChannel<PostedMessage> | StreamingChannel<
  * ```
  */
 export interface ChannelBackendOptions<M> {
-  /** The channel's id. Default: a random 8-character id (the channel's own default). */
+  /** The channel's id. Default: a random 8-character id (the channel's own default); in a durable run, `<runId>:<place of the pattern's node>`, the same on every resume. */
   readonly id?: string;
   /** The channel's buffer. Default 256. */
   readonly bufferSize?: number;
@@ -97,6 +97,16 @@ export const ChannelBackendOptionsSchema = z.strictObject({
   backpressure: BackpressureStrategySchema.optional(),
   onChannel: configRules.function<(channel: never) => void>().optional(),
 });
+
+/**
+ * The default channel id in a durable run: the run's id and the pattern node's place, the same on every
+ * resume, so the `metrics` events a resumed run adds name the channel its journal already names. Elsewhere
+ * `undefined`: the channel's own random id.
+ */
+function durableChannelId(run: RunContext | undefined): string | undefined {
+  if (run?.journal === undefined || run.callId === null) return undefined;
+  return `${run.runId}:${run.callId.replace(/#\d+/g, '')}`;
+}
 
 /**
  * A backend made by {@link ChannelBackend}; it says which strategy it runs.
@@ -171,24 +181,26 @@ export function channelSettings<O extends ChannelBackendOptions<PostedMessage> |
 export function channelBackend<T>(strategy: ChannelExecutionStrategy<T>, settings: ChannelBackendOptions<PostedMessage> | ChannelBackendOptions<AgentResult>): ChannelExecutionBackend<T> {
   // The overloads of ChannelBackend pair a strategy with the watcher of what it posts.
   const onChannel = settings.onChannel as ((channel: PatternChannel) => void) | undefined;
-  const open = <M>(model: ExecutionModel<T>): StreamingChannel<M> =>
-    StreamingChannel.create<M>({
+  const open = <M>(model: ExecutionModel<T>, run: RunContext | undefined): StreamingChannel<M> => {
+    const id = settings.id ?? durableChannelId(run);
+    return StreamingChannel.create<M>({
       backpressure: settings.backpressure ?? BackpressureStrategy.BLOCK,
       scheduler: model.scheduler,
-      ...(settings.id === undefined ? {} : { id: settings.id }),
+      ...(id === undefined ? {} : { id }),
       ...(settings.bufferSize === undefined ? {} : { bufferSize: settings.bufferSize }),
     });
+  };
   const backend = (model: ExecutionModel<T>, input: string, run?: RunContext): Observable<ExecutionResult<T>> =>
     defer(() => {
       if (strategy.kind === 'conversation') {
-        const channel = open<PostedMessage>(model);
+        const channel = open<PostedMessage>(model, run);
         return tearDownAfter(channel, run, () => {
           onChannel?.(channel);
           const conversation = { emit: (message: PostedMessage) => channel.emit(message), offer$: posting(channel, run), asObservable: () => channel.asObservable() };
           return runConversationStrategy(strategy, model, input, conversation, run);
         });
       }
-      const channel = open<AgentResult>(model);
+      const channel = open<AgentResult>(model, run);
       return tearDownAfter(channel, run, () => {
         onChannel?.(channel);
         return runCollectStrategy(strategy, model, input, { offer$: posting(channel, run), asObservable: () => channel.asObservable() }, run);

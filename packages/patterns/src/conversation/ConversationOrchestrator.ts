@@ -169,6 +169,8 @@ export class ConversationOrchestrator {
    * more, `termination` when it stops (a judge's call included), then `run-end` (a `failed` decision
    * fails; otherwise the output is the transcript). Cold; unsubscribing cancels it.
    *
+   * With `store` and `runId` the run is durable: journaled in the store, and resumed from its journal when the store already holds `runId` (finished agent calls are answered from it; see `docs/durable.md`).
+   *
    * @example
    * ```ts
    * import { defineAgent } from '@rxagents/core';
@@ -184,10 +186,10 @@ export class ConversationOrchestrator {
    */
   events$(topic: string, channel: ConversationChannel, options: RunEventsOptions = {}): Observable<RunEvent> {
     checkArguments(topic, channel);
-    const { pace } = parseConfig(EventsOptionsSchema, options, 'ConversationOrchestrator.events$ options');
+    const runOptions = parseConfig(EventsOptionsSchema, options, 'ConversationOrchestrator.events$ options');
     return observeRun(this.options.pattern, topic, (node) => runConversation(this.options, topic, channel, node), {
+      ...runOptions,
       scheduler: this.options.scheduler,
-      pace,
       describe: (event) => describeConversation(event, this.options.pattern),
     });
   }
