@@ -11,6 +11,7 @@ const config: Config = {
   },
   moduleNameMapper: {
     '^@rxagents/web/client$': '<rootDir>/packages/web/src/client.ts',
+    '^@rxagents/core/file-store$': '<rootDir>/packages/core/src/file-store.ts',
     ...Object.fromEntries(packages.map((name) => [`^@rxagents/${name}$`, `<rootDir>/packages/${name}/src/index.ts`])),
   },
   moduleFileExtensions: ['ts', 'js', 'json'],

@@ -64,3 +64,5 @@ export { RunLeaseLostError } from './errors/RunLeaseLostError';
 export { RunStoreError } from './errors/RunStoreError';
 export { RunDivergenceError } from './errors/RunDivergenceError';
 export { CallInterruptedError } from './errors/CallInterruptedError';
+export { RunJournalVersionError } from './errors/RunJournalVersionError';
+export { RunJournalCorruptError } from './errors/RunJournalCorruptError';

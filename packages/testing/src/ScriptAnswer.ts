@@ -1,9 +1,11 @@
-import { configRules, delayTimer, MAX_DELAY_MS, type ConfigIssue } from '@rxagents/core';
-import { asyncScheduler, concat, defer, dematerialize, map, merge, mergeMap, type Observable, of, type SchedulerLike, throwError } from 'rxjs';
+import { configRules, MAX_DELAY_MS, type ConfigIssue } from '@rxagents/core';
+import { asyncScheduler, dematerialize, EMPTY, map, merge, mergeMap, type Observable, of, type SchedulerLike, throwError } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { ObservableNotification } from 'rxjs';
 import { z } from 'zod';
+import { after } from './internal/after';
 import { issuesAt, throwIfAny } from './internal/issuesAt';
+import { sequence } from './internal/sequence';
 
 /**
  * What a scripted agent answers with.
@@ -71,16 +73,15 @@ export function observeAnswer(answer: ScriptAnswer, scheduler: SchedulerLike): O
   if ('marbles' in answer) return fromMarbles(answer.marbles, answer.values, answer.error, scheduler);
   if ('chunks' in answer) {
     const { chunks, delay = 0, interval = 0 } = answer;
-    return defer(() => concat(...chunks.map((chunk, index) => after(index === 0 ? delay : interval, scheduler).pipe(map(() => chunk)))));
+    if (chunks.length === 0) return EMPTY;
+    // Without an interval the chunks come in one synchronous burst after the delay: emitted by one loop, as
+    // `concat` of synchronous parts after an asynchronous first one recurses once per part (and stalls).
+    if (interval === 0) return after(delay, scheduler).pipe(mergeMap(() => chunks));
+    return sequence(chunks.map((chunk, index) => after(index === 0 ? delay : interval, scheduler).pipe(map(() => chunk))));
   }
   if ('reply' in answer) return after(answer.delay ?? 0, scheduler).pipe(map(() => answer.reply));
   const { error, delay = 0 } = answer;
   return after(delay, scheduler).pipe(mergeMap(() => throwError(() => error)));
-}
-
-// No scheduled action for 0 (a scripted answer without delay is synchronous), none at all for Infinity.
-function after(ms: number, scheduler: SchedulerLike): Observable<0> {
-  return ms > 0 ? delayTimer(ms, scheduler) : of(0 as const);
 }
 
 const SHAPES = 'must be a string, { reply }, { chunks }, { marbles } or { error }';

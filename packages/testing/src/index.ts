@@ -3,3 +3,8 @@ export { answerToObservable, type ScriptAnswer } from './ScriptAnswer';
 export { failingAgent, type FailingAgentOptions, type FailureMode } from './failingAgent';
 export { hangingAgent, type HangingAgent } from './hangingAgent';
 export { recordingAgent, type RecordedCall, type RecordingAgent } from './recordingAgent';
+export { replayAgents, type JournalReplay, type ReplayAgent, type ReplayAgentsOptions } from './replayAgents';
+export type { JournalCall, JournalCallEnd, JournalDelta } from './JournalCall';
+export { ReplayExhaustedError } from './errors/ReplayExhaustedError';
+export { ReplayInputMismatchError } from './errors/ReplayInputMismatchError';
+export { ReplayedCallError } from './errors/ReplayedCallError';

@@ -1,6 +1,7 @@
-import { asyncScheduler, defer, Observable, type SchedulerLike } from 'rxjs';
-import { ConfigError, configRules, fromAbortSignal, preview, type Agent, type ChatOptions, type ConfigIssue } from '@rxagents/core';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { ConfigError, configRules, preview, type Agent, type ChatOptions, type ConfigIssue } from '@rxagents/core';
 import { z } from 'zod';
+import { answeringAgent } from './internal/answeringAgent';
 import { idIssues, issuesAt, throwIfAny } from './internal/issuesAt';
 import { answerIssues, observeAnswer, type ScriptAnswer } from './ScriptAnswer';
 
@@ -166,59 +167,7 @@ export function scriptedAgent(id: string, script: Script, options?: ScriptedAgen
 export function scriptedAgent(id: string, script: Script, options: ScriptedAgentOptions = {}): ScriptedAgent {
   throwIfAny('scriptedAgent', [...idIssues(id), ...scriptIssues(script), ...issuesAt(ScriptedAgentOptionsSchema, options, 'options')]);
   const scheduler = options.scheduler ?? asyncScheduler;
-  const calls: { input: string; options: ChatOptions }[] = [];
-  let abortCount = 0;
-  const agent: ScriptedAgent = {
-    id,
-    ...(options.name === undefined ? {} : { name: options.name }),
-    ...(options.role === undefined ? {} : { role: options.role }),
-    ...(options.goal === undefined ? {} : { goal: options.goal }),
-    get inputs() {
-      return calls.map((call) => call.input);
-    },
-    get calls() {
-      return calls;
-    },
-    get abortCount() {
-      return abortCount;
-    },
-    chat(input: string, chatOptions: ChatOptions): Observable<string> {
-      calls.push({ input, options: chatOptions });
-      const { signal } = chatOptions;
-      // Counted once per call, whenever it comes before the answer finished, and before any script code runs.
-      let counted = false;
-      const onAbort = (): void => {
-        if (counted) return;
-        counted = true;
-        abortCount += 1;
-      };
-      const abort = fromAbortSignal(signal).subscribe(onAbort);
-      return new Observable<string>((subscriber) => {
-        if (signal.aborted) {
-          onAbort();
-          subscriber.error(signal.reason);
-          return;
-        }
-        const subscription = defer(() => observeAnswer(pickAnswer(id, script, input, chatOptions), scheduler)).subscribe({
-          next: (chunk) => subscriber.next(chunk),
-          error: (error: unknown) => {
-            abort.unsubscribe();
-            subscriber.error(error);
-          },
-          complete: () => {
-            abort.unsubscribe();
-            subscriber.complete();
-          },
-        });
-        return () => {
-          subscription.unsubscribe();
-          // A caller that leaves without aborting (a shared, long-lived signal) must not keep a listener on it.
-          abort.unsubscribe();
-        };
-      });
-    },
-  };
-  return agent;
+  return answeringAgent(id, options, (input, chatOptions) => observeAnswer(pickAnswer(id, script, input, chatOptions), scheduler));
 }
 
 const ScriptedAgentOptionsSchema = z.strictObject(

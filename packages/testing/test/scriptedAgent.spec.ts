@@ -105,6 +105,28 @@ describe('scriptedAgent timing', () => {
     clock.flush();
     expect(seen).toEqual([[MAX_DELAY_MS, 'late']]);
   });
+
+  it('streams every one of many chunks without interval after a delay, then completes', () => {
+    const chunks = Array.from({ length: 20_000 }, (_, index) => `${index} `);
+    const clock = new VirtualTimeScheduler();
+    const seen: number[] = [];
+    let end = '';
+    stream(scriptedAgent('a', { chunks, delay: 4 }, { scheduler: clock }), 'hi').subscribe({
+      next: () => seen.push(clock.now()),
+      error: (error: unknown) => (end = String(error)),
+      complete: () => (end = 'complete'),
+    });
+    clock.flush();
+    expect(end).toBe('complete');
+    expect(seen).toHaveLength(20_000);
+    expect(new Set(seen)).toEqual(new Set([4]));
+  });
+
+  it('still completes at once for no chunks, whatever the delay', () => {
+    testScheduler().run(({ expectObservable }) => {
+      expectObservable(stream(scriptedAgent('a', { chunks: [], delay: 5 }), 'hi')).toBe('|');
+    });
+  });
 });
 
 describe('scriptedAgent user functions', () => {

@@ -1,0 +1,80 @@
+import type { FileHandle } from 'node:fs/promises';
+
+/** One line of a file: its text (without the newline), and the offset just past it. */
+export interface FileLine {
+  readonly text: string;
+  /** The byte offset after the line's newline (after its last byte when it has none). */
+  readonly end: number;
+  /** Whether the line ends with a newline. */
+  readonly complete: boolean;
+}
+
+/** How much of a file is read at once. */
+const CHUNK_BYTES = 64 * 1024;
+
+/** The first window read back from a file's end: a commit line is short, and the window grows when it is not enough. */
+const TAIL_BYTES = 4 * 1024;
+
+/**
+ * The lines of the first `size` bytes of a file, a chunk's worth at a time, so a long journal is never
+ * held whole in memory: only one chunk and the line that crosses its end.
+ */
+export async function* journalLines(handle: FileHandle, size: number): AsyncGenerator<readonly FileLine[]> {
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  let position = 0;
+  let pending: Buffer[] = [];
+  while (position < size) {
+    const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK_BYTES, size - position), position);
+    if (bytesRead === 0) break;
+    const view = chunk.subarray(0, bytesRead);
+    const lines: FileLine[] = [];
+    let start = 0;
+    for (let newline = view.indexOf(10); newline !== -1; newline = view.indexOf(10, start)) {
+      const piece = view.subarray(start, newline);
+      const text = pending.length === 0 ? piece.toString('utf8') : Buffer.concat([...pending, piece]).toString('utf8');
+      pending = [];
+      lines.push({ text, end: position + newline + 1, complete: true });
+      start = newline + 1;
+    }
+    if (start < bytesRead) pending.push(Buffer.from(view.subarray(start)));
+    position += bytesRead;
+    if (lines.length > 0) yield lines;
+  }
+  if (pending.length > 0) yield [{ text: Buffer.concat(pending).toString('utf8'), end: position, complete: false }];
+}
+
+/**
+ * The complete lines of bytes `from` to `size` of a file, last first, read backwards a growing window
+ * at a time: `visit` returns `true` to stop. The bytes after the last newline (a line without its
+ * newline) are skipped. Returns whether `visit` stopped the walk.
+ */
+export async function walkLinesBackwards(handle: FileHandle, from: number, size: number, visit: (text: string, end: number) => boolean): Promise<boolean> {
+  let window = TAIL_BYTES;
+  // The end of the region whose lines were already visited: lines ending after it are not visited twice.
+  let visitedFrom = size;
+  for (;;) {
+    const start = Math.max(from, size - window);
+    const length = size - start;
+    const buffer = Buffer.allocUnsafe(length);
+    let read = 0;
+    while (read < length) {
+      const { bytesRead } = await handle.read(buffer, read, length - read, start + read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    const view = buffer.subarray(0, read);
+    let lineEnd = view.lastIndexOf(10);
+    while (lineEnd !== -1) {
+      const previous = lineEnd === 0 ? -1 : view.lastIndexOf(10, lineEnd - 1);
+      if (previous === -1 && start !== from) break;
+      const end = start + lineEnd + 1;
+      if (end <= visitedFrom) {
+        if (visit(view.toString('utf8', previous + 1, lineEnd), end)) return true;
+        visitedFrom = start + previous + 1;
+      }
+      lineEnd = previous;
+    }
+    if (start === from) return false;
+    window *= 4;
+  }
+}

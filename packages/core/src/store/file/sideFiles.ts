@@ -1,0 +1,54 @@
+import * as z from 'zod';
+import { exists, readIfExists } from './fileOps';
+
+// The small files beside a journal: its lease and its delete-at time. Both are replaced atomically, and
+// read back through a schema: they come from disk. `null` stands for Infinity, which JSON cannot hold.
+
+const LeaseFileSchema = z.strictObject({ runId: z.string(), token: z.string(), expiresAt: z.number().nullable() });
+const ExpireFileSchema = z.strictObject({ deleteAt: z.number().nullable() });
+
+/** A lease as its file holds it. */
+export interface HeldLease {
+  readonly token: string;
+  readonly expiresAt: number;
+}
+
+const finite = (value: number | null): number => (value === null ? Infinity : value);
+
+/** The text of a lease file. */
+export function leaseText(runId: string, lease: HeldLease): string {
+  return JSON.stringify({ runId, token: lease.token, expiresAt: Number.isFinite(lease.expiresAt) ? lease.expiresAt : null });
+}
+
+/** The lease in `path`, or `undefined` when there is none. */
+export async function readLease(path: string): Promise<HeldLease | undefined> {
+  const text = await readIfExists(path);
+  if (text === undefined) return undefined;
+  const parsed = LeaseFileSchema.safeParse(parseJson(text));
+  if (!parsed.success) throw new Error(`the lease file ${path} is not a lease`);
+  return { token: parsed.data.token, expiresAt: finite(parsed.data.expiresAt) };
+}
+
+/** The text of an expire file. */
+export function expireText(deleteAt: number): string {
+  return JSON.stringify({ deleteAt: Number.isFinite(deleteAt) ? deleteAt : null });
+}
+
+/** When the run in `path`'s expire file is deleted: `Infinity` when it has none. */
+export async function readDeleteAt(path: string): Promise<number> {
+  // Most runs have no expire file: one stat finds that out, where reading would take several steps.
+  if (!(await exists(path))) return Infinity;
+  const text = await readIfExists(path);
+  if (text === undefined) return Infinity;
+  const parsed = ExpireFileSchema.safeParse(parseJson(text));
+  if (!parsed.success) throw new Error(`the expire file ${path} does not hold a delete-at time`);
+  return finite(parsed.data.deleteAt);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

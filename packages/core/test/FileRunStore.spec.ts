@@ -1,0 +1,324 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { VirtualTimeScheduler } from 'rxjs';
+import { ConfigError, RunJournalCorruptError, RunJournalVersionError, RunStoreError, type RunEvent } from '../src';
+import { FileRunStore, type TornRecordReport } from '@rxagents/core/file-store';
+import { delta, describeRunStore, end, readAll, start } from './support/runStoreContract';
+
+const temporaryDirectories: string[] = [];
+
+async function freshDirectory(): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), 'rxagents-file-store-'));
+  temporaryDirectories.push(directory);
+  return directory;
+}
+
+afterEach(async () => {
+  await Promise.all(temporaryDirectories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
+});
+
+describeRunStore('file', async () => {
+  const scheduler = new VirtualTimeScheduler();
+  const directory = await freshDirectory();
+  return {
+    store: new FileRunStore({ directory, scheduler }),
+    advance: async (ms) => {
+      scheduler.schedule(() => undefined, ms);
+      scheduler.flush();
+    },
+  };
+});
+
+/** The journal file of the only run in `directory`. */
+async function journalOf(directory: string): Promise<string> {
+  const journals = (await readdir(directory)).filter((name) => name.endsWith('.jsonl'));
+  expect(journals).toHaveLength(1);
+  return join(directory, journals[0] as string);
+}
+
+describe('FileRunStore', () => {
+  it('refuses a missing directory or an unknown option with a ConfigError naming it', () => {
+    expect(() => new FileRunStore({} as never)).toThrow(/directory/);
+    expect(() => new FileRunStore({ directory: 'runs', durability: 'always' } as never)).toThrow(ConfigError);
+    expect(() => new FileRunStore({ directory: 'runs', clock: 1 } as never)).toThrow(/clock/);
+  });
+
+  it('refuses an event that is not a valid run event before writing any of the append', async () => {
+    const directory = await freshDirectory();
+    const store = new FileRunStore({ directory });
+    await store.append('r1', [start('r1')]);
+    const bad = { ...delta('r1', 'x'), at: Number.NaN };
+    await expect(store.append('r1', [delta('r1', 'fine'), bad])).rejects.toMatchObject({ code: 'CONFIG_INVALID', path: 'events[1].at' });
+    expect(await readAll(store, 'r1')).toHaveLength(1);
+  });
+
+  it('keeps what it appended when a new store opens the directory, and writes it as JSON lines after a version line', async () => {
+    const directory = await freshDirectory();
+    await new FileRunStore({ directory, durability: 'fsync' }).append('r1', [start('r1'), delta('r1', 'Once ')]);
+    const reopened = new FileRunStore({ directory });
+    await reopened.append('r1', [end('r1')]);
+    expect((await readAll(reopened, 'r1')).map((record) => record.event)).toEqual([start('r1'), delta('r1', 'Once '), end('r1')]);
+    expect(await reopened.summary('r1')).toMatchObject({ runId: 'r1', name: 'story', status: 'succeeded', records: 3 });
+    const lines = (await readFile(await journalOf(directory), 'utf8')).split('\n');
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ rxagentsJournal: 1, runId: 'r1', name: 'story' });
+    expect(lines).toHaveLength(5);
+    expect(lines[4]).toBe('');
+  });
+
+  it('drops a torn end (a line without its newline, or an append without its last line) and reports it', async () => {
+    const directory = await freshDirectory();
+    const torn: TornRecordReport[] = [];
+    const store = new FileRunStore({ directory, onTornRecord: (report) => torn.push(report) });
+    await store.append('r1', [start('r1'), delta('r1', 'Once ')]);
+    const journal = await journalOf(directory);
+    const intact = (await stat(journal)).size;
+    await appendFile(journal, '{"seq":2,"event":{"type":"text-del');
+    expect((await readAll(store, 'r1')).map((record) => record.seq)).toEqual([0, 1]);
+    expect(torn).toEqual([{ runId: 'r1', file: journal, line: 4, bytes: (await stat(journal)).size - intact }]);
+    expect(await store.summary('r1')).toMatchObject({ records: 2 });
+
+    // The next append cuts the torn end off and goes on from the last complete record.
+    await store.append('r1', [delta('r1', 'upon')]);
+    expect((await readAll(store, 'r1')).map((record) => record.seq)).toEqual([0, 1, 2]);
+    expect(torn).toHaveLength(2);
+
+    // Complete lines of an append whose last line is missing are torn too: none of that append is a record.
+    const before = (await stat(journal)).size;
+    await appendFile(journal, `${JSON.stringify({ seq: 3, event: delta('r1', ' a') })}\n${JSON.stringify({ seq: 4, event: delta('r1', ' time') })}\n`);
+    expect((await readAll(store, 'r1')).map((record) => record.seq)).toEqual([0, 1, 2]);
+    expect(torn[2]).toEqual({ runId: 'r1', file: journal, line: 5, bytes: (await stat(journal)).size - before });
+  });
+
+  it('reports a torn end as a Node process warning when no onTornRecord is given', async () => {
+    const directory = await freshDirectory();
+    const store = new FileRunStore({ directory });
+    await store.append('r1', [start('r1')]);
+    await appendFile(await journalOf(directory), '{"seq":1,');
+    const emitWarning = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      expect(await readAll(store, 'r1')).toHaveLength(1);
+      expect(emitWarning).toHaveBeenCalledTimes(1);
+      expect(emitWarning).toHaveBeenCalledWith(expect.stringContaining('line 3'), { code: 'RUN_JOURNAL_TORN' });
+    } finally {
+      emitWarning.mockRestore();
+    }
+  });
+
+  it('summarises a journal from its ends, whether its last line is long or a torn end spans many lines', async () => {
+    const directory = await freshDirectory();
+    const store = new FileRunStore({ directory, onTornRecord: () => undefined });
+    await store.append('r1', [start('r1'), delta('r1', 'Once ')]);
+    await store.append('r1', [delta('r1', 'x'.repeat(50_000)), end('r1', false)]);
+    await store.append('r1', [delta('r1', 'y'.repeat(60_000))]);
+    expect(await new FileRunStore({ directory }).summary('r1')).toMatchObject({ status: 'failed', records: 5 });
+    const torn = Array.from({ length: 500 }, (_, index) => `${JSON.stringify({ seq: 5 + index, event: delta('r1', 'z'.repeat(100)) })}\n`).join('');
+    await appendFile(await journalOf(directory), torn);
+    const later = new FileRunStore({ directory, onTornRecord: () => undefined });
+    expect(await later.summary('r1')).toMatchObject({ status: 'failed', records: 5 });
+    expect((await later.list()).map((summary) => summary.records)).toEqual([5]);
+    await later.append('r1', [delta('r1', 'after')]);
+    expect((await readAll(later, 'r1')).map((record) => record.seq)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('refuses a journal damaged in the middle with a RunJournalCorruptError naming the file and the line', async () => {
+    const directory = await freshDirectory();
+    const store = new FileRunStore({ directory });
+    await store.append('r1', [start('r1')]);
+    await store.append('r1', [delta('r1', 'Once ')]);
+    await store.append('r1', [end('r1')]);
+    const journal = await journalOf(directory);
+    const lines = (await readFile(journal, 'utf8')).split('\n');
+    await writeFile(journal, [lines[0], lines[1], '{"seq":1,"event":{"type":"text-delta"', lines[3], ''].join('\n'));
+    const failure = await readAll(store, 'r1').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RunJournalCorruptError);
+    expect(failure).toMatchObject({ code: 'RUN_JOURNAL_CORRUPT', file: journal, line: 3 });
+
+    // A line that is JSON but not a valid run event is damage too.
+    await writeFile(journal, [lines[0], lines[1], lines[2]?.replace('"Once "', '42'), lines[3], ''].join('\n'));
+    await expect(readAll(store, 'r1')).rejects.toMatchObject({ code: 'RUN_JOURNAL_CORRUPT', line: 3, reason: expect.stringMatching(/event\.delta/) });
+  });
+
+  it('refuses a journal without a version line, or of another version, with a RunJournalVersionError naming the file', async () => {
+    const directory = await freshDirectory();
+    const store = new FileRunStore({ directory });
+    await store.append('r1', [start('r1'), end('r1')]);
+    const journal = await journalOf(directory);
+    const [header, ...records] = (await readFile(journal, 'utf8')).split('\n');
+
+    await writeFile(journal, records.join('\n'));
+    const missing = await readAll(store, 'r1').catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(RunJournalVersionError);
+    expect(missing).toMatchObject({ code: 'RUN_JOURNAL_VERSION', file: journal, found: undefined });
+    expect(String((missing as Error).message)).toContain(journal);
+
+    await writeFile(journal, [header?.replace('"rxagentsJournal":1', '"rxagentsJournal":2'), ...records].join('\n'));
+    await expect(readAll(store, 'r1')).rejects.toMatchObject({ code: 'RUN_JOURNAL_VERSION', found: 2, expected: 1 });
+    // A process that finds the old journal later cannot summarise it, append to it or list it either.
+    const later = new FileRunStore({ directory });
+    await expect(later.summary('r1')).rejects.toBeInstanceOf(RunJournalVersionError);
+    await expect(later.append('r1', [delta('r1', 'x')])).rejects.toBeInstanceOf(RunJournalVersionError);
+    await expect(later.list()).rejects.toBeInstanceOf(RunJournalVersionError);
+  });
+
+  it('refuses an append to a full disk with a retryable RunStoreError and writes none of it', async () => {
+    const directory = await freshDirectory();
+    const store = new FileRunStore({ directory });
+    await store.append('r1', [start('r1')]);
+    // The run's journal is /dev/full: every write fails with ENOSPC.
+    await symlink('/dev/full', join(directory, 'r-full.jsonl'));
+    const failure = await store.append('full', [start('full'), delta('full', 'Once ')]).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RunStoreError);
+    expect(failure).toMatchObject({ code: 'RUN_STORE_FAILED', operation: 'append', runId: 'full', retryable: true, cause: expect.objectContaining({ code: 'ENOSPC' }) });
+    expect(await readAll(store, 'full')).toEqual([]);
+    expect(await store.summary('full')).toBeUndefined();
+    expect((await store.list()).map((summary) => summary.runId)).toEqual(['r1']);
+  });
+
+  it('cuts an append that failed part way back off the file: the journal reads back exactly the earlier records', async () => {
+    const directory = await freshDirectory();
+    // A real partial write: under a 1 MiB file size limit the 3.6 MB append is written in part, then fails (EFBIG).
+    const script = join(__dirname, 'support', 'fileStoreDiskFull.ts');
+    const child = spawnSync('bash', ['-c', `ulimit -f 1024 && exec "${process.execPath}" --import tsx "${script}"`], {
+      cwd: join(__dirname, '../../..'),
+      env: { ...process.env, DIRECTORY: directory },
+      encoding: 'utf8',
+    });
+    const outcome: unknown = child.stdout.trim() === '' ? { stderr: child.stderr } : JSON.parse(child.stdout);
+    expect(outcome).toEqual({ failed: true, name: 'RunStoreError', code: 'RUN_STORE_FAILED', retryable: false, cause: 'EFBIG' });
+    const store = new FileRunStore({ directory, onTornRecord: () => undefined });
+    expect((await readAll(store, 'full')).map((record) => record.event)).toEqual([start('full'), delta('full', 'Once '), delta('full', 'upon ')]);
+    expect((await stat(await journalOf(directory))).size).toBeLessThan(1_000);
+  }, 60_000);
+
+  it('gives a lease to exactly one of two processes that race for it', async () => {
+    const directory = await freshDirectory();
+    const runs = 25;
+    const racers = [racer(directory, runs), racer(directory, runs)];
+    await Promise.all(racers.map((each) => each.ready));
+    for (const each of racers) each.go();
+    const [first, second] = await Promise.all(racers.map((each) => each.results));
+    for (let index = 0; index < runs; index++) {
+      expect([first?.[index], second?.[index]].sort()).toEqual(['RUN_LEASED', 'leased']);
+    }
+    expect((await readdir(directory)).filter((name) => name.endsWith('.lock'))).toEqual([]);
+  }, 60_000);
+
+  it('breaks a lease lock left by a process that exited', async () => {
+    const directory = await freshDirectory();
+    const exited = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    await mkdir(directory, { recursive: true });
+    await writeFile(join(directory, 'r-r1.lock'), JSON.stringify({ pid: Number(exited.stdout), host: hostname(), token: 'left' }));
+    const store = new FileRunStore({ directory });
+    await expect(store.acquireLease('r1', 1_000)).resolves.toMatchObject({ runId: 'r1' });
+    expect(existsSync(join(directory, 'r-r1.lock'))).toBe(false);
+  });
+
+  it('breaks a lease lock that stayed unchanged for staleLockMs', async () => {
+    const scheduler = new VirtualTimeScheduler();
+    const directory = await freshDirectory();
+    await writeFile(join(directory, 'r-r1.lock'), JSON.stringify({ pid: 1, host: 'another-host', token: 'stuck' }));
+    const store = new FileRunStore({ directory, scheduler, staleLockMs: 20 });
+    let lease: unknown;
+    const acquired = store.acquireLease('r1', 1_000).then((taken) => (lease = taken));
+    // The store waits for the lock on its (virtual) clock: move it on until the lock is broken.
+    for (let step = 0; step < 5_000 && lease === undefined; step++) {
+      await new Promise((next) => setTimeout(next, 2));
+      scheduler.flush();
+    }
+    await acquired;
+    expect(lease).toMatchObject({ runId: 'r1' });
+    expect(scheduler.now()).toBeGreaterThanOrEqual(20);
+  }, 60_000);
+
+  it('is not reachable from the main entry of @rxagents/core, which browsers bundle', () => {
+    const seen = new Set<string>();
+    const nodeImports: string[] = [];
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s+'([^']+)'/g)) {
+        if (specifier?.startsWith('node:')) nodeImports.push(`${file}: ${specifier}`);
+        else if (specifier?.startsWith('.')) visit(resolve(dirname(file), `${specifier}.ts`).replace(/\/\.ts$/, '/index.ts'));
+      }
+    };
+    visit(join(__dirname, '../src/index.ts'));
+    expect(seen.size).toBeGreaterThan(20);
+    expect([...seen].filter((file) => /FileRunStore|store\/file\//.test(file))).toEqual([]);
+    expect(nodeImports).toEqual([]);
+  });
+
+  it('reads a 100,000-record journal back in order', async () => {
+    const directory = await freshDirectory();
+    const store = new FileRunStore({ directory });
+    for (let batch = 0; batch < 100; batch++) {
+      const events: RunEvent[] = Array.from({ length: 1_000 }, (_, index) => delta('big', String(batch * 1_000 + index)));
+      if (batch === 0) events[0] = start('big');
+      await store.append('big', events);
+    }
+    let count = 0;
+    let ordered = true;
+    for await (const record of store.read('big')) {
+      if (record.seq !== count || (count > 0 && record.event.type === 'text-delta' && record.event.delta !== String(count))) ordered = false;
+      count += 1;
+    }
+    expect({ count, ordered }).toEqual({ count: 100_000, ordered: true });
+    expect(await store.summary('big')).toMatchObject({ records: 100_000 });
+    expect((await readAll(store, 'big', 99_998)).map((record) => record.seq)).toEqual([99_998, 99_999]);
+  }, 120_000);
+
+  it('keeps every run id inside its directory, under a name of its own', async () => {
+    const parent = await freshDirectory();
+    const directory = join(parent, 'runs');
+    const store = new FileRunStore({ directory });
+    const ids = ['../etc', 'a/b', '__proto__', 'x'.repeat(300), '..', 'CON', 'Run1', 'run1', 'é\u0000/\\'];
+    for (const runId of ids) {
+      await store.append(runId, [start(runId)]);
+      await store.releaseLease(await store.acquireLease(runId, 1_000));
+    }
+    expect(await readdir(parent)).toEqual(['runs']);
+    const names = await readdir(directory);
+    expect(names).toHaveLength(ids.length);
+    for (const name of names) expect(name).toMatch(/^[rh]-[a-z0-9_-]+\.jsonl$/);
+    for (const runId of ids) expect((await readAll(store, runId)).map((record) => record.event)).toEqual([start(runId)]);
+    expect((await store.list()).map((summary) => summary.runId).sort()).toEqual([...ids].sort());
+  });
+
+  it('deletes an expired run when it lists runs', async () => {
+    const scheduler = new VirtualTimeScheduler();
+    const directory = await freshDirectory();
+    const store = new FileRunStore({ directory, scheduler });
+    await store.append('kept', [start('kept')]);
+    await store.append('gone', [start('gone')]);
+    await store.expire('gone', 10);
+    scheduler.schedule(() => undefined, 20);
+    scheduler.flush();
+    expect((await store.list()).map((summary) => summary.runId)).toEqual(['kept']);
+    expect((await readdir(directory)).sort()).toEqual(['r-kept.jsonl']);
+  });
+});
+
+function racer(directory: string, runs: number) {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'support', 'fileLeaseRacer.ts')], {
+    cwd: join(__dirname, '../../..'),
+    env: { ...process.env, DIRECTORY: directory, RUNS: String(runs) },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let output = '';
+  const lines: ((line: string) => void)[] = [];
+  child.stdout.on('data', (data: Buffer) => {
+    output += data.toString();
+    let newline = output.indexOf('\n');
+    while (newline !== -1) {
+      lines.shift()?.(output.slice(0, newline));
+      output = output.slice(newline + 1);
+      newline = output.indexOf('\n');
+    }
+  });
+  const nextLine = () => new Promise<string>((resolve) => lines.push(resolve));
+  const ready = nextLine();
+  const results = ready.then(nextLine).then((line) => JSON.parse(line) as string[]);
+  return { ready, results, go: () => child.stdin.write('go\n') };
+}
