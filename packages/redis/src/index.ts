@@ -9,3 +9,5 @@ export type { RedisChannel } from './types/RedisChannel';
 export { RemoteChannelError } from './errors/RemoteChannelError';
 export { redisEventBus, RedisEventBusOptionsSchema, type RedisEventBus, type RedisEventBusOptions } from './redisEventBus';
 export type { RedisClient } from './types/RedisClient';
+export { RedisRunStore, RedisRunStoreOptionsSchema, type RedisRunStoreOptions } from './RedisRunStore';
+export { MalformedRunEntryError } from './errors/MalformedRunEntryError';
