@@ -24,8 +24,8 @@ export interface StoredRunHost {
   readonly pollMs: number;
   /** The run, when this registry holds it now. */
   readonly held: (runId: string) => HeldRun | undefined;
-  /** Asks the registry to take the run over (when its lease is free); it shows as `held` once it did. */
-  readonly takeOver: (runId: string) => void;
+  /** Asks the registry to take the run over (when its lease is free): `true` once it did, and it shows as `held`. */
+  readonly takeOver: (runId: string) => Promise<boolean>;
   /** Lets go of a viewer that ended. */
   readonly left: (viewer: StoredRunViewer) => void;
 }
@@ -82,8 +82,11 @@ export class StoredRunViewer implements FrameSource {
       }
       // The run goes on elsewhere (or nowhere yet): read its journal again later, unless not asked to.
       if (this.host.pollMs === Infinity) return undefined;
-      this.host.takeOver(this.runId);
-      await this.pause();
+      const pause = this.pause();
+      void this.host.takeOver(this.runId).then((tookOver) => {
+        if (tookOver) this.wake();
+      });
+      await pause;
     }
   };
 

@@ -99,7 +99,7 @@ export class StoredRuns {
       {
         ...this.settings,
         held: (id) => this.held.held(id),
-        takeOver: (id) => void this.resume(id),
+        takeOver: (id) => this.resume(id),
         left: (gone) => this.viewers.delete(gone),
       },
       runId,
