@@ -5,6 +5,7 @@ import { eventStreamBody } from './internal/eventStreamBody';
 import { HeldRuns } from './internal/HeldRuns';
 import type { RunLog } from './internal/RunLog';
 import { StoredRuns } from './internal/StoredRuns';
+import { badLastEventId, lastEventIdOf, unknownRun } from './internal/lastEventIdOf';
 import { redactError, type ExposeError } from './redactError';
 import { frameMaker } from './toEventStream';
 import { eventStreamHeaders } from './toEventStreamResponse';
@@ -200,8 +201,18 @@ export interface DurableRunRegistry extends Omit<RunRegistry, 'response'> {
  * or closed) gets a `RUN_FORGOTTEN` frame ({@link RunForgottenError}) and its stream closes, so no
  * viewer keeps a forgotten run's events in memory.
  *
- * @param options - Replay size, expiry, capacity, heartbeat, stall timeout, clock and what an error shows.
- * @returns An empty registry.
+ *
+ * With a `store`, the registry is a {@link DurableRunRegistry}: every run it starts by name is durable
+ * (`observeRun` with the store, under the run's id), a viewer is shown an event once the store holds it,
+ * and an event older than `replayLimit`, or of a run this process does not hold, is read from the
+ * journal, at most 256 records (about 64 KiB) per read. An unfinished run is resumed by
+ * `resumeAll()` and by a viewer's request when its name is in `runs` and its lease is free; while another
+ * process holds its lease, its viewers read its journal every `pollMs`, and the registry takes it over at
+ * the first read after that lease lapsed. `cancel` journals the cancellation (the run is not resumed);
+ * `close` stops durable runs as a crash would, unfinished, for the next registry to resume.
+ *
+ * @param options - Replay size, expiry, capacity, heartbeat, stall timeout, clock, what an error shows, and the store.
+ * @returns An empty registry (a {@link DurableRunRegistry} with a `store`).
  * @throws `ConfigError` for a bad option.
  *
  * @example
@@ -219,6 +230,24 @@ export interface DurableRunRegistry extends Omit<RunRegistry, 'response'> {
  * const text = await registry.response(runId, request).text();
  * console.log(text.split('\n\n')[0]?.split('\n')[0]); // id: 3
  * registry.close(); // on shutdown: cancels the runs still going and forgets them all
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { from } from 'rxjs';
+ * import { defineAgent, invoke$, MemoryRunStore, type RunContext } from '@rxagents/core';
+ * import { createRunRegistry } from '@rxagents/web';
+ *
+ * const writer = defineAgent('writer', () => from(['Once ', 'upon ', 'a time']));
+ * const runs = new Map([['story', (input: string) => (run: RunContext) => invoke$(writer, input, { run })]]);
+ * const store = new MemoryRunStore(); // a FileRunStore or RedisRunStore survives the process
+ * const registry = createRunRegistry({ store, runs });
+ * await registry.resumeAll(); // on startup: continue what the last process left unfinished
+ *
+ * const { runId } = registry.start('story', 'go');
+ * const response = await registry.response(runId, new Request(`http://localhost/runs/${runId}`));
+ * console.log((await response.text()).split('\n\n')[0]?.split('\n')[0]); // id: 0
+ * registry.close();
  * ```
  */
 export function createRunRegistry(options: RunRegistryOptions & { readonly store: RunStore }): DurableRunRegistry;
@@ -290,13 +319,3 @@ function bodyOf(bodies: ReadonlyMap<string, (input: string) => RunBody>, name: s
   if (make === undefined) throw new ConfigError('RunRegistry.start', [{ path: 'body', rule: 'must be given, or the name must be one of the `runs` option', received: name }]);
   return make(input);
 }
-
-/** The request's `Last-Event-ID` header (or `?lastEventId=` query) as a number, `undefined` when none, `bad` when it is no event id. */
-function lastEventIdOf(request: Request): number | undefined | 'bad' {
-  const lastEventId = request.headers.get('last-event-id') ?? new URL(request.url).searchParams.get('lastEventId');
-  if (lastEventId === null || lastEventId === '') return undefined;
-  return /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : 'bad';
-}
-
-const unknownRun = (): Response => new Response('Unknown run', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-const badLastEventId = (): Response => new Response('Last-Event-ID is not an event of this run', { status: 400 });
