@@ -118,6 +118,8 @@ export class StoredRuns {
 
   private async attempt(runId: string): Promise<boolean> {
     const generation = this.generation;
+    // A finished run is not run again: its viewers read its journal.
+    if ((await this.settings.store.summary(runId))?.status !== 'running') return false;
     const root = await this.rootStart(runId);
     if (root === undefined || root.inputOmitted === true) return false;
     const make = this.settings.runs.get(root.name);
