@@ -54,6 +54,18 @@ export class StoredRunViewer implements FrameSource {
   }
 
   readonly take = async (): Promise<Uint8Array | undefined> => {
+    try {
+      const chunk = await this.next();
+      if (chunk === undefined) this.host.left(this);
+      return chunk;
+    } catch (error) {
+      this.host.left(this);
+      throw error;
+    }
+  };
+
+  /** The next chunk of frames, `undefined` at the end. */
+  private async next(): Promise<Uint8Array | undefined> {
     for (;;) {
       if (this.cancelled || this.ended) return undefined;
       const run = this.host.held(this.runId);
@@ -88,7 +100,7 @@ export class StoredRunViewer implements FrameSource {
       });
       await pause;
     }
-  };
+  }
 
   readonly waiting = (): boolean => {
     if (this.cancelled || this.ended) return false;
