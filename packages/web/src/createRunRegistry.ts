@@ -1,10 +1,11 @@
-import { asyncScheduler, isObservable, Subject, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, isObservable, type Observable, type SchedulerLike } from 'rxjs';
 import * as z from 'zod';
-import { ConfigError, configRules, newRunId, observeRun, parseConfig, scheduleDelay, takeRunUntil, type RunContext, type RunEvent } from '@rxagents/core';
-import { RunForgottenError, type RunForgottenReason } from './errors/RunForgottenError';
-import { RunRegistryFullError } from './errors/RunRegistryFullError';
-import { encodeFrame, eventStreamBody } from './internal/eventStreamBody';
-import { RunLog } from './internal/RunLog';
+import { ConfigError, configRules, newRunId, observeRun, parseConfig, type RunContext, type RunEvent, type RunStore } from '@rxagents/core';
+import { eventStreamBody } from './internal/eventStreamBody';
+import { HeldRuns } from './internal/HeldRuns';
+import type { RunLog } from './internal/RunLog';
+import { StoredRuns } from './internal/StoredRuns';
+import { badLastEventId, lastEventIdOf, unknownRun } from './internal/lastEventIdOf';
 import { redactError, type ExposeError } from './redactError';
 import { frameMaker } from './toEventStream';
 import { eventStreamHeaders } from './toEventStreamResponse';
@@ -42,9 +43,38 @@ export interface RunRegistryOptions {
    * `step` events). Default {@link redactError}: name, code, retryable and a generic message.
    */
   readonly exposeError?: ExposeError;
+  /**
+   * Makes every run started by name durable: journaled in this store under its run id, served to viewers
+   * from its journal (from any `Last-Event-ID`, in pages), and resumed from it after a restart (see
+   * {@link DurableRunRegistry}). Default: none, runs live in this process's memory only.
+   */
+  readonly store?: RunStore;
+  /**
+   * The code of the runs, by name: `start(name, input)` starts `runs.get(name)(input)`, and a registry
+   * with a `store` resumes an unfinished run of the store only when its recorded name is here. Default:
+   * none.
+   */
+  readonly runs?: ReadonlyMap<string, (input: string) => (run: RunContext) => Observable<unknown>>;
+  /** With `store`: how long a run's lease lasts unless renewed, in ms (`observeRun`'s `leaseTtlMs`). Default 30,000. */
+  readonly leaseTtlMs?: number;
+  /**
+   * With `store`: milliseconds between reads of the journal of a run that another process runs (or
+   * none does), for a viewer that has read all of it so far. Default 1,000; `Infinity` serves such a run
+   * up to what its journal holds and then ends the stream.
+   */
+  readonly pollMs?: number;
 }
 
+const runsRule = z.custom<ReadonlyMap<string, (input: string) => (run: RunContext) => Observable<unknown>>>(
+  (value) => value instanceof Map && [...value].every(([name, make]) => typeof name === 'string' && typeof make === 'function'),
+  { error: "must be a Map from run names to functions of the run's input giving its body" },
+);
+
 const RunRegistryOptionsSchema = z.strictObject({
+  store: configRules.runStore().optional(),
+  runs: runsRule.default(() => new Map()),
+  leaseTtlMs: configRules.leaseTtlMs().optional(),
+  pollMs: configRules.timeoutMs().default(1_000),
   replayLimit: configRules.positiveInt().default(10_000),
   ttlMs: configRules.delayMs().default(300_000),
   maxRuns: configRules.positiveInt().default(1_000),
@@ -74,7 +104,12 @@ export interface RunRegistry {
    * one), and keeps it running whether or not anyone watches.
    */
   start(name: string, input: string, body: (run: RunContext) => Observable<unknown>): { readonly runId: string };
-  /** Starts watching `events$` now (any run's events, for example a pattern's `events$(input)`) under a new run id. */
+  /** Starts a run of the code the `runs` option holds under `name` (a `ConfigError` when it holds none). */
+  start(name: string, input: string): { readonly runId: string };
+  /**
+   * Starts watching `events$` now (any run's events, for example a pattern's `events$(input)`) under a
+   * new run id. Such a run is kept in memory only, even by a registry with a store.
+   */
   start(events$: Observable<RunEvent>): { readonly runId: string };
   /**
    * A Server-Sent Events response with the run's events after the request's `Last-Event-ID` header (or
@@ -90,8 +125,51 @@ export interface RunRegistry {
   cancel(runId: string): boolean;
   /** Whether the registry holds the run (running, or finished and not yet expired). */
   has(runId: string): boolean;
-  /** Cancels every run and forgets them all, with their expiry timers (for a server shutting down, and tests). */
+  /**
+   * Cancels every run and forgets them all, with their expiry timers (for a server shutting down, and
+   * tests). A durable run is not cancelled: it stops here as in a crash, unfinished in its store, so that
+   * another registry resumes it.
+   */
   close(): void;
+}
+
+/**
+ * A run registry with a store ({@link createRunRegistry} with `store`): its runs are durable, its viewers
+ * are served from the journal, and it resumes the store's unfinished runs.
+ *
+ * @remarks
+ * `response` answers once it has asked the store about a run this process does not hold. For a run the
+ * store holds, it streams the journal from the request's `Last-Event-ID` on (each event's id is its
+ * record's `seq`, the same position the registry gives it in memory), then the live events while the run
+ * runs here. A run that another process runs is served from its journal, read again every `pollMs`.
+ *
+ * @example
+ * ```ts
+ * import type { DurableRunRegistry } from '@rxagents/web';
+ *
+ * async function onStartup(registry: DurableRunRegistry): Promise<void> {
+ *   const resumed = await registry.resumeAll();
+ *   console.log(`resumed ${resumed.length} runs`);
+ * }
+ * console.log(typeof onStartup); // function
+ * ```
+ */
+export interface DurableRunRegistry extends Omit<RunRegistry, 'response'> {
+  /**
+   * A Server-Sent Events response with the run's events after the request's `Last-Event-ID` (or
+   * `?lastEventId=`), read from the registry's memory or from the store's journal; `404` when neither
+   * holds the run, `400` for an id that is not one of the run's, `503` when the store cannot be asked.
+   * An unfinished run that no process runs (its lease is free) and whose name is in `runs` is resumed
+   * here first.
+   */
+  response(runId: string, request: Request): Promise<Response>;
+  /**
+   * Resumes every unfinished (`running`) run of the store that this registry does not hold, whose name
+   * is in `runs` and whose lease is free, one after another: what each had journaled is kept, its
+   * finished agent calls are answered from the journal, the others run again. Resolves with the ids of
+   * the runs it resumed. Call it when the server starts.
+   */
+  resumeAll(): Promise<readonly string[]>;
 }
 
 /**
@@ -123,8 +201,18 @@ export interface RunRegistry {
  * or closed) gets a `RUN_FORGOTTEN` frame ({@link RunForgottenError}) and its stream closes, so no
  * viewer keeps a forgotten run's events in memory.
  *
- * @param options - Replay size, expiry, capacity, heartbeat, stall timeout, clock and what an error shows.
- * @returns An empty registry.
+ *
+ * With a `store`, the registry is a {@link DurableRunRegistry}: every run it starts by name is durable
+ * (`observeRun` with the store, under the run's id), a viewer is shown an event once the store holds it,
+ * and an event older than `replayLimit`, or of a run this process does not hold, is read from the
+ * journal, at most 256 records (about 64 KiB) per read. An unfinished run is resumed by
+ * `resumeAll()` and by a viewer's request when its name is in `runs` and its lease is free; while another
+ * process holds its lease, its viewers read its journal every `pollMs`, and the registry takes it over at
+ * the first read after that lease lapsed. `cancel` journals the cancellation (the run is not resumed);
+ * `close` stops durable runs as a crash would, unfinished, for the next registry to resume.
+ *
+ * @param options - Replay size, expiry, capacity, heartbeat, stall timeout, clock, what an error shows, and the store.
+ * @returns An empty registry (a {@link DurableRunRegistry} with a `store`).
  * @throws `ConfigError` for a bad option.
  *
  * @example
@@ -143,102 +231,91 @@ export interface RunRegistry {
  * console.log(text.split('\n\n')[0]?.split('\n')[0]); // id: 3
  * registry.close(); // on shutdown: cancels the runs still going and forgets them all
  * ```
+ *
+ * @example
+ * ```ts
+ * import { from } from 'rxjs';
+ * import { defineAgent, invoke$, MemoryRunStore, type RunContext } from '@rxagents/core';
+ * import { createRunRegistry } from '@rxagents/web';
+ *
+ * const writer = defineAgent('writer', () => from(['Once ', 'upon ', 'a time']));
+ * const runs = new Map([['story', (input: string) => (run: RunContext) => invoke$(writer, input, { run })]]);
+ * const store = new MemoryRunStore(); // a FileRunStore or RedisRunStore survives the process
+ * const registry = createRunRegistry({ store, runs });
+ * await registry.resumeAll(); // on startup: continue what the last process left unfinished
+ *
+ * const { runId } = registry.start('story', 'go');
+ * const response = await registry.response(runId, new Request(`http://localhost/runs/${runId}`));
+ * console.log((await response.text()).split('\n\n')[0]?.split('\n')[0]); // id: 0
+ * registry.close();
+ * ```
  */
-export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry {
-  const { replayLimit, ttlMs, maxRuns, heartbeatMs, stallTimeoutMs, scheduler, exposeError } = parseConfig(RunRegistryOptionsSchema, options, 'createRunRegistry options');
-  const runs = new Map<string, RunLog>();
+export function createRunRegistry(options: RunRegistryOptions & { readonly store: RunStore }): DurableRunRegistry;
+export function createRunRegistry(options?: RunRegistryOptions): RunRegistry;
+export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry | DurableRunRegistry {
+  const settings = parseConfig(RunRegistryOptionsSchema, options, 'createRunRegistry options');
+  const { heartbeatMs, stallTimeoutMs, scheduler, exposeError, store, runs: bodies } = settings;
   const frame = frameMaker<unknown>(undefined, exposeError);
-  /** Per run still going, what cancels it (ending its open nodes in its events). */
-  const cancels = new WeakMap<RunLog, Subject<void>>();
+  const held = new HeldRuns({ ...settings, frame });
+  const stored = store === undefined ? undefined : new StoredRuns(held, { ...settings, store, runs: bodies, frame });
 
-  const makeRoom = (): void => {
-    if (runs.size < maxRuns) return;
-    for (const [runId, log] of runs) {
-      if (log.ending !== undefined) {
-        forget(runId, log, 'evicted');
-        return;
-      }
-    }
-    throw new RunRegistryFullError(maxRuns);
-  };
-
-  const forget = (runId: string, log: RunLog, reason: RunForgottenReason): void => {
-    log.expiry?.unsubscribe();
-    if (runs.get(runId) === log) runs.delete(runId);
-    // Its viewers still reading end now, so that nothing holds the run's events any more.
-    log.forget(new RunForgottenError(reason));
-  };
-
-  const finish = (runId: string, log: RunLog, ending: Parameters<RunLog['end']>[0]): void => {
-    if (log.ending !== undefined) return;
-    log.end(ending);
-    log.expiry = scheduleDelay(scheduler, ttlMs, () => forget(runId, log, 'expired'));
-  };
-
-  function start(...args: [Observable<RunEvent>] | [string, string, (run: RunContext) => Observable<unknown>]): { readonly runId: string } {
+  function start(...args: [Observable<RunEvent>] | [string, string, RunBody?]): { readonly runId: string } {
     const runId = newRunId();
-    const events$ = args.length === 1 ? args[0] : observeRun(args[0], args[1], args[2], { runId, scheduler });
-    if (!isObservable(events$)) throw new ConfigError('RunRegistry.start', [{ path: 'events$', rule: 'must be an Observable of run events', received: events$ }]);
-    makeRoom();
-    const log = new RunLog(replayLimit);
-    runs.set(runId, log);
-    const cancelled = new Subject<void>();
-    cancels.set(log, cancelled);
-    log.subscription = events$.pipe(takeRunUntil(cancelled, args.length === 1 ? {} : { scheduler })).subscribe({
-      next: (event) => {
-        // After a value that could not be written, nothing more is kept (a run given synchronously is still being subscribed).
-        if (log.ending !== undefined) return;
-        try {
-          log.append(encodeFrame(frame(event, log.next)));
-        } catch (error) {
-          log.subscription?.unsubscribe();
-          finish(runId, log, { kind: 'error', error });
-        }
-      },
-      error: (error: unknown) => finish(runId, log, { kind: 'error', error }),
-      complete: () => finish(runId, log, { kind: 'complete' }),
-    });
-    // It ended while being subscribed, before its subscription could be unsubscribed: stop it now.
-    if (log.ending !== undefined) log.subscription.unsubscribe();
+    if (args.length === 1) {
+      const [events$] = args;
+      if (!isObservable(events$)) throw new ConfigError('RunRegistry.start', [{ path: 'events$', rule: 'must be an Observable of run events', received: events$ }]);
+      held.launch({ runId, events$ });
+      return { runId };
+    }
+    const [name, input] = args;
+    const body = args[2] ?? bodyOf(bodies, name, input);
+    if (stored !== undefined) stored.start(runId, name, input, body);
+    else held.launch({ runId, events$: observeRun(name, input, body, { runId, scheduler }), scheduler });
     return { runId };
   }
 
-  const cancel = (runId: string): boolean => {
-    const log = runs.get(runId);
-    if (log === undefined || log.ending !== undefined) return false;
-    // The run is unsubscribed and its open nodes end in its events: viewers see it end as cancelled.
-    cancels.get(log)?.next();
-    if (log.ending !== undefined) return true;
-    log.subscription?.unsubscribe();
-    const error = new Error('The run was cancelled');
-    error.name = 'AbortError';
-    finish(runId, log, { kind: 'error', error });
-    return true;
+  /** The response of a run held here in memory only (no store, or given as events). */
+  const fromMemory = (log: RunLog, request: Request, lastEventId: number | undefined): Response => {
+    if (lastEventId !== undefined && lastEventId >= log.next) return badLastEventId();
+    const body = eventStreamBody({ ...log.open(lastEventId === undefined ? 0 : lastEventId + 1), exposeError }, { heartbeatMs, stallTimeoutMs, scheduler }, request.signal);
+    return new Response(body, { status: 200, headers: eventStreamHeaders });
   };
 
-  return {
+  const registry: RunRegistry = {
     start: start as RunRegistry['start'],
-    has: (runId) => runs.has(runId),
-    cancel,
+    has: (runId) => held.runs.has(runId),
+    cancel: (runId) => held.cancel(runId),
     close: () => {
-      for (const [runId, log] of [...runs]) {
-        cancel(runId);
-        forget(runId, log, 'closed');
-      }
+      held.close();
+      stored?.close();
     },
     response: (runId, request) => {
-      const log = typeof runId === 'string' ? runs.get(runId) : undefined;
-      if (log === undefined) return new Response('Unknown run', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-      const lastEventId = request.headers.get('last-event-id') ?? new URL(request.url).searchParams.get('lastEventId');
-      let cursor = 0;
-      if (lastEventId !== null && lastEventId !== '') {
-        if (!/^\d{1,15}$/.test(lastEventId) || Number(lastEventId) >= log.next) {
-          return new Response('Last-Event-ID is not an event of this run', { status: 400 });
-        }
-        cursor = Number(lastEventId) + 1;
-      }
-      const body = eventStreamBody({ ...log.open(cursor), exposeError }, { heartbeatMs, stallTimeoutMs, scheduler }, request.signal);
-      return new Response(body, { status: 200, headers: eventStreamHeaders });
+      const log = typeof runId === 'string' ? held.runs.get(runId) : undefined;
+      if (log === undefined) return unknownRun();
+      const lastEventId = lastEventIdOf(request);
+      return lastEventId === 'bad' ? badLastEventId() : fromMemory(log, request, lastEventId);
     },
   };
+  if (stored === undefined) return registry;
+  const durable: DurableRunRegistry = {
+    ...registry,
+    resumeAll: () => stored.resumeAll(),
+    response: async (runId, request) => {
+      if (typeof runId !== 'string' || runId.trim() === '') return unknownRun();
+      const lastEventId = lastEventIdOf(request);
+      const log = held.runs.get(runId);
+      if (log !== undefined && !held.isDurable(log)) return lastEventId === 'bad' ? badLastEventId() : fromMemory(log, request, lastEventId);
+      return stored.response(runId, lastEventId, request.signal);
+    },
+  };
+  return durable;
+}
+
+/** A run's work, given its context. */
+type RunBody = (run: RunContext) => Observable<unknown>;
+
+function bodyOf(bodies: ReadonlyMap<string, (input: string) => RunBody>, name: string, input: string): RunBody {
+  const make = bodies.get(name);
+  if (make === undefined) throw new ConfigError('RunRegistry.start', [{ path: 'body', rule: 'must be given, or the name must be one of the `runs` option', received: name }]);
+  return make(input);
 }

@@ -10,7 +10,7 @@ export { toWebRequest, type NodeIncomingMessage, type NodeResponseEvents } from 
 export { fromEventStream, type FromEventStreamOptions, type EventStreamRetry } from './fromEventStream';
 export { EventStreamError, type EventStreamErrorCode } from './errors/EventStreamError';
 export { RemoteRunError } from './errors/RemoteRunError';
-export { createRunRegistry, type RunRegistry, type RunRegistryOptions } from './createRunRegistry';
+export { createRunRegistry, type RunRegistry, type DurableRunRegistry, type RunRegistryOptions } from './createRunRegistry';
 export { ReplayGapError } from './errors/ReplayGapError';
 export { RunRegistryFullError } from './errors/RunRegistryFullError';
 export { RunForgottenError, type RunForgottenReason } from './errors/RunForgottenError';

@@ -28,7 +28,7 @@ export class RunLog {
   /** Index in the arrays above of the oldest kept frame. */
   private head = 0;
   /** The id of the oldest kept frame. */
-  private oldest = 0;
+  private firstKept = 0;
   /** The block being filled, and how much of it is. */
   private block = new Uint8Array(FIRST_BLOCK_BYTES);
   private filled = 0;
@@ -36,6 +36,12 @@ export class RunLog {
   /** The id the next frame gets. */
   next = 0;
   ending: Ending | undefined;
+
+  /** The id of the oldest frame still kept. */
+  get oldest(): number {
+    return this.firstKept;
+  }
+
   subscription: Subscription | undefined;
   expiry: Subscription | undefined;
   private readonly waiting = new Set<() => void>();
@@ -50,7 +56,7 @@ export class RunLog {
     if (this.blocks.length - this.head > this.replayLimit) {
       this.blocks[this.head] = undefined;
       this.head++;
-      this.oldest++;
+      this.firstKept++;
       if (this.head >= this.replayLimit) {
         this.blocks = this.blocks.slice(this.head);
         this.starts = this.starts.slice(this.head);
@@ -91,17 +97,18 @@ export class RunLog {
   }
 
   /**
-   * The frames from id `from` on that share its block (at least one, at most {@link MAX_READ_BYTES} unless
+   * The frames from id `from` on (and before `until`) that share its block (at least one, at most {@link MAX_READ_BYTES} unless
    * it is a longer frame alone), `undefined` while there is none; throws a {@link ReplayGapError} when
    * `from` is no longer kept.
    */
-  readAt(from: number): { bytes: Uint8Array; next: number } | undefined {
-    if (from >= this.next) return undefined;
-    if (from < this.oldest) throw new ReplayGapError(from, this.oldest);
-    const first = this.head + (from - this.oldest);
+  readAt(from: number, until = this.next): { bytes: Uint8Array; next: number } | undefined {
+    if (from >= Math.min(until, this.next)) return undefined;
+    if (from < this.firstKept) throw new ReplayGapError(from, this.firstKept);
+    const first = this.head + (from - this.firstKept);
+    const end = this.head + (Math.min(until, this.next) - this.firstKept);
     const block = this.blocks[first] as Uint8Array;
     let last = first;
-    while (last + 1 < this.blocks.length && this.blocks[last + 1] === block) last++;
+    while (last + 1 < end && this.blocks[last + 1] === block) last++;
     return { bytes: block.subarray(this.starts[first], this.ends[last]), next: from + (last - first) + 1 };
   }
 

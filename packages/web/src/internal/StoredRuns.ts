@@ -1,0 +1,161 @@
+import type { Observable, SchedulerLike } from 'rxjs';
+import { observeRun, type RunContext, type RunEvent, type RunStore } from '@rxagents/core';
+import { RunForgottenError } from '../errors/RunForgottenError';
+import type { ExposeError } from '../redactError';
+import { eventStreamHeaders } from '../toEventStreamResponse';
+import { eventStreamBody, type Frame } from './eventStreamBody';
+import type { HeldRuns } from './HeldRuns';
+import { StoredRunViewer } from './StoredRunViewer';
+import { TrackedRunStore } from './TrackedRunStore';
+
+/** A run's work, given its context. */
+type RunBody = (run: RunContext) => Observable<unknown>;
+
+/** What {@link StoredRuns} is made with (the registry's options). */
+export interface StoredRunsSettings {
+  readonly store: RunStore;
+  readonly runs: ReadonlyMap<string, (input: string) => RunBody>;
+  readonly leaseTtlMs?: number | undefined;
+  readonly pollMs: number;
+  readonly heartbeatMs: number;
+  readonly stallTimeoutMs: number;
+  readonly scheduler: SchedulerLike;
+  readonly exposeError: ExposeError;
+  readonly frame: (event: unknown, id: number) => Frame;
+}
+
+/** A plain-text answer with a fixed body. */
+const text = (status: number, body: string): Response => new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+
+/**
+ * The durable side of a registry: runs started with the store, resumed from it, and viewers served from
+ * their journals.
+ */
+export class StoredRuns {
+  private readonly resuming = new Map<string, Promise<boolean>>();
+  private readonly viewers = new Set<StoredRunViewer>();
+  /** Counts `close()`s: a resume that began before one does not join after it. */
+  private generation = 0;
+
+  constructor(
+    private readonly held: HeldRuns,
+    private readonly settings: StoredRunsSettings,
+  ) {}
+
+  /** Starts a new durable run under `runId`. */
+  start(runId: string, name: string, input: string, body: RunBody): void {
+    const tracked = new TrackedRunStore(this.settings.store, runId);
+    this.held.launch({ runId, events$: this.observe(runId, name, input, body, tracked), scheduler: this.settings.scheduler, tracked });
+  }
+
+  /**
+   * Resumes `runId` from the store when it is unfinished, not held here, its name is one of `runs`, and
+   * its lease is free: `true` once it runs here.
+   */
+  resume(runId: string): Promise<boolean> {
+    if (this.held.runs.has(runId)) return Promise.resolve(false);
+    const pending = this.resuming.get(runId);
+    if (pending !== undefined) return pending;
+    const attempt = this.attempt(runId).then(
+      (joined) => joined,
+      () => false,
+    );
+    this.resuming.set(runId, attempt);
+    void attempt.then(() => this.resuming.delete(runId));
+    return attempt;
+  }
+
+  /** Resumes every unfinished run of the store that {@link resume} would, one after another; the ones it resumed. */
+  async resumeAll(): Promise<readonly string[]> {
+    const resumed: string[] = [];
+    for (const summary of await this.settings.store.list({ status: 'running' })) {
+      if (!this.settings.runs.has(summary.name) || this.held.runs.has(summary.runId)) continue;
+      if (await this.resume(summary.runId)) resumed.push(summary.runId);
+    }
+    return resumed;
+  }
+
+  /**
+   * The event stream of a durable run, or of one the store holds and this registry does not: after
+   * `lastEventId` (`undefined`: from the start), `404` when the store holds no such run, `400` for an id
+   * the run never had (`bad`: one that is no event id).
+   */
+  async response(runId: string, lastEventId: number | undefined | 'bad', signal: AbortSignal): Promise<Response> {
+    const { store, heartbeatMs, stallTimeoutMs, scheduler } = this.settings;
+    let known = this.held.runs.get(runId)?.next;
+    if (known === undefined) {
+      let summary;
+      try {
+        summary = await store.summary(runId);
+      } catch {
+        return text(503, 'The run store is unavailable');
+      }
+      if (summary === undefined) return text(404, 'Unknown run');
+      if (summary.status === 'running' && lastEventId !== 'bad') await this.resume(runId);
+      known = Math.max(summary.records, this.held.runs.get(runId)?.next ?? 0);
+    }
+    if (lastEventId === 'bad' || (lastEventId !== undefined && lastEventId >= known)) return text(400, 'Last-Event-ID is not an event of this run');
+    const viewer = new StoredRunViewer(
+      {
+        ...this.settings,
+        held: (id) => this.held.held(id),
+        takeOver: (id) => this.resume(id),
+        left: (gone) => this.viewers.delete(gone),
+      },
+      runId,
+      lastEventId === undefined ? 0 : lastEventId + 1,
+    );
+    this.viewers.add(viewer);
+    return new Response(eventStreamBody(viewer, { heartbeatMs, stallTimeoutMs, scheduler }, signal), { status: 200, headers: eventStreamHeaders });
+  }
+
+  /** Ends every viewer with `RUN_FORGOTTEN` (`closed`); resumes under way do not join. */
+  close(): void {
+    this.generation++;
+    for (const viewer of [...this.viewers]) viewer.interrupt(new RunForgottenError('closed'));
+    this.viewers.clear();
+  }
+
+  private async attempt(runId: string): Promise<boolean> {
+    const generation = this.generation;
+    // A finished run is not run again: its viewers read its journal.
+    if ((await this.settings.store.summary(runId))?.status !== 'running') return false;
+    const root = await this.rootStart(runId);
+    if (root === undefined || root.inputOmitted === true) return false;
+    const make = this.settings.runs.get(root.name);
+    if (make === undefined || this.held.runs.has(runId) || generation !== this.generation) return false;
+    const body = make(root.input);
+    const tracked = new TrackedRunStore(this.settings.store, runId);
+    return new Promise<boolean>((resolve) => {
+      const events$ = this.observe(runId, root.name, root.input, body, tracked);
+      this.held.launch({
+        runId,
+        events$,
+        scheduler: this.settings.scheduler,
+        tracked,
+        joined: (joined) => {
+          const log = this.held.runs.get(runId);
+          // Closed meanwhile: it stops here again, as the others did.
+          if (joined && generation !== this.generation && log !== undefined) {
+            log.subscription?.unsubscribe();
+            this.held.forget(runId, log, 'closed');
+            resolve(false);
+          } else resolve(joined);
+        },
+      });
+    });
+  }
+
+  /** The run's first record, its root's `run-start`, when the store holds one. */
+  private async rootStart(runId: string): Promise<{ name: string; input: string; inputOmitted?: true } | undefined> {
+    for await (const { event } of this.settings.store.read(runId, 0)) {
+      return event.type === 'run-start' && event.parentCallId === null ? event : undefined;
+    }
+    return undefined;
+  }
+
+  private observe(runId: string, name: string, input: string, body: RunBody, store: TrackedRunStore): Observable<RunEvent> {
+    const { scheduler, leaseTtlMs } = this.settings;
+    return observeRun(name, input, body, { runId, scheduler, store, ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }) });
+  }
+}

@@ -1,0 +1,77 @@
+import type { RunEvent, RunLease, RunListOptions, RunRecord, RunStore, RunSummary } from '@rxagents/core';
+
+/**
+ * The store as one run of a registry sees it: every call goes to the registry's store, and the registry
+ * learns how much of the run's journal the store holds (so that viewers are shown only what it holds)
+ * and can journal a cancellation's ends under the run's own lease when the run gives it back.
+ */
+export class TrackedRunStore implements RunStore {
+  /** How many of the run's records the store is known to hold (read back, or appended). */
+  journaled = 0;
+  /** Told whenever `journaled` grows. */
+  grew: () => void = () => undefined;
+  /** Set by a cancellation: the ends of the run's open nodes, journaled before its lease is given back. */
+  private ends: readonly RunEvent[] | undefined;
+
+  constructor(
+    private readonly store: RunStore,
+    private readonly runId: string,
+  ) {}
+
+  /** The run is cancelled: `ends` go into its journal once the run gives its lease back. */
+  cancelWith(ends: readonly RunEvent[]): void {
+    this.ends = ends;
+  }
+
+  async append(runId: string, events: readonly RunEvent[], lease?: RunLease): Promise<void> {
+    await this.store.append(runId, events, lease);
+    if (runId !== this.runId) return;
+    this.journaled += events.length;
+    this.grew();
+  }
+
+  async *read(runId: string, fromSeq?: number): AsyncIterable<RunRecord> {
+    for await (const record of this.store.read(runId, fromSeq)) {
+      if (runId === this.runId && record.seq >= this.journaled) this.journaled = record.seq + 1;
+      yield record;
+    }
+  }
+
+  summary(runId: string): Promise<RunSummary | undefined> {
+    return this.store.summary(runId);
+  }
+
+  list(options?: RunListOptions): Promise<readonly RunSummary[]> {
+    return this.store.list(options);
+  }
+
+  acquireLease(runId: string, ttlMs: number): Promise<RunLease> {
+    return this.store.acquireLease(runId, ttlMs);
+  }
+
+  renewLease(lease: RunLease, ttlMs: number): Promise<RunLease> {
+    return this.store.renewLease(lease, ttlMs);
+  }
+
+  releaseLease(lease: RunLease): Promise<void> {
+    // A run gives its lease back as it is unsubscribed, possibly before the cancellation that
+    // unsubscribed it has said its ends: they are taken a moment later, in the same job.
+    return Promise.resolve().then(async () => {
+      const ends = this.ends;
+      this.ends = undefined;
+      try {
+        if (ends !== undefined && ends.length > 0 && lease.runId === this.runId) await this.append(this.runId, ends, lease);
+      } finally {
+        await this.store.releaseLease(lease);
+      }
+    });
+  }
+
+  expire(runId: string, afterMs: number): Promise<void> {
+    return this.store.expire(runId, afterMs);
+  }
+
+  delete(runId: string): Promise<void> {
+    return this.store.delete(runId);
+  }
+}
