@@ -1,4 +1,4 @@
-import { catchError, concatMap, EMPTY, of, take, takeWhile, expand, last, map, range, reduce, timer } from 'rxjs';
+import { catchError, concatMap, EMPTY, of, take, takeWhile, expand, last, map, merge, range, reduce, timer, toArray } from 'rxjs';
 import {
   AgentError,
   CallInterruptedError,
@@ -15,6 +15,7 @@ import {
   traceRun,
   type RunContext,
   type RunEvent,
+  type RunEventOf,
   type RunLease,
   type RunStore,
 } from '@rxagents/core';
@@ -386,5 +387,48 @@ describe('the errors', () => {
   it('CallInterruptedError and RunDivergenceError are coordination errors with codes', () => {
     expect(new CallInterruptedError('r', 'run/0', 'a')).toMatchObject({ code: 'CALL_INTERRUPTED', retryable: true });
     expect(new RunDivergenceError('r', 'run/0', 'x', 'y')).toBeInstanceOf(CoordinationError);
+  });
+});
+
+describe('replayed outcomes in recorded order', () => {
+  // `a` answers after 20 ms and `b` after 10: `b` ends first, and the code reads the order they ended in.
+  function race(scheduler: ReturnType<typeof virtualTime>, counts: CallCounts, callB = true) {
+    const a = countingAgent('a', scheduler, counts, 10);
+    const b = countingAgent('b', scheduler, counts, 5);
+    const c = countingAgent('c', scheduler, counts);
+    return (run: RunContext) =>
+      (callB ? merge(invoke$(a, 'x', { run }), invoke$(b, 'x', { run })) : invoke$(a, 'x', { run })).pipe(
+        toArray(),
+        concatMap((answers) => invoke$(c, answers.join(' then '), { run })),
+      );
+  }
+
+  async function raceJournal(): Promise<RunEvent[]> {
+    const scheduler = virtualTime();
+    const store = new MemoryRunStore({ scheduler });
+    await drive(scheduler, observeRun('race', 'go', race(scheduler, new Map()), { store, runId: RUN_ID, scheduler }));
+    return journalOf(store, RUN_ID);
+  }
+
+  it('calls that ended out of start order are answered in the order they ended, so the code sees what it saw', async () => {
+    const journal = await raceJournal();
+    const scheduler = virtualTime();
+    const counts: CallCounts = new Map();
+    const store = await cutJournal(journal, journal.findIndex((event) => event.type === 'call-start' && event.agentId === 'c'), RUN_ID, scheduler);
+    const { events } = await drive(scheduler, observeRun('race', 'go', race(scheduler, counts), { store, runId: RUN_ID, scheduler }));
+    expect(rootEnd(events)).toMatchObject({ success: true, output: 'c(b(x) then a(x))' });
+    expect([...counts]).toEqual([['c', 1]]);
+  });
+
+  it('a recorded call the resumed code no longer makes stops the run with RunDivergenceError naming it, instead of waiting for ever', async () => {
+    const journal = await raceJournal();
+    const scheduler = virtualTime();
+    const store = await cutJournal(journal, journal.findIndex((event) => event.type === 'call-start' && event.agentId === 'c'), RUN_ID, scheduler);
+    const { events } = await drive(scheduler, observeRun('race', 'go', race(scheduler, new Map(), false), { store, runId: RUN_ID, scheduler, leaseTtlMs: 3_000 }));
+    expect(rootEnd(events)).toMatchObject({ success: false, error: { code: 'RUN_DIVERGED' } });
+    const { message } = (rootEnd(events) as RunEventOf<'run-end'>).error as { message: string };
+    expect(message).toContain('"run/1"');
+    expect(message).toContain('agent "b"');
+    expect(message).toContain('did not make this call again');
   });
 });

@@ -92,12 +92,7 @@ describe('durable handoffs resume from any cut of their journal', () => {
     expectEveryResume(checks, 12, ['tree']);
   });
 
-  // Fails on core's replay: a call whose place ended in the journal is replayed without a single event
-  // when its parent is a new attempt (here the routing agent's own call, interrupted at the cut and run
-  // again as `run/0#2`). The journal's events of the call belong to the interrupted attempt, so the new
-  // attempt's handoff node (`run/0#2/0`) shows no call of billing: neither the resumed events nor the
-  // journal hold it (for cuts 8 to 10). The replayed call should report its recorded events under its new id.
-  it.failing('a routing agent handing off on a condition: the event tree too (12 cuts)', async () => {
+  it('a routing agent handing off on a condition: the event tree too (12 cuts)', async () => {
     expectEveryResume(await resumeFromEveryCut(routingDesk, { uncounted: ['desk'] }), 12);
   });
 
@@ -149,11 +144,7 @@ describe('durable handoffs resume from any cut of their journal', () => {
     expectEveryResume(await resumeFromEveryCut(direct), 7);
   });
 
-  // Fails on core: a durable run gives each new event to its reader before it queues it for the journal,
-  // and a reader that leaves (unsubscribes) closes the journal to new events. So the event the reader
-  // stopped at, which it saw, is never journaled: here billing's `call-end`; resuming calls billing again.
-  // The event should be queued for the journal before it is delivered.
-  it.failing('a reader that stops the run at an event finds that event in the journal', async () => {
+  it('a reader that stops the run at an event finds that event in the journal', async () => {
     let billed = 0;
     const steps = HandoffChain.builder()
       .add(defineAgent('intake', async () => 'ok'))

@@ -142,12 +142,7 @@ describe('durable patterns resume from any cut of their journal', () => {
     expectEveryResume(checks, ['tree']);
   });
 
-  // Fails on core's replay: a call whose place ended in the journal is replayed without a single event
-  // when its parent is a new attempt. Cut after the optimist's first turn but before the panel's call
-  // ended, the panel runs again as `run/1#2`; the optimist's turn is replayed (right), but its events
-  // belong to the interrupted attempt, so the new attempt's debate shows no first turn of the optimist,
-  // in the resumed events and in the journal. The replayed call should report its recorded events under its new id.
-  it.failing('a supervisor delegating to a nested debate: the event tree too (48 cuts)', async () => {
+  it('a supervisor delegating to a nested debate: the event tree too (48 cuts)', async () => {
     expectEveryResume(await resumeFromEveryCut(supervised));
   });
 
@@ -167,14 +162,7 @@ describe('durable patterns resume from any cut of their journal', () => {
     expectEveryResume(await resumeFromEveryCut(parallel([1, 4, 6], 3)));
   });
 
-  // Fails on core's replay: replayed calls end at once, in the order they start, not in the order the
-  // journal shows them ending, and the emission filter matches a node's recorded events by position and
-  // type only. worker-0 (3 ms) and worker-1 (0 ms) start together; worker-1 ends first, so the journal's
-  // node holds worker-1's message first. Cut after worker-0's call ended, both are replayed, worker-0's
-  // first: its message takes the place of the recorded one (same type, so no divergence is seen) and
-  // worker-1's message is then new: the resumed events and the journal show worker-1's message twice and
-  // worker-0's never. Replayed calls should end in their recorded order.
-  it.failing('parallel work whose agents finish out of start order: the event tree too (every cut)', async () => {
+  it('parallel work whose agents finish out of start order: the event tree too (every cut)', async () => {
     expectEveryResume(await resumeFromEveryCut(parallel([3, 0], 2)));
   });
 
@@ -182,13 +170,7 @@ describe('durable patterns resume from any cut of their journal', () => {
     expectEveryResume(await resumeFromEveryCut(freeForAll([2, 1], 1)));
   });
 
-  // Fails on core's replay: a replayed call ends synchronously, inside the call that starts it, while
-  // the recorded one ended later. voice-0 and voice-1 start together each turn, and a speaker's prompt
-  // is read when its call starts. Cut after voice-0's first answer ended but before voice-1's, voice-0 is
-  // replayed and its message posted before voice-1's call starts: voice-1's prompt now holds voice-0's
-  // answer, unlike the recorded one, and the resumed run fails with RunDivergenceError (RUN_DIVERGED)
-  // at `run/1`. A replayed outcome should arrive no sooner than the calls started with it in the journal.
-  it.failing('a free-for-all conversation of speakers answering at once (every cut)', async () => {
+  it('a free-for-all conversation of speakers answering at once (every cut)', async () => {
     expectEveryResume(await resumeFromEveryCut(freeForAll([0, 0], 2)));
   });
 });

@@ -1,4 +1,4 @@
-import type { Subscriber } from 'rxjs';
+import type { SchedulerLike, Subscriber } from 'rxjs';
 import { RunDivergenceError } from '../../errors/RunDivergenceError';
 import type { RunContext } from '../../events/RunContext';
 import type { RunEvent } from '../../events/RunEvent';
@@ -10,7 +10,7 @@ import type { JournalIndex, RecordedCall } from './JournalIndex';
 import type { JournalWriter } from './JournalWriter';
 import { placeKeyOf } from './placeKeys';
 import { rebuildCallError } from './rebuildCallError';
-import { Trampoline } from './Trampoline';
+import { ReplayGate } from './ReplayGate';
 
 /**
  * One durable run in this process: places its nodes, answers recorded calls from the journal, and filters
@@ -25,7 +25,7 @@ export class DurableRun implements JournalHost {
   /** The root's `run-end`, held until the journal has it. */
   rootEnd: RunEvent | undefined;
   readonly #seen = new Map<string, number>();
-  readonly #trampoline = new Trampoline();
+  readonly #gate: ReplayGate;
 
   constructor(
     private readonly runId: string,
@@ -35,8 +35,15 @@ export class DurableRun implements JournalHost {
     private readonly deliver: (event: RunEvent) => void,
     /** Stops the whole run with `error`. */
     private readonly stop: (error: RunDivergenceError) => void,
+    scheduler: SchedulerLike,
+    /** How long a recorded outcome may wait for its call to be made again before the run diverged. */
+    stuckAfterMs: number,
   ) {
     this.root = new RunJournal(this, null, '');
+    this.#gate = new ReplayGate(scheduler, stuckAfterMs, (turn) => {
+      const call = index.ordered[turn] as RecordedCall;
+      this.#diverge(placeKeyOf(call.callId), describeCall(call.agentId, call.input, call.inputOmitted), 'no call: the resumed run did not make this call again');
+    });
     this.rootStartedAt = index.rootStart?.at;
   }
 
@@ -116,13 +123,18 @@ export class DurableRun implements JournalHost {
     return { callId, journal: at.child(callId, key), idempotencyKey: `${this.runId}:${key}` };
   }
 
-  // The agent is not called: its recorded chunks, then its recorded end, on the run's trampoline. A call
+  /** Nothing more is answered from the journal (the run ended or stopped). */
+  close(): void {
+    this.#gate.close();
+  }
+
+  // The agent is not called: its recorded chunks, then its recorded end, at its turn (see ReplayGate). A call
   // that was cancelled gives its chunks and then waits for the same cancellation; one the journal shows
   // running (in a run that already ended) waits too.
   #replay(subscriber: Subscriber<string>, recorded: RecordedCall, trace: CallTrace | undefined): void {
     if (trace === undefined) this.index.perCallId.delete(recorded.callId);
     else subscriber.add(() => trace.fail(abortError(`call to agent '${trace.agentId}' was cancelled`)));
-    this.#trampoline.run(() => {
+    this.#gate.release(recorded.order, () => {
       for (const delta of recorded.deltas) {
         if (subscriber.closed) return;
         trace?.delta(delta);

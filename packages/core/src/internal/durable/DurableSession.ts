@@ -113,7 +113,7 @@ export class DurableSession<T> {
     }
     const writer = new JournalWriter(store, runId, () => this.#lease, (error) => this.#stop(error), !index.rootEnded);
     this.#writer = writer;
-    const run = new DurableRun(runId, index, writer, (event) => subscriber.next(event), (error) => this.#stop(error));
+    const run = new DurableRun(runId, index, writer, (event) => subscriber.next(event), (error) => this.#stop(error), scheduler, leaseTtlMs);
     this.#run = run;
     const root: RunContext = {
       runId,
@@ -157,6 +157,7 @@ export class DurableSession<T> {
     this.#failure = error;
     const run = this.#run as DurableRun;
     run.stopped = true;
+    run.close();
     this.#renewal?.unsubscribe();
     this.#writer?.discard();
     this.#body?.unsubscribe();
@@ -170,6 +171,7 @@ export class DurableSession<T> {
       if (this.#finished) return;
       this.#finished = true;
       this.#renewal?.unsubscribe();
+      (this.#run as DurableRun).close();
       const { subscriber } = this;
       const run = this.#run as DurableRun;
       const failure = this.#failure;

@@ -18,6 +18,14 @@ export interface RecordedCall {
   readonly deltas: string[];
   end: RecordedEnd;
   error: SerializedError | undefined;
+  /** Where its end is in the journal. */
+  endSeq: number;
+  /**
+   * Its outcome's turn among the outcomes a resumed run hands out in recorded order (see `ReplayGate`);
+   * `undefined` for a call under another call (under one that ended it is never reached again; under one
+   * that runs again, the new attempt may make its calls differently).
+   */
+  order: number | undefined;
 }
 
 interface RecordedNode {
@@ -42,6 +50,8 @@ export class JournalIndex {
   readonly nodeKeys = new Set<string>();
   /** Each node's recorded events, by call id. */
   readonly perCallId = new Map<string, RunEvent[]>();
+  /** The calls whose outcomes a resumed run hands out in recorded order, by their turn. */
+  readonly ordered: RecordedCall[] = [];
   /** What resuming appends first: a `call-error` per interrupted call, a `run-end` per nested run left open under one. */
   readonly closing: RunEvent[] = [];
 
@@ -51,7 +61,8 @@ export class JournalIndex {
     const nodes = new Map<string, RecordedNode>();
     let rootStart: RunEventOf<'run-start'> | undefined;
     let rootEnded = false;
-    for (const event of events) {
+    for (let seq = 0; seq < events.length; seq++) {
+      const event = events[seq] as RunEvent;
       this.#remember(event);
       switch (event.type) {
         case 'run-start':
@@ -77,11 +88,16 @@ export class JournalIndex {
             deltas: [],
             end: undefined,
             error: undefined,
+            endSeq: -1,
+            order: undefined,
           };
           byCallId.set(event.callId, call);
           const key = placeKeyOf(event.callId);
+          // A place whose call ended keeps that outcome: a call is never run again once it ended, only
+          // said again (under a node that runs again), and a journal cut while it was said again must
+          // not make it look unfinished.
           const latest = this.calls.get(key);
-          if (latest === undefined || latest.attempt <= call.attempt) this.calls.set(key, call);
+          if (latest === undefined || (!hasOutcome(latest) && latest.attempt <= call.attempt)) this.calls.set(key, call);
           break;
         }
         case 'text-delta':
@@ -89,7 +105,10 @@ export class JournalIndex {
           break;
         case 'call-end': {
           const call = byCallId.get(event.callId);
-          if (call !== undefined) call.end = 'ended';
+          if (call !== undefined) {
+            call.end = 'ended';
+            call.endSeq = seq;
+          }
           break;
         }
         case 'call-error': {
@@ -97,6 +116,7 @@ export class JournalIndex {
           if (call !== undefined) {
             call.end = event.error.code === 'CALL_INTERRUPTED' ? 'interrupted' : event.error.name === 'AbortError' ? 'cancelled' : 'failed';
             call.error = event.error;
+            call.endSeq = seq;
           }
           break;
         }
@@ -107,6 +127,26 @@ export class JournalIndex {
     this.rootStart = rootStart;
     this.rootEnded = rootEnded;
     if (!rootEnded) this.#close(runId, byCallId, nodes, now);
+    this.#order(byCallId, nodes);
+  }
+
+  // Only calls with no call above them are handed out in recorded order: a replayed call's subtree is
+  // never reached again, and a call that runs again may make its calls differently.
+  #order(byCallId: Map<string, RecordedCall>, nodes: Map<string, RecordedNode>): void {
+    for (const call of this.calls.values()) {
+      if (call.end === undefined || call.end === 'interrupted') continue;
+      let underCall = false;
+      for (let above = call.parentCallId, steps = 0; above !== null && steps < MAX_DEPTH; steps++) {
+        if (byCallId.has(above)) {
+          underCall = true;
+          break;
+        }
+        above = nodes.get(above)?.parentCallId ?? null;
+      }
+      if (!underCall) this.ordered.push(call);
+    }
+    this.ordered.sort((a, b) => a.endSeq - b.endSeq);
+    for (let turn = 0; turn < this.ordered.length; turn++) (this.ordered[turn] as RecordedCall).order = turn;
   }
 
   #remember(event: RunEvent): void {
@@ -153,6 +193,11 @@ export class JournalIndex {
       this.#remember(event);
     }
   }
+}
+
+/** Whether a recorded call ended by itself (completed, failed or was cancelled), not by a stopped process. */
+function hasOutcome(call: RecordedCall): boolean {
+  return call.end !== undefined && call.end !== 'interrupted';
 }
 
 /** Deeper than any real run nests: a journal whose parents loop (a damaged one) is still read to its end. */
