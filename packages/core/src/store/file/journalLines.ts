@@ -27,18 +27,28 @@ export async function* journalLines(handle: FileHandle, size: number): AsyncGene
     const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK_BYTES, size - position), position);
     if (bytesRead === 0) break;
     const view = chunk.subarray(0, bytesRead);
-    const lines: FileLine[] = [];
-    let start = 0;
-    for (let newline = view.indexOf(10); newline !== -1; newline = view.indexOf(10, start)) {
-      const piece = view.subarray(start, newline);
-      const text = pending.length === 0 ? piece.toString('utf8') : Buffer.concat([...pending, piece]).toString('utf8');
-      pending = [];
-      lines.push({ text, end: position + newline + 1, complete: true });
-      start = newline + 1;
+    const last = view.lastIndexOf(10);
+    if (last === -1) {
+      pending.push(Buffer.from(view));
+      position += bytesRead;
+      continue;
     }
-    if (start < bytesRead) pending.push(Buffer.from(view.subarray(start)));
+    // The chunk's complete lines decoded at once, then split: a newline byte is never part of a
+    // multi-byte character, so the string splits where the bytes do.
+    const head = pending.length === 0 ? view.subarray(0, last) : Buffer.concat([...pending, view.subarray(0, last)]);
+    const headStart = position - (head.length - last);
+    pending = [];
+    const texts = head.toString('utf8').split('\n');
+    const lines: FileLine[] = new Array(texts.length);
+    let newline = -1;
+    for (let i = 0; i < texts.length; i++) {
+      newline = head.indexOf(10, newline + 1);
+      const end = newline === -1 ? position + last + 1 : headStart + newline + 1;
+      lines[i] = { text: texts[i] as string, end, complete: true };
+    }
+    if (last + 1 < bytesRead) pending.push(Buffer.from(view.subarray(last + 1)));
     position += bytesRead;
-    if (lines.length > 0) yield lines;
+    yield lines;
   }
   if (pending.length > 0) yield [{ text: Buffer.concat(pending).toString('utf8'), end: position, complete: false }];
 }
