@@ -2,7 +2,7 @@ import { ConfigError } from '@rxagents/core';
 import { Observable } from 'rxjs';
 import type { ChoreographyEvent } from './ChoreographyEvent';
 import type { EventBus } from './EventBus';
-import { malformedEvent } from './internal/malformedEvent';
+import { choreographyEventIssue } from './choreographyEventIssue';
 import { Subscribers } from './internal/Subscribers';
 
 /**
@@ -54,7 +54,7 @@ export class InMemoryEventBus implements EventBus {
    * nothing is delivered then.
    */
   publish(event: ChoreographyEvent): void {
-    const malformed = malformedEvent(event);
+    const malformed = choreographyEventIssue(event);
     if (malformed !== undefined) throw new ConfigError('InMemoryEventBus.publish event', [malformed]);
     if (this.#closed) return;
     this.#queue.push(event);

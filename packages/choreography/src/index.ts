@@ -3,6 +3,7 @@ export { ChoreographySpecSchema, type ChoreographySpecJson } from './Choreograph
 export { InteractionSchema, triggersOf, type Interaction, type InteractionDefinition } from './Interaction';
 export type { ChoreographyEvent } from './ChoreographyEvent';
 export type { EventBus } from './EventBus';
+export { choreographyEventIssue } from './choreographyEventIssue';
 export type { ChoreographyCoordinator, CoordinatedEntry } from './ChoreographyCoordinator';
 export { InMemoryEventBus } from './InMemoryEventBus';
 export { ChoreographyEngine, ChoreographyEngineBuilder } from './ChoreographyEngine';

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
-import type { ChoreographyCoordinator, ChoreographyEvent, CoordinatedEntry, EventBus, StepResult } from '@rxagents/choreography';
+import { choreographyEventIssue, type ChoreographyCoordinator, type ChoreographyEvent, type CoordinatedEntry, type EventBus, type StepResult } from '@rxagents/choreography';
 import { ConfigError, configRules, delayTimer, newRunId, parseConfig, serializeError } from '@rxagents/core';
-import { malformedEvent } from './internal/malformedEvent';
+
 import { checkClient } from './internal/checkClient';
 import { closeClient } from './internal/closeClient';
 import { OutageReports } from './internal/OutageReports';
@@ -223,7 +223,7 @@ class RedisRunBus implements RedisEventBus, ChoreographyCoordinator {
   }
 
   publish(event: ChoreographyEvent): void {
-    const malformed = malformedEvent(event);
+    const malformed = choreographyEventIssue(event);
     if (malformed !== undefined) throw new ConfigError('redisEventBus.publish event', [malformed]);
     if (this.#closed) return;
     this.#append({ v: RUN_PROTOCOL_VERSION, kind: 'event', by: this.owner, event: wireEvent(event) }).catch(this.#report);

@@ -4,7 +4,7 @@ import type { ChoreographyEvent } from '../ChoreographyEvent';
 import type { ChoreographyResult } from '../ChoreographyResult';
 import type { Interaction } from '../Interaction';
 import type { ReadyInteraction } from '../InteractionRouter';
-import { malformedEvent } from './malformedEvent';
+import { choreographyEventIssue } from '../choreographyEventIssue';
 import { RunBase, type RunSettings, stepResultOf } from './RunBase';
 import { StepCall, type StepOwner } from './StepCall';
 
@@ -114,7 +114,7 @@ class ChoreographyRun extends RunBase implements StepOwner {
     if (this.done) return;
     try {
       // A bus of your own may deliver anything: a malformed event fails the run with a ConfigError, not a TypeError.
-      const malformed = malformedEvent(event);
+      const malformed = choreographyEventIssue(event);
       if (malformed !== undefined) throw new ConfigError('ChoreographyEngine bus event', [malformed]);
       this.settings.events.next(event);
       this.reporter?.published(event);
