@@ -1,5 +1,5 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm, stat, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastValueFrom, toArray } from 'rxjs';
@@ -204,8 +204,11 @@ describe('a full disk', () => {
     expect(outcome).toEqual({ outcome: 'complete' });
     expect(running.lines.at(-2)).toMatchObject({ type: 'run-end', callId: 'run', success: false, error: { name: 'RunStoreError', code: 'RUN_STORE_FAILED' } });
     expect((await stat(journalFile(directory))).size).toBeLessThanOrEqual(4_096);
+    // What the failed append wrote was cut back off: the file ends with a whole line.
+    expect((await readFile(journalFile(directory), 'utf8')).endsWith('\n')).toBe(true);
     const { torn, journal } = await resumeAndCheck(directory);
     expect(torn).toEqual([]);
+    expect(endedIn(journal).size).toBeGreaterThan(0);
     expect(endedIn(journal).size).toBeLessThan(CHAIN.length);
   });
 });

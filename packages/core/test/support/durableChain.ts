@@ -29,6 +29,8 @@ export interface ChainSettings {
   readonly hold?: Hold | undefined;
   /** A file every agent waits for (polled) before its first chunk, while it does not exist. */
   readonly gate?: string | undefined;
+  /** The one agent that waits for `gate`; without it every agent does. */
+  readonly gatedAgent?: string | undefined;
   /** Milliseconds between chunks. */
   readonly gapMs?: number;
 }
@@ -36,13 +38,14 @@ export interface ChainSettings {
 const CHUNK_GAP_MS = 15;
 
 /** `id(input)` in three chunks, `gapMs` apart, counting the call first. */
-function chainAgent(id: string, { countsDir, hold, gate, gapMs = CHUNK_GAP_MS }: ChainSettings): Agent {
+function chainAgent(id: string, { countsDir, hold, gate, gatedAgent, gapMs = CHUNK_GAP_MS }: ChainSettings): Agent {
   return defineAgent(id, (input) => {
     appendFileSync(join(countsDir, `calls-${id}.txt`), `${process.pid}\n`);
     const chunks = [`${id}(`, input, ')'].map((chunk, index) =>
       index === hold?.chunk && id === hold.agentId ? NEVER : timer(gapMs).pipe(map(() => chunk)),
     );
-    return concat(gate === undefined ? of() : waitForFile(gate), ...chunks);
+    const gated = gate !== undefined && (gatedAgent === undefined || gatedAgent === id);
+    return concat(gated ? waitForFile(gate) : of(), ...chunks);
   });
 }
 
