@@ -45,6 +45,19 @@ async function killHeld(directory: string, hold: Hold, journaled: (journal: RunE
   expect(await running.exited).toBe('SIGKILL');
 }
 
+/** Waits for a killed process's lease to lapse: taking it succeeds (and it is given back at once). */
+async function leaseLapsed(store: FileRunStore): Promise<void> {
+  await waitUntil('the killed process lease lapsed', () =>
+    store.acquireLease(RUN_ID, LEASE_TTL_MS).then(
+      (lease) => store.releaseLease(lease).then(() => true),
+      (error: unknown) => {
+        if (error instanceof RunLeasedError) return false;
+        throw error;
+      },
+    ),
+  );
+}
+
 interface Resumed {
   readonly journal: RunEvent[];
   readonly before: Map<string, number>;
@@ -56,9 +69,9 @@ interface Resumed {
 /**
  * Resumes the killed run here and checks what every resume must give: the uninterrupted run's output and
  * event tree, a succeeded journal, and each agent called once more exactly when the journal had no end
- * of its call (at most twice in all).
+ * of its call (at most `maxCalls` times in all: twice after one kill).
  */
-async function resumeAndCheck(directory: string): Promise<Resumed> {
+async function resumeAndCheck(directory: string, maxCalls = 2): Promise<Resumed> {
   const torn: TornRecordReport[] = [];
   const store = new FileRunStore({ directory, onTornRecord: (report) => torn.push(report) });
   const journal = await journalEvents(store, RUN_ID);
@@ -68,7 +81,7 @@ async function resumeAndCheck(directory: string): Promise<Resumed> {
   expect(rootEnd(events)).toMatchObject({ success: true, output: CHAIN_OUTPUT });
   expect(tree(events)).toEqual(tree(uninterrupted));
   expect(after).toEqual(expectedCounts(journal, before));
-  for (const id of CHAIN) expect(after.get(id)).toBeLessThanOrEqual(2);
+  for (const id of CHAIN) expect(after.get(id)).toBeLessThanOrEqual(maxCalls);
   expect((await store.summary(RUN_ID))?.status).toBe('succeeded');
   return { journal, before, after, events, torn };
 }
@@ -123,6 +136,33 @@ describe('a durable chain whose process is SIGKILLed, resumed from the file stor
   });
 });
 
+describe('a run killed twice', () => {
+  it('in the same call, first as it ran and then as it ran again: the call runs a third time as attempt 3, every other call once', async () => {
+    const directory = await freshDirectory();
+    await killHeld(directory, { agentId: 'a3', chunk: 1 }, deltasOf('a3', 1));
+    // A second process resumes it and is killed in the same place: a3's second attempt said its first chunk.
+    await leaseLapsed(new FileRunStore({ directory, onTornRecord: () => undefined }));
+    await killHeld(directory, { agentId: 'a3', chunk: 1 }, deltasOf('a3', 2));
+    const { journal, after, events } = await resumeAndCheck(directory, 3);
+    expect([...endedIn(journal)]).toEqual(['a1', 'a2']);
+    expect(after).toEqual(new Map(CHAIN.map((id) => [id, id === 'a3' ? 3 : 1])));
+    const starts = events.filter((event) => event.type === 'call-start' && event.agentId === 'a3').map((event) => event.callId);
+    expect(starts).toEqual(['run/2', 'run/2#2', 'run/2#3']);
+    const interrupted = events.filter((event) => event.type === 'call-error' && event.error.code === 'CALL_INTERRUPTED').map((event) => event.callId);
+    expect(interrupted).toEqual(['run/2', 'run/2#2']);
+  });
+
+  it('in two calls, each resume going further: each cut-off call runs twice, every other call once', async () => {
+    const directory = await freshDirectory();
+    await killHeld(directory, { agentId: 'a2', chunk: 2 }, deltasOf('a2', 2));
+    await leaseLapsed(new FileRunStore({ directory, onTornRecord: () => undefined }));
+    await killHeld(directory, { agentId: 'a5', chunk: 0 }, callStarted('a5'));
+    const { journal, after } = await resumeAndCheck(directory);
+    expect([...endedIn(journal)]).toEqual(['a1', 'a2', 'a3', 'a4']);
+    expect(after).toEqual(new Map(CHAIN.map((id) => [id, id === 'a2' || id === 'a5' ? 2 : 1])));
+  });
+});
+
 describe('two processes resuming one killed run at once', () => {
   it('exactly one runs it; the other errors with RunLeasedError and prints no event', async () => {
     const directory = await freshDirectory();
@@ -130,16 +170,7 @@ describe('two processes resuming one killed run at once', () => {
     const store = new FileRunStore({ directory, onTornRecord: () => undefined });
     const journal = await journalEvents(store, RUN_ID);
     const before = callCounts(directory);
-    // Wait for the killed process's lease to lapse: taking it succeeds (and it is given back at once).
-    await waitUntil('the killed process lease lapsed', () =>
-      store.acquireLease(RUN_ID, LEASE_TTL_MS).then(
-        (lease) => store.releaseLease(lease).then(() => true),
-        (error: unknown) => {
-          if (error instanceof RunLeasedError) return false;
-          throw error;
-        },
-      ),
-    );
+    await leaseLapsed(store);
     // Both resumers' agents wait for the gate, so the one that runs cannot finish before the other tried.
     const gate = join(directory, 'gate');
     const resumers = [child(directory, { WAIT: '1', GATE: gate }), child(directory, { WAIT: '1', GATE: gate })];
