@@ -163,6 +163,25 @@ describe('a run killed twice', () => {
   });
 });
 
+describe('a journal of a changed program', () => {
+  it('a resume whose code asks a recorded call something else fails with RunDivergenceError, calls no agent and journals no end; the old code still resumes it', async () => {
+    const directory = await freshDirectory();
+    await killHeld(directory, { agentId: 'a4', chunk: 1 }, deltasOf('a4', 1));
+    const store = new FileRunStore({ directory, onTornRecord: () => undefined });
+    const journal = await journalEvents(store, RUN_ID);
+    const before = callCounts(directory);
+    const changed = await resumeChain(store, RUN_ID, LEASE_TTL_MS, { countsDir: directory, changedInput: 'a2' });
+    expect(changed.at(-1)).toMatchObject({ type: 'run-end', parentCallId: null, success: false, error: { name: 'RunDivergenceError', code: 'RUN_DIVERGED' } });
+    expect(callCounts(directory)).toEqual(before);
+    const kept = await journalEvents(store, RUN_ID);
+    expect(rootEnd(kept)).toBeUndefined();
+    expect(kept.filter((event) => !(event.type === 'call-error' && event.error.code === 'CALL_INTERRUPTED'))).toEqual(journal);
+    expect((await store.summary(RUN_ID))?.status).toBe('running');
+    const { after } = await resumeAndCheck(directory);
+    expect(after).toEqual(onceBut('a4'));
+  });
+});
+
 describe('two processes resuming one killed run at once', () => {
   it('exactly one runs it; the other errors with RunLeasedError and prints no event', async () => {
     const directory = await freshDirectory();

@@ -31,6 +31,8 @@ export interface ChainSettings {
   readonly gate?: string | undefined;
   /** The one agent that waits for `gate`; without it every agent does. */
   readonly gatedAgent?: string | undefined;
+  /** A changed program: this agent is asked its input with ` (v2)` after it. */
+  readonly changedInput?: string | undefined;
   /** Milliseconds between chunks. */
   readonly gapMs?: number;
 }
@@ -56,7 +58,8 @@ function waitForFile(path: string): Observable<never> {
 /** The chain's events: the run journaled to `store` as `runId`. */
 export function chainRun$(store: RunStore, runId: string, leaseTtlMs: number, settings: ChainSettings): Observable<RunEvent> {
   const agents = CHAIN.map((id) => chainAgent(id, settings));
-  return observeRun(CHAIN_NAME, CHAIN_TOPIC, (run) => agents.reduce<Observable<string>>((text$, agent) => text$.pipe(concatMap((text) => invoke$(agent, text, { run }))), of(CHAIN_TOPIC)), {
+  const ask = (agent: Agent, text: string): string => (agent.id === settings.changedInput ? `${text} (v2)` : text);
+  return observeRun(CHAIN_NAME, CHAIN_TOPIC, (run) => agents.reduce<Observable<string>>((text$, agent) => text$.pipe(concatMap((text) => invoke$(agent, ask(agent, text), { run }))), of(CHAIN_TOPIC)), {
     store,
     runId,
     leaseTtlMs,
