@@ -133,6 +133,23 @@ describeRedis('remoteAgent with an idempotency key', (server) => {
     expect(scribe.counts.runs).toBe(2);
   });
 
+  it('re-attaches to a call whose worker died, which another worker runs again after claimIdleMs', async () => {
+    const scribe = gatedScribe();
+    const dying = served.serve(server().client(), scribe.agent);
+    const doomed = server().client();
+    const lost = chat(remoteAgent(doomed, 'scribe', { prefix: served.prefix }), 'mice', 'run-5:run/0').catch(() => 'lost');
+    await waitUntil('the first worker runs the call', () => scribe.counts.started === 1);
+    doomed.disconnect();
+    await dying.close();
+    const again = chat(remoteAgent(server().client(), 'scribe', { prefix: served.prefix }), 'mice', 'run-5:run/0');
+    served.serve(server().client(), scribe.agent);
+    await waitUntil('another worker runs the call again', () => scribe.counts.started === 2);
+    scribe.release();
+    expect(await again).toBe('mice: once upon a time');
+    expect(scribe.counts.runs).toBe(2);
+    await lost; // The dead caller's own call ends when it finds its connection gone.
+  });
+
   it('cancels a re-attached call when its caller unsubscribes, as a call it sent', async () => {
     let aborted = 0;
     served.serve(
