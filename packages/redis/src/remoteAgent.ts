@@ -92,6 +92,15 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  * `call-restarted` (`data: { agentId, attempt }`) and, with `delivery: 'attempt'`, the reply is the new
  * attempt's text alone. See the `delivery` and `maxAttempts` options.
  *
+ * A call with `ChatOptions.idempotencyKey` (every agent call of a durable run has one, the same on each
+ * attempt) is sent once per key: its call id is derived from the agent id and the key (SHA-256), and one
+ * Lua script either finds the call (requested, running, or ended with its reply still kept) and
+ * re-attaches to it, reading its reply from the start, or sends it. So a run resumed after its process
+ * died mid-call gets the reply of the call still running on a worker, and the agent runs once. A call the
+ * worker stopped because no caller held its lease is sent again; a call with a key that ended keeps its
+ * reply until it expires (the worker's `replyTtlMs`). Unsubscribing cancels the call, as it does one
+ * without a key.
+ *
  * Each call in flight sends its lease and call entry and reads its reply on a connection of its own (a
  * duplicate of `redis`); the agent keeps up to 16 of them open between calls, so sequential calls reuse
  * one, and closes them 250 ms after the last call ended (so a process that is done can exit). `redis`

@@ -32,7 +32,7 @@ function chat(agent: ReturnType<typeof remoteAgent>, input: string, idempotencyK
   return lastValueFrom(from(agent.chat(input, options)).pipe(toArray())).then((chunks) => chunks.join(''));
 }
 
-const rootEnd = (events: readonly RunEvent[]) => events.find((event) => event.type === 'run-end' && event.parentCallId === null);
+const rootEnd = (events: readonly RunEvent[]) => events.find((event): event is Extract<RunEvent, { type: 'run-end' }> => event.type === 'run-end' && event.parentCallId === null);
 
 describeRedis('remoteAgent with an idempotency key', (server) => {
   const served = servedPerTest('r');
@@ -82,7 +82,7 @@ describeRedis('remoteAgent with an idempotency key', (server) => {
     const uninterrupted = await firstValueFrom(observeRun('story', 'dragons', body, { store: new MemoryRunStore(), runId: `${runId}-whole` }).pipe(toArray()));
     expect(scribe.counts.runs).toBe(2);
     expect(rootEnd(events)).toMatchObject({ success: true, output: 'dragons: once upon a time' });
-    expect(rootEnd(events)).toMatchObject({ success: rootEnd(uninterrupted)?.success, output: (rootEnd(uninterrupted) as { output?: unknown }).output });
+    expect(rootEnd(events)).toMatchObject({ success: rootEnd(uninterrupted)?.success, output: rootEnd(uninterrupted)?.output });
   });
 
   it('sends one request for two callers of one idempotency key at once, and gives both the whole reply', async () => {
