@@ -12,6 +12,7 @@ import { LEASE_LOST } from './internal/finalReplies';
 import { hashTagId } from './internal/hashTagId';
 import { keyedCallId } from './internal/keyedCallId';
 import { attachCall } from './internal/attachCall';
+import { adoptEvent } from './internal/adoptEvent';
 import { inOneWrite } from './internal/inOneWrite';
 import { LeaseRenewals } from './internal/LeaseRenewals';
 import { ReaderPool } from './internal/ReaderPool';
@@ -247,7 +248,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
           } else held.push(reply.text);
           return false;
         case 'event': {
-          const event = reply.event;
+          const event = reattached && run !== undefined && run.callId !== null ? adoptEvent(reply.event, run.callId, run.parentCallId) : reply.event;
           if (run !== undefined && event.runId === run.runId) {
             forwarded.track(event);
             run.emit(event);

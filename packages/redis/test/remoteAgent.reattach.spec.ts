@@ -1,4 +1,4 @@
-import { type ChatOptions, defineAgent, invoke$, MemoryRunStore, observeRun, type RunEvent, RunLeasedError } from '@rxagents/core';
+import { type ChatOptions, defineAgent, emitCustom, invoke, invoke$, MemoryRunStore, observeRun, type RunEvent, RunLeasedError } from '@rxagents/core';
 import { firstValueFrom, from, lastValueFrom, Observable, type Subscription, toArray } from 'rxjs';
 import { RedisRunStore, remoteAgent } from '../src';
 import { describeRedis } from './support/describeRedis';
@@ -8,20 +8,30 @@ import { waitUntil } from './support/waitUntil';
 
 jest.setTimeout(30_000);
 
-/** An agent that writes its first chunk at once and the rest when `release` is called; `runs` counts its calls. */
-function gatedScribe() {
+/**
+ * An agent that writes its first chunk at once and the rest when `release` is called; `runs` counts its
+ * calls. With `nested`, it first reports a `custom` event and calls a helper agent in the caller's run.
+ */
+function gatedScribe(nested = false) {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const counts = { runs: 0, started: 0 };
-  const agent = defineAgent('scribe', (input: string) =>
+  const helper = defineAgent('helper', async (input: string) => input);
+  const agent = defineAgent('scribe', (input: string, { run }) =>
     new Observable<string>((subscriber) => {
       counts.runs += 1;
-      subscriber.next(`${input}: once `);
-      counts.started += 1;
-      void gate.then(() => {
-        subscriber.next('upon a time');
-        subscriber.complete();
-      });
+      if (nested) emitCustom(run, 'progress', { step: 1 });
+      const helped = nested ? invoke(helper, input, run === undefined ? {} : { run }) : Promise.resolve(input);
+      void helped
+        .then((text) => {
+          subscriber.next(`${text}: once `);
+          counts.started += 1;
+          return gate;
+        })
+        .then(() => {
+          subscriber.next('upon a time');
+          subscriber.complete();
+        });
     }),
   );
   return { agent, counts, release };
@@ -37,8 +47,12 @@ const rootEnd = (events: readonly RunEvent[]) => events.find((event): event is E
 describeRedis('remoteAgent with an idempotency key', (server) => {
   const served = servedPerTest('r');
 
-  it('re-attaches a durable run resumed after its caller process was killed mid-call to the call still running on the worker: the agent runs once', async () => {
-    const scribe = gatedScribe();
+  /**
+   * Runs the durable run of `support/durableCaller.ts` in a caller process, kills it (SIGKILL) once the
+   * worker runs the call, resumes the run here with the same store and run id, and lets the agent finish
+   * once the resumed caller holds the call; resolves to the resumed run's events and an uninterrupted run's.
+   */
+  async function crashAndResume(scribe: ReturnType<typeof gatedScribe>): Promise<{ events: RunEvent[]; uninterrupted: RunEvent[] }> {
     served.serve(server().client(), scribe.agent);
     const runId = `run-${served.prefix}`;
     const caller = await spawnProcess('support/durableCaller.ts', { REDIS_PORT: String(server().port), PREFIX: served.prefix, RUN_ID: runId });
@@ -78,11 +92,25 @@ describeRedis('remoteAgent with an idempotency key', (server) => {
     await waitUntil('the resumed run ends', () => rootEnd(events) !== undefined);
     subscription?.unsubscribe();
     expect(scribe.counts.runs).toBe(1);
-
     const uninterrupted = await firstValueFrom(observeRun('story', 'dragons', body, { store: new MemoryRunStore(), runId: `${runId}-whole` }).pipe(toArray()));
     expect(scribe.counts.runs).toBe(2);
+    return { events, uninterrupted };
+  }
+
+  it('re-attaches a durable run resumed after its caller process was killed mid-call to the call still running on the worker: the agent runs once', async () => {
+    const { events, uninterrupted } = await crashAndResume(gatedScribe());
     expect(rootEnd(events)).toMatchObject({ success: true, output: 'dragons: once upon a time' });
     expect(rootEnd(events)).toMatchObject({ success: rootEnd(uninterrupted)?.success, output: rootEnd(uninterrupted)?.output });
+  });
+
+  it("shows the remote agent's own run events of a re-attached call under the resumed attempt", async () => {
+    const { events, uninterrupted } = await crashAndResume(gatedScribe(true));
+    expect(rootEnd(events)).toMatchObject({ success: true, output: rootEnd(uninterrupted)?.output });
+    const live = events.find((event) => event.type === 'call-start' && event.agentId === 'scribe' && event.callId.includes('#'));
+    expect(live).toBeDefined();
+    const under = events.filter((event) => event.parentCallId === live?.callId || event.callId === live?.callId);
+    expect(under.map((event) => event.type)).toEqual(expect.arrayContaining(['custom', 'call-start', 'call-end']));
+    expect(under.some((event) => event.type === 'call-start' && event.agentId === 'helper')).toBe(true);
   });
 
   it('sends one request for two callers of one idempotency key at once, and gives both the whole reply', async () => {
