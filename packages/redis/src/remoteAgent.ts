@@ -304,9 +304,10 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
         reading = false;
       }
       renewals.stored(lease);
-      reattached = sent === 0;
+      reattached = sent === 0 || sent === 2;
       if (typeof sent === 'string') added(sent);
-      else if (sent === 0 || closed) added(undefined);
+      else if (sent === 0 || closed || (sent === 2 && !commands.cluster)) added(undefined);
+      // Sent (1), or (2) requested by a caller that may have died before its own XADD: only one entry runs.
       else added(String(await commands.send('XADD', callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call)));
       if (closed) return null;
       return readReply('0');

@@ -5,6 +5,7 @@ import { BackpressureStrategy } from '@rxagents/streaming';
 import type { Cluster } from 'ioredis';
 import { firstValueFrom, from, Observable, toArray } from 'rxjs';
 import { redisChannel, redisEventBus, remoteAgent } from '../src';
+import { keyedCallId } from '../src/internal/keyedCallId';
 import { pacedReader } from './support/channelTesting';
 import { describeRedisCluster } from './support/describeRedisCluster';
 import { AGENT_IDS, reviewSpec } from './support/reviewSpec';
@@ -113,6 +114,15 @@ describeRedisCluster('@rxagents/redis on a Redis Cluster', (cluster) => {
     expect(await replies).toEqual([['keyed says hi'], ['keyed says hi']]);
     expect(await chat(cluster().client())).toEqual(['keyed says hi']);
     expect(runs).toBe(1);
+  });
+
+  it('runs a call with an idempotency key whose first caller died after storing its lease and before adding the call', async () => {
+    serve(cluster().client(), defineAgent('keyed', async (input) => `keyed says ${input}`));
+    const caller = cluster().client();
+    // What such a caller leaves: the call's lease, and no call entry.
+    await caller.set(`${served.prefix}:call:{${keyedCallId('keyed', 'run-d:run/0')}}:lease`, '1', 'PX', 60_000);
+    const reply = firstValueFrom(from(remoteAgent(caller, 'keyed', { prefix: served.prefix }).chat('hi', { signal: new AbortController().signal, idempotencyKey: 'run-d:run/0' })).pipe(toArray()));
+    expect(await reply).toEqual(['keyed says hi']);
   });
 
   it("aborts the agent's signal on the worker when the caller unsubscribes", async () => {

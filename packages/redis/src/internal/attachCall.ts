@@ -9,7 +9,10 @@ import { LuaScript } from './LuaScript';
  * The call exists when its caller's lease does (it was requested and a caller held it less than its
  * `leaseMs` ago), or its reply stream does (a worker took it: it runs, or it ended and the stream is kept
  * for the worker's `replyTtlMs`). Then the lease is stored again (whoever attaches holds the call now) and
- * 0 is returned: the caller reads the reply stream from its start. A stream whose last reply says the
+ * the caller reads the reply stream from its start: 0 is returned, or 2 when there is no reply stream
+ * yet (no worker took the call). On a Redis Cluster a caller then adds the call's entry once more: the
+ * caller before it may have died between this script and its `XADD`, and of two entries of one call a
+ * worker runs only the one that takes the call first (see `claimCall`). A stream whose last reply says the
  * worker stopped the call because no caller held its lease is a call that nobody will finish: its reply
  * stream, attempts and entry key are deleted and the call is sent again. A sent call stores the lease and
  * adds the call's entry: its entry id is returned, or 1 when the call stream is not among the keys (a
@@ -30,9 +33,12 @@ end
 local replied = redis.call('EXISTS', KEYS[2]) == 1
 if replied and stopped() then
   redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
-elseif replied or redis.call('EXISTS', KEYS[1]) == 1 then
+elseif replied then
   redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
   return 0
+elseif redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
+  return 2
 end
 redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
 if KEYS[5] then return redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[3], '*', 'call', ARGV[4]) end
