@@ -1,6 +1,6 @@
 import { type ChatOptions, defineAgent, emitCustom, invoke, invoke$, MemoryRunStore, observeRun, type RunEvent, RunLeasedError } from '@rxagents/core';
 import { firstValueFrom, from, lastValueFrom, Observable, type Subscription, toArray } from 'rxjs';
-import { RedisRunStore, remoteAgent } from '../src';
+import { RedisRunStore, remoteAgent, RemoteLeaseLostError } from '../src';
 import { describeRedis } from './support/describeRedis';
 import { servedPerTest } from './support/servedPerTest';
 import { killProcess, spawnProcess } from './support/spawnProcess';
@@ -187,11 +187,14 @@ describeRedis('remoteAgent with an idempotency key', (server) => {
     const redis = server().client();
     const first = remoteAgent(redis, 'scribe', { prefix: served.prefix });
     const second = remoteAgent(server().client(), 'scribe', { prefix: served.prefix });
-    const one = from(first.chat('rats', { signal: new AbortController().signal, idempotencyKey: 'run-4:run/0' })).subscribe({ error: () => undefined });
+    let failure: unknown;
+    from(first.chat('rats', { signal: new AbortController().signal, idempotencyKey: 'run-4:run/0' })).subscribe({ error: (error: unknown) => (failure = error) });
     const two = from(second.chat('rats', { signal: new AbortController().signal, idempotencyKey: 'run-4:run/0' })).subscribe({ error: () => undefined });
     await waitUntil('the call runs', async () => (await redis.scan('0', 'MATCH', `${served.prefix}:call:*:reply`, 'COUNT', 10_000))[1].length === 1);
     two.unsubscribe();
     await waitUntil('the worker aborted the agent', () => aborted === 1);
-    one.unsubscribe();
+    // The other caller of the key finds the call's lease gone at its next renewal.
+    await waitUntil('the other caller failed', () => failure !== undefined);
+    expect(failure).toBeInstanceOf(RemoteLeaseLostError);
   });
 });
