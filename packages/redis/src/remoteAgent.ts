@@ -53,7 +53,7 @@ export const RemoteAgentOptionsSchema = z.strictObject({
   delivery: z.enum(['attempt', 'live']).default('attempt'),
   /** How many times a call may be started (first run plus restarts after worker crashes) before it fails with `RemoteCallAttemptsError`. */
   maxAttempts: configRules.positiveInt(100).default(3),
-  /** The caller's lease, in ms (at least 30; renewed every third of it): when the caller dies, its calls stop on the workers at most this long (plus a worker's `leaseCheckMs`) later. */
+  /** The caller's lease, in ms (at least 30; renewed every third of it): when the caller dies, its calls stop on the workers at most this long (plus a worker's `leaseCheckMs`) later; until then a caller resumed with a call's `idempotencyKey` re-attaches to it. */
   leaseMs: configRules.positiveInt(86_400_000).min(30, 'must be at least 30').default(10_000),
   /** The approximate bound (`MAXLEN ~`) of the agent's call stream: calls not yet finished. */
   callsMaxLen: configRules.positiveInt().default(10_000),
