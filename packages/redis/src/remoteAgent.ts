@@ -10,6 +10,9 @@ import { closeClient } from './internal/closeClient';
 import { CommandBatch } from './internal/CommandBatch';
 import { LEASE_LOST } from './internal/finalReplies';
 import { hashTagId } from './internal/hashTagId';
+import { keyedCallId } from './internal/keyedCallId';
+import { attachCall } from './internal/attachCall';
+import { adoptEvent } from './internal/adoptEvent';
 import { inOneWrite } from './internal/inOneWrite';
 import { LeaseRenewals } from './internal/LeaseRenewals';
 import { ReaderPool } from './internal/ReaderPool';
@@ -50,7 +53,7 @@ export const RemoteAgentOptionsSchema = z.strictObject({
   delivery: z.enum(['attempt', 'live']).default('attempt'),
   /** How many times a call may be started (first run plus restarts after worker crashes) before it fails with `RemoteCallAttemptsError`. */
   maxAttempts: configRules.positiveInt(100).default(3),
-  /** The caller's lease, in ms (at least 30; renewed every third of it): when the caller dies, its calls stop on the workers at most this long (plus a worker's `leaseCheckMs`) later. */
+  /** The caller's lease, in ms (at least 30; renewed every third of it): when the caller dies, its calls stop on the workers at most this long (plus a worker's `leaseCheckMs`) later; until then a caller resumed with a call's `idempotencyKey` re-attaches to it. */
   leaseMs: configRules.positiveInt(86_400_000).min(30, 'must be at least 30').default(10_000),
   /** The approximate bound (`MAXLEN ~`) of the agent's call stream: calls not yet finished. */
   callsMaxLen: configRules.positiveInt().default(10_000),
@@ -89,6 +92,15 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  * When a worker dies mid-call another one runs it again; the run gets a `custom` event named
  * `call-restarted` (`data: { agentId, attempt }`) and, with `delivery: 'attempt'`, the reply is the new
  * attempt's text alone. See the `delivery` and `maxAttempts` options.
+ *
+ * A call with `ChatOptions.idempotencyKey` (every agent call of a durable run has one, the same on each
+ * attempt) is sent once per key: its call id is derived from the agent id and the key (SHA-256), and one
+ * Lua script either finds the call (requested, running, or ended with its reply still kept) and
+ * re-attaches to it, reading its reply from the start, or sends it. So a run resumed after its process
+ * died mid-call gets the reply of the call still running on a worker, and the agent runs once. A call the
+ * worker stopped because no caller held its lease is sent again; a call with a key that ended keeps its
+ * reply until it expires (the worker's `replyTtlMs`). Unsubscribing cancels the call, as it does one
+ * without a key.
  *
  * Each call in flight sends its lease and call entry and reads its reply on a connection of its own (a
  * duplicate of `redis`); the agent keeps up to 16 of them open between calls, so sequential calls reuse
@@ -144,11 +156,12 @@ interface Shared {
   readonly renewals: LeaseRenewals;
 }
 
-function remoteCall({ commands, readers, renewals }: Shared, agentId: string, config: Config, input: string, { context, metadata, run }: ChatOptions): Observable<string> {
+function remoteCall({ commands, readers, renewals }: Shared, agentId: string, config: Config, input: string, { context, metadata, run, idempotencyKey }: ChatOptions): Observable<string> {
   return new Observable<string>((subscriber) => {
     // Checked here: a call the workers' schema refuses would be dead-lettered, and its caller left waiting.
     const wireContext = context === undefined ? undefined : parseConfig(ContextOptionSchema, { context }, `call to remote agent "${agentId}"`).context;
-    const callId = newRunId();
+    // With an idempotency key, every attempt of the call has one id: a caller finds the call sent before (see `attach`).
+    const callId = idempotencyKey === undefined ? newRunId() : keyedCallId(agentId, idempotencyKey);
     const keys = callKeys(config.prefix, callId);
     const entry: CallEntry = {
       v: PROTOCOL_VERSION,
@@ -175,7 +188,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
     const entryId = new Promise<string | undefined>((resolve) => (added = resolve));
     // A lease that ran out (this process could not renew it for leaseMs) made the worker stop the call:
     // the call ends at once with a retryable error, instead of waiting for a reply that never comes.
-    renewals.hold(keys.lease, () => {
+    const lease = renewals.hold(keys.lease, () => {
       if (!closed) fail(new RemoteLeaseLostError(agentId, callId));
     });
 
@@ -184,6 +197,10 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
     let lastSeq = -1;
     let held: string[] = [];
     let delivered = false;
+    // Whether this caller found the call sent (by a caller before it) rather than sending it, and whether
+    // the call is to be sent again: it was stopped because no caller held its lease.
+    let reattached = false;
+    let sendAgain = false;
     // The nodes the worker's events opened in the caller's run (a pattern the remote agent runs): a call
     // that ends before they do (its worker lost, the call cancelled) ends them, so no view shows them running.
     const forwarded = new OpenRunNodes();
@@ -231,7 +248,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
           } else held.push(reply.text);
           return false;
         case 'event': {
-          const event = reply.event;
+          const event = reattached && run !== undefined && run.callId !== null ? adoptEvent(reply.event, run.callId, run.parentCallId) : reply.event;
           if (run !== undefined && event.runId === run.runId) {
             forwarded.track(event);
             run.emit(event);
@@ -245,6 +262,12 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
           return true;
         case 'error':
           finished = true;
+          if (reply.error.code === LEASE_LOST && reattached && !delivered) {
+            // Stopped before this caller attached (its first caller died, and its lease ran out): sent again.
+            finished = false;
+            sendAgain = true;
+            return true;
+          }
           if (reply.error.code === LEASE_LOST) fail(new RemoteLeaseLostError(agentId, callId));
           else fail(reply.exhausted ? new RemoteCallAttemptsError(agentId, reply.attempt) : new RemoteAgentError(agentId, reply.error));
           return true;
@@ -262,13 +285,42 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
       }
     };
 
+    let cleaned = false;
+    /**
+     * Sends a call with an idempotency key unless it was sent before, and starts reading its reply from
+     * the start (see {@link attachCall}): one script, so that of two callers of one key only one sends it.
+     */
+    const attach = async (call: string): Promise<unknown> => {
+      if (!cleaned && cleanup.length > 0) reader.del(...cleanup).catch(() => undefined); // Before the script, on the same connection.
+      cleaned = true;
+      const keyList = [keys.lease, keys.reply, keys.attempts, keys.entry];
+      const args: Array<string | number> = [config.leaseMs, LEASE_LOST];
+      if (!commands.cluster) keyList.push(callsKey), args.push(config.callsMaxLen, call);
+      reading = true;
+      let sent: unknown;
+      try {
+        sent = await attachCall.run(reader, keyList, args);
+      } finally {
+        reading = false;
+      }
+      renewals.stored(lease);
+      reattached = sent === 0 || sent === 2;
+      if (typeof sent === 'string') added(sent);
+      else if (sent === 0 || closed || (sent === 2 && !commands.cluster)) added(undefined);
+      // Sent (1), or (2) requested by a caller that may have died before its own XADD: only one entry runs.
+      else added(String(await commands.send('XADD', callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call)));
+      if (closed) return null;
+      return readReply('0');
+    };
+
     const read = async (): Promise<void> => {
       const call = JSON.stringify(entry);
       let raw: unknown;
-      if (commands.cluster) {
+      if (idempotencyKey !== undefined) raw = await attach(call);
+      else if (commands.cluster) {
         // A cluster client: each command on its own, the lease stored before the call is added.
         await commands.send('SET', keys.lease, '1', 'PX', config.leaseMs);
-        renewals.stored(keys.lease);
+        renewals.stored(lease);
         if (closed) return added(undefined);
         added(String(await commands.send('XADD', callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call)));
         raw = await readReply('0');
@@ -280,7 +332,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
         const [, first] = await inOneWrite(reader, () => {
           if (cleanup.length > 0) reader.del(...cleanup).catch(() => undefined); // The clean-up's failure is not this call's.
           const leased = reader.set(keys.lease, '1', 'PX', config.leaseMs);
-          leased.then(() => renewals.stored(keys.lease), () => undefined);
+          leased.then(() => renewals.stored(lease), () => undefined);
           const call$ = reader.xadd(callsKey, 'MAXLEN', '~', config.callsMaxLen, '*', 'call', call);
           call$.then((id) => added(id ?? undefined), () => added(undefined));
           const firstRead = reader.call('xread', 'COUNT', readCount, 'BLOCK', READ_BLOCK_MS, 'STREAMS', keys.reply, '0');
@@ -299,7 +351,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
       // read, which returns what the stream holds at once: an expiry then loses nothing.
       let stalled = false;
       let afterStall = false;
-      while (!closed) {
+      reading: while (!closed) {
         const read = streamEntries(raw);
         if (!read.ok) throw protocolError(agentId, `unexpected XREAD reply: ${z.prettifyError(read.error)}`);
         if (afterStall && read.entries.length === 0 && (await reader.exists(keys.reply)) === 0) {
@@ -317,7 +369,20 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
               await gate;
               if (closed) return;
             }
-            if (apply(reply)) return;
+            if (apply(reply)) {
+              if (!sendAgain) return;
+              sendAgain = false;
+              endForwarded(new CoordinationError('REMOTE_ATTEMPT_SUPERSEDED', `Remote agent "${agentId}": the call was stopped before this caller attached; it is sent again`));
+              attempt = 0;
+              lastSeq = -1;
+              held = [];
+              lastId = '0';
+              stalled = false;
+              afterStall = false;
+              raw = await attach(call);
+              if (closed) return;
+              continue reading;
+            }
           }
         }
         // After a stall, a read that answers at once: an empty answer is then followed by a look at the stream.
@@ -340,8 +405,10 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
       closed = true;
       // Cancelled (or timed out) while the worker's nodes were open: they end with the call.
       endForwarded(Object.assign(new Error(`call to remote agent "${agentId}" was cancelled`), { name: 'AbortError' }));
-      renewals.release(keys.lease);
-      const own = [keys.lease, keys.reply, keys.attempts, keys.entry];
+      renewals.release(lease);
+      // A call with an idempotency key that ended keeps its reply for the worker's replyTtlMs: a caller
+      // resumed after a crash of this one reads it there instead of running the call again.
+      const own = finished && idempotencyKey !== undefined ? [keys.lease] : [keys.lease, keys.reply, keys.attempts, keys.entry];
       // A call that ended leaves its keys to the reader's next call (or to the reader's closing): no write now.
       if (finished && !reading && !commands.cluster && readers.release(reader, own)) return;
       // No idle pool is sure to stop the renewals' timer after this call: stop it now if no call holds a lease.

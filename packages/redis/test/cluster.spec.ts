@@ -3,8 +3,9 @@ import { ChoreographyEngine } from '@rxagents/choreography';
 import { defineAgent, invoke, invoke$, newRunId, observeRun, stream } from '@rxagents/core';
 import { BackpressureStrategy } from '@rxagents/streaming';
 import type { Cluster } from 'ioredis';
-import { firstValueFrom, Observable, toArray } from 'rxjs';
+import { firstValueFrom, from, Observable, toArray } from 'rxjs';
 import { redisChannel, redisEventBus, remoteAgent } from '../src';
+import { keyedCallId } from '../src/internal/keyedCallId';
 import { pacedReader } from './support/channelTesting';
 import { describeRedisCluster } from './support/describeRedisCluster';
 import { AGENT_IDS, reviewSpec } from './support/reviewSpec';
@@ -91,6 +92,37 @@ describeRedisCluster('@rxagents/redis on a Redis Cluster', (cluster) => {
     expect(await firstValueFrom(stream(remote, 'go').pipe(toArray()))).toEqual(['Once ', 'upon ', 'a time']);
     const events = await firstValueFrom(observeRun('cluster', 'x', (run) => invoke$(remote, 'x', { run })).pipe(toArray()));
     expect(events.at(-1)).toMatchObject({ type: 'run-end', success: true, output: 'Once upon a time' });
+  });
+
+  it('sends a call with an idempotency key once for two callers, and answers a later one from the kept reply', async () => {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let runs = 0;
+    serve(
+      cluster().client(),
+      defineAgent('keyed', async (input) => {
+        runs++;
+        await released;
+        return `keyed says ${input}`;
+      }),
+    );
+    const chat = (client: Cluster) =>
+      firstValueFrom(from(remoteAgent(client, 'keyed', { prefix: served.prefix }).chat('hi', { signal: new AbortController().signal, idempotencyKey: 'run-c:run/0' })).pipe(toArray()));
+    const replies = Promise.all([chat(cluster().client()), chat(cluster().client())]);
+    await waitUntil('the call runs', () => runs === 1);
+    release();
+    expect(await replies).toEqual([['keyed says hi'], ['keyed says hi']]);
+    expect(await chat(cluster().client())).toEqual(['keyed says hi']);
+    expect(runs).toBe(1);
+  });
+
+  it('runs a call with an idempotency key whose first caller died after storing its lease and before adding the call', async () => {
+    serve(cluster().client(), defineAgent('keyed', async (input) => `keyed says ${input}`));
+    const caller = cluster().client();
+    // What such a caller leaves: the call's lease, and no call entry.
+    await caller.set(`${served.prefix}:call:{${keyedCallId('keyed', 'run-d:run/0')}}:lease`, '1', 'PX', 60_000);
+    const reply = firstValueFrom(from(remoteAgent(caller, 'keyed', { prefix: served.prefix }).chat('hi', { signal: new AbortController().signal, idempotencyKey: 'run-d:run/0' })).pipe(toArray()));
+    expect(await reply).toEqual(['keyed says hi']);
   });
 
   it("aborts the agent's signal on the worker when the caller unsubscribes", async () => {

@@ -10,10 +10,13 @@ import type { CommandBatch } from './CommandBatch';
  * not renew it for `leaseMs`: its event loop was blocked, or Redis was out of reach) made the worker stop
  * the call, and creating it again would leave the caller waiting for a reply that never comes. Such a
  * lease is reported lost to its call instead.
+ *
+ * Each call holds its lease through a handle of its own: two calls of one idempotency key in one process
+ * share a lease key, and the end of one must not stop the other's renewals.
  */
 export class LeaseRenewals {
-  /** The leases held, each with what to do when a renewal finds it gone; `stored` once its first `SET` is known to be in Redis. */
-  private readonly leases = new Map<string, { stored: boolean; lost: () => void }>();
+  /** The leases held, by holder, each with what to do when a renewal finds it gone; `stored` once its first `SET` is known to be in Redis. */
+  private readonly leases = new Map<LeaseHold, { readonly lease: string; stored: boolean; lost: () => void }>();
   private timer: Subscription | undefined;
 
   constructor(
@@ -23,19 +26,21 @@ export class LeaseRenewals {
   ) {}
 
   /** Renews `lease` until {@link release}, once {@link stored} says it exists; `lost` runs when a renewal finds it gone. */
-  hold(lease: string, lost: () => void): void {
-    this.leases.set(lease, { stored: false, lost });
+  hold(lease: string, lost: () => void): LeaseHold {
+    const hold: LeaseHold = {};
+    this.leases.set(hold, { lease, stored: false, lost });
     this.timer ??= interval(Math.max(1, Math.floor(this.leaseMs / 3)), this.scheduler).subscribe(() => this.renew());
+    return hold;
   }
 
-  /** The call's own `SET` of `lease` was answered: from now on a renewal that finds no lease means it ran out. */
-  stored(lease: string): void {
-    const held = this.leases.get(lease);
+  /** The call's own `SET` of its lease was answered: from now on a renewal that finds no lease means it ran out. */
+  stored(hold: LeaseHold): void {
+    const held = this.leases.get(hold);
     if (held !== undefined) held.stored = true;
   }
 
-  release(lease: string): void {
-    this.leases.delete(lease);
+  release(hold: LeaseHold): void {
+    this.leases.delete(hold);
   }
 
   /** Stops the timer when no call holds a lease (it would otherwise stop at its next tick), so a process that is done can exit. */
@@ -47,13 +52,13 @@ export class LeaseRenewals {
 
   private renew(): void {
     this.stopIfIdle();
-    for (const [lease, held] of this.leases) {
+    for (const [hold, held] of this.leases) {
       if (!held.stored) continue;
-      this.commands.send('SET', lease, '1', 'PX', this.leaseMs, 'XX').then(
+      this.commands.send('SET', held.lease, '1', 'PX', this.leaseMs, 'XX').then(
         (reply) => {
           // Released meanwhile (the call ended): nothing to tell.
-          if (reply === null && this.leases.get(lease) === held) {
-            this.leases.delete(lease);
+          if (reply === null && this.leases.get(hold) === held) {
+            this.leases.delete(hold);
             held.lost();
           }
         },
@@ -62,3 +67,6 @@ export class LeaseRenewals {
     }
   }
 }
+
+/** One call's hold on its lease (see {@link LeaseRenewals.hold}). */
+export type LeaseHold = Readonly<Record<never, never>>;

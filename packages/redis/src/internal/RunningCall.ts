@@ -102,7 +102,7 @@ export class RunningCall {
       // One round trip more: count this start and look at the caller's lease.
       const lease = await this.count();
       if (this.finished) return;
-      if (lease === 0) return this.leaseGone();
+      if (lease === 0) return this.leaseGone('', true);
       if (this.attempt > this.entry.maxAttempts) return this.exhausted();
     }
     void this.write({ kind: 'started', worker: this.worker });
@@ -153,7 +153,7 @@ export class RunningCall {
       return 'superseded';
     }
     if (lease === 0) {
-      await this.leaseGone();
+      await this.leaseGone('', true);
       return 'gone';
     }
     return 'keep';
@@ -164,15 +164,18 @@ export class RunningCall {
    * writes in flight are answered) a caller whose lease ran out gets a last reply saying so, and what the
    * worker's writes left of a cancelled call is deleted (see {@link stopCall}); then the entry is
    * acknowledged and deleted. `missing` is the reply for a reply stream found missing while the lease lives.
+   * With `lostIfBack`, a lease found stored again by then (a caller resumed with the call's idempotency key
+   * attached to it meanwhile) gets the lease-lost reply too: the agent is aborted already, and that caller
+   * sends the call again when it reads it, instead of waiting for replies that never come.
    */
-  private async leaseGone(missing = ''): Promise<void> {
+  private async leaseGone(missing = '', lostIfBack = false): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
     this.abort();
     await this.lastFlush.catch(() => undefined);
     const lost = leaseLostReply(this.attempt, this.written++);
     const { lease, entry, reply, attempts } = this.keys;
-    await stopCall.run(this.redis, [lease, entry, reply, attempts], [lost, missing, this.config.replyMaxLen, this.config.replyTtlMs]);
+    await stopCall.run(this.redis, [lease, entry, reply, attempts], [lost, lostIfBack ? lost : missing, this.config.replyMaxLen, this.config.replyTtlMs]);
     await this.acknowledge();
   }
 
