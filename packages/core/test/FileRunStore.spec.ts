@@ -1,24 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { appendFile, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { VirtualTimeScheduler } from 'rxjs';
 import { ConfigError, RunJournalCorruptError, RunJournalVersionError, RunStoreError, type RunEvent } from '../src';
 import { FileRunStore, type TornRecordReport } from '@rxagents/core/file-store';
 import { delta, describeRunStore, end, readAll, start } from './support/runStoreContract';
+import { freshDirectories } from './support/freshDirectories';
 
-const temporaryDirectories: string[] = [];
-
-async function freshDirectory(): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), 'rxagents-file-store-'));
-  temporaryDirectories.push(directory);
-  return directory;
-}
-
-afterEach(async () => {
-  await Promise.all(temporaryDirectories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
-});
+const freshDirectory = freshDirectories('rxagents-file-store-');
 
 describeRunStore('file', async () => {
   const scheduler = new VirtualTimeScheduler();

@@ -1,6 +1,5 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lastValueFrom, toArray } from 'rxjs';
 import { MemoryRunStore, RunLeasedError, type RunEvent } from '../src';
@@ -8,6 +7,7 @@ import { FileRunStore, type TornRecordReport } from '@rxagents/core/file-store';
 import { type ChainChild, type ChildLine, startChainChild, waitUntil } from './support/chainChild';
 import { rootEnd, tree } from './support/durable';
 import { CHAIN, CHAIN_OUTPUT, callCounts, chainRun$, endedIn, expectedCounts, type Hold, journalEvents, resumeChain } from './support/durableChain';
+import { freshDirectories } from './support/freshDirectories';
 
 jest.setTimeout(90_000);
 
@@ -17,15 +17,7 @@ const RUN_ID = 'chain-1';
 /** The journal file of RUN_ID in a store's directory. */
 const journalFile = (directory: string): string => join(directory, `r-${RUN_ID}.jsonl`);
 
-const directories: string[] = [];
-async function freshDirectory(): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), 'rxagents-durable-processes-'));
-  directories.push(directory);
-  return directory;
-}
-afterEach(async () => {
-  await Promise.all(directories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
-});
+const freshDirectory = freshDirectories('rxagents-durable-processes-');
 
 let uninterrupted: RunEvent[] = [];
 beforeAll(async () => {

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastValueFrom, toArray } from 'rxjs';
 import { MemoryRunStore, type RunEvent } from '@rxagents/core';
@@ -11,6 +9,7 @@ import { startChainChild, waitUntil, type ChildLine } from '../../core/test/supp
 import { rootEnd, tree } from '../../core/test/support/durable';
 import { CHAIN, CHAIN_OUTPUT, callCounts, chainRun$, endedIn, expectedCounts, journalEvents, resumeChain } from '../../core/test/support/durableChain';
 import { describeRedis } from './support/describeRedis';
+import { freshDirectories } from '../../core/test/support/freshDirectories';
 
 jest.setTimeout(90_000);
 
@@ -18,15 +17,7 @@ const SCRIPT = 'packages/redis/test/support/durableChainProcess.ts';
 const LEASE_TTL_MS = 500;
 const RUN_ID = 'chain-1';
 
-const directories: string[] = [];
-async function freshDirectory(): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), 'rxagents-redis-durable-'));
-  directories.push(directory);
-  return directory;
-}
-afterEach(async () => {
-  await Promise.all(directories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
-});
+const freshDirectory = freshDirectories('rxagents-redis-durable-');
 
 let uninterrupted: RunEvent[] = [];
 beforeAll(async () => {
