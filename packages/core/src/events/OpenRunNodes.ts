@@ -3,7 +3,7 @@ import type { SerializedError } from './SerializedError';
 
 /** What an end event needs of a node's start. */
 interface OpenNode {
-  readonly kind: 'run' | 'call';
+  readonly kind: 'run' | 'call' | 'interrupt';
   readonly runId: string;
   readonly callId: string;
   readonly parentCallId: string | null;
@@ -16,12 +16,13 @@ interface OpenNode {
  * what a transport says when it cuts a run off, so that no reader shows a node running forever.
  *
  * @remarks
- * {@link OpenRunNodes.track} notes each event as it passes (a `run-start` or `call-start` opens its node,
- * a `run-end`, `call-end` or `call-error` closes it; every other event only moves the clock). It costs
+ * {@link OpenRunNodes.track} notes each event as it passes (a `run-start`, `call-start` or `interrupt`
+ * opens its node, a `run-end`, `call-end`, `call-error` or `interrupt-end` closes it; every other event
+ * only moves the clock). It costs
  * one `Map` operation per start and end and nothing else, whatever the number of deltas.
  * {@link OpenRunNodes.end} gives, innermost first (the reverse of the order they started, so a child always
  * ends before its parent), a `call-error` for every open agent call and a `run-end` with `success: false`
- * for every open run, each with the given error, and forgets them. A `runView` then shows every node
+ * for every open run (an `interrupt-end` for every open interrupt), each with the given error, and forgets them. A `runView` then shows every node
  * ended: `cancelled` for an error named `AbortError`, `failed` for any other. Only nodes whose start it
  * saw are known to it.
  *
@@ -61,9 +62,13 @@ export class OpenRunNodes {
       case 'call-start':
         this.#open.set(event.callId, { kind: 'call', runId: event.runId, callId: event.callId, parentCallId: event.parentCallId, agentId: event.agentId, startedAt: event.at });
         break;
+      case 'interrupt':
+        this.#open.set(event.callId, { kind: 'interrupt', runId: event.runId, callId: event.callId, parentCallId: event.parentCallId, agentId: event.interruptId, startedAt: event.at });
+        break;
       case 'run-end':
       case 'call-end':
       case 'call-error':
+      case 'interrupt-end':
         this.#open.delete(event.callId);
         break;
       default:
@@ -81,9 +86,10 @@ export class OpenRunNodes {
   }
 }
 
-function endOf(node: OpenNode, error: SerializedError, at: number): RunEventOf<'call-error'> | RunEventOf<'run-end'> {
+function endOf(node: OpenNode, error: SerializedError, at: number): RunEventOf<'call-error'> | RunEventOf<'run-end'> | RunEventOf<'interrupt-end'> {
   const { runId, callId, parentCallId } = node;
   const durationMs = Math.max(0, at - node.startedAt);
+  if (node.kind === 'interrupt') return { type: 'interrupt-end', runId, callId, parentCallId, at, interruptId: node.agentId, answered: false, error, durationMs };
   if (node.kind === 'call') return { type: 'call-error', runId, callId, parentCallId, at, agentId: node.agentId, error, durationMs };
   return { type: 'run-end', runId, callId, parentCallId, at, success: false, error, durationMs };
 }

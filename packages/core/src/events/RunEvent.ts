@@ -60,6 +60,26 @@ const customData = z.preprocess((value, context) => {
   return value;
 }, z.json());
 const CustomSchema = z.strictObject({ type: z.literal('custom'), ...base, name: z.string().min(1), data: customData });
+const interruptId = z.string().min(1);
+const InterruptSchema = z.strictObject({
+  type: z.literal('interrupt'),
+  ...base,
+  interruptId,
+  kind: z.enum(['input', 'approval']),
+  question: z.string(),
+  schema: customData,
+  action: z.string().min(1).optional(),
+  args: customData.optional(),
+});
+const InterruptEndSchema = z.strictObject({
+  type: z.literal('interrupt-end'),
+  ...base,
+  interruptId,
+  answered: z.boolean(),
+  answer: customData.optional(),
+  error: SerializedErrorSchema.optional(),
+  durationMs: span,
+});
 
 /**
  * The zod schema of a {@link RunEvent}: validate events read from a socket, a stream entry or a request
@@ -95,6 +115,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   UsageSchema,
   MetricsSchema,
   CustomSchema,
+  InterruptSchema,
+  InterruptEndSchema,
 ]);
 
 /**
@@ -118,6 +140,7 @@ export const RunEventSchema = z.discriminatedUnion('type', [
  * | `usage` | a model reported tokens | `agentId`, `inputTokens?`, `outputTokens?`, `totalTokens?` |
  * | `metrics` | a channel (or another component) sampled its metrics | `source`, `metrics` |
  * | `custom` | your own code said something | `name`, `data` (any JSON value) |
+ * | `interrupt` / `interrupt-end` | the run asks a person for input or an approval / the question closed | `interruptId`, `kind`, `question`, `schema`, `action?`, `args?` / `interruptId`, `answered`, `answer?`, `error?`, `durationMs` |
  *
  * A call's text is its `text-delta`s in order; `call-end` does not repeat it, so a long reply is carried
  * once. A delta holds at most `MAX_DELTA_LENGTH` characters (a longer chunk is said as several), and

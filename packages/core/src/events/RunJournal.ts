@@ -1,4 +1,5 @@
 import type { Subscriber } from 'rxjs';
+import type { SerializedError } from './SerializedError';
 
 /**
  * Where the next child of a node of a durable run goes, and what the run knows of that place: carried by
@@ -73,6 +74,21 @@ export interface LiveCallPlace {
   readonly idempotencyKey: string;
 }
 
+/** @internal An interrupt asked at its place: its node id, and its id (the recorded one when it is asked again). */
+export interface LiveInterruptPlace {
+  readonly callId: string;
+  readonly interruptId: string;
+}
+
+/** @internal What a resumed run hands an interrupt whose end the journal holds. */
+export interface RecordedInterruptEnd {
+  readonly answer: unknown;
+  readonly hasAnswer: boolean;
+  readonly error: SerializedError | undefined;
+  /** Set when the interrupt is said again under a node that runs again: its new place. */
+  readonly resay: LiveInterruptPlace | undefined;
+}
+
 /** @internal A nested run's place. */
 export interface NodePlace {
   readonly callId: string;
@@ -89,4 +105,10 @@ export interface JournalHost {
   enterCall(run: object, at: RunJournal, agentId: string, input: string, subscriber: Subscriber<string>): LiveCallPlace | undefined;
   /** Places a nested run. */
   enterNode(at: RunJournal, name: string): NodePlace;
+  /**
+   * Places an interrupt: a live place (to ask, with the recorded id when the journal shows it asked and
+   * unanswered), or `undefined` when the run took it over (`replayed` gets its recorded end at its
+   * turn, or never, when the run stopped). `request` is an `InterruptRequest`.
+   */
+  enterInterrupt(at: RunJournal, request: object, replayed: (end: RecordedInterruptEnd) => void): LiveInterruptPlace | undefined;
 }

@@ -50,9 +50,9 @@ export interface RunNode {
   readonly callId: string;
   /** The node it nests under, `null` for the root. */
   readonly parentCallId: string | null;
-  /** `run` for a run or nested run, `call` for an agent call. */
-  readonly kind: 'run' | 'call';
-  /** The run's name, or the agent's id. */
+  /** `run` for a run or nested run, `call` for an agent call, `interrupt` for a question to a person. */
+  readonly kind: 'run' | 'call' | 'interrupt';
+  /** The run's name, the agent's id, or an interrupt's action (`input` for a request for input). */
   readonly name: string;
   /** What it was asked (`''` when its start left out an input longer than `MAX_TEXT_FIELD_LENGTH` as JSON). */
   readonly input: string;
@@ -74,6 +74,10 @@ export interface RunNode {
   readonly usage?: RunUsage;
   /** What else happened at this node, in order: handoffs, steps, messages, rounds, terminations, custom events. */
   readonly log: readonly RunEvent[];
+  /** For an interrupt: its `interrupt` event (the id to answer, the question, the schema, the action and its arguments). */
+  readonly interrupt?: RunEventOf<'interrupt'>;
+  /** For an interrupt that closed with an answer: the answer. */
+  readonly answer?: RunEventOf<'interrupt-end'>['answer'];
 }
 
 /**
@@ -181,6 +185,15 @@ export function reduceRunView(view: RunView, event: RunEvent): RunView {
         const ended: RunNode = { ...node, status: event.success ? 'completed' : statusOf(event.error), durationMs: event.durationMs };
         return withOptional(withOptional(ended, 'text', event.output), 'error', event.error);
       });
+    case 'interrupt': {
+      const started = start(view, treeOf(view), event, 'interrupt', event.action ?? 'input', event.question);
+      return update(started, event, (node) => ({ ...node, interrupt: event }));
+    }
+    case 'interrupt-end':
+      return update(view, event, (node) => {
+        const ended: RunNode = { ...node, status: event.answer !== undefined ? 'completed' : statusOf(event.error), durationMs: event.durationMs };
+        return withOptional(withOptional(ended, 'answer', event.answer), 'error', event.error);
+      });
     case 'usage':
       return addUsage(view, event);
     case 'metrics':
@@ -218,7 +231,7 @@ export function runView(events$: Observable<RunEvent>): Observable<RunView> {
   return events$.pipe(scan(reduceRunView, emptyRunView));
 }
 
-function start(view: RunView, tree: Tree<RunNode>, event: RunEventOf<'run-start'> | RunEventOf<'call-start'>, kind: 'run' | 'call', name: string, input: string): RunView {
+function start(view: RunView, tree: Tree<RunNode>, event: RunEventOf<'run-start'> | RunEventOf<'call-start'> | RunEventOf<'interrupt'>, kind: RunNode['kind'], name: string, input: string): RunView {
   const length = tree.list.length;
   const known = tree.index.find(event.callId, length);
   if (known >= 0) {
@@ -274,7 +287,7 @@ function statusOf(error: SerializedError | undefined): RunNodeStatus {
   return error?.name === 'AbortError' ? 'cancelled' : 'failed';
 }
 
-function withOptional<K extends 'text' | 'error'>(node: RunNode, key: K, value: RunNode[K] | undefined): RunNode {
+function withOptional<K extends 'text' | 'error' | 'answer'>(node: RunNode, key: K, value: RunNode[K] | undefined): RunNode {
   return value === undefined ? node : { ...node, [key]: value };
 }
 

@@ -3,7 +3,7 @@ import { isSerializedError } from './isSerializedError';
 import type { RunEvent } from './RunEvent';
 
 /** What a field of a run event must hold; a `?` suffix makes it optional. */
-type Rule = 'string' | 'id' | 'parent' | 'number' | 'boolean' | 'count' | 'span' | 'true' | 'error' | 'nullableString' | 'metrics' | 'json';
+type Rule = 'string' | 'id' | 'parent' | 'number' | 'boolean' | 'count' | 'span' | 'true' | 'error' | 'nullableString' | 'metrics' | 'json' | 'interruptKind';
 
 const BASE: Record<string, Rule> = { type: 'string', runId: 'id', callId: 'id', parentCallId: 'parent', at: 'number' };
 
@@ -25,6 +25,8 @@ const EVENTS = new Map<string, Map<string, { rule: Rule; optional: boolean }>>(
     usage: 'agentId:string inputTokens?:count outputTokens?:count totalTokens?:count',
     metrics: 'source:string metrics:metrics',
     custom: 'name:id data:json',
+    interrupt: 'interruptId:id kind:interruptKind question:string schema:json action?:id args?:json',
+    'interrupt-end': 'interruptId:id answered:boolean answer?:json error?:error durationMs:span',
   }).map(([type, spec]) => {
     const fields = new Map(Object.entries(BASE).map(([name, rule]) => [name, { rule, optional: false }]));
     for (const field of spec.split(' ')) {
@@ -82,6 +84,8 @@ function broken(rule: Rule, value: unknown): string | undefined {
       return isPlainObject(value) && Object.values(value).every((each) => isNumber(each) || typeof each === 'boolean' || typeof each === 'string')
         ? undefined
         : 'must be an object of numbers, booleans and strings';
+    case 'interruptKind':
+      return value === 'input' || value === 'approval' ? undefined : "must be 'input' or 'approval'";
     case 'json':
       if (nestsDeeperThan(value, MAX_JSON_DEPTH)) return `must nest at most ${MAX_JSON_DEPTH} levels deep`;
       return isJson(value) ? undefined : 'must be a JSON value';

@@ -1,12 +1,14 @@
 import type { SchedulerLike, Subscriber } from 'rxjs';
 import { RunDivergenceError } from '../../errors/RunDivergenceError';
 import type { RunContext } from '../../events/RunContext';
-import type { RunEvent } from '../../events/RunEvent';
-import { type JournalHost, type LiveCallPlace, type NodePlace, RunJournal } from '../../events/RunJournal';
+import { newRunId } from '../../events/ids';
+import type { RunEvent, RunEventOf } from '../../events/RunEvent';
+import { type JournalHost, type LiveCallPlace, type LiveInterruptPlace, type NodePlace, type RecordedInterruptEnd, RunJournal } from '../../events/RunJournal';
+import { asksTheSame, type InterruptRequest } from '../interrupts/InterruptRequest';
 import { preview } from '../../preview';
 import { abortError } from '../abortError';
 import { CallTrace } from '../CallTrace';
-import type { JournalIndex, RecordedCall } from './JournalIndex';
+import type { JournalIndex, RecordedCall, RecordedInterrupt } from './JournalIndex';
 import type { JournalWriter } from './JournalWriter';
 import { placeKeyOf } from './placeKeys';
 import { rebuildCallError } from './rebuildCallError';
@@ -41,8 +43,9 @@ export class DurableRun implements JournalHost {
   ) {
     this.root = new RunJournal(this, null, '');
     this.#gate = new ReplayGate(scheduler, stuckAfterMs, (turn) => {
-      const call = index.ordered[turn] as RecordedCall;
-      this.#diverge(placeKeyOf(call.callId), describeCall(call.agentId, call.input, call.inputOmitted), 'no call: the resumed run did not make this call again');
+      const recorded = index.ordered[turn] as RecordedCall | RecordedInterrupt;
+      if ('event' in recorded) this.#diverge(placeKeyOf(recorded.callId), describeInterrupt(recorded.event), 'no interrupt: the resumed run did not ask this again');
+      else this.#diverge(placeKeyOf(recorded.callId), describeCall(recorded.agentId, recorded.input, recorded.inputOmitted), 'no call: the resumed run did not make this call again');
     });
     this.rootStartedAt = index.rootStart?.at;
   }
@@ -89,6 +92,8 @@ export class DurableRun implements JournalHost {
     const key = at.callId === null ? 'run' : `${at.placeKey}/${segment}`;
     const call = this.stopped ? undefined : this.index.calls.get(key);
     if (call !== undefined) this.#diverge(key, describeCall(call.agentId, call.input, call.inputOmitted), `a nested run "${preview(name)}"`);
+    const asked = this.stopped ? undefined : this.index.interrupts.get(key);
+    if (asked !== undefined) this.#diverge(key, describeInterrupt(asked.event), `a nested run "${preview(name)}"`);
     return { callId, journal: at.child(callId, key) };
   }
 
@@ -102,6 +107,11 @@ export class DurableRun implements JournalHost {
     if (recorded === undefined) {
       if (this.index.nodeKeys.has(key)) {
         this.#diverge(key, 'a nested run', describeCall(agentId, input, false));
+        return undefined;
+      }
+      const asked = this.index.interrupts.get(key);
+      if (asked !== undefined) {
+        this.#diverge(key, describeInterrupt(asked.event), describeCall(agentId, input, false));
         return undefined;
       }
     } else {
@@ -121,6 +131,39 @@ export class DurableRun implements JournalHost {
     const attempt = recorded === undefined ? 1 : recorded.attempt + 1;
     const callId = attempt === 1 ? path : `${path}#${attempt}`;
     return { callId, journal: at.child(callId, key), idempotencyKey: `${this.runId}:${key}` };
+  }
+
+  enterInterrupt(at: RunJournal, request: InterruptRequest, replayed: (end: RecordedInterruptEnd) => void): LiveInterruptPlace | undefined {
+    if (this.stopped) return undefined;
+    const segment = at.nextSegment();
+    const key = `${at.placeKey}/${segment}`;
+    const callId = `${at.callId ?? 'run'}/${segment}`;
+    const asked = this.index.interrupts.get(key);
+    if (asked === undefined) {
+      const call = this.index.calls.get(key);
+      if (call !== undefined || this.index.nodeKeys.has(key)) {
+        this.#diverge(key, call === undefined ? 'a nested run' : describeCall(call.agentId, call.input, call.inputOmitted), describeRequest(request));
+        return undefined;
+      }
+      return { callId, interruptId: newRunId() };
+    }
+    const same = asksTheSame(asked.event, request);
+    const sameNode = asked.callId === callId;
+    // Closed with its interrupted call: asked again under the call's new attempt, under the same id when
+    // it asks the same (the person's page still holds that id), as a new question otherwise.
+    if (asked.end === 'interrupted') return { callId, interruptId: same ? asked.event.interruptId : newRunId() };
+    // An answer (an outcome) is never applied to another question; nor is a waiting question changed
+    // under a node that goes on (its recorded event stands).
+    if (!same && (asked.end !== undefined || sameNode)) {
+      this.#diverge(key, describeInterrupt(asked.event), describeRequest(request));
+      return undefined;
+    }
+    if (asked.end === undefined) return { callId, interruptId: asked.event.interruptId };
+    if (!same) return { callId, interruptId: newRunId() };
+    if (sameNode) this.index.perCallId.delete(asked.callId);
+    const end: RecordedInterruptEnd = { answer: asked.answer, hasAnswer: asked.hasAnswer, error: asked.error, resay: sameNode ? undefined : { callId, interruptId: asked.event.interruptId } };
+    this.#gate.release(asked.order, () => replayed(end));
+    return undefined;
   }
 
   /** Nothing more is answered from the journal (the run ended or stopped). */
@@ -159,6 +202,15 @@ export class DurableRun implements JournalHost {
 
 function describeCall(agentId: string, input: string, inputOmitted: boolean): string {
   return `agent "${agentId}", input ${inputOmitted ? '(omitted: too long to record)' : preview(input)}`;
+}
+
+function describeInterrupt(event: RunEventOf<'interrupt'>): string {
+  return describeRequest(event);
+}
+
+function describeRequest(request: InterruptRequest): string {
+  const what = request.kind === 'approval' ? `an approval of "${preview(request.action ?? '')}" with ${preview(JSON.stringify(request.args) ?? 'null')}` : 'an input';
+  return `${what}, asking ${preview(request.question)}`;
 }
 
 function describeEvent(event: RunEvent): string {

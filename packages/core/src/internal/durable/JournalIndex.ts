@@ -28,6 +28,22 @@ export interface RecordedCall {
   order: number | undefined;
 }
 
+/** The latest recorded asking of an interrupt at one place. */
+export interface RecordedInterrupt {
+  readonly callId: string;
+  readonly parentCallId: string | null;
+  readonly event: RunEventOf<'interrupt'>;
+  /** `interrupted` when its process stopped under a call that runs again; `undefined` while it waits. */
+  end: 'answered' | 'failed' | 'cancelled' | 'interrupted' | undefined;
+  /** The answer it was closed with (a person's, or the refusal a timeout stands for). */
+  answer: unknown;
+  hasAnswer: boolean;
+  error: SerializedError | undefined;
+  endSeq: number;
+  /** As for {@link RecordedCall.order}. */
+  order: number | undefined;
+}
+
 interface RecordedNode {
   readonly parentCallId: string | null;
   readonly startedAt: number;
@@ -50,8 +66,10 @@ export class JournalIndex {
   readonly nodeKeys = new Set<string>();
   /** Each node's recorded events, by call id. */
   readonly perCallId = new Map<string, RunEvent[]>();
-  /** The calls whose outcomes a resumed run hands out in recorded order, by their turn. */
-  readonly ordered: RecordedCall[] = [];
+  /** The latest asking of each interrupt, by place key. */
+  readonly interrupts = new Map<string, RecordedInterrupt>();
+  /** The calls and interrupts whose outcomes a resumed run hands out in recorded order, by their turn. */
+  readonly ordered: (RecordedCall | RecordedInterrupt)[] = [];
   /** What resuming appends first: a `call-error` per interrupted call, a `run-end` per nested run left open under one. */
   readonly closing: RunEvent[] = [];
 
@@ -59,6 +77,7 @@ export class JournalIndex {
     this.events = events;
     const byCallId = new Map<string, RecordedCall>();
     const nodes = new Map<string, RecordedNode>();
+    const byInterrupt = new Map<string, RecordedInterrupt>();
     let rootStart: RunEventOf<'run-start'> | undefined;
     let rootEnded = false;
     for (let seq = 0; seq < events.length; seq++) {
@@ -103,6 +122,26 @@ export class JournalIndex {
         case 'text-delta':
           byCallId.get(event.callId)?.deltas.push(event.delta);
           break;
+        case 'interrupt': {
+          const asked: RecordedInterrupt = { callId: event.callId, parentCallId: event.parentCallId, event, end: undefined, answer: undefined, hasAnswer: false, error: undefined, endSeq: -1, order: undefined };
+          byInterrupt.set(event.callId, asked);
+          const key = placeKeyOf(event.callId);
+          const latest = this.interrupts.get(key);
+          // As for calls: a place whose interrupt closed by itself keeps that outcome.
+          if (latest === undefined || latest.end === undefined || latest.end === 'interrupted') this.interrupts.set(key, asked);
+          break;
+        }
+        case 'interrupt-end': {
+          const asked = byInterrupt.get(event.callId);
+          if (asked !== undefined) {
+            asked.end = event.error?.code === 'CALL_INTERRUPTED' ? 'interrupted' : event.answer !== undefined ? 'answered' : event.error?.name === 'AbortError' ? 'cancelled' : 'failed';
+            asked.hasAnswer = event.answer !== undefined;
+            asked.answer = event.answer;
+            asked.error = event.error;
+            asked.endSeq = seq;
+          }
+          break;
+        }
         case 'call-end': {
           const call = byCallId.get(event.callId);
           if (call !== undefined) {
@@ -126,15 +165,17 @@ export class JournalIndex {
     }
     this.rootStart = rootStart;
     this.rootEnded = rootEnded;
-    if (!rootEnded) this.#close(runId, byCallId, nodes, now);
+    if (!rootEnded) this.#close(runId, byCallId, nodes, byInterrupt, now);
     this.#order(byCallId, nodes);
   }
 
   // Only calls with no call above them are handed out in recorded order: a replayed call's subtree is
   // never reached again, and a call that runs again may make its calls differently.
   #order(byCallId: Map<string, RecordedCall>, nodes: Map<string, RecordedNode>): void {
-    for (const call of this.calls.values()) {
-      if (call.end === undefined || call.end === 'interrupted') continue;
+    const ended: (RecordedCall | RecordedInterrupt)[] = [];
+    for (const call of this.calls.values()) if (call.end !== undefined && call.end !== 'interrupted') ended.push(call);
+    for (const asked of this.interrupts.values()) if (asked.end !== undefined && asked.end !== 'interrupted') ended.push(asked);
+    for (const call of ended) {
       let underCall = false;
       for (let above = call.parentCallId, steps = 0; above !== null && steps < MAX_DEPTH; steps++) {
         if (byCallId.has(above)) {
@@ -157,29 +198,37 @@ export class JournalIndex {
 
   // Every call without an end was in flight: it is closed as interrupted, and so is every nested run left
   // open under one (deepest first, so a view closes children before their parents).
-  #close(runId: string, byCallId: Map<string, RecordedCall>, nodes: Map<string, RecordedNode>, now: number): void {
+  #close(runId: string, byCallId: Map<string, RecordedCall>, nodes: Map<string, RecordedNode>, byInterrupt: Map<string, RecordedInterrupt>, now: number): void {
     const parentOf = (callId: string): string | null => byCallId.get(callId)?.parentCallId ?? nodes.get(callId)?.parentCallId ?? null;
     const interrupted = new Map<string, CallInterruptedError>();
     for (const call of byCallId.values()) if (call.end === undefined) interrupted.set(call.callId, new CallInterruptedError(runId, call.callId, call.agentId));
     if (interrupted.size === 0) return;
     const closing: { callId: string; depth: number; error: CallInterruptedError }[] = [];
     for (const callId of interrupted.keys()) closing.push({ callId, depth: depthOf(callId, parentOf), error: interrupted.get(callId) as CallInterruptedError });
-    for (const [callId, node] of nodes) {
-      if (node.ended) continue;
-      for (let above = node.parentCallId, steps = 0; above !== null && steps < MAX_DEPTH; above = parentOf(above), steps++) {
+    const underInterrupted = (callId: string, parentCallId: string | null): void => {
+      for (let above = parentCallId, steps = 0; above !== null && steps < MAX_DEPTH; above = parentOf(above), steps++) {
         const error = interrupted.get(above);
         if (error !== undefined) {
-          closing.push({ callId, depth: depthOf(callId, parentOf), error });
+          closing.push({ callId, depth: depthOf(parentCallId, parentOf) + 1, error });
           break;
         }
       }
-    }
+    };
+    for (const [callId, node] of nodes) if (!node.ended) underInterrupted(callId, node.parentCallId);
+    // A question asked under an interrupted call closes with it; the call asks it again when it runs again.
+    for (const [callId, asked] of byInterrupt) if (asked.end === undefined) underInterrupted(callId, asked.parentCallId);
     closing.sort((a, b) => b.depth - a.depth);
     for (const { callId, error } of closing) {
       const call = byCallId.get(callId);
+      const asked = byInterrupt.get(callId);
       const serialized = serializeError(error);
       let event: RunEvent;
-      if (call !== undefined) {
+      if (asked !== undefined) {
+        asked.end = 'interrupted';
+        asked.error = serialized;
+        const { interruptId, parentCallId } = asked.event;
+        event = { type: 'interrupt-end', runId, callId, parentCallId, at: now, interruptId, answered: false, error: serialized, durationMs: Math.max(0, now - asked.event.at) };
+      } else if (call !== undefined) {
         call.end = 'interrupted';
         call.error = serialized;
         event = { type: 'call-error', runId, callId, parentCallId: call.parentCallId, at: now, agentId: call.agentId, error: serialized, durationMs: Math.max(0, now - call.startedAt) };
@@ -203,7 +252,8 @@ function hasOutcome(call: RecordedCall): boolean {
 /** Deeper than any real run nests: a journal whose parents loop (a damaged one) is still read to its end. */
 const MAX_DEPTH = 100_000;
 
-function depthOf(callId: string, parentOf: (callId: string) => string | null): number {
+function depthOf(callId: string | null, parentOf: (callId: string) => string | null): number {
+  if (callId === null) return -1;
   let depth = 0;
   for (let above = parentOf(callId); above !== null && depth < MAX_DEPTH; above = parentOf(above)) depth++;
   return depth;

@@ -1,0 +1,86 @@
+import type { Subscriber } from 'rxjs';
+import { InterruptNotFoundError } from '../../errors/InterruptNotFoundError';
+import type { RunEventOf } from '../../events/RunEvent';
+import { reportUnhandledError } from '../../reportUnhandledError';
+
+/** An interrupt waiting for its answer in this process. */
+export interface OpenInterrupt {
+  readonly event: RunEventOf<'interrupt'>;
+  /** Takes an answer: throws `InterruptAnswerError` (the interrupt stays open) or closes the interrupt with it. */
+  readonly accept: (answer: unknown) => void;
+}
+
+type Watcher = Subscriber<readonly RunEventOf<'interrupt'>[]>;
+
+/**
+ * The interrupts open in this process, by run and id: where an answer finds the interrupt it names.
+ *
+ * @remarks
+ * Keyed by `Map`s (ids are user strings), per run, so listing a run's interrupts costs what that run has
+ * open. An entry lives from its `interrupt` event to its end; nothing stays behind a closed interrupt.
+ */
+export class InterruptBoard {
+  readonly #runs = new Map<string, Map<string, OpenInterrupt>>();
+  readonly #watchers = new Map<string, Set<Watcher>>();
+
+  open(entry: OpenInterrupt): void {
+    const { runId, interruptId } = entry.event;
+    let open = this.#runs.get(runId);
+    if (open === undefined) this.#runs.set(runId, (open = new Map()));
+    open.set(interruptId, entry);
+    this.#changed(runId);
+  }
+
+  close(entry: OpenInterrupt): void {
+    const { runId, interruptId } = entry.event;
+    const open = this.#runs.get(runId);
+    if (open?.get(interruptId) !== entry) return;
+    open.delete(interruptId);
+    if (open.size === 0) this.#runs.delete(runId);
+    this.#changed(runId);
+  }
+
+  /** The open interrupt `interruptId` of `runId`, or `InterruptNotFoundError`. */
+  find(runId: string, interruptId: string): OpenInterrupt {
+    const entry = this.#runs.get(runId)?.get(interruptId);
+    if (entry === undefined) throw new InterruptNotFoundError(runId, interruptId);
+    return entry;
+  }
+
+  pending(runId: string): readonly RunEventOf<'interrupt'>[] {
+    const open = this.#runs.get(runId);
+    if (open === undefined) return EMPTY;
+    return Object.freeze([...open.values()].map((entry) => entry.event));
+  }
+
+  watch(runId: string, watcher: Watcher): () => void {
+    let watchers = this.#watchers.get(runId);
+    if (watchers === undefined) this.#watchers.set(runId, (watchers = new Set()));
+    watchers.add(watcher);
+    watcher.next(this.pending(runId));
+    return () => {
+      const set = this.#watchers.get(runId);
+      if (set === undefined) return;
+      set.delete(watcher);
+      if (set.size === 0) this.#watchers.delete(runId);
+    };
+  }
+
+  #changed(runId: string): void {
+    const watchers = this.#watchers.get(runId);
+    if (watchers === undefined) return;
+    const list = this.pending(runId);
+    for (const watcher of [...watchers]) {
+      try {
+        watcher.next(list);
+      } catch (error) {
+        reportUnhandledError(error);
+      }
+    }
+  }
+}
+
+const EMPTY: readonly RunEventOf<'interrupt'>[] = Object.freeze([]);
+
+/** The interrupts open in this process (one board per copy of the toolkit loaded). */
+export const interruptBoard = new InterruptBoard();
