@@ -21,6 +21,8 @@ const samples: Record<string, unknown>[] = [
   { type: 'usage', ...base, agentId: 'a', inputTokens: 1, outputTokens: 0, totalTokens: 1 },
   { type: 'metrics', ...base, source: 'channel', metrics: { size: 3, full: false, name: 'x' } },
   { type: 'custom', ...base, name: 'note', data: { deep: [1, 'a', null, { b: true }] } },
+  { type: 'interrupt', ...base, interruptId: 'i1', kind: 'approval', question: 'Allow refund?', schema: { type: 'object' }, action: 'refund', args: { amount: 3 } },
+  { type: 'interrupt-end', ...base, interruptId: 'i1', answered: true, answer: { approved: true }, error, durationMs: 4 },
 ];
 
 const nested = (levels: number): unknown => Array.from({ length: levels - 1 }).reduce<unknown>((inner) => [inner], []);
@@ -29,7 +31,7 @@ const nested = (levels: number): unknown => Array.from({ length: levels - 1 }).r
 const edgeValues: unknown[] = [
   '', 'a', 0, -1, 1.5, 2 ** 53, 1e308, null, true, false, [], [1, 'a'], {}, { a: 1, b: 'x', c: true }, { a: null }, { a: { b: 1 } },
   error, { name: 'E', message: 'm' }, { name: 'E', message: 'm', code: 1 }, { name: 'E', message: 'm', stack: 's' }, { name: 'E' },
-  'run-start', 'custom', 'nope', nested(100), nested(101), { x: nested(100) },
+  'run-start', 'custom', 'nope', 'input', 'approval', nested(100), nested(101), { x: nested(100) },
 ];
 const fieldNames = [...new Set(samples.flatMap((sample) => Object.keys(sample))), 'extra', '__proto__'];
 const value = fc.oneof({ arbitrary: fc.constantFrom(...edgeValues), weight: 4 }, { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 1 });
