@@ -178,6 +178,8 @@ export class DurableRun implements JournalHost {
     if (trace === undefined) this.index.perCallId.delete(recorded.callId);
     else subscriber.add(() => trace.fail(abortError(`call to agent '${trace.agentId}' was cancelled`)));
     this.#gate.release(recorded.order, () => {
+      // What happened inside it (an interrupt it asked, a nested run) is said again under the new attempt too.
+      if (trace !== undefined) for (const event of this.#subtree(recorded.callId, trace.callId)) trace.child.emit(event);
       for (const delta of recorded.deltas) {
         if (subscriber.closed) return;
         trace?.delta(delta);
@@ -193,6 +195,18 @@ export class DurableRun implements JournalHost {
         subscriber.error(error);
       }
     });
+  }
+
+  /** The recorded events under `callId`, their ids moved under `nextCallId`. */
+  #subtree(callId: string, nextCallId: string): RunEvent[] {
+    const prefix = `${callId}/`;
+    const moved: RunEvent[] = [];
+    const move = (id: string): string => (id === callId ? nextCallId : `${nextCallId}/${id.slice(prefix.length)}`);
+    for (const event of this.index.events) {
+      if (!event.callId.startsWith(prefix)) continue;
+      moved.push({ ...event, callId: move(event.callId), parentCallId: event.parentCallId === null ? null : move(event.parentCallId) });
+    }
+    return moved;
   }
 
   #diverge(placeKey: string, recorded: string, live: string): void {
