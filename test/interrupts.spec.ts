@@ -8,6 +8,10 @@ import { Patterns } from '@rxagents/patterns';
 import { ChoreographyEngine, ChoreographySpec } from '@rxagents/choreography';
 import { resumeFromEveryCut, type ResumeCheck, type Scenario, type ScenarioContext } from './support/durableResume';
 
+// Each spec runs a whole run once per cut of its journal (hundreds of runs): more than jest's default 5 s on a
+// loaded machine, whatever the code's speed.
+jest.setTimeout(60_000);
+
 // Interrupts inside every kind of run, on virtual time. A scripted person answers each question 3 virtual
 // ms after it opens (first with an answer its schema refuses, which must leave the question open). Each
 // scenario runs once with a store, then is resumed from every cut of its journal: before the question,

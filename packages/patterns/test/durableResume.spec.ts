@@ -4,6 +4,10 @@ import { StreamingChannel } from '@rxagents/streaming';
 import { ConversationOrchestrator, Patterns, TerminationCondition, TurnPolicy, type PostedMessage } from '@rxagents/patterns';
 import { resumeFromEveryCut, resumeFromEveryTwoCuts, type ResumeCheck, type Scenario, type ScenarioContext } from '../../../test/support/durableResume';
 
+// Each spec runs a whole run once per cut of its journal (hundreds of runs): more than jest's default 5 s on a
+// loaded machine, whatever the code's speed.
+jest.setTimeout(60_000);
+
 // Every spec here runs a pattern once with a store, then resumes it from each cut of its journal (the
 // first k records, for every k) and checks what a resumed run gives: the uninterrupted run's result and
 // event tree (see eventTree: timings removed, interrupted attempts dropped, nodes by place key), and each

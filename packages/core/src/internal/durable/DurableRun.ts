@@ -27,6 +27,7 @@ export class DurableRun implements JournalHost {
   /** The root's `run-end`, held until the journal has it. */
   rootEnd: RunEvent | undefined;
   readonly #seen = new Map<string, number>();
+  #nodes: ReturnType<typeof nodesOf> | undefined;
   readonly #gate: ReplayGate;
 
   constructor(
@@ -197,21 +198,49 @@ export class DurableRun implements JournalHost {
     });
   }
 
-  /** The recorded events under `callId`, their ids moved under `nextCallId`. */
+  /** The recorded events under `callId` in journal order, their ids moved under `nextCallId`. */
   #subtree(callId: string, nextCallId: string): RunEvent[] {
-    const prefix = `${callId}/`;
-    const moved: RunEvent[] = [];
-    const move = (id: string): string => (id === callId ? nextCallId : `${nextCallId}/${id.slice(prefix.length)}`);
-    for (const event of this.index.events) {
-      if (!event.callId.startsWith(prefix)) continue;
-      moved.push({ ...event, callId: move(event.callId), parentCallId: event.parentCallId === null ? null : move(event.parentCallId) });
+    const nodes = (this.#nodes ??= nodesOf(this.index.events));
+    const seqs: number[] = [];
+    const stack = [...(nodes.children.get(callId) ?? [])];
+    // A damaged journal whose parents loop is still read once through.
+    const visited = new Set<string>([callId]);
+    while (stack.length > 0) {
+      const node = stack.pop() as string;
+      if (visited.has(node)) continue;
+      visited.add(node);
+      seqs.push(...(nodes.events.get(node) ?? []));
+      stack.push(...(nodes.children.get(node) ?? []));
     }
-    return moved;
+    if (seqs.length === 0) return [];
+    const prefix = `${callId}/`;
+    const move = (id: string): string => (id === callId ? nextCallId : id.startsWith(prefix) ? `${nextCallId}/${id.slice(prefix.length)}` : id);
+    return seqs.sort((x, y) => x - y).map((seq) => {
+      const event = this.index.events[seq] as RunEvent;
+      return { ...event, callId: move(event.callId), parentCallId: event.parentCallId === null ? null : move(event.parentCallId) };
+    });
   }
 
   #diverge(placeKey: string, recorded: string, live: string): void {
     this.stop(new RunDivergenceError(this.runId, placeKey, recorded, live));
   }
+}
+
+/** The journal's nodes: each node's events (by position) and the nodes under each node. */
+function nodesOf(events: readonly RunEvent[]): { events: Map<string, number[]>; children: Map<string, Set<string>> } {
+  const own = new Map<string, number[]>();
+  const children = new Map<string, Set<string>>();
+  for (let seq = 0; seq < events.length; seq++) {
+    const { callId, parentCallId } = events[seq] as RunEvent;
+    const list = own.get(callId);
+    if (list === undefined) own.set(callId, [seq]);
+    else list.push(seq);
+    if (parentCallId === null) continue;
+    let under = children.get(parentCallId);
+    if (under === undefined) children.set(parentCallId, (under = new Set()));
+    under.add(callId);
+  }
+  return { events: own, children };
 }
 
 function describeCall(agentId: string, input: string, inputOmitted: boolean): string {
