@@ -67,6 +67,20 @@ describe('askForInput', () => {
     expect(view.nodes.find((node) => node.kind === 'interrupt')).toMatchObject({ status: 'completed', answer: 3, name: 'input' });
   });
 
+  it('takes an answer given at once by the reader of its interrupt event', async () => {
+    const answered = await lastValueFrom(
+      observeRun('ask', 'go', (run) => askForInput(run, 'Now?')).pipe(
+        map((event) => {
+          if (event.type === 'interrupt') answerInterrupt(event.runId, event.interruptId, 'now');
+          return event;
+        }),
+        toArray(),
+      ),
+    );
+    expect(answered.map((event) => event.type)).toEqual(['run-start', 'interrupt', 'interrupt-end', 'run-end']);
+    expect(rootEnd(answered)).toMatchObject({ success: true, output: 'now' });
+  });
+
   it('refuses a bad answer to the one who answered, and keeps waiting', async () => {
     const run = watch(observeRun('ask', 'go', (run) => askForInput(run, 'Your age?', { schema: z.number().int() })));
     await settle();

@@ -6,7 +6,7 @@ import { serializeError } from '../../events/SerializedError';
 import { RunScope } from '../RunScope';
 import type { InterruptRequest } from './InterruptRequest';
 
-/** One interrupt's node in a run: `interrupt` when asked, `interrupt-end` when it closes. */
+/** One interrupt's node in a run: `interrupt` when asked ({@link InterruptTrace.say}), `interrupt-end` when it closes. */
 export class InterruptTrace {
   readonly event: RunEventOf<'interrupt'>;
   readonly scope: RunScope;
@@ -33,6 +33,10 @@ export class InterruptTrace {
     if (request.action !== undefined) event.action = request.action;
     if (request.args !== undefined) event.args = request.args;
     this.event = Object.freeze(event);
+  }
+
+  /** Says the `interrupt` event (once the interrupt can take an answer: a reader may answer it at once). */
+  say(): void {
     this.scope.emit(this.event);
   }
 

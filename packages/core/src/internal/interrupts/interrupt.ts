@@ -39,6 +39,7 @@ export function interrupt<T>(run: RunContext & { readonly callId: string }, requ
         if (subscriber.closed) return;
         // Said again under a node that runs again, so that node's tree is whole.
         const trace = end.resay === undefined ? undefined : new InterruptTrace(run, request, end.resay);
+        trace?.say();
         if (end.hasAnswer) {
           const read$ = read(end.answer as Json);
           trace?.end(end.error === undefined, end.answer as Json, end.error === undefined ? undefined : rebuildInterruptError(end.error));
@@ -66,19 +67,34 @@ export function interrupt<T>(run: RunContext & { readonly callId: string }, requ
     const entry: OpenInterrupt = {
       event: trace.event,
       accept: (answer) => {
-        if (trace.ended || subscriber.closed) throw new InterruptNotFoundError(runId, interruptId);
+        if (trace.ended || subscriber.closed || answeredWhileSaying !== undefined) throw new InterruptNotFoundError(runId, interruptId);
         const json = asJson(answer);
         if (json === undefined) throw new InterruptAnswerError(runId, interruptId, [{ path: '', rule: `must be a JSON value of at most ${MAX_TEXT_FIELD_LENGTH} characters` }]);
         const read$ = read(json.value);
         if (!('value' in read$)) throw new InterruptAnswerError(runId, interruptId, read$.issues);
         close();
-        trace.end(true, json.value, undefined);
-        subscriber.next(read$.value);
-        subscriber.complete();
+        const take = (): void => {
+          trace.end(true, json.value, undefined);
+          subscriber.next(read$.value);
+          subscriber.complete();
+        };
+        // Answered by a reader of the `interrupt` event while it is being said (in a `map` or `tap`): the
+        // end waits until the event has reached every reader, so no reader sees the end first.
+        if (saying) answeredWhileSaying = take;
+        else take();
       },
     };
+    let saying = true;
+    let answeredWhileSaying: (() => void) | undefined;
     interruptBoard.open(entry);
-    if (timeout !== undefined) {
+    // Open before it is said: whoever reads the event may answer it at once.
+    trace.say();
+    saying = false;
+    if (answeredWhileSaying !== undefined) {
+      answeredWhileSaying();
+      return undefined;
+    }
+    if (timeout !== undefined && !trace.ended) {
       timer = scheduleDelay(run.scheduler, timeout.ms, () => {
         close();
         const error = new InterruptTimeoutError(runId, interruptId, timeout.ms);
