@@ -7,6 +7,7 @@ import { first, firstValueFrom } from 'rxjs';
 import type { Browser, Page } from 'playwright-core';
 import type { RunEventOf } from '@rxagents/core';
 import { fromEventStream } from '@rxagents/web/client';
+import { startWebDemo, type WebDemo } from '../../examples/web/server';
 import { describeInChromium, launchChromium } from './chromium';
 
 // The demo page's questions to a person (an approval card, an input box) in headless Chromium, against
@@ -177,5 +178,38 @@ describeInChromium('the demo page: questions to a person that outlive the server
     await page.click('.interrupt .reject');
     await completed();
     expect(await page.textContent('#result')).toBe('Invoice not sent: Alice paid in advance');
+  });
+});
+
+describe('the answer route of the demo server, without a browser', () => {
+  let server: WebDemo;
+  beforeAll(async () => {
+    server = await startWebDemo({ webDir: join(root, 'examples', 'web') });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const post = (path: string, body: string, method = 'POST') => fetch(new URL(path, server.url), { method, headers: { 'content-type': 'application/json' }, ...(method === 'POST' ? { body } : {}) });
+
+  it('takes a good answer once; refuses a bad one with the rules broken (never the value), a malformed or oversized body, and another method', async () => {
+    const started = await post('api/runs', JSON.stringify({ scene: 'approval', topic: 'Carol' }));
+    const { runId } = (await started.json()) as { runId: string };
+    const asked = (await firstValueFrom(fromEventStream(new URL(`api/runs/${runId}/events`, server.url).href).pipe(first((event) => event.type === 'interrupt')))) as RunEventOf<'interrupt'>;
+    const route = `api/runs/${runId}/answer`;
+
+    const bad = await post(route, JSON.stringify({ interruptId: asked.interruptId, answer: { approved: '<script>steal()</script>' } }));
+    expect(bad.status).toBe(422);
+    const refused = await bad.text();
+    expect(JSON.parse(refused)).toEqual({ error: 'The answer does not fit the question', issues: [{ path: 'approved', rule: expect.stringContaining('expected boolean') }] });
+    expect(refused).not.toContain('steal');
+    expect((await post(route, 'not json')).status).toBe(400);
+    expect((await post(route, JSON.stringify({ interruptId: asked.interruptId }))).status).toBe(400);
+    expect((await post(route, JSON.stringify({ interruptId: asked.interruptId, answer: 'x'.repeat(70 * 1_024) }))).status).toBe(413);
+    expect((await post(route, '', 'GET')).status).toBe(405);
+
+    expect((await post(route, JSON.stringify({ interruptId: asked.interruptId, answer: { approved: true } }))).status).toBe(204);
+    // Answered: the question is closed, a second answer finds nothing open.
+    expect((await post(route, JSON.stringify({ interruptId: asked.interruptId, answer: { approved: false } }))).status).toBe(404);
   });
 });
