@@ -47,9 +47,9 @@ export interface WebDemoOptions {
 export interface WebDemo {
   /** Where the page is, for example `http://127.0.0.1:5173/`. */
   readonly url: string;
-  /** The agent calls of a run as the server saw them (what Stop and a closed tab must abort). */
+  /** The agent calls of a debate or choreography run as the server saw them (what Stop and a closed tab must abort). */
   agentCalls(runId: string): readonly AgentCallRecord[];
-  /** Whether the run is still running on the server. */
+  /** Whether the debate or choreography run is still running on the server. */
   isRunning(runId: string): boolean;
   /** Cancels every run and stops serving. */
   close(): Promise<void>;
