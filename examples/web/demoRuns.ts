@@ -10,7 +10,8 @@ import type { AgentCalls } from './watchedAgent';
 
 /** What the page asks for when a person presses Start (the body of `POST /api/runs`). */
 export const StartRunSchema = z.strictObject({
-  scene: z.enum(['debate', 'article']),
+  /** `approval` and `input` are durable runs that wait for a person (see `interruptRuns.ts`); the topic is the customer or the destination. */
+  scene: z.enum(['debate', 'article', 'approval', 'input']),
   topic: z.string().trim().min(1).max(500).optional(),
   /** Whether a person joins the debate (through the page's input box). */
   human: z.boolean().default(false),
@@ -20,7 +21,7 @@ export const StartRunSchema = z.strictObject({
 export type StartRun = z.infer<typeof StartRunSchema>;
 
 /** The run events of one scene the page can start, every agent call recorded in `calls`. */
-export function demoRun(request: StartRun, calls: AgentCalls, human: Agent | undefined): Observable<RunEvent> {
+export function demoRun(request: StartRun & { readonly scene: 'debate' | 'article' }, calls: AgentCalls, human: Agent | undefined): Observable<RunEvent> {
   const live = liveModelsConfigured();
   if (request.scene === 'article') {
     const topic = request.topic ?? articleTopic;

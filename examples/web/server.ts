@@ -1,17 +1,21 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FileRunStore } from '@rxagents/core/file-store';
 import { asyncScheduler, finalize, type SchedulerLike, type Subscription } from 'rxjs';
 import { createRunRegistry, humanAgent, RunRegistryFullError, toWebRequest, writeToNodeResponse } from '@rxagents/web';
+import { answerRoute } from './answerRoute';
 import { bundlePage } from './bundlePage';
 import { demoRun, StartRunSchema } from './demoRuns';
+import { defaultCustomer, defaultDestination, interruptRunNames, interruptRuns } from './interruptRuns';
 import { readJson } from './readJson';
 import { AgentCalls, type AgentCallRecord } from './watchedAgent';
 
 /** The longest body `POST /api/runs` reads: its JSON (a scene, a topic of at most 500 characters) is far shorter. */
 const MAX_START_BODY_BYTES = 16 * 1_024;
-const START_BODY_SHAPE = 'The body must be JSON: { "scene": "debate" | "article", "topic"?: string, "human"?: boolean, "wordMs"?: number }';
+const START_BODY_SHAPE = 'The body must be JSON: { "scene": "debate" | "article" | "approval" | "input", "topic"?: string, "human"?: boolean, "wordMs"?: number }';
 
 /** Options of {@link startWebDemo}. */
 export interface WebDemoOptions {
@@ -26,15 +30,26 @@ export interface WebDemoOptions {
   readonly viewerGraceMs?: number;
   /** The clock of the grace period and of the run registry. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /**
+   * The directory of the file run store that keeps the runs waiting for a person (approval, input): a
+   * server started again on the same directory resumes them. Default: a new temporary directory,
+   * removed by `close()`.
+   */
+  readonly storeDir?: string;
+  /**
+   * How long a durable run's lease lasts unless renewed, in ms: after a crash, another server takes the
+   * run over once it lapsed. Default 5,000 (a restarted demo picks its runs up within seconds).
+   */
+  readonly leaseTtlMs?: number;
 }
 
 /** The running demo server. */
 export interface WebDemo {
   /** Where the page is, for example `http://127.0.0.1:5173/`. */
   readonly url: string;
-  /** The agent calls of a run as the server saw them (what Stop and a closed tab must abort). */
+  /** The agent calls of a debate or choreography run as the server saw them (what Stop and a closed tab must abort). */
   agentCalls(runId: string): readonly AgentCallRecord[];
-  /** Whether the run is still running on the server. */
+  /** Whether the debate or choreography run is still running on the server. */
   isRunning(runId: string): boolean;
   /** Cancels every run and stops serving. */
   close(): Promise<void>;
@@ -52,9 +67,12 @@ interface DemoRunState {
  * `@rxagents/web`:
  *
  * - `GET /` the page, `GET /app.js` its script (bundled by esbuild at start);
- * - `POST /api/runs` `{ scene, topic?, human?, wordMs? }` starts a run in the run registry: `{ runId }`;
+ * - `POST /api/runs` `{ scene, topic?, human?, wordMs? }` starts a run in the run registry: `{ runId }`
+ *   (`approval` and `input` start durable runs, journaled in the file store of `storeDir`);
  * - `GET /api/runs/:runId/events` watches it (Server-Sent Events, resumable with `Last-Event-ID`);
  * - `POST /api/runs/:runId/cancel` stops it: every agent still running is aborted;
+ * - `POST /api/runs/:runId/answer` `{ interruptId, answer }` answers a question the run asked (an
+ *   approval or an input interrupt), see {@link answerRoute};
  * - `POST /api/answers` `{ runId, callId, text }` is a person's answer, when they joined the debate: the
  *   run and call of the question, as its `input-request` event told the page.
  *
@@ -62,13 +80,17 @@ interface DemoRunState {
  * and an answer is taken only for a question of the run it names.
  *
  * Runs outlive their viewers for a grace period (a reload resumes the same run), then are cancelled:
- * closing the tab stops the agents.
+ * closing the tab stops the agents. The runs that wait for a person are durable and wait without a
+ * viewer: the server resumes the unfinished ones of its store when it starts, so a question still open
+ * when the server was killed is open again under the same id.
  */
 export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
   const scheduler = options.scheduler ?? asyncScheduler;
   const viewerGraceMs = options.viewerGraceMs ?? 5_000;
   const [html, script] = await Promise.all([readFile(join(options.webDir, 'page', 'index.html'), 'utf8'), bundlePage(options.webDir)]);
-  const registry = createRunRegistry({ scheduler });
+  const storeDir = options.storeDir ?? (await mkdtemp(join(tmpdir(), 'rxagents-demo-web-')));
+  const store = new FileRunStore({ directory: storeDir });
+  const registry = createRunRegistry({ scheduler, store, runs: interruptRuns, leaseTtlMs: options.leaseTtlMs ?? 5_000 });
   const runs = new Map<string, DemoRunState>();
   const person = humanAgent('you', { role: 'a person in the debate', prompt: personPrompt });
 
@@ -87,10 +109,15 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
     const parsed = StartRunSchema.safeParse(body?.json);
     // The fields at fault, never what was sent (a 400 echoes no input).
     if (!parsed.success) return Response.json({ error: START_BODY_SHAPE, fields: [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(body)'))] }, { status: 400 });
+    if (parsed.data.scene === 'approval' || parsed.data.scene === 'input') {
+      const input = parsed.data.topic ?? (parsed.data.scene === 'approval' ? defaultCustomer : defaultDestination);
+      return startDurable(interruptRunNames[parsed.data.scene], input);
+    }
+    const scene = parsed.data.scene;
     const human = parsed.data.human && parsed.data.scene === 'debate' ? person : undefined;
     const state: DemoRunState = { calls: new AgentCalls(), viewers: 0, finished: false };
     // `finished` once the run completed, failed or was cancelled.
-    const events$ = demoRun(parsed.data, state.calls, human).pipe(finalize(() => (state.finished = true)));
+    const events$ = demoRun({ ...parsed.data, scene }, state.calls, human).pipe(finalize(() => (state.finished = true)));
     // Let go of the runs the registry forgot (finished and expired) before holding a new one.
     for (const known of runs.keys()) if (!registry.has(known)) runs.delete(known);
     let runId: string;
@@ -107,9 +134,19 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
     return Response.json({ runId }, { status: 201 });
   };
 
+  /** Starts a durable run by name: it waits for its person without a viewer (no grace period). */
+  const startDurable = (name: string, input: string): Response => {
+    try {
+      return Response.json(registry.start(name, input), { status: 201 });
+    } catch (error) {
+      if (error instanceof RunRegistryFullError) return Response.json({ error: error.message }, { status: 503 });
+      throw error;
+    }
+  };
+
   const watchRun = async (runId: string, request: Request, res: ServerResponse): Promise<void> => {
     const state = runs.get(runId);
-    const response = registry.response(runId, request);
+    const response = await registry.response(runId, request);
     if (state === undefined || response.status !== 200) return writeToNodeResponse(response, res);
     state.viewers += 1;
     state.grace?.unsubscribe();
@@ -138,6 +175,7 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
         registry.cancel(runId);
         return writeToNodeResponse(new Response(null, { status: known ? 204 : 404 }), res);
       }
+      if (runId !== undefined && action === 'answer') return writeToNodeResponse(await answerRoute(registry, runId, request), res);
     }
     if (request.method === 'POST' && pathname === '/api/answers') return writeToNodeResponse(await person.handleAnswer(request), res);
     return writeToNodeResponse(new Response('Not found', { status: 404 }), res);
@@ -155,6 +193,8 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
     server.listen(options.port ?? 0, '127.0.0.1', resolve);
   });
   const { port } = server.address() as AddressInfo;
+  // Runs a killed server left waiting; one whose lease has not lapsed yet is taken over by its first viewer.
+  await registry.resumeAll();
 
   return {
     url: `http://127.0.0.1:${port}/`,
@@ -165,7 +205,10 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
         for (const state of runs.values()) state.grace?.unsubscribe();
         registry.close();
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => {
+          if (options.storeDir !== undefined) resolve();
+          else void rm(storeDir, { recursive: true, force: true }).then(resolve, resolve);
+        });
       }),
   };
 }

@@ -1,11 +1,13 @@
 import { scan, tap, type Observable, type Subscription } from 'rxjs';
 import { emptyRunView, reduceRunView, runView, type RunEvent, type RunView } from '@rxagents/core';
 import { fromEventStream } from '@rxagents/web/client';
+import { InterruptCards, openInterrupts } from './interruptCards';
 import { pendingQuestion, renderCalls, renderMetrics, renderTimeline, resultOf, statusOf, topicOf, type PageState } from './render';
 
 // The demo page: starts a run on the server, watches its events (resuming after a reload from the last
-// event it saw), renders them, and answers a person's turn. Everything on the page is drawn from the
-// run's view, at most once per frame.
+// event it saw, or after the server restarted), renders them, and answers a person's turn and the
+// run's questions (approvals, input). Everything on the page is drawn from the run's view, at most once
+// per frame.
 
 const SAVED_KEY = 'rxagents-demo-run';
 /** The form's choices of the last Start, shown again after a reload (the run it started may still be going). */
@@ -40,6 +42,10 @@ let state: PageState = { view: emptyRunView, eventCount: 0, stopped: false };
 let watching: Subscription | undefined;
 let frame: number | undefined;
 const answered = new Set<string>();
+/** The open questions of the run: answered at the run's answer route, which takes only this run's own. */
+const cards = new InterruptCards(byId('interrupts'), (interruptId, answer) =>
+  fetch(`/api/runs/${encodeURIComponent(runId ?? '')}/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ interruptId, answer }) }),
+);
 
 function render(): void {
   frame = undefined;
@@ -64,6 +70,7 @@ function render(): void {
   ask.dataset['runId'] = question?.runId ?? '';
   ask.dataset['callId'] = question?.callId ?? '';
   byId('ask-prompt').textContent = question === undefined ? '' : `Your turn: ${question.prompt}`;
+  cards.update(status === 'running' ? openInterrupts(state.view) : []);
 }
 
 function update(next: Partial<PageState>): void {
@@ -74,6 +81,7 @@ function update(next: Partial<PageState>): void {
 /** Watches a run from the start, or after `saved.eventCount` events with the view they made. */
 function watch(id: string, saved?: SavedRun): void {
   watching?.unsubscribe();
+  if (runId !== id) cards.clear();
   runId = id;
   document.body.dataset['runId'] = id;
   const after = saved?.eventCount ?? 0;
@@ -81,7 +89,9 @@ function watch(id: string, saved?: SavedRun): void {
   // Event ids are positions in the run: the last one this page saw is `eventCount - 1`.
   const request = new Request(url, { headers: after > 0 ? { 'last-event-id': String(after - 1) } : {} });
   let count = after;
-  const events$: Observable<RunEvent> = fromEventStream(request, { retry: { delayMs: 500, maxAttempts: 5 } }).pipe(tap(() => (count += 1)));
+  // A dropped stream reconnects for about a minute, each time after the last event seen: a server
+  // restarted meanwhile serves the rest from its store, and the questions shown stay answerable.
+  const events$: Observable<RunEvent> = fromEventStream(request, { retry: { delayMs: 1_000, maxAttempts: 60 } }).pipe(tap(() => (count += 1)));
   const views$ = saved === undefined ? runView(events$) : events$.pipe(scan(reduceRunView, saved.view));
   state = { view: saved?.view ?? emptyRunView, eventCount: after, stopped: false };
   byId('resumed').textContent = after > 0 ? `resumed after event ${after - 1}` : '';

@@ -50,7 +50,8 @@ export function renderCalls(view: RunView): HTMLElement {
       entry.panel.append(el('div', { class: 'turn', 'data-call-id': child.callId, 'data-status': child.status }, child.text));
       for (const grandchildId of child.children) {
         const grandchild = byId.get(grandchildId);
-        if (grandchild !== undefined) entry.panel.append(renderRun(grandchild, depth + 1));
+        // A question to a person is drawn as its own card, not as a nested run.
+        if (grandchild !== undefined && grandchild.kind !== 'interrupt') entry.panel.append(renderRun(grandchild, depth + 1));
       }
     }
     for (const [name, { panel, calls }] of panels) {
@@ -90,6 +91,14 @@ export function renderTimeline(view: RunView): HTMLElement[] {
   const startedAt = view.nodes[0]?.startedAt ?? 0;
   const entries: Array<{ at: number; line: string; type: string }> = [];
   for (const node of view.nodes) {
+    if (node.kind === 'interrupt') {
+      // A question to a person: when it was asked, and when it closed (answered, or why not).
+      entries.push({ at: node.startedAt, line: `${node.interrupt?.kind === 'approval' ? `approval of ${node.name}` : 'input'} asked: ${node.input}`, type: 'interrupt' });
+      if (node.durationMs !== undefined) {
+        const closed = node.status === 'completed' ? 'answered' : `question closed (${node.error?.code ?? node.error?.name ?? node.status})`;
+        entries.push({ at: node.startedAt + node.durationMs, line: closed, type: 'interrupt-end' });
+      }
+    }
     for (const event of node.log) {
       const line = describe(event);
       if (line !== undefined) entries.push({ at: event.at, line, type: event.type });
