@@ -85,7 +85,7 @@ const HumanAgentOptionsSchema = z.strictObject({
  * // A page watching the run sees the `interrupt` event and posts { interruptId, answer } to a route
  * // calling `registry.handleAnswer(runId, request)`; here the answer comes straight away.
  * observeRun('review', 'Release notes v2', (run) => invoke$(reviewer, 'Release notes v2', { run })).subscribe((event) => {
- *   if (event.type === 'interrupt') answerInterrupt(event.runId, event.interruptId, 'Approved');
+ *   if (event.type === 'interrupt') queueMicrotask(() => answerInterrupt(event.runId, event.interruptId, 'Approved'));
  *   if (event.type === 'run-end' && event.parentCallId === null) console.log(event.output); // Approved
  * });
  * ```
