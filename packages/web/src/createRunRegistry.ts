@@ -1,5 +1,5 @@
 import { isObservable, type Observable } from 'rxjs';
-import { ConfigError, newRunId, observeRun, parseConfig, type RunContext, type RunEvent, type RunStore } from '@rxagents/core';
+import { ConfigError, newRunId, observeRun, parseConfig, type RunContext, type RunEvent, type RunEventOf, type RunStore } from '@rxagents/core';
 import { answerRoute } from './internal/answerRoute';
 import { eventStreamBody } from './internal/eventStreamBody';
 import { HeldRuns } from './internal/HeldRuns';
@@ -83,6 +83,13 @@ export interface RunRegistry {
    */
   handleAnswer(runId: string, request: Request): Promise<Response>;
   /**
+   * The run's open interrupts, oldest first: the `interrupt` events its events show without their
+   * `interrupt-end` (none for an unknown or finished run). For a page that joins late and for the
+   * server's own code; a viewer also sees them in the run's replayed events, as long as the registry
+   * still keeps them (`replayLimit`).
+   */
+  pending(runId: string): readonly RunEventOf<'interrupt'>[];
+  /**
    * Cancels every run and forgets them all, with their expiry timers (for a server shutting down, and
    * tests). A durable run is not cancelled: it stops here as in a crash, unfinished in its store, so that
    * another registry resumes it.
@@ -111,7 +118,7 @@ export interface RunRegistry {
  * console.log(typeof onStartup); // function
  * ```
  */
-export interface DurableRunRegistry extends Omit<RunRegistry, 'response'> {
+export interface DurableRunRegistry extends Omit<RunRegistry, 'response' | 'pending'> {
   /**
    * A Server-Sent Events response with the run's events after the request's `Last-Event-ID` (or
    * `?lastEventId=`), read from the registry's memory or from the store's journal; `404` when neither
@@ -127,6 +134,12 @@ export interface DurableRunRegistry extends Omit<RunRegistry, 'response'> {
    * the runs it resumed. Call it when the server starts.
    */
   resumeAll(): Promise<readonly string[]>;
+  /**
+   * The run's open interrupts, oldest first, as {@link RunRegistry.pending} says them for a run held
+   * here, and for another unfinished run of the store from its journal (each `interrupt` without a
+   * later `interrupt-end`): what a restarted server can still take an answer to.
+   */
+  pending(runId: string): Promise<readonly RunEventOf<'interrupt'>[]>;
 }
 
 /**
@@ -246,6 +259,7 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
     cancel: (runId) => held.cancel(runId),
     answer,
     handleAnswer: answerRoute(answer, settings.maxAnswerBytes),
+    pending: (runId) => (typeof runId === 'string' ? held.openInterrupts(runId) : []),
     close: () => {
       held.close();
       stored?.close();
@@ -261,6 +275,10 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
   const durable: DurableRunRegistry = {
     ...registry,
     resumeAll: () => stored.resumeAll(),
+    pending: async (runId) => {
+      if (typeof runId !== 'string' || runId === '') return [];
+      return held.runs.has(runId) ? held.openInterrupts(runId) : stored.openInJournal(runId);
+    },
     response: async (runId, request) => {
       if (typeof runId !== 'string' || runId.trim() === '') return unknownRun();
       const lastEventId = lastEventIdOf(request);

@@ -179,6 +179,19 @@ describe('a run registry takes answers to its runs’ interrupts', () => {
     await expect(registry.answer(runId, interruptId, 3)).rejects.toBeInstanceOf(InterruptNotFoundError);
   });
 
+  it('pending lists a run’s open interrupts for a viewer that joins late, and nothing of other runs', async () => {
+    const registry = track(createRunRegistry(quiet));
+    const alice = startPlanner(registry, 'Lisbon');
+    const bob = startPlanner(registry, 'Porto');
+    const asked = await nextInterrupt(alice.runId);
+    await nextInterrupt(bob.runId);
+    expect(registry.pending(alice.runId)).toEqual([asked]);
+    expect(registry.pending('f47ac10b-58cc-4372-a567-0e02b2c3d479')).toEqual([]);
+    await registry.answer(alice.runId, asked.interruptId, 2);
+    expect(registry.pending(alice.runId)).toEqual([]);
+    expect(registry.pending(bob.runId)).toHaveLength(1);
+  });
+
   it('answer rejects, never throws, for ids that are not strings', async () => {
     const registry = track(createRunRegistry(quiet));
     const answered = registry.answer(42 as never, null as never, 1);

@@ -102,8 +102,10 @@ describe('a durable run registry takes answers to runs that a stopped process le
     expect(await bodyOf(bad)).toMatchObject({ error: { code: 'INTERRUPT_ANSWER_INVALID', issues: [{ path: '' }] } });
     expect((await store.summary(runId))?.status).toBe('running');
     expect(pendingInterrupts(runId).map((event) => event.interruptId)).toEqual([asked.interruptId]);
+    expect((await second.pending(runId)).map((event) => event.interruptId)).toEqual([asked.interruptId]);
     await second.answer(runId, asked.interruptId, 7);
     await waitFor(async () => (await store.summary(runId))?.status === 'succeeded');
+    expect(await second.pending(runId)).toEqual([]);
     expect(await rootEnd(store, runId)).toMatchObject({ output: '7 days in Lisbon' });
   });
 
@@ -169,6 +171,8 @@ describe('a durable run registry takes answers to runs that a stopped process le
     const trip = tripRuns();
     const { runId, asked } = await askedThenStopped(store, trip.runs, scheduler);
     const viewerOnly = track(createRunRegistry({ store, scheduler, pollMs: Infinity, ...quiet }));
+    expect(await viewerOnly.pending(runId)).toEqual([asked]);
+    expect(await viewerOnly.pending('no-such-run')).toEqual([]);
     const text = await (await viewerOnly.response(runId, new Request('http://x'))).text();
     expect(text).toContain(`"interruptId":"${asked.interruptId}"`);
     expect(text).toContain('event: interrupt\n');

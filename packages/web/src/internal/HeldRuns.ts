@@ -64,6 +64,13 @@ export class HeldRuns {
     return this.controls.get(log)?.interrupts.get(interruptId);
   }
 
+  /** The interrupts the events of the run held here as `runId` show open, oldest first (none once it ended). */
+  openInterrupts(runId: string): readonly RunEventOf<'interrupt'>[] {
+    const log = this.runs.get(runId);
+    if (log === undefined || log.ending !== undefined) return [];
+    return [...(this.controls.get(log)?.interrupts.values() ?? [])];
+  }
+
   /** Whether the run is held here and journaled. */
   isDurable(log: RunLog): boolean {
     return this.controls.get(log)?.tracked !== undefined;

@@ -1,5 +1,5 @@
 import type { Observable, SchedulerLike } from 'rxjs';
-import { observeRun, RunLeasedError, type RunContext, type RunEvent, type RunStore } from '@rxagents/core';
+import { observeRun, RunLeasedError, type RunContext, type RunEvent, type RunEventOf, type RunStore } from '@rxagents/core';
 import { RunForgottenError } from '../errors/RunForgottenError';
 import type { ExposeError } from '../redactError';
 import { eventStreamHeaders } from '../toEventStreamResponse';
@@ -124,18 +124,26 @@ export class StoredRuns {
     this.viewers.clear();
   }
 
+  /** The interrupts the journal of an unfinished run shows open (each `interrupt` without a later `interrupt-end`), oldest first. */
+  async openInJournal(runId: string): Promise<readonly RunEventOf<'interrupt'>[]> {
+    if ((await this.settings.store.summary(runId))?.status !== 'running') return [];
+    const open = new Map<string, RunEventOf<'interrupt'>>();
+    for await (const { event } of this.settings.store.read(runId, 0)) {
+      if (event.type === 'interrupt') {
+        // Asked again (a call that runs again): it keeps its place, with its latest event.
+        open.delete(event.interruptId);
+        open.set(event.interruptId, event);
+      } else if (event.type === 'interrupt-end') open.delete(event.interruptId);
+    }
+    return [...open.values()];
+  }
+
   /**
    * Whether the journal of an unfinished run shows the interrupt open: its `interrupt` without a later
    * `interrupt-end`. Reads the whole journal; rejects when the store cannot be read.
    */
   async isOpenInJournal(runId: string, interruptId: string): Promise<boolean> {
-    if ((await this.settings.store.summary(runId))?.status !== 'running') return false;
-    let open = false;
-    for await (const { event } of this.settings.store.read(runId, 0)) {
-      if (event.type === 'interrupt' && event.interruptId === interruptId) open = true;
-      else if (event.type === 'interrupt-end' && event.interruptId === interruptId) open = false;
-    }
-    return open;
+    return (await this.openInJournal(runId)).some((event) => event.interruptId === interruptId);
   }
 
   private async attempt(runId: string): Promise<ResumeOutcome> {
