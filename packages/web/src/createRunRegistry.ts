@@ -67,7 +67,8 @@ export interface RunRegistry {
    * A durable registry also answers a run this process does not run, when its journal shows the
    * interrupt waiting and its name is in `runs`: it resumes the run, then answers once the run asks the
    * same question again (within `reopenTimeoutMs`, else `InterruptNotFoundError`); while another process
-   * runs it, the answer rejects with {@link RunHeldElsewhereError}.
+   * runs it, the answer rejects with {@link RunHeldElsewhereError}; when the store cannot be read, with
+   * the store's error.
    */
   answer(runId: string, interruptId: string, answer: unknown): Promise<void>;
   /**
@@ -79,7 +80,8 @@ export interface RunRegistry {
    * `405` for another method; `409` when another process runs the run ({@link RunHeldElsewhereError});
    * `413` for a body over `maxAnswerBytes` (reading stops there); `422` when the answer does not fit the
    * question's schema (`issues`: each `{ path, rule }`), the question still waiting. Rejects with a
-   * `ConfigError` naming `request` when it is not a `Request`.
+   * `ConfigError` naming `request` when it is not a `Request`, and with the store's error when a durable
+   * registry cannot read its store.
    */
   handleAnswer(runId: string, request: Request): Promise<Response>;
   /**
@@ -169,8 +171,9 @@ export interface DurableRunRegistry extends Omit<RunRegistry, 'response' | 'pend
  * full, the oldest finished run is let go, and when all are running `start` throws
  * {@link RunRegistryFullError}. A viewer still reading a run the registry lets go of (expired, evicted
  * or closed) gets a `RUN_FORGOTTEN` frame ({@link RunForgottenError}) and its stream closes, so no
- * viewer keeps a forgotten run's events in memory.
- *
+ * viewer keeps a forgotten run's events in memory. A run's questions to a person (its `interrupt`
+ * events) are answered through `handleAnswer(runId, request)`, the route a page posts to, or `answer`:
+ * only under the run's own id, the body read up to `maxAnswerBytes` and checked.
  *
  * With a `store`, the registry is a {@link DurableRunRegistry}: every run it starts by name is durable
  * (`observeRun` with the store, under the run's id), a viewer is shown an event once the store holds it,
