@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { FileRunStore } from '@rxagents/core/file-store';
 import { asyncScheduler, finalize, type SchedulerLike, type Subscription } from 'rxjs';
 import { createRunRegistry, humanAgent, RunRegistryFullError, toWebRequest, writeToNodeResponse } from '@rxagents/web';
-import { answerRoute } from './answerRoute';
 import { bundlePage } from './bundlePage';
 import { demoRun, StartRunSchema } from './demoRuns';
 import { defaultCustomer, defaultDestination, interruptRunNames, interruptRuns } from './interruptRuns';
@@ -71,13 +70,12 @@ interface DemoRunState {
  *   (`approval` and `input` start durable runs, journaled in the file store of `storeDir`);
  * - `GET /api/runs/:runId/events` watches it (Server-Sent Events, resumable with `Last-Event-ID`);
  * - `POST /api/runs/:runId/cancel` stops it: every agent still running is aborted;
- * - `POST /api/runs/:runId/answer` `{ interruptId, answer }` answers a question the run asked (an
- *   approval or an input interrupt), see {@link answerRoute};
- * - `POST /api/answers` `{ runId, callId, text }` is a person's answer, when they joined the debate: the
- *   run and call of the question, as its `input-request` event told the page.
+ * - `POST /api/runs/:runId/answers` `{ interruptId, answer }` answers a question the run asked (an
+ *   approval, an input, or the debate's person when they joined): the question's id, as its `interrupt`
+ *   event told the page (`registry.handleAnswer`).
  *
- * One person agent serves every run: each run's page sees its own questions only (they carry their run),
- * and an answer is taken only for a question of the run it names.
+ * One person agent serves every run: it asks in the run it is called in, and the registry takes an answer
+ * only for a question of the run the route names.
  *
  * Runs outlive their viewers for a grace period (a reload resumes the same run), then are cancelled:
  * closing the tab stops the agents. The runs that wait for a person are durable and wait without a
@@ -170,14 +168,13 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
     if (api === 'api' && runsSegment === 'runs') {
       if (request.method === 'POST' && runId === undefined) return writeToNodeResponse(await startRun(request), res);
       if (request.method === 'GET' && runId !== undefined && action === 'events') return watchRun(runId, request, res);
+      if (runId !== undefined && action === 'answers') return writeToNodeResponse(await registry.handleAnswer(runId, request), res);
       if (request.method === 'POST' && runId !== undefined && action === 'cancel') {
         const known = registry.has(runId);
         registry.cancel(runId);
         return writeToNodeResponse(new Response(null, { status: known ? 204 : 404 }), res);
       }
-      if (runId !== undefined && action === 'answer') return writeToNodeResponse(await answerRoute(registry, runId, request), res);
     }
-    if (request.method === 'POST' && pathname === '/api/answers') return writeToNodeResponse(await person.handleAnswer(request), res);
     return writeToNodeResponse(new Response('Not found', { status: 404 }), res);
   };
 

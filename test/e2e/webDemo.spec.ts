@@ -2,7 +2,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { first, firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import type { Browser, Page } from 'playwright-core';
-import { reduceRunView, emptyRunView, type RunEvent } from '@rxagents/core';
+import { reduceRunView, emptyRunView, type RunEvent, type RunEventOf } from '@rxagents/core';
 import { fromEventStream } from '@rxagents/web/client';
 import { startWebDemo, type WebDemo } from '../../examples/web/server';
 import { describeInChromium, launchChromium, until } from './chromium';
@@ -187,31 +187,29 @@ describe('the web demo server, without a browser', () => {
     expect(await postEndless('api/runs')).toBe(413);
     const started = await fetch(new URL('api/runs', demo.url), { method: 'POST', body: JSON.stringify({ scene: 'debate', human: true }) });
     const { runId } = (await started.json()) as { runId: string };
-    expect(await postEndless('api/answers')).toBe(413);
+    expect(await postEndless(`api/runs/${runId}/answers`)).toBe(413);
     await fetch(new URL(`api/runs/${runId}/cancel`, demo.url), { method: 'POST' });
   });
 
   it("takes a person's answer only for a question of the run it names: another run's question is a 404, like an unknown one", async () => {
-    const startWithPerson = async (): Promise<{ runId: string; question: { runId: string; callId: string } }> => {
+    const startWithPerson = async (): Promise<{ runId: string; interruptId: string }> => {
       const started = await fetch(new URL('api/runs', demo.url), { method: 'POST', body: JSON.stringify({ scene: 'debate', human: true, wordMs: 1 }) });
       const { runId } = (await started.json()) as { runId: string };
-      const asked = await firstValueFrom(
-        fromEventStream(new URL(`api/runs/${runId}/events`, demo.url).href).pipe(first((event) => event.type === 'custom' && event.name === 'input-request')),
-      );
-      return { runId, question: (asked as unknown as { data: { runId: string; callId: string } }).data };
+      const asked = await firstValueFrom(fromEventStream(new URL(`api/runs/${runId}/events`, demo.url).href).pipe(first((event) => event.type === 'interrupt')));
+      return { runId, interruptId: (asked as RunEventOf<'interrupt'>).interruptId };
     };
-    const answer = (body: unknown) =>
-      fetch(new URL('api/answers', demo.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const answer = (runId: string, body: unknown) =>
+      fetch(new URL(`api/runs/${runId}/answers`, demo.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const [alice, bob] = await Promise.all([startWithPerson(), startWithPerson()]);
     try {
-      const crossRun = await answer({ runId: bob.question.runId, callId: alice.question.callId, text: 'Bob speaks for Alice' });
-      const unknown = await answer({ runId: bob.question.runId, callId: '3b241101-e2bb-4255-8caf-4136c566a962', text: 'a guess' });
+      const crossRun = await answer(bob.runId, { interruptId: alice.interruptId, answer: 'Bob speaks for Alice' });
+      const unknown = await answer(bob.runId, { interruptId: '3b241101-e2bb-4255-8caf-4136c566a962', answer: 'a guess' });
       expect([crossRun.status, unknown.status]).toEqual([404, 404]);
       expect(await crossRun.text()).toBe(await unknown.text());
-      const echo = await answer({ runId: '<script>steal()</script>', callId: alice.question.callId, text: 'x'.repeat(20_000) });
+      const echo = await answer(alice.runId, { interruptId: '<script>steal()</script>'.repeat(20), answer: 'x' });
       expect(echo.status).toBe(400);
       expect(await echo.text()).not.toContain('steal');
-      expect((await answer({ runId: alice.question.runId, callId: alice.question.callId, text: 'Alice speaks' })).status).toBe(204);
+      expect((await answer(alice.runId, { interruptId: alice.interruptId, answer: 'Alice speaks' })).status).toBe(204);
       await until(() => demo.agentCalls(alice.runId).some((call) => call.agentId === 'operator' && call.input.includes('Alice speaks')));
       expect(demo.agentCalls(bob.runId).some((call) => call.agentId === 'operator')).toBe(false);
     } finally {

@@ -106,7 +106,7 @@ describeInChromium('the demo page: questions to a person that outlive the server
   const postAnswer = (runId: string, interruptId: string, answer: unknown): Promise<number> =>
     page.evaluate(
       async ({ runId, interruptId, answer }) =>
-        (await fetch(`/api/runs/${encodeURIComponent(runId)}/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ interruptId, answer }) })).status,
+        (await fetch(`/api/runs/${encodeURIComponent(runId)}/answers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ interruptId, answer }) })).status,
       { runId, interruptId, answer },
     );
 
@@ -196,12 +196,12 @@ describe('the answer route of the demo server, without a browser', () => {
     const started = await post('api/runs', JSON.stringify({ scene: 'approval', topic: 'Carol' }));
     const { runId } = (await started.json()) as { runId: string };
     const asked = (await firstValueFrom(fromEventStream(new URL(`api/runs/${runId}/events`, server.url).href).pipe(first((event) => event.type === 'interrupt')))) as RunEventOf<'interrupt'>;
-    const route = `api/runs/${runId}/answer`;
+    const route = `api/runs/${runId}/answers`;
 
     const bad = await post(route, JSON.stringify({ interruptId: asked.interruptId, answer: { approved: '<script>steal()</script>' } }));
     expect(bad.status).toBe(422);
     const refused = await bad.text();
-    expect(JSON.parse(refused)).toEqual({ error: 'The answer does not fit the question', issues: [{ path: 'approved', rule: expect.stringContaining('expected boolean') }] });
+    expect(JSON.parse(refused)).toEqual({ error: { code: 'INTERRUPT_ANSWER_INVALID', message: 'The answer does not fit the question', issues: [{ path: 'approved', rule: expect.stringContaining('expected boolean') }] } });
     expect(refused).not.toContain('steal');
     expect((await post(route, 'not json')).status).toBe(400);
     expect((await post(route, JSON.stringify({ interruptId: asked.interruptId }))).status).toBe(400);

@@ -27,11 +27,13 @@ function el(tag: string, attributes: Record<string, string> = {}, ...children: A
 /** What a refused answer shows: the rules the server says it broke, or its message. */
 async function refusal(response: Response): Promise<string> {
   if (response.status === 404) return 'This question is not open on the server right now (it may be restarting): try again in a moment.';
-  const body = (await response.json().catch(() => undefined)) as { error?: unknown; issues?: unknown } | undefined;
-  if (Array.isArray(body?.issues) && body.issues.length > 0) {
-    return (body.issues as Array<{ path?: unknown; rule?: unknown }>).map((issue) => (typeof issue.path === 'string' && issue.path !== '' ? `${issue.path}: ${String(issue.rule)}` : String(issue.rule))).join('; ');
+  const body = (await response.json().catch(() => undefined)) as { error?: { message?: unknown; issues?: unknown } } | undefined;
+  const issues = body?.error?.issues;
+  if (Array.isArray(issues) && issues.length > 0) {
+    return (issues as Array<{ path?: unknown; rule?: unknown }>).map((issue) => (typeof issue.path === 'string' && issue.path !== '' ? `${issue.path}: ${String(issue.rule)}` : String(issue.rule))).join('; ');
   }
-  return typeof body?.error === 'string' ? body.error : `The server refused the answer (${response.status})`;
+  const message = body?.error?.message;
+  return typeof message === 'string' ? message : `The server refused the answer (${response.status})`;
 }
 
 /**

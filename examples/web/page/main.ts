@@ -44,7 +44,7 @@ let frame: number | undefined;
 const answered = new Set<string>();
 /** The open questions of the run: answered at the run's answer route, which takes only this run's own. */
 const cards = new InterruptCards(byId('interrupts'), (interruptId, answer) =>
-  fetch(`/api/runs/${encodeURIComponent(runId ?? '')}/answer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ interruptId, answer }) }),
+  fetch(`/api/runs/${encodeURIComponent(runId ?? '')}/answers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ interruptId, answer }) }),
 );
 
 function render(): void {
@@ -67,8 +67,7 @@ function render(): void {
   stopButton.disabled = status !== 'running';
   const question = status === 'running' ? pendingQuestion(state.view, answered) : undefined;
   ask.hidden = question === undefined;
-  ask.dataset['runId'] = question?.runId ?? '';
-  ask.dataset['callId'] = question?.callId ?? '';
+  ask.dataset['interruptId'] = question?.interruptId ?? '';
   byId('ask-prompt').textContent = question === undefined ? '' : `Your turn: ${question.prompt}`;
   cards.update(status === 'running' ? openInterrupts(state.view) : []);
 }
@@ -162,21 +161,20 @@ stopButton.addEventListener('click', () => {
 
 ask.addEventListener('submit', (submitted) => {
   submitted.preventDefault();
-  // The question's run and call: the server answers only a question of the run this page watches.
-  const questionRun = ask.dataset['runId'] ?? '';
-  const callId = ask.dataset['callId'] ?? '';
+  // The question's id, answered under the run this page watches: the server takes it for that run only.
+  const interruptId = ask.dataset['interruptId'] ?? '';
   const text = answerInput.value;
-  if (runId === undefined || questionRun === '' || callId === '' || text.trim() === '') return;
-  answered.add(callId);
+  if (runId === undefined || interruptId === '' || text.trim() === '') return;
+  answered.add(interruptId);
   answerInput.value = '';
   ask.hidden = true;
-  void fetch('/api/answers', {
+  void fetch(`/api/runs/${encodeURIComponent(runId)}/answers`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ runId: questionRun, callId, text }),
+    body: JSON.stringify({ interruptId, answer: text }),
   }).then((response) => {
     if (!response.ok) {
-      answered.delete(callId);
+      answered.delete(interruptId);
       update({});
     }
   });

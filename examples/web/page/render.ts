@@ -79,8 +79,10 @@ function describe(event: RunEvent): string | undefined {
       return `round ${event.round} ended`;
     case 'termination':
       return `${event.decision}: ${event.reason}`;
+    case 'interrupt':
+      return 'waiting for a person';
     case 'custom':
-      return event.name === 'input-request' ? 'waiting for a person' : `${event.name}`;
+      return event.name;
     default:
       return undefined;
   }
@@ -150,19 +152,13 @@ export function resultOf(state: PageState): string {
 }
 
 /**
- * The latest question a person has not answered yet: a running node's `input-request`, with the run and
- * call an answer must name (both are in the event's data).
+ * The latest question a person has not answered yet: an interrupt still open, with the id an answer
+ * must name (the run is the one this page watches).
  */
-export function pendingQuestion(view: RunView, answered: ReadonlySet<string>): { runId: string; callId: string; prompt: string } | undefined {
+export function pendingQuestion(view: RunView, answered: ReadonlySet<string>): { interruptId: string; prompt: string } | undefined {
   for (const node of view.nodes) {
-    if (node.status !== 'running') continue;
-    for (const event of node.log) {
-      if (event.type !== 'custom' || event.name !== 'input-request') continue;
-      const data = event.data as { runId?: unknown; callId?: unknown; prompt?: unknown } | null;
-      if (typeof data?.runId === 'string' && typeof data.callId === 'string' && !answered.has(data.callId)) {
-        return { runId: data.runId, callId: data.callId, prompt: typeof data.prompt === 'string' ? data.prompt : '' };
-      }
-    }
+    if (node.kind !== 'interrupt' || node.status !== 'running' || node.interrupt === undefined) continue;
+    if (!answered.has(node.interrupt.interruptId)) return { interruptId: node.interrupt.interruptId, prompt: node.interrupt.question };
   }
   return undefined;
 }

@@ -30,7 +30,7 @@ export interface RunMessageMetadata {
  * `metrics` parts carry the channel's name (`source`) as their id, so each channel's part is replaced by its
  * latest sample. `run` parts carry every other event that is not an agent's text: nested runs' starts and
  * ends, a failed call's `call-error`, a pattern's `message`, `round-end` and `termination`, `usage`,
- * `choreography-event` and `custom` events (a {@link humanAgent}'s `input-request` among them).
+ * `choreography-event` and `custom` events.
  *
  * @example
  * ```ts

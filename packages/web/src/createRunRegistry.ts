@@ -1,88 +1,17 @@
-import { asyncScheduler, isObservable, type Observable, type SchedulerLike } from 'rxjs';
-import * as z from 'zod';
-import { ConfigError, configRules, newRunId, observeRun, parseConfig, type RunContext, type RunEvent, type RunStore } from '@rxagents/core';
+import { isObservable, type Observable } from 'rxjs';
+import { ConfigError, newRunId, observeRun, parseConfig, type RunContext, type RunEvent, type RunEventOf, type RunStore } from '@rxagents/core';
+import { answerRoute } from './internal/answerRoute';
 import { eventStreamBody } from './internal/eventStreamBody';
 import { HeldRuns } from './internal/HeldRuns';
 import type { RunLog } from './internal/RunLog';
 import { StoredRuns } from './internal/StoredRuns';
 import { badLastEventId, lastEventIdOf, unknownRun } from './internal/lastEventIdOf';
-import { redactError, type ExposeError } from './redactError';
+import { RunAnswers } from './internal/RunAnswers';
+import { RunRegistryOptionsSchema, type RunRegistryOptions } from './RunRegistryOptions';
 import { frameMaker } from './toEventStream';
 import { eventStreamHeaders } from './toEventStreamResponse';
 
-/**
- * Options of {@link createRunRegistry}.
- *
- * @example
- * ```ts
- * import type { RunRegistryOptions } from '@rxagents/web';
- *
- * const options: RunRegistryOptions = { replayLimit: 5_000, ttlMs: 60_000, maxRuns: 100 };
- * console.log(options.maxRuns); // 100
- * ```
- */
-export interface RunRegistryOptions {
-  /** How many of a run's latest events are kept for viewers that join late or reconnect. Default 10,000. */
-  readonly replayLimit?: number;
-  /** How long a finished run stays watchable, in milliseconds. Default 300,000 (5 minutes); `Infinity` keeps it. */
-  readonly ttlMs?: number;
-  /** How many runs the registry holds at once (finished ones are let go first when it is full). Default 1,000. */
-  readonly maxRuns?: number;
-  /** Milliseconds between `: ping` comments to a waiting viewer. Default 15,000; `Infinity` for none. */
-  readonly heartbeatMs?: number;
-  /**
-   * How long a viewer may go without reading while events wait for it, in milliseconds, before it is cut
-   * off with a `VIEWER_STALLED` error frame ({@link ViewerStalledError}); the run goes on. Default 30,000;
-   * `Infinity` never cuts one off.
-   */
-  readonly stallTimeoutMs?: number;
-  /** The clock of `ttlMs`, the heartbeat, `stallTimeoutMs` and the runs started by name. Default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike;
-  /**
-   * What viewers receive of an error (an `event: error` frame, the `error` of `call-error`, `run-end` and
-   * `step` events). Default {@link redactError}: name, code, retryable and a generic message.
-   */
-  readonly exposeError?: ExposeError;
-  /**
-   * Makes every run started by name durable: journaled in this store under its run id, served to viewers
-   * from its journal (from any `Last-Event-ID`, in pages), and resumed from it after a restart (see
-   * {@link DurableRunRegistry}). Default: none, runs live in this process's memory only.
-   */
-  readonly store?: RunStore;
-  /**
-   * The code of the runs, by name: `start(name, input)` starts `runs.get(name)(input)`, and a registry
-   * with a `store` resumes an unfinished run of the store only when its recorded name is here. Default:
-   * none.
-   */
-  readonly runs?: ReadonlyMap<string, (input: string) => (run: RunContext) => Observable<unknown>>;
-  /** With `store`: how long a run's lease lasts unless renewed, in ms (`observeRun`'s `leaseTtlMs`). Default 30,000. */
-  readonly leaseTtlMs?: number;
-  /**
-   * With `store`: milliseconds between reads of the journal of a run that another process runs (or
-   * none does), for a viewer that has read all of it so far. Default 1,000; `Infinity` serves such a run
-   * up to what its journal holds and then ends the stream.
-   */
-  readonly pollMs?: number;
-}
-
-const runsRule = z.custom<ReadonlyMap<string, (input: string) => (run: RunContext) => Observable<unknown>>>(
-  (value) => value instanceof Map && [...value].every(([name, make]) => typeof name === 'string' && typeof make === 'function'),
-  { error: "must be a Map from run names to functions of the run's input giving its body" },
-);
-
-const RunRegistryOptionsSchema = z.strictObject({
-  store: configRules.runStore().optional(),
-  runs: runsRule.default(() => new Map()),
-  leaseTtlMs: configRules.leaseTtlMs().optional(),
-  pollMs: configRules.timeoutMs().default(1_000),
-  replayLimit: configRules.positiveInt().default(10_000),
-  ttlMs: configRules.delayMs().default(300_000),
-  maxRuns: configRules.positiveInt().default(1_000),
-  heartbeatMs: configRules.timeoutMs().default(15_000),
-  stallTimeoutMs: configRules.timeoutMs().default(30_000),
-  scheduler: configRules.scheduler().default(asyncScheduler),
-  exposeError: configRules.function<ExposeError>().default(() => redactError),
-});
+export type { RunRegistryOptions } from './RunRegistryOptions';
 
 /**
  * Runs kept on the server, each watchable by any number of viewers over Server-Sent Events, with replay
@@ -126,6 +55,43 @@ export interface RunRegistry {
   /** Whether the registry holds the run (running, or finished and not yet expired). */
   has(runId: string): boolean;
   /**
+   * Answers an interrupt of one of this registry's runs (as its `interrupt` event names it), for the
+   * server's own code; a page answers through {@link RunRegistry.handleAnswer}. The run goes on with the
+   * answer. Resolves once the answer is taken.
+   *
+   * @remarks
+   * Only an interrupt that the run's events show open is found, so a run's id answers that run's
+   * questions and no other's: an unknown run, another registry's run, an interrupt of another run, one
+   * already answered or ended all reject with `InterruptNotFoundError`. An answer that does not fit the
+   * interrupt's schema rejects with `InterruptAnswerError` (its `issues`) and the interrupt keeps waiting.
+   * A durable registry also answers a run this process does not run, when its journal shows the
+   * interrupt waiting and its name is in `runs`: it resumes the run, then answers once the run asks the
+   * same question again (within `reopenTimeoutMs`, else `InterruptNotFoundError`); while another process
+   * runs it, the answer rejects with {@link RunHeldElsewhereError}; when the store cannot be read, with
+   * the store's error.
+   */
+  answer(runId: string, interruptId: string, answer: unknown): Promise<void>;
+  /**
+   * The HTTP route of a page's answer to an interrupt of the run `runId` (take it from the route's URL,
+   * the one the page watches): a `POST` with the JSON body `{ "interruptId": string, "answer": <JSON> }`,
+   * given to {@link RunRegistry.answer}. Resolves to `204` when taken; `400` for a body that is not that
+   * (naming the field and the rule, never the value sent); `404` when the run has no such open interrupt
+   * (the same response for an unknown run, an unknown or ended interrupt and another run's interrupt);
+   * `405` for another method; `409` when another process runs the run ({@link RunHeldElsewhereError});
+   * `413` for a body over `maxAnswerBytes` (reading stops there); `422` when the answer does not fit the
+   * question's schema (`issues`: each `{ path, rule }`), the question still waiting. Rejects with a
+   * `ConfigError` naming `request` when it is not a `Request`, and with the store's error when a durable
+   * registry cannot read its store.
+   */
+  handleAnswer(runId: string, request: Request): Promise<Response>;
+  /**
+   * The run's open interrupts, oldest first: the `interrupt` events its events show without their
+   * `interrupt-end` (none for an unknown or finished run). For a page that joins late and for the
+   * server's own code; a viewer also sees them in the run's replayed events, as long as the registry
+   * still keeps them (`replayLimit`).
+   */
+  pending(runId: string): readonly RunEventOf<'interrupt'>[];
+  /**
    * Cancels every run and forgets them all, with their expiry timers (for a server shutting down, and
    * tests). A durable run is not cancelled: it stops here as in a crash, unfinished in its store, so that
    * another registry resumes it.
@@ -154,7 +120,7 @@ export interface RunRegistry {
  * console.log(typeof onStartup); // function
  * ```
  */
-export interface DurableRunRegistry extends Omit<RunRegistry, 'response'> {
+export interface DurableRunRegistry extends Omit<RunRegistry, 'response' | 'pending'> {
   /**
    * A Server-Sent Events response with the run's events after the request's `Last-Event-ID` (or
    * `?lastEventId=`), read from the registry's memory or from the store's journal; `404` when neither
@@ -170,6 +136,12 @@ export interface DurableRunRegistry extends Omit<RunRegistry, 'response'> {
    * the runs it resumed. Call it when the server starts.
    */
   resumeAll(): Promise<readonly string[]>;
+  /**
+   * The run's open interrupts, oldest first, as {@link RunRegistry.pending} says them for a run held
+   * here, and for another unfinished run of the store from its journal (each `interrupt` without a
+   * later `interrupt-end`): what a restarted server can still take an answer to.
+   */
+  pending(runId: string): Promise<readonly RunEventOf<'interrupt'>[]>;
 }
 
 /**
@@ -199,8 +171,9 @@ export interface DurableRunRegistry extends Omit<RunRegistry, 'response'> {
  * full, the oldest finished run is let go, and when all are running `start` throws
  * {@link RunRegistryFullError}. A viewer still reading a run the registry lets go of (expired, evicted
  * or closed) gets a `RUN_FORGOTTEN` frame ({@link RunForgottenError}) and its stream closes, so no
- * viewer keeps a forgotten run's events in memory.
- *
+ * viewer keeps a forgotten run's events in memory. A run's questions to a person (its `interrupt`
+ * events) are answered through `handleAnswer(runId, request)`, the route a page posts to, or `answer`:
+ * only under the run's own id, the body read up to `maxAnswerBytes` and checked.
  *
  * With a `store`, the registry is a {@link DurableRunRegistry}: every run it starts by name is durable
  * (`observeRun` with the store, under the run's id), a viewer is shown an event once the store holds it,
@@ -258,6 +231,8 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
   const frame = frameMaker<unknown>(undefined, exposeError);
   const held = new HeldRuns({ ...settings, frame });
   const stored = store === undefined ? undefined : new StoredRuns(held, { ...settings, store, runs: bodies, frame });
+  const answers = new RunAnswers({ held, stored, reopenTimeoutMs: settings.reopenTimeoutMs, scheduler });
+  const answer = (runId: string, interruptId: string, value: unknown): Promise<void> => answers.answer(runId, interruptId, value);
 
   function start(...args: [Observable<RunEvent>] | [string, string, RunBody?]): { readonly runId: string } {
     const runId = newRunId();
@@ -285,6 +260,9 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
     start: start as RunRegistry['start'],
     has: (runId) => held.runs.has(runId),
     cancel: (runId) => held.cancel(runId),
+    answer,
+    handleAnswer: answerRoute(answer, settings.maxAnswerBytes),
+    pending: (runId) => (typeof runId === 'string' ? held.openInterrupts(runId) : []),
     close: () => {
       held.close();
       stored?.close();
@@ -300,6 +278,10 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
   const durable: DurableRunRegistry = {
     ...registry,
     resumeAll: () => stored.resumeAll(),
+    pending: async (runId) => {
+      if (typeof runId !== 'string' || runId === '') return [];
+      return held.runs.has(runId) ? held.openInterrupts(runId) : stored.openInJournal(runId);
+    },
     response: async (runId, request) => {
       if (typeof runId !== 'string' || runId.trim() === '') return unknownRun();
       const lastEventId = lastEventIdOf(request);

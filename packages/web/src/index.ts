@@ -15,9 +15,9 @@ export { ReplayGapError } from './errors/ReplayGapError';
 export { RunRegistryFullError } from './errors/RunRegistryFullError';
 export { RunForgottenError, type RunForgottenReason } from './errors/RunForgottenError';
 export { ViewerStalledError } from './errors/ViewerStalledError';
+export { RunHeldElsewhereError } from './errors/RunHeldElsewhereError';
 export { redactError, type ExposeError } from './redactError';
-export { humanAgent, type HumanAgent, type HumanAgentOptions, type InputRequest, type InputAnswer } from './humanAgent';
-export { InputRequestNotFoundError } from './errors/InputRequestNotFoundError';
+export { humanAgent, type HumanAgent, type HumanAgentOptions } from './humanAgent';
 export {
   toUIMessageStream,
   ToUIMessageStreamOptionsSchema,

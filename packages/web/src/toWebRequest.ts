@@ -49,7 +49,7 @@ export interface NodeResponseEvents {
  * The headers are copied (a repeated one keeps every value). The request's `signal` aborts when the
  * connection closes, so a run started for it is cancelled when the client goes away. The body of a
  * request other than `GET` or `HEAD` streams from the connection as the handler reads it, and only then:
- * a handler that stops reading at its limit (as `humanAgent`'s `handleAnswer` does) never holds a huge
+ * a handler that stops reading at its limit (as a run registry's `handleAnswer` does) never holds a huge
  * body in memory. What the handler left unread is discarded once the response is over, so a keep-alive
  * connection can carry the next request. The URL is `http://` + the `Host` header (`localhost` without
  * one) + the request's path.

@@ -1,5 +1,5 @@
 import { Subject, type Observable, type SchedulerLike } from 'rxjs';
-import { scheduleDelay, takeRunUntil, type RunEvent } from '@rxagents/core';
+import { scheduleDelay, takeRunUntil, type RunEvent, type RunEventOf } from '@rxagents/core';
 import { RunForgottenError, type RunForgottenReason } from '../errors/RunForgottenError';
 import { RunRegistryFullError } from '../errors/RunRegistryFullError';
 import { encodeFrame, type Frame } from './eventStreamBody';
@@ -14,6 +14,8 @@ interface Control {
   /** While a cancellation says the ends of the run's open nodes: they are gathered here. */
   ends: RunEvent[] | undefined;
   held: HeldRun | undefined;
+  /** The run's interrupts its events show open (an `interrupt` without its `interrupt-end`), by id. */
+  readonly interrupts: Map<string, RunEventOf<'interrupt'>>;
 }
 
 /** What {@link HeldRuns} is made with (the registry's options). */
@@ -32,8 +34,11 @@ export interface Launch {
   /** The clock of the `at` of a cancellation's ends (none for events given as they are). */
   readonly scheduler?: SchedulerLike;
   readonly tracked?: TrackedRunStore;
-  /** Called once: `true` when the run joined, `false` when it errored (or could not join) before its first event. Given: the run joins at its first event. */
-  readonly joined?: (joined: boolean) => void;
+  /**
+   * Called once: `true` when the run joined, `false` when it errored (with that error) or could not join
+   * before its first event. Given: the run joins at its first event.
+   */
+  readonly joined?: (joined: boolean, error?: unknown) => void;
 }
 
 /** The runs a registry holds in memory: their logs, expiry, capacity, cancellation. */
@@ -47,6 +52,23 @@ export class HeldRuns {
   held(runId: string): HeldRun | undefined {
     const log = this.runs.get(runId);
     return log === undefined ? undefined : this.controls.get(log)?.held;
+  }
+
+  /**
+   * The interrupt `interruptId` that the events of the run held here as `runId` show open, while the run
+   * runs: its `interrupt` event (whose `runId` is the one to answer it under).
+   */
+  openInterrupt(runId: string, interruptId: string): RunEventOf<'interrupt'> | undefined {
+    const log = this.runs.get(runId);
+    if (log === undefined || log.ending !== undefined) return undefined;
+    return this.controls.get(log)?.interrupts.get(interruptId);
+  }
+
+  /** The interrupts the events of the run held here as `runId` show open, oldest first (none once it ended). */
+  openInterrupts(runId: string): readonly RunEventOf<'interrupt'>[] {
+    const log = this.runs.get(runId);
+    if (log === undefined || log.ending !== undefined) return [];
+    return [...(this.controls.get(log)?.interrupts.values() ?? [])];
   }
 
   /** Whether the run is held here and journaled. */
@@ -74,6 +96,7 @@ export class HeldRuns {
 
   private finish(runId: string, log: RunLog, ending: Parameters<RunLog['end']>[0]): void {
     if (log.ending !== undefined) return;
+    this.controls.get(log)?.interrupts.clear();
     log.end(ending);
     log.expiry = scheduleDelay(this.settings.scheduler, this.settings.ttlMs, () => this.forget(runId, log, 'expired'));
   }
@@ -83,14 +106,14 @@ export class HeldRuns {
     this.makeRoom();
     const { frame, replayLimit } = this.settings;
     const log = new RunLog(replayLimit);
-    const control: Control = { cancelled: new Subject<void>(), tracked, ends: undefined, held: undefined };
+    const control: Control = { cancelled: new Subject<void>(), tracked, ends: undefined, held: undefined, interrupts: new Map() };
     if (tracked !== undefined) control.held = { log, journaled: () => tracked.journaled };
     this.controls.set(log, control);
     let waiting = joined;
-    const settle = (ok: boolean): void => {
+    const settle = (ok: boolean, error?: unknown): void => {
       const then = waiting;
       waiting = undefined;
-      then?.(ok);
+      then?.(ok, error);
     };
     if (joined === undefined) this.runs.set(runId, log);
     log.subscription = events$.pipe(takeRunUntil(control.cancelled, scheduler === undefined ? {} : { scheduler })).subscribe({
@@ -110,6 +133,8 @@ export class HeldRuns {
           settle(true);
         }
         control.ends?.push(event);
+        if (event.type === 'interrupt') control.interrupts.set(event.interruptId, event);
+        else if (event.type === 'interrupt-end') control.interrupts.delete(event.interruptId);
         try {
           log.append(encodeFrame(frame(event, log.next)));
         } catch (error) {
@@ -120,7 +145,7 @@ export class HeldRuns {
       error: (error: unknown) => {
         if (waiting !== undefined) {
           log.ending = { kind: 'error', error };
-          settle(false);
+          settle(false, error);
         } else this.finish(runId, log, { kind: 'error', error });
       },
       complete: () => {

@@ -1,5 +1,5 @@
 import type { Observable, SchedulerLike } from 'rxjs';
-import { observeRun, type RunContext, type RunEvent, type RunStore } from '@rxagents/core';
+import { observeRun, RunLeasedError, type RunContext, type RunEvent, type RunEventOf, type RunStore } from '@rxagents/core';
 import { RunForgottenError } from '../errors/RunForgottenError';
 import type { ExposeError } from '../redactError';
 import { eventStreamHeaders } from '../toEventStreamResponse';
@@ -24,6 +24,9 @@ export interface StoredRunsSettings {
   readonly frame: (event: unknown, id: number) => Frame;
 }
 
+/** How a resume went: the run runs here now, another process holds its lease, or it was not resumed (finished, unknown, not one of `runs`, held here already). */
+export type ResumeOutcome = 'joined' | 'leased' | 'not-resumed';
+
 /** A plain-text answer with a fixed body. */
 const text = (status: number, body: string): Response => new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
 
@@ -32,7 +35,7 @@ const text = (status: number, body: string): Response => new Response(body, { st
  * their journals.
  */
 export class StoredRuns {
-  private readonly resuming = new Map<string, Promise<boolean>>();
+  private readonly resuming = new Map<string, Promise<ResumeOutcome>>();
   private readonly viewers = new Set<StoredRunViewer>();
   /** Counts `close()`s: a resume that began before one does not join after it. */
   private generation = 0;
@@ -53,12 +56,17 @@ export class StoredRuns {
    * its lease is free: `true` once it runs here.
    */
   resume(runId: string): Promise<boolean> {
-    if (this.held.runs.has(runId)) return Promise.resolve(false);
+    return this.resumeWithOutcome(runId).then((outcome) => outcome === 'joined');
+  }
+
+  /** {@link resume}, saying why a run was not resumed when another process holds its lease. */
+  resumeWithOutcome(runId: string): Promise<ResumeOutcome> {
+    if (this.held.runs.has(runId)) return Promise.resolve('not-resumed');
     const pending = this.resuming.get(runId);
     if (pending !== undefined) return pending;
     const attempt = this.attempt(runId).then(
-      (joined) => joined,
-      () => false,
+      (outcome) => outcome,
+      (): ResumeOutcome => 'not-resumed',
     );
     this.resuming.set(runId, attempt);
     void attempt.then(() => this.resuming.delete(runId));
@@ -116,31 +124,53 @@ export class StoredRuns {
     this.viewers.clear();
   }
 
-  private async attempt(runId: string): Promise<boolean> {
+  /** The interrupts the journal of an unfinished run shows open (each `interrupt` without a later `interrupt-end`), oldest first. */
+  async openInJournal(runId: string): Promise<readonly RunEventOf<'interrupt'>[]> {
+    if ((await this.settings.store.summary(runId))?.status !== 'running') return [];
+    const open = new Map<string, RunEventOf<'interrupt'>>();
+    for await (const { event } of this.settings.store.read(runId, 0)) {
+      if (event.type === 'interrupt') {
+        // Asked again (a call that runs again): it keeps its place, with its latest event.
+        open.delete(event.interruptId);
+        open.set(event.interruptId, event);
+      } else if (event.type === 'interrupt-end') open.delete(event.interruptId);
+    }
+    return [...open.values()];
+  }
+
+  /**
+   * Whether the journal of an unfinished run shows the interrupt open: its `interrupt` without a later
+   * `interrupt-end`. Reads the whole journal; rejects when the store cannot be read.
+   */
+  async isOpenInJournal(runId: string, interruptId: string): Promise<boolean> {
+    return (await this.openInJournal(runId)).some((event) => event.interruptId === interruptId);
+  }
+
+  private async attempt(runId: string): Promise<ResumeOutcome> {
     const generation = this.generation;
     // A finished run is not run again: its viewers read its journal.
-    if ((await this.settings.store.summary(runId))?.status !== 'running') return false;
+    if ((await this.settings.store.summary(runId))?.status !== 'running') return 'not-resumed';
     const root = await this.rootStart(runId);
-    if (root === undefined || root.inputOmitted === true) return false;
+    if (root === undefined || root.inputOmitted === true) return 'not-resumed';
     const make = this.settings.runs.get(root.name);
-    if (make === undefined || this.held.runs.has(runId) || generation !== this.generation) return false;
+    if (make === undefined || this.held.runs.has(runId) || generation !== this.generation) return 'not-resumed';
     const body = make(root.input);
     const tracked = new TrackedRunStore(this.settings.store, runId);
-    return new Promise<boolean>((resolve) => {
+    return new Promise<ResumeOutcome>((resolve) => {
       const events$ = this.observe(runId, root.name, root.input, body, tracked);
       this.held.launch({
         runId,
         events$,
         scheduler: this.settings.scheduler,
         tracked,
-        joined: (joined) => {
+        joined: (joined, error) => {
           const log = this.held.runs.get(runId);
           // Closed meanwhile: it stops here again, as the others did.
           if (joined && generation !== this.generation && log !== undefined) {
             log.subscription?.unsubscribe();
             this.held.forget(runId, log, 'closed');
-            resolve(false);
-          } else resolve(joined);
+            resolve('not-resumed');
+          } else resolve(joined ? 'joined' : isLeased(error) ? 'leased' : 'not-resumed');
         },
       });
     });
@@ -158,4 +188,9 @@ export class StoredRuns {
     const { scheduler, leaseTtlMs } = this.settings;
     return observeRun(name, input, body, { runId, scheduler, store, ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }) });
   }
+}
+
+/** Whether `error` says another holder has the run's lease (also from another copy of the toolkit). */
+function isLeased(error: unknown): boolean {
+  return error instanceof RunLeasedError || (error as { code?: unknown } | null)?.code === 'RUN_LEASED';
 }
