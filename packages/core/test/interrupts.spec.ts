@@ -153,6 +153,8 @@ describe('askForInput', () => {
   it('refuses a context above the root, a non-string question and a bad option with ConfigError', () => {
     const root = { runId: 'r', callId: null, parentCallId: null, scheduler: virtualTime(), emit: () => undefined };
     expect(() => askForInput(root, 'q')).toThrow(ConfigError);
+    expect(() => askForInput(undefined, 'q')).toThrow(/outside a run nobody sees the question/);
+    expect(() => askForApproval(undefined, 'refund', {})).toThrow(ConfigError);
     const node = { ...root, callId: 'n' };
     expect(() => askForInput(node, 42 as unknown as string)).toThrow(/question must be a string/);
     expect(() => askForInput(node, 'q', { timeout: -1 })).toThrow(/timeout/);

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import * as configRules from '../configRules';
 import type { RunContext } from '../events/RunContext';
 import type { RunEventOf } from '../events/RunEvent';
-import { checkNode } from '../internal/checkNode';
+import { checkAsker } from '../internal/interrupts/checkAsker';
 import { interrupt } from '../internal/interrupts/interrupt';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../internal/jsonDepth';
 import { parseConfig } from '../parseConfig';
@@ -107,7 +107,7 @@ const REFUSED_IN_TIME = { approved: false, reason: 'Not answered in time' };
  * @param args - Its arguments: any JSON value, shown to the person.
  * @param options - The question, a timeout and what a timeout means.
  * @returns The decision, then completion.
- * @throws `ConfigError` at once when `run` is not a node's run context, `action` is blank, `args` is not
+ * @throws `ConfigError` at once when `run` is missing or not a node's run context, `action` is blank, `args` is not
  *   JSON, or an option is invalid.
  *
  * @example
@@ -125,8 +125,8 @@ const REFUSED_IN_TIME = { approved: false, reason: 'Not answered in time' };
  * });
  * ```
  */
-export function askForApproval(run: RunContext, action: string, args: unknown, options: AskForApprovalOptions = {}): Observable<ApprovalDecision> {
-  checkNode(run, 'askForApproval');
+export function askForApproval(run: RunContext | undefined, action: string, args: unknown, options: AskForApprovalOptions = {}): Observable<ApprovalDecision> {
+  checkAsker(run, 'askForApproval');
   const { question, timeout, onTimeout } = parseConfig(AskForApprovalSchema, { action, args, options }, 'askForApproval').options;
   const json = JSON.parse(JSON.stringify(args) ?? 'null') as RunEventOf<'interrupt'>['schema'];
   const request = { kind: 'approval' as const, question: question ?? `Allow ${action}?`, schema: APPROVAL_JSON_SCHEMA, action, args: json };

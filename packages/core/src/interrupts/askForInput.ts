@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import * as z from 'zod';
 import * as configRules from '../configRules';
 import type { RunContext } from '../events/RunContext';
-import { checkNode } from '../internal/checkNode';
+import { checkAsker } from '../internal/interrupts/checkAsker';
 import { interrupt } from '../internal/interrupts/interrupt';
 import { parseConfig } from '../parseConfig';
 import { jsonSchemaOf, readWithSchema } from './readWithSchema';
@@ -64,7 +64,7 @@ const AskForInputSchema = z.strictObject({
  * @param question - What the person is asked.
  * @param options - The answer's schema and a timeout.
  * @returns The answer, parsed by the schema, then completion.
- * @throws `ConfigError` at once when `run` is not a node's run context, `question` is not a string, or an
+ * @throws `ConfigError` at once when `run` is missing or not a node's run context, `question` is not a string, or an
  *   option is invalid (a schema JSON Schema cannot describe, a bad timeout).
  *
  * @example
@@ -83,8 +83,8 @@ const AskForInputSchema = z.strictObject({
  * });
  * ```
  */
-export function askForInput<S extends z.ZodType = z.ZodString>(run: RunContext, question: string, options: AskForInputOptions<S> = {}): Observable<z.output<S>> {
-  checkNode(run, 'askForInput');
+export function askForInput<S extends z.ZodType = z.ZodString>(run: RunContext | undefined, question: string, options: AskForInputOptions<S> = {}): Observable<z.output<S>> {
+  checkAsker(run, 'askForInput');
   const { schema = z.string() as z.ZodType, timeout } = parseConfig(AskForInputSchema, { question, options }, 'askForInput').options;
   const request = { kind: 'input' as const, question, schema: jsonSchemaOf(schema, 'askForInput') };
   return interrupt(run, request, readWithSchema(schema as z.ZodType<z.output<S>>), timeout === undefined || timeout === Infinity ? undefined : { ms: timeout, answer: undefined });
