@@ -1,7 +1,7 @@
 import { asyncScheduler, catchError, filter, map, of, tap } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { z } from 'zod';
-import { answerInterrupt, ConfigError, defineAgent, observeRun, type ApprovalDecision, type RunEvent } from '@rxagents/core';
+import { answerInterrupt, ConfigError, defineAgent, observeRun, pendingInterrupts, type ApprovalDecision, type RunEvent } from '@rxagents/core';
 import { recordingAgent } from '@rxagents/testing';
 import { handoff, HandoffApprovalUnavailableError, handoffFilters, HandoffRejectedError, routingAgent, type ToolCallingModel } from '@rxagents/handoff';
 
@@ -100,6 +100,27 @@ describe('a handoff that needs approval', () => {
         a: 'interrupt@0 transfer_to_refunds {"from":"desk","to":"refunds","input":"big","arguments":{"amount":900}}',
         b: 'run-end@5 AGENT_ERROR',
       });
+    });
+  });
+
+  it('closes the open question when the handoff is cancelled while it waits, and never hands off', () => {
+    testScheduler().run(({ cold, expectObservable, flush }) => {
+      const refunds = slowTarget('refunds', 'Refunded.', cold);
+      let runId = '';
+      const events$ = handoff({ agent: refunds, needsApproval: true })
+        .events$({ id: 'desk' }, { input: 'refund' })
+        .pipe(
+          tap((event) => (runId = event.runId)),
+          map(brief),
+        );
+      expectObservable(events$, '^ 20ms !').toBe('(ab)', {
+        a: 'run-start@0 handoff',
+        b: 'interrupt@0 transfer_to_refunds {"from":"desk","to":"refunds","input":"refund"}',
+      });
+      flush();
+      expect(refunds.calls).toHaveLength(0);
+      expect(runId).not.toBe('');
+      expect(pendingInterrupts(runId)).toEqual([]);
     });
   });
 
