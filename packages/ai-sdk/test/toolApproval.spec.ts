@@ -149,14 +149,15 @@ describe('aiSdkAgent with tools that need approval', () => {
   });
 
   it('stops after maxSteps model steps when the model keeps calling tools', async () => {
-    const model = new MockLanguageModelV3({
+    let calls = 0;
+    const model: MockLanguageModelV3 = new MockLanguageModelV3({
       doStream: async () => ({
         stream: convertArrayToReadableStream<LanguageModelV3StreamPart>([
           { type: 'stream-start', warnings: [] },
           { type: 'text-start', id: 't' },
           { type: 'text-delta', id: 't', delta: 'again ' },
           { type: 'text-end', id: 't' },
-          { type: 'tool-call', toolCallId: `call-${model.doStreamCalls.length}`, toolName: 'lookup', input: '{}' },
+          { type: 'tool-call', toolCallId: `call-${++calls}`, toolName: 'lookup', input: '{}' },
           { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(1, 1) },
         ]),
       }),

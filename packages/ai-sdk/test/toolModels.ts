@@ -57,7 +57,7 @@ export function toolCallingModel(calls: readonly ScriptedCall[], answer: (result
 export function describeResult(result: SeenResult): string {
   const { output } = result;
   if (output.type === 'execution-denied') return `denied: ${output.reason ?? '(no reason)'}`;
-  return 'value' in output ? JSON.stringify(output.value) : output.type;
+  return 'value' in output ? JSON.stringify(output.value) : 'other';
 }
 
 /** Subscribes and collects the events as they come; `done` settles when the run completes. */
