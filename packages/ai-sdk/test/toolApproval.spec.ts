@@ -92,6 +92,37 @@ describe('aiSdkAgent with tools that need approval', () => {
     expect(model.doStreamCalls).toHaveLength(2);
   });
 
+  it('asks again for a tool the model calls after an approved one, and ends after the second decision', async () => {
+    const sent: string[] = [];
+    const resultsIn = (prompt: { role: string; content: unknown }[]): number =>
+      prompt.filter((message) => message.role === 'tool').flatMap((message) => message.content as { type: string }[]).filter((part) => part.type === 'tool-result').length;
+    const step = (parts: LanguageModelV3StreamPart[]) => ({ stream: convertArrayToReadableStream<LanguageModelV3StreamPart>([{ type: 'stream-start', warnings: [] }, ...parts]) });
+    const model = new MockLanguageModelV3({
+      doStream: async ({ prompt }) => {
+        const done = resultsIn(prompt);
+        if (done === 0) return step([{ type: 'tool-call', toolCallId: 'c1', toolName: 'refund', input: '{"amount":30}' }, { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(1, 1) }]);
+        if (done === 1) return step([{ type: 'tool-call', toolCallId: 'c2', toolName: 'email', input: '{"to":"ada@example.com"}' }, { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(1, 1) }]);
+        return step([{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: answerFrom(lastToolResults(prompt)) }, { type: 'text-end', id: 't' }, { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(1, 1) }]);
+      },
+    });
+    const refunded: number[] = [];
+    const email = tool({ inputSchema: z.object({ to: z.string() }), needsApproval: true, execute: async ({ to }) => (sent.push(to), 'sent') });
+    const agent = aiSdkAgent({ id: 'cashier', model, tools: { refund: refundTool(refunded), email } });
+
+    const run = watch(observeRun('refund', 'go', (run) => invoke$(agent, 'go', { run })));
+    const [first] = await untilAsked(run.events, 1);
+    answerInterrupt(first!.runId, first!.interruptId, { approved: true });
+    const [, second] = await untilAsked(run.events, 2);
+    expect(second).toMatchObject({ action: 'email', args: { to: 'ada@example.com' } });
+    answerInterrupt(second!.runId, second!.interruptId, { approved: false, reason: 'no e-mails today' });
+    await run.done;
+
+    expect(refunded).toEqual([30]);
+    expect(sent).toEqual([]);
+    expect(rootEnd(run.events)).toMatchObject({ success: true, output: 'denied: no e-mails today' });
+    expect(agent.lastUsage).toMatchObject({ inputTokens: 3, outputTokens: 3 });
+  });
+
   it('runs tools that need no approval in the SDK loop without asking anybody, outside a run too', async () => {
     const model = toolCallingModel([{ toolName: 'lookup', input: { id: 'A-1' } }], answerFrom);
     const lookup = tool({ inputSchema: z.object({ id: z.string() }), execute: async ({ id }) => ({ id, status: 'paid' }) });
