@@ -6,6 +6,8 @@ import { aiSdkSettingsRule, toStreamTextSettings, type AiSdkSettings } from './A
 import { toAiSdkUsage, type AiSdkUsageReport } from './AiSdkUsage';
 import { languageModelRule } from './languageModelRule';
 import { streamModelParts, type ModelStreamPart } from './streamModelParts';
+import { streamToolLoop } from './internal/streamToolLoop';
+import { toolSetRule } from './internal/toolSetRule';
 import { toAgentError } from './toAgentError';
 import { toModelMessages } from './toModelMessages';
 import { checkChatCall } from './internal/checkChatCall';
@@ -48,7 +50,20 @@ export interface AiSdkAgentOptions {
   readonly settings?: AiSdkSettings;
   /** Called with each reply's usage, before the reply completes; if it throws, the reply fails with an `AgentError` whose cause is the thrown error. */
   readonly onUsage?: (report: AiSdkUsageReport) => void;
+  /**
+   * AI SDK tools the model may call (`tool({ description, inputSchema, execute, needsApproval })`): the SDK
+   * runs them in its own multi-step loop. A tool with `needsApproval` waits for a person's approval asked in
+   * the call's run (see {@link aiSdkAgent}).
+   */
+  readonly tools?: ToolSet;
+  /** The most model steps of one reply with `tools` (each step: the model answers, the tools it called run). Default 20. */
+  readonly maxSteps?: number;
+  /** How long a tool approval waits, in ms on the run's scheduler; unanswered by then, it is a refusal ("Not answered in time"). Default: waits for ever. */
+  readonly approvalTimeout?: number;
 }
+
+/** The default step bound of a reply with tools: the AI SDK's own `ToolLoopAgent` default. */
+const DEFAULT_MAX_STEPS = 20;
 
 /**
  * The zod schema of {@link AiSdkAgentOptions}.
@@ -77,6 +92,9 @@ export const AiSdkAgentOptionsSchema = z.strictObject({
   system: z.string({ error: 'must be a string' }).optional(),
   settings: aiSdkSettingsRule().optional(),
   onUsage: configRules.function<(report: AiSdkUsageReport) => void>().optional(),
+  tools: toolSetRule().optional(),
+  maxSteps: configRules.positiveInt(1000).optional(),
+  approvalTimeout: configRules.timeoutMs().optional(),
 });
 
 /**
@@ -124,6 +142,22 @@ export interface AiSdkAgent extends Agent {
  * fails the reply with an `AgentError` (not retryable, the thrown error as `cause`), after the report
  * reached `usage$` and `lastUsage`: nothing escapes as an unhandled error.
  *
+ * With `tools`, a reply is the AI SDK's own multi-step tool loop: the model calls tools, the SDK runs them
+ * and gives the model their results, until the model answers without a tool call or `maxSteps` model steps
+ * (default 20) have run. The text of every step streams as chunks; the usage report is one per reply, its
+ * tokens summed over every model step. A tool with `needsApproval` (a boolean, or the SDK's predicate over
+ * the call's input) is not run when the model calls it: the agent asks a person in the call's run with
+ * `askForApproval(run, toolName, input)` (an `interrupt` event of kind `approval`, under the agent's call;
+ * several of one step are open at once). Approved, the SDK runs the tool and the model gets its result;
+ * refused, the tool does not run and the model gets the SDK's `execution-denied` result with the person's
+ * reason, and the reply goes on. `approvalTimeout` turns an unanswered approval into a refusal ("Not
+ * answered in time"). Without a run to ask in (`ChatOptions.run` undefined) such a tool call fails the reply
+ * with an `AgentError` whose cause is a {@link ToolApprovalUnavailableError}; the tool never runs. Cancelling
+ * the reply aborts the model call and closes the open approvals. In a durable run, a reply stopped while an
+ * approval was open runs again when the run resumes (from its first model step: tools approved before the
+ * stop run again, so make them idempotent, for example keyed by `ChatOptions.idempotencyKey`), and the
+ * model's same tool call is asked under the same interrupt id.
+ *
  * In a paced run (a `runEventStream` reader in `pace` mode), the agent reads the SDK's stream only while the
  * reader keeps up, so a stalled reader holds at most its buffer of the reply's events. The SDK itself still
  * reads the provider's HTTP stream to its end and keeps its parts until the reply is read: `streamText`
@@ -151,6 +185,41 @@ export interface AiSdkAgent extends Agent {
  * billing.usage$.subscribe((usage) => console.log(`${usage.inputTokens} tokens in, ${usage.outputTokens} out`));
  * console.log(await lastValueFrom(invoke$(billing, 'Why was I charged twice?', { timeout: 30_000 })));
  * ```
+ *
+ * @example
+ * A tool a person must approve (here a scripted model; the person answers as soon as asked):
+ * ```ts
+ * import { answerInterrupt, invoke$, observeRun } from '@rxagents/core';
+ * import { aiSdkAgent } from '@rxagents/ai-sdk';
+ * import { tool } from 'ai';
+ * import { MockLanguageModelV3, convertArrayToReadableStream } from 'ai/test';
+ * import { z } from 'zod';
+ *
+ * const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+ * const model = new MockLanguageModelV3({
+ *   doStream: async ({ prompt }) => ({
+ *     // Given the tool's result, the model answers; before, it calls the tool.
+ *     stream:
+ *       prompt.at(-1)?.role === 'tool'
+ *         ? convertArrayToReadableStream([
+ *             { type: 'text-start', id: 't' },
+ *             { type: 'text-delta', id: 't', delta: 'Refunded.' },
+ *             { type: 'text-end', id: 't' },
+ *             { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+ *           ])
+ *         : convertArrayToReadableStream([
+ *             { type: 'tool-call', toolCallId: 'c1', toolName: 'refund', input: '{"amount":120}' },
+ *             { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
+ *           ]),
+ *   }),
+ * });
+ * const refund = tool({ inputSchema: z.object({ amount: z.number() }), needsApproval: true, execute: async ({ amount }) => ({ refunded: amount }) });
+ * const cashier = aiSdkAgent({ id: 'cashier', model, tools: { refund } });
+ * observeRun('refund', 'Refund Ada', (run) => invoke$(cashier, 'Refund Ada', { run })).subscribe((event) => {
+ *   if (event.type === 'interrupt') queueMicrotask(() => answerInterrupt(event.runId, event.interruptId, { approved: true }));
+ *   if (event.type === 'run-end') console.log(event.output); // Refunded.
+ * });
+ * ```
  */
 export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {
   const parsed = parseConfig(AiSdkAgentOptionsSchema, options, 'aiSdkAgent options');
@@ -158,19 +227,22 @@ export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {
   const settings = parsed.settings === undefined ? undefined : toStreamTextSettings(parsed.settings);
   const usage = new Subject<AiSdkUsageReport>();
   let lastUsage: AiSdkUsageReport | undefined;
-  const { onUsage } = parsed;
+  const { onUsage, tools, approvalTimeout } = parsed;
+  const maxSteps = parsed.maxSteps ?? DEFAULT_MAX_STEPS;
 
   const chat = (input: string, chatOptions: ChatOptions): Observable<string> => {
     checkChatCall(id, input, chatOptions);
     const { signal, context = [], metadata, run } = chatOptions;
-    return streamModelParts({
+    const request = {
       model,
       ...(system === undefined ? {} : { system }),
-      messages: [...toModelMessages(context), { role: 'user', content: input }],
+      messages: [...toModelMessages(context), { role: 'user' as const, content: input }],
       ...(settings === undefined ? {} : { settings }),
       signal,
       pace: run?.pace,
-    }).pipe(
+    };
+    const parts$ = tools === undefined ? streamModelParts(request) : streamToolLoop({ ...request, tools, agentId: id, run, maxSteps, approvalTimeout });
+    return parts$.pipe(
       tap((part) => {
         if (part.type !== 'finish') return;
         lastUsage = { ...toAiSdkUsage(part.totalUsage, part.finishReason), agentId: id, input, ...(metadata === undefined ? {} : { metadata }) };

@@ -11,3 +11,4 @@ export { toModelMessages } from './toModelMessages';
 export { toAiSdkTools } from './toAiSdkTools';
 export { toAgentError } from './toAgentError';
 export { ModelCallError } from './errors/ModelCallError';
+export { ToolApprovalUnavailableError } from './errors/ToolApprovalUnavailableError';

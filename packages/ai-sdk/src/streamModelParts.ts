@@ -1,4 +1,4 @@
-import { streamText, type LanguageModel, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
+import { streamText, type LanguageModel, type ModelMessage, type ToolModelMessage, type AssistantModelMessage, type StopCondition, type TextStreamPart, type ToolSet } from 'ai';
 import { Observable } from 'rxjs';
 import { fromAbortSignal, type RunContext, whenRoom } from '@rxagents/core';
 import type { AiSdkSettings } from './AiSdkSettings';
@@ -9,11 +9,18 @@ export interface StreamModelPartsRequest {
   readonly system?: string;
   readonly messages: ModelMessage[];
   readonly tools?: ToolSet;
+  /** The SDK's step bound for this call (its default: one step). */
+  readonly stopWhen?: StopCondition<ToolSet>;
+  /** Given the call's response messages (what the model said, the tool results) before the Observable completes. */
+  readonly onResponse?: (messages: readonly ResponseMessage[]) => void;
   readonly settings?: AiSdkSettings;
   readonly signal?: AbortSignal;
   /** A watched run's pacing: while it returns a Promise, the next part waits to be given (see `RunContext.pace`). */
   readonly pace?: RunContext['pace'];
 }
+
+/** @internal What a call said, as the SDK gives it back: the model's messages and the tool results. */
+export type ResponseMessage = AssistantModelMessage | ToolModelMessage;
 
 /** A part of the SDK's full stream that is not terminal: `error` and `abort` become the Observable's error. */
 export type ModelStreamPart = Exclude<TextStreamPart<ToolSet>, { type: 'error' } | { type: 'abort' }>;
@@ -52,14 +59,16 @@ export function streamModelParts(request: StreamModelPartsRequest): Observable<M
     let finished = false;
 
     let reader: ReadableStreamDefaultReader<TextStreamPart<ToolSet>>;
+    let result: ReturnType<typeof streamText>;
     try {
-      const result = streamText({
+      result = streamText({
         ...request.settings,
         model: request.model,
         ...(request.system === undefined ? {} : { system: request.system }),
         messages: request.messages,
         ...(request.messages.some((message) => message.role === 'system') ? { allowSystemInMessages: true } : {}),
         ...(request.tools === undefined ? {} : { tools: request.tools }),
+        ...(request.stopWhen === undefined ? {} : { stopWhen: request.stopWhen }),
         abortSignal: controller.signal,
         onError: () => undefined,
       });
@@ -77,7 +86,21 @@ export function streamModelParts(request: StreamModelPartsRequest): Observable<M
           if (subscriber.closed) return;
           if (done) {
             finished = true;
-            subscriber.complete();
+            const { onResponse } = request;
+            if (onResponse === undefined) subscriber.complete();
+            else {
+              // Read only now: the getter makes a Promise that rejects, unhandled, when the call is aborted.
+              result.response.then(
+                ({ messages }) => {
+                  if (subscriber.closed) return;
+                  onResponse(messages);
+                  subscriber.complete();
+                },
+                (error: unknown) => {
+                  if (!subscriber.closed) subscriber.error(error);
+                },
+              );
+            }
           } else if (value.type === 'error') {
             // Not finished: the provider may keep streaming after an error part; the teardown cancels it.
             subscriber.error(value.error);

@@ -26,10 +26,13 @@ export { HandoffTimeoutError, type HandoffTimeoutDetails } from './errors/Handof
 export { HandoffValidationError } from './errors/HandoffValidationError';
 export { HandoffRoutingError } from './errors/HandoffRoutingError';
 export { HandoffContractError } from './errors/HandoffContractError';
+export { HandoffRejectedError } from './errors/HandoffRejectedError';
+export { HandoffApprovalUnavailableError } from './errors/HandoffApprovalUnavailableError';
 export { Handoff, handoff } from './handoff/Handoff';
 export { HandoffCallOptionsSchema, type HandoffCallOptions } from './handoff/HandoffCallOptions';
 export { HandoffConfigSchema, type HandoffConfig, type ResolvedHandoffConfig } from './handoff/HandoffConfig';
 export type { HandoffEnabled, HandoffEnabledContext } from './handoff/HandoffEnabled';
+export type { HandoffNeedsApproval, HandoffApprovalContext } from './handoff/HandoffApproval';
 export { HandoffRequestSchema, type HandoffRequest } from './handoff/HandoffRequest';
 export type { HandoffOutcome, HandoffRunContext } from './handoff/HandoffOutcome';
 export {

@@ -1,12 +1,15 @@
-import { asyncScheduler, defer, map, type Observable, type SchedulerLike, tap, throwError } from 'rxjs';
+import { asyncScheduler, defer, map, mergeMap, type Observable, type SchedulerLike, tap, throwError } from 'rxjs';
 import { z } from 'zod';
 import { AgentTimeoutError, configRules, lastValue, observeRun, parseConfig, preview, reportUnhandledError, traceResult, type Agent, type Message, type RunContext, type RunEvent, type RunEventsOptions } from '@rxagents/core';
 import { currentHandoffChain } from '../guards/currentHandoffChain';
 import { HandoffContractError } from '../errors/HandoffContractError';
 import { HandoffTimeoutError } from '../errors/HandoffTimeoutError';
+import type { HandoffRejectedError } from '../errors/HandoffRejectedError';
+import type { HandoffApprovalUnavailableError } from '../errors/HandoffApprovalUnavailableError';
 import { HandoffCallOptionsSchema, type HandoffCallOptions } from './HandoffCallOptions';
 import { HandoffConfigSchema, resolveHandoffTimeout, type HandoffConfig, type ResolvedHandoffConfig } from './HandoffConfig';
 import { evaluateEnabled$, type HandoffEnabledContext } from './HandoffEnabled';
+import { approveHandoff$ } from './HandoffApproval';
 import type { HandoffConditionContext } from './handoffFilters';
 import type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
 import { HandoffRequestSchema, isMessage, type HandoffRequest } from './HandoffRequest';
@@ -47,6 +50,13 @@ const HandoffSourceSchema = z.looseObject({ id: configRules.id() }, { error: 'mu
  * {@link HandoffDepthError}, {@link HandoffTimeoutError} or {@link HandoffValidationError}; a target that
  * fails resolves with `success: false`, its `error` an `AgentError` naming the target with what it threw
  * as `cause` (the rule of every agent call). `execute$` is the Observable form; unsubscribing aborts the target.
+ *
+ * With `needsApproval`, a person must allow the transfer: after the guards and before anything else
+ * (`onHandoff`, the `handoff` event, a permit, the timeout), the handoff asks `askForApproval(run, toolName,
+ * { from, to, input, arguments })` in its run (`events$`, or `execute$` with `{ run }`). Approved, it goes on
+ * as usual (its `durationMs` counts from the answer); refused, it rejects with {@link HandoffRejectedError}
+ * (the person's `reason` on it) and the target never runs; with no run to ask in, it rejects with
+ * {@link HandoffApprovalUnavailableError}. Unsubscribing while the question is open closes it.
  *
  * @throws {@link @rxagents/core!ConfigError | ConfigError} from the constructor when the config breaks a rule (an
  * `inputSchema` with no JSON Schema, such as one with a date or a set, included).
@@ -231,24 +241,30 @@ export class Handoff {
         this.#safely(() => config.onError?.(error));
         return throwError(() => error);
       }
-      return handoff$<HandoffRunContext, HandoffOutcome>({
-        from: source,
-        to: target,
-        prompt: context.input,
-        context,
-        chain: context.handoffChain,
-        messages: context.messages,
-        metadata,
-        request: undefined,
-        scheduler: this.#scheduler,
-        timeout: config.timeout,
-        signal: undefined,
-        permits: this.#permits,
-        observers: undefined,
-        shape: handoffOutcomeOf,
-        run,
-        taskId: run === undefined ? '' : this.#taskIdOf(request),
-      }).pipe(
+      const transfer$ = (): Observable<HandoffOutcome> => {
+        this.#safely(() => config.onHandoff?.(source, context));
+        return handoff$<HandoffRunContext, HandoffOutcome>({
+          from: source,
+          to: target,
+          prompt: context.input,
+          context,
+          chain: context.handoffChain,
+          messages: context.messages,
+          metadata,
+          request: undefined,
+          scheduler: this.#scheduler,
+          timeout: config.timeout,
+          signal: undefined,
+          permits: this.#permits,
+          observers: undefined,
+          shape: handoffOutcomeOf,
+          run,
+          taskId: run === undefined ? '' : this.#taskIdOf(request),
+        });
+      };
+      // Asked before a permit is taken and before the timeout starts: a person's wait bounds neither.
+      const outcome$ = config.needsApproval === false ? transfer$() : this.#approved$(source, request, context, run).pipe(mergeMap(transfer$));
+      return outcome$.pipe(
         map((outcome) => {
           // Only this handoff's own timeout is a guard; a nested handoff timing out inside the target is the target failing.
           if (!outcome.success && outcome.error instanceof AgentTimeoutError && outcome.error.agentId === target.id) {
@@ -307,14 +323,33 @@ export class Handoff {
       throw new HandoffContractError(`the inputFilter of ${this.toolName}`, `returned ${preview(item)} at index ${stray}; it must return an array of messages ({ role, content })`, filtered);
     }
     const messages = selectMessages(filtered as Message[], config);
-    const context: HandoffRunContext = {
+    return {
       input: request.input,
       messages: Object.freeze(messages),
       handoffChain: Object.freeze(path),
       ...(args === undefined ? {} : { arguments: args }),
     };
-    this.#safely(() => config.onHandoff?.(source, context));
-    return context;
+  }
+
+  /** Emits once the transfer may happen: `needsApproval` says no approval is needed, or a person approved it in `run`. */
+  #approved$(source: HandoffSource, request: HandoffRequest, context: HandoffRunContext, run: RunContext | undefined): Observable<unknown> {
+    const { config } = this;
+    const args = context.arguments ?? request.arguments;
+    return approveHandoff$({
+      setting: config.needsApproval,
+      context: {
+        source,
+        target: this.agent,
+        input: context.input,
+        messages: request.messages ?? [],
+        metadata: request.metadata ?? {},
+        handoffChain: context.handoffChain,
+        run,
+        ...(args === undefined ? {} : { arguments: args }),
+      },
+      toolName: this.toolName,
+      timeout: config.approvalTimeout,
+    });
   }
 
   #metadata(source: HandoffSource, sourceTools: string[] | undefined, request: HandoffRequest, context: HandoffRunContext): Record<string, unknown> {

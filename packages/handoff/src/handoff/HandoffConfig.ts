@@ -2,6 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import { z } from 'zod';
 import { ConfigError, configRules, MAX_DELAY_MS, type Agent } from '@rxagents/core';
 import type { HandoffEnabled } from './HandoffEnabled';
+import type { HandoffApprovalContext, HandoffNeedsApproval } from './HandoffApproval';
 import type { HandoffCondition } from './handoffFilters';
 import { agentRule, signedCountRule } from '../internal/rules';
 import type { HandoffOutcome, HandoffRunContext } from './HandoffOutcome';
@@ -49,6 +50,17 @@ export interface HandoffConfig {
    * routing call. Defaults to `true`.
    */
   readonly isEnabled?: HandoffEnabled;
+  /**
+   * Whether a person must allow the transfer: a boolean, or a predicate (sync or async) over the handoff
+   * about to happen ({@link HandoffApprovalContext}: the call's facts plus the validated `arguments`).
+   * When it needs approval, after the guards pass and before the target is touched, the handoff asks
+   * `askForApproval(run, toolName, { from, to, input, arguments })` in its run; approved, it goes on;
+   * refused, it fails with `HandoffRejectedError` (the person's reason in `reason`) and the target never
+   * runs. Without a run to ask in, it fails with `HandoffApprovalUnavailableError`. Defaults to `false`.
+   */
+  readonly needsApproval?: HandoffNeedsApproval;
+  /** How long an approval waits, in ms on the run's scheduler; unanswered by then it is a refusal ("Not answered in time"). Defaults to waiting for ever. */
+  readonly approvalTimeout?: number;
   /** The tool's parameters (zod); arguments that do not fit fail with `HandoffValidationError`. */
   readonly inputSchema?: z.ZodType;
   /** What the target sees. Defaults to `'summary'` (the last 3 messages). */
@@ -78,7 +90,7 @@ export interface HandoffConfig {
   readonly inputFilter?: MessageFilter;
   /** Which tools the target keeps. Defaults to `DEFAULT_HANDOFF_TOOL_POLICY` (`intersect`, nothing blocked); a policy without `mode` intersects. */
   readonly toolPolicy?: HandoffToolPolicy;
-  /** Called after the guards pass, before the target runs. A throwing callback changes nothing; its error is reported as unhandled (RxJS's `config.onUnhandledError`). */
+  /** Called after the guards pass (and the approval, with `needsApproval`), before the target runs. A throwing callback changes nothing; its error is reported as unhandled (RxJS's `config.onUnhandledError`). */
   readonly onHandoff?: (source: HandoffSource, context: HandoffRunContext) => void;
   /** Called with each successful outcome. A throwing callback changes nothing; its error is reported as unhandled. */
   readonly onComplete?: (outcome: HandoffOutcome) => void;
@@ -123,6 +135,10 @@ export const HandoffConfigSchema = z.strictObject({
   isEnabled: z
     .union([z.boolean(), configRules.function<Exclude<HandoffEnabled, boolean>>()], { error: 'must be a boolean or a function' })
     .default(true),
+  needsApproval: z
+    .union([z.boolean(), configRules.function<Exclude<HandoffNeedsApproval, boolean>>()], { error: 'must be a boolean or a function' })
+    .default(false),
+  approvalTimeout: configRules.timeoutMs().optional(),
   inputSchema: zodSchemaRule.optional(),
   contextPolicy: z.enum(['none', 'last_n', 'summary', 'full']).default('summary'),
   maxContextMessages: signedCountRule().default(10),
