@@ -1,6 +1,9 @@
 import { lastValueFrom, type Observable } from 'rxjs';
 import { z } from 'zod';
-import { askForApproval, askForInput, defineAgent, invoke$, type RunContext } from '@rxagents/core';
+import { askForInput, defineAgent, invoke$, type RunContext } from '@rxagents/core';
+import { aiSdkAgent } from '@rxagents/ai-sdk';
+import { tool } from 'ai';
+import { invoiceModel } from './invoiceModel';
 
 /** Who is invoiced when the page's topic field is empty. */
 export const defaultCustomer = 'Ada Lovelace';
@@ -13,18 +16,26 @@ function sendInvoice(args: { readonly customer: string; readonly amount: number;
 }
 
 /**
- * A scripted billing agent: it would send an invoice, asks a person to approve the `send_invoice` call
- * with its arguments, runs the tool only when approved, and replies with the tool's result (or why not).
+ * A billing agent on the AI SDK: its model (scripted, see `invoiceModel`) calls the `send_invoice` tool,
+ * which needs a person's approval. The call waits for it as an approval interrupt of the run; approved,
+ * the tool runs and the model answers with its result; refused, the model is told why.
  */
-const billing = defineAgent('billing', async (customer, { run }) => {
-  const args = { customer, amount: 1250, currency: 'EUR' };
-  const decision = await lastValueFrom(askForApproval(run!, 'send_invoice', args, { question: `Send an invoice of ${args.amount} ${args.currency} to ${customer}?` }));
-  return decision.approved ? `send_invoice: ${sendInvoice(args)}` : `Invoice not sent: ${decision.reason ?? 'refused'}`;
+const billing = aiSdkAgent({
+  id: 'billing',
+  model: invoiceModel(),
+  tools: {
+    send_invoice: tool({
+      description: 'Send an invoice to a customer',
+      inputSchema: z.object({ customer: z.string(), amount: z.number(), currency: z.string() }),
+      needsApproval: true,
+      execute: async (args) => sendInvoice(args),
+    }),
+  },
 });
 
 /** A scripted planner: it asks a person how long the trip lasts (a whole number of days, checked on the server) and plans it. */
 const planner = defineAgent('planner', async (destination, { run }) => {
-  const days = await lastValueFrom(askForInput(run!, `How many days should the trip to ${destination} last? (1 to 14)`, { schema: z.number().int().min(1).max(14) }));
+  const days = await lastValueFrom(askForInput(run, `How many days should the trip to ${destination} last? (1 to 14)`, { schema: z.number().int().min(1).max(14) }));
   return `A ${days}-day plan for ${destination} is ready.`;
 });
 
