@@ -8,3 +8,4 @@ export type { JournalCall, JournalCallEnd, JournalDelta } from './JournalCall';
 export { ReplayExhaustedError } from './errors/ReplayExhaustedError';
 export { ReplayInputMismatchError } from './errors/ReplayInputMismatchError';
 export { ReplayedCallError } from './errors/ReplayedCallError';
+export { scriptedPerson, type ScriptedPersonOptions } from './scriptedPerson';
