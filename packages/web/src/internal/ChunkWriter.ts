@@ -2,6 +2,7 @@ import { OpenRunNodes, type RunEvent, type SerializedError } from '@rxagents/cor
 import type { RunUIMessageChunk } from '../RunUIMessageChunk';
 import type { ExposeError } from '../redactError';
 import { exposedError, withExposedError } from './exposeErrors';
+import { InterruptParts } from './InterruptParts';
 import { TextParts } from './TextParts';
 
 /** Maps events to chunks, remembering the open text parts and whether the message started and finished. */
@@ -10,6 +11,7 @@ export class ChunkWriter {
   private finished = false;
   private name = '';
   private readonly parts = new TextParts();
+  private readonly interrupts = new InterruptParts();
   /** Every node of the run still open, text parts or not: a cut-off run ends them all. */
   private readonly nodes = new OpenRunNodes();
 
@@ -28,11 +30,13 @@ export class ChunkWriter {
       if (event.type === 'run-start' && event.parentCallId === null) this.name = event.name;
       chunks.push({ type: 'start', messageId: this.messageId ?? event.runId, messageMetadata: { runId: event.runId, name: this.name } });
     }
-    chunks.push(...this.parts.write(event));
+    chunks.push(...this.parts.write(event), ...this.interrupts.write(event));
     switch (event.type) {
       case 'call-start':
       case 'text-delta':
       case 'call-end':
+      case 'interrupt':
+      case 'interrupt-end':
         break;
       case 'call-error':
         chunks.push({ type: 'data-run', data: event });

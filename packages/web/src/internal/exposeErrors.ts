@@ -17,11 +17,11 @@ export function exposedError(error: unknown, expose: ExposeError = redactError):
 }
 
 /** The run event types that carry an `error` field. */
-const WITH_ERROR: ReadonlySet<unknown> = new Set(['call-error', 'run-end', 'step']);
+const WITH_ERROR: ReadonlySet<unknown> = new Set(['call-error', 'run-end', 'step', 'interrupt-end']);
 
 /**
  * `value` with its `error` field exposed when it is a run event that carries one (`call-error`, a failed
- * `run-end` or `step`), else `value` itself: every other value costs two property reads.
+ * `run-end` or `step`, an unanswered `interrupt-end`), else `value` itself: every other value costs two property reads.
  */
 export function withExposedError<T>(value: T, expose: ExposeError = redactError): T {
   if (typeof value !== 'object' || value === null) return value;
