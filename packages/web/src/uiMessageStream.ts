@@ -58,6 +58,14 @@ export interface ToUIMessageStreamOptions {
   readonly stallTimeoutMs?: number;
   /** The clock of `stallTimeoutMs`. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /**
+   * Continue a message the page already holds, up to these interrupts: the source replays the run from
+   * its start (a run kept by a registry, a shared replay), nothing is sent until the `interrupt` events
+   * of all these ids have passed (or the run ends), then a `start` chunk and the rest of the run. Pass
+   * the ids a chat request answered ({@link approvalAnswersOf}), so the page's tool parts settle.
+   * Default: none, the whole run is sent. At most 1,000 ids.
+   */
+  readonly continueAfter?: readonly string[];
 }
 
 /**
@@ -78,6 +86,10 @@ export const ToUIMessageStreamOptionsSchema = z.strictObject({
   exposeError: configRules.function<ExposeError>().optional(),
   stallTimeoutMs: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
+  continueAfter: z
+    .array(configRules.nonEmptyString(), { error: 'must be a list of interrupt ids' })
+    .max(1_000, 'must hold at most 1000 interrupt ids')
+    .optional(),
 });
 
 /**
@@ -144,11 +156,12 @@ export function toUIMessageStream(source: UIMessageStreamSource, options: ToUIMe
     exposeError = redactError,
     stallTimeoutMs = 30_000,
     scheduler = asyncScheduler,
+    continueAfter,
   } = parseConfig(ToUIMessageStreamOptionsSchema, options, 'toUIMessageStream options');
   const start = typeof source === 'function' ? source : () => source;
   const events = runEventStream(start, { ...(bufferSize === undefined ? {} : { bufferSize }), ...(delivery === undefined ? {} : { delivery }) });
   const reader = events.getReader();
-  const chunks = new ChunkWriter(messageId, exposeError);
+  const chunks = new ChunkWriter(messageId, exposeError, continueAfter);
   let onAbort: (() => void) | undefined;
   // One timer per stream, firing at most every `stallTimeoutMs` (never one per chunk): a reader that has
   // not asked for more since `since`, the time of the last chunk handed over, for that long is cut off.

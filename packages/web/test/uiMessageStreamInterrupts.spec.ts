@@ -120,6 +120,30 @@ describe('toUIMessageStream: interrupts', () => {
 });
 
 /** The message a run ends as; a failed run's error (the stream's `error` chunk) is expected and ignored. */
+describe('toUIMessageStream: continueAfter', () => {
+  it('sends nothing the page has: from the answered interrupt on, with start again and the open call reopened', async () => {
+    const events = await lastValueFrom(
+      observeRun('refund', 'Ada', (run) => invoke$(cashier, 'Ada', { run })).pipe(
+        map((event) => {
+          if (event.type === 'interrupt') queueMicrotask(() => answerInterrupt(event.runId, event.interruptId, { approved: true }));
+          return event;
+        }),
+        toArray(),
+      ),
+    );
+    const asked = events.find((event) => event.type === 'interrupt');
+    const chunks: RunUIMessageChunk[] = [];
+    for await (const chunk of toUIMessageStream(from(events), { continueAfter: [asked?.type === 'interrupt' ? asked.interruptId : ''] })) chunks.push(chunk);
+    expect(chunks.map((chunk) => chunk.type)).toEqual(['start', 'text-start', 'tool-output-available', 'text-delta', 'text-end', 'data-run', 'finish']);
+    expect(chunks[0]).toEqual({ type: 'start', messageId: asked?.runId, messageMetadata: { runId: asked?.runId, name: 'refund' } });
+  });
+
+  it('refuses a continueAfter that is not a list of ids', () => {
+    expect(() => toUIMessageStream(from([]), { continueAfter: [''] })).toThrow(/continueAfter/);
+    expect(() => toUIMessageStream(from([]), { continueAfter: 'i1' as unknown as string[] })).toThrow(/continueAfter/);
+  });
+});
+
 async function lastMessage(events$: Observable<RunEvent>): Promise<RunUIMessage> {
   let last: RunUIMessage | undefined;
   for await (const message of messagesOf(events$, () => undefined)) last = message;

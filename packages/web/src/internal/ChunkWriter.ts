@@ -10,6 +10,12 @@ export class ChunkWriter {
   private started = false;
   private finished = false;
   private name = '';
+  private runId = '';
+  /**
+   * Continuing a message the page already holds: the interrupts whose `interrupt` events must pass
+   * before anything is sent (the page has every chunk up to them). `undefined` once sending.
+   */
+  private waiting: Set<string> | undefined;
   private readonly parts = new TextParts();
   private readonly interrupts = new InterruptParts();
   /** Every node of the run still open, text parts or not: a cut-off run ends them all. */
@@ -18,9 +24,31 @@ export class ChunkWriter {
   constructor(
     private readonly messageId: string | undefined,
     private readonly exposeError: ExposeError,
-  ) {}
+    continueAfter: readonly string[] = [],
+  ) {
+    if (continueAfter.length > 0) this.waiting = new Set(continueAfter);
+  }
 
   write(raw: RunEvent): RunUIMessageChunk[] {
+    if (this.waiting === undefined) return this.chunksOf(raw);
+    if (raw.type === 'run-end' && raw.parentCallId === null) return [...this.resume(), ...this.chunksOf(raw)];
+    // Held back: the page has these chunks already.
+    this.chunksOf(raw);
+    if (raw.type === 'interrupt') this.waiting.delete(raw.interruptId);
+    return this.waiting.size === 0 ? this.resume() : [];
+  }
+
+  /**
+   * Sending starts in a message the page holds: `start` again (same id and metadata) and a `text-start`
+   * for each agent call still open, because the page's chat keeps no open text part across requests.
+   */
+  private resume(): RunUIMessageChunk[] {
+    this.waiting = undefined;
+    if (!this.started || this.finished) return [];
+    return [{ type: 'start', messageId: this.messageId ?? this.runId, messageMetadata: { runId: this.runId, name: this.name } }, ...this.parts.reopen()];
+  }
+
+  private chunksOf(raw: RunEvent): RunUIMessageChunk[] {
     if (this.finished) return [];
     const event = withExposedError(raw, this.exposeError);
     this.nodes.track(event);
@@ -28,6 +56,7 @@ export class ChunkWriter {
     if (!this.started) {
       this.started = true;
       if (event.type === 'run-start' && event.parentCallId === null) this.name = event.name;
+      this.runId = event.runId;
       chunks.push({ type: 'start', messageId: this.messageId ?? event.runId, messageMetadata: { runId: event.runId, name: this.name } });
     }
     chunks.push(...this.parts.write(event), ...this.interrupts.write(event));
@@ -73,6 +102,7 @@ export class ChunkWriter {
   /** The events ended: close what is open and finish the message, if the root run did not. */
   end(): RunUIMessageChunk[] {
     if (this.finished) return [];
+    if (this.waiting !== undefined) return [...this.resume(), ...this.end()];
     // Nodes still open: the run was cut off, not finished; it ends as failed, visibly.
     const cut = this.endNodes({ name: 'Error', message: 'The run ended before its nodes did', code: 'RUN_CUT_OFF' });
     if (this.finished) return cut;
@@ -84,6 +114,7 @@ export class ChunkWriter {
   /** The stream was aborted: end every open node as cancelled and say so, unless the message already finished. */
   abort(reason: unknown): RunUIMessageChunk[] {
     if (this.finished) return [];
+    if (this.waiting !== undefined) return [...this.resume(), ...this.abort(reason)];
     const text = reasonText(reason instanceof Error ? exposedError(reason, this.exposeError).message : reason);
     const ended = this.endNodes({ name: 'AbortError', message: text ?? CANCELLED });
     if (this.finished) return ended;
