@@ -86,7 +86,7 @@ const DEFAULT_MAX_BODY_BYTES = 1_048_576;
  * import { answerFromChatRequest } from '@rxagents/web';
  *
  * const cashier = defineAgent('cashier', async (input, { run }) => {
- *   const decision = await lastValueFrom(askForApproval(run, 'refund', { amount: 120 }));
+ *   const decision = await lastValueFrom(askForApproval(run!, 'refund', { amount: 120 }));
  *   return decision.approved ? 'Refunded 120' : 'No refund';
  * });
  * observeRun('refund', 'Ada', (run) => invoke$(cashier, 'Ada', { run })).subscribe(async (event) => {

@@ -40,7 +40,7 @@ class TestChat extends AbstractChat<RunUIMessage> {
 }
 
 const cashier = defineAgent('cashier', async (input, { run }) => {
-  const decision = await lastValueFrom(askForApproval(run, 'refund', { customer: input, amount: 120 }));
+  const decision = await lastValueFrom(askForApproval(run!, 'refund', { customer: input, amount: 120 }));
   return decision.approved ? 'Refunded 120' : `No refund: ${decision.reason ?? 'refused'}`;
 });
 

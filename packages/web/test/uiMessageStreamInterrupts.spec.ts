@@ -18,10 +18,10 @@ function messagesOf(events$: Observable<RunEvent>, onError?: (error: unknown) =>
 
 const toolParts = (message: RunUIMessage): DynamicToolUIPart[] => message.parts.filter((part): part is DynamicToolUIPart => part.type === 'dynamic-tool');
 const interruptParts = (message: RunUIMessage): { id: string | undefined; data: RunInterruptData }[] =>
-  message.parts.flatMap((part) => (part.type === 'data-interrupt' ? [{ id: part.id, data: part.data }] : []));
+  message.parts.flatMap((part) => (part.type === 'data-interrupt' ? [{ id: part.id, data: part.data as RunInterruptData }] : []));
 
 const cashier = defineAgent('cashier', async (input, { run }) => {
-  const decision = await lastValueFrom(askForApproval(run, 'refund', { customer: input, amount: 120 }, { question: `Refund 120 EUR to ${input}?` }));
+  const decision = await lastValueFrom(askForApproval(run!, 'refund', { customer: input, amount: 120 }, { question: `Refund 120 EUR to ${input}?` }));
   return decision.approved ? 'Refunded 120' : `No refund: ${decision.reason ?? 'refused'}`;
 });
 
@@ -57,7 +57,7 @@ describe('toUIMessageStream: interrupts', () => {
     expect(toolParts(last)).toEqual([expect.objectContaining({ state: 'output-available', toolCallId: waiting?.toolCallId, output: { approved: true } })]);
     expect(last.parts.filter((part) => part.type === 'text').map((part) => part.text)).toEqual(['Refunded 120']);
     // The interrupt's events are the tool part, not data-run parts as well.
-    expect(last.parts.filter((part) => part.type === 'data-run').map((part) => part.data.type)).not.toContain('interrupt');
+    expect(last.parts.flatMap((part) => (part.type === 'data-run' ? [(part.data as RunEvent).type] : []))).not.toContain('interrupt');
   });
 
   it('ends a refused approval as output-denied, and one refused by its timeout too', async () => {
