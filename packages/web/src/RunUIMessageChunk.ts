@@ -182,4 +182,4 @@ export type RunUIMessageChunk =
   | { readonly type: 'tool-output-error'; readonly toolCallId: string; readonly errorText: string; readonly dynamic: true }
   | { readonly type: 'error'; readonly errorText: string }
   | { readonly type: 'abort'; readonly reason?: string }
-  | { readonly type: 'finish'; readonly finishReason: 'stop' | 'error'; readonly messageMetadata?: RunMessageMetadata };
+  | { readonly type: 'finish'; readonly finishReason: 'stop' | 'error' | 'tool-calls'; readonly messageMetadata?: RunMessageMetadata };

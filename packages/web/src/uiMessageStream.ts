@@ -66,6 +66,14 @@ export interface ToUIMessageStreamOptions {
    * Default: none, the whole run is sent. At most 1,000 ids.
    */
   readonly continueAfter?: readonly string[];
+  /**
+   * End the message when the run asks for an approval: after its tool part, `finish` (reason
+   * `tool-calls`), and the stream stops reading the run, so the page's chat is `ready` and sends the
+   * answer itself (`sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses`). Only
+   * for a run kept going elsewhere (a source that does not cancel the run when unsubscribed): with a
+   * start function as `source`, ending the stream cancels the run. Default `false`.
+   */
+  readonly endAtApproval?: boolean;
 }
 
 /**
@@ -90,6 +98,7 @@ export const ToUIMessageStreamOptionsSchema = z.strictObject({
     .array(configRules.nonEmptyString(), { error: 'must be a list of interrupt ids' })
     .max(1_000, 'must hold at most 1000 interrupt ids')
     .optional(),
+  endAtApproval: z.boolean({ error: 'must be a boolean' }).optional(),
 });
 
 /**
@@ -157,11 +166,12 @@ export function toUIMessageStream(source: UIMessageStreamSource, options: ToUIMe
     stallTimeoutMs = 30_000,
     scheduler = asyncScheduler,
     continueAfter,
+    endAtApproval,
   } = parseConfig(ToUIMessageStreamOptionsSchema, options, 'toUIMessageStream options');
   const start = typeof source === 'function' ? source : () => source;
   const events = runEventStream(start, { ...(bufferSize === undefined ? {} : { bufferSize }), ...(delivery === undefined ? {} : { delivery }) });
   const reader = events.getReader();
-  const chunks = new ChunkWriter(messageId, exposeError, continueAfter);
+  const chunks = new ChunkWriter(messageId, exposeError, continueAfter, endAtApproval);
   let onAbort: (() => void) | undefined;
   // One timer per stream, firing at most every `stallTimeoutMs` (never one per chunk): a reader that has
   // not asked for more since `since`, the time of the last chunk handed over, for that long is cut off.
@@ -219,7 +229,14 @@ export function toUIMessageStream(source: UIMessageStreamSource, options: ToUIMe
             if (next.done) {
               written = chunks.end();
               done = true;
-            } else written = chunks.write(next.value);
+            } else {
+              written = chunks.write(next.value);
+              if (chunks.paused) {
+                // The message ended at an approval: the run goes on where it is kept, unread here.
+                done = true;
+                void reader.cancel().catch(() => undefined);
+              }
+            }
           } catch (error) {
             if (signal?.aborted === true) return;
             written = [{ type: 'error', errorText: exposedError(error, exposeError).message }];

@@ -136,6 +136,44 @@ describe("answering a run's approval from the ai package's chat", () => {
     expect(chat.lastMessage?.metadata).toMatchObject({ success: true });
   });
 
+  it('lets the chat send each answer itself when the message ends at every approval (endAtApproval), one request per question', async () => {
+    const clerk = defineAgent('clerk', async (input, { run }) => {
+      const refund = await lastValueFrom(askForApproval(run!, 'refund', { customer: input, amount: 120 }));
+      const mail = await lastValueFrom(askForApproval(run!, 'email', { to: input, text: refund.approved ? 'Refunded' : 'Sorry' }));
+      return `refund ${refund.approved}, email ${mail.approved}`;
+    });
+    const events$ = observeRun('refund', 'Ada', (run) => invoke$(clerk, 'Ada', { run })).pipe(share({ connector: () => new ReplaySubject<RunEvent>(), resetOnError: false, resetOnComplete: false, resetOnRefCountZero: false }));
+    const output = new Promise<unknown>((resolve) => events$.subscribe((event) => event.type === 'run-end' && event.parentCallId === null && resolve(event.output)));
+    const triggers: unknown[] = [];
+    const chat = new TestChat({
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+      transport: new DefaultChatTransport<RunUIMessage>({
+        api: 'https://example.com/api/chat',
+        fetch: async (input, init) => {
+          const request = new Request(String(input), init);
+          const { answers, body } = await answerFromChatRequest(request, answerHere);
+          triggers.push(body.trigger);
+          return toUIMessageStreamResponse(events$, { continueAfter: answers.map((answer) => answer.interruptId), endAtApproval: true });
+        },
+      }),
+    });
+    await chat.sendMessage({ text: 'Refund Ada' });
+    const tools = () => chat.lastMessage!.parts.filter((part): part is DynamicToolUIPart => part.type === 'dynamic-tool');
+    expect(chat.status).toBe('ready');
+    expect(tools().map((part) => [part.toolName, part.state])).toEqual([['refund', 'approval-requested']]);
+    expect(chat.lastMessage?.metadata).not.toHaveProperty('success');
+    await chat.addToolApprovalResponse({ id: tools()[0]!.approval!.id, approved: true });
+    await until(() => tools().length === 2 && chat.status === 'ready');
+    expect(tools().map((part) => [part.toolName, part.state])).toEqual([['refund', 'output-available'], ['email', 'approval-requested']]);
+    expect(tools()[1]!.input).toEqual({ to: 'Ada', text: 'Refunded' });
+    await chat.addToolApprovalResponse({ id: tools()[1]!.approval!.id, approved: false });
+    expect(await output).toBe('refund true, email false');
+    await until(() => chat.lastMessage?.metadata?.success === true && chat.status === 'ready');
+    expect(tools().map((part) => part.state)).toEqual(['output-available', 'output-denied']);
+    expect(chat.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(triggers).toEqual(['submit-message', 'submit-message', 'submit-message']);
+  });
+
   it("refuses an answer naming another run: the interrupt's own run must match", async () => {
     const run = heldRun();
     const asked = await new Promise<RunEvent & { type: 'interrupt' }>((resolve) =>

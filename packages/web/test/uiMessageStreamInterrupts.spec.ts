@@ -1,4 +1,4 @@
-import { from, lastValueFrom, map, type Observable, toArray } from 'rxjs';
+import { concat, finalize, from, lastValueFrom, map, NEVER, type Observable, toArray } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { z } from 'zod';
 import { readUIMessageStream, type DynamicToolUIPart, type UIMessage, type UIMessageChunk } from 'ai';
@@ -138,9 +138,30 @@ describe('toUIMessageStream: continueAfter', () => {
     expect(chunks[0]).toEqual({ type: 'start', messageId: asked?.runId, messageMetadata: { runId: asked?.runId, name: 'refund' } });
   });
 
+  it('ends the message at an approval with endAtApproval: open text parts end, finish says tool-calls, the run is not read further', async () => {
+    const events = await lastValueFrom(
+      observeRun('refund', 'Ada', (run) => invoke$(cashier, 'Ada', { run })).pipe(
+        map((event) => {
+          if (event.type === 'interrupt') queueMicrotask(() => answerInterrupt(event.runId, event.interruptId, { approved: true }));
+          return event;
+        }),
+        toArray(),
+      ),
+    );
+    let unsubscribed = false;
+    const kept = concat(from(events), NEVER).pipe(finalize(() => (unsubscribed = true)));
+    const chunks: RunUIMessageChunk[] = [];
+    for await (const chunk of toUIMessageStream(kept, { endAtApproval: true })) chunks.push(chunk);
+    expect(chunks.map((chunk) => chunk.type)).toEqual(['start', 'data-run', 'text-start', 'tool-input-start', 'tool-input-available', 'tool-approval-request', 'text-end', 'finish']);
+    expect(chunks.at(-2)).toMatchObject({ providerMetadata: { rxagents: { agentId: 'cashier', status: 'streaming' } } });
+    expect(chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'tool-calls' });
+    expect(unsubscribed).toBe(true);
+  });
+
   it('refuses a continueAfter that is not a list of ids', () => {
     expect(() => toUIMessageStream(from([]), { continueAfter: [''] })).toThrow(/continueAfter/);
     expect(() => toUIMessageStream(from([]), { continueAfter: 'i1' as unknown as string[] })).toThrow(/continueAfter/);
+    expect(() => toUIMessageStream(from([]), { endAtApproval: 'yes' as unknown as boolean })).toThrow(/endAtApproval/);
   });
 });
 

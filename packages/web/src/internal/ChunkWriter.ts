@@ -16,6 +16,8 @@ export class ChunkWriter {
    * before anything is sent (the page has every chunk up to them). `undefined` once sending.
    */
   private waiting: Set<string> | undefined;
+  /** Whether the message ended at an approval while the run goes on (`endAtApproval`). */
+  paused = false;
   private readonly parts = new TextParts();
   private readonly interrupts = new InterruptParts();
   /** Every node of the run still open, text parts or not: a cut-off run ends them all. */
@@ -25,17 +27,30 @@ export class ChunkWriter {
     private readonly messageId: string | undefined,
     private readonly exposeError: ExposeError,
     continueAfter: readonly string[] = [],
+    private readonly endAtApproval = false,
   ) {
     if (continueAfter.length > 0) this.waiting = new Set(continueAfter);
   }
 
   write(raw: RunEvent): RunUIMessageChunk[] {
-    if (this.waiting === undefined) return this.chunksOf(raw);
+    if (this.waiting === undefined) return this.pauseAt(raw, this.chunksOf(raw));
     if (raw.type === 'run-end' && raw.parentCallId === null) return [...this.resume(), ...this.chunksOf(raw)];
     // Held back: the page has these chunks already.
     this.chunksOf(raw);
     if (raw.type === 'interrupt') this.waiting.delete(raw.interruptId);
     return this.waiting.size === 0 ? this.resume() : [];
+  }
+
+  /**
+   * With `endAtApproval`, an approval ends the message: the open text parts end (their calls still run;
+   * a continuation opens them again) and `finish` says `tool-calls`, as a model's step that waits for
+   * an approval ends, so the page's chat is ready to send the answer.
+   */
+  private pauseAt(event: RunEvent, chunks: RunUIMessageChunk[]): RunUIMessageChunk[] {
+    if (!this.endAtApproval || this.finished || event.type !== 'interrupt' || event.kind !== 'approval') return chunks;
+    this.finished = true;
+    this.paused = true;
+    return [...chunks, ...this.parts.pause(), { type: 'finish', finishReason: 'tool-calls', messageMetadata: { runId: this.runId, name: this.name } }];
   }
 
   /**
