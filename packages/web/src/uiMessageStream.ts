@@ -112,7 +112,16 @@ export const ToUIMessageStreamOptionsSchema = z.strictObject({
  * a call whose whole reply is exactly a nested call's reply, passed on, ends its part empty with
  * `relay: true`, so each answer shows once);
  * handoffs, steps and metrics are `data-handoff`, `data-step` and `data-metrics` parts, every other event
- * a `data-run` part (see {@link RunUIDataTypes}). The end of the root run is a `finish` chunk; a run that
+ * a `data-run` part (see {@link RunUIDataTypes}). An approval the run asks for (`askForApproval`) is a
+ * dynamic tool part the `ai` package's chat shows as waiting for approval: `tool-input-start` and
+ * `tool-input-available` (the action as `toolName`, its arguments as `input`, the question as `title`,
+ * `toolMetadata` `{ runId, interruptId, callId }`, the interrupt's id as `toolCallId`), then
+ * `tool-approval-request` with the interrupt's id as `approvalId`; when it closes, `tool-output-available`
+ * (approved: the output is the decision, since asking runs nothing), `tool-output-denied` (refused, or
+ * refused by its timeout) or `tool-output-error` (unanswered: timed out, cancelled, cut off). A request
+ * for input (`askForInput`) is a `data-interrupt` part ({@link RunInterruptData}) with the interrupt's id,
+ * replaced when it closes. `continueAfter` and `endAtApproval` let the page's chat answer an approval
+ * with its own request (see their docs). The end of the root run is a `finish` chunk; a run that
  * failed says why in an `error` chunk first, so `useChat` shows it as an error. If the events themselves
  * fail, an `error` chunk ends the stream. What a browser receives of an error is what `exposeError`
  * makes of it: by default ({@link redactError}) a generic message, the name and code staying in the
