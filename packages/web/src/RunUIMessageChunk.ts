@@ -93,7 +93,18 @@ export interface RunInterruptData {
   readonly errorCode?: string;
 }
 
-/** The `toolMetadata` of an approval's tool part: the run, the interrupt and its node. */
+/**
+ * The `toolMetadata` of an approval's tool part: the run, the interrupt (also the part's `toolCallId`
+ * and `approval.id`) and the interrupt's node in the run.
+ *
+ * @example
+ * ```ts
+ * import type { RunApprovalToolMetadata } from '@rxagents/web';
+ *
+ * const metadata: RunApprovalToolMetadata = { runId: 'r1', interruptId: 'i1', callId: 'c1' };
+ * console.log(metadata.interruptId); // i1
+ * ```
+ */
 export type RunApprovalToolMetadata = { readonly runId: string; readonly interruptId: string; readonly callId: string };
 
 /**

@@ -49,7 +49,17 @@ export const AnswerFromChatRequestOptionsSchema = z.strictObject({
   maxBodyBytes: configRules.positiveInt().optional(),
 });
 
-/** What {@link answerFromChatRequest} read and answered. */
+/**
+ * What {@link answerFromChatRequest} read and answered.
+ *
+ * @example
+ * ```ts
+ * import type { AnsweredChatRequest } from '@rxagents/web';
+ *
+ * const read: AnsweredChatRequest = { body: { messages: [] }, answers: [{ runId: 'r1', interruptId: 'i1', answer: { approved: true } }] };
+ * console.log(read.answers.map((answer) => answer.interruptId)); // [ 'i1' ]
+ * ```
+ */
 export interface AnsweredChatRequest {
   /** The chat request's body, checked: the route reads the page's new message, if any, from it. */
   readonly body: ChatRequestBody;

@@ -63,7 +63,17 @@ export const ChatRequestBodySchema = z.object(
   { error: 'must be an object' },
 );
 
-/** A chat request's body, as {@link ChatRequestBodySchema} reads it. */
+/**
+ * A chat request's body, as {@link ChatRequestBodySchema} reads it: its known fields only.
+ *
+ * @example
+ * ```ts
+ * import type { ChatRequestBody } from '@rxagents/web';
+ *
+ * const body: ChatRequestBody = { id: 'chat-1', trigger: 'submit-message', messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }] };
+ * console.log(body.messages.length); // 1
+ * ```
+ */
 export type ChatRequestBody = z.output<typeof ChatRequestBodySchema>;
 
 /** A tool part the page answered: the `ai` chat's `addToolApprovalResponse` sets `approval-responded`. */

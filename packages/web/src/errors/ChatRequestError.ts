@@ -1,6 +1,16 @@
 import { CoordinationError } from '@rxagents/core';
 
-/** The codes of a {@link ChatRequestError}. */
+/**
+ * The codes of a {@link ChatRequestError}.
+ *
+ * @example
+ * ```ts
+ * import type { ChatRequestErrorCode } from '@rxagents/web';
+ *
+ * const code: ChatRequestErrorCode = 'CHAT_REQUEST_TOO_LARGE';
+ * console.log(code); // CHAT_REQUEST_TOO_LARGE
+ * ```
+ */
 export type ChatRequestErrorCode = 'CHAT_REQUEST_INVALID' | 'CHAT_REQUEST_TOO_LARGE';
 
 /**
