@@ -79,7 +79,9 @@ const DEFAULT_MAX_BODY_BYTES = 1_048_576;
  * unless the whole body is good. Then each approval is passed to `answer` in turn, awaited: an error it
  * throws (an interrupt that is not open in that run, an answer its schema refuses) stops there and is
  * thrown to the route, which maps it to its response (a run registry's errors, `InterruptNotFoundError`
- * as 404, `InterruptAnswerError` as 422); the approvals before it stay answered.
+ * as 404, `InterruptAnswerError` as 422); the approvals before it stay answered. The body is read
+ * once: a route that needs fields of its own beyond the chat's (`id`, `messages`, `trigger`,
+ * `messageId`) passes `request.clone()` and reads the original itself.
  *
  * @param request - The chat request (`POST`, JSON body).
  * @param answer - Answers one approval: a run registry's `answer`, or yours.
