@@ -71,7 +71,8 @@ export interface ToUIMessageStreamOptions {
    * `tool-calls`), and the stream stops reading the run, so the page's chat is `ready` and sends the
    * answer itself (`sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses`). Only
    * for a run kept going elsewhere (a source that does not cancel the run when unsubscribed): with a
-   * start function as `source`, ending the stream cancels the run. Default `false`.
+   * start function as `source`, ending the stream cancels the run. An approval named in `continueAfter`
+   * (already answered) does not end it, even asked again by a run resumed from its journal. Default `false`.
    */
   readonly endAtApproval?: boolean;
 }

@@ -1,4 +1,4 @@
-import { lastValueFrom, type Observable, ReplaySubject, share } from 'rxjs';
+import { connectable, lastValueFrom, type Observable, ReplaySubject, share } from 'rxjs';
 import {
   AbstractChat,
   DefaultChatTransport,
@@ -8,7 +8,8 @@ import {
   type DynamicToolUIPart,
   type UIMessage,
 } from 'ai';
-import { answerInterrupt, askForApproval, defineAgent, InterruptNotFoundError, invoke$, observeRun, type RunEvent } from '@rxagents/core';
+import { randomUUID } from 'node:crypto';
+import { answerInterrupt, askForApproval, defineAgent, InterruptNotFoundError, invoke$, MemoryRunStore, observeRun, pendingInterrupts, type RunEvent } from '@rxagents/core';
 import {
   answerFromChatRequest,
   approvalAnswersOf,
@@ -172,6 +173,43 @@ describe("answering a run's approval from the ai package's chat", () => {
     expect(tools().map((part) => part.state)).toEqual(['output-available', 'output-denied']);
     expect(chat.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
     expect(triggers).toEqual(['submit-message', 'submit-message', 'submit-message']);
+  });
+
+  it('keeps the approval a page holds answerable after the server restarted: the resumed run asks again under the same id', async () => {
+    const store = new MemoryRunStore();
+    const runId = randomUUID();
+    /** One server process: it keeps the durable run going, from its journal, until it stops. */
+    const process = () => {
+      const events$ = connectable(observeRun('refund', 'Ada', (run) => invoke$(cashier, 'Ada', { run }), { store, runId }), { connector: () => new ReplaySubject<RunEvent>(), resetOnDisconnect: false });
+      const output = new Promise<unknown>((resolve) => events$.subscribe((event) => event.type === 'run-end' && event.parentCallId === null && resolve(event.output)));
+      const kept = events$.connect();
+      return { events$, output, stop: () => kept.unsubscribe() };
+    };
+    let server = process();
+    const chat = new TestChat({
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+      transport: new DefaultChatTransport<RunUIMessage>({
+        api: 'https://example.com/api/chat',
+        fetch: async (input, init) => {
+          const { answers } = await answerFromChatRequest(new Request(String(input), init), answerHere);
+          return toUIMessageStreamResponse(server.events$, { continueAfter: answers.map((answer) => answer.interruptId), endAtApproval: true });
+        },
+      }),
+    });
+    await chat.sendMessage({ text: 'Refund Ada' });
+    const card = approvalPart(chat)!;
+    expect(card.state).toBe('approval-requested');
+    // The server restarts while the card shows: the run resumes from its journal in a new process.
+    server.stop();
+    server = process();
+    await until(() => pendingInterrupts(runId).some((asked) => asked.callId !== card.toolMetadata?.['callId']));
+    expect(pendingInterrupts(runId).map((asked) => asked.interruptId)).toContain(card.approval!.id);
+    await chat.addToolApprovalResponse({ id: card.approval!.id, approved: true });
+    expect(await server.output).toBe('Refunded 120');
+    await until(() => chat.status === 'ready' && chat.lastMessage?.metadata?.success === true);
+    expect(approvalPart(chat)).toMatchObject({ state: 'output-available', approval: { id: card.approval!.id } });
+    expect(chat.lastMessage?.parts.filter((part) => part.type === 'text').map((part) => part.text).join('')).toBe('Refunded 120');
+    server.stop();
   });
 
   it("refuses an answer naming another run: the interrupt's own run must match", async () => {

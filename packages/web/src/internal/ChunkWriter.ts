@@ -30,7 +30,11 @@ export class ChunkWriter {
     private readonly endAtApproval = false,
   ) {
     if (continueAfter.length > 0) this.waiting = new Set(continueAfter);
+    this.answered = new Set(continueAfter);
   }
+
+  /** The interrupts the page answered: asked again (a resumed run), they do not end the message. */
+  private readonly answered: ReadonlySet<string>;
 
   write(raw: RunEvent): RunUIMessageChunk[] {
     if (this.waiting === undefined) return this.pauseAt(raw, this.chunksOf(raw));
@@ -47,7 +51,7 @@ export class ChunkWriter {
    * an approval ends, so the page's chat is ready to send the answer.
    */
   private pauseAt(event: RunEvent, chunks: RunUIMessageChunk[]): RunUIMessageChunk[] {
-    if (!this.endAtApproval || this.finished || event.type !== 'interrupt' || event.kind !== 'approval') return chunks;
+    if (!this.endAtApproval || this.finished || event.type !== 'interrupt' || event.kind !== 'approval' || this.answered.has(event.interruptId)) return chunks;
     this.finished = true;
     this.paused = true;
     return [...chunks, ...this.parts.pause(), { type: 'finish', finishReason: 'tool-calls', messageMetadata: { runId: this.runId, name: this.name } }];
