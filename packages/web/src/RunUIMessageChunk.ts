@@ -31,6 +31,8 @@ export interface RunMessageMetadata {
  * latest sample. `run` parts carry every other event that is not an agent's text: nested runs' starts and
  * ends, a failed call's `call-error`, a pattern's `message`, `round-end` and `termination`, `usage`,
  * `choreography-event` and `custom` events.
+ * `interrupt` parts are the run's requests for input ({@link RunInterruptData}), one per question, its id
+ * the interrupt's id, replaced when the question closes; approvals are tool parts, not data parts.
  *
  * @example
  * ```ts
@@ -42,11 +44,68 @@ export interface RunMessageMetadata {
  */
 export interface RunUIDataTypes {
   readonly handoff: RunEventOf<'handoff'>;
+  readonly interrupt: RunInterruptData;
   readonly step: RunEventOf<'step'>;
   readonly metrics: RunEventOf<'metrics'>;
   readonly run: RunEvent;
   readonly [name: string]: unknown;
 }
+
+/**
+ * The data of a `data-interrupt` part: a run's request for input (`askForInput`), as the page shows it
+ * and answers it. The part's id is the interrupt's id, so its end replaces it.
+ *
+ * @remarks
+ * `state` is `open` while the run waits, `answered` once answered (`answer` holds the answer), `closed`
+ * when it ended unanswered (`errorText` says why, `errorCode` the error's code: `INTERRUPT_TIMEOUT`, an
+ * abort, `CALL_INTERRUPTED` when its process stopped; such a question may open again under the same id
+ * when a durable run resumes). To answer, a page sends `runId` and `interruptId` to the server, which
+ * passes the answer to `answerInterrupt` or its run registry.
+ *
+ * @example
+ * ```ts
+ * import type { RunInterruptData } from '@rxagents/web';
+ *
+ * const open: RunInterruptData = { runId: 'r1', interruptId: 'i1', callId: 'c1', parentCallId: 'a1', question: 'Which city?', schema: { type: 'string' }, state: 'open' };
+ * console.log(open.state); // open
+ * ```
+ */
+export interface RunInterruptData {
+  /** The run that asked: one half of what answering needs. */
+  readonly runId: string;
+  /** The interrupt's id (unguessable): the other half. */
+  readonly interruptId: string;
+  /** The interrupt's node in the run. */
+  readonly callId: string;
+  /** The node that asked. */
+  readonly parentCallId: string | null;
+  /** What the person reads. */
+  readonly question: string;
+  /** The answer's JSON Schema. */
+  readonly schema: RunEventOf<'interrupt'>['schema'];
+  /** `open`, `answered` or `closed` (ended unanswered). */
+  readonly state: 'open' | 'answered' | 'closed';
+  /** The answer, once `answered`. */
+  readonly answer?: RunEventOf<'interrupt-end'>['answer'];
+  /** Why it closed unanswered (as `exposeError` shows the error). */
+  readonly errorText?: string;
+  /** The code of the error that closed it, when it has one. */
+  readonly errorCode?: string;
+}
+
+/**
+ * The `toolMetadata` of an approval's tool part: the run, the interrupt (also the part's `toolCallId`
+ * and `approval.id`) and the interrupt's node in the run.
+ *
+ * @example
+ * ```ts
+ * import type { RunApprovalToolMetadata } from '@rxagents/web';
+ *
+ * const metadata: RunApprovalToolMetadata = { runId: 'r1', interruptId: 'i1', callId: 'c1' };
+ * console.log(metadata.interruptId); // i1
+ * ```
+ */
+export type RunApprovalToolMetadata = { readonly runId: string; readonly interruptId: string; readonly callId: string };
 
 /**
  * Where an agent's text part came from: its `providerMetadata.rxagents`. Read it with
@@ -88,7 +147,10 @@ export type RunTextProviderMetadata = { readonly rxagents: { readonly [key in ke
 
 /**
  * A chunk of the AI SDK UI message stream protocol (version 1) as {@link toUIMessageStream} writes it: the
- * subset of the `ai` package's `UIMessageChunk` that a run produces, assignable to it.
+ * subset of the `ai` package's `UIMessageChunk` that a run produces, assignable to it. An approval the run
+ * asks for is a dynamic tool call (`tool-input-start`, `tool-input-available`, `tool-approval-request`,
+ * then `tool-output-available`, `tool-output-denied` or `tool-output-error`); a request for input a
+ * `data-interrupt` part.
  *
  * @example
  * ```ts
@@ -107,6 +169,28 @@ export type RunUIMessageChunk =
   | { readonly type: 'data-step'; readonly data: RunEventOf<'step'> }
   | { readonly type: 'data-metrics'; readonly id: string; readonly data: RunEventOf<'metrics'> }
   | { readonly type: 'data-run'; readonly data: RunEvent }
+  | { readonly type: 'data-interrupt'; readonly id: string; readonly data: RunInterruptData }
+  | {
+      readonly type: 'tool-input-start';
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly dynamic: true;
+      readonly title: string;
+      readonly toolMetadata: RunApprovalToolMetadata;
+    }
+  | {
+      readonly type: 'tool-input-available';
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly input: unknown;
+      readonly dynamic: true;
+      readonly title: string;
+      readonly toolMetadata: RunApprovalToolMetadata;
+    }
+  | { readonly type: 'tool-approval-request'; readonly toolCallId: string; readonly approvalId: string }
+  | { readonly type: 'tool-output-available'; readonly toolCallId: string; readonly output: unknown; readonly dynamic: true }
+  | { readonly type: 'tool-output-denied'; readonly toolCallId: string }
+  | { readonly type: 'tool-output-error'; readonly toolCallId: string; readonly errorText: string; readonly dynamic: true }
   | { readonly type: 'error'; readonly errorText: string }
   | { readonly type: 'abort'; readonly reason?: string }
-  | { readonly type: 'finish'; readonly finishReason: 'stop' | 'error'; readonly messageMetadata?: RunMessageMetadata };
+  | { readonly type: 'finish'; readonly finishReason: 'stop' | 'error' | 'tool-calls'; readonly messageMetadata?: RunMessageMetadata };

@@ -24,6 +24,22 @@ export {
   type ToUIMessageStreamOptions,
   type UIMessageStreamSource,
 } from './uiMessageStream';
-export { type RunUIMessageChunk, type RunMessageMetadata, type RunUIDataTypes, type RunTextPartMetadata } from './RunUIMessageChunk';
+export {
+  type RunUIMessageChunk,
+  type RunMessageMetadata,
+  type RunUIDataTypes,
+  type RunTextPartMetadata,
+  type RunInterruptData,
+  type RunApprovalToolMetadata,
+} from './RunUIMessageChunk';
+export { approvalAnswersOf, ChatRequestBodySchema, type ApprovalAnswer, type ChatRequestBody } from './approvalAnswersOf';
+export {
+  answerFromChatRequest,
+  AnswerFromChatRequestOptionsSchema,
+  type AnswerApproval,
+  type AnswerFromChatRequestOptions,
+  type AnsweredChatRequest,
+} from './answerFromChatRequest';
+export { ChatRequestError, type ChatRequestErrorCode } from './errors/ChatRequestError';
 export { runTextPartMetadata } from './runTextPartMetadata';
 export { toUIMessageStreamResponse, ToUIMessageStreamResponseOptionsSchema, type ToUIMessageStreamResponseOptions } from './toUIMessageStreamResponse';

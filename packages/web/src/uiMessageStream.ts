@@ -58,6 +58,23 @@ export interface ToUIMessageStreamOptions {
   readonly stallTimeoutMs?: number;
   /** The clock of `stallTimeoutMs`. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /**
+   * Continue a message the page already holds, up to these interrupts: the source replays the run from
+   * its start (a run kept by a registry, a shared replay), nothing is sent until the `interrupt` events
+   * of all these ids have passed (or the run ends), then a `start` chunk and the rest of the run. Pass
+   * the ids a chat request answered ({@link approvalAnswersOf}), so the page's tool parts settle.
+   * Default: none, the whole run is sent. At most 1,000 ids.
+   */
+  readonly continueAfter?: readonly string[];
+  /**
+   * End the message when the run asks for an approval: after its tool part, `finish` (reason
+   * `tool-calls`), and the stream stops reading the run, so the page's chat is `ready` and sends the
+   * answer itself (`sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses`). Only
+   * for a run kept going elsewhere (a source that does not cancel the run when unsubscribed): with a
+   * start function as `source`, ending the stream cancels the run. An approval named in `continueAfter`
+   * (already answered) does not end it, even asked again by a run resumed from its journal. Default `false`.
+   */
+  readonly endAtApproval?: boolean;
 }
 
 /**
@@ -78,6 +95,11 @@ export const ToUIMessageStreamOptionsSchema = z.strictObject({
   exposeError: configRules.function<ExposeError>().optional(),
   stallTimeoutMs: configRules.timeoutMs().optional(),
   scheduler: configRules.scheduler().optional(),
+  continueAfter: z
+    .array(configRules.nonEmptyString(), { error: 'must be a list of interrupt ids' })
+    .max(1_000, 'must hold at most 1000 interrupt ids')
+    .optional(),
+  endAtApproval: z.boolean({ error: 'must be a boolean' }).optional(),
 });
 
 /**
@@ -91,7 +113,16 @@ export const ToUIMessageStreamOptionsSchema = z.strictObject({
  * a call whose whole reply is exactly a nested call's reply, passed on, ends its part empty with
  * `relay: true`, so each answer shows once);
  * handoffs, steps and metrics are `data-handoff`, `data-step` and `data-metrics` parts, every other event
- * a `data-run` part (see {@link RunUIDataTypes}). The end of the root run is a `finish` chunk; a run that
+ * a `data-run` part (see {@link RunUIDataTypes}). An approval the run asks for (`askForApproval`) is a
+ * dynamic tool part the `ai` package's chat shows as waiting for approval: `tool-input-start` and
+ * `tool-input-available` (the action as `toolName`, its arguments as `input`, the question as `title`,
+ * `toolMetadata` `{ runId, interruptId, callId }`, the interrupt's id as `toolCallId`), then
+ * `tool-approval-request` with the interrupt's id as `approvalId`; when it closes, `tool-output-available`
+ * (approved: the output is the decision, since asking runs nothing), `tool-output-denied` (refused, or
+ * refused by its timeout) or `tool-output-error` (unanswered: timed out, cancelled, cut off). A request
+ * for input (`askForInput`) is a `data-interrupt` part ({@link RunInterruptData}) with the interrupt's id,
+ * replaced when it closes. `continueAfter` and `endAtApproval` let the page's chat answer an approval
+ * with its own request (see their docs). The end of the root run is a `finish` chunk; a run that
  * failed says why in an `error` chunk first, so `useChat` shows it as an error. If the events themselves
  * fail, an `error` chunk ends the stream. What a browser receives of an error is what `exposeError`
  * makes of it: by default ({@link redactError}) a generic message, the name and code staying in the
@@ -144,11 +175,13 @@ export function toUIMessageStream(source: UIMessageStreamSource, options: ToUIMe
     exposeError = redactError,
     stallTimeoutMs = 30_000,
     scheduler = asyncScheduler,
+    continueAfter,
+    endAtApproval,
   } = parseConfig(ToUIMessageStreamOptionsSchema, options, 'toUIMessageStream options');
   const start = typeof source === 'function' ? source : () => source;
   const events = runEventStream(start, { ...(bufferSize === undefined ? {} : { bufferSize }), ...(delivery === undefined ? {} : { delivery }) });
   const reader = events.getReader();
-  const chunks = new ChunkWriter(messageId, exposeError);
+  const chunks = new ChunkWriter(messageId, exposeError, continueAfter, endAtApproval);
   let onAbort: (() => void) | undefined;
   // One timer per stream, firing at most every `stallTimeoutMs` (never one per chunk): a reader that has
   // not asked for more since `since`, the time of the last chunk handed over, for that long is cut off.
@@ -206,7 +239,14 @@ export function toUIMessageStream(source: UIMessageStreamSource, options: ToUIMe
             if (next.done) {
               written = chunks.end();
               done = true;
-            } else written = chunks.write(next.value);
+            } else {
+              written = chunks.write(next.value);
+              if (chunks.paused) {
+                // The message ended at an approval: the run goes on where it is kept, unread here.
+                done = true;
+                void reader.cancel().catch(() => undefined);
+              }
+            }
           } catch (error) {
             if (signal?.aborted === true) return;
             written = [{ type: 'error', errorText: exposedError(error, exposeError).message }];

@@ -50,6 +50,16 @@ export class TextParts {
     }
   }
 
+  /** A `text-start` for every open part: the same parts opened again, in a page's chat that continues the message. */
+  reopen(): RunUIMessageChunk[] {
+    return [...this.open.values()].map((part) => ({ type: 'text-start', id: part.start.callId, providerMetadata: textMetadata(part.start, 'streaming') }) as const);
+  }
+
+  /** Ends every open part in the page's message while its call goes on (status `streaming`), sending what was held. */
+  pause(): RunUIMessageChunk[] {
+    return [...this.open.values()].flatMap((part) => [...this.release(part), { type: 'text-end', id: part.start.callId, providerMetadata: textMetadata(part.start, 'streaming') } as const]);
+  }
+
   /** Ends every open part with `status`, sending what was held. */
   closeAll(status: 'failed' | 'cancelled'): RunUIMessageChunk[] {
     const chunks = [...this.open.values()].flatMap((part) => [...this.release(part), { type: 'text-end', id: part.start.callId, providerMetadata: textMetadata(part.start, status) } as const]);
