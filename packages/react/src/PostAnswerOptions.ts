@@ -28,7 +28,18 @@ export interface PostAnswerOptions {
 /** The longest `interruptId` sent, in characters: a run registry refuses a longer one. */
 const MAX_ID_LENGTH = 256;
 
-/** The rules of {@link PostAnswerOptions}, checked by {@link postAnswer}. */
+/**
+ * The rules of {@link PostAnswerOptions}, checked by {@link postAnswer}: a non-empty `url`, an
+ * `interruptId` of 1 to 256 characters, and an `answer` that is a JSON value.
+ *
+ * @example
+ * ```ts
+ * import { PostAnswerOptionsSchema } from '@rxagents/react';
+ *
+ * const checked = PostAnswerOptionsSchema.safeParse({ url: '/runs/abc/answers', interruptId: 'id-1', answer: () => 'yes' });
+ * console.log(checked.success); // false
+ * ```
+ */
 export const PostAnswerOptionsSchema = z.strictObject({
   url: z.union([z.string().min(1), z.instanceof(URL)], { error: 'must be a non-empty string or a URL' }),
   interruptId: configRules.nonEmptyString().max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`),

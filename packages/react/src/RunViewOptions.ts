@@ -39,7 +39,17 @@ export interface RunViewOptions {
   readonly frameScheduler?: SchedulerLike;
 }
 
-/** The rules of {@link RunViewOptions}, checked when a store is made (by the hooks, when their source changes). */
+/**
+ * The rules of {@link RunViewOptions}, checked when a store is made (by the hooks, when their source changes).
+ *
+ * @example
+ * ```ts
+ * import { RunViewOptionsSchema } from '@rxagents/react';
+ *
+ * const checked = RunViewOptionsSchema.safeParse({ retry: { maxAttempts: -1 } });
+ * console.log(checked.success); // false
+ * ```
+ */
 export const RunViewOptionsSchema = z.strictObject({
   fetch: configRules.function<typeof fetch>().optional(),
   retry: z
