@@ -1,31 +1,10 @@
 import { useMemo, useSyncExternalStore } from 'react';
-import type { RunEventOf } from '@rxagents/core';
 import type { RunViewStore } from './createRunViewStore';
-import { openInterrupts } from './openInterrupts';
 import type { RunSource } from './RunSource';
 import type { RunViewOptions } from './RunViewOptions';
-import type { RunViewState, RunViewStatus } from './RunViewState';
+import type { PendingInterruptsState } from './PendingInterruptsState';
+import { pendingOf } from './internal/pendingOf';
 import { useStore } from './internal/useStore';
-
-/**
- * What {@link usePendingInterrupts} gives a component: the run's questions still waiting for a person,
- * and how reading the run stands.
- *
- * @example
- * ```ts
- * import type { PendingInterruptsState } from '@rxagents/react';
- *
- * const count = ({ interrupts }: PendingInterruptsState): number => interrupts.length;
- * console.log(typeof count); // function
- * ```
- */
-export interface PendingInterruptsState {
-  /** The open interrupts, oldest first ({@link openInterrupts}): the same array until one opens or closes. */
-  readonly interrupts: readonly RunEventOf<'interrupt'>[];
-  /** Why reading failed, when `status` is `failed`. */
-  readonly error: Error | undefined;
-  readonly status: RunViewStatus;
-}
 
 /**
  * Gives a component the questions a run is waiting for a person to answer, live: each as its
@@ -68,29 +47,4 @@ export function usePendingInterrupts(source: RunSource | RunViewStore, options?:
   const store = useStore(source, options);
   const select = useMemo(() => pendingOf(store), [store]);
   return useSyncExternalStore(store.subscribe, select.getSnapshot, select.getServerSnapshot);
-}
-
-const NONE: readonly RunEventOf<'interrupt'>[] = Object.freeze([]);
-
-/** The open interrupts of a store's snapshots, the same object while they and the status stay the same. */
-function pendingOf(store: RunViewStore): { getSnapshot(): PendingInterruptsState; getServerSnapshot(): PendingInterruptsState } {
-  const server: PendingInterruptsState = Object.freeze({ interrupts: NONE, error: undefined, status: store.getServerSnapshot().status });
-  let read: RunViewState | undefined;
-  let last = server;
-  return {
-    getSnapshot() {
-      const state = store.getSnapshot();
-      if (state === read) return last;
-      read = state;
-      const open = openInterrupts(state.view);
-      const interrupts = sameInterrupts(last.interrupts, open) ? last.interrupts : Object.freeze(open);
-      if (interrupts !== last.interrupts || state.error !== last.error || state.status !== last.status) last = Object.freeze({ interrupts, error: state.error, status: state.status });
-      return last;
-    },
-    getServerSnapshot: () => server,
-  };
-}
-
-function sameInterrupts(before: readonly RunEventOf<'interrupt'>[], after: readonly RunEventOf<'interrupt'>[]): boolean {
-  return before.length === after.length && before.every((asked, index) => asked === after[index]);
 }
