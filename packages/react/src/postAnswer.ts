@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { parseConfig } from '@rxagents/core';
 import { AnswerNotSentError } from './errors/AnswerNotSentError';
+import { readJsonBounded } from './internal/readJsonBounded';
 import { PostAnswerOptionsSchema, type PostAnswerOptions } from './PostAnswerOptions';
 
 /**
@@ -33,6 +34,9 @@ export type PostAnswerResult =
       readonly issues: readonly { readonly path: string; readonly rule: string }[];
     };
 
+/** The longest refusal body read, in bytes: a run registry's are a few hundred. */
+const MAX_REFUSAL_BYTES = 65_536;
+
 /** A refusal as a run registry writes it; anything else is refused without details. */
 const RefusalSchema = z.object({
   error: z.object({
@@ -55,8 +59,8 @@ const RefusalSchema = z.object({
  * `status`, `code`, `message` and `issues`, see {@link PostAnswerResult}) for any other status: a
  * refusal is something to show the person, not an exception. Rejects with {@link AnswerNotSentError}
  * when no response came (`fetch` failed), with the signal's reason when `signal` aborted, and with a
- * `ConfigError` for bad options (an answer that is not JSON among them). The refusal's body is checked
- * before it is read as one. The answer is not sent again by itself: the person decides.
+ * `ConfigError` for bad options (an answer that is not JSON among them). The refusal's body is read
+ * up to 64 KiB and checked before it is read as one. The answer is not sent again by itself: the person decides.
  *
  * @param options - The answer route's `url`, the `interruptId`, the `answer`, and `fetch` and `signal`.
  * @returns What the server made of the answer.
@@ -89,7 +93,7 @@ export async function postAnswer(options: PostAnswerOptions): Promise<PostAnswer
     void response.body?.cancel().catch(() => undefined);
     return { success: true, status: response.status };
   }
-  const body = await response.json().catch(() => undefined);
+  const body = await readJsonBounded(response, MAX_REFUSAL_BYTES);
   if (signal?.aborted === true) throw signal.reason;
   const refusal = RefusalSchema.safeParse(body);
   if (!refusal.success) return { success: false, status: response.status, code: 'ANSWER_REFUSED', message: `The server refused the answer (${response.status})`, issues: [] };

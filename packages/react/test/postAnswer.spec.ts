@@ -45,6 +45,16 @@ describe('postAnswer', () => {
     });
     const odd = server(() => Response.json({ error: { code: 'X', message: 'm', issues: Array(101).fill({ path: '', rule: 'r' }) } }, { status: 422 }));
     await expect(postAnswer({ url, interruptId: 'id-1', answer: 1, fetch: odd.fetch })).resolves.toMatchObject({ code: 'ANSWER_REFUSED' });
+    // A body past 64 KiB is not read to its end (the stream is cancelled), however well-formed.
+    let cancelled = false;
+    const endless = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(new TextEncoder().encode(`{"error":{"code":"X","message":"${'m'.repeat(1_000)}`)),
+      pull: (controller) => controller.enqueue(new Uint8Array(16_384).fill(0x6d)),
+      cancel: () => void (cancelled = true),
+    });
+    const huge = server(() => new Response(endless, { status: 422, headers: { 'content-type': 'application/json' } }));
+    await expect(postAnswer({ url, interruptId: 'id-1', answer: 1, fetch: huge.fetch })).resolves.toMatchObject({ status: 422, code: 'ANSWER_REFUSED' });
+    expect(cancelled).toBe(true);
   });
 
   it('rejects with AnswerNotSentError (retryable) when no response came, naming neither the URL nor the ids', async () => {
