@@ -3,7 +3,7 @@ import { TestScheduler } from 'rxjs/testing';
 import { z } from 'zod';
 import { answerInterrupt, askForApproval, askForInput, defineAgent, InterruptAnswerError, observeRun, pendingInterrupts$, type Agent, type RunEvent, type RunEventOf } from '@rxagents/core';
 import { scriptedAgent } from '@rxagents/testing';
-import { DefaultHandoff, HandoffChain, HandoffContext } from '@rxagents/handoff';
+import { DefaultHandoff, handoff, HandoffChain, HandoffContext, handoffFilters, routingAgent } from '@rxagents/handoff';
 import { Patterns } from '@rxagents/patterns';
 import { ChoreographyEngine, ChoreographySpec } from '@rxagents/choreography';
 import { resumeFromEveryCut, type ResumeCheck, type Scenario, type ScenarioContext } from './support/durableResume';
@@ -67,7 +67,7 @@ function withoutIds(check: ResumeCheck): ResumeCheck {
   return { ...check, tree };
 }
 
-async function expectEveryResume(scenario: Scenario, options: { unorderedNodes?: boolean } = {}): Promise<{ output: unknown; resumes: number }> {
+async function expectEveryResume(scenario: Scenario, options: { unorderedNodes?: boolean; uncounted?: readonly string[] } = {}): Promise<{ output: unknown; resumes: number }> {
   const asked = { count: 0, refused: 0 };
   const checks = await resumeFromEveryCut(withPerson(scenario, asked), options);
   expect(checks.expected.result).toMatchObject({ success: true });
@@ -86,6 +86,17 @@ describe('an interrupt inside every kind of run, resumed from every cut of its j
     const { output, resumes } = await expectEveryResume(scenario);
     expect(output).toMatch(/^publish read /);
     expect(resumes).toBeGreaterThan(10);
+  });
+
+  it('in a routing agent: a handoff a person must allow', async () => {
+    const scenario: Scenario = (context) => {
+      const { scheduler } = context;
+      const refunds = handoff({ agent: plain(context, 'refunds', 3), needsApproval: true, condition: handoffFilters.topic(['refund']), scheduler });
+      const desk = routingAgent({ id: 'desk', handoffs: [refunds, handoff({ agent: plain(context, 'support', 2), scheduler })] });
+      return ({ store, runId }) => desk.events$('A refund for order 42', { scheduler, store, runId });
+    };
+    const { output } = await expectEveryResume(scenario, { uncounted: ['desk'] });
+    expect(output).toMatch(/^refunds read /);
   });
 
   it('in a debate over a channel: a debater asks for approval before each turn', async () => {
