@@ -88,8 +88,9 @@ export function tracedAgent(agent: Agent, options: TracedAgentOptions): Agent {
     ...(agent.receive === undefined ? {} : { receive: (message) => agent.receive?.(message) }),
     chat: (input, chatOptions) =>
       new Observable<string>((subscriber) => {
-        const remote = chatOptions.traceContext !== undefined;
-        const parent = remoteParent(otelContext.active(), chatOptions.traceContext);
+        const local = otelContext.active();
+        const parent = remoteParent(local, chatOptions.traceContext);
+        const remote = parent !== local;
         const span = tracer.startSpan(
           `invoke_agent ${agent.id}`,
           { kind: remote ? SpanKind.SERVER : SpanKind.INTERNAL, attributes: callAttributes(agent, input, chatOptions, captureContent) },
