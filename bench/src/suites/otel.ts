@@ -46,7 +46,6 @@ export const suite: BenchSuite = {
     const tracedTimes: number[] = [];
     for (let round = 0; round < TIMINGS; round += 1) {
       for (const [run, times] of [[plain, plainTimes], [traced, tracedTimes]] as const) {
-        globalThis.gc?.();
         const start = process.hrtime.bigint();
         await run();
         times.push(Number(process.hrtime.bigint() - start) / 1e9);
