@@ -9,6 +9,8 @@ import { spanNamed, tracing, treeOf } from './support/tracing';
 
 jest.setTimeout(30_000);
 
+const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+
 describeRedis('trace context across processes, over Redis', (server) => {
   const served = servedPerTest('otel');
 
@@ -71,14 +73,17 @@ describeRedis('trace context across processes, over Redis', (server) => {
     expect(cause.remote.message).toMatch(/trace/);
   });
 
-  it("a caller's malformed trace context is left out of the call rather than sent", async () => {
+  it.each([
+    [{ traceparent: 'garbage' }, undefined],
+    [{ traceparent: TRACEPARENT, tracestate: 'Not A State' }, { traceparent: TRACEPARENT }],
+  ])("a caller's malformed trace context %p is sent as %p: what is malformed is left out", async (given, sent) => {
     const redis = server().client();
     const calls = `${served.prefix}:agent:{echo}:calls`;
-    const remote = remoteAgent(server().client(), 'echo', { prefix: served.prefix, traceContext: () => ({ traceparent: 'garbage' }) });
+    const remote = remoteAgent(server().client(), 'echo', { prefix: served.prefix, traceContext: () => given });
     const reply = invoke(remote, 'hello');
     await waitUntil('the call is in the stream', async () => (await redis.xlen(calls)) === 1);
     const [[, fields]] = (await redis.xrange(calls, '-', '+')) as [[string, string[]]];
-    expect(JSON.parse(fields[fields.indexOf('call') + 1] as string)).not.toHaveProperty('trace');
+    expect((JSON.parse(fields[fields.indexOf('call') + 1] as string) as { trace?: unknown }).trace).toEqual(sent);
     served.serve(server().client(), defineAgent('echo', async (input: string) => input));
     expect(await reply).toBe('hello');
   });

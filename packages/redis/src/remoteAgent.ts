@@ -165,14 +165,21 @@ interface Shared {
   readonly renewals: LeaseRenewals;
 }
 
-/** The trace context a call carries: the caller's function's (when it gives a well-formed one), else the one the call was given. */
+/**
+ * The trace context a call carries: the caller's function's, else the one the call was given; checked as
+ * the worker checks it. A malformed `tracestate` is left out (the `traceparent` alone still joins the trace),
+ * a malformed `traceparent` leaves the context out, as W3C says to ignore it.
+ */
 function traceContextOf(config: Config, run: RunContext | undefined, given: TraceContext | undefined): TraceContext | undefined {
-  const found = config.traceContext?.(run);
-  if (found !== undefined) {
-    const checked = TraceContextSchema.safeParse(found);
-    if (checked.success) return checked.data;
-  }
-  return given === undefined ? undefined : TraceContextSchema.safeParse(given).data;
+  return wellFormed(config.traceContext?.(run)) ?? wellFormed(given);
+}
+
+function wellFormed(context: TraceContext | undefined): TraceContext | undefined {
+  if (context === undefined) return undefined;
+  const whole = TraceContextSchema.safeParse(context);
+  if (whole.success) return whole.data;
+  const traceparent: unknown = (context as Partial<TraceContext> | null)?.traceparent;
+  return TraceContextSchema.safeParse({ traceparent }).data;
 }
 
 function remoteCall({ commands, readers, renewals }: Shared, agentId: string, config: Config, input: string, { context, metadata, run, idempotencyKey, traceContext }: ChatOptions): Observable<string> {

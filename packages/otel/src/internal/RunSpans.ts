@@ -62,7 +62,7 @@ export class RunSpans {
       case 'run-end': {
         const node = this.take(event.runId, event.callId);
         if (node === undefined) return;
-        if (event.success) this.output(node, event.output ?? this.textOf(node));
+        if (event.success) this.output(node, event.output);
         else if (event.error !== undefined) this.fail(node.span, event.error, event.at);
         return this.end(node, event.at);
       }
