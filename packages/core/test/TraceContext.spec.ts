@@ -26,7 +26,7 @@ describe('TraceContextSchema', () => {
     [{ traceparent: TRACEPARENT, tracestate: `k=${'v'.repeat(600)}` }, 'more than 512 characters'],
     [{ traceparent: TRACEPARENT, baggage: 'x' }, 'an unknown field'],
     [{}, 'no traceparent'],
-  ])('refuses %p: %s', (context) => {
+  ] as [unknown, string][])('refuses %p: %s', (context) => {
     expect(TraceContextSchema.safeParse(context).success).toBe(false);
   });
 });
