@@ -1,6 +1,7 @@
 import type { ObservableInput } from 'rxjs';
 import type { RunContext } from './events/RunContext';
 import type { Message } from './Message';
+import type { TraceContext } from './TraceContext';
 
 /**
  * What an agent receives with every `chat` call.
@@ -41,6 +42,12 @@ export interface ChatOptions {
    * and let that side deduplicate: the second attempt then does no second side effect.
    */
   readonly idempotencyKey?: string;
+  /**
+   * Set when the call came from another process that traces its runs (a `serveAgent` worker sets it from the
+   * caller's call entry): the W3C trace context of the caller's span for this call. A tracing wrapper (such as
+   * `@rxagents/otel`'s `tracedAgent`) starts the call's spans under it, so they join the caller's trace.
+   */
+  readonly traceContext?: TraceContext;
 }
 
 /**

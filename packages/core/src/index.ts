@@ -1,5 +1,6 @@
 export type { Agent, AgentMessage, ChatOptions } from './Agent';
 export type { Message, MessageRole, ToolCall } from './Message';
+export { TraceContextSchema, type TraceContext } from './TraceContext';
 export { defineAgent, type AgentDefinition } from './defineAgent';
 export { stream, type AgentCallOptions } from './stream';
 export { invoke, invoke$, type InvokeOptions } from './invoke';

@@ -1,4 +1,4 @@
-import { type Agent, type ChatOptions, configRules, CoordinationError, emitCustom, newRunId, OpenRunNodes, parseConfig, serializeError } from '@rxagents/core';
+import { type Agent, type ChatOptions, configRules, type RunContext, type TraceContext, TraceContextSchema, CoordinationError, emitCustom, newRunId, OpenRunNodes, parseConfig, serializeError } from '@rxagents/core';
 import { asyncScheduler, Observable } from 'rxjs';
 import { z } from 'zod';
 import { RemoteAgentError } from './errors/RemoteAgentError';
@@ -59,6 +59,15 @@ export const RemoteAgentOptionsSchema = z.strictObject({
   callsMaxLen: configRules.positiveInt().default(10_000),
   /** The clock of the lease renewals. */
   scheduler: configRules.scheduler().default(asyncScheduler),
+  /**
+   * Gives the W3C trace context of the caller's span for a call, which the call entry carries to the worker
+   * (the worker's agent finds it in `ChatOptions.traceContext`), so the worker's spans join the caller's trace.
+   * Called with the call's run (`ChatOptions.run`, `undefined` outside a run) as each call is sent;
+   * `@rxagents/otel`'s `RunTraceContexts.traceContextOf` is one. A call that has no such function, or for which
+   * it gives `undefined` or a malformed context, passes on `ChatOptions.traceContext` when it has one (an agent
+   * on a worker calling further), else no trace context.
+   */
+  traceContext: configRules.function<(run: RunContext | undefined) => TraceContext | undefined>().optional(),
   /** The returned agent's `name`. */
   name: z.string().optional(),
   /** The returned agent's `role`. */
@@ -156,13 +165,31 @@ interface Shared {
   readonly renewals: LeaseRenewals;
 }
 
-function remoteCall({ commands, readers, renewals }: Shared, agentId: string, config: Config, input: string, { context, metadata, run, idempotencyKey }: ChatOptions): Observable<string> {
+/**
+ * The trace context a call carries: the caller's function's, else the one the call was given; checked as
+ * the worker checks it. A malformed `tracestate` is left out (the `traceparent` alone still joins the trace),
+ * a malformed `traceparent` leaves the context out, as W3C says to ignore it.
+ */
+function traceContextOf(config: Config, run: RunContext | undefined, given: TraceContext | undefined): TraceContext | undefined {
+  return wellFormed(config.traceContext?.(run)) ?? wellFormed(given);
+}
+
+function wellFormed(context: TraceContext | undefined): TraceContext | undefined {
+  if (context === undefined) return undefined;
+  const whole = TraceContextSchema.safeParse(context);
+  if (whole.success) return whole.data;
+  const traceparent: unknown = (context as Partial<TraceContext> | null)?.traceparent;
+  return TraceContextSchema.safeParse({ traceparent }).data;
+}
+
+function remoteCall({ commands, readers, renewals }: Shared, agentId: string, config: Config, input: string, { context, metadata, run, idempotencyKey, traceContext }: ChatOptions): Observable<string> {
   return new Observable<string>((subscriber) => {
     // Checked here: a call the workers' schema refuses would be dead-lettered, and its caller left waiting.
     const wireContext = context === undefined ? undefined : parseConfig(ContextOptionSchema, { context }, `call to remote agent "${agentId}"`).context;
     // With an idempotency key, every attempt of the call has one id: a caller finds the call sent before (see `attach`).
     const callId = idempotencyKey === undefined ? newRunId() : keyedCallId(agentId, idempotencyKey);
     const keys = callKeys(config.prefix, callId);
+    const trace = traceContextOf(config, run, traceContext);
     const entry: CallEntry = {
       v: PROTOCOL_VERSION,
       callId,
@@ -173,6 +200,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
       ...(wireContext === undefined ? {} : { context: wireContext }),
       ...(metadata === undefined ? {} : { metadata: JSON.parse(JSON.stringify(metadata)) as CallEntry['metadata'] }),
       ...(run === undefined || run.callId === null ? {} : { run: { runId: run.runId, callId: run.callId, parentCallId: run.parentCallId } }),
+      ...(trace === undefined ? {} : { trace }),
     };
     let closed = false;
     // Whether a blocking read is in flight on `reader`: a reader is reused only when none is.

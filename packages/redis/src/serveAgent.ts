@@ -319,7 +319,7 @@ class Worker implements ServedAgent {
     this.calls.set(entryId, call);
     this.busy.add(call);
     call
-      .run(({ run, ...options }) => stream(withRun(this.agent, run), parsed.value.input, options), this.keys.calls, firstDelivery && this.fresh(entryId, parsed.value.leaseMs) ? 'first' : 'checked', () => this.agentEnded(call))
+      .run(({ run, ...options }) => stream(withRun(this.agent, run, parsed.value.trace), parsed.value.input, options), this.keys.calls, firstDelivery && this.fresh(entryId, parsed.value.leaseMs) ? 'first' : 'checked', () => this.agentEnded(call))
       .catch((error: unknown) => this.report(error))
       .finally(() => this.release(entryId, call));
   }

@@ -69,6 +69,10 @@ describe('the call entry check', () => {
     { ...valid, maxAttempts: 1.5 },
     { ...valid, leaseMs: 0 },
     { ...valid, maxAttempts: undefined },
+    { ...valid, trace: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', tracestate: 'rojo=00f067aa0ba902b7' } },
+    { ...valid, trace: { traceparent: 'not-a-traceparent' } },
+    { ...valid, trace: { traceparent: '00-00000000000000000000000000000000-00f067aa0ba902b7-01' } },
+    { ...valid, trace: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', baggage: 'x' } },
     [valid],
     'call',
     null,
@@ -83,7 +87,7 @@ describe('the call entry check', () => {
       expect(byCheck).toEqual(bySchema);
       if (byCheck.ok) accepted += 1;
     }
-    expect(accepted).toBe(7);
+    expect(accepted).toBe(8);
     expect(parseCall('{not json')).toEqual(parseField(CallEntrySchema, '{not json', 'call'));
     expect(parseCall(undefined)).toEqual({ ok: false, reason: 'missing field "call"' });
   });

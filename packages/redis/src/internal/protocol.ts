@@ -1,4 +1,4 @@
-import { RunEventSchema, SerializedErrorSchema } from '@rxagents/core';
+import { RunEventSchema, SerializedErrorSchema, TraceContextSchema } from '@rxagents/core';
 import { z } from 'zod';
 
 /** The wire format's version, in every call entry: a worker refuses (dead-letters) entries of another version. */
@@ -37,6 +37,8 @@ export const CallEntrySchema = z.strictObject({
    * (by its id, Redis's clock) has a live caller, so a worker starts it without looking at the lease.
    */
   leaseMs: z.number().int().positive().optional(),
+  /** The W3C trace context of the caller's span for the call, when the caller traces its runs: the worker hands it to the agent as `ChatOptions.traceContext`. */
+  trace: TraceContextSchema.optional(),
 });
 export type CallEntry = z.infer<typeof CallEntrySchema>;
 
