@@ -17,22 +17,26 @@ export function callAsTool(tool: McpToolDefinition, defaultInput: boolean, args:
     let rootCallId: string | undefined;
     let end: RunEventOf<'run-end'> | undefined;
     let deltas = 0;
+    // Progress is sent in order and before the result: a client drops progress that arrives after its answer.
+    let sent: Promise<unknown> = Promise.resolve();
+    const answer = (result: CallToolResult): void => void sent.then(() => resolve(result));
     const onEvent = (event: RunEvent): void => {
       if (event.type === 'run-start' && rootCallId === undefined) rootCallId = event.callId;
       else if (event.type === 'run-end' && event.callId === rootCallId) end = event;
       else if (event.type === 'text-delta' && progressToken !== undefined) {
         deltas++;
         // A notification that cannot be sent (the client went away) is the transport's to report; the run goes on until cancelled.
-        extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: deltas, message: event.delta } }).catch(() => undefined);
+        const params = { progressToken, progress: deltas, message: event.delta };
+        sent = sent.then(() => extra.sendNotification({ method: 'notifications/progress', params })).catch(() => undefined);
       }
     };
     const run = events$.subscribe({
       next: onEvent,
-      error: (error: unknown) => resolve(errorResult(error instanceof Error ? error.message : String(error))),
+      error: (error: unknown) => answer(errorResult(error instanceof Error ? error.message : String(error))),
       complete: () => {
-        if (end === undefined) resolve(errorResult(`The run of tool "${tool.name}" ended without a result`));
-        else if (end.success) resolve({ content: [{ type: 'text', text: end.output ?? '' }] });
-        else resolve(errorResult(end.error?.message ?? `The run of tool "${tool.name}" failed`));
+        if (end === undefined) answer(errorResult(`The run of tool "${tool.name}" ended without a result`));
+        else if (end.success) answer({ content: [{ type: 'text', text: end.output ?? '' }] });
+        else answer(errorResult(end.error?.message ?? `The run of tool "${tool.name}" failed`));
       },
     });
     const cancelled = fromAbortSignal(extra.signal).subscribe((reason) => {
