@@ -29,7 +29,21 @@ export interface McpServerOptions {
   readonly tools: readonly McpToolDefinition[];
 }
 
-/** The zod schema of {@link McpServerOptions}: strict; a non-empty name and version, at least one tool, tool names unique. */
+/**
+ * The zod schema of {@link McpServerOptions}: strict; a non-empty name and version, at least one tool, tool names unique.
+ *
+ * @remarks
+ * Each tool: a name of 1 to 128 letters, digits, `_`, `-` or `.`; a zod object `inputSchema` if any; exactly
+ * one of `agent` and `events`.
+ *
+ * @example
+ * ```ts
+ * import { McpServerOptionsSchema } from '@rxagents/mcp';
+ *
+ * const result = McpServerOptionsSchema.safeParse({ name: 'team', version: '1.0.0', tools: [] });
+ * console.log(result.success ? 'ok' : result.error.issues[0]?.message); // must hold at least one tool
+ * ```
+ */
 export const McpServerOptionsSchema = z.strictObject({
   name: configRules.nonEmptyString(),
   version: configRules.nonEmptyString(),

@@ -25,7 +25,16 @@ export interface McpToolSetOptions {
   readonly prefix?: string;
 }
 
-/** The zod schema of {@link McpToolSetOptions}: strict; `prefix` a string. */
+/**
+ * The zod schema of {@link McpToolSetOptions}: strict; `prefix` a string.
+ *
+ * @example
+ * ```ts
+ * import { McpToolSetOptionsSchema } from '@rxagents/mcp';
+ *
+ * console.log(McpToolSetOptionsSchema.safeParse({ prefix: 7 }).success); // false
+ * ```
+ */
 export const McpToolSetOptionsSchema = z.strictObject({
   prefix: z.string({ error: 'must be a string' }).optional(),
 });

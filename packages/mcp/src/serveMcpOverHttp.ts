@@ -35,7 +35,22 @@ export interface McpHttpServerOptions extends McpServerOptions {
   readonly maxSessions?: number;
 }
 
-/** The zod schema of {@link McpHttpServerOptions}. */
+/**
+ * The zod schema of {@link McpHttpServerOptions}: {@link McpServerOptionsSchema} and where to listen.
+ *
+ * @remarks
+ * `port` an integer from 0 to 65535, `host` a non-empty string, `path` starting with `/` (no query),
+ * `maxSessions` a positive integer.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from '@rxagents/core';
+ * import { McpHttpServerOptionsSchema } from '@rxagents/mcp';
+ *
+ * const echo = defineAgent('echo', async (input) => input);
+ * console.log(McpHttpServerOptionsSchema.safeParse({ name: 'team', version: '1', tools: [{ name: 'echo', agent: echo }], port: 70_000 }).success); // false
+ * ```
+ */
 export const McpHttpServerOptionsSchema = McpServerOptionsSchema.extend({
   port: configRules.nonNegativeInt(65535).optional(),
   host: configRules.nonEmptyString().optional(),
