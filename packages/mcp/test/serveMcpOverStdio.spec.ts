@@ -20,20 +20,21 @@ describe('serveMcpOverStdio, a child process called by the MCP SDK client', () =
     await client.close();
   });
 
-  it('lists the tools and calls one, its deltas as progress', async () => {
+  it('lists the tools and calls one', async () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'stdio-team' });
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['tell', 'slow']);
-    const messages: string[] = [];
-    const result = await client.callTool({ name: 'tell', arguments: { input: 'time' } }, undefined, { onprogress: ({ message }) => messages.push(message ?? '') });
-    expect(messages).toEqual(['Once ', 'upon ', 'a time.']);
+    const result = await client.callTool({ name: 'tell', arguments: { input: 'time' } });
     expect(result.content).toEqual([{ type: 'text', text: 'Once upon a time.' }]);
   });
 
-  it('a client aborting the call aborts the agent in the child', async () => {
+  // The agent keeps its call open after its deltas: the MCP SDK's client handles a notification a microtask
+  // after reading it but a response at once, so progress read in one chunk with the result can be dropped.
+  it('sends the deltas as progress; a client aborting the call aborts the agent in the child', async () => {
     const controller = new AbortController();
-    let seen = 0;
-    const call = client.callTool({ name: 'slow', arguments: { input: 'go' } }, undefined, { signal: controller.signal, onprogress: () => seen++ });
-    await until(() => seen === 1, 'the first progress notification', 100_000);
+    const messages: string[] = [];
+    const call = client.callTool({ name: 'slow', arguments: { input: 'go' } }, undefined, { signal: controller.signal, onprogress: ({ message }) => messages.push(message ?? '') });
+    await until(() => messages.length === 2, 'two progress notifications', 100_000);
+    expect(messages).toEqual(['thinking ', 'harder']);
     controller.abort(new Error('stop'));
     await expect(call).rejects.toThrow('stop');
     await until(() => stderr.includes('slow aborted'), 'the child to report the abort', 100_000);

@@ -6,10 +6,13 @@ import { Observable } from 'rxjs';
 const teller = defineAgent('teller', async function* (input) {
   yield* ['Once ', 'upon ', `a ${input}.`];
 });
-// Streams one chunk, then waits; when its call is aborted it says so on stderr (stdout is the protocol).
+// Streams two chunks, then waits; when its call is aborted it says so on stderr (stdout is the protocol).
 const slow = defineAgent('slow', (_input, { signal }) => {
   signal.addEventListener('abort', () => process.stderr.write('slow aborted\n'), { once: true });
-  return new Observable<string>((subscriber) => subscriber.next('thinking'));
+  return new Observable<string>((subscriber) => {
+    subscriber.next('thinking ');
+    subscriber.next('harder');
+  });
 });
 
 await serveMcpOverStdio({ name: 'stdio-team', version: '1.0.0', tools: [{ name: 'tell', agent: teller }, { name: 'slow', agent: slow }] });
