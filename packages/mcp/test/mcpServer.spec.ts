@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { defineAgent, observeRun, invoke$, ConfigError, type Agent } from '@rxagents/core';
 import { mcpServer, type McpServerOptions } from '@rxagents/mcp';
+import { Patterns } from '@rxagents/patterns';
 import { z } from 'zod';
 import { hangingAgent, until } from './support/agents';
 
@@ -88,6 +89,18 @@ describe('mcpServer, called by the MCP SDK client', () => {
     const failed = await client.callTool({ name: 'fail', arguments: { input: 'x' } });
     expect(failed.isError).toBe(true);
     expect(JSON.stringify(failed.content)).toContain('no capacity');
+  });
+
+  it('serves a pattern: a debate, every debater\'s deltas as progress, its output the result', async () => {
+    const pro = streamer('pro', ['Yes: ', 'faster.']);
+    const con = streamer('con', ['No: ', 'riskier.']);
+    const debate = Patterns.debate({ agents: [pro, con], maxRounds: 1 });
+    client = await connected({ name: 'team', version: '1.0.0', tools: [{ name: 'debate', description: 'Debate a topic', events: (args) => debate.events$(String(args['input'])) }] });
+    const messages: string[] = [];
+    const result = await client.callTool({ name: 'debate', arguments: { input: 'Adopt the new build tool?' } }, undefined, { onprogress: ({ message }) => messages.push(message ?? '') });
+    expect(messages).toEqual(['Yes: ', 'faster.', 'No: ', 'riskier.']);
+    expect(result.isError).toBeUndefined();
+    expect(JSON.stringify(result.content)).toContain('riskier.');
   });
 
   it('answers an unknown tool with an error result, and an unknown method with -32601', async () => {

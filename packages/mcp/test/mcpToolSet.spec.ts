@@ -1,9 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError, invoke$, observeRun, type RunEvent } from '@rxagents/core';
 import { aiSdkAgent } from '@rxagents/ai-sdk';
-import { mcpToolSet, McpToolListError, type McpToolSet } from '@rxagents/mcp';
+import { mcpToolSet, McpToolError, McpToolListError, type McpToolSet } from '@rxagents/mcp';
 import { firstValueFrom, lastValueFrom, skip, toArray, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { until } from './support/agents';
@@ -136,6 +138,26 @@ describe('mcpToolSet, against the MCP SDK server', () => {
     expect(await lastValueFrom(invoke$(lookup, 'Atlantis?'))).toBe('error: No such city: Atlantis');
     const explode = aiSdkAgent({ id: 'b', model: callingModel('explode', { city: 'Oslo' }), tools: mcp.tools });
     expect(await lastValueFrom(invoke$(explode, 'Oslo?'))).toBe('error: database down');
+  });
+
+  it('a JSON-RPC error for the call is an McpToolError with its protocol code, given to the model as the error result', async () => {
+    const server = new Server({ name: 'strict', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'lookup', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }] }));
+    server.setRequestHandler(CallToolRequestSchema, async () => {
+      throw new McpError(ErrorCode.InvalidParams, 'city unknown');
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(clientSide);
+    mcp = mcpToolSet(client);
+    const lookup = (await firstValueFrom(mcp.tools$))['lookup']!;
+    const failure: unknown = await Promise.resolve(lookup.execute!({ city: 'Atlantis' }, { toolCallId: 'c1', messages: [], experimental_context: undefined })).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(McpToolError);
+    expect(failure).toMatchObject({ code: 'MCP_TOOL_FAILED', toolName: 'lookup', protocolCode: -32602 });
+
+    const agent = aiSdkAgent({ id: 'a', model: callingModel('lookup', { city: 'Atlantis' }), tools: mcp.tools });
+    expect(await lastValueFrom(invoke$(agent, 'Atlantis?'))).toMatch(/^error: .*city unknown/);
   });
 
   it('errors tools$ with McpToolListError when the listing fails, and refuses what is not a client', async () => {
