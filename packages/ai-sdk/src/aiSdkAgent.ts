@@ -53,7 +53,9 @@ export interface AiSdkAgentOptions {
   /**
    * AI SDK tools the model may call (`tool({ description, inputSchema, execute, needsApproval })`): the SDK
    * runs them in its own multi-step loop. A tool with `needsApproval` waits for a person's approval asked in
-   * the call's run (see {@link aiSdkAgent}).
+   * the call's run (see {@link aiSdkAgent}). Every tool's `execute` gets the call's run as
+   * `experimental_context.run` (the call's `ChatOptions.run`, `undefined` outside a run), to report into it
+   * with `emitCustom`.
    */
   readonly tools?: ToolSet;
   /** The most model steps of one reply with `tools` (each step: the model answers, the tools it called run). Default 20. */
@@ -145,7 +147,9 @@ export interface AiSdkAgent extends Agent {
  * With `tools`, a reply is the AI SDK's own multi-step tool loop: the model calls tools, the SDK runs them
  * and gives the model their results, until the model answers without a tool call or `maxSteps` model steps
  * (default 20) have run. The text of every step streams as chunks; the usage report is one per reply, its
- * tokens summed over every model step. A tool with `needsApproval` (a boolean, or the SDK's predicate over
+ * tokens summed over every model step. Each tool's `execute` is given `experimental_context: { run }`, the
+ * call's `ChatOptions.run`, so a tool can report into the run (`emitCustom(context.run, ...)`) under the
+ * agent's call. A tool with `needsApproval` (a boolean, or the SDK's predicate over
  * the call's input) is not run when the model calls it: the agent asks a person in the call's run with
  * `askForApproval(run, toolName, input)` (an `interrupt` event of kind `approval`, under the agent's call;
  * several of one step are open at once). Approved, the SDK runs the tool and the model gets its result;
@@ -241,7 +245,8 @@ export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {
       signal,
       pace: run?.pace,
     };
-    const parts$ = tools === undefined ? streamModelParts(request) : streamToolLoop({ ...request, tools, agentId: id, run, maxSteps, approvalTimeout });
+    const parts$ =
+      tools === undefined ? streamModelParts(request) : streamToolLoop({ ...request, tools, toolContext: { run }, agentId: id, run, maxSteps, approvalTimeout });
     return parts$.pipe(
       tap((part) => {
         if (part.type !== 'finish') return;

@@ -17,6 +17,8 @@ export interface StreamModelPartsRequest {
   readonly signal?: AbortSignal;
   /** A watched run's pacing: while it returns a Promise, the next part waits to be given (see `RunContext.pace`). */
   readonly pace?: RunContext['pace'];
+  /** What every tool's `execute` gets as `experimental_context`. */
+  readonly toolContext?: unknown;
 }
 
 /** @internal What a call said, as the SDK gives it back: the model's messages and the tool results. */
@@ -69,6 +71,7 @@ export function streamModelParts(request: StreamModelPartsRequest): Observable<M
         ...(request.messages.some((message) => message.role === 'system') ? { allowSystemInMessages: true } : {}),
         ...(request.tools === undefined ? {} : { tools: request.tools }),
         ...(request.stopWhen === undefined ? {} : { stopWhen: request.stopWhen }),
+        ...(request.toolContext === undefined ? {} : { experimental_context: request.toolContext }),
         abortSignal: controller.signal,
         onError: () => undefined,
       });
