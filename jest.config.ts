@@ -1,6 +1,6 @@
 import type { Config } from 'jest';
 
-const packages = ['core', 'testing', 'streaming', 'handoff', 'choreography', 'patterns', 'ai-sdk', 'web', 'redis', 'react'];
+const packages = ['core', 'testing', 'streaming', 'handoff', 'choreography', 'patterns', 'ai-sdk', 'web', 'redis', 'react', 'inspector'];
 
 const config: Config = {
   testEnvironment: 'node',
