@@ -40,7 +40,7 @@ const text = (status: number, body: string, type = 'text/plain'): Response =>
  * The page is bundled by esbuild once, when this resolves. Routes, under `basePath`: `GET` the page
  * itself, `GET inspector.js`, `GET api/runs` (the store's run summaries, newest first, at most
  * `maxListed`; `?status=running|succeeded|failed` filters, anything else is `400`), and `GET
- * api/runs/<runId>/events`: the run's events as Server-Sent Events, from `registry.response` when the
+ * api/runs/<runId>/events`: the run's events (`503` from `api/runs` when the store cannot list) as Server-Sent Events, from `registry.response` when the
  * registry holds the run (live from its memory), else from the store's journal, read again every
  * `pollMs` while the run runs (a run another process runs shows live too). Any other path is `404`, any
  * other method `405`. The inspector lists every run of the store to whoever reaches it: serve it on
@@ -81,8 +81,14 @@ export async function inspectorHandler(options: InspectorHandlerOptions): Promis
     const query = ListQuerySchema.safeParse(Object.fromEntries(url.searchParams));
     if (!query.success) return json(400, { error: 'the query may only be ?status=running|succeeded|failed' });
     const status: RunStatus | undefined = query.data.status;
-    const runs = await store.list(status === undefined ? {} : { status });
-    const newest = [...runs].sort((a, b) => b.createdAt - a.createdAt).slice(0, maxListed);
+    let runs;
+    try {
+      runs = await store.list(status === undefined ? {} : { status });
+    } catch {
+      return json(503, { error: 'the run store is unavailable' });
+    }
+    // Newest first; runs created in the same millisecond keep the store's order, reversed.
+    const newest = [...runs].reverse().sort((a, b) => b.createdAt - a.createdAt).slice(0, maxListed);
     return json(200, { runs: newest });
   };
 

@@ -34,7 +34,7 @@ export interface TimelineLayout {
   readonly end: number;
 }
 
-/** Lays out a run view (and the events it was folded from, for handoffs) as agent lanes. */
+/** Lays out a run view (and the events it was folded from, for handoffs and the order of lanes) as agent lanes. */
 export function timelineLayout(view: RunView, events: readonly RunEvent[]): TimelineLayout {
   const lanes: string[] = [];
   const laneOf = (agent: string): number => {
@@ -43,6 +43,13 @@ export function timelineLayout(view: RunView, events: readonly RunEvent[]): Time
     lanes.push(agent);
     return lanes.length - 1;
   };
+  // Lanes in the order agents first show up: handing off (a chain's first agent hands off without a call) or called.
+  for (const event of events) {
+    if (event.type === 'handoff') {
+      laneOf(event.from);
+      laneOf(event.to);
+    } else if (event.type === 'call-start') laneOf(event.agentId);
+  }
   const byId = new Map(view.nodes.map((node) => [node.callId, node]));
   const now = view.at ?? 0;
   const start = view.nodes.reduce((earliest, node) => Math.min(earliest, node.startedAt), Infinity);
