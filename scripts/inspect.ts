@@ -62,7 +62,9 @@ function parseArgs(argv: readonly string[]): z.infer<typeof ArgsSchema> {
     else if (arg !== '--') positional.push(arg);
   }
   if (positional.length > 1) throw new Error('Usage: pnpm inspect [store-dir] [--port 4400]');
-  return ArgsSchema.parse({ storeDir: positional[0], port });
+  const parsed = ArgsSchema.safeParse({ storeDir: positional[0], port });
+  if (!parsed.success) throw new Error('--port must be an integer from 0 to 65535 (0: any free port)');
+  return parsed.data;
 }
 
 async function main(): Promise<void> {
