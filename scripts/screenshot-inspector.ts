@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumPath, chromiumPresent, launchChromium } from './chromium';
-import { showFailedRun, showLiveDebate, showScrubbedChoreography, startInspectorFixture } from './inspectorScenes';
+import { pollUntil, showFailedRun, showLiveDebate, showScrubbedChoreography, startInspectorFixture } from './inspectorScenes';
 
 // `pnpm screenshot:inspector`: the run inspector in headless Chromium, photographed in the three states
 // its browser tests check, into docs/images/inspector-live.png, inspector-scrubbed.png and
@@ -19,7 +19,10 @@ async function main(): Promise<void> {
     const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
     const live = await showLiveDebate(page, fixture);
     await page.screenshot({ path: join(images, 'inspector-live.png'), fullPage: true });
-    while (live.held.release(100) > 0) await new Promise((resolve) => setImmediate(resolve));
+    // The rest of the debate let through, so that the list shows it finished in the next pictures.
+    let finished = false;
+    void live.done.then(() => (finished = true));
+    await pollUntil(() => Promise.resolve(finished), () => live.held.release(100));
     await showScrubbedChoreography(page, fixture);
     await page.screenshot({ path: join(images, 'inspector-scrubbed.png'), fullPage: true });
     await showFailedRun(page, fixture);

@@ -43,6 +43,21 @@ describe('timelineLayout', () => {
     expect(extractor?.status).toBe('running');
     expect(layout.lanes).not.toContain('writer');
   });
+
+  it('marks a question to a person on the lane of the agent whose call asked, and one the run asked on a lane of its own', () => {
+    const base = { runId: 'r', parentCallId: 'run' };
+    const events: RunEvent[] = [
+      { type: 'run-start', runId: 'r', callId: 'run', parentCallId: null, at: 0, name: 'invoice', input: 'bill ACME' },
+      { type: 'call-start', ...base, callId: 'c1', at: 1, agentId: 'clerk', input: 'bill ACME' },
+      { type: 'interrupt', ...base, callId: 'i1', parentCallId: 'c1', at: 2, interruptId: 'q1', kind: 'approval', question: 'Send it?', schema: {}, action: 'send_invoice', args: { to: 'ACME' } },
+      { type: 'interrupt', ...base, callId: 'i2', at: 3, interruptId: 'q2', kind: 'input', question: 'Who signs?', schema: { type: 'string' } },
+    ];
+    const layout = timelineLayout(fold(events), events);
+    expect(layout.markers.map((marker) => [marker.kind, marker.callId, layout.lanes[marker.lane], marker.at])).toEqual([
+      ['interrupt', 'i1', 'clerk', 2],
+      ['interrupt', 'i2', 'person', 3],
+    ]);
+  });
 });
 
 describe('metricsSeries', () => {
