@@ -1,6 +1,7 @@
 import { defineConfig } from 'tsdown';
 import shared from '../../tsdown.shared';
 
-// The shared package build, with `__dirname` shimmed in the ESM output: the handler finds the page's
-// sources (shipped in `src/page`) beside its own module, to bundle them when it starts.
-export default defineConfig({ ...shared, shims: true });
+// The shared package build, bundled into one file per format with `__dirname` shimmed in the ESM one:
+// the handler finds the page's sources (shipped in `src/page`) from its own module's directory, which a
+// shim in a module of its own (the unbundled build) would not know.
+export default defineConfig({ ...shared, unbundle: false, shims: true });

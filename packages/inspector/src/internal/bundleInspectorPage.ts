@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 /** This module's directory: CommonJS and the ESM build (whose `__dirname` is shimmed) know it. */
@@ -15,7 +16,7 @@ export async function bundleInspectorPage(): Promise<string> {
   const entry =
     moduleDir === undefined
       ? { stdin: { contents: "import '@rxagents/inspector/page';", resolveDir: process.cwd(), loader: 'ts' as const } }
-      : { entryPoints: [join(moduleDir, '..', '..', 'src', 'page', 'main.ts')] };
+      : { entryPoints: [pageEntry(moduleDir)] };
   const result = await build({
     ...entry,
     bundle: true,
@@ -30,4 +31,13 @@ export async function bundleInspectorPage(): Promise<string> {
   const [output] = result.outputFiles;
   if (output === undefined) throw new Error('esbuild produced no bundle for the inspector page');
   return output.text;
+}
+
+/** `src/page/main.ts` of the package this module is in: from `src/internal` (sources) or `dist` (the build), up to the package's root. */
+function pageEntry(from: string): string {
+  for (let dir = from, level = 0; level < 4; dir = dirname(dir), level++) {
+    const entry = join(dir, 'src', 'page', 'main.ts');
+    if (existsSync(entry)) return entry;
+  }
+  throw new Error(`The inspector page's sources (src/page/main.ts) are not beside ${from}`);
 }
