@@ -79,8 +79,11 @@ export async function inspectorHandler(options: InspectorHandlerOptions): Promis
   };
 
   const list = async (url: URL): Promise<Response> => {
-    const query = ListQuerySchema.safeParse(Object.fromEntries(url.searchParams));
-    if (!query.success) return json(400, { error: 'the query may only be ?status=running|succeeded|failed' });
+    // Read by name (no object made of the query's own keys): `status` once at most, nothing else.
+    const params = url.searchParams;
+    const unknown = [...params.keys()].some((key) => key !== 'status') || params.getAll('status').length > 1;
+    const query = ListQuerySchema.safeParse(params.has('status') ? { status: params.get('status') } : {});
+    if (unknown || !query.success) return json(400, { error: 'the query may only be ?status=running|succeeded|failed' });
     const status: RunStatus | undefined = query.data.status;
     let runs;
     try {

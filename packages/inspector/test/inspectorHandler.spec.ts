@@ -52,6 +52,8 @@ describe('inspectorHandler', () => {
   it('refuses a query it does not know, another method, another path and a run id that is none', async () => {
     expect((await get(handler, '/api/runs?status=lost')).status).toBe(400);
     expect((await get(handler, '/api/runs?order=name')).status).toBe(400);
+    expect((await get(handler, '/api/runs?status=failed&status=running')).status).toBe(400);
+    expect((await get(handler, '/api/runs?__proto__=x')).status).toBe(400);
     expect((await get(handler, '/api/runs', { method: 'POST' })).status).toBe(405);
     expect((await get(handler, '/api/elsewhere')).status).toBe(404);
     expect((await get(handler, `/api/runs/${'x'.repeat(300)}/events`)).status).toBe(400);
