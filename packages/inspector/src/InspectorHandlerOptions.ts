@@ -3,8 +3,8 @@ import { configRules, type RunStore } from '@rxagents/core';
 import type { DurableRunRegistry, ExposeError, RunRegistry } from '@rxagents/web';
 
 /**
- * What {@link inspectorHandler} shows: the runs of a run store, their events served by a run registry
- * where one runs them in this process, else read from the store's journals.
+ * What {@link inspectorHandler} shows: the runs of a run store and of a run registry (one of them at
+ * least), their events served by the registry where it holds them, else read from the store's journals.
  *
  * @example
  * ```ts
@@ -12,16 +12,16 @@ import type { DurableRunRegistry, ExposeError, RunRegistry } from '@rxagents/web
  * import type { InspectorHandlerOptions } from '@rxagents/inspector';
  *
  * const options: InspectorHandlerOptions = { store: new MemoryRunStore(), pollMs: 250 };
+ * // or { registry }: a run registry's runs (createRunRegistry), or both
  * console.log(options.pollMs); // 250
  * ```
  */
 export interface InspectorHandlerOptions {
-  /** The runs to list (running and finished, `RunStore.list`), and the journals their events are read from. */
-  readonly store: RunStore;
+  /** Runs to list (running and finished, `RunStore.list`), and the journals their events are read from. */
+  readonly store?: RunStore;
   /**
-   * A registry that runs some of the store's runs in this process (a durable registry over the same
-   * store): their events are served from its memory, as they happen. A run it does not know is read
-   * from the store.
+   * A registry whose runs are listed too (`RunRegistry.list`: the runs it holds, a durable one's store
+   * included) and served from its memory as they happen. A run it does not hold is read from `store`.
    */
   readonly registry?: RunRegistry | DurableRunRegistry;
   /** Milliseconds between reads of the journal of a run still running that no registry here runs. Default 500. */
@@ -49,7 +49,7 @@ const isRegistry = (value: unknown): value is RunRegistry | DurableRunRegistry =
  */
 export const InspectorHandlerOptionsSchema = z.strictObject(
   {
-    store: configRules.runStore(),
+    store: configRules.runStore().optional(),
     registry: z.custom<RunRegistry | DurableRunRegistry>(isRegistry, { error: 'must be a run registry (createRunRegistry)' }).optional(),
     pollMs: configRules.timeoutMs().default(500),
     exposeError: z.custom<ExposeError>((value) => typeof value === 'function', { error: 'must be a function' }).optional(),
@@ -60,4 +60,4 @@ export const InspectorHandlerOptionsSchema = z.strictObject(
     maxListed: configRules.positiveInt(10_000).default(500),
   },
   { error: 'must be an object' },
-);
+).refine((options) => options.store !== undefined || options.registry !== undefined, { error: 'must name a store or a registry (or both)', path: ['store'] });

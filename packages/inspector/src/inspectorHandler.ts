@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { parseConfig, type RunStatus } from '@rxagents/core';
+import { parseConfig, type RunStatus, type RunSummary } from '@rxagents/core';
 import { createRunRegistry } from '@rxagents/web';
 import { bundleInspectorPage } from './internal/bundleInspectorPage';
 import { inspectorHtml } from './internal/inspectorHtml';
@@ -32,16 +32,16 @@ const text = (status: number, body: string, type = 'text/plain'): Response =>
   new Response(body, { status, headers: { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' } });
 
 /**
- * Serves the run inspector: a React page that lists the runs of a run store and shows one as a tree of
+ * Serves the run inspector: a React page that lists the runs of a run store or a run registry (or both) and shows one as a tree of
  * calls, a timeline with a lane per agent, the selected call's text, usage and error, and the channel
  * metrics over time; live while the run runs, and with a time cursor to see a run as it was at any moment.
  *
  * @remarks
  * The page is bundled by esbuild once, when this resolves. Routes, under `basePath`: `GET` the page
- * itself, `GET inspector.js`, `GET api/runs` (the store's run summaries, newest first, at most
+ * itself, `GET inspector.js`, `GET api/runs` (the run summaries of the store, then of the registry's runs it does not list, newest first, at most
  * `maxListed`; `?status=running|succeeded|failed` filters, anything else is `400`), and `GET
  * api/runs/<runId>/events`: the run's events (`503` from `api/runs` when the store cannot list) as Server-Sent Events, from `registry.response` when the
- * registry holds the run (live from its memory), else from the store's journal, read again every
+ * registry holds the run (live from its memory), else from the store's journal (`404` without a store), read again every
  * `pollMs` while the run runs (a run another process runs shows live too). Any other path is `404`, any
  * other method `405`. The inspector lists every run of the store to whoever reaches it: serve it on
  * loopback (as `pnpm inspect` does) or behind your own authentication.
@@ -67,15 +67,13 @@ const text = (status: number, body: string, type = 'text/plain'): Response =>
 export async function inspectorHandler(options: InspectorHandlerOptions): Promise<InspectorHandler> {
   const { store, registry, pollMs, exposeError, basePath, maxListed } = parseConfig(InspectorHandlerOptionsSchema, options, 'inspectorHandler options');
   // A durable registry that resumes nothing (no `runs`): it only serves journals, live while they grow.
-  const journals = createRunRegistry({ store, pollMs, ...(exposeError === undefined ? {} : { exposeError }) });
+  const journals = store === undefined ? undefined : createRunRegistry({ store, pollMs, ...(exposeError === undefined ? {} : { exposeError }) });
   const script = await bundleInspectorPage();
 
   const events = async (runId: string, request: Request): Promise<Response> => {
-    if (registry !== undefined) {
-      const held = await registry.response(runId, request);
-      if (held.status !== 404) return held;
-    }
-    return journals.response(runId, request);
+    const held = registry === undefined ? undefined : await registry.response(runId, request);
+    if (held !== undefined && (held.status !== 404 || journals === undefined)) return held;
+    return journals === undefined ? text(404, 'Unknown run') : journals.response(runId, request);
   };
 
   const list = async (url: URL): Promise<Response> => {
@@ -85,9 +83,13 @@ export async function inspectorHandler(options: InspectorHandlerOptions): Promis
     const query = ListQuerySchema.safeParse(params.has('status') ? { status: params.get('status') } : {});
     if (unknown || !query.success) return json(400, { error: 'the query may only be ?status=running|succeeded|failed' });
     const status: RunStatus | undefined = query.data.status;
-    let runs;
+    const filter = status === undefined ? {} : { status };
+    let runs: RunSummary[];
     try {
-      runs = await store.list(status === undefined ? {} : { status });
+      const stored = store === undefined ? [] : await store.list(filter);
+      const known = new Set(stored.map((summary) => summary.runId));
+      const held = registry === undefined ? [] : await registry.list(filter);
+      runs = [...stored, ...held.filter((summary) => !known.has(summary.runId))];
     } catch {
       return json(503, { error: 'the run store is unavailable' });
     }
@@ -115,5 +117,5 @@ export async function inspectorHandler(options: InspectorHandlerOptions): Promis
     const runId = RunIdSchema.safeParse(decoded);
     return runId.success ? events(runId.data, request) : text(400, 'Bad run id');
   };
-  return Object.assign(handle, { close: () => journals.close() });
+  return Object.assign(handle, { close: () => journals?.close() });
 }

@@ -90,6 +90,7 @@ describe('inspectorHandler', () => {
 
   it('refuses bad options with a ConfigError naming the field', async () => {
     await expect(inspectorHandler({ store: {} as MemoryRunStore })).rejects.toThrow(ConfigError);
+    await expect(inspectorHandler({})).rejects.toThrow(/store.*must name a store or a registry/);
     await expect(inspectorHandler({ store, basePath: 'inspector' })).rejects.toThrow(/basePath/);
     await expect(inspectorHandler({ store, pollMs: -1 })).rejects.toThrow(/pollMs/);
   });
@@ -117,6 +118,29 @@ describe('inspectorHandler with a registry', () => {
       const events = dataOf(await reading) as RunEvent[];
       expect(events.filter((event) => event.type === 'text-delta').map((event) => (event.type === 'text-delta' ? event.delta : ''))).toEqual(['Once ']);
       expect(events.at(-1)?.type).toBe('run-end');
+    } finally {
+      handler.close();
+      registry.close();
+    }
+  });
+
+  it("lists and serves a memory registry's runs without a store, the runs given as events too", async () => {
+    const registry = createRunRegistry();
+    const handler = await inspectorHandler({ registry });
+    try {
+      const words = new Subject<string>();
+      const { runId } = registry.start('story', 'go', (run) => invoke$(defineAgent('writer', () => words), 'go', { run }));
+      const { runId: given } = registry.start(new Subject<RunEvent>());
+      const listed = (await (await get(handler, '/api/runs')).json()) as { runs: { runId: string; name: string; status: string }[] };
+      expect(listed.runs.map((run) => [run.runId, run.name, run.status])).toEqual([
+        [given, '', 'running'],
+        [runId, 'story', 'running'],
+      ]);
+      words.complete();
+      const done = (await (await get(handler, '/api/runs?status=succeeded')).json()) as { runs: { runId: string }[] };
+      expect(done.runs.map((run) => run.runId)).toEqual([runId]);
+      expect(dataOf(await (await get(handler, `/api/runs/${runId}/events`)).text()).at(-1)).toMatchObject({ type: 'run-end', success: true });
+      expect((await get(handler, '/api/runs/unknown/events')).status).toBe(404);
     } finally {
       handler.close();
       registry.close();
