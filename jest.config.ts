@@ -1,6 +1,6 @@
 import type { Config } from 'jest';
 
-const packages = ['core', 'testing', 'streaming', 'handoff', 'choreography', 'patterns', 'ai-sdk', 'web', 'redis', 'react', 'otel', 'mcp'];
+const packages = ['core', 'testing', 'streaming', 'handoff', 'choreography', 'patterns', 'ai-sdk', 'web', 'redis', 'react', 'otel', 'mcp', 'inspector'];
 
 const config: Config = {
   testEnvironment: 'node',

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileRunStore } from '@rxagents/core/file-store';
 import { asyncScheduler, finalize, type SchedulerLike, type Subscription } from 'rxjs';
+import { inspectorHandler } from '@rxagents/inspector';
 import { createRunRegistry, humanAgent, RunRegistryFullError, toWebRequest, writeToNodeResponse } from '@rxagents/web';
 import { bundlePage } from './bundlePage';
 import { demoRun, StartRunSchema } from './demoRuns';
@@ -72,7 +73,9 @@ interface DemoRunState {
  * - `POST /api/runs/:runId/cancel` stops it: every agent still running is aborted;
  * - `POST /api/runs/:runId/answers` `{ interruptId, answer }` answers a question the run asked (an
  *   approval, an input, or the debate's person when they joined): the question's id, as its `interrupt`
- *   event told the page (`registry.handleAnswer`).
+ *   event told the page (`registry.handleAnswer`);
+ * - `GET /inspector/` the run inspector on the same registry (`@rxagents/inspector`): every run of the
+ *   demo, live, or scrubbed back in time.
  *
  * One person agent serves every run: it asks in the run it is called in, and the registry takes an answer
  * only for a question of the run the route names.
@@ -89,6 +92,8 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
   const storeDir = options.storeDir ?? (await mkdtemp(join(tmpdir(), 'rxagents-demo-web-')));
   const store = new FileRunStore({ directory: storeDir });
   const registry = createRunRegistry({ scheduler, store, runs: interruptRuns, leaseTtlMs: options.leaseTtlMs ?? 5_000 });
+  // The run inspector on the same registry, at /inspector/: every run of the demo, live or scrubbed in time.
+  const inspector = await inspectorHandler({ registry, basePath: '/inspector/' });
   const runs = new Map<string, DemoRunState>();
   const person = humanAgent('you', { role: 'a person in the debate', prompt: personPrompt });
 
@@ -165,6 +170,7 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
     if (request.method === 'GET' && pathname === '/app.js') {
       return writeToNodeResponse(new Response(script, { headers: { 'content-type': 'text/javascript; charset=utf-8' } }), res);
     }
+    if (pathname.startsWith('/inspector/')) return writeToNodeResponse(await inspector(request), res);
     if (api === 'api' && runsSegment === 'runs') {
       if (request.method === 'POST' && runId === undefined) return writeToNodeResponse(await startRun(request), res);
       if (request.method === 'GET' && runId !== undefined && action === 'events') return watchRun(runId, request, res);
@@ -200,6 +206,7 @@ export async function startWebDemo(options: WebDemoOptions): Promise<WebDemo> {
     close: () =>
       new Promise<void>((resolve) => {
         for (const state of runs.values()) state.grace?.unsubscribe();
+        inspector.close();
         registry.close();
         server.closeAllConnections();
         server.close(() => {

@@ -19,7 +19,7 @@ export const scene: Scene = {
     const storeDir = process.env.DEMO_STORE_DIR === undefined || process.env.DEMO_STORE_DIR === '' ? join(tmpdir(), 'rxagents-demo-web-runs') : process.env.DEMO_STORE_DIR;
     const demo = await startWebDemo({ webDir: join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web'), port, storeDir });
     console.log(`Runs waiting for a person are kept in ${storeDir}`);
-    console.log(`Open ${demo.url} (Ctrl-C stops the server)`);
+    console.log(`Open ${demo.url} (Ctrl-C stops the server); the run inspector is at ${demo.url}inspector/`);
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         process.off('SIGINT', stop);

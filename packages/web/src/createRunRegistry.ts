@@ -1,5 +1,5 @@
 import { isObservable, type Observable } from 'rxjs';
-import { ConfigError, newRunId, observeRun, parseConfig, type RunContext, type RunEvent, type RunEventOf, type RunStore } from '@rxagents/core';
+import { ConfigError, newRunId, observeRun, parseConfig, type RunContext, type RunEvent, type RunEventOf, type RunListOptions, type RunStore, type RunSummary } from '@rxagents/core';
 import { answerRoute } from './internal/answerRoute';
 import { eventStreamBody } from './internal/eventStreamBody';
 import { HeldRuns } from './internal/HeldRuns';
@@ -54,6 +54,15 @@ export interface RunRegistry {
   cancel(runId: string): boolean;
   /** Whether the registry holds the run (running, or finished and not yet expired). */
   has(runId: string): boolean;
+  /**
+   * The runs the registry holds (running, and finished ones until they expire), in the order they
+   * started, each as a run store summarizes a run: its id, its name (its root `run-start`'s, `''` before
+   * that), `running` until its root `run-end` says `succeeded` or `failed` (a run cancelled or whose
+   * events errored is `failed`), how many events it gave, and when it started and last changed
+   * (`scheduler.now()`). `status` keeps the runs in that state only. For a run inspector, and the
+   * server's own pages; the run ids it gives are the runs' capabilities, so never show it to a viewer.
+   */
+  list(options?: RunListOptions): readonly RunSummary[];
   /**
    * Answers an interrupt of one of this registry's runs (as its `interrupt` event names it), for the
    * server's own code; a page answers through {@link RunRegistry.handleAnswer}. The run goes on with the
@@ -120,7 +129,13 @@ export interface RunRegistry {
  * console.log(typeof onStartup); // function
  * ```
  */
-export interface DurableRunRegistry extends Omit<RunRegistry, 'response' | 'pending'> {
+export interface DurableRunRegistry extends Omit<RunRegistry, 'response' | 'pending' | 'list'> {
+  /**
+   * The store's runs (`store.list(options)`, running and finished, whichever process runs them), then
+   * the runs this registry holds in memory only (started with `start(events$)`), as
+   * {@link RunRegistry.list} says them. Rejects when the store cannot list.
+   */
+  list(options?: RunListOptions): Promise<readonly RunSummary[]>;
   /**
    * A Server-Sent Events response with the run's events after the request's `Last-Event-ID` (or
    * `?lastEventId=`), read from the registry's memory or from the store's journal; `404` when neither
@@ -259,6 +274,7 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
   const registry: RunRegistry = {
     start: start as RunRegistry['start'],
     has: (runId) => held.runs.has(runId),
+    list: (options = {}) => held.summaries().filter((summary) => options.status === undefined || summary.status === options.status),
     cancel: (runId) => held.cancel(runId),
     answer,
     handleAnswer: answerRoute(answer, settings.maxAnswerBytes),
@@ -278,6 +294,11 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
   const durable: DurableRunRegistry = {
     ...registry,
     resumeAll: () => stored.resumeAll(),
+    list: async (options = {}) => {
+      const journaled = store === undefined ? [] : await store.list(options);
+      const known = new Set(journaled.map((summary) => summary.runId));
+      return [...journaled, ...registry.list(options).filter((summary) => !known.has(summary.runId))];
+    },
     pending: async (runId) => {
       if (typeof runId !== 'string' || runId === '') return [];
       return held.runs.has(runId) ? held.openInterrupts(runId) : stored.openInJournal(runId);

@@ -1,8 +1,9 @@
 import { Subject, type Observable, type SchedulerLike } from 'rxjs';
-import { scheduleDelay, takeRunUntil, type RunEvent, type RunEventOf } from '@rxagents/core';
+import { scheduleDelay, takeRunUntil, type RunEvent, type RunEventOf, type RunSummary } from '@rxagents/core';
 import { RunForgottenError, type RunForgottenReason } from '../errors/RunForgottenError';
 import { RunRegistryFullError } from '../errors/RunRegistryFullError';
 import { encodeFrame, type Frame } from './eventStreamBody';
+import { HeldRunSummary } from './HeldRunSummary';
 import { RunLog } from './RunLog';
 import type { HeldRun } from './StoredRunViewer';
 import type { TrackedRunStore } from './TrackedRunStore';
@@ -16,6 +17,8 @@ interface Control {
   held: HeldRun | undefined;
   /** The run's interrupts its events show open (an `interrupt` without its `interrupt-end`), by id. */
   readonly interrupts: Map<string, RunEventOf<'interrupt'>>;
+  /** What the run's events said so far: its name, status, number of events. */
+  readonly summary: HeldRunSummary;
 }
 
 /** What {@link HeldRuns} is made with (the registry's options). */
@@ -47,6 +50,14 @@ export class HeldRuns {
   private readonly controls = new WeakMap<RunLog, Control>();
 
   constructor(private readonly settings: HeldRunsSettings) {}
+
+  /** The summaries of the runs held here, in the order they started. */
+  summaries(): RunSummary[] {
+    return [...this.runs.values()].flatMap((log) => {
+      const summary = this.controls.get(log)?.summary;
+      return summary === undefined ? [] : [summary.current];
+    });
+  }
 
   /** The run as a store-backed viewer reads it, when it is held here and durable. */
   held(runId: string): HeldRun | undefined {
@@ -98,6 +109,7 @@ export class HeldRuns {
     if (log.ending !== undefined) return;
     this.controls.get(log)?.interrupts.clear();
     log.end(ending);
+    this.controls.get(log)?.summary.ended(ending.kind === 'error', this.settings.scheduler.now());
     log.expiry = scheduleDelay(this.settings.scheduler, this.settings.ttlMs, () => this.forget(runId, log, 'expired'));
   }
 
@@ -106,7 +118,7 @@ export class HeldRuns {
     this.makeRoom();
     const { frame, replayLimit } = this.settings;
     const log = new RunLog(replayLimit);
-    const control: Control = { cancelled: new Subject<void>(), tracked, ends: undefined, held: undefined, interrupts: new Map() };
+    const control: Control = { cancelled: new Subject<void>(), tracked, ends: undefined, held: undefined, interrupts: new Map(), summary: new HeldRunSummary(runId, this.settings.scheduler.now()) };
     if (tracked !== undefined) control.held = { log, journaled: () => tracked.journaled };
     this.controls.set(log, control);
     let waiting = joined;
@@ -135,6 +147,7 @@ export class HeldRuns {
         control.ends?.push(event);
         if (event.type === 'interrupt') control.interrupts.set(event.interruptId, event);
         else if (event.type === 'interrupt-end') control.interrupts.delete(event.interruptId);
+        control.summary.saw(event, this.settings.scheduler.now());
         try {
           log.append(encodeFrame(frame(event, log.next)));
         } catch (error) {

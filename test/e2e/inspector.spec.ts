@@ -1,0 +1,69 @@
+import type { Browser, Page } from 'playwright-core';
+import { describeInChromium, launchChromium } from './chromium';
+import { pollUntil, showFailedRun, showLiveDebate, showScrubbedChoreography, startInspectorFixture, type InspectorFixture } from '../../scripts/inspectorScenes';
+
+// The run inspector in headless Chromium, driven as its screenshots are (scripts/inspectorScenes.ts):
+// a debate seen live, a finished choreography scrubbed back to its middle, a failed run and its error.
+
+jest.setTimeout(90_000);
+
+describeInChromium('the run inspector in Chromium', () => {
+  let browser: Browser;
+  let fixture: InspectorFixture;
+  let page: Page;
+
+  beforeAll(async () => {
+    fixture = await startInspectorFixture();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await fixture?.close();
+  });
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+  });
+  afterEach(async () => {
+    await page.close();
+  });
+
+  it('fills the lanes of a debate while it runs, then shows it completed with its channel metrics', async () => {
+    const { held, done } = await showLiveDebate(page, fixture);
+    expect(await page.getAttribute('main', 'data-run')).toBe('running');
+    const lanes = await page.locator('#timeline .lane').evaluateAll((groups) => groups.map((group) => group.getAttribute('data-agent')));
+    expect(lanes).toEqual(['optimist', 'skeptic']);
+    const barsWhileRunning = await page.locator('#timeline rect.bar').count();
+
+    // Let the rest of the debate through: more bars show on the same lanes, live, until it completes.
+    await pollUntil(async () => (await page.getAttribute('main', 'data-run')) === 'completed', () => held.release(5));
+    await done;
+    expect(await page.locator('#timeline rect.bar').count()).toBeGreaterThan(barsWhileRunning);
+    expect(await page.locator('#timeline rect.bar[data-status="running"]').count()).toBe(0);
+    expect(await page.locator('#metrics polyline[data-source="debate"][data-metric="delivered"]').count()).toBe(1);
+    expect(await page.locator('#runs li[data-run-id]').count()).toBeGreaterThanOrEqual(1);
+  });
+
+  it('shows a finished choreography as it was at its middle: only the calls that had started, the writer mid-sentence', async () => {
+    const { cursor, events } = await showScrubbedChoreography(page, fixture);
+    const tree = await page.locator('#tree li[data-kind="call"]').evaluateAll((items) => items.map((item) => `${item.querySelector('.label')?.textContent}`));
+    expect(tree).toEqual(['agentresearchercompleted', 'agentwriterrunning']);
+    const written = events.filter((event) => event.type === 'text-delta' && event.agentId === 'writer');
+    const soFar = written.filter((event) => event.at <= cursor).map((event) => (event.type === 'text-delta' ? event.delta : '')).join('');
+    expect(await page.locator('#details .text').count()).toBe(soFar === '' ? 0 : 1);
+    if (soFar !== '') expect(await page.textContent('#details .text')).toBe(soFar);
+
+    // Back to now: the whole run, the reviewer too.
+    await page.click('#live');
+    await page.waitForSelector('main[data-run="completed"] #tree li[data-kind="call"] >> text=reviewer');
+    expect(await page.locator('#timeline .lane').count()).toBe(3);
+  });
+
+  it("shows a failed run with its error, and the failed call's error marker on its lane", async () => {
+    await showFailedRun(page, fixture);
+    expect(await page.textContent('#details .error')).toContain('The card processor refused the refund');
+    expect(await page.locator('#tree li[data-kind="call"][data-status="failed"]').count()).toBe(1);
+    expect(await page.locator('#timeline .lane[data-agent="payments"] rect.bar[data-status="failed"]').count()).toBe(1);
+    expect(await page.locator('#timeline .marker.error').count()).toBeGreaterThanOrEqual(1);
+    expect(await page.getAttribute('#runs li[data-status="failed"]', 'data-run-id')).not.toBeNull();
+  });
+});
