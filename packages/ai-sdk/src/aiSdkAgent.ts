@@ -11,6 +11,7 @@ import { toolSetRule } from './internal/toolSetRule';
 import { toAgentError } from './toAgentError';
 import { toModelMessages } from './toModelMessages';
 import { checkChatCall } from './internal/checkChatCall';
+import { reportOperations } from './internal/reportOperations';
 
 /**
  * Options of {@link aiSdkAgent}.
@@ -248,6 +249,7 @@ export function aiSdkAgent(options: AiSdkAgentOptions): AiSdkAgent {
     const parts$ =
       tools === undefined ? streamModelParts(request) : streamToolLoop({ ...request, tools, toolContext: { run }, agentId: id, run, maxSteps, approvalTimeout });
     return parts$.pipe(
+      reportOperations(run),
       tap((part) => {
         if (part.type !== 'finish') return;
         lastUsage = { ...toAiSdkUsage(part.totalUsage, part.finishReason), agentId: id, input, ...(metadata === undefined ? {} : { metadata }) };

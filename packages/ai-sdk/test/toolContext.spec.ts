@@ -20,7 +20,7 @@ describe("aiSdkAgent gives every tool the call's run", () => {
     await run.done;
 
     const call = run.events.find((event) => event.type === 'call-start');
-    expect(run.events.filter((event) => event.type === 'custom')).toEqual([expect.objectContaining({ name: 'looked-up', data: { city: 'Oslo' }, callId: call?.callId })]);
+    expect(run.events.filter((event) => event.type === 'custom' && event.name === 'looked-up')).toEqual([expect.objectContaining({ name: 'looked-up', data: { city: 'Oslo' }, callId: call?.callId })]);
     expect(rootEnd(run.events)).toMatchObject({ success: true, output: 'Let me check. {"sunny":true}' });
   });
 

@@ -3,6 +3,7 @@ import { MAX_TEXT_FIELD_LENGTH, type RunEvent, type RunEventOf, type SerializedE
 import type { RunTraceContexts } from '../RunTraceContexts';
 import * as genAi from './genAi';
 import { hrTimeOf } from './hrTimeOf';
+import { operationSpan } from './operationSpan';
 
 /** How the operator was set up, as {@link RunSpans} needs it. */
 export interface RunSpansSetup {
@@ -79,6 +80,12 @@ export class RunSpans {
         return this.usage(event);
       case 'metrics':
         return;
+      case 'custom': {
+        // A model call or a tool execution an agent reported (aiSdkAgent does): a span of its own under the call.
+        const node = this.nodes.get(event.runId)?.get(event.callId);
+        if (node !== undefined && operationSpan(this.setup.tracer, trace.setSpan(this.setup.parent, node.span), event, this.setup.clock, this.setup.captureContent)) return;
+        return this.pointEvent(event);
+      }
       default:
         return this.pointEvent(event);
     }
