@@ -1,4 +1,4 @@
-import { Role, TaskState, type Message, type Part, type StreamResponse } from '@a2a-js/sdk';
+import { Role, TaskState, type Message, type Part, type SendMessageRequest, type StreamResponse } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 
 /** A user message as the A2A SDK's client sends it. */
@@ -19,7 +19,7 @@ export function textPart(text: string): Part {
   return { content: { $case: 'text', value: text }, metadata: {}, filename: '', mediaType: 'text/plain' };
 }
 
-export function request(message: Message) {
+export function request(message: Message): SendMessageRequest {
   return { tenant: '', message, configuration: undefined, metadata: {} };
 }
 
