@@ -135,8 +135,8 @@ describe('serveA2aAgent tasks, driven by the A2A SDK client', () => {
 
   it('answers malformed JSON-RPC with the protocol error codes', async () => {
     server = await serveA2aAgent(defineAgent('echo', async (input: string) => input), { description: 'Echoes' });
-    const post = async (body: string) => {
-      const response = await fetch(server!.url, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body });
+    const post = async (body: string, version = '1.0') => {
+      const response = await fetch(server!.url, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': version }, body });
       return ((await response.json()) as { error?: { code: number } }).error?.code;
     };
     expect(await post('{ not json')).toBe(-32700);
@@ -144,6 +144,8 @@ describe('serveA2aAgent tasks, driven by the A2A SDK client', () => {
     expect(await post(JSON.stringify({ jsonrpc: '2.0', id: 1 }))).toBe(-32602);
     expect(await post(JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'GetTask', params: {} }))).toBe(-32602);
     expect(await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/steal', params: {} }))).toBe(-32601);
+    expect(await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/stream', params: {} }))).toBe(-32601);
+    expect(await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }), '0.3')).toBe(-32009);
     expect(await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: 'hi' } }))).toBe(-32602);
     expect(await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: globalThis.crypto.randomUUID() } }))).toBe(-32001);
   });
