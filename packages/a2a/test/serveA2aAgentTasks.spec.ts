@@ -121,6 +121,7 @@ describe('serveA2aAgent tasks, driven by the A2A SDK client', () => {
     expect(textOf(status?.status?.message?.parts)).toBe('What is your name?');
     const answered = await readAll(client.sendMessageStream(request(userMessage('Ada', { taskId: status?.taskId ?? '', contextId: status?.contextId ?? '' }))));
     expect(answered.text).toBe('Hello, Ada!');
+    expect(answered.responses.map(stateOf)).not.toContain(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(answered.responses.map(stateOf).filter((state) => state !== undefined).at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 

@@ -43,9 +43,11 @@ export class RemoteTaskCall {
   /** Runs the task to its end; resolves when it completed, rejects when it failed. Returns quietly once aborted. */
   async start(input: string): Promise<void> {
     let responses = this.client.sendMessageStream(this.request(input), this.options());
+    let resubscribed = false;
     let failures = 0;
     for (;;) {
-      const pause = await this.read(responses);
+      const pause = await this.read(responses, resubscribed);
+      resubscribed = false;
       if (pause === undefined) return;
       if (pause.kind === 'done') {
         this.finished = true;
@@ -66,6 +68,7 @@ export class RemoteTaskCall {
         return;
       }
       responses = this.client.resubscribeTask({ tenant: '', id: taskId }, this.options());
+      resubscribed = true;
     }
   }
 
@@ -76,7 +79,7 @@ export class RemoteTaskCall {
     this.client.cancelTask({ tenant: '', id: this.taskId, metadata: {} }, { serviceParameters: this.settings.headers }).catch(() => undefined);
   }
 
-  private async read(responses: AsyncGenerator<StreamResponse>): Promise<Pause | undefined> {
+  private async read(responses: AsyncGenerator<StreamResponse>, resubscribed: boolean): Promise<Pause | undefined> {
     try {
       for await (const response of responses) {
         const pause = this.onResponse(response);
@@ -85,7 +88,9 @@ export class RemoteTaskCall {
       return { kind: 'open', error: new Error('the stream ended before the task did') };
     } catch (error) {
       if (this.signal.aborted) return undefined;
-      if (error instanceof A2aTaskFailedError || this.taskId === undefined || isProtocolError(error)) throw error;
+      // A task that ended between reading it and resubscribing refuses the subscription: read it again.
+      if (resubscribed && reasonOf(error) === 'UNSUPPORTED_OPERATION') return { kind: 'open', error };
+      if (error instanceof A2aTaskFailedError || this.taskId === undefined || reasonOf(error) !== undefined) throw error;
       return { kind: 'open', error };
     }
   }
@@ -125,7 +130,9 @@ export class RemoteTaskCall {
       if (text.length > seen) this.next(text.slice(seen));
       this.seen.set(artifact.artifactId, Math.max(seen, text.length));
     }
-    return this.onState(task.status?.state, undefined);
+    // A snapshot's status message is old news while the task works; its question or failure is what counts.
+    const state = task.status?.state;
+    return this.onState(state, state === TaskState.TASK_STATE_WORKING ? undefined : task.status?.message);
   }
 
   private onState(state: TaskState | undefined, message: Message | undefined): Pause | undefined {
@@ -170,6 +177,7 @@ export class RemoteTaskCall {
 }
 
 // An error the remote agent answered with (a JSON-RPC error: unknown task, bad request): not a dropped stream.
-function isProtocolError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && typeof (error as { reason?: unknown }).reason === 'string';
+function reasonOf(error: unknown): string | undefined {
+  const reason = typeof error === 'object' && error !== null ? (error as { reason?: unknown }).reason : undefined;
+  return typeof reason === 'string' ? reason : undefined;
 }

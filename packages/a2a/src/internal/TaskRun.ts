@@ -51,7 +51,7 @@ export class TaskRun {
     const paused = this.nextPause();
     const stored = request.task ?? this.snapshot(TaskState.TASK_STATE_WORKING, []);
     const question = this.open.values().next().value;
-    bus.publish(AgentEvent.task({ ...stored, status: { state: question === undefined ? TaskState.TASK_STATE_WORKING : TaskState.TASK_STATE_INPUT_REQUIRED, message: undefined, timestamp: undefined } }));
+    bus.publish(AgentEvent.task({ ...stored, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined } }));
     if (this.ended) this.release();
     else if (question !== undefined) this.answer(question, request);
     return paused;
@@ -59,7 +59,6 @@ export class TaskRun {
 
   private answer(question: RunEventOf<'interrupt'>, request: RequestContext): void {
     try {
-      this.status(TaskState.TASK_STATE_WORKING);
       answerInterrupt(question.runId, question.interruptId, answerFrom(request.userMessage.parts, question.schema));
     } catch (error) {
       if (!(error instanceof InterruptAnswerError)) throw error;
