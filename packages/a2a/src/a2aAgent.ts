@@ -37,7 +37,17 @@ export const A2aAgentOptionsSchema = z
   })
   .refine((options) => (options.url === undefined) !== (options.client === undefined), { error: 'must give exactly one of url and client', path: ['url'] });
 
-/** The options of {@link a2aAgent}; see {@link A2aAgentOptionsSchema}. */
+/**
+ * The options of {@link a2aAgent}; see {@link A2aAgentOptionsSchema}.
+ *
+ * @example
+ * ```ts
+ * import type { A2aAgentOptions } from '@rxagents/a2a';
+ *
+ * const options: A2aAgentOptions = { id: 'travel', url: 'http://127.0.0.1:4000', headers: { authorization: 'Bearer my-token' } };
+ * console.log(options.id); // travel
+ * ```
+ */
 export type A2aAgentOptions = z.input<typeof A2aAgentOptionsSchema>;
 
 /**

@@ -7,9 +7,19 @@ import { agentCardHandler, jsonRpcHandler } from '@a2a-js/sdk/server/express';
 import { configRules, parseConfig, type Agent } from '@rxagents/core';
 import express from 'express';
 import * as z from 'zod';
-import { servedTasks } from './a2aExecutor';
+import { servedTasks } from './internal/servedTasks';
 
-/** Request headers as Node gives them (names in lower case). */
+/**
+ * Request headers as Node gives them (names in lower case), for {@link ServeA2aAgentOptions}' `caller`.
+ *
+ * @example
+ * ```ts
+ * import type { A2aRequestHeaders } from '@rxagents/a2a';
+ *
+ * const apiKey = (headers: A2aRequestHeaders) => (typeof headers['x-api-key'] === 'string' ? headers['x-api-key'] : undefined);
+ * console.log(apiKey({ 'x-api-key': 'k-1' })); // k-1
+ * ```
+ */
 export type A2aRequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 const SkillSchema = z.strictObject({
@@ -51,7 +61,17 @@ export const ServeA2aAgentOptionsSchema = z.strictObject({
   caller: z.custom<(headers: A2aRequestHeaders) => string | undefined>((value) => typeof value === 'function', { error: 'must be a function (headers) => string | undefined' }).optional(),
 });
 
-/** The options of {@link serveA2aAgent}; see {@link ServeA2aAgentOptionsSchema}. */
+/**
+ * The options of {@link serveA2aAgent}; see {@link ServeA2aAgentOptionsSchema}.
+ *
+ * @example
+ * ```ts
+ * import type { ServeA2aAgentOptions } from '@rxagents/a2a';
+ *
+ * const options: ServeA2aAgentOptions = { description: 'Plans trips', port: 4000, caller: (headers) => headers['x-user-id']?.toString() };
+ * console.log(options.port); // 4000
+ * ```
+ */
 export type ServeA2aAgentOptions = z.input<typeof ServeA2aAgentOptionsSchema>;
 
 /**
