@@ -16,6 +16,7 @@ export class TaskRun {
   private readonly open = new Map<string, RunEventOf<'interrupt'>>();
   private rootCallId: string | undefined;
   private replyCallId: string | undefined;
+  private sent = '';
   private ended = false;
   private pause: (() => void) | undefined;
 
@@ -87,7 +88,10 @@ export class TaskRun {
         if (this.replyCallId === undefined && event.parentCallId === this.rootCallId) this.replyCallId = event.callId;
         return;
       case 'text-delta':
-        if (event.callId === this.replyCallId && event.delta.length > 0) this.artifact(event.delta, false);
+        if (event.callId === this.replyCallId && event.delta.length > 0) {
+          this.sent += event.delta;
+          this.artifact(event.delta, false);
+        }
         return;
       case 'interrupt':
         this.open.set(event.interruptId, event);
@@ -98,7 +102,9 @@ export class TaskRun {
         return;
       case 'run-end':
         if (event.success) {
-          this.artifact('', true);
+          // A wrapped pattern or choreography may give its reply only as the run's output: send what the deltas did not.
+          const rest = event.output !== undefined && event.output.startsWith(this.sent) ? event.output.slice(this.sent.length) : '';
+          this.artifact(rest, true);
           this.finish(TaskState.TASK_STATE_COMPLETED, undefined);
         } else {
           this.finish(TaskState.TASK_STATE_FAILED, event.error === undefined ? 'The run failed.' : `${event.error.code ?? event.error.name}: ${event.error.message}`);
