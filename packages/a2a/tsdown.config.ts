@@ -1,0 +1,2 @@
+// The shared package build; see the repository root.
+export { default } from '../../tsdown.shared';
