@@ -64,7 +64,7 @@ describe('mcpToolSet, against the MCP SDK server', () => {
 
     expect(runEnd(run.events)).toMatchObject({ success: true, output: '"Sunny in Oslo"' });
     const call = run.events.find((event) => event.type === 'call-start');
-    const progress = run.events.filter((event) => event.type === 'custom');
+    const progress = run.events.filter((event) => event.type === 'custom' && event.name === 'mcp-progress');
     expect(progress).toEqual([
       expect.objectContaining({ name: 'mcp-progress', callId: call?.callId, data: { toolName: 'forecast', toolCallId: 'call-1', progress: 1, total: 2, message: 'asking the satellites' } }),
       expect.objectContaining({ name: 'mcp-progress', callId: call?.callId, data: { toolName: 'forecast', toolCallId: 'call-1', progress: 2, total: 2 } }),
