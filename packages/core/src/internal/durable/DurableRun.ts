@@ -101,9 +101,7 @@ export class DurableRun implements JournalHost {
   enterCall(run: RunContext, at: RunJournal, agentId: string, input: string, subscriber: Subscriber<string>): LiveCallPlace | undefined {
     // A stopped run calls no agent: its calls wait for the teardown.
     if (this.stopped) return undefined;
-    const segment = at.nextSegment();
-    const key = `${at.placeKey}/${segment}`;
-    const path = `${at.callId ?? 'run'}/${segment}`;
+    const { key, path } = placeUnder(at);
     const recorded = this.index.calls.get(key);
     if (recorded === undefined) {
       if (this.index.nodeKeys.has(key)) {
@@ -136,9 +134,7 @@ export class DurableRun implements JournalHost {
 
   enterInterrupt(at: RunJournal, request: InterruptRequest, replayed: (end: RecordedInterruptEnd) => void): LiveInterruptPlace | undefined {
     if (this.stopped) return undefined;
-    const segment = at.nextSegment();
-    const key = `${at.placeKey}/${segment}`;
-    const callId = `${at.callId ?? 'run'}/${segment}`;
+    const { key, path: callId } = placeUnder(at);
     const asked = this.index.interrupts.get(key);
     if (asked === undefined) {
       const call = this.index.calls.get(key);
@@ -241,6 +237,12 @@ function nodesOf(events: readonly RunEvent[]): { events: Map<string, number[]>; 
     under.add(callId);
   }
   return { events: own, children };
+}
+
+/** The next child place under `at` (a call or an interrupt): its place key, and its id before any attempt mark. */
+function placeUnder(at: RunJournal): { readonly key: string; readonly path: string } {
+  const segment = at.nextSegment();
+  return { key: `${at.placeKey}/${segment}`, path: `${at.callId ?? 'run'}/${segment}` };
 }
 
 function describeCall(agentId: string, input: string, inputOmitted: boolean): string {
