@@ -1,12 +1,13 @@
-import { asyncScheduler, concatMap, from, lastValueFrom, type Observable, type SchedulerAction, type SchedulerLike, Subscription } from 'rxjs';
-import { AgentError, invoke$, observeRun, type RunEvent, type RunStore } from '@rxagents/core';
+import { asyncScheduler, concat, concatMap, defer, from, lastValueFrom, map, type Observable, type SchedulerAction, type SchedulerLike, Subscription, timer } from 'rxjs';
+import { AgentError, askForApproval, defineAgent, invoke$, observeRun, type RunEvent, type RunStore } from '@rxagents/core';
 import { ChoreographyEngine, ChoreographySpec } from '@rxagents/choreography';
 import { DefaultHandoff, HandoffChain, HandoffContext } from '@rxagents/handoff';
 import { Patterns } from '@rxagents/patterns';
 import { failingAgent, scriptedAgent, type ScriptedAgent } from '@rxagents/testing';
 
 // The runs the inspector's tests, its screenshots and `pnpm inspect` (without a store) show: a debate
-// over a channel (metrics), an article choreography, a handoff chain, and a run that fails. Their
+// over a channel (metrics), an article choreography, a handoff chain, and a run that fails; and, in the
+// tests and screenshots, a handoff chain whose last agent waits for a person's approval. Their
 // scripted agents stream word by word on a scheduler the caller picks: `asyncScheduler` paces them by
 // `wordMs`, a `HeldScheduler` holds every word until the caller releases it.
 
@@ -81,6 +82,24 @@ export function handoffEvents(pace: Pace = realTime()): Observable<RunEvent> {
     .add(speaker('writer', ['Dear customer, your invoice of 120 EUR is due on 1 December.'], pace))
     .build();
   return chain.events$(new DefaultHandoff({ timeout: 60_000 }), new HandoffContext({ taskId: 'invoice-42', payload: { document: 'Rechnung Nr. 42' } }));
+}
+
+/**
+ * A refund handed from triage to billing, whose billing agent says what it found, then asks a person to
+ * approve the refund (an `interrupt` of kind `approval` under its call): the run waits until someone
+ * answers it (`answerInterrupt`), then billing says what it did.
+ */
+export function approvalEvents(pace: Pace = realTime()): Observable<RunEvent> {
+  const words = (text: string): Observable<string> => from(text.match(/\S+\s*/g) ?? []).pipe(concatMap((word) => timer(pace.wordMs, pace.scheduler).pipe(map(() => word))));
+  const billing = defineAgent('billing', (_input, { run }) =>
+    concat(
+      words('Order 7 was paid by card: 120 EUR, over the 100 EUR a refund may be without approval. '),
+      defer(() => askForApproval(run, 'refund', { order: 7, amount: 120 }, { question: 'Refund 120 EUR to the card that paid order 7?' })).pipe(map((decision) => (decision.approved ? 'Refunded.' : 'Not refunded.'))),
+    ),
+  );
+  const chain = HandoffChain.builder().add(speaker('triage', ['A refund for order 7, to billing.'], pace)).add(billing).build();
+  // The handoff's timeout covers billing's call, the wait for the person included: ten minutes to answer.
+  return chain.events$(new DefaultHandoff({ timeout: 600_000 }), new HandoffContext({ taskId: 'refund-7', payload: { order: 7, reason: 'The parcel never arrived' } }));
 }
 
 /** A refund whose payment agent fails after triage answered: the run ends failed with the agent's error. */

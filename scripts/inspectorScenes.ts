@@ -1,13 +1,14 @@
 import type { Page } from 'playwright-core';
-import { asyncScheduler } from 'rxjs';
-import { MemoryRunStore, type RunEvent } from '@rxagents/core';
+import { asyncScheduler, tap } from 'rxjs';
+import { answerInterrupt, MemoryRunStore, type RunEvent } from '@rxagents/core';
 import { inspectorHandler } from '@rxagents/inspector';
 import { serveInspector, type RunningInspector } from './inspect';
-import { choreographyEvents, debateEvents, failedEvents, HeldScheduler, journal } from './inspectorRuns';
+import { approvalEvents, choreographyEvents, debateEvents, failedEvents, HeldScheduler, journal } from './inspectorRuns';
 
-// The three states of the run inspector that its browser tests check and its screenshots show, each
+// The four states of the run inspector that its browser tests check and its screenshots show, each
 // reached with bounded polling waits (never a fixed sleep): a debate while it runs, a finished
-// choreography with the time cursor at its middle interaction, and a failed run.
+// choreography with the time cursor at its middle interaction, a failed run, and a handoff chain
+// waiting for a person's approval.
 
 /** An inspector over a memory store, on loopback, with the page's errors in full. */
 export interface InspectorFixture extends RunningInspector {
@@ -80,4 +81,32 @@ export async function showFailedRun(page: Page, fixture: InspectorFixture): Prom
   await page.goto(`${fixture.url}?run=${await runId}`);
   await page.waitForSelector('main[data-run="failed"] #details .error');
   return runId;
+}
+
+/**
+ * A refund handed from triage to billing, shown while billing waits for a person's approval: the
+ * handoff's arrow from triage's lane to billing's, the question's marker on billing's lane, and the
+ * question selected. `approve()` answers it; `done` resolves once the run ended. Should the page never
+ * show that, the question is refused (the run ends) and the wait's error thrown.
+ */
+export async function showAwaitingApproval(page: Page, fixture: InspectorFixture): Promise<{ readonly runId: string; readonly approve: () => void; readonly done: Promise<void> }> {
+  let asked: { readonly runId: string; readonly interruptId: string } | undefined;
+  const events$ = approvalEvents({ scheduler: asyncScheduler, wordMs: 5 }).pipe(tap((event) => (event.type === 'interrupt' ? (asked = event) : undefined)));
+  const { runId, done } = journal(fixture.store, events$);
+  const answer = (approved: boolean): void => {
+    if (asked === undefined) throw new Error('the run never asked for approval');
+    answerInterrupt(asked.runId, asked.interruptId, { approved });
+  };
+  try {
+    await page.goto(`${fixture.url}?run=${await runId}`);
+    await page.waitForSelector('main[data-run="running"] #timeline .marker.interrupt');
+    // A vertical line's box is zero pixels wide: attached, not "visible" to Playwright.
+    await page.waitForSelector('#timeline line.handoff', { state: 'attached' });
+    await page.click('#tree li[data-kind="interrupt"] > .label');
+    await page.waitForSelector('#details[data-status="running"] >> text=Refund 120 EUR');
+  } catch (error) {
+    if (asked !== undefined) answer(false);
+    throw error;
+  }
+  return { runId: await runId, approve: () => answer(true), done };
 }

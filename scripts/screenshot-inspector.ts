@@ -2,11 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumPath, chromiumPresent, launchChromium } from './chromium';
-import { pollUntil, showFailedRun, showLiveDebate, showScrubbedChoreography, startInspectorFixture } from './inspectorScenes';
+import { pollUntil, showAwaitingApproval, showFailedRun, showLiveDebate, showScrubbedChoreography, startInspectorFixture } from './inspectorScenes';
 
-// `pnpm screenshot:inspector`: the run inspector in headless Chromium, photographed in the three states
-// its browser tests check, into docs/images/inspector-live.png, inspector-scrubbed.png and
-// inspector-failed.png.
+// `pnpm screenshot:inspector`: the run inspector in headless Chromium, photographed in the four states
+// its browser tests check, into docs/images/inspector-live.png, inspector-scrubbed.png,
+// inspector-failed.png and inspector-handoff.png.
 
 const images = join(fileURLToPath(new URL('..', import.meta.url)), 'docs', 'images');
 
@@ -27,7 +27,14 @@ async function main(): Promise<void> {
     await page.screenshot({ path: join(images, 'inspector-scrubbed.png'), fullPage: true });
     await showFailedRun(page, fixture);
     await page.screenshot({ path: join(images, 'inspector-failed.png'), fullPage: true });
-    console.log(`Wrote ${['live', 'scrubbed', 'failed'].map((name) => join(images, `inspector-${name}.png`)).join(', ')}`);
+    const waiting = await showAwaitingApproval(page, fixture);
+    try {
+      await page.screenshot({ path: join(images, 'inspector-handoff.png'), fullPage: true });
+    } finally {
+      waiting.approve();
+    }
+    await waiting.done;
+    console.log(`Wrote ${['live', 'scrubbed', 'failed', 'handoff'].map((name) => join(images, `inspector-${name}.png`)).join(', ')}`);
   } finally {
     await browser.close();
     await fixture.close();

@@ -1,9 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { describeInChromium, launchChromium } from './chromium';
-import { pollUntil, showFailedRun, showLiveDebate, showScrubbedChoreography, startInspectorFixture, type InspectorFixture } from '../../scripts/inspectorScenes';
+import { pollUntil, showAwaitingApproval, showFailedRun, showLiveDebate, showScrubbedChoreography, startInspectorFixture, type InspectorFixture } from '../../scripts/inspectorScenes';
 
 // The run inspector in headless Chromium, driven as its screenshots are (scripts/inspectorScenes.ts):
-// a debate seen live, a finished choreography scrubbed back to its middle, a failed run and its error.
+// a debate seen live, a finished choreography scrubbed back to its middle, a failed run and its error,
+// a handoff chain waiting for a person's approval.
 
 jest.setTimeout(90_000);
 
@@ -65,5 +66,36 @@ describeInChromium('the run inspector in Chromium', () => {
     expect(await page.locator('#timeline .lane[data-agent="payments"] rect.bar[data-status="failed"]').count()).toBe(1);
     expect(await page.locator('#timeline .marker.error').count()).toBeGreaterThanOrEqual(1);
     expect(await page.getAttribute('#runs li[data-status="failed"]', 'data-run-id')).not.toBeNull();
+  });
+
+  it("shows a handoff as an arrow between two lanes and a question to a person as a marker on the asking agent's lane, until it is answered", async () => {
+    const { approve, done } = await showAwaitingApproval(page, fixture);
+    try {
+      const lanes = await page.locator('#timeline .lane').evaluateAll((groups) => groups.map((group) => group.getAttribute('data-agent')));
+      expect(lanes).toEqual(['triage', 'billing']);
+      // The arrow leaves triage's lane (its guide line) and ends at the top of billing's bar; the question's
+      // dot sits on billing's lane.
+      const numbers = (selector: string, attributes: readonly string[]): Promise<number[]> =>
+        page.locator(selector).evaluate((element, names) => names.map((name) => Number(element.getAttribute(name))), attributes);
+      expect(await page.locator('#timeline line.handoff').count()).toBe(1);
+      const [triageLine] = await numbers('#timeline .lane[data-agent="triage"] > line', ['y1']);
+      const [billingLine] = await numbers('#timeline .lane[data-agent="billing"] > line', ['y1']);
+      const [billingTop] = await numbers('#timeline .lane[data-agent="billing"] rect.bar', ['y']);
+      expect(await numbers('#timeline line.handoff', ['y1', 'y2'])).toEqual([triageLine, billingTop]);
+      expect(await page.locator('#timeline .marker.interrupt').count()).toBe(1);
+      expect(await numbers('#timeline .marker.interrupt circle', ['cy'])).toEqual([billingLine]);
+      const asker = await page.locator('#timeline .marker.interrupt').getAttribute('data-call-id');
+      expect(await page.getAttribute(`#tree li[data-call-id="${asker}"]`, 'data-kind')).toBe('interrupt');
+      expect(await page.textContent('#details')).toContain('Refund 120 EUR to the card that paid order 7?');
+      expect(await page.locator('#timeline .lane[data-agent="billing"] rect.bar[data-status="running"]').count()).toBe(1);
+    } finally {
+      // Answered (even when a check failed, so that the run ends): the question closes with its answer,
+      // billing finishes, the run completes.
+      approve();
+    }
+    await done;
+    await page.waitForSelector('main[data-run="completed"]');
+    expect(await page.textContent('#details')).toContain('{"approved":true}');
+    expect(await page.locator('#timeline rect.bar[data-status="running"]').count()).toBe(0);
   });
 });

@@ -52,7 +52,7 @@ const text = (status: number, body: string, type = 'text/plain'): Response =>
  *
  * @example
  * ```ts
- * // no-run: the handler bundles its page with esbuild, which the examples' own bundler cannot bundle
+ * // no-run: the handler bundles its page with esbuild, which the examples' own bundler cannot bundle; test/inspectorGuide.spec.ts runs it as written
  * import { MemoryRunStore } from '@rxagents/core';
  * import { inspectorHandler } from '@rxagents/inspector';
  *
