@@ -2,12 +2,15 @@ import { createElement as h, useMemo, useState, type ReactElement } from 'react'
 import { defer, tap } from 'rxjs';
 import type { RunEvent } from '@rxagents/core';
 import { fromEventStream } from '@rxagents/web/client';
-import { useRunView } from '@rxagents/react';
+import { useRunView, type RunViewStatus } from '@rxagents/react';
 import { MetricsChart } from './MetricsChart';
 import { NodeDetails } from './NodeDetails';
 import { RunTree } from './RunTree';
 import { Timeline } from './Timeline';
 import { eventsAt, viewAt } from './viewAt';
+
+/** How the page is reading the run's events, in the heading above the time cursor. */
+const READING: Readonly<Record<RunViewStatus, string>> = { connecting: 'connecting', live: 'reading live', ended: 'read to its end', failed: 'reading failed' };
 
 /**
  * One run: its events, live while it runs (through `useRunView`), kept so that the time cursor can fold
@@ -39,7 +42,7 @@ export function RunPanel({ runId }: { runId: string }): ReactElement {
     h(
       'section',
       { id: 'cursor' },
-      h('h2', null, cursor === null ? `Live: ${live.status}, run ${view.status}` : `At +${cursor - first} ms of ${last - first} ms`),
+      h('h2', null, cursor === null ? `Now: run ${view.status} (${READING[live.status]})` : `At +${cursor - first} ms of ${last - first} ms`),
       h('input', {
         type: 'range',
         min: first,
