@@ -108,6 +108,10 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  * `call-restarted` (`data: { agentId, attempt }`) and, with `delivery: 'attempt'`, the reply is the new
  * attempt's text alone. See the `delivery` and `maxAttempts` options.
  *
+ * A question the remote agent asks a person (`askForInput`, `askForApproval`) is open in this process too
+ * while it waits on the worker (core's `relayInterrupt`): `answerInterrupt`, `pendingInterrupts` and a run
+ * registry here answer and list it, and the answer goes to the worker through the call's answers stream.
+ *
  * A call with `ChatOptions.idempotencyKey` (every agent call of a durable run has one, the same on each
  * attempt) is sent once per key: its call id is derived from the agent id and the key (SHA-256), and one
  * Lua script either finds the call (requested, running, or ended with its reply still kept) and
