@@ -71,6 +71,7 @@ export { askForInput, type AskForInputOptions } from './interrupts/askForInput';
 export { askForApproval, ApprovalDecisionSchema, type ApprovalDecision, type AskForApprovalOptions } from './interrupts/askForApproval';
 export { answerInterrupt } from './interrupts/answerInterrupt';
 export { pendingInterrupts, pendingInterrupts$ } from './interrupts/pendingInterrupts';
+export { relayInterrupt } from './interrupts/relayInterrupt';
 export { InterruptNotFoundError } from './errors/InterruptNotFoundError';
 export { InterruptAnswerError, type InterruptAnswerIssue } from './errors/InterruptAnswerError';
 export { InterruptTimeoutError } from './errors/InterruptTimeoutError';

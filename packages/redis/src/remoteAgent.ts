@@ -20,6 +20,7 @@ import { agentKeys, callKeys } from './internal/keys';
 import type { RedisClient } from './types/RedisClient';
 import { type CallEntry, parseReplies, PROTOCOL_VERSION, type ReplyEntry, streamEntries, CallerContextSchema } from './internal/protocol';
 import { checkChatCall } from './internal/checkChatCall';
+import { RelayedInterrupts } from './internal/RelayedInterrupts';
 
 /** How long one blocking read of a reply stream waits before it asks again, in ms. */
 const READ_BLOCK_MS = 5_000;
@@ -30,6 +31,11 @@ const READ_COUNT = 4_096;
  * its reader is behind (an entry holds up to 256 replies). The rest waits in Redis.
  */
 const PACED_READ_COUNT = 16;
+/**
+ * How long a call's answers stream outlives an answer's write, in ms, until its worker reads it (which
+ * makes it live the worker's `replyTtlMs`); deleted with the call's other keys when the call is over.
+ */
+const ANSWERS_TTL_MS = 600_000;
 
 /**
  * The options of {@link remoteAgent}, checked by this schema (bad values fail with a `ConfigError`
@@ -101,6 +107,10 @@ export type RemoteAgentOptions = z.input<typeof RemoteAgentOptionsSchema>;
  * When a worker dies mid-call another one runs it again; the run gets a `custom` event named
  * `call-restarted` (`data: { agentId, attempt }`) and, with `delivery: 'attempt'`, the reply is the new
  * attempt's text alone. See the `delivery` and `maxAttempts` options.
+ *
+ * A question the remote agent asks a person (`askForInput`, `askForApproval`) is open in this process too
+ * while it waits on the worker (core's `relayInterrupt`): `answerInterrupt`, `pendingInterrupts` and a run
+ * registry here answer and list it, and the answer goes to the worker through the call's answers stream.
  *
  * A call with `ChatOptions.idempotencyKey` (every agent call of a durable run has one, the same on each
  * attempt) is sent once per key: its call id is derived from the agent id and the key (SHA-256), and one
@@ -232,7 +242,14 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
     // The nodes the worker's events opened in the caller's run (a pattern the remote agent runs): a call
     // that ends before they do (its worker lost, the call cancelled) ends them, so no view shows them running.
     const forwarded = new OpenRunNodes();
+    // The worker's open interrupts, open here too: answered in this process, the answer goes to the worker.
+    const relays = new RelayedInterrupts(async (interruptId, answer) => {
+      if (closed) return;
+      await commands.send('XADD', keys.answers, '*', 'answer', JSON.stringify({ interruptId, answer }));
+      await commands.send('PEXPIRE', keys.answers, ANSWERS_TTL_MS);
+    });
     const endForwarded = (error: unknown): void => {
+      relays.closeAll();
       if (run === undefined || forwarded.size === 0) return;
       for (const end of forwarded.end(serializeError(error))) run.emit(end);
     };
@@ -278,6 +295,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
         case 'event': {
           const event = reattached && run !== undefined && run.callId !== null ? adoptEvent(reply.event, run.callId, run.parentCallId) : reply.event;
           if (run !== undefined && event.runId === run.runId) {
+            relays.note(event);
             forwarded.track(event);
             run.emit(event);
           }
@@ -285,6 +303,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
         }
         case 'end':
           finished = true;
+          relays.closeAll();
           for (const text of held) subscriber.next(text);
           subscriber.complete();
           return true;
@@ -436,7 +455,7 @@ function remoteCall({ commands, readers, renewals }: Shared, agentId: string, co
       renewals.release(lease);
       // A call with an idempotency key that ended keeps its reply for the worker's replyTtlMs: a caller
       // resumed after a crash of this one reads it there instead of running the call again.
-      const own = finished && idempotencyKey !== undefined ? [keys.lease] : [keys.lease, keys.reply, keys.attempts, keys.entry];
+      const own = finished && idempotencyKey !== undefined ? [keys.lease, keys.answers] : [keys.lease, keys.reply, keys.attempts, keys.entry, keys.answers];
       // A call that ended leaves its keys to the reader's next call (or to the reader's closing): no write now.
       if (finished && !reading && !commands.cluster && readers.release(reader, own)) return;
       // No idle pool is sure to stop the renewals' timer after this call: stop it now if no call holds a lease.

@@ -55,7 +55,8 @@ export const ServeAgentOptionsSchema = z
     scheduler: configRules.scheduler().default(asyncScheduler),
     /**
      * Receives Redis failures the worker survives (it reconnects and goes on): of an outage (the client not
-     * connected), only the first. Defaults to a process warning (`process.emitWarning`, code
+     * connected), only the first. Also an answer a caller relayed to an interrupt that the agent's asker
+     * refused (`InterruptAnswerError`: the interrupt stays open). Defaults to a process warning (`process.emitWarning`, code
      * `RXAGENTS_REDIS_WORKER`), and then one more when Redis is reachable again.
      */
     onError: configRules.function<(error: unknown) => void>().optional(),
@@ -152,6 +153,7 @@ type Config = z.output<typeof ServeAgentOptionsSchema>;
 class Worker implements ServedAgent {
   readonly consumer: string;
   private readonly keys;
+  private readonly callConfig: Config & { readonly onAnswerRefused: (error: unknown) => void };
   private readonly reader: WorkerReader;
   private readonly deletions: EntryDeletions;
   private readonly calls = new Map<string, RunningCall>();
@@ -187,6 +189,7 @@ class Worker implements ServedAgent {
     // The default warning says when Redis is back, too; an onError of yours gets the failures only.
     const back = config.onError === undefined ? () => warn(`worker of "${agent.id}": Redis is reachable again`) : undefined;
     this.outages = new OutageReports(redis, config.onError ?? warn, back);
+    this.callConfig = { ...config, onAnswerRefused: (error) => this.report(error) };
     this.reader = new WorkerReader(redis);
     this.deletions = new EntryDeletions(redis, this.keys.calls);
     this.clock = new RedisClock(redis, config.scheduler);
@@ -315,7 +318,7 @@ class Worker implements ServedAgent {
       if (callId !== undefined) this.refuse(entryId, callId, why).catch((error: unknown) => this.report(error));
       return;
     }
-    const call = new RunningCall(this.redis, entryId, parsed.value, this.consumer, this.config, this.reader, this.deletions);
+    const call = new RunningCall(this.redis, entryId, parsed.value, this.consumer, this.callConfig, this.reader, this.deletions);
     this.calls.set(entryId, call);
     this.busy.add(call);
     call

@@ -8,6 +8,7 @@ import type { EntryDeletions } from './EntryDeletions';
 import { claimCall, stopCall } from './callScripts';
 import { leaseLostReply, remoteError, streamMissingReply } from './finalReplies';
 import { listOf, resultOf } from './pipelineReplies';
+import { CallAnswers } from './CallAnswers';
 
 interface RunningCallConfig {
   readonly prefix: string;
@@ -15,6 +16,8 @@ interface RunningCallConfig {
   readonly replyTtlMs: number;
   readonly claimIdleMs: number;
   readonly scheduler: SchedulerLike;
+  /** Receives an answer relayed from the caller that the call's asker refused (the interrupt stays open). */
+  readonly onAnswerRefused: (error: unknown) => void;
 }
 
 /** A reply before it is numbered and given its attempt (the attempt is set when it is written). */
@@ -67,6 +70,8 @@ export class RunningCall {
   private lastFlush: Promise<void> = Promise.resolve();
   /** Whether this start is being stopped for its caller's lease (once). */
   private stopping = false;
+  /** The interrupts this start asked, and the answers its caller relayed to them. */
+  private readonly answers: CallAnswers;
 
   constructor(
     private readonly redis: RedisClient,
@@ -79,6 +84,7 @@ export class RunningCall {
   ) {
     this.keys = callKeys(config.prefix, entry.callId);
     this.readAt = config.scheduler.now();
+    this.answers = new CallAnswers(this.keys.answers, entry.run, config.scheduler, (event) => void this.write({ kind: 'event', event }), config.onAnswerRefused);
   }
 
   private get token(): string {
@@ -108,7 +114,16 @@ export class RunningCall {
     void this.write({ kind: 'started', worker: this.worker });
     const { context, metadata, run } = this.entry;
     const remoteRun: RunContext | undefined =
-      run === undefined ? undefined : { ...run, scheduler: this.config.scheduler, emit: (event) => void this.write({ kind: 'event', event }) };
+      run === undefined
+        ? undefined
+        : {
+            ...run,
+            scheduler: this.config.scheduler,
+            emit: (event) => {
+              if (event.runId === run.runId) this.answers.note(event);
+              void this.write({ kind: 'event', event });
+            },
+          };
     await new Promise<void>((resolve, reject) => {
       this.settle = resolve;
       const ended = (last: Reply): void => {
@@ -141,7 +156,11 @@ export class RunningCall {
   async check(): Promise<CallVerdict> {
     if (!this.counted) return this.finished ? 'done' : 'keep';
     // The reply stream's ttl runs from now too: a call whose agent is silent longer keeps its stream.
-    const replies = await this.redis.pipeline().exists(this.keys.lease).lrange(this.keys.attempts, 0, -1).pexpire(this.keys.reply, this.config.replyTtlMs).exec();
+    // While the call asks, the answers its caller relayed are read too (see `CallAnswers`).
+    const asking = this.answers.asking;
+    const pipeline = this.redis.pipeline().exists(this.keys.lease).lrange(this.keys.attempts, 0, -1).pexpire(this.keys.reply, this.config.replyTtlMs);
+    if (asking) this.answers.read(pipeline, this.config.replyTtlMs);
+    const replies = await pipeline.exec();
     const lease = resultOf(replies, 0);
     const tokens = listOf(replies, 1);
     if (this.finished) return 'done';
@@ -156,6 +175,7 @@ export class RunningCall {
       await this.leaseGone('', true);
       return 'gone';
     }
+    if (asking) this.answers.take(replies, 3);
     return 'keep';
   }
 

@@ -42,6 +42,13 @@ export const CallEntrySchema = z.strictObject({
 });
 export type CallEntry = z.infer<typeof CallEntrySchema>;
 
+/**
+ * An answer to an interrupt of a call, as a caller writes it to the call's answers stream (field
+ * `answer`, JSON): the worker running the call answers its interrupt `interruptId` with it.
+ */
+export const AnswerEntrySchema = z.strictObject({ interruptId: z.string().min(1), answer: z.json() });
+export type AnswerEntry = z.infer<typeof AnswerEntrySchema>;
+
 const attempt = z.number().int().positive();
 // Numbers an attempt's entries from 0: a write that ioredis resent after a reconnect, and so may be stored
 // twice, is recognised by its number.

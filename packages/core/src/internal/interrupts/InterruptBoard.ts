@@ -40,6 +40,11 @@ export class InterruptBoard {
     this.#changed(runId);
   }
 
+  /** Whether `runId` has the interrupt `interruptId` open here. */
+  has(runId: string, interruptId: string): boolean {
+    return this.#runs.get(runId)?.has(interruptId) === true;
+  }
+
   /** The open interrupt `interruptId` of `runId`, or `InterruptNotFoundError`. */
   find(runId: string, interruptId: string): OpenInterrupt {
     const entry = this.#runs.get(runId)?.get(interruptId);

@@ -8,7 +8,7 @@ import type { LiveInterruptPlace, RecordedInterruptEnd } from '../../events/RunJ
 import type { RunEventOf } from '../../events/RunEvent';
 import { MAX_TEXT_FIELD_LENGTH } from '../../limits';
 import { abortError } from '../abortError';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../jsonDepth';
+import { answerAsJson as asJson } from './answerAsJson';
 import { rebuildInterruptError } from './rebuildInterruptError';
 import { interruptBoard, type OpenInterrupt } from './InterruptBoard';
 import type { InterruptRequest } from './InterruptRequest';
@@ -117,16 +117,4 @@ export function interrupt<T>(run: RunContext & { readonly callId: string }, requ
       trace.end(false, undefined, abortError(`interrupt "${interruptId}" was cancelled before it was answered`));
     };
   });
-}
-
-/** A JSON copy of `answer` (what the journal and every reader get), or `undefined` when it is not JSON or too long. */
-function asJson(answer: unknown): { readonly value: Json } | undefined {
-  if (answer === undefined || nestsDeeperThan(answer, MAX_JSON_DEPTH)) return undefined;
-  try {
-    const text: unknown = JSON.stringify(answer);
-    if (typeof text !== 'string' || text.length > MAX_TEXT_FIELD_LENGTH) return undefined;
-    return { value: JSON.parse(text) as Json };
-  } catch {
-    return undefined;
-  }
 }
