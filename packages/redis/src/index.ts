@@ -1,5 +1,7 @@
-export { remoteAgent, RemoteAgentOptionsSchema, type RemoteAgentOptions } from './remoteAgent';
-export { serveAgent, ServeAgentOptionsSchema, type ServeAgentOptions, type ServedAgent } from './serveAgent';
+export { remoteAgent } from './remoteAgent';
+export { RemoteAgentOptionsSchema, type RemoteAgentOptions } from './RemoteAgentOptions';
+export { serveAgent } from './serveAgent';
+export { ServeAgentOptionsSchema, type ServeAgentOptions, type ServedAgent } from './ServeAgentOptions';
 export { RemoteAgentError } from './errors/RemoteAgentError';
 export { RemoteCallAttemptsError } from './errors/RemoteCallAttemptsError';
 export { RemoteCallRestartedError } from './errors/RemoteCallRestartedError';
