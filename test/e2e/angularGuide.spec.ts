@@ -37,6 +37,7 @@ function hostOf(code: string): string {
   const selector = /selector: '([\w-]+)'/.exec(code)?.[1];
   if (name === undefined || selector === undefined) throw new Error('an Angular block of the guides exports no component class with a selector');
   return [
+    "// Angular's packages ship partly compiled; the compiler links them as the page starts (a CLI build links them ahead of time).",
     "import '@angular/compiler';",
     "import { Component, provideZonelessChangeDetection, signal } from '@angular/core';",
     "import { bootstrapApplication } from '@angular/platform-browser';",
