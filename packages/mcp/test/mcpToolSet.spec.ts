@@ -22,11 +22,16 @@ async function weatherServer(): Promise<{ server: McpServer; client: Client }> {
     }
     return { content: [{ type: 'text', text: `Sunny in ${city}` }] };
   });
+  return { server, client: await connectInMemory(server) };
+}
+
+/** The MCP SDK's own client, connected in memory to `server`. */
+async function connectInMemory(server: McpServer | Server): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'test', version: '1.0.0' });
   await client.connect(clientSide);
-  return { server, client };
+  return client;
 }
 
 function collect(events$: Observable<RunEvent>): { events: RunEvent[]; done: Promise<void>; stop: () => void } {
@@ -106,10 +111,7 @@ describe('mcpToolSet, against the MCP SDK server', () => {
         });
       });
     });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(clientSide);
+    client = await connectInMemory(server);
     mcp = mcpToolSet(client);
     await firstValueFrom(mcp.tools$);
 
@@ -127,10 +129,7 @@ describe('mcpToolSet, against the MCP SDK server', () => {
     server.registerTool('explode', { inputSchema: { city: z.string() } }, async () => {
       throw new Error('database down');
     });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(clientSide);
+    client = await connectInMemory(server);
     mcp = mcpToolSet(client);
     await firstValueFrom(mcp.tools$);
 
@@ -146,10 +145,7 @@ describe('mcpToolSet, against the MCP SDK server', () => {
     server.setRequestHandler(CallToolRequestSchema, async () => {
       throw new McpError(ErrorCode.InvalidParams, 'city unknown');
     });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(clientSide);
+    client = await connectInMemory(server);
     mcp = mcpToolSet(client);
     const lookup = (await firstValueFrom(mcp.tools$))['lookup']!;
     const failure: unknown = await Promise.resolve(lookup.execute!({ city: 'Atlantis' }, { toolCallId: 'c1', messages: [], experimental_context: undefined })).catch((error: unknown) => error);
