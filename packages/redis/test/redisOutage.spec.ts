@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { defineAgent, invoke } from '@rxagents/core';
-import type { RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import { redisChannel, redisEventBus, remoteAgent, serveAgent } from '../src';
 import { describeRedis } from './support/describeRedis';
+import { servedPerTest } from './support/servedPerTest';
 import { waitUntil } from './support/waitUntil';
 
 jest.setTimeout(60_000);
@@ -51,5 +52,40 @@ describeRedis('an outage of Redis', (server) => {
       bus.close();
       await worker.close();
     }
+  });
+});
+
+describeRedis('a call stream or consumer group that Redis lost', (server) => {
+  const served = servedPerTest('rlg');
+
+  it.each([
+    // As when Redis evicts the call stream (an allkeys eviction policy) or loses it: its group goes with it.
+    ['the call stream', (redis: Redis, calls: string) => redis.del(calls)],
+    ['the consumer group', (redis: Redis, calls: string) => redis.xgroup('DESTROY', calls, 'workers')],
+  ])('is no failure when %s is lost: a busy worker goes on with its call, creates it again and serves the next calls, each once', async (_what, lose) => {
+    const redis = server().client();
+    const calls = `${served.prefix}:agent:{busy}:calls`;
+    const reports: unknown[] = [];
+    const inputs: string[] = [];
+    const finishes: Array<() => void> = [];
+    const busy = defineAgent('busy', (input) => new Promise<string>((resolve) => void (inputs.push(input), finishes.push(() => resolve(`done ${input}`)))));
+    served.serve(server().client(), busy, { concurrency: 1, onError: (error) => reports.push(error) });
+    const remote = remoteAgent(server().client(), 'busy', { prefix: served.prefix });
+    const first = invoke(remote, 'first', { timeout: 20_000 });
+    await waitUntil('the worker runs the first call', () => finishes.length === 1);
+    // Lost while the worker's only slot is busy.
+    await lose(redis, calls);
+    // Long enough for several confirmations (every 100 ms) and a claim (every 500 ms) against the missing group.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(reports).toEqual([]);
+    finishes[0]?.();
+    expect(await first).toBe('done first');
+    const second = invoke(remote, 'second', { timeout: 20_000 });
+    await waitUntil('the worker runs the second call', () => finishes.length === 2);
+    expect(inputs).toEqual(['first', 'second']);
+    finishes[1]?.();
+    expect(await second).toBe('done second');
+    expect(reports).toEqual([]);
+    expect(await redis.xinfo('GROUPS', calls)).toHaveLength(1);
   });
 });

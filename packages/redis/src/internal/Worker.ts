@@ -137,7 +137,9 @@ export class Worker implements ServedAgent {
         raw = await this.reader.readBlocking('xreadgroup', 'GROUP', WORKER_GROUP, this.consumer, 'COUNT', free, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.keys.calls, '>');
       } catch (error) {
         if (this.stopping) return;
-        if (error instanceof Error && error.message.includes('NOGROUP')) {
+        if (isNoGroup(error)) {
+          // The group is made anew from the stream's start: the answered entries still waiting for deletion go first, or they would run again.
+          await this.deletions.deleteWaiting().catch(() => undefined);
           if (!(await this.ensureGroup())) return;
         } else {
           this.report(error);
@@ -154,7 +156,8 @@ export class Worker implements ServedAgent {
         await this.pause(Math.min(1_000, this.config.claimIdleMs / 2));
         continue;
       }
-      for (const [entryId, fields] of read.entries) this.start(entryId, fields, true);
+      // A call running here is read again only from a group created anew (Redis lost the old one): it runs once.
+      for (const [entryId, fields] of read.entries) if (!this.calls.has(entryId)) this.start(entryId, fields, true);
     }
   }
 
@@ -303,7 +306,8 @@ export class Worker implements ServedAgent {
           },
           (error: unknown) => {
             this.retaking -= 1;
-            this.report(error);
+            // A group Redis lost holds the call no more: it is read again once the read loop creates the group.
+            if (!isNoGroup(error)) this.report(error);
           },
         )
         .finally(() => {
@@ -332,11 +336,20 @@ export class Worker implements ServedAgent {
       if (now - waiting.at >= this.config.claimIdleMs / 2) waiting.released = true;
       else kept.push(entryId);
     }
-    if (kept.length > 0) await this.redis.call('XCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, 0, ...kept, 'JUSTID');
     const room = this.config.concurrency - this.claimed.size;
-    if (room <= 0 || now - this.lastClaimAt < this.config.claimIdleMs / 2 || this.stopping) return;
-    this.lastClaimAt = now;
-    const raw = await this.redis.call('XAUTOCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, this.config.claimIdleMs, this.claimCursor, 'COUNT', room);
+    const claiming = room > 0 && now - this.lastClaimAt >= this.config.claimIdleMs / 2;
+    let raw: unknown;
+    try {
+      if (kept.length > 0) await this.redis.call('XCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, 0, ...kept, 'JUSTID');
+      if (!claiming || this.stopping) return;
+      this.lastClaimAt = now;
+      raw = await this.redis.call('XAUTOCLAIM', this.keys.calls, WORKER_GROUP, this.consumer, this.config.claimIdleMs, this.claimCursor, 'COUNT', room);
+    } catch (error) {
+      // No group yet (the read loop's first creation failed while Redis was away) or no more (Redis lost its
+      // data): nothing is pending in it to confirm or to claim, and the read loop creates it on its next read.
+      if (isNoGroup(error)) return;
+      throw error;
+    }
     const claimed = AutoClaimSchema.safeParse(raw);
     if (!claimed.success) throw new Error(`unexpected XAUTOCLAIM reply: ${z.prettifyError(claimed.error)}`);
     const [cursor, entries] = claimed.data;
@@ -348,3 +361,7 @@ export class Worker implements ServedAgent {
   }
 }
 
+/** Whether `error` is Redis saying that the call stream or its consumer group does not exist. */
+function isNoGroup(error: unknown): boolean {
+  return error instanceof Error && error.message.includes('NOGROUP');
+}
