@@ -4,10 +4,12 @@ import type { RunContext } from '../../events/RunContext';
 import { newRunId } from '../../events/ids';
 import type { RunEvent, RunEventOf } from '../../events/RunEvent';
 import { type JournalHost, type LiveCallPlace, type LiveInterruptPlace, type NodePlace, type RecordedInterruptEnd, RunJournal } from '../../events/RunJournal';
+import { interruptBoard } from '../interrupts/InterruptBoard';
 import { asksTheSame, type InterruptRequest } from '../interrupts/InterruptRequest';
 import { preview } from '../../preview';
 import { abortError } from '../abortError';
 import { CallTrace } from '../CallTrace';
+import { InterruptHold } from './InterruptHold';
 import type { JournalIndex, RecordedCall, RecordedInterrupt } from './JournalIndex';
 import type { JournalWriter } from './JournalWriter';
 import { placeKeyOf } from './placeKeys';
@@ -29,13 +31,15 @@ export class DurableRun implements JournalHost {
   readonly #seen = new Map<string, number>();
   #nodes: ReturnType<typeof nodesOf> | undefined;
   readonly #gate: ReplayGate;
+  /** The reader's delivery: no new question before the journal holds it. */
+  readonly #delivery: InterruptHold;
 
   constructor(
     private readonly runId: string,
     private readonly index: JournalIndex,
     private readonly writer: JournalWriter,
     /** Gives an event to the run's reader. */
-    private readonly deliver: (event: RunEvent) => void,
+    deliver: (event: RunEvent) => void,
     /** Stops the whole run with `error`. */
     private readonly stop: (error: RunDivergenceError) => void,
     scheduler: SchedulerLike,
@@ -43,6 +47,7 @@ export class DurableRun implements JournalHost {
     stuckAfterMs: number,
   ) {
     this.root = new RunJournal(this, null, '');
+    this.#delivery = new InterruptHold(writer, deliver, showJournaled);
     this.#gate = new ReplayGate(scheduler, stuckAfterMs, (turn) => {
       const recorded = index.ordered[turn] as RecordedCall | RecordedInterrupt;
       if ('event' in recorded) this.#diverge(placeKeyOf(recorded.callId), describeInterrupt(recorded.event), 'no interrupt: the resumed run did not ask this again');
@@ -56,7 +61,7 @@ export class DurableRun implements JournalHost {
     if (this.stopped) {
       // The run's teardown (calls cancelled because it stopped) is shown, not journaled; the root's
       // own end is the one the run stopped with.
-      if (!(event.type === 'run-end' && event.parentCallId === null)) this.deliver(event);
+      if (!(event.type === 'run-end' && event.parentCallId === null)) this.#delivery.say(event, 0);
       return;
     }
     const callId = event.callId;
@@ -72,6 +77,8 @@ export class DurableRun implements JournalHost {
         this.index.perCallId.delete(callId);
         this.#seen.delete(callId);
       } else this.#seen.set(callId, seen + 1);
+      // A question asked again where the journal holds it open: its reader had it with the journal.
+      if (event.type === 'interrupt') showJournaled(event);
       return;
     }
     if (event.parentCallId === null) {
@@ -83,8 +90,7 @@ export class DurableRun implements JournalHost {
       }
     }
     // Journaled first: a reader that leaves on this event (a `takeWhile`) stops the run after it.
-    this.writer.push(event);
-    this.deliver(event);
+    this.#delivery.say(event, this.writer.push(event));
   };
 
   enterNode(at: RunJournal, name: string): NodePlace {
@@ -220,6 +226,11 @@ export class DurableRun implements JournalHost {
   #diverge(placeKey: string, recorded: string, live: string): void {
     this.stop(new RunDivergenceError(this.runId, placeKey, recorded, live));
   }
+}
+
+/** Lists a durable run's question on the board: only the journal's questions are answered from outside. */
+function showJournaled(event: RunEventOf<'interrupt'>): void {
+  interruptBoard.show(event.runId, event.interruptId);
 }
 
 /** The journal's nodes: each node's events (by position) and the nodes under each node. */

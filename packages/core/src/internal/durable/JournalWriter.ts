@@ -12,6 +12,11 @@ export const JOURNAL_PACE_LIMIT = 4_096;
  */
 export class JournalWriter {
   #queue: RunEvent[] = [];
+  /** Events taken so far, and how many of them the store holds: an event's number says when it is journaled. */
+  #taken = 0;
+  #journaled = 0;
+  /** Told whether the events up to `upTo` were journaled, in the order they were pushed. */
+  #told: { readonly upTo: number; readonly then: (journaled: boolean) => void }[] = [];
   #busy = false;
   #scheduled = false;
   #accepting: boolean;
@@ -28,13 +33,16 @@ export class JournalWriter {
     this.#accepting = accepting;
   }
 
-  push(event: RunEvent): void {
-    if (!this.#accepting) return;
+  /** Queues `event` for the journal: its number (for {@link JournalWriter.whenJournaled}), or 0 when nothing more is taken. */
+  push(event: RunEvent): number {
+    if (!this.#accepting) return 0;
     this.#queue.push(event);
+    this.#taken++;
     if (!this.#busy && !this.#scheduled) {
       this.#scheduled = true;
       queueMicrotask(this.#flush);
     }
+    return this.#taken;
   }
 
   /** A Promise while too many events wait for the store, `undefined` when the run may go on. */
@@ -43,10 +51,23 @@ export class JournalWriter {
     return new Promise<void>((resolve) => this.#room.push(resolve));
   }
 
+  /**
+   * Tells `then` whether the event `number` (as {@link JournalWriter.push} gave it) is journaled: `true`
+   * once the store holds it, `false` when it never will (not taken, dropped, or its append failed). Asked
+   * in the order of the events, the calls come in that order.
+   */
+  whenJournaled(number: number, then: (journaled: boolean) => void): void {
+    if (number === 0 || number > this.#taken) then(false);
+    else if (number <= this.#journaled) then(true);
+    else this.#told.push({ upTo: number, then });
+  }
+
   /** Takes nothing more; what is queued and not yet handed to the store is dropped. */
   discard(): void {
     this.#accepting = false;
+    this.#taken -= this.#queue.length;
     this.#queue = [];
+    this.#tell();
   }
 
   /** Takes nothing more; what is queued is still appended. */
@@ -80,19 +101,37 @@ export class JournalWriter {
     appended.then(
       () => {
         this.#busy = false;
+        this.#journaled += batch.length;
+        this.#tell();
         if (this.#queue.length > 0) this.#flush();
         else this.#settle();
       },
       (error: unknown) => {
         this.#busy = false;
         this.#accepting = false;
+        this.#taken = this.#journaled;
         this.#queue = [];
+        this.#tell();
         this.#wake();
         this.onFail(error instanceof CoordinationError ? error : new RunStoreError('append', this.runId, error));
         this.#settle();
       },
     );
   };
+
+  /** Tells each waiting `whenJournaled` whose events are now journaled, or can no longer be. */
+  #tell(): void {
+    const waiting = this.#told;
+    let told = 0;
+    while (told < waiting.length && (waiting[told]!.upTo <= this.#journaled || waiting[told]!.upTo > this.#taken)) told++;
+    if (told === 0) return;
+    // Taken off the list before any is told: a `then` may push, ask or discard again.
+    this.#told = waiting.slice(told);
+    for (let i = 0; i < told; i++) {
+      const { upTo, then } = waiting[i]!;
+      then(upTo <= this.#journaled);
+    }
+  }
 
   #wake(): void {
     const waiting = this.#room;

@@ -12,32 +12,52 @@ export interface OpenInterrupt {
 
 type Watcher = Subscriber<readonly RunEventOf<'interrupt'>[]>;
 
+/** An open interrupt, and whether it is listed yet. */
+interface Slot {
+  readonly entry: OpenInterrupt;
+  listed: boolean;
+}
+
 /**
  * The interrupts open in this process, by run and id: where an answer finds the interrupt it names.
  *
  * @remarks
  * Keyed by `Map`s (ids are user strings), per run, so listing a run's interrupts costs what that run has
  * open. An entry lives from its `interrupt` event to its end; nothing stays behind a closed interrupt.
+ *
+ * An entry may open unlisted: a durable run's question, until its journal holds it. It is answered by its
+ * id (only code that saw it said can know that id) but is not in `pending`, so nobody outside the process
+ * learns an id that a crash before the journal has it would make unknown.
  */
 export class InterruptBoard {
-  readonly #runs = new Map<string, Map<string, OpenInterrupt>>();
+  readonly #runs = new Map<string, Map<string, Slot>>();
   readonly #watchers = new Map<string, Set<Watcher>>();
 
-  open(entry: OpenInterrupt): void {
+  /** Opens `entry`, listed in `pending` now or, with `listed` false, once {@link InterruptBoard.show} says so. */
+  open(entry: OpenInterrupt, listed = true): void {
     const { runId, interruptId } = entry.event;
     let open = this.#runs.get(runId);
     if (open === undefined) this.#runs.set(runId, (open = new Map()));
-    open.set(interruptId, entry);
+    open.set(interruptId, { entry, listed });
+    if (listed) this.#changed(runId);
+  }
+
+  /** Lists the open interrupt `interruptId` of `runId`, if it is open and not listed yet. */
+  show(runId: string, interruptId: string): void {
+    const slot = this.#runs.get(runId)?.get(interruptId);
+    if (slot === undefined || slot.listed) return;
+    slot.listed = true;
     this.#changed(runId);
   }
 
   close(entry: OpenInterrupt): void {
     const { runId, interruptId } = entry.event;
     const open = this.#runs.get(runId);
-    if (open?.get(interruptId) !== entry) return;
+    const slot = open?.get(interruptId);
+    if (open === undefined || slot?.entry !== entry) return;
     open.delete(interruptId);
     if (open.size === 0) this.#runs.delete(runId);
-    this.#changed(runId);
+    if (slot.listed) this.#changed(runId);
   }
 
   /** Whether `runId` has the interrupt `interruptId` open here. */
@@ -47,15 +67,18 @@ export class InterruptBoard {
 
   /** The open interrupt `interruptId` of `runId`, or `InterruptNotFoundError`. */
   find(runId: string, interruptId: string): OpenInterrupt {
-    const entry = this.#runs.get(runId)?.get(interruptId);
-    if (entry === undefined) throw new InterruptNotFoundError(runId, interruptId);
-    return entry;
+    const slot = this.#runs.get(runId)?.get(interruptId);
+    if (slot === undefined) throw new InterruptNotFoundError(runId, interruptId);
+    return slot.entry;
   }
 
+  /** The listed interrupts of `runId`, oldest first. */
   pending(runId: string): readonly RunEventOf<'interrupt'>[] {
     const open = this.#runs.get(runId);
     if (open === undefined) return EMPTY;
-    return Object.freeze([...open.values()].map((entry) => entry.event));
+    const listed: RunEventOf<'interrupt'>[] = [];
+    for (const slot of open.values()) if (slot.listed) listed.push(slot.entry.event);
+    return Object.freeze(listed);
   }
 
   watch(runId: string, watcher: Watcher): () => void {

@@ -86,8 +86,9 @@ export function interrupt<T>(run: RunContext & { readonly callId: string }, requ
     };
     let saying = true;
     let answeredWhileSaying: (() => void) | undefined;
-    interruptBoard.open(entry);
-    // Open before it is said: whoever reads the event may answer it at once.
+    // Open before it is said: whoever reads the event may answer it at once. A durable run lists it once
+    // its journal holds it (see InterruptHold), so no id gets out that a crash would make unknown.
+    interruptBoard.open(entry, place === undefined);
     trace.say();
     saying = false;
     if (answeredWhileSaying !== undefined) {
