@@ -6,6 +6,12 @@ import type { RunLease, RunStore } from '../../store/RunStore';
 /** While more events than this wait for the store, the run is paced (agent calls wait before they start). */
 export const JOURNAL_PACE_LIMIT = 4_096;
 
+/** A `whenJournaled` waiting: for the events up to `upTo`. */
+interface Told {
+  readonly upTo: number;
+  readonly then: (journaled: boolean) => void;
+}
+
 /**
  * Appends a run's new events to its journal by group commit: one `append` in flight at a time, carrying
  * everything queued since the previous one (a synchronous burst goes in one append).
@@ -16,7 +22,7 @@ export class JournalWriter {
   #taken = 0;
   #journaled = 0;
   /** Told whether the events up to `upTo` were journaled, in the order they were pushed. */
-  #told: { readonly upTo: number; readonly then: (journaled: boolean) => void }[] = [];
+  #told: Told[] = [];
   #busy = false;
   #scheduled = false;
   #accepting: boolean;
@@ -122,15 +128,13 @@ export class JournalWriter {
   /** Tells each waiting `whenJournaled` whose events are now journaled, or can no longer be. */
   #tell(): void {
     const waiting = this.#told;
+    const settled = (upTo: number): boolean => upTo <= this.#journaled || upTo > this.#taken;
     let told = 0;
-    while (told < waiting.length && (waiting[told]!.upTo <= this.#journaled || waiting[told]!.upTo > this.#taken)) told++;
+    while (told < waiting.length && settled((waiting[told] as Told).upTo)) told++;
     if (told === 0) return;
     // Taken off the list before any is told: a `then` may push, ask or discard again.
     this.#told = waiting.slice(told);
-    for (let i = 0; i < told; i++) {
-      const { upTo, then } = waiting[i]!;
-      then(upTo <= this.#journaled);
-    }
+    for (const { upTo, then } of waiting.slice(0, told)) then(upTo <= this.#journaled);
   }
 
   #wake(): void {
