@@ -23,6 +23,20 @@ function questionGate<S extends RunStore>(store: S): { store: S; waiting: () => 
   return { store: gated, waiting: () => release !== undefined, journaled: () => journaled, open: (failure) => release?.(failure) };
 }
 
+/** `store`, whose lease renewals fail (after `renewing` is called): the run stops as one whose lease was lost. */
+function failingRenewals<S extends RunStore>(store: S, renewing: () => void): S {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (property !== 'renewLease') return typeof value === 'function' ? value.bind(target) : value;
+      return async (): Promise<never> => {
+        renewing();
+        throw new Error('the store lost the lease');
+      };
+    },
+  });
+}
+
 /** Subscribes and collects; `done` settles when the run completes. */
 function watch(events$: Observable<RunEvent>): { events: RunEvent[]; done: Promise<void> } {
   const events: RunEvent[] = [];
@@ -111,5 +125,20 @@ describe("a durable run's question before its journal holds it", () => {
     expect(run.events.map((event) => event.type)).toEqual(['run-start', 'interrupt', 'interrupt-end', 'run-end']);
     expect(rootEnd(run.events)).toMatchObject({ success: true, output: 'Ada' });
     expect(await journalOf(gate.store, 'q-3')).toEqual(run.events);
+  });
+
+  it('keeps its end after it when the run stops while its append is under way', async () => {
+    let renewed = false;
+    const gate = questionGate(failingRenewals(new MemoryRunStore(), () => (renewed = true)));
+    const run = watch(observeRun('ask', 'go', (run) => askForInput(run, 'Name?'), { store: gate.store, runId: 'q-4', leaseTtlMs: 30 }));
+    while (!renewed) await settle(1);
+    await settle();
+    // Stopped: the question was cancelled, and its end waits behind it.
+    expect(run.events.map((event) => event.type)).toEqual(['run-start']);
+    gate.open();
+    await run.done;
+    expect(run.events.map((event) => event.type)).toEqual(['run-start', 'interrupt', 'interrupt-end', 'run-end']);
+    expect(rootEnd(run.events)).toMatchObject({ success: false, error: { code: 'RUN_STORE_FAILED' } });
+    expect(pendingInterrupts('q-4')).toEqual([]);
   });
 });
