@@ -144,6 +144,8 @@ describe('a durable run registry takes answers to runs that a stopped process le
     advance(scheduler, scheduler.now() + 1_000);
     expect(await answered).toBeInstanceOf(InterruptNotFoundError);
     trip.release();
+    // Listed once the journal holds the question again.
+    await waitFor(async () => pendingInterrupts(runId).length > 0);
     expect(pendingInterrupts(runId).map((event) => event.interruptId)).toEqual([asked.interruptId]);
     expect((await second.handleAnswer(runId, post({ interruptId: asked.interruptId, answer: 3 }))).status).toBe(204);
     await waitFor(async () => (await store.summary(runId))?.status === 'succeeded');
