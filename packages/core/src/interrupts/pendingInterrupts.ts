@@ -9,6 +9,10 @@ const RunIdSchema = z.string({ error: 'must be a non-empty string' }).min(1, 'mu
 /**
  * The interrupts of a run open in this process right now, oldest first: their `interrupt` events.
  *
+ * @remarks
+ * A durable run's question is listed once its journal holds it (as its event reaches the run's reader),
+ * so an id listed here is one a resumed run asks under again after a crash.
+ *
  * @param runId - The run.
  * @returns A frozen list (empty when none is open).
  * @throws `ConfigError` when `runId` is not a non-empty string.
@@ -27,6 +31,9 @@ export function pendingInterrupts(runId: string): readonly RunEventOf<'interrupt
 /**
  * The interrupts of a run open in this process: the current list on subscription, then the new list
  * after every change. Never completes.
+ *
+ * @remarks
+ * A durable run's question joins the list once its journal holds it (see {@link pendingInterrupts}).
  *
  * @param runId - The run.
  * @returns The lists, each frozen, oldest interrupt first.
