@@ -5,10 +5,10 @@ import { newRunId } from '../../events/ids';
 import type { RunEvent, RunEventOf } from '../../events/RunEvent';
 import { type JournalHost, type LiveCallPlace, type LiveInterruptPlace, type NodePlace, type RecordedInterruptEnd, RunJournal } from '../../events/RunJournal';
 import { asksTheSame, type InterruptRequest } from '../interrupts/InterruptRequest';
-import { preview } from '../../preview';
 import { abortError } from '../abortError';
 import { CallTrace } from '../CallTrace';
-import type { JournalIndex, RecordedCall, RecordedInterrupt } from './JournalIndex';
+import { describeCall, describeEvent, describeInterrupt, describeNode, describeRequest } from './describePlace';
+import type { JournalIndex, OwedPlace, RecordedCall, RecordedInterrupt } from './JournalIndex';
 import type { JournalWriter } from './JournalWriter';
 import { placeKeyOf } from './placeKeys';
 import { rebuildCallError } from './rebuildCallError';
@@ -55,12 +55,17 @@ export class DurableRun implements JournalHost {
   readonly emit = (event: RunEvent): void => {
     if (this.stopped) {
       // The run's teardown (calls cancelled because it stopped) is shown, not journaled; the root's
-      // own end is the one the run stopped with.
-      if (!(event.type === 'run-end' && event.parentCallId === null)) this.deliver(event);
+      // own end is the one the run stopped with. A finished run says nothing after its journal.
+      if (!this.index.rootEnded && !(event.type === 'run-end' && event.parentCallId === null)) this.deliver(event);
       return;
     }
+    if (event.type === 'run-end' && event.parentCallId === null && this.#leftUnmade()) return;
     const callId = event.callId;
     const recorded = this.index.perCallId.get(callId);
+    if (recorded === undefined && this.index.rootEnded) {
+      this.#diverge(placeKeyOf(callId), RUN_HAD_ENDED, describeEvent(event));
+      return;
+    }
     if (recorded !== undefined) {
       const seen = this.#seen.get(callId) ?? 0;
       const expected = recorded[seen] as RunEvent;
@@ -91,10 +96,12 @@ export class DurableRun implements JournalHost {
     const segment = at.nextSegment();
     const callId = at.callId === null ? 'run' : `${at.callId}/${segment}`;
     const key = at.callId === null ? 'run' : `${at.placeKey}/${segment}`;
+    this.index.owed.delete(key);
     const call = this.stopped ? undefined : this.index.calls.get(key);
-    if (call !== undefined) this.#diverge(key, describeCall(call.agentId, call.input, call.inputOmitted), `a nested run "${preview(name)}"`);
+    if (call !== undefined) this.#diverge(key, describeCall(call.agentId, call.input, call.inputOmitted), describeNode(name));
     const asked = this.stopped ? undefined : this.index.interrupts.get(key);
-    if (asked !== undefined) this.#diverge(key, describeInterrupt(asked.event), `a nested run "${preview(name)}"`);
+    if (asked !== undefined) this.#diverge(key, describeInterrupt(asked.event), describeNode(name));
+    if (!this.stopped && this.index.rootEnded && !this.index.nodeKeys.has(key)) this.#diverge(key, RUN_HAD_ENDED, describeNode(name));
     return { callId, journal: at.child(callId, key) };
   }
 
@@ -102,6 +109,7 @@ export class DurableRun implements JournalHost {
     // A stopped run calls no agent: its calls wait for the teardown.
     if (this.stopped) return undefined;
     const { key, path } = placeUnder(at);
+    this.index.owed.delete(key);
     const recorded = this.index.calls.get(key);
     if (recorded === undefined) {
       if (this.index.nodeKeys.has(key)) {
@@ -111,6 +119,11 @@ export class DurableRun implements JournalHost {
       const asked = this.index.interrupts.get(key);
       if (asked !== undefined) {
         this.#diverge(key, describeInterrupt(asked.event), describeCall(agentId, input, false));
+        return undefined;
+      }
+      // A finished run is never extended: no agent is called on it.
+      if (this.index.rootEnded) {
+        this.#diverge(key, RUN_HAD_ENDED, describeCall(agentId, input, false));
         return undefined;
       }
     } else {
@@ -135,11 +148,17 @@ export class DurableRun implements JournalHost {
   enterInterrupt(at: RunJournal, request: InterruptRequest, replayed: (end: RecordedInterruptEnd) => void): LiveInterruptPlace | undefined {
     if (this.stopped) return undefined;
     const { key, path: callId } = placeUnder(at);
+    this.index.owed.delete(key);
     const asked = this.index.interrupts.get(key);
     if (asked === undefined) {
       const call = this.index.calls.get(key);
       if (call !== undefined || this.index.nodeKeys.has(key)) {
         this.#diverge(key, call === undefined ? 'a nested run' : describeCall(call.agentId, call.input, call.inputOmitted), describeRequest(request));
+        return undefined;
+      }
+      // Nobody is asked anything on a finished run.
+      if (this.index.rootEnded) {
+        this.#diverge(key, RUN_HAD_ENDED, describeRequest(request));
         return undefined;
       }
       return { callId, interruptId: newRunId() };
@@ -217,10 +236,36 @@ export class DurableRun implements JournalHost {
     });
   }
 
+  // The body ended: every place it owes the journal (see JournalIndex.owed) must have been reached, or
+  // the run would end on an outcome the journal contradicts. The first one in journal order is named.
+  #leftUnmade(): boolean {
+    for (const [key, place] of this.index.owed) {
+      this.#diverge(key, this.#describeOwed(key, place), ENDED_WITHOUT[place.kind]);
+      return true;
+    }
+    return false;
+  }
+
+  #describeOwed(key: string, place: OwedPlace): string {
+    if (place.kind === 'node') return describeNode(place.name);
+    if (place.kind === 'interrupt') return describeInterrupt((this.index.interrupts.get(key) as RecordedInterrupt).event);
+    const call = this.index.calls.get(key) as RecordedCall;
+    return describeCall(call.agentId, call.input, call.inputOmitted);
+  }
+
   #diverge(placeKey: string, recorded: string, live: string): void {
     this.stop(new RunDivergenceError(this.runId, placeKey, recorded, live));
   }
 }
+
+/** What a finished journal holds at any place it does not reach. */
+const RUN_HAD_ENDED = 'nothing more: the run had ended';
+
+const ENDED_WITHOUT: Record<OwedPlace['kind'], string> = {
+  call: 'the run ended without making this call',
+  interrupt: 'the run ended without asking this',
+  node: 'the run ended without entering this nested run',
+};
 
 /** The journal's nodes: each node's events (by position) and the nodes under each node. */
 function nodesOf(events: readonly RunEvent[]): { events: Map<string, number[]>; children: Map<string, Set<string>> } {
@@ -243,22 +288,4 @@ function nodesOf(events: readonly RunEvent[]): { events: Map<string, number[]>; 
 function placeUnder(at: RunJournal): { readonly key: string; readonly path: string } {
   const segment = at.nextSegment();
   return { key: `${at.placeKey}/${segment}`, path: `${at.callId ?? 'run'}/${segment}` };
-}
-
-function describeCall(agentId: string, input: string, inputOmitted: boolean): string {
-  return `agent "${agentId}", input ${inputOmitted ? '(omitted: too long to record)' : preview(input)}`;
-}
-
-function describeInterrupt(event: RunEventOf<'interrupt'>): string {
-  return describeRequest(event);
-}
-
-function describeRequest(request: InterruptRequest): string {
-  const what = request.kind === 'approval' ? `an approval of "${preview(request.action ?? '')}" with ${preview(JSON.stringify(request.args) ?? 'null')}` : 'an input';
-  return `${what}, asking ${preview(request.question)}`;
-}
-
-function describeEvent(event: RunEvent): string {
-  if (event.type === 'run-start') return `a "run-start" of "${preview(event.name)}"`;
-  return `a "${event.type}" event`;
 }
