@@ -1,10 +1,11 @@
-import { concatMap, defer, map, merge, type Observable, of, take, takeWhile, toArray } from 'rxjs';
+import { catchError, concatMap, defer, map, merge, type Observable, of, take, takeWhile, timer, toArray } from 'rxjs';
 import {
   askForInput,
   defineAgent,
   emitCustom,
   invoke$,
   MemoryRunStore,
+  namedPlace,
   observeRun,
   pendingInterrupts,
   RunDivergenceError,
@@ -89,6 +90,31 @@ describe('a resumed body that now ends before its journal does', () => {
   });
 });
 
+describe('a resumed nested run that now ends before its journal does', () => {
+  it('fails the run at its end, before that end is journaled', async () => {
+    const build = (scheduler: Scheduler, counts: CallCounts, both: boolean) => {
+      const [a, b, c] = ['a', 'b', 'c'].map((id) => countingAgent(id, scheduler, counts));
+      const stage = (node: RunContext | undefined) => invoke$(a!, 'go', { run: node }).pipe(concatMap((text) => (both ? invoke$(b!, text, { run: node }) : of(text))));
+      // `c` starts once the stage ended (a value it passes on as it goes would start `c` before that).
+      return (run: RunContext) => traceRun(run, 'stage', 'go', stage).pipe(toArray(), concatMap(([text]) => invoke$(c!, text!, { run })));
+    };
+    const scheduler = virtualTime();
+    const store = new MemoryRunStore({ scheduler });
+    await drive(scheduler, observeRun('story', 'go', build(scheduler, new Map(), true), { store, runId: RUN_ID, scheduler }));
+    const journal = await journalOf(store, RUN_ID);
+    const k = journal.findIndex((event) => event.type === 'call-end' && event.agentId === 'b') + 1;
+    const cut = await cutJournal(journal, k, RUN_ID, scheduler);
+    const counts: CallCounts = new Map();
+    const { events } = await drive(scheduler, observeRun('story', 'go', build(scheduler, counts, false), { store: cut, runId: RUN_ID, scheduler }));
+    expect(endError(events)?.message).toMatch(/at "run\/0\/1": recorded agent "b", input "a\(go\)", now the nested run at "run\/0" ended without making this call$/);
+    expect(counts).toEqual(new Map());
+    expect(await journalOf(cut, RUN_ID)).toEqual(journal.slice(0, k));
+    const original = await drive(scheduler, observeRun('story', 'go', build(scheduler, counts, true), { store: cut, runId: RUN_ID, scheduler }));
+    expect(rootEnd(original.events)).toMatchObject({ success: true, output: (rootEnd(journal) as RunEventOf<'run-end'>).output });
+    expect(counts).toEqual(new Map([['c', 1]]));
+  });
+});
+
 describe('what a resumed body need not reach again', () => {
   it('calls under a call that runs again: its new attempt may make fewer of them', async () => {
     // Its first attempt asks inner twice, a later one once (as a model may decide otherwise).
@@ -128,6 +154,35 @@ describe('what a resumed body need not reach again', () => {
     const cut = await cutJournal(journal, journal.findIndex((event) => event.type === 'call-error' && event.agentId === 'slow') + 1, RUN_ID, scheduler);
     const counts: CallCounts = new Map();
     const { events } = await drive(scheduler, observeRun('race', 'go', build(scheduler, counts), { store: cut, runId: RUN_ID, scheduler }));
+    expect(rootEnd(events)).toMatchObject({ success: true, output: (rootEnd(whole.events) as RunEventOf<'run-end'>).output });
+    expect(counts).toEqual(new Map([['last', 1]]));
+  });
+});
+
+describe('what a resumed body need not reach again (cancelled)', () => {
+  it('a call the run cancelled before it gave anything: a resumed run whose replayed calls take no time may cancel its branch first', async () => {
+    // `x` starts 20 ms in, and is cancelled at 50 ms (before its first chunk) when `broken` fails. Its
+    // place is named (as a choreography names its interactions'), so the calls after it keep theirs.
+    const build = (scheduler: Scheduler, counts: CallCounts) => {
+      const broken = defineAgent('broken', () => timer(50, scheduler).pipe(map((): string => { throw new Error('quota'); })));
+      const x = countingAgent('x', scheduler, counts, 40);
+      const last = countingAgent('last', scheduler, counts);
+      return (run: RunContext) =>
+        merge(invoke$(broken, 'go', { run }), timer(20, scheduler).pipe(concatMap(() => invoke$(x, 'go', { run: namedPlace(run, 'x') })))).pipe(
+          catchError(() => of('recovered')),
+          last$ => last$.pipe(take(1), concatMap((text) => invoke$(last, text, { run }))),
+        );
+    };
+    const scheduler = virtualTime();
+    const store = new MemoryRunStore({ scheduler });
+    const whole = await drive(scheduler, observeRun('story', 'go', build(scheduler, new Map()), { store, runId: RUN_ID, scheduler }));
+    const journal = await journalOf(store, RUN_ID);
+    const k = journal.findIndex((event) => event.type === 'call-error' && event.agentId === 'x') + 1;
+    expect(journal[k - 1]).toMatchObject({ callId: 'run/~x', error: { name: 'AbortError' } });
+    expect(journal.some((event) => event.type === 'text-delta' && event.callId === 'run/~x')).toBe(false);
+    const cut = await cutJournal(journal, k, RUN_ID, scheduler);
+    const counts: CallCounts = new Map();
+    const { events } = await drive(scheduler, observeRun('story', 'go', build(scheduler, counts), { store: cut, runId: RUN_ID, scheduler }));
     expect(rootEnd(events)).toMatchObject({ success: true, output: (rootEnd(whole.events) as RunEventOf<'run-end'>).output });
     expect(counts).toEqual(new Map([['last', 1]]));
   });

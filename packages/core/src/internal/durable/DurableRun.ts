@@ -8,7 +8,8 @@ import { asksTheSame, type InterruptRequest } from '../interrupts/InterruptReque
 import { abortError } from '../abortError';
 import { CallTrace } from '../CallTrace';
 import { describeCall, describeEvent, describeInterrupt, describeNode, describeRequest } from './describePlace';
-import type { JournalIndex, OwedPlace, RecordedCall, RecordedInterrupt } from './JournalIndex';
+import type { JournalIndex, RecordedCall, RecordedInterrupt } from './JournalIndex';
+import type { OwedPlace } from './OwedPlaces';
 import type { JournalWriter } from './JournalWriter';
 import { placeKeyOf } from './placeKeys';
 import { rebuildCallError } from './rebuildCallError';
@@ -59,7 +60,7 @@ export class DurableRun implements JournalHost {
       if (!this.index.rootEnded && !(event.type === 'run-end' && event.parentCallId === null)) this.deliver(event);
       return;
     }
-    if (event.type === 'run-end' && event.parentCallId === null && this.#leftUnmade()) return;
+    if (event.type === 'run-end' && this.#leftUnmade(event)) return;
     const callId = event.callId;
     const recorded = this.index.perCallId.get(callId);
     if (recorded === undefined && this.index.rootEnded) {
@@ -96,7 +97,7 @@ export class DurableRun implements JournalHost {
     const segment = at.nextSegment();
     const callId = at.callId === null ? 'run' : `${at.callId}/${segment}`;
     const key = at.callId === null ? 'run' : `${at.placeKey}/${segment}`;
-    this.index.owed.delete(key);
+    this.index.owed.settle(key);
     const call = this.stopped ? undefined : this.index.calls.get(key);
     if (call !== undefined) this.#diverge(key, describeCall(call.agentId, call.input, call.inputOmitted), describeNode(name));
     const asked = this.stopped ? undefined : this.index.interrupts.get(key);
@@ -109,7 +110,7 @@ export class DurableRun implements JournalHost {
     // A stopped run calls no agent: its calls wait for the teardown.
     if (this.stopped) return undefined;
     const { key, path } = placeUnder(at);
-    this.index.owed.delete(key);
+    this.index.owed.settle(key);
     const recorded = this.index.calls.get(key);
     if (recorded === undefined) {
       if (this.index.nodeKeys.has(key)) {
@@ -148,7 +149,7 @@ export class DurableRun implements JournalHost {
   enterInterrupt(at: RunJournal, request: InterruptRequest, replayed: (end: RecordedInterruptEnd) => void): LiveInterruptPlace | undefined {
     if (this.stopped) return undefined;
     const { key, path: callId } = placeUnder(at);
-    this.index.owed.delete(key);
+    this.index.owed.settle(key);
     const asked = this.index.interrupts.get(key);
     if (asked === undefined) {
       const call = this.index.calls.get(key);
@@ -236,14 +237,16 @@ export class DurableRun implements JournalHost {
     });
   }
 
-  // The body ended: every place it owes the journal (see JournalIndex.owed) must have been reached, or
-  // the run would end on an outcome the journal contradicts. The first one in journal order is named.
-  #leftUnmade(): boolean {
-    for (const [key, place] of this.index.owed) {
-      this.#diverge(key, this.#describeOwed(key, place), ENDED_WITHOUT[place.kind]);
-      return true;
-    }
-    return false;
+  // A node ends (the root: the body ended): every place it owes the journal (see OwedPlaces) must have
+  // been reached, or it would end on an outcome the journal contradicts. The first in journal order is named.
+  #leftUnmade(end: RunEvent): boolean {
+    const root = end.parentCallId === null;
+    const owed = root ? this.index.owed.first() : this.index.owed.firstUnder(placeKeyOf(end.callId));
+    if (owed === undefined) return false;
+    const [key, place] = owed;
+    const what = root ? 'the run' : `the nested run at "${placeKeyOf(end.callId)}"`;
+    this.#diverge(key, this.#describeOwed(key, place), `${what} ended without ${ENDED_WITHOUT[place.kind]}`);
+    return true;
   }
 
   #describeOwed(key: string, place: OwedPlace): string {
@@ -262,9 +265,9 @@ export class DurableRun implements JournalHost {
 const RUN_HAD_ENDED = 'nothing more: the run had ended';
 
 const ENDED_WITHOUT: Record<OwedPlace['kind'], string> = {
-  call: 'the run ended without making this call',
-  interrupt: 'the run ended without asking this',
-  node: 'the run ended without entering this nested run',
+  call: 'making this call',
+  interrupt: 'asking this',
+  node: 'entering this nested run',
 };
 
 /** The journal's nodes: each node's events (by position) and the nodes under each node. */

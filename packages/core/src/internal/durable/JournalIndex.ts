@@ -1,6 +1,7 @@
 import { CallInterruptedError } from '../../errors/CallInterruptedError';
 import type { RunEvent, RunEventOf } from '../../events/RunEvent';
 import { type SerializedError, serializeError } from '../../events/SerializedError';
+import { OwedPlaces } from './OwedPlaces';
 import { attemptOf, placeKeyOf } from './placeKeys';
 
 /** How a recorded call ended: `undefined` while the journal shows it running. */
@@ -44,9 +45,6 @@ export interface RecordedInterrupt {
   order: number | undefined;
 }
 
-/** A recorded place that a resumed body must reach again before it ends (see {@link JournalIndex.owed}). */
-export type OwedPlace = { readonly kind: 'call' } | { readonly kind: 'interrupt' } | { readonly kind: 'node'; readonly name: string };
-
 interface RecordedNode {
   readonly parentCallId: string | null;
   readonly startedAt: number;
@@ -75,13 +73,8 @@ export class JournalIndex {
   readonly ordered: (RecordedCall | RecordedInterrupt)[] = [];
   /** What resuming appends first: a `call-error` per interrupted call, a `run-end` per nested run left open under one. */
   readonly closing: RunEvent[] = [];
-  /**
-   * The places the resumed body must reach again before it ends, by place key, in the order the journal
-   * first reached them: every recorded call, interrupt and nested run with no call above it. Those under
-   * a call are not owed: under a call that ended they are never reached again (the call is answered
-   * whole), and under one that runs again its new attempt may make its calls differently.
-   */
-  readonly owed = new Map<string, OwedPlace>();
+  /** The places the resumed run must reach again before the node above them ends. */
+  readonly owed = new OwedPlaces();
 
   constructor(runId: string, events: RunEvent[], now: number) {
     this.events = events;
@@ -90,23 +83,16 @@ export class JournalIndex {
     const byInterrupt = new Map<string, RecordedInterrupt>();
     let rootStart: RunEventOf<'run-start'> | undefined;
     let rootEnded = false;
-    // Nested runs made inside an agent call (a composed agent's pattern), at any depth.
-    const nodesUnderCall = new Set<string>();
-    const underCall = (parentCallId: string | null): boolean => parentCallId !== null && (byCallId.has(parentCallId) || nodesUnderCall.has(parentCallId));
-    const owe = (callId: string, parentCallId: string | null, place: OwedPlace): void => {
-      const key = placeKeyOf(callId);
-      if (!underCall(parentCallId) && !this.owed.has(key)) this.owed.set(key, place);
-    };
+    const isCall = (callId: string): boolean => byCallId.has(callId);
     for (let seq = 0; seq < events.length; seq++) {
       const event = events[seq] as RunEvent;
       this.#remember(event);
+      this.owed.see(event, isCall);
       switch (event.type) {
         case 'run-start':
           if (event.parentCallId === null) rootStart ??= event;
           nodes.set(event.callId, { parentCallId: event.parentCallId, startedAt: event.at, ended: false });
           this.nodeKeys.add(placeKeyOf(event.callId));
-          if (underCall(event.parentCallId)) nodesUnderCall.add(event.callId);
-          else if (event.parentCallId !== null) owe(event.callId, event.parentCallId, { kind: 'node', name: event.name });
           break;
         case 'run-end': {
           const node = nodes.get(event.callId);
@@ -129,7 +115,6 @@ export class JournalIndex {
             endSeq: -1,
             order: undefined,
           };
-          owe(event.callId, event.parentCallId, OWED_CALL);
           byCallId.set(event.callId, call);
           const key = placeKeyOf(event.callId);
           // A place whose call ended keeps that outcome: a call is never run again once it ended, only
@@ -145,7 +130,6 @@ export class JournalIndex {
         case 'interrupt': {
           const asked: RecordedInterrupt = { callId: event.callId, parentCallId: event.parentCallId, event, end: undefined, answer: undefined, hasAnswer: false, error: undefined, endSeq: -1, order: undefined };
           byInterrupt.set(event.callId, asked);
-          owe(event.callId, event.parentCallId, OWED_INTERRUPT);
           const key = placeKeyOf(event.callId);
           const latest = this.interrupts.get(key);
           // As for calls: a place whose interrupt closed by itself keeps that outcome.
@@ -188,6 +172,8 @@ export class JournalIndex {
     this.rootEnded = rootEnded;
     if (!rootEnded) this.#close(runId, byCallId, nodes, byInterrupt, now);
     this.#order(byCallId, nodes);
+    for (const [key, call] of this.calls) if (call.end === 'cancelled' && call.deltas.length === 0) this.owed.settle(key);
+    for (const [key, asked] of this.interrupts) if (asked.end === 'cancelled') this.owed.settle(key);
   }
 
   // Only calls with no call above them are handed out in recorded order: a replayed call's subtree is
@@ -269,9 +255,6 @@ export class JournalIndex {
 function hasOutcome(call: RecordedCall): boolean {
   return call.end !== undefined && call.end !== 'interrupted';
 }
-
-const OWED_CALL: OwedPlace = { kind: 'call' };
-const OWED_INTERRUPT: OwedPlace = { kind: 'interrupt' };
 
 /** Deeper than any real run nests: a journal whose parents loop (a damaged one) is still read to its end. */
 const MAX_DEPTH = 100_000;
