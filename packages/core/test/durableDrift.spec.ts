@@ -1,6 +1,7 @@
 import { catchError, concatMap, defer, map, merge, type Observable, of, take, takeWhile, timer, toArray } from 'rxjs';
 import {
   askForInput,
+  CallInterruptedError,
   defineAgent,
   emitCustom,
   invoke$,
@@ -9,6 +10,7 @@ import {
   observeRun,
   pendingInterrupts,
   RunDivergenceError,
+  serializeError,
   traceRun,
   type RunContext,
   type RunEvent,
@@ -239,6 +241,26 @@ describe('a finished run is never extended', () => {
     expect(error).toBeInstanceOf(RunDivergenceError);
     expect(error).toMatchObject({ placeKey, live });
     expect(await journalOf(store, RUN_ID)).toEqual(journal);
+  });
+
+  it('finished while a call was cut off (as a shorter body could finish it before): the original code does not run that call again', async () => {
+    const { journal } = await wholeChain();
+    const k = journal.findIndex((event) => event.type === 'call-start' && event.agentId === 'b') + 1;
+    const start = journal[k - 1] as RunEventOf<'call-start'>;
+    const at = start.at + 1;
+    const error = serializeError(new CallInterruptedError(RUN_ID, start.callId, 'b'));
+    const finished: RunEvent[] = [
+      ...journal.slice(0, k),
+      { type: 'call-error', runId: RUN_ID, callId: start.callId, parentCallId: 'run', at, agentId: 'b', error, durationMs: 1 },
+      { type: 'run-end', runId: RUN_ID, callId: 'run', parentCallId: null, at, success: true, output: 'a(go)', durationMs: at },
+    ];
+    const scheduler = virtualTime();
+    const store = await cutJournal(finished, finished.length, RUN_ID, scheduler);
+    const counts: CallCounts = new Map();
+    const { events, error: failure } = await run(scheduler, store, chain(scheduler, counts));
+    expect(counts).toEqual(new Map());
+    expect(events).toEqual(finished);
+    expect(failure).toMatchObject({ placeKey: 'run/1', recorded: 'agent "b", input "a(go)", never finished' });
   });
 
   it('resumed by the same code: its journal, ending with its run-end, and nothing else', async () => {

@@ -122,11 +122,6 @@ export class DurableRun implements JournalHost {
         this.#diverge(key, describeInterrupt(asked.event), describeCall(agentId, input, false));
         return undefined;
       }
-      // A finished run is never extended: no agent is called on it.
-      if (this.index.rootEnded) {
-        this.#diverge(key, RUN_HAD_ENDED, describeCall(agentId, input, false));
-        return undefined;
-      }
     } else {
       if (recorded.agentId !== agentId || (!recorded.inputOmitted && recorded.input !== input)) {
         this.#diverge(key, describeCall(recorded.agentId, recorded.input, recorded.inputOmitted), describeCall(agentId, input, false));
@@ -141,6 +136,11 @@ export class DurableRun implements JournalHost {
         return undefined;
       }
     }
+    // A finished run is never extended: no agent is called on it, not even one its journal shows cut off.
+    if (this.index.rootEnded) {
+      this.#diverge(key, recorded === undefined ? RUN_HAD_ENDED : `${describeCall(recorded.agentId, recorded.input, recorded.inputOmitted)}, never finished`, describeCall(agentId, input, false));
+      return undefined;
+    }
     const attempt = recorded === undefined ? 1 : recorded.attempt + 1;
     const callId = attempt === 1 ? path : `${path}#${attempt}`;
     return { callId, journal: at.child(callId, key), idempotencyKey: `${this.runId}:${key}` };
@@ -148,18 +148,24 @@ export class DurableRun implements JournalHost {
 
   enterInterrupt(at: RunJournal, request: InterruptRequest, replayed: (end: RecordedInterruptEnd) => void): LiveInterruptPlace | undefined {
     if (this.stopped) return undefined;
-    const { key, path: callId } = placeUnder(at);
+    const { key, path } = placeUnder(at);
     this.index.owed.settle(key);
+    const place = this.#placeInterrupt(key, path, request, replayed);
+    // Nobody is asked anything on a finished run, not even a question its journal shows unanswered.
+    if (place !== undefined && this.index.rootEnded) {
+      const asked = this.index.interrupts.get(key);
+      this.#diverge(key, asked === undefined ? RUN_HAD_ENDED : `${describeInterrupt(asked.event)}, never answered`, describeRequest(request));
+      return undefined;
+    }
+    return place;
+  }
+
+  #placeInterrupt(key: string, callId: string, request: InterruptRequest, replayed: (end: RecordedInterruptEnd) => void): LiveInterruptPlace | undefined {
     const asked = this.index.interrupts.get(key);
     if (asked === undefined) {
       const call = this.index.calls.get(key);
       if (call !== undefined || this.index.nodeKeys.has(key)) {
         this.#diverge(key, call === undefined ? 'a nested run' : describeCall(call.agentId, call.input, call.inputOmitted), describeRequest(request));
-        return undefined;
-      }
-      // Nobody is asked anything on a finished run.
-      if (this.index.rootEnded) {
-        this.#diverge(key, RUN_HAD_ENDED, describeRequest(request));
         return undefined;
       }
       return { callId, interruptId: newRunId() };
