@@ -2,7 +2,7 @@ import type { SchedulerLike, Subscriber } from 'rxjs';
 import { RunDivergenceError } from '../../errors/RunDivergenceError';
 import type { RunContext } from '../../events/RunContext';
 import { newRunId } from '../../events/ids';
-import type { RunEvent, RunEventOf } from '../../events/RunEvent';
+import type { RunEvent } from '../../events/RunEvent';
 import { type JournalHost, type LiveCallPlace, type LiveInterruptPlace, type NodePlace, type RecordedInterruptEnd, RunJournal } from '../../events/RunJournal';
 import { asksTheSame, type InterruptRequest } from '../interrupts/InterruptRequest';
 import { abortError } from '../abortError';
