@@ -76,7 +76,9 @@ const DEFAULT_LEASE_TTL_MS = 30_000;
  * first emit the journal, then the body runs again; an agent call whose outcome is recorded is answered
  * from it without calling the agent, a call that was in flight runs again (closed first with
  * `CallInterruptedError`), and code that does not do what the journal says fails the run with
- * `RunDivergenceError`. The run holds the store's lease (`leaseTtlMs`, renewed every third of it on
+ * `RunDivergenceError` (a body that ends before making a recorded call again too). A run whose root
+ * `run-end` is journaled is never extended: its events are its journal, no agent is called, and code
+ * that would go past the journal's end errors the events with `RunDivergenceError` after it. The run holds the store's lease (`leaseTtlMs`, renewed every third of it on
  * `scheduler`): a second process resuming it gets `RunLeasedError`. What the store refuses before the run
  * starts (its lease, a read, a root name or input other than the recorded ones) errors the events; a
  * failed append or a lost lease once it runs ends it with a `run-end` carrying that error. Unsubscribing

@@ -6,11 +6,12 @@ import type { RunEvent, RunEventOf } from '../../events/RunEvent';
 import { type JournalHost, type LiveCallPlace, type LiveInterruptPlace, type NodePlace, type RecordedInterruptEnd, RunJournal } from '../../events/RunJournal';
 import { interruptBoard } from '../interrupts/InterruptBoard';
 import { asksTheSame, type InterruptRequest } from '../interrupts/InterruptRequest';
-import { preview } from '../../preview';
 import { abortError } from '../abortError';
 import { CallTrace } from '../CallTrace';
+import { describeCall, describeEvent, describeInterrupt, describeNode, describeRequest } from './describePlace';
 import { InterruptHold } from './InterruptHold';
 import type { JournalIndex, RecordedCall, RecordedInterrupt } from './JournalIndex';
+import type { OwedPlace } from './OwedPlaces';
 import type { JournalWriter } from './JournalWriter';
 import { placeKeyOf } from './placeKeys';
 import { rebuildCallError } from './rebuildCallError';
@@ -60,12 +61,17 @@ export class DurableRun implements JournalHost {
   readonly emit = (event: RunEvent): void => {
     if (this.stopped) {
       // The run's teardown (calls cancelled because it stopped) is shown, not journaled; the root's
-      // own end is the one the run stopped with.
-      if (!(event.type === 'run-end' && event.parentCallId === null)) this.#delivery.say(event, 0);
+      // own end is the one the run stopped with. A finished run says nothing after its journal.
+      if (!this.index.rootEnded && !(event.type === 'run-end' && event.parentCallId === null)) this.#delivery.say(event, 0);
       return;
     }
+    if (event.type === 'run-end' && this.#leftUnmade(event)) return;
     const callId = event.callId;
     const recorded = this.index.perCallId.get(callId);
+    if (recorded === undefined && this.index.rootEnded) {
+      this.#diverge(placeKeyOf(callId), RUN_HAD_ENDED, describeEvent(event));
+      return;
+    }
     if (recorded !== undefined) {
       const seen = this.#seen.get(callId) ?? 0;
       const expected = recorded[seen] as RunEvent;
@@ -97,10 +103,12 @@ export class DurableRun implements JournalHost {
     const segment = at.nextSegment();
     const callId = at.callId === null ? 'run' : `${at.callId}/${segment}`;
     const key = at.callId === null ? 'run' : `${at.placeKey}/${segment}`;
+    this.index.owed.settle(key);
     const call = this.stopped ? undefined : this.index.calls.get(key);
-    if (call !== undefined) this.#diverge(key, describeCall(call.agentId, call.input, call.inputOmitted), `a nested run "${preview(name)}"`);
+    if (call !== undefined) this.#diverge(key, describeCall(call.agentId, call.input, call.inputOmitted), describeNode(name));
     const asked = this.stopped ? undefined : this.index.interrupts.get(key);
-    if (asked !== undefined) this.#diverge(key, describeInterrupt(asked.event), `a nested run "${preview(name)}"`);
+    if (asked !== undefined) this.#diverge(key, describeInterrupt(asked.event), describeNode(name));
+    if (!this.stopped && this.index.rootEnded && !this.index.nodeKeys.has(key)) this.#diverge(key, RUN_HAD_ENDED, describeNode(name));
     return { callId, journal: at.child(callId, key) };
   }
 
@@ -108,6 +116,7 @@ export class DurableRun implements JournalHost {
     // A stopped run calls no agent: its calls wait for the teardown.
     if (this.stopped) return undefined;
     const { key, path } = placeUnder(at);
+    this.index.owed.settle(key);
     const recorded = this.index.calls.get(key);
     if (recorded === undefined) {
       if (this.index.nodeKeys.has(key)) {
@@ -133,6 +142,11 @@ export class DurableRun implements JournalHost {
         return undefined;
       }
     }
+    // A finished run is never extended: no agent is called on it, not even one its journal shows cut off.
+    if (this.index.rootEnded) {
+      this.#diverge(key, recorded === undefined ? RUN_HAD_ENDED : `${describeCall(recorded.agentId, recorded.input, recorded.inputOmitted)}, never finished`, describeCall(agentId, input, false));
+      return undefined;
+    }
     const attempt = recorded === undefined ? 1 : recorded.attempt + 1;
     const callId = attempt === 1 ? path : `${path}#${attempt}`;
     return { callId, journal: at.child(callId, key), idempotencyKey: `${this.runId}:${key}` };
@@ -140,7 +154,19 @@ export class DurableRun implements JournalHost {
 
   enterInterrupt(at: RunJournal, request: InterruptRequest, replayed: (end: RecordedInterruptEnd) => void): LiveInterruptPlace | undefined {
     if (this.stopped) return undefined;
-    const { key, path: callId } = placeUnder(at);
+    const { key, path } = placeUnder(at);
+    this.index.owed.settle(key);
+    const place = this.#placeInterrupt(key, path, request, replayed);
+    // Nobody is asked anything on a finished run, not even a question its journal shows unanswered.
+    if (place !== undefined && this.index.rootEnded) {
+      const asked = this.index.interrupts.get(key);
+      this.#diverge(key, asked === undefined ? RUN_HAD_ENDED : `${describeInterrupt(asked.event)}, never answered`, describeRequest(request));
+      return undefined;
+    }
+    return place;
+  }
+
+  #placeInterrupt(key: string, callId: string, request: InterruptRequest, replayed: (end: RecordedInterruptEnd) => void): LiveInterruptPlace | undefined {
     const asked = this.index.interrupts.get(key);
     if (asked === undefined) {
       const call = this.index.calls.get(key);
@@ -223,6 +249,25 @@ export class DurableRun implements JournalHost {
     });
   }
 
+  // A node ends (the root: the body ended): every place it owes the journal (see OwedPlaces) must have
+  // been reached, or it would end on an outcome the journal contradicts. The first in journal order is named.
+  #leftUnmade(end: RunEvent): boolean {
+    const root = end.parentCallId === null;
+    const owed = root ? this.index.owed.first() : this.index.owed.firstUnder(placeKeyOf(end.callId));
+    if (owed === undefined) return false;
+    const [key, place] = owed;
+    const what = root ? 'the run' : `the nested run at "${placeKeyOf(end.callId)}"`;
+    this.#diverge(key, this.#describeOwed(key, place), `${what} ended without ${ENDED_WITHOUT[place.kind]}`);
+    return true;
+  }
+
+  #describeOwed(key: string, place: OwedPlace): string {
+    if (place.kind === 'node') return describeNode(place.name);
+    if (place.kind === 'interrupt') return describeInterrupt((this.index.interrupts.get(key) as RecordedInterrupt).event);
+    const call = this.index.calls.get(key) as RecordedCall;
+    return describeCall(call.agentId, call.input, call.inputOmitted);
+  }
+
   #diverge(placeKey: string, recorded: string, live: string): void {
     this.stop(new RunDivergenceError(this.runId, placeKey, recorded, live));
   }
@@ -232,6 +277,15 @@ export class DurableRun implements JournalHost {
 function showJournaled(event: RunEventOf<'interrupt'>): void {
   interruptBoard.show(event.runId, event.interruptId);
 }
+
+/** What a finished journal holds at any place it does not reach. */
+const RUN_HAD_ENDED = 'nothing more: the run had ended';
+
+const ENDED_WITHOUT: Record<OwedPlace['kind'], string> = {
+  call: 'making this call',
+  interrupt: 'asking this',
+  node: 'entering this nested run',
+};
 
 /** The journal's nodes: each node's events (by position) and the nodes under each node. */
 function nodesOf(events: readonly RunEvent[]): { events: Map<string, number[]>; children: Map<string, Set<string>> } {
@@ -254,22 +308,4 @@ function nodesOf(events: readonly RunEvent[]): { events: Map<string, number[]>; 
 function placeUnder(at: RunJournal): { readonly key: string; readonly path: string } {
   const segment = at.nextSegment();
   return { key: `${at.placeKey}/${segment}`, path: `${at.callId ?? 'run'}/${segment}` };
-}
-
-function describeCall(agentId: string, input: string, inputOmitted: boolean): string {
-  return `agent "${agentId}", input ${inputOmitted ? '(omitted: too long to record)' : preview(input)}`;
-}
-
-function describeInterrupt(event: RunEventOf<'interrupt'>): string {
-  return describeRequest(event);
-}
-
-function describeRequest(request: InterruptRequest): string {
-  const what = request.kind === 'approval' ? `an approval of "${preview(request.action ?? '')}" with ${preview(JSON.stringify(request.args) ?? 'null')}` : 'an input';
-  return `${what}, asking ${preview(request.question)}`;
-}
-
-function describeEvent(event: RunEvent): string {
-  if (event.type === 'run-start') return `a "run-start" of "${preview(event.name)}"`;
-  return `a "${event.type}" event`;
 }

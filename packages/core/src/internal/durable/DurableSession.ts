@@ -45,6 +45,8 @@ export class DurableSession<T> {
   #stopped = false;
   #bodyDone = false;
   #finished = false;
+  /** The journal held the root's `run-end` when the run was opened. */
+  #journalEnded = false;
   #failure: CoordinationError | undefined;
 
   constructor(
@@ -111,6 +113,7 @@ export class DurableSession<T> {
       this.#release();
       return;
     }
+    this.#journalEnded = index.rootEnded;
     const writer = new JournalWriter(store, runId, () => this.#lease, (error) => this.#stop(error), !index.rootEnded);
     this.#writer = writer;
     const run = new DurableRun(runId, index, writer, (event) => subscriber.next(event), (error) => this.#stop(error), scheduler, leaseTtlMs);
@@ -175,6 +178,13 @@ export class DurableSession<T> {
       const { subscriber } = this;
       const run = this.#run as DurableRun;
       const failure = this.#failure;
+      // A finished run keeps the end its journal gave the reader: code that no longer agrees with it
+      // errors the events after the journal, with no second `run-end`.
+      if (failure !== undefined && this.#journalEnded) {
+        this.#release();
+        subscriber.error(failure);
+        return;
+      }
       if (failure !== undefined) {
         const at = this.settings.scheduler.now();
         const startedAt = run.rootStartedAt ?? at;

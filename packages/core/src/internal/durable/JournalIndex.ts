@@ -1,6 +1,7 @@
 import { CallInterruptedError } from '../../errors/CallInterruptedError';
 import type { RunEvent, RunEventOf } from '../../events/RunEvent';
 import { type SerializedError, serializeError } from '../../events/SerializedError';
+import { OwedPlaces } from './OwedPlaces';
 import { attemptOf, placeKeyOf } from './placeKeys';
 
 /** How a recorded call ended: `undefined` while the journal shows it running. */
@@ -72,6 +73,8 @@ export class JournalIndex {
   readonly ordered: (RecordedCall | RecordedInterrupt)[] = [];
   /** What resuming appends first: a `call-error` per interrupted call, a `run-end` per nested run left open under one. */
   readonly closing: RunEvent[] = [];
+  /** The places the resumed run must reach again before the node above them ends. */
+  readonly owed = new OwedPlaces();
 
   constructor(runId: string, events: RunEvent[], now: number) {
     this.events = events;
@@ -80,9 +83,11 @@ export class JournalIndex {
     const byInterrupt = new Map<string, RecordedInterrupt>();
     let rootStart: RunEventOf<'run-start'> | undefined;
     let rootEnded = false;
+    const isCall = (callId: string): boolean => byCallId.has(callId);
     for (let seq = 0; seq < events.length; seq++) {
       const event = events[seq] as RunEvent;
       this.#remember(event);
+      this.owed.see(event, isCall);
       switch (event.type) {
         case 'run-start':
           if (event.parentCallId === null) rootStart ??= event;
@@ -167,6 +172,8 @@ export class JournalIndex {
     this.rootEnded = rootEnded;
     if (!rootEnded) this.#close(runId, byCallId, nodes, byInterrupt, now);
     this.#order(byCallId, nodes);
+    for (const [key, call] of this.calls) if (call.end === 'cancelled' && call.deltas.length === 0) this.owed.settle(key);
+    for (const [key, asked] of this.interrupts) if (asked.end === 'cancelled') this.owed.settle(key);
   }
 
   // Only calls with no call above them are handed out in recorded order: a replayed call's subtree is
