@@ -301,6 +301,9 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
     },
     pending: async (runId) => {
       if (typeof runId !== 'string' || runId === '') return [];
+      // Between a stop short of its end and its resume, the questions it asked still wait.
+      const between = stored.resumingNow(runId) === undefined ? undefined : stored.questionsHeld(runId)?.waiting();
+      if (between !== undefined && held.openInterrupts(runId).length === 0) return between;
       return held.runs.has(runId) ? held.openInterrupts(runId) : stored.openInJournal(runId);
     },
     response: async (runId, request) => {

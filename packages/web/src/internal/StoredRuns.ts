@@ -1,10 +1,12 @@
-import type { Observable, SchedulerLike } from 'rxjs';
+import { finalize, type Observable, type SchedulerLike } from 'rxjs';
 import { observeRun, RunLeasedError, type RunContext, type RunEvent, type RunEventOf, type RunStore } from '@rxagents/core';
 import { RunForgottenError } from '../errors/RunForgottenError';
 import type { ExposeError } from '../redactError';
 import { eventStreamHeaders } from '../toEventStreamResponse';
 import { eventStreamBody, type Frame } from './eventStreamBody';
 import type { HeldRuns } from './HeldRuns';
+import type { RunLog } from './RunLog';
+import { RunQuestions } from './RunQuestions';
 import { StoredRunViewer } from './StoredRunViewer';
 import { TrackedRunStore } from './TrackedRunStore';
 
@@ -37,6 +39,8 @@ const text = (status: number, body: string): Response => new Response(body, { st
 export class StoredRuns {
   private readonly resuming = new Map<string, Promise<ResumeOutcome>>();
   private readonly viewers = new Set<StoredRunViewer>();
+  /** What each durable run held here asked and was answered, across its attempts. */
+  private readonly questions = new Map<string, RunQuestions>();
   /** Counts `close()`s: a resume that began before one does not join after it. */
   private generation = 0;
 
@@ -48,7 +52,19 @@ export class StoredRuns {
   /** Starts a new durable run under `runId`. */
   start(runId: string, name: string, input: string, body: RunBody): void {
     const tracked = new TrackedRunStore(this.settings.store, runId);
-    this.held.launch({ runId, events$: this.observe(runId, name, input, body, tracked), scheduler: this.settings.scheduler, tracked });
+    const questions = this.questionsOf(runId);
+    const events$ = this.observe(runId, name, input, body, tracked, questions);
+    this.held.launch({ runId, events$, scheduler: this.settings.scheduler, tracked, stoppedShort: () => this.stoppedShort(runId, questions) });
+  }
+
+  /** The questions of a durable run held here (none for another run). */
+  questionsHeld(runId: string): RunQuestions | undefined {
+    return this.questions.get(runId);
+  }
+
+  /** The resume under way of a run (one that stopped here short of its end, or resumed for a viewer or an answer). */
+  resumingNow(runId: string): Promise<ResumeOutcome> | undefined {
+    return this.resuming.get(runId);
   }
 
   /**
@@ -60,11 +76,11 @@ export class StoredRuns {
   }
 
   /** {@link resume}, saying why a run was not resumed when another process holds its lease. */
-  resumeWithOutcome(runId: string): Promise<ResumeOutcome> {
-    if (this.held.runs.has(runId)) return Promise.resolve('not-resumed');
+  resumeWithOutcome(runId: string, replaces?: RunLog): Promise<ResumeOutcome> {
     const pending = this.resuming.get(runId);
     if (pending !== undefined) return pending;
-    const attempt = this.attempt(runId).then(
+    if (this.held.runs.has(runId) && (replaces === undefined || this.held.runs.get(runId) !== replaces)) return Promise.resolve('not-resumed');
+    const attempt = this.attempt(runId, replaces).then(
       (outcome) => outcome,
       (): ResumeOutcome => 'not-resumed',
     );
@@ -120,6 +136,7 @@ export class StoredRuns {
   /** Ends every viewer with `RUN_FORGOTTEN` (`closed`); resumes under way do not join. */
   close(): void {
     this.generation++;
+    this.questions.clear();
     for (const viewer of [...this.viewers]) viewer.interrupt(new RunForgottenError('closed'));
     this.viewers.clear();
   }
@@ -146,23 +163,44 @@ export class StoredRuns {
     return (await this.openInJournal(runId)).some((event) => event.interruptId === interruptId);
   }
 
-  private async attempt(runId: string): Promise<ResumeOutcome> {
+  /**
+   * A durable run held here stopped short of its end (see {@link RunQuestions.watch}): it is resumed at
+   * once, unless its lease is another process's now. `false` (it ends as it stopped) when not.
+   */
+  private stoppedShort(runId: string, questions: RunQuestions): boolean {
+    const log = this.held.runs.get(runId);
+    if (!questions.stopped || log === undefined || this.questions.get(runId) !== questions) return false;
+    void this.resumeWithOutcome(runId, log).then((outcome) => {
+      if (outcome === 'joined') return;
+      // Not resumed here (another process holds it, or the store cannot be read now): its viewers read
+      // its journal, and a later request or `resumeAll` resumes it.
+      if (this.questions.get(runId) === questions) this.questions.delete(runId);
+      if (this.held.runs.get(runId) === log) this.held.forget(runId, log, 'closed');
+    });
+    return true;
+  }
+
+  private async attempt(runId: string, replaces: RunLog | undefined): Promise<ResumeOutcome> {
     const generation = this.generation;
     // A finished run is not run again: its viewers read its journal.
     if ((await this.settings.store.summary(runId))?.status !== 'running') return 'not-resumed';
     const root = await this.rootStart(runId);
     if (root === undefined || root.inputOmitted === true) return 'not-resumed';
     const make = this.settings.runs.get(root.name);
-    if (make === undefined || this.held.runs.has(runId) || generation !== this.generation) return 'not-resumed';
+    const held = this.held.runs.get(runId);
+    if (make === undefined || (held !== undefined && held !== replaces) || generation !== this.generation) return 'not-resumed';
     const body = make(root.input);
     const tracked = new TrackedRunStore(this.settings.store, runId);
+    const questions = this.questionsOf(runId);
     return new Promise<ResumeOutcome>((resolve) => {
-      const events$ = this.observe(runId, root.name, root.input, body, tracked);
+      const events$ = this.observe(runId, root.name, root.input, body, tracked, questions);
       this.held.launch({
         runId,
         events$,
         scheduler: this.settings.scheduler,
         tracked,
+        ...(replaces === undefined ? {} : { replaces }),
+        stoppedShort: () => this.stoppedShort(runId, questions),
         joined: (joined, error) => {
           const log = this.held.runs.get(runId);
           // Closed meanwhile: it stops here again, as the others did.
@@ -170,10 +208,20 @@ export class StoredRuns {
             log.subscription?.unsubscribe();
             this.held.forget(runId, log, 'closed');
             resolve('not-resumed');
-          } else resolve(joined ? 'joined' : isLeased(error) ? 'leased' : 'not-resumed');
+            return;
+          }
+          // Cancelled between its stop and this resume: the cancellation is journaled now.
+          if (joined && replaces?.ending !== undefined) this.held.cancel(runId);
+          resolve(joined ? 'joined' : isLeased(error) ? 'leased' : 'not-resumed');
         },
       });
     });
+  }
+
+  private questionsOf(runId: string): RunQuestions {
+    let questions = this.questions.get(runId);
+    if (questions === undefined) this.questions.set(runId, (questions = new RunQuestions(runId)));
+    return questions;
   }
 
   /** The run's first record, its root's `run-start`, when the store holds one. */
@@ -184,9 +232,15 @@ export class StoredRuns {
     return undefined;
   }
 
-  private observe(runId: string, name: string, input: string, body: RunBody, store: TrackedRunStore): Observable<RunEvent> {
+  /** The run's events under `store`, watched by its `questions`, which are let go of once the run ends or stops here for good. */
+  private observe(runId: string, name: string, input: string, body: RunBody, store: TrackedRunStore, questions: RunQuestions): Observable<RunEvent> {
     const { scheduler, leaseTtlMs } = this.settings;
-    return observeRun(name, input, body, { runId, scheduler, store, ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }) });
+    return observeRun(name, input, body, { runId, scheduler, store, ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }) }).pipe(
+      questions.watch(store),
+      finalize(() => {
+        if (!questions.stopped && this.questions.get(runId) === questions) this.questions.delete(runId);
+      }),
+    );
   }
 }
 
