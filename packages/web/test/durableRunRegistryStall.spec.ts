@@ -1,93 +1,35 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { map, type Observable } from 'rxjs';
-import { z } from 'zod';
-import { askForInput, defineAgent, invoke$, type RunContext, type RunEvent, type RunEventOf, type RunStore } from '@rxagents/core';
+import type { EventSourceMessage } from 'eventsource-parser';
+import { filter, first } from 'rxjs';
+import { pendingInterrupts$, type RunEvent, type RunEventOf } from '@rxagents/core';
 import { FileRunStore } from '@rxagents/core/file-store';
 import { createRunRegistry, type DurableRunRegistry } from '@rxagents/web';
 import { nextInterrupt, post } from './helpers/answers';
-import { waitFor } from './helpers/durable';
+import { readerOf, watch } from './helpers/durable';
 import { serve } from './helpers/serve';
+import { answerFromAnotherProcess, blockEventLoop, eventually, journal, rootEnd, tripRuns } from './helpers/stall';
 
 /** A lease short enough that a busy loop of a few times it outlasts it (real time: the stall is real). */
 const LEASE_TTL_MS = 60;
-const quiet = { heartbeatMs: Infinity, stallTimeoutMs: Infinity } as const;
-type Runs = ReadonlyMap<string, (input: string) => (run: RunContext) => Observable<unknown>>;
+const quiet = { heartbeatMs: Infinity, stallTimeoutMs: Infinity, reopenTimeoutMs: 5_000 } as const;
+const parsed = (message: EventSourceMessage): RunEvent => JSON.parse(message.data) as RunEvent;
 
-/** Blocks this process's event loop for `ms` of real time, and at least until `until()` holds. */
-function blockEventLoop(ms: number, until: () => boolean = () => true): void {
-  const end = Date.now() + ms;
-  while (Date.now() < end || !until()) {
-    // busy: no timer, no I/O callback, no lease renewal runs meanwhile
-  }
-}
-
-async function journal(store: RunStore, runId: string): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  for await (const record of store.read(runId)) events.push(record.event);
-  return events;
-}
-
-const openInJournal = async (store: RunStore, runId: string): Promise<boolean> => (await journal(store, runId)).some((event) => event.type === 'interrupt');
-
-const rootEnd = async (store: RunStore, runId: string): Promise<RunEvent | undefined> =>
-  (await journal(store, runId)).find((event) => event.type === 'run-end' && event.parentCallId === null);
-
-/** A trip planner whose agent asks how many days, once per call. */
-function tripRuns(): Runs {
-  const planner = defineAgent('planner', (input, { run }) =>
-    askForInput(run!, `How many days in ${input}?`, { schema: z.number().int().min(1) }).pipe(map((days) => `${days} days in ${input}`)),
-  );
-  return new Map([['trip', (input: string) => (run: RunContext) => invoke$(planner, input, { run })]]);
-}
-
-/**
- * A process of its own that, once told (a line on its stdin), posts `body` to `url` over a plain socket
- * and then creates `marker`: what it sent waits in this process's socket while this process is blocked.
- * Resolves with the status line it got back.
- */
-function answerFromAnotherProcess(url: string, body: string, marker: string): { ready: Promise<void>; go: () => void; status: Promise<string> } {
-  const { hostname, port, pathname } = new URL(url);
-  const script = `
-    const net = require('node:net');
-    const fs = require('node:fs');
-    const body = ${JSON.stringify(body)};
-    const socket = net.connect(${port}, ${JSON.stringify(hostname)}, () => {
-      process.stdin.once('data', () => {
-        const request = 'POST ${pathname} HTTP/1.1\\r\\nHost: x\\r\\nContent-Type: application/json\\r\\nContent-Length: ' + Buffer.byteLength(body) + '\\r\\nConnection: close\\r\\n\\r\\n' + body;
-        socket.write(request, () => fs.writeFileSync(${JSON.stringify(marker)}, ''));
-      });
-      process.stdout.write('connected\\n');
-    });
-    let reply = '';
-    socket.on('data', (chunk) => (reply += chunk));
-    socket.on('end', () => { process.stdout.write(reply.split('\\r\\n')[0] + '\\n'); process.exit(0); });
-  `;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let output = '';
-  let connected!: () => void;
-  const ready = new Promise<void>((resolve) => (connected = resolve));
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    if (output.includes('connected\n')) connected();
-  });
-  const status = new Promise<string>((resolve) => child.on('exit', () => resolve(output.replace('connected\n', '').trim())));
-  return { ready, go: () => void child.stdin.write('go\n'), status };
-}
+jest.setTimeout(30_000);
 
 describe('a durable run registry whose event loop is blocked longer than the lease while a question waits', () => {
   let directory: string;
   let store: FileRunStore;
   let registry: DurableRunRegistry;
-  const runs = tripRuns();
+  let trip: ReturnType<typeof tripRuns>;
 
   beforeEach(async () => {
     directory = await mkdtemp(join(tmpdir(), 'rxagents-stall-'));
     store = new FileRunStore({ directory });
-    registry = createRunRegistry({ store, runs, leaseTtlMs: LEASE_TTL_MS, ...quiet });
+    trip = tripRuns();
+    registry = createRunRegistry({ store, runs: trip.runs, leaseTtlMs: LEASE_TTL_MS, ...quiet });
   });
   afterEach(async () => {
     registry.close();
@@ -98,12 +40,12 @@ describe('a durable run registry whose event loop is blocked longer than the lea
   async function asking(): Promise<{ runId: string; asked: RunEventOf<'interrupt'> }> {
     const { runId } = registry.start('trip', 'Lisbon');
     const asked = await nextInterrupt(runId);
-    await waitFor(() => openInJournal(store, runId));
+    await eventually(async () => (await journal(store, runId)).some((event) => event.type === 'interrupt'));
     return { runId, asked };
   }
 
   async function completedWith(runId: string, output: string): Promise<void> {
-    await waitFor(async () => (await store.summary(runId))?.status !== 'running', 5_000);
+    await eventually(async () => (await store.summary(runId))?.status !== 'running');
     expect(await rootEnd(store, runId)).toMatchObject({ success: true, output });
     expect(await registry.pending(runId)).toEqual([]);
   }
@@ -123,7 +65,7 @@ describe('a durable run registry whose event loop is blocked longer than the lea
       const page = answerFromAnotherProcess(`${server.url}/answer`, JSON.stringify({ interruptId: asked.interruptId, answer: 6 }), marker);
       await page.ready;
       page.go();
-      // The loop stays blocked until the other process has sent its answer (for a few seconds at most).
+      // Blocked until the other process has sent its answer too (a few seconds at most).
       const cap = Date.now() + 5_000;
       blockEventLoop(LEASE_TTL_MS * 3, () => existsSync(marker) || Date.now() > cap);
       expect(existsSync(marker)).toBe(true);
@@ -134,12 +76,51 @@ describe('a durable run registry whose event loop is blocked longer than the lea
     }
   });
 
-  it('an answer posted after the stall is taken: 204, and the run completes with it', async () => {
+  it('an answer posted after the stall is taken: 204, the run completes with it, and a viewer that watched throughout sees one story', async () => {
     const { runId, asked } = await asking();
+    const viewer = readerOf((await registry.response(runId, watch())).body);
+    const before = await viewer.until((message) => parsed(message).type === 'interrupt');
     blockEventLoop(LEASE_TTL_MS * 3);
     await new Promise((resolve) => setTimeout(resolve, LEASE_TTL_MS));
     const response = await registry.handleAnswer(runId, post({ interruptId: asked.interruptId, answer: 7 }));
     expect(response.status).toBe(204);
     await completedWith(runId, '7 days in Lisbon');
+    // The viewer was not told the run ended when it stopped: it read on, through the resume, to the end.
+    const rest = await viewer.until((message) => {
+      const event = parsed(message);
+      return event.type === 'run-end' && event.parentCallId === null;
+    });
+    const seen = [...before, ...rest];
+    expect(seen.map((message) => message.id)).toEqual(seen.map((_, i) => String(i)));
+    const recorded = await journal(store, runId);
+    expect(seen.map((message) => [parsed(message).type, parsed(message).callId])).toEqual(recorded.map((event) => [event.type, event.callId]));
+    expect(seen.map(parsed).filter((event) => event.type === 'run-end' && event.parentCallId === null)).toEqual([expect.objectContaining({ success: true })]);
+  });
+
+  it.each([
+    ['its run had journaled nothing yet', false],
+    ['its call was journaled', true],
+  ])('a question the stall caught before it was journaled (%s) is answered under the id the page was shown', async (_, callJournaled) => {
+    if (callJournaled) trip.hold();
+    const { runId } = registry.start('trip', 'Porto');
+    if (callJournaled) await eventually(async () => (await journal(store, runId)).some((event) => event.type === 'call-start'));
+    // Blocked as the question opens, before the store could take it.
+    const question = new Promise<RunEventOf<'interrupt'>>((resolve) =>
+      pendingInterrupts$(runId)
+        .pipe(
+          filter((open) => open.length > 0),
+          first(),
+        )
+        .subscribe((open) => {
+          blockEventLoop(LEASE_TTL_MS * 3);
+          resolve(open[0] as RunEventOf<'interrupt'>);
+        }),
+    );
+    if (callJournaled) trip.release();
+    const asked = await question;
+    await new Promise((resolve) => setTimeout(resolve, LEASE_TTL_MS));
+    const response = await registry.handleAnswer(runId, post({ interruptId: asked.interruptId, answer: 3 }));
+    expect(response.status).toBe(204);
+    await completedWith(runId, '3 days in Porto');
   });
 });

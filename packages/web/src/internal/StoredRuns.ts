@@ -13,6 +13,19 @@ import { TrackedRunStore } from './TrackedRunStore';
 /** A run's work, given its context. */
 type RunBody = (run: RunContext) => Observable<unknown>;
 
+/** What a durable run runs: its name, input and body. */
+interface RunCode {
+  readonly name: string;
+  readonly input: string;
+  readonly body: RunBody;
+}
+
+/** A durable run held here: its code (run again after a stop short of its end) and what it asked. */
+interface Durable {
+  readonly code: RunCode;
+  readonly questions: RunQuestions;
+}
+
 /** What {@link StoredRuns} is made with (the registry's options). */
 export interface StoredRunsSettings {
   readonly store: RunStore;
@@ -39,8 +52,8 @@ const text = (status: number, body: string): Response => new Response(body, { st
 export class StoredRuns {
   private readonly resuming = new Map<string, Promise<ResumeOutcome>>();
   private readonly viewers = new Set<StoredRunViewer>();
-  /** What each durable run held here asked and was answered, across its attempts. */
-  private readonly questions = new Map<string, RunQuestions>();
+  /** The durable runs held here, by id. */
+  private readonly durable = new Map<string, Durable>();
   /** Counts `close()`s: a resume that began before one does not join after it. */
   private generation = 0;
 
@@ -52,14 +65,13 @@ export class StoredRuns {
   /** Starts a new durable run under `runId`. */
   start(runId: string, name: string, input: string, body: RunBody): void {
     const tracked = new TrackedRunStore(this.settings.store, runId);
-    const questions = this.questionsOf(runId);
-    const events$ = this.observe(runId, name, input, body, tracked, questions);
-    this.held.launch({ runId, events$, scheduler: this.settings.scheduler, tracked, stoppedShort: () => this.stoppedShort(runId, questions) });
+    const durable = this.durableOf(runId, { name, input, body });
+    this.held.launch({ runId, events$: this.observe(runId, durable, tracked), scheduler: this.settings.scheduler, tracked, stoppedShort: () => this.stoppedShort(runId, durable) });
   }
 
   /** The questions of a durable run held here (none for another run). */
   questionsHeld(runId: string): RunQuestions | undefined {
-    return this.questions.get(runId);
+    return this.durable.get(runId)?.questions;
   }
 
   /** The resume under way of a run (one that stopped here short of its end, or resumed for a viewer or an answer). */
@@ -136,7 +148,7 @@ export class StoredRuns {
   /** Ends every viewer with `RUN_FORGOTTEN` (`closed`); resumes under way do not join. */
   close(): void {
     this.generation++;
-    this.questions.clear();
+    this.durable.clear();
     for (const viewer of [...this.viewers]) viewer.interrupt(new RunForgottenError('closed'));
     this.viewers.clear();
   }
@@ -167,40 +179,49 @@ export class StoredRuns {
    * A durable run held here stopped short of its end (see {@link RunQuestions.watch}): it is resumed at
    * once, unless its lease is another process's now. `false` (it ends as it stopped) when not.
    */
-  private stoppedShort(runId: string, questions: RunQuestions): boolean {
+  private stoppedShort(runId: string, durable: Durable): boolean {
     const log = this.held.runs.get(runId);
-    if (!questions.stopped || log === undefined || this.questions.get(runId) !== questions) return false;
+    if (!durable.questions.stopped || log === undefined || this.durable.get(runId) !== durable) return false;
     void this.resumeWithOutcome(runId, log).then((outcome) => {
       if (outcome === 'joined') return;
       // Not resumed here (another process holds it, or the store cannot be read now): its viewers read
       // its journal, and a later request or `resumeAll` resumes it.
-      if (this.questions.get(runId) === questions) this.questions.delete(runId);
+      if (this.durable.get(runId) === durable) this.durable.delete(runId);
       if (this.held.runs.get(runId) === log) this.held.forget(runId, log, 'closed');
     });
     return true;
   }
 
+  /**
+   * Runs `runId` here from its journal, replacing `replaces` (its stopped attempt) when given, with the
+   * code that attempt ran (its journal may not even hold its start yet), else with the code `runs` holds
+   * under its recorded name.
+   */
   private async attempt(runId: string, replaces: RunLog | undefined): Promise<ResumeOutcome> {
     const generation = this.generation;
+    const summary = await this.settings.store.summary(runId);
     // A finished run is not run again: its viewers read its journal.
-    if ((await this.settings.store.summary(runId))?.status !== 'running') return 'not-resumed';
-    const root = await this.rootStart(runId);
-    if (root === undefined || root.inputOmitted === true) return 'not-resumed';
-    const make = this.settings.runs.get(root.name);
+    if (summary !== undefined && summary.status !== 'running') return 'not-resumed';
+    let code = replaces === undefined ? undefined : this.durable.get(runId)?.code;
+    if (code === undefined) {
+      const root = summary === undefined ? undefined : await this.rootStart(runId);
+      if (root === undefined || root.inputOmitted === true) return 'not-resumed';
+      const make = this.settings.runs.get(root.name);
+      if (make === undefined) return 'not-resumed';
+      code = { name: root.name, input: root.input, body: make(root.input) };
+    }
     const held = this.held.runs.get(runId);
-    if (make === undefined || (held !== undefined && held !== replaces) || generation !== this.generation) return 'not-resumed';
-    const body = make(root.input);
+    if ((held !== undefined && held !== replaces) || generation !== this.generation) return 'not-resumed';
     const tracked = new TrackedRunStore(this.settings.store, runId);
-    const questions = this.questionsOf(runId);
+    const durable = this.durableOf(runId, code);
     return new Promise<ResumeOutcome>((resolve) => {
-      const events$ = this.observe(runId, root.name, root.input, body, tracked, questions);
       this.held.launch({
         runId,
-        events$,
+        events$: this.observe(runId, durable, tracked),
         scheduler: this.settings.scheduler,
         tracked,
         ...(replaces === undefined ? {} : { replaces }),
-        stoppedShort: () => this.stoppedShort(runId, questions),
+        stoppedShort: () => this.stoppedShort(runId, durable),
         joined: (joined, error) => {
           const log = this.held.runs.get(runId);
           // Closed meanwhile: it stops here again, as the others did.
@@ -218,10 +239,10 @@ export class StoredRuns {
     });
   }
 
-  private questionsOf(runId: string): RunQuestions {
-    let questions = this.questions.get(runId);
-    if (questions === undefined) this.questions.set(runId, (questions = new RunQuestions(runId)));
-    return questions;
+  private durableOf(runId: string, code: RunCode): Durable {
+    let durable = this.durable.get(runId);
+    if (durable === undefined) this.durable.set(runId, (durable = { code, questions: new RunQuestions(runId) }));
+    return durable;
   }
 
   /** The run's first record, its root's `run-start`, when the store holds one. */
@@ -232,13 +253,14 @@ export class StoredRuns {
     return undefined;
   }
 
-  /** The run's events under `store`, watched by its `questions`, which are let go of once the run ends or stops here for good. */
-  private observe(runId: string, name: string, input: string, body: RunBody, store: TrackedRunStore, questions: RunQuestions): Observable<RunEvent> {
+  /** The run's events under `store`, watched by its questions; the run is let go of once it ends, or stops here for good. */
+  private observe(runId: string, durable: Durable, store: TrackedRunStore): Observable<RunEvent> {
     const { scheduler, leaseTtlMs } = this.settings;
-    return observeRun(name, input, body, { runId, scheduler, store, ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }) }).pipe(
+    const { code, questions } = durable;
+    return observeRun(code.name, code.input, code.body, { runId, scheduler, store, ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }) }).pipe(
       questions.watch(store),
       finalize(() => {
-        if (!questions.stopped && this.questions.get(runId) === questions) this.questions.delete(runId);
+        if (!questions.stopped && this.durable.get(runId) === durable) this.durable.delete(runId);
       }),
     );
   }
