@@ -301,9 +301,9 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
     },
     pending: async (runId) => {
       if (typeof runId !== 'string' || runId === '') return [];
-      // Between a stop short of its end and its resume, the questions it asked still wait.
-      const between = stored.resumingNow(runId) === undefined ? undefined : stored.questionsHeld(runId)?.waiting();
-      if (between !== undefined && held.openInterrupts(runId).length === 0) return between;
+      // A durable run held here: what it asked and was not answered, also between a stop and its question asked again.
+      const questions = stored.questionsHeld(runId);
+      if (questions !== undefined) return questions.waiting();
       return held.runs.has(runId) ? held.openInterrupts(runId) : stored.openInJournal(runId);
     },
     response: async (runId, request) => {

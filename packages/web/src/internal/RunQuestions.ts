@@ -152,10 +152,11 @@ export class RunQuestions {
   }
 
   /**
-   * A question the journal shows closed. Closed with its interrupted call, it is asked again when the
-   * call runs again, and an answer kept for it still applies; answered, nothing is kept for it any more.
+   * A question the journal shows closed. Closed with its interrupted call, it still waits: the call asks
+   * it again when it runs again, and an answer kept for it applies then. Answered, nothing is kept for it.
    */
   private closed(event: RunEventOf<'interrupt-end'>): void {
+    if (closedByInterruption(event)) return;
     const { interruptId } = event;
     this.asked.delete(interruptId);
     if (!event.answered) return;
@@ -167,4 +168,9 @@ export class RunQuestions {
 /** A node's place: its id without its attempts (`run/1#2/0` is at `run/1/0`), as the journal keys it. */
 function placeOf(callId: string): string {
   return callId.replace(/#\d+/g, '');
+}
+
+/** Whether an `interrupt-end` closed its question only because the call that asked it was interrupted (its process stopped): asked again when the call runs again. */
+export function closedByInterruption(event: RunEventOf<'interrupt-end'>): boolean {
+  return !event.answered && event.error?.code === 'CALL_INTERRUPTED';
 }

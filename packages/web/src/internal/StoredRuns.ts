@@ -6,7 +6,7 @@ import { eventStreamHeaders } from '../toEventStreamResponse';
 import { eventStreamBody, type Frame } from './eventStreamBody';
 import type { HeldRuns } from './HeldRuns';
 import type { RunLog } from './RunLog';
-import { RunQuestions } from './RunQuestions';
+import { closedByInterruption, RunQuestions } from './RunQuestions';
 import { StoredRunViewer } from './StoredRunViewer';
 import { TrackedRunStore } from './TrackedRunStore';
 
@@ -153,7 +153,11 @@ export class StoredRuns {
     this.viewers.clear();
   }
 
-  /** The interrupts the journal of an unfinished run shows open (each `interrupt` without a later `interrupt-end`), oldest first. */
+  /**
+   * The interrupts the journal of an unfinished run shows open (each `interrupt` without a later
+   * `interrupt-end`, or closed only because its call was interrupted: the call asks it again when it runs
+   * again), oldest first.
+   */
   async openInJournal(runId: string): Promise<readonly RunEventOf<'interrupt'>[]> {
     if ((await this.settings.store.summary(runId))?.status !== 'running') return [];
     const open = new Map<string, RunEventOf<'interrupt'>>();
@@ -162,7 +166,7 @@ export class StoredRuns {
         // Asked again (a call that runs again): it keeps its place, with its latest event.
         open.delete(event.interruptId);
         open.set(event.interruptId, event);
-      } else if (event.type === 'interrupt-end') open.delete(event.interruptId);
+      } else if (event.type === 'interrupt-end' && !closedByInterruption(event)) open.delete(event.interruptId);
     }
     return [...open.values()];
   }
