@@ -60,26 +60,45 @@ export function tripRuns(): { runs: Runs; hold: () => void; release: () => void 
 }
 
 /**
- * A process of its own that connects to `url` at once and, once told (`go()`), posts `body` over that
- * socket and then creates `marker`: what it sent waits in this process's socket while this process is
- * blocked. `status` is the status line it got back.
+ * A process of its own that opens one connection to `url`'s host per answer at once and, once told
+ * (`go()`), posts each answer's `body` to `url`'s host at its `path` and then creates `marker`: what it
+ * sent waits in this process's sockets while this process is blocked. `statuses` are the status lines it
+ * got back, in order.
  */
-export function answerFromAnotherProcess(url: string, body: string, marker: string): { ready: Promise<void>; go: () => void; status: Promise<string> } {
-  const { hostname, port, pathname } = new URL(url);
+export function answersFromAnotherProcess(
+  url: string,
+  answers: readonly { readonly path: string; readonly body: string }[],
+  marker: string,
+): { ready: Promise<void>; go: () => void; statuses: Promise<string[]> } {
+  const { hostname, port } = new URL(url);
   const script = `
     const net = require('node:net');
     const fs = require('node:fs');
-    const body = ${JSON.stringify(body)};
-    const socket = net.connect(${port}, ${JSON.stringify(hostname)}, () => {
-      process.stdin.once('data', () => {
-        const head = 'POST ${pathname} HTTP/1.1\\r\\nHost: x\\r\\nContent-Type: application/json\\r\\nContent-Length: ' + Buffer.byteLength(body) + '\\r\\nConnection: close\\r\\n\\r\\n';
-        socket.write(head + body, () => fs.writeFileSync(${JSON.stringify(marker)}, ''));
+    const answers = ${JSON.stringify(answers)};
+    const replies = answers.map(() => '');
+    let connected = 0;
+    let written = 0;
+    let ended = 0;
+    const sockets = answers.map((answer, i) => {
+      const socket = net.connect(${Number(port)}, ${JSON.stringify(hostname)}, () => {
+        if (++connected === answers.length) process.stdout.write('connected\\n');
       });
-      process.stdout.write('connected\\n');
+      socket.on('data', (chunk) => (replies[i] += chunk));
+      socket.on('end', () => {
+        if (++ended < answers.length) return;
+        process.stdout.write(JSON.stringify(replies.map((reply) => reply.split('\\r\\n')[0])) + '\\n');
+        process.exit(0);
+      });
+      return socket;
     });
-    let reply = '';
-    socket.on('data', (chunk) => (reply += chunk));
-    socket.on('end', () => { process.stdout.write(reply.split('\\r\\n')[0] + '\\n'); process.exit(0); });
+    process.stdin.once('data', () => {
+      answers.forEach(({ path, body }, i) => {
+        const head = 'POST ' + path + ' HTTP/1.1\\r\\nHost: x\\r\\nContent-Type: application/json\\r\\nContent-Length: ' + Buffer.byteLength(body) + '\\r\\nConnection: close\\r\\n\\r\\n';
+        sockets[i].write(head + body, () => {
+          if (++written === answers.length) fs.writeFileSync(${JSON.stringify(marker)}, '');
+        });
+      });
+    });
   `;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
   let output = '';
@@ -89,6 +108,11 @@ export function answerFromAnotherProcess(url: string, body: string, marker: stri
     output += chunk.toString();
     if (output.includes('connected\n')) connected();
   });
-  const status = new Promise<string>((resolve) => child.on('exit', () => resolve(output.replace('connected\n', '').trim())));
-  return { ready, go: () => void child.stdin.write('go\n'), status };
+  const statuses = new Promise<string[]>((resolve) =>
+    child.on('exit', () => {
+      const last = output.replace('connected\n', '').trim();
+      resolve(last === '' ? [] : (JSON.parse(last) as string[]));
+    }),
+  );
+  return { ready, go: () => void child.stdin.write('go\n'), statuses };
 }
