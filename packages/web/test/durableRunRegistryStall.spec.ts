@@ -13,7 +13,7 @@ import { serve } from './helpers/serve';
 import { answersFromAnotherProcess, blockEventLoop, eventually, journal, rootEnd, tripRuns } from './helpers/stall';
 
 /** A lease short enough that a busy loop of a few times it outlasts it (real time: the stall is real). */
-const LEASE_TTL_MS = 60;
+const LEASE_TTL_MS = 100;
 const quiet = { heartbeatMs: Infinity, stallTimeoutMs: Infinity, reopenTimeoutMs: 5_000 } as const;
 const parsed = (message: EventSourceMessage): RunEvent => JSON.parse(message.data) as RunEvent;
 
