@@ -40,6 +40,8 @@ class FullOnce implements RunStore {
   }
 }
 
+jest.setTimeout(20_000);
+
 describe('a durable run registry whose store failed to journal an answer once', () => {
   it('resumes the run at once, and the answer it took is applied when it asks again: the run completes with it', async () => {
     const store = new FullOnce(new MemoryRunStore());
