@@ -10,7 +10,7 @@ import type { TrackedRunStore } from './TrackedRunStore';
 const RESUMABLE_STOPS: ReadonlySet<string> = new Set(['RUN_LEASE_LOST', 'RUN_STORE_FAILED']);
 
 /** The most resumes in a row after which the run journaled nothing of its own (a store that keeps failing). */
-export const MAX_IDLE_RESUMES = 3;
+const MAX_IDLE_RESUMES = 3;
 
 /** A question the run asked that its journal does not show closed yet, and the attempt that asked it. */
 interface Asked {
@@ -31,6 +31,8 @@ type Answer = Exclude<RunEventOf<'interrupt-end'>['answer'], undefined>;
  * closed, an answer until its `interrupt-end` is journaled, a former id until the run ends.
  */
 export class RunQuestions {
+  /** Whether the attempt watched last stopped short of the run's end, to be resumed. */
+  stopped = false;
   private readonly asked = new Map<string, Asked>();
   /** Answers the run took and whose `interrupt-end` the store does not hold yet, by interrupt id. */
   private readonly kept = new Map<string, Answer>();
@@ -73,9 +75,6 @@ export class RunQuestions {
         });
       });
   }
-
-  /** Whether the attempt watched last stopped short of the run's end, to be resumed. */
-  stopped = false;
 
   /** The id a question is asked under now: its own, or the one the resumed run asked it again under. */
   currentId(interruptId: string): string {
