@@ -8,9 +8,10 @@ import { redisServerMissing } from './soakRedis';
 import { callerStall } from './scenarios/callerStall';
 import { killedWorker } from './scenarios/killedWorker';
 import { lateViewers } from './scenarios/lateViewers';
+import { registryStall } from './scenarios/registryStall';
 import { stalledViewers } from './scenarios/stalledViewers';
 
-const scenarios: readonly SoakScenario[] = [stalledViewers, lateViewers, callerStall, killedWorker];
+const scenarios: readonly SoakScenario[] = [stalledViewers, lateViewers, callerStall, killedWorker, registryStall];
 
 /** The line a scenario's process prints its result on, read by the parent process. */
 const RESULT_MARK = '@@rxagents-soak-result ';

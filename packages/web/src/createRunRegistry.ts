@@ -77,7 +77,9 @@ export interface RunRegistry {
    * interrupt waiting and its name is in `runs`: it resumes the run, then answers once the run asks the
    * same question again (within `reopenTimeoutMs`, else `InterruptNotFoundError`); while another process
    * runs it, the answer rejects with {@link RunHeldElsewhereError}; when the store cannot be read, with
-   * the store's error.
+   * the store's error. So does an answer to a run of this registry that stopped short of its end (its
+   * lease lost in a stall) while the registry resumes it. One answer per question waits so: another one
+   * meanwhile rejects at once with `InterruptNotFoundError`.
    */
   answer(runId: string, interruptId: string, answer: unknown): Promise<void>;
   /**
@@ -118,6 +120,13 @@ export interface RunRegistry {
  * record's `seq`, the same position the registry gives it in memory), then the live events while the run
  * runs here. A run that another process runs is served from its journal, read again every `pollMs`.
  *
+ * A run that stops here short of its end because it lost its lease (its event loop was blocked longer
+ * than `leaseTtlMs`) or an append failed is resumed by the registry at once, with the code it was
+ * started with, unless another process holds its lease now (then answers to it get `409`). Its viewers
+ * read on from the resumed run; its question is asked again under the same `interruptId`; an answer the
+ * stopped run took but did not journal is applied again, and one sent in between waits for the question
+ * (within `reopenTimeoutMs`) instead of getting `404`.
+ *
  * @example
  * ```ts
  * import type { DurableRunRegistry } from '@rxagents/web';
@@ -152,9 +161,10 @@ export interface DurableRunRegistry extends Omit<RunRegistry, 'response' | 'pend
    */
   resumeAll(): Promise<readonly string[]>;
   /**
-   * The run's open interrupts, oldest first, as {@link RunRegistry.pending} says them for a run held
-   * here, and for another unfinished run of the store from its journal (each `interrupt` without a
-   * later `interrupt-end`): what a restarted server can still take an answer to.
+   * The run's open interrupts, oldest first: for a run held here, the questions it asked and that wait
+   * for an answer (also while the registry resumes it after a stop short of its end); for another
+   * unfinished run of the store, from its journal (each `interrupt` without a later `interrupt-end`, or
+   * closed only because its call was interrupted): what a restarted server can still take an answer to.
    */
   pending(runId: string): Promise<readonly RunEventOf<'interrupt'>[]>;
 }
@@ -301,6 +311,9 @@ export function createRunRegistry(options: RunRegistryOptions = {}): RunRegistry
     },
     pending: async (runId) => {
       if (typeof runId !== 'string' || runId === '') return [];
+      // A durable run held here: what it asked and was not answered, also between a stop and its question asked again.
+      const questions = stored.questionsHeld(runId);
+      if (questions !== undefined) return questions.waiting();
       return held.runs.has(runId) ? held.openInterrupts(runId) : stored.openInJournal(runId);
     },
     response: async (runId, request) => {

@@ -151,6 +151,28 @@ describe('a durable run registry takes answers to runs that a stopped process le
     await waitFor(async () => (await store.summary(runId))?.status === 'succeeded');
   });
 
+  it('an answer while the resumed run has not asked again yet waits for it; one answer per question waits, another one meanwhile is a 404 at once', async () => {
+    const scheduler = new VirtualTimeScheduler();
+    const store = new MemoryRunStore({ scheduler });
+    const trip = tripRuns();
+    const { runId, asked } = await askedThenStopped(store, trip.runs, scheduler);
+    trip.hold();
+    const second = track(createRunRegistry({ store, runs: trip.runs, scheduler, ...quiet }));
+    expect(await second.resumeAll()).toEqual([runId]);
+    // The resumed run closed the question with its interrupted call, and its call runs again, not yet at its question.
+    await waitFor(async () => second.has(runId) && trip.calls() === 2);
+    expect((await journal(store, runId)).filter((event) => event.type === 'interrupt-end')).toEqual([expect.objectContaining({ interruptId: asked.interruptId, answered: false })]);
+    expect((await second.pending(runId)).map((event) => event.interruptId)).toEqual([asked.interruptId]);
+    const first = second.handleAnswer(runId, post({ interruptId: asked.interruptId, answer: 3 }));
+    await settle();
+    const again = await second.handleAnswer(runId, post({ interruptId: asked.interruptId, answer: 4 }));
+    expect(again.status).toBe(404);
+    trip.release();
+    expect((await first).status).toBe(204);
+    await waitFor(async () => (await store.summary(runId))?.status === 'succeeded');
+    expect(await rootEnd(store, runId)).toMatchObject({ output: '3 days in Lisbon' });
+  });
+
   it('404 for a run whose name is not in runs, an unknown interrupt of a stored run, and another run’s interrupt', async () => {
     const scheduler = new VirtualTimeScheduler();
     const store = new MemoryRunStore({ scheduler });

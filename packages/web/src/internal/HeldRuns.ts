@@ -42,6 +42,14 @@ export interface Launch {
    * before its first event. Given: the run joins at its first event.
    */
   readonly joined?: (joined: boolean, error?: unknown) => void;
+  /** The log of the run held here that this one resumes (it stopped short of its end): replaced once this one joins, without taking room. */
+  readonly replaces?: RunLog;
+  /**
+   * Asked when the run's events complete: `true` when they stopped short of the run's end and the
+   * registry resumes it. Its log is then not ended (its viewers see only what the store holds) and
+   * stays until the resumed run replaces it or the registry lets go of it.
+   */
+  readonly stoppedShort?: () => boolean;
 }
 
 /** The runs a registry holds in memory: their logs, expiry, capacity, cancellation. */
@@ -114,8 +122,9 @@ export class HeldRuns {
   }
 
   /** Starts holding a run (see {@link Launch}); throws {@link RunRegistryFullError} when full. */
-  launch({ runId, events$, scheduler, tracked, joined }: Launch): void {
-    this.makeRoom();
+  launch({ runId, events$, scheduler, tracked, joined, replaces, stoppedShort }: Launch): void {
+    const replacing = (): boolean => replaces !== undefined && this.runs.get(runId) === replaces;
+    if (!replacing()) this.makeRoom();
     const { frame, replayLimit } = this.settings;
     const log = new RunLog(replayLimit);
     const control: Control = { cancelled: new Subject<void>(), tracked, ends: undefined, held: undefined, interrupts: new Map(), summary: new HeldRunSummary(runId, this.settings.scheduler.now()) };
@@ -134,7 +143,7 @@ export class HeldRuns {
         if (log.ending !== undefined) return;
         if (waiting !== undefined) {
           try {
-            this.makeRoom();
+            if (!replacing()) this.makeRoom();
           } catch {
             log.ending = { kind: 'complete' };
             log.subscription?.unsubscribe();
@@ -142,6 +151,8 @@ export class HeldRuns {
             return;
           }
           this.runs.set(runId, log);
+          // The viewers of the stopped run it replaces read on from this one.
+          replaces?.wake();
           settle(true);
         }
         control.ends?.push(event);
@@ -165,7 +176,8 @@ export class HeldRuns {
         if (waiting !== undefined) {
           log.ending = { kind: 'complete' };
           settle(false);
-        } else this.finish(runId, log, { kind: 'complete' });
+        } else if (stoppedShort?.() === true) control.interrupts.clear();
+        else this.finish(runId, log, { kind: 'complete' });
       },
     });
     // It ended while being subscribed, before its subscription could be unsubscribed: stop it now.

@@ -1,15 +1,30 @@
-import type { Observable, SchedulerLike } from 'rxjs';
+import { finalize, type Observable, type SchedulerLike } from 'rxjs';
 import { observeRun, RunLeasedError, type RunContext, type RunEvent, type RunEventOf, type RunStore } from '@rxagents/core';
 import { RunForgottenError } from '../errors/RunForgottenError';
 import type { ExposeError } from '../redactError';
 import { eventStreamHeaders } from '../toEventStreamResponse';
 import { eventStreamBody, type Frame } from './eventStreamBody';
 import type { HeldRuns } from './HeldRuns';
+import type { RunLog } from './RunLog';
+import { closedByInterruption, RunQuestions } from './RunQuestions';
 import { StoredRunViewer } from './StoredRunViewer';
 import { TrackedRunStore } from './TrackedRunStore';
 
 /** A run's work, given its context. */
 type RunBody = (run: RunContext) => Observable<unknown>;
+
+/** What a durable run runs: its name, input and body. */
+interface RunCode {
+  readonly name: string;
+  readonly input: string;
+  readonly body: RunBody;
+}
+
+/** A durable run held here: its code (run again after a stop short of its end) and what it asked. */
+interface Durable {
+  readonly code: RunCode;
+  readonly questions: RunQuestions;
+}
 
 /** What {@link StoredRuns} is made with (the registry's options). */
 export interface StoredRunsSettings {
@@ -37,6 +52,8 @@ const text = (status: number, body: string): Response => new Response(body, { st
 export class StoredRuns {
   private readonly resuming = new Map<string, Promise<ResumeOutcome>>();
   private readonly viewers = new Set<StoredRunViewer>();
+  /** The durable runs held here, by id. */
+  private readonly durable = new Map<string, Durable>();
   /** Counts `close()`s: a resume that began before one does not join after it. */
   private generation = 0;
 
@@ -48,7 +65,18 @@ export class StoredRuns {
   /** Starts a new durable run under `runId`. */
   start(runId: string, name: string, input: string, body: RunBody): void {
     const tracked = new TrackedRunStore(this.settings.store, runId);
-    this.held.launch({ runId, events$: this.observe(runId, name, input, body, tracked), scheduler: this.settings.scheduler, tracked });
+    const durable = this.durableOf(runId, { name, input, body });
+    this.held.launch({ runId, events$: this.observe(runId, durable, tracked), scheduler: this.settings.scheduler, tracked, stoppedShort: () => this.stoppedShort(runId, durable) });
+  }
+
+  /** The questions of a durable run held here (none for another run). */
+  questionsHeld(runId: string): RunQuestions | undefined {
+    return this.durable.get(runId)?.questions;
+  }
+
+  /** The resume under way of a run (one that stopped here short of its end, or resumed for a viewer or an answer). */
+  resumingNow(runId: string): Promise<ResumeOutcome> | undefined {
+    return this.resuming.get(runId);
   }
 
   /**
@@ -60,11 +88,11 @@ export class StoredRuns {
   }
 
   /** {@link resume}, saying why a run was not resumed when another process holds its lease. */
-  resumeWithOutcome(runId: string): Promise<ResumeOutcome> {
-    if (this.held.runs.has(runId)) return Promise.resolve('not-resumed');
+  resumeWithOutcome(runId: string, replaces?: RunLog): Promise<ResumeOutcome> {
     const pending = this.resuming.get(runId);
     if (pending !== undefined) return pending;
-    const attempt = this.attempt(runId).then(
+    if (this.held.runs.has(runId) && (replaces === undefined || this.held.runs.get(runId) !== replaces)) return Promise.resolve('not-resumed');
+    const attempt = this.attempt(runId, replaces).then(
       (outcome) => outcome,
       (): ResumeOutcome => 'not-resumed',
     );
@@ -120,11 +148,16 @@ export class StoredRuns {
   /** Ends every viewer with `RUN_FORGOTTEN` (`closed`); resumes under way do not join. */
   close(): void {
     this.generation++;
+    this.durable.clear();
     for (const viewer of [...this.viewers]) viewer.interrupt(new RunForgottenError('closed'));
     this.viewers.clear();
   }
 
-  /** The interrupts the journal of an unfinished run shows open (each `interrupt` without a later `interrupt-end`), oldest first. */
+  /**
+   * The interrupts the journal of an unfinished run shows open (each `interrupt` without a later
+   * `interrupt-end`, or closed only because its call was interrupted: the call asks it again when it runs
+   * again), oldest first.
+   */
   async openInJournal(runId: string): Promise<readonly RunEventOf<'interrupt'>[]> {
     if ((await this.settings.store.summary(runId))?.status !== 'running') return [];
     const open = new Map<string, RunEventOf<'interrupt'>>();
@@ -133,7 +166,7 @@ export class StoredRuns {
         // Asked again (a call that runs again): it keeps its place, with its latest event.
         open.delete(event.interruptId);
         open.set(event.interruptId, event);
-      } else if (event.type === 'interrupt-end') open.delete(event.interruptId);
+      } else if (event.type === 'interrupt-end' && !closedByInterruption(event)) open.delete(event.interruptId);
     }
     return [...open.values()];
   }
@@ -146,23 +179,53 @@ export class StoredRuns {
     return (await this.openInJournal(runId)).some((event) => event.interruptId === interruptId);
   }
 
-  private async attempt(runId: string): Promise<ResumeOutcome> {
+  /**
+   * A durable run held here stopped short of its end (see {@link RunQuestions.watch}): it is resumed at
+   * once, unless its lease is another process's now. `false` (it ends as it stopped) when not.
+   */
+  private stoppedShort(runId: string, durable: Durable): boolean {
+    const log = this.held.runs.get(runId);
+    if (!durable.questions.stopped || log === undefined || this.durable.get(runId) !== durable) return false;
+    void this.resumeWithOutcome(runId, log).then((outcome) => {
+      if (outcome === 'joined') return;
+      // Not resumed here (another process holds it, or the store cannot be read now): its viewers read
+      // its journal, and a later request or `resumeAll` resumes it.
+      if (this.durable.get(runId) === durable) this.durable.delete(runId);
+      if (this.held.runs.get(runId) === log) this.held.forget(runId, log, 'closed');
+    });
+    return true;
+  }
+
+  /**
+   * Runs `runId` here from its journal, replacing `replaces` (its stopped attempt) when given, with the
+   * code that attempt ran (its journal may not even hold its start yet), else with the code `runs` holds
+   * under its recorded name.
+   */
+  private async attempt(runId: string, replaces: RunLog | undefined): Promise<ResumeOutcome> {
     const generation = this.generation;
+    const summary = await this.settings.store.summary(runId);
     // A finished run is not run again: its viewers read its journal.
-    if ((await this.settings.store.summary(runId))?.status !== 'running') return 'not-resumed';
-    const root = await this.rootStart(runId);
-    if (root === undefined || root.inputOmitted === true) return 'not-resumed';
-    const make = this.settings.runs.get(root.name);
-    if (make === undefined || this.held.runs.has(runId) || generation !== this.generation) return 'not-resumed';
-    const body = make(root.input);
+    if (summary !== undefined && summary.status !== 'running') return 'not-resumed';
+    let code = replaces === undefined ? undefined : this.durable.get(runId)?.code;
+    if (code === undefined) {
+      const root = summary === undefined ? undefined : await this.rootStart(runId);
+      if (root === undefined || root.inputOmitted === true) return 'not-resumed';
+      const make = this.settings.runs.get(root.name);
+      if (make === undefined) return 'not-resumed';
+      code = { name: root.name, input: root.input, body: make(root.input) };
+    }
+    const held = this.held.runs.get(runId);
+    if ((held !== undefined && held !== replaces) || generation !== this.generation) return 'not-resumed';
     const tracked = new TrackedRunStore(this.settings.store, runId);
+    const durable = this.durableOf(runId, code);
     return new Promise<ResumeOutcome>((resolve) => {
-      const events$ = this.observe(runId, root.name, root.input, body, tracked);
       this.held.launch({
         runId,
-        events$,
+        events$: this.observe(runId, durable, tracked),
         scheduler: this.settings.scheduler,
         tracked,
+        ...(replaces === undefined ? {} : { replaces }),
+        stoppedShort: () => this.stoppedShort(runId, durable),
         joined: (joined, error) => {
           const log = this.held.runs.get(runId);
           // Closed meanwhile: it stops here again, as the others did.
@@ -170,10 +233,20 @@ export class StoredRuns {
             log.subscription?.unsubscribe();
             this.held.forget(runId, log, 'closed');
             resolve('not-resumed');
-          } else resolve(joined ? 'joined' : isLeased(error) ? 'leased' : 'not-resumed');
+            return;
+          }
+          // Cancelled between its stop and this resume: the cancellation is journaled now.
+          if (joined && replaces?.ending !== undefined) this.held.cancel(runId);
+          resolve(joined ? 'joined' : isLeased(error) ? 'leased' : 'not-resumed');
         },
       });
     });
+  }
+
+  private durableOf(runId: string, code: RunCode): Durable {
+    let durable = this.durable.get(runId);
+    if (durable === undefined) this.durable.set(runId, (durable = { code, questions: new RunQuestions(runId) }));
+    return durable;
   }
 
   /** The run's first record, its root's `run-start`, when the store holds one. */
@@ -184,9 +257,16 @@ export class StoredRuns {
     return undefined;
   }
 
-  private observe(runId: string, name: string, input: string, body: RunBody, store: TrackedRunStore): Observable<RunEvent> {
+  /** The run's events under `store`, watched by its questions; the run is let go of once it ends, or stops here for good. */
+  private observe(runId: string, durable: Durable, store: TrackedRunStore): Observable<RunEvent> {
     const { scheduler, leaseTtlMs } = this.settings;
-    return observeRun(name, input, body, { runId, scheduler, store, ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }) });
+    const { code, questions } = durable;
+    return observeRun(code.name, code.input, code.body, { runId, scheduler, store, ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }) }).pipe(
+      questions.watch(store),
+      finalize(() => {
+        if (!questions.stopped && this.durable.get(runId) === durable) this.durable.delete(runId);
+      }),
+    );
   }
 }
 

@@ -10,6 +10,10 @@ export class TrackedRunStore implements RunStore {
   journaled = 0;
   /** Told whenever `journaled` grows. */
   grew: () => void = () => undefined;
+  /** Told of every batch of the run's events the store took. */
+  took: (events: readonly RunEvent[]) => void = () => undefined;
+  /** Whether the store took the run's end (its root `run-end`): a `run-end` it did not take is a stop, not the end. */
+  rootEnded = false;
   /** Set by a cancellation: the ends of the run's open nodes, journaled before its lease is given back. */
   private ends: readonly RunEvent[] | undefined;
 
@@ -27,12 +31,15 @@ export class TrackedRunStore implements RunStore {
     await this.store.append(runId, events, lease);
     if (runId !== this.runId) return;
     this.journaled += events.length;
+    if (events.some((event) => event.type === 'run-end' && event.parentCallId === null)) this.rootEnded = true;
+    this.took(events);
     this.grew();
   }
 
   async *read(runId: string, fromSeq?: number): AsyncIterable<RunRecord> {
     for await (const record of this.store.read(runId, fromSeq)) {
       if (runId === this.runId && record.seq >= this.journaled) this.journaled = record.seq + 1;
+      if (runId === this.runId && record.event.type === 'run-end' && record.event.parentCallId === null) this.rootEnded = true;
       yield record;
     }
   }

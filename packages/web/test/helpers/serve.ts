@@ -10,7 +10,10 @@ export function toNodeListener(handler: (request: Request) => Response | Promise
     res.on('close', () => aborter.abort());
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
-    const response = await handler(new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method, headers, signal: aborter.signal }));
+    const chunks: Buffer[] = [];
+    if (req.method !== 'GET' && req.method !== 'HEAD') for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = chunks.length === 0 ? {} : { body: Buffer.concat(chunks) };
+    const response = await handler(new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method, headers, signal: aborter.signal, ...body }));
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (response.body === null) res.end();
     else await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res).catch(() => undefined);
