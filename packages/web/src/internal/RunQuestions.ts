@@ -58,10 +58,15 @@ export class RunQuestions {
     return (source) =>
       new Observable<RunEvent>((subscriber) => {
         let position = 0;
+        /** How many records the journal held when the attempt began saying its events: those it read back. */
+        let readBack: number | undefined;
         return source.subscribe({
           next: (event) => {
-            // An event at a position the store holds was read back from the journal.
-            const live = position++ >= tracked.journaled;
+            // A resumed run says its journal first, in one go, before anything of its own reaches the
+            // store; a durable run's new question is said only once journaled, so the store's count at
+            // that moment would take it for one read back.
+            readBack ??= tracked.journaled;
+            const live = position++ >= readBack;
             if (event.type === 'run-end' && event.parentCallId === null && !tracked.rootEnded && this.mayResume(event)) {
               this.stopped = true;
               return;
