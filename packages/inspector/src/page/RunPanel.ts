@@ -1,7 +1,7 @@
 import { createElement as h, useMemo, useState, type ReactElement } from 'react';
 import { defer, tap } from 'rxjs';
 import type { RunEvent } from '@rxagents/core';
-import { fromEventStream } from '@rxagents/web/client';
+import { fromEventStream, type EventStreamStatus } from '@rxagents/web/client';
 import { useRunView, type RunViewStatus } from '@rxagents/react';
 import { MetricsChart } from './MetricsChart';
 import { NodeDetails } from './NodeDetails';
@@ -10,23 +10,27 @@ import { Timeline } from './Timeline';
 import { eventsAt, viewAt } from './viewAt';
 
 /** How the page is reading the run's events, in the heading above the time cursor. */
-const READING: Readonly<Record<RunViewStatus, string>> = { connecting: 'connecting', live: 'reading live', ended: 'read to its end', failed: 'reading failed' };
+const READING: Readonly<Record<RunViewStatus, string>> = { connecting: 'connecting', live: 'reading live', reconnecting: 'reconnecting', ended: 'read to its end', failed: 'reading failed' };
 
 /**
  * One run: its events, live while it runs (through `useRunView`), kept so that the time cursor can fold
  * those up to any moment again.
  */
 export function RunPanel({ runId }: { runId: string }): ReactElement {
+  const [connection, setConnection] = useState<EventStreamStatus | undefined>(undefined);
   const source = useMemo(() => {
     const events: RunEvent[] = [];
     const url = new URL(`api/runs/${encodeURIComponent(runId)}/events`, location.href);
     const events$ = defer(() => {
       events.length = 0;
-      return fromEventStream(url).pipe(tap((event) => events.push(event)));
+      return fromEventStream(url, { onStatus: setConnection }).pipe(tap((event) => events.push(event)));
     });
     return { events, events$ };
   }, [runId]);
   const live = useRunView(source.events$);
+  // The events come through an Observable (kept for the time cursor), so the connection's status is read here.
+  const reconnecting = connection?.state === 'reconnecting' && (live.status === 'live' || live.status === 'connecting') ? connection : undefined;
+  const reading = reconnecting === undefined ? READING[live.status] : `reconnecting, try ${reconnecting.attempt}`;
   const [cursor, setCursor] = useState<number | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const all = source.events;
@@ -38,11 +42,11 @@ export function RunPanel({ runId }: { runId: string }): ReactElement {
   const layoutEnd = Math.max(view.at ?? first, first + 1);
   return h(
     'main',
-    { 'data-run-id': runId, 'data-run': view.status, 'data-reading': live.status },
+    { 'data-run-id': runId, 'data-run': view.status, 'data-reading': reconnecting === undefined ? live.status : 'reconnecting' },
     h(
       'section',
       { id: 'cursor' },
-      h('h2', null, cursor === null ? `Now: run ${view.status} (${READING[live.status]})` : `At +${cursor - first} ms of ${last - first} ms`),
+      h('h2', null, cursor === null ? `Now: run ${view.status} (${reading})` : `At +${cursor - first} ms of ${last - first} ms`),
       h('input', {
         type: 'range',
         min: first,
