@@ -72,7 +72,7 @@ describe('runView of a resumed durable run', () => {
       { type: 'run-start', ...base, callId: 'run', parentCallId: null, name: 'app', input: 'go' },
       { type: 'call-start', ...base, callId: 'run/0', parentCallId: 'run', agentId: 'outer', input: 'go' },
       { type: 'run-start', ...base, callId: 'run/0/0', parentCallId: 'run/0', name: 'chain', input: 'go' },
-      { type: 'interrupt', ...base, callId: 'run/0/0/0', parentCallId: 'run/0/0', interruptId: 'i1', kind: 'input', question: 'ok?' },
+      { type: 'interrupt', ...base, callId: 'run/0/0/0', parentCallId: 'run/0/0', interruptId: 'i1', kind: 'input', question: 'ok?', schema: { type: 'string' } },
       { type: 'call-start', ...base, callId: 'run/1', parentCallId: 'run', agentId: 'broken', input: 'go' },
       { type: 'call-start', ...base, callId: 'run/2', parentCallId: 'run', agentId: 'left', input: 'go' },
       { type: 'interrupt-end', ...base, callId: 'run/0/0/0', parentCallId: 'run/0/0', interruptId: 'i1', answered: false, error: interrupted, durationMs: 1 },

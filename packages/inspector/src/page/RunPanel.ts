@@ -33,6 +33,7 @@ export function RunPanel({ runId }: { runId: string }): ReactElement {
   const reading = reconnecting === undefined ? READING[live.status] : `reconnecting, try ${reconnecting.attempt}`;
   const [cursor, setCursor] = useState<number | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
+  const [fold, setFold] = useState(false);
   const all = source.events;
   const first = all[0]?.at ?? 0;
   const last = all[all.length - 1]?.at ?? first;
@@ -58,9 +59,9 @@ export function RunPanel({ runId }: { runId: string }): ReactElement {
       }),
       h('button', { type: 'button', id: 'live', disabled: cursor === null, onClick: () => setCursor(null) }, 'Now'),
     ),
-    h(RunTree, { view, selected: node?.callId ?? null, select: setSelected }),
+    h(RunTree, { view, selected: node?.callId ?? null, select: setSelected, fold, setFold }),
     h(NodeDetails, { node, runStart: first }),
-    h(Timeline, { view, events: shown, select: setSelected }),
+    h(Timeline, { view, events: shown, select: setSelected, fold }),
     h(MetricsChart, { events: shown, start: first, end: layoutEnd }),
   );
 }
