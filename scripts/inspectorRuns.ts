@@ -6,7 +6,8 @@ import { Patterns } from '@rxagents/patterns';
 import { failingAgent, scriptedAgent, type ScriptedAgent } from '@rxagents/testing';
 
 // The runs the inspector's tests, its screenshots and `pnpm inspect` (without a store) show: a debate
-// over a channel (metrics), an article choreography, a handoff chain, and a run that fails; and, in the
+// over a channel (metrics), an article choreography, a handoff chain, a run that fails, and a durable run
+// resumed after its process stopped mid-call; and, in the
 // tests and screenshots, a handoff chain whose last agent waits for a person's approval. Their
 // scripted agents stream word by word on a scheduler the caller picks: `asyncScheduler` paces them by
 // `wordMs`, a `HeldScheduler` holds every word until the caller releases it.
