@@ -6,7 +6,7 @@ import { MemoryRunStore, type RunStore } from '@rxagents/core';
 import { FileRunStore } from '@rxagents/core/file-store';
 import { inspectorHandler, type InspectorHandler } from '@rxagents/inspector';
 import { toWebRequest, writeToNodeResponse } from '@rxagents/web';
-import { choreographyEvents, debateEvents, failedEvents, handoffEvents, journal } from './inspectorRuns';
+import { choreographyEvents, debateEvents, failedEvents, handoffEvents, journal, resumedEvents } from './inspectorRuns';
 
 // `pnpm inspect [store-dir] [--port 4400]`: the run inspector on http://127.0.0.1:<port>/ for the runs
 // of a FileRunStore directory (the web demo's `storeDir`, or any `new FileRunStore({ directory })`), or,
@@ -50,7 +50,7 @@ export async function serveInspector(handler: InspectorHandler, port: number): P
 
 /** The sample runs, journaled into `store` as they run (the debate and the chain at a readable pace). */
 export function startSampleRuns(store: RunStore): void {
-  for (const make of [choreographyEvents, failedEvents, handoffEvents, debateEvents]) void journal(store, make()).done.catch(() => undefined);
+  for (const make of [choreographyEvents, failedEvents, handoffEvents, debateEvents, resumedEvents]) void journal(store, make()).done.catch(() => undefined);
 }
 
 function parseArgs(argv: readonly string[]): z.infer<typeof ArgsSchema> {

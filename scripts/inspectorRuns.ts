@@ -1,12 +1,13 @@
-import { asyncScheduler, concat, concatMap, defer, from, lastValueFrom, map, type Observable, type SchedulerAction, type SchedulerLike, Subscription, timer } from 'rxjs';
-import { AgentError, askForApproval, defineAgent, invoke$, observeRun, type RunEvent, type RunStore } from '@rxagents/core';
+import { asyncScheduler, concat, concatMap, defer, from, lastValueFrom, map, mergeMap, type Observable, type SchedulerAction, type SchedulerLike, Subscription, timer } from 'rxjs';
+import { AgentError, askForApproval, defineAgent, invoke$, MemoryRunStore, observeRun, type RunContext, type RunEvent, type RunStore } from '@rxagents/core';
 import { ChoreographyEngine, ChoreographySpec } from '@rxagents/choreography';
 import { DefaultHandoff, HandoffChain, HandoffContext } from '@rxagents/handoff';
 import { Patterns } from '@rxagents/patterns';
 import { failingAgent, scriptedAgent, type ScriptedAgent } from '@rxagents/testing';
 
 // The runs the inspector's tests, its screenshots and `pnpm inspect` (without a store) show: a debate
-// over a channel (metrics), an article choreography, a handoff chain, and a run that fails; and, in the
+// over a channel (metrics), an article choreography, a handoff chain, a run that fails, and a durable run
+// resumed after its process stopped mid-call; and, in the
 // tests and screenshots, a handoff chain whose last agent waits for a person's approval. Their
 // scripted agents stream word by word on a scheduler the caller picks: `asyncScheduler` paces them by
 // `wordMs`, a `HeldScheduler` holds every word until the caller releases it.
@@ -107,6 +108,32 @@ export function failedEvents(pace: Pace = realTime()): Observable<RunEvent> {
   const triage = speaker('triage', ['A refund for order 7, to payments.'], pace);
   const payments = failingAgent('payments', new Error('The card processor refused the refund'), { mode: 'error', delay: pace.wordMs * 3, scheduler: pace.scheduler });
   return observeRun('refund', 'Refund order 7', (run) => invoke$(triage, 'Refund order 7', { run }).pipe(concatMap((plan) => invoke$(payments, plan, { run }))));
+}
+
+/**
+ * A durable refund run whose process stopped while its biller was answering, resumed by another: the
+ * journal holds triage's answer and the biller's first words, the resumed run closes that call as
+ * interrupted (`CALL_INTERRUPTED`) and the biller answers again as attempt 2 (`run/1#2`). The events are
+ * the resumed run's: the journal first, then what it did.
+ */
+export function resumedEvents(pace: Pace = realTime()): Observable<RunEvent> {
+  const runId = 'refund-resumed';
+  const body = () => {
+    const triage = speaker('triage', ['A refund for order 7, to billing.'], pace);
+    const biller = speaker('biller', ['Refunded 120 EUR to the card that paid order 7.'], pace);
+    return (run: RunContext) => invoke$(triage, 'Refund order 7', { run }).pipe(concatMap((plan) => invoke$(biller, plan, { run })));
+  };
+  return defer(async () => {
+    const first = new MemoryRunStore({ scheduler: pace.scheduler });
+    await lastValueFrom(observeRun('refund', 'Refund order 7', body(), { store: first, runId, scheduler: pace.scheduler }), { defaultValue: undefined });
+    const journal: RunEvent[] = [];
+    for await (const record of first.read(runId)) journal.push(record.event);
+    // The process stopped after the biller's second word was journaled.
+    const billerDeltas = journal.flatMap((event, index) => (event.type === 'text-delta' && event.agentId === 'biller' ? [index] : []));
+    const second = new MemoryRunStore({ scheduler: pace.scheduler });
+    await second.append(runId, journal.slice(0, (billerDeltas[1] ?? journal.length - 1) + 1));
+    return observeRun('refund', 'Refund order 7', body(), { store: second, runId, scheduler: pace.scheduler });
+  }).pipe(mergeMap((events$) => events$));
 }
 
 /** Writes a run's events into `store` as they happen (its journal); resolves with its run id once it ended, failed or not. */

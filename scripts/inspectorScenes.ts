@@ -3,7 +3,7 @@ import { asyncScheduler, tap } from 'rxjs';
 import { answerInterrupt, MemoryRunStore, type RunEvent } from '@rxagents/core';
 import { inspectorHandler } from '@rxagents/inspector';
 import { serveInspector, type RunningInspector } from './inspect';
-import { approvalEvents, choreographyEvents, debateEvents, failedEvents, HeldScheduler, journal } from './inspectorRuns';
+import { approvalEvents, choreographyEvents, debateEvents, failedEvents, HeldScheduler, journal, resumedEvents } from './inspectorRuns';
 
 // The four states of the run inspector that its browser tests check and its screenshots show, each
 // reached with bounded polling waits (never a fixed sleep): a debate while it runs, a finished
@@ -80,6 +80,19 @@ export async function showFailedRun(page: Page, fixture: InspectorFixture): Prom
   await done;
   await page.goto(`${fixture.url}?run=${await runId}`);
   await page.waitForSelector('main[data-run="failed"] #details .error');
+  return runId;
+}
+
+/**
+ * A durable refund run resumed after its process stopped mid-call, shown finished, the interrupted
+ * attempt of its biller selected.
+ */
+export async function showResumedRun(page: Page, fixture: InspectorFixture): Promise<string> {
+  const { runId, done } = journal(fixture.store, resumedEvents({ scheduler: asyncScheduler, wordMs: 5 }));
+  await done;
+  await page.goto(`${fixture.url}?run=${await runId}`);
+  await page.waitForSelector('main[data-run="completed"] #tree li[data-status="interrupted"]');
+  await page.click('#tree li[data-status="interrupted"] > .label');
   return runId;
 }
 

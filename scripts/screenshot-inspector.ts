@@ -2,11 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumPath, chromiumPresent, launchChromium } from './chromium';
-import { pollUntil, showAwaitingApproval, showFailedRun, showLiveDebate, showScrubbedChoreography, startInspectorFixture } from './inspectorScenes';
+import { pollUntil, showAwaitingApproval, showFailedRun, showLiveDebate, showResumedRun, showScrubbedChoreography, startInspectorFixture } from './inspectorScenes';
 
-// `pnpm screenshot:inspector`: the run inspector in headless Chromium, photographed in the four states
+// `pnpm screenshot:inspector`: the run inspector in headless Chromium, photographed in the five states
 // its browser tests check, into docs/images/inspector-live.png, inspector-scrubbed.png,
-// inspector-failed.png and inspector-handoff.png.
+// inspector-failed.png, inspector-resumed.png and inspector-handoff.png.
 
 const images = join(fileURLToPath(new URL('..', import.meta.url)), 'docs', 'images');
 
@@ -27,6 +27,8 @@ async function main(): Promise<void> {
     await page.screenshot({ path: join(images, 'inspector-scrubbed.png'), fullPage: true });
     await showFailedRun(page, fixture);
     await page.screenshot({ path: join(images, 'inspector-failed.png'), fullPage: true });
+    await showResumedRun(page, fixture);
+    await page.screenshot({ path: join(images, 'inspector-resumed.png'), fullPage: true });
     const waiting = await showAwaitingApproval(page, fixture);
     try {
       await page.screenshot({ path: join(images, 'inspector-handoff.png'), fullPage: true });
@@ -34,7 +36,7 @@ async function main(): Promise<void> {
       waiting.approve();
     }
     await waiting.done;
-    console.log(`Wrote ${['live', 'scrubbed', 'failed', 'handoff'].map((name) => join(images, `inspector-${name}.png`)).join(', ')}`);
+    console.log(`Wrote ${['live', 'scrubbed', 'failed', 'resumed', 'handoff'].map((name) => join(images, `inspector-${name}.png`)).join(', ')}`);
   } finally {
     await browser.close();
     await fixture.close();

@@ -66,8 +66,10 @@ export function terminalRenderer(out: NodeJS.WriteStream = process.stdout): { re
   };
 }
 
+const MARKS: Readonly<Record<RunNode['status'], string>> = { running: '…', completed: '✓', cancelled: '⨯', interrupted: '↻', failed: '✗' };
+
 function statusMark(node: RunNode): string {
-  return node.status === 'running' ? '…' : node.status === 'completed' ? '✓' : node.status === 'cancelled' ? '⨯' : '✗';
+  return MARKS[node.status];
 }
 
 function oneLine(text: string): string {

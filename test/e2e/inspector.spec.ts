@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { describeInChromium, launchChromium } from './chromium';
-import { pollUntil, showAwaitingApproval, showFailedRun, showLiveDebate, showScrubbedChoreography, startInspectorFixture, type InspectorFixture } from '../../scripts/inspectorScenes';
+import { pollUntil, showAwaitingApproval, showFailedRun, showLiveDebate, showResumedRun, showScrubbedChoreography, startInspectorFixture, type InspectorFixture } from '../../scripts/inspectorScenes';
 
 // The run inspector in headless Chromium, driven as its screenshots are (scripts/inspectorScenes.ts):
 // a debate seen live, a finished choreography scrubbed back to its middle, a failed run and its error,
-// a handoff chain waiting for a person's approval.
+// a resumed run's interrupted attempt, a handoff chain waiting for a person's approval.
 
 jest.setTimeout(90_000);
 
@@ -66,6 +66,23 @@ describeInChromium('the run inspector in Chromium', () => {
     expect(await page.locator('#timeline .lane[data-agent="payments"] rect.bar[data-status="failed"]').count()).toBe(1);
     expect(await page.locator('#timeline .marker.error').count()).toBeGreaterThanOrEqual(1);
     expect(await page.getAttribute('#runs li[data-status="failed"]', 'data-run-id')).not.toBeNull();
+  });
+
+  it('shows the attempt a stopped process cut off as interrupted, not failed, and folds it with the checkbox', async () => {
+    await showResumedRun(page, fixture);
+    expect(await page.locator('#tree li[data-status="failed"]').count()).toBe(0);
+    expect(await page.locator('#timeline rect.bar[data-status="failed"]').count()).toBe(0);
+    expect(await page.locator('#timeline .marker.error').count()).toBe(0);
+    expect(await page.getAttribute('#details', 'data-status')).toBe('interrupted');
+    expect(await page.textContent('#details .interrupted')).toContain('run/1#2 ran in its place');
+    expect(await page.locator('#timeline .lane[data-agent="biller"] rect.bar[data-status="interrupted"]').count()).toBe(1);
+    expect(await page.locator('#timeline .marker.interrupted').count()).toBe(1);
+    expect(await page.textContent('#tree li[data-call-id="run/1#2"] .attempt')).toBe('attempt 2');
+
+    await page.check('#fold');
+    await page.waitForSelector('#tree li[data-status="interrupted"]', { state: 'detached' });
+    expect(await page.locator('#timeline rect.bar[data-status="interrupted"]').count()).toBe(0);
+    expect(await page.locator('#tree li[data-call-id="run/1#2"]').count()).toBe(1);
   });
 
   it("shows a handoff as an arrow between two lanes and a question to a person as a marker on the asking agent's lane, until it is answered", async () => {

@@ -117,10 +117,16 @@ describeInChromium('the demo page: questions to a person that outlive the server
     expect(JSON.parse((await page.textContent('.interrupt .args')) ?? '')).toEqual({ customer: 'Ada Lovelace', amount: 1250, currency: 'EUR' });
     expect(await page.textContent('.interrupt .question')).toBe('Allow send_invoice?');
 
-    await restart();
+    const { port } = new URL(demo.url);
+    await kill(demo);
+    // With fromEventStream's default retry the page keeps trying, and says so, while no server answers.
+    await page.waitForSelector('#connection[data-state="reconnecting"]:not([hidden])');
+    expect(await page.textContent('#connection')).toMatch(/^connection lost, trying again in \d+ s \(try \d+\)$/);
+    demo = await startDemoProcess(storeDir, Number(port));
     // Still showing while the page reconnects, then asked again under the same id once the run resumed.
     expect(await page.getAttribute('.interrupt[data-kind="approval"]', 'data-interrupt-id')).toBe(asked.interruptId);
     await askedAgain(asked);
+    expect(await page.getAttribute('#connection', 'data-state')).toBe('connected');
     expect(await page.$$eval('.interrupt', (cards) => cards.length)).toBe(1);
 
     await page.click('.interrupt .approve');

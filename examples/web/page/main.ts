@@ -1,6 +1,6 @@
 import { scan, tap, type Observable, type Subscription } from 'rxjs';
 import { emptyRunView, reduceRunView, runView, type RunEvent, type RunView } from '@rxagents/core';
-import { fromEventStream } from '@rxagents/web/client';
+import { fromEventStream, type EventStreamStatus } from '@rxagents/web/client';
 import { InterruptCards, openInterrupts } from './interruptCards';
 import { pendingQuestion, renderCalls, renderMetrics, renderTimeline, resultOf, statusOf, topicOf, type PageState } from './render';
 
@@ -88,9 +88,10 @@ function watch(id: string, saved?: SavedRun): void {
   // Event ids are positions in the run: the last one this page saw is `eventCount - 1`.
   const request = new Request(url, { headers: after > 0 ? { 'last-event-id': String(after - 1) } : {} });
   let count = after;
-  // A dropped stream reconnects for about a minute, each time after the last event seen: a server
-  // restarted meanwhile serves the rest from its store, and the questions shown stay answerable.
-  const events$: Observable<RunEvent> = fromEventStream(request, { retry: { delayMs: 1_000, maxAttempts: 60 } }).pipe(tap(() => (count += 1)));
+  // A dropped stream reconnects (by default backing off up to 5 s, for 5 minutes), each time after the
+  // last event seen: a server restarted meanwhile serves the rest from its store, and the questions
+  // shown stay answerable. The bar says so while it does.
+  const events$: Observable<RunEvent> = fromEventStream(request, { onStatus: showConnection }).pipe(tap(() => (count += 1)));
   const views$ = saved === undefined ? runView(events$) : events$.pipe(scan(reduceRunView, saved.view));
   state = { view: saved?.view ?? emptyRunView, eventCount: after, stopped: false };
   byId('resumed').textContent = after > 0 ? `resumed after event ${after - 1}` : '';
@@ -103,6 +104,14 @@ function watch(id: string, saved?: SavedRun): void {
       update(name === 'AbortError' ? { stopped: true } : { failure: `${name}: ${message}` });
     },
   });
+}
+
+function showConnection(status: EventStreamStatus): void {
+  const element = byId('connection');
+  element.dataset['state'] = status.state;
+  element.hidden = status.state === 'connected';
+  element.textContent =
+    status.state === 'reconnecting' ? `connection lost, trying again in ${Math.ceil(status.delayMs / 1000)} s (try ${status.attempt})` : status.state === 'gave-up' ? 'connection lost' : '';
 }
 
 function readSettings(): Settings {

@@ -52,6 +52,7 @@ export { traceResult } from './events/traceResult';
 export { observeRun, type ObserveRunOptions, type RunEventsOptions } from './events/observeRun';
 export { emitCustom } from './events/emitCustom';
 export { runView, reduceRunView, emptyRunView, type RunView, type RunNode, type RunNodeStatus, type RunUsage } from './events/runView';
+export { withoutSupersededAttempts } from './events/withoutSupersededAttempts';
 export { runEventStream, type RunEventStreamOptions } from './events/runEventStream';
 export { DeliveryBuffer, type RunDelivery } from './events/DeliveryBuffer';
 export { emitUsage, type UsageReport } from './events/emitUsage';

@@ -1,4 +1,5 @@
 import type { RunEventOf } from '@rxagents/core';
+import type { EventStreamStatus } from '@rxagents/web/client';
 import type { RunViewStatus } from './RunViewState';
 
 /**
@@ -19,4 +20,6 @@ export interface PendingInterruptsState {
   /** Why reading failed, when `status` is `failed`. */
   readonly error: Error | undefined;
   readonly status: RunViewStatus;
+  /** The stream's latest connection status, as in `RunViewState.connection`. */
+  readonly connection: EventStreamStatus | undefined;
 }

@@ -1,9 +1,12 @@
 import type { RunView } from '@rxagents/core';
+import type { EventStreamStatus } from '@rxagents/web/client';
 
 /**
  * Where reading a run's events stands: `connecting` before the first event, `live` while events
- * arrive, `ended` once the source completed (for a stream, after the root run's `run-end`), `failed`
- * when it errored (the error is in {@link RunViewState.error}).
+ * arrive, `reconnecting` while a stream's connection is lost and it tries again (the server restarting,
+ * say: {@link RunViewState.connection} says which try and when), `ended` once the source completed (for
+ * a stream, after the root run's `run-end`), `failed` when it errored (the error is in
+ * {@link RunViewState.error}; a stream that gave up reconnecting fails with `EVENT_STREAM_DROPPED`).
  *
  * @example
  * ```ts
@@ -13,7 +16,7 @@ import type { RunView } from '@rxagents/core';
  * console.log(settled.includes('live')); // false
  * ```
  */
-export type RunViewStatus = 'connecting' | 'live' | 'ended' | 'failed';
+export type RunViewStatus = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'failed';
 
 /**
  * What a component renders of a run: the latest {@link RunView}, how reading it stands, and why it
@@ -31,8 +34,12 @@ export type RunViewStatus = 'connecting' | 'live' | 'ended' | 'failed';
  * ```ts
  * import type { RunViewState } from '@rxagents/react';
  *
- * const caption = ({ view, error, status }: RunViewState): string =>
- *   status === 'failed' ? `stopped: ${error?.message}` : `${status}, run ${view.status}`;
+ * const caption = ({ view, error, status, connection }: RunViewState): string =>
+ *   status === 'failed'
+ *     ? `stopped: ${error?.message}`
+ *     : connection?.state === 'reconnecting'
+ *       ? `reconnecting (try ${connection.attempt})...`
+ *       : `${status}, run ${view.status}`;
  * console.log(typeof caption); // function
  * ```
  */
@@ -42,4 +49,10 @@ export interface RunViewState {
   /** Why reading failed, when `status` is `failed`. */
   readonly error: Error | undefined;
   readonly status: RunViewStatus;
+  /**
+   * The stream's latest connection status (`fromEventStream`'s `onStatus`: `connected`,
+   * `reconnecting` with the attempt and its delay, `gave-up`); `undefined` before the first one, and
+   * for an Observable source.
+   */
+  readonly connection: EventStreamStatus | undefined;
 }

@@ -1,6 +1,6 @@
 import { animationFrameScheduler, asapScheduler, isObservable, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { ConfigError, emptyRunView, parseConfig, reduceRunView, type RunEvent, type RunView } from '@rxagents/core';
-import { fromEventStream } from '@rxagents/web/client';
+import { fromEventStream, type EventStreamStatus } from '@rxagents/web/client';
 import type { RunSource } from './RunSource';
 import { RunViewOptionsSchema, type RunViewOptions } from './RunViewOptions';
 import type { RunViewState, RunViewStatus } from './RunViewState';
@@ -31,7 +31,7 @@ export interface RunViewStore {
 }
 
 /** The state before any event, shared by every store (a server render and the first client render agree). */
-const CONNECTING: RunViewState = Object.freeze({ view: emptyRunView, error: undefined, status: 'connecting' });
+const CONNECTING: RunViewState = Object.freeze({ view: emptyRunView, error: undefined, status: 'connecting', connection: undefined });
 
 const hasAnimationFrames = (): boolean => typeof (globalThis as { requestAnimationFrame?: unknown }).requestAnimationFrame === 'function';
 
@@ -45,7 +45,10 @@ const hasAnimationFrames = (): boolean => typeof (globalThis as { requestAnimati
  * (each costs the same however large the run), and listeners are told at most once per task of
  * `frameScheduler` (by default once per animation frame in a page), with the latest view: every view
  * contains all the events before it, so nothing is lost by skipping the ones in between. The store ends
- * `ended` when the source completes and `failed` (with the error) when it errors.
+ * `ended` when the source completes and `failed` (with the error) when it errors. While a stream's
+ * connection is lost and `fromEventStream` reconnects (by default for 5 minutes, backing off up to 5 s
+ * between tries), the status is `reconnecting` and `connection` says which try and when; the view stays
+ * as far as it was read, and goes on with no gap once the server answers again.
  *
  * Reading stops when the last listener leaves and none comes back within the same task (on
  * `asapScheduler`): React's StrictMode, which unmounts and mounts a component again at once in
@@ -87,6 +90,8 @@ export function createRunViewStore(source: RunSource, options: RunViewOptions = 
   let view: RunView = emptyRunView;
   let status: RunViewStatus = 'connecting';
   let error: Error | undefined;
+  let connection: EventStreamStatus | undefined;
+  let sawEvent = false;
   let reading: Subscription | undefined;
   let told: Subscription | undefined;
   let leaving: Subscription | undefined;
@@ -94,8 +99,8 @@ export function createRunViewStore(source: RunSource, options: RunViewOptions = 
 
   const tell = (): void => {
     telling = false;
-    if (snapshot.view === view && snapshot.status === status && snapshot.error === error) return;
-    snapshot = Object.freeze({ view, error, status });
+    if (snapshot.view === view && snapshot.status === status && snapshot.error === error && snapshot.connection === connection) return;
+    snapshot = Object.freeze({ view, error, status, connection });
     for (const listener of [...listeners]) listener();
   };
   const changed = (): void => {
@@ -113,10 +118,19 @@ export function createRunViewStore(source: RunSource, options: RunViewOptions = 
     view = emptyRunView;
     status = 'connecting';
     error = undefined;
+    connection = undefined;
+    sawEvent = false;
     snapshot = CONNECTING;
+    const onStatus = (next: EventStreamStatus): void => {
+      connection = next;
+      // A give-up is followed by the stream's error, which sets `failed`.
+      if (next.state === 'reconnecting') status = 'reconnecting';
+      else if (next.state === 'connected') status = sawEvent ? 'live' : 'connecting';
+      changed();
+    };
     let events$: Observable<RunEvent>;
     try {
-      events$ = isObservable(source) ? source : fromEventStream(source, streamOptions);
+      events$ = isObservable(source) ? source : fromEventStream(source, { ...streamOptions, onStatus });
     } catch (thrown) {
       fail(thrown);
       return;
@@ -130,6 +144,7 @@ export function createRunViewStore(source: RunSource, options: RunViewOptions = 
           fail(thrown);
           return;
         }
+        sawEvent = true;
         status = 'live';
         changed();
       },

@@ -13,7 +13,7 @@ import { useStore } from './internal/useStore';
  * @remarks
  * The same sources, options and rules as {@link useRunView} (reading stops on unmount or when the source
  * changes); the component renders again only when a question opens or closes, or reading's `status`
- * changes, not at every token. Answer one with {@link postAnswer}: once the run takes the answer, its
+ * or `connection` changes, not at every token. Answer one with {@link postAnswer}: once the run takes the answer, its
  * `interrupt-end` event arrives and the question leaves the list. A component that also shows the run
  * can share one connection: give both hooks one store from {@link createRunViewStore}, or derive the
  * list with `useMemo(() => openInterrupts(view), [view])`.

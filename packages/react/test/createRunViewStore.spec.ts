@@ -1,4 +1,4 @@
-import { animationFrameScheduler, Observable, queueScheduler, Subject } from 'rxjs';
+import { animationFrameScheduler, Observable, queueScheduler, Subject, VirtualTimeScheduler } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { ConfigError, type RunEvent } from '@rxagents/core';
 import { EventStreamError } from '@rxagents/web/client';
@@ -33,7 +33,7 @@ describe('createRunViewStore', () => {
     const { events, counts, events$ } = counted();
     const store = createRunViewStore(events$, { frameScheduler: queueScheduler });
     expect(counts.subscribed).toBe(0);
-    expect(store.getSnapshot()).toEqual({ view: expect.objectContaining({ status: 'idle' }), error: undefined, status: 'connecting' });
+    expect(store.getSnapshot()).toEqual({ view: expect.objectContaining({ status: 'idle' }), error: undefined, status: 'connecting', connection: undefined });
 
     const seen: RunViewState[] = [];
     store.subscribe(() => seen.push(store.getSnapshot()));
@@ -148,6 +148,35 @@ describe('createRunViewStore', () => {
     stop();
     await nextTask();
     expect(signal?.aborted).toBe(true);
+  });
+
+  it('shows a stream that lost its server as reconnecting, with the try and its delay, then live again with no gap', async () => {
+    const encoder = new TextEncoder();
+    const frames = (from: number, events: readonly RunEvent[]): Uint8Array => encoder.encode(events.map((event, i) => `id: ${from + i}\ndata: ${JSON.stringify(event)}\n\n`).join(''));
+    const asked: (string | null)[] = [];
+    // Answers the run's start and ends (the server went away), refuses the next connection (it is
+    // restarting), then answers from the last id on.
+    const fetch: typeof globalThis.fetch = async (_input, init) => {
+      asked.push(new Headers(init?.headers).get('last-event-id'));
+      if (asked.length === 2) throw new TypeError('fetch failed');
+      const body = asked.length === 1 ? frames(0, [runStart, callStart]) : frames(2, [delta('Once'), runEnd]);
+      return new Response(new Blob([body as Uint8Array<ArrayBuffer>]).stream(), { headers: { 'content-type': 'text/event-stream' } });
+    };
+    const scheduler = new VirtualTimeScheduler();
+    const store = createRunViewStore('https://example.com/runs/r/events', { fetch, scheduler, retry: { jitter: 0 }, frameScheduler: queueScheduler });
+    const seen: string[] = [];
+    store.subscribe(() => {
+      const { status, connection } = store.getSnapshot();
+      const line = `${status} ${connection?.state ?? '-'}${connection?.state === 'reconnecting' ? ` ${connection.attempt} in ${connection.delayMs}` : ''}`;
+      if (seen.at(-1) !== line) seen.push(line);
+    });
+    while (store.getSnapshot().status !== 'ended' && store.getSnapshot().status !== 'failed') {
+      await nextTask();
+      scheduler.flush();
+    }
+    expect(seen).toEqual(['connecting connected', 'live connected', 'reconnecting reconnecting 1 in 1000', 'reconnecting reconnecting 2 in 2000', 'live connected', 'ended connected']);
+    expect(asked).toEqual([null, '1', '1']);
+    expect(store.getSnapshot().view.nodes[1]?.text).toBe('Once');
   });
 
   it("surfaces the stream's errors: a server that does not answer with an event stream", async () => {

@@ -129,9 +129,11 @@ export interface RunTextPartMetadata {
   /**
    * `streaming` while the agent writes, then `done`, or `failed` (the `call-error` is in a `data-run`
    * part), or `cancelled` when the call was cancelled (its `call-error` is an `AbortError`: the run was
-   * cancelled, or the stream aborted, while the agent wrote).
+   * cancelled, or the stream aborted, while the agent wrote), or `interrupted` when the process running a
+   * durable run stopped while the agent wrote (its `call-error` is `CALL_INTERRUPTED`): the resumed run
+   * calls it again, as a next attempt with a part of its own (a chat shows the latest attempt's part).
    */
-  readonly status: 'streaming' | 'done' | 'failed' | 'cancelled';
+  readonly status: 'streaming' | 'done' | 'failed' | 'cancelled' | 'interrupted';
   /** How long the call took; set when it ends. */
   readonly durationMs?: number;
   /**

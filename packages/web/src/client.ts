@@ -3,7 +3,9 @@
  *
  * @packageDocumentation
  */
-export { fromEventStream, type FromEventStreamOptions, type EventStreamRetry } from './fromEventStream';
+export { fromEventStream, type FromEventStreamOptions } from './fromEventStream';
+export type { EventStreamRetry } from './EventStreamRetry';
+export type { EventStreamStatus } from './EventStreamStatus';
 export { EventStreamError, type EventStreamErrorCode } from './errors/EventStreamError';
 export { RemoteRunError } from './errors/RemoteRunError';
 export { runTextPartMetadata } from './runTextPartMetadata';

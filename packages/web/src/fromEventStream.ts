@@ -3,25 +3,11 @@ import { createParser, type EventSourceMessage, type ParseError } from 'eventsou
 import { ConfigError, delayTimer, isSerializedError, OpenRunNodes, safeParseRunEvent, type RunEvent } from '@rxagents/core';
 import { EventStreamError } from './errors/EventStreamError';
 import { RemoteRunError } from './errors/RemoteRunError';
+import type { EventStreamRetry } from './EventStreamRetry';
+import type { EventStreamStatus } from './EventStreamStatus';
 import { checkEventStreamOptions } from './internal/checkEventStreamOptions';
-
-/**
- * How {@link fromEventStream} reconnects after a dropped connection.
- *
- * @example
- * ```ts
- * import type { EventStreamRetry } from '@rxagents/web/client';
- *
- * const retry: EventStreamRetry = { delayMs: 500, maxAttempts: 10 };
- * console.log(retry.maxAttempts); // 10
- * ```
- */
-export interface EventStreamRetry {
-  /** Milliseconds to wait before reconnecting, finite (`maxAttempts: 0` never reconnects). Default 1,000. */
-  readonly delayMs?: number;
-  /** Reconnections in a row without an event in between before giving up; 0 never reconnects. Default 3. */
-  readonly maxAttempts?: number;
-}
+import { badFrame, RESTARTING, resendable, safeJson, sequence } from './internal/eventStreamFrames';
+import { Reconnection } from './internal/Reconnection';
 
 /** Anything with zod's `safeParse`: the schema every value of the stream must match. */
 interface ValueSchema<T> {
@@ -35,7 +21,7 @@ interface ValueSchema<T> {
  * ```ts
  * import type { FromEventStreamOptions } from '@rxagents/web/client';
  *
- * const options: FromEventStreamOptions = { retry: { delayMs: 250, maxAttempts: 5 } };
+ * const options: FromEventStreamOptions = { retry: { delayMs: 250, maxElapsedMs: 60_000 }, onStatus: (status) => console.log(status.state) };
  * console.log(options.retry?.delayMs); // 250
  * ```
  */
@@ -44,11 +30,17 @@ export interface FromEventStreamOptions<T = RunEvent> {
   readonly signal?: AbortSignal;
   /** The `fetch` to use (for credentials, headers or tests). Default `globalThis.fetch`. */
   readonly fetch?: typeof fetch;
-  /** Reconnection after a dropped connection. */
+  /** Reconnection after a dropped connection: backoff, jitter and budget. Default: 1 s doubling up to 5 s, for 5 minutes. */
   readonly retry?: EventStreamRetry;
+  /**
+   * Told where the connection stands each time that changes (`connected`, `reconnecting` with the attempt
+   * and the delay, `gave-up`), for a page to show. Pass a Subject's `next` to have it as an Observable.
+   * A throw from it errors the Observable.
+   */
+  readonly onStatus?: (status: EventStreamStatus) => void;
   /** The schema every value must match. Default: the rules of `RunEventSchema` from `@rxagents/core` (checked by `safeParseRunEvent`, without zod). */
   readonly schema?: ValueSchema<T>;
-  /** The clock of the reconnection delay. Default `asyncScheduler`. */
+  /** The clock of the reconnection delays and budget. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /**
    * The most characters a frame may hold while it arrives (a line not yet ended, and an event's data
@@ -90,10 +82,15 @@ const isTrackable = (value: unknown): value is RunEvent => {
  * longer than `maxFrameLength` characters is an `EVENT_STREAM_BAD_FRAME` error as soon as it is.
  *
  * The Observable completes when the stream ends after the root run's `run-end` (or, for values that are
- * not run events, whenever the stream ends). A stream that breaks or ends before that was dropped: after
- * `retry.delayMs` it reconnects with the `Last-Event-ID` header set to the last id seen, so a server that
- * keeps the run (a run registry) resumes with no gap and no duplicate; after `retry.maxAttempts`
- * reconnections in a row without an event it errors with `EVENT_STREAM_DROPPED`. A server that answers
+ * not run events, whenever the stream ends). A stream that breaks or ends before that was dropped (so
+ * was a fetch that failed, and a 502, 503 or 504 answer, as a proxy before a restarting server gives):
+ * it reconnects with the `Last-Event-ID` header set to the last id seen, so a server that keeps the run
+ * (a run registry) resumes with no gap and no duplicate. The reconnections back off (see
+ * {@link EventStreamRetry}: by default 1 s, 2 s, 4 s, then every 5 s, each less up to half at random)
+ * and go on for `retry.maxElapsedMs` after the drop (default 5 minutes: a server's restart is carried
+ * through), or `retry.maxAttempts` reconnections; then the Observable errors with
+ * `EVENT_STREAM_DROPPED`. An event resets them. `onStatus` is told each change (`connected`,
+ * `reconnecting`, `gave-up`: see {@link EventStreamStatus}). A server that answers
  * a reconnection with another run (one that keeps nothing, such as `toEventStreamResponse`, starts a
  * new run per request) cannot resume the run either: the first event of that other run is an
  * `EVENT_STREAM_DROPPED` error, never spliced onto the events of the first. Nor can a stream whose last
@@ -104,7 +101,7 @@ const isTrackable = (value: unknown): value is RunEvent => {
  * Unsubscribing aborts the fetch.
  *
  * @param input - Where the events are: a URL, a `Request` or a `Response`.
- * @param options - Abort signal, `fetch`, reconnection, schema and clock.
+ * @param options - Abort signal, `fetch`, reconnection and its status, schema and clock.
  * @returns The run's events.
  * @throws `ConfigError` for a bad option.
  *
@@ -127,7 +124,7 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
   // Checked by hand, and the events by `safeParseRunEvent`, with the same rules as the zod schemas: a page does not bring zod.
   const parsed = checkEventStreamOptions(options);
   const schema = (parsed.schema ?? { safeParse: safeParseRunEvent }) as ValueSchema<T>;
-  const { signal, retry, scheduler, maxFrameLength } = parsed;
+  const { signal, retry, onStatus, scheduler, maxFrameLength } = parsed;
   if (!(typeof input === 'string' || input instanceof URL || input instanceof Request || input instanceof Response)) {
     throw new ConfigError('fromEventStream', [{ path: 'input', rule: 'must be a URL, a Request or a Response', received: input }]);
   }
@@ -137,7 +134,7 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
     let lastId: string | undefined;
     /** `lastId` as a number when it is a sequence number (as this package's servers send), else NaN. */
     let lastSeq = NaN;
-    let attempts = 0;
+    const reconnection = new Reconnection(retry, scheduler);
     let finished = false;
     let sawRunEvent = false;
     /** The nodes of the run read so far that have not ended: an error frame ends them. */
@@ -156,6 +153,16 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
     const fail = (error: unknown): void => {
       stop();
       subscriber.error(error);
+    };
+    /** Tells `onStatus`; says whether reading goes on (a throw from it is the Observable's error). */
+    const tell = (status: EventStreamStatus): boolean => {
+      try {
+        onStatus?.(status);
+      } catch (error) {
+        fail(error);
+        return false;
+      }
+      return !finished;
     };
     // The option's signal and a Request's own signal both stop reading.
     const signals = [signal, input instanceof Request ? input.signal : undefined].filter((each) => each !== undefined);
@@ -185,19 +192,23 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
           new EventStreamError(
             'EVENT_STREAM_DROPPED',
             `The event stream was dropped and cannot be resumed: the server's last event id (${JSON.stringify(lastId.slice(0, 40))}) cannot be sent back in a Last-Event-ID header`,
-            { lastEventId: lastId, attempts },
+            { lastEventId: lastId, attempts: reconnection.attempts },
             cause,
           ),
         );
         return;
       }
-      if (input instanceof Response || attempts >= retry.maxAttempts) {
-        fail(new EventStreamError('EVENT_STREAM_DROPPED', `The event stream was dropped${attempts > 0 ? ` (${attempts} reconnections tried)` : ''}`, { lastEventId: lastId, attempts }, cause));
+      const planned = input instanceof Response ? undefined : reconnection.next();
+      if (planned === undefined) {
+        const { attempts, elapsedMs } = reconnection;
+        const tried = attempts === 0 ? '' : ` (${attempts} reconnection${attempts === 1 ? '' : 's'} tried over ${Math.round(elapsedMs / 1000)} s)`;
+        const error = new EventStreamError('EVENT_STREAM_DROPPED', `The event stream was dropped${tried}`, { lastEventId: lastId, attempts, elapsedMs }, cause);
+        if (tell({ state: 'gave-up', attempts, elapsedMs, error })) fail(error);
         return;
       }
-      attempts++;
       reconnected = true;
-      wait = delayTimer(retry.delayMs, scheduler).subscribe(() => void connect());
+      if (!tell({ state: 'reconnecting', ...planned, cause })) return;
+      wait = delayTimer(planned.delayMs, scheduler).subscribe(() => void connect());
     };
 
     const onEvent = (message: EventSourceMessage): void => {
@@ -231,7 +242,7 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
         lastSeq = seq;
       }
       if (reconnected && failOnOtherRun(checked.data)) return;
-      attempts = 0;
+      reconnection.reset();
       if (isRunEventLike(checked.data)) {
         sawRunEvent = true;
         runId ??= (checked.data as { runId: string }).runId;
@@ -252,7 +263,7 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
         new EventStreamError(
           'EVENT_STREAM_DROPPED',
           `The event stream was dropped and the server answered the reconnection with a new run (${JSON.stringify(other.slice(0, 40))}, not ${JSON.stringify(runId)}): it did not keep the run, so it cannot be resumed`,
-          { lastEventId: lastId, attempts, runId, otherRunId: other },
+          { lastEventId: lastId, attempts: reconnection.attempts, runId, otherRunId: other },
         ),
       );
       return true;
@@ -268,6 +279,12 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
       }
       if (finished) return;
       const type = response.headers.get('content-type') ?? '';
+      if (RESTARTING.has(response.status)) {
+        // A proxy whose server is down or restarting: the run may well be there again in a moment.
+        void response.body?.cancel().catch(() => undefined);
+        dropped(new EventStreamError('EVENT_STREAM_STATUS', `The event stream answered ${response.status}`, { status: response.status }));
+        return;
+      }
       if (!response.ok || !type.startsWith('text/event-stream') || response.body === null) {
         const reason = response.ok ? `is not an event stream (content-type ${type || 'missing'})` : `answered ${response.status}`;
         void response.body?.cancel().catch(() => undefined);
@@ -288,6 +305,7 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
         );
         return;
       }
+      if (!tell({ state: 'connected', attempt: reconnection.attempts })) return;
       const parser = createParser({ onEvent, onError, maxBufferSize: maxFrameLength });
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       body = reader;
@@ -316,39 +334,5 @@ export function fromEventStream<T = RunEvent>(input: Input, options: FromEventSt
       wait?.unsubscribe();
       for (const each of signals) each.removeEventListener('abort', onAbort);
     };
-  });
-}
-
-function safeJson(data: string): unknown {
-  try {
-    return JSON.parse(data) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Whether `id` goes back unchanged as a `Last-Event-ID` header: a sequence number always does; any other id
- * is checked by the platform's own header rules (no character above U+00FF, no NUL, no surrounding spaces).
- */
-function resendable(id: string): boolean {
-  if (!Number.isNaN(sequence(id))) return true;
-  try {
-    return new Headers([['last-event-id', id]]).get('last-event-id') === id;
-  } catch {
-    return false;
-  }
-}
-
-/** An id as a sequence number (a decimal integer), else NaN: only sequence numbers are compared to skip repeats. */
-function sequence(id: string): number {
-  return id.length > 0 && id.length < 16 && /^\d+$/.test(id) ? Number(id) : NaN;
-}
-
-function badFrame(message: EventSourceMessage, why: string): EventStreamError {
-  return new EventStreamError('EVENT_STREAM_BAD_FRAME', `A bad event stream frame${message.id === undefined ? '' : ` (id ${message.id})`}: ${why}`, {
-    id: message.id,
-    event: message.event,
-    data: message.data.length > 200 ? `${message.data.slice(0, 200)}…` : message.data,
   });
 }

@@ -7,7 +7,9 @@ export { toEventStream, type ToEventStreamOptions, type EventStreamSource } from
 export { toEventStreamResponse, type ToEventStreamResponseOptions } from './toEventStreamResponse';
 export { writeToNodeResponse, type WriteToNodeResponseOptions, type NodeServerResponse } from './writeToNodeResponse';
 export { toWebRequest, type NodeIncomingMessage, type NodeResponseEvents } from './toWebRequest';
-export { fromEventStream, type FromEventStreamOptions, type EventStreamRetry } from './fromEventStream';
+export { fromEventStream, type FromEventStreamOptions } from './fromEventStream';
+export type { EventStreamRetry } from './EventStreamRetry';
+export type { EventStreamStatus } from './EventStreamStatus';
 export { EventStreamError, type EventStreamErrorCode } from './errors/EventStreamError';
 export { RemoteRunError } from './errors/RemoteRunError';
 export { createRunRegistry, type RunRegistry, type DurableRunRegistry, type RunRegistryOptions } from './createRunRegistry';

@@ -1,7 +1,7 @@
 import { ConfigError } from '@rxagents/core';
 import type { RunTextPartMetadata } from './RunUIMessageChunk';
 
-const STATUSES: ReadonlySet<unknown> = new Set(['streaming', 'done', 'failed', 'cancelled']);
+const STATUSES: ReadonlySet<unknown> = new Set(['streaming', 'done', 'failed', 'cancelled', 'interrupted']);
 
 /**
  * Reads where a text part of a run's message came from (its `providerMetadata.rxagents`, see

@@ -1,4 +1,4 @@
-import { concat, from, ignoreElements, Observable, of } from 'rxjs';
+import { concat, from, ignoreElements, lastValueFrom, Observable, of } from 'rxjs';
 import {
   AbstractChat,
   createUIMessageStream,
@@ -10,7 +10,7 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
-import { ConfigError, defineAgent, invoke$, observeRun, type RunContext, type RunEvent } from '@rxagents/core';
+import { ConfigError, defineAgent, invoke$, MemoryRunStore, observeRun, type RunContext, type RunEvent } from '@rxagents/core';
 import { handoff, handoffFilters, routingAgent } from '@rxagents/handoff';
 import { Patterns } from '@rxagents/patterns';
 import {
@@ -109,6 +109,26 @@ describe('toUIMessageStream', () => {
     const said = built.parts.flatMap((part) => (part.type === 'data-run' && (part.data as RunEvent).type === 'message' ? [(part.data as { speaker: string }).speaker] : []));
     expect(said).toEqual(['optimist', 'skeptic', 'optimist', 'skeptic']);
     expect(built.metadata?.success).toBe(true);
+  });
+
+  it("shows the attempt a stopped process cut off as an interrupted text part, not a failed one, before the resumed attempt's", async () => {
+    const runId = 'resumed-chat';
+    const writer = defineAgent('writer', () => from(['Once ', 'upon ', 'a time.']));
+    const body = (run: RunContext) => invoke$(writer, 'go', { run });
+    const first = new MemoryRunStore();
+    await lastValueFrom(observeRun('story', 'go', body, { store: first, runId }));
+    const journal: RunEvent[] = [];
+    for await (const record of first.read(runId)) journal.push(record.event);
+    // The first process stopped once the writer's first words were journaled.
+    const second = new MemoryRunStore();
+    await second.append(runId, journal.slice(0, journal.findIndex((event) => event.type === 'text-delta') + 1));
+    const { message: built, errors } = await message(observeRun('story', 'go', body, { store: second, runId }));
+
+    expect(errors).toEqual([]);
+    expect(textParts(built)).toEqual([
+      { agentId: 'writer', status: 'interrupted', text: 'Once ', state: 'done' },
+      { agentId: 'writer', status: 'done', text: 'Once upon a time.', state: 'done' },
+    ]);
   });
 
   it('shows a failing call as a failed text part with its call-error, and a failed run as an error', async () => {

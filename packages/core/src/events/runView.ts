@@ -3,19 +3,26 @@ import { ConfigError } from '../errors/ConfigError';
 import type { RunEvent, RunEventOf } from './RunEvent';
 import type { SerializedError } from './SerializedError';
 import { fieldsOf, treeOf, viewOf, type Tree } from '../internal/runViewTree';
+import { previousAttemptOf } from '../internal/durable/placeKeys';
 
 /**
  * Where a node of a run stands.
+ *
+ * @remarks
+ * `interrupted` is a node the process running a durable run stopped under (a crash, a deploy): when the
+ * run resumed, its journal closed it with a `CallInterruptedError` (code `CALL_INTERRUPTED`), and the
+ * call runs again as a next attempt, which the node's `supersededBy` names once it started. It did not
+ * fail: nothing went wrong in the call. `failed` is any other error, `cancelled` an `AbortError`.
  *
  * @example
  * ```ts
  * import type { RunNodeStatus } from '@rxagents/core';
  *
- * const done: readonly RunNodeStatus[] = ['completed', 'failed', 'cancelled'];
+ * const done: readonly RunNodeStatus[] = ['completed', 'failed', 'cancelled', 'interrupted'];
  * console.log(done.includes('running')); // false
  * ```
  */
-export type RunNodeStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+export type RunNodeStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 
 /**
  * Token counts summed from `usage` events.
@@ -66,8 +73,16 @@ export interface RunNode {
   readonly startedAt: number;
   /** How long it took, once it ended. */
   readonly durationMs?: number;
-  /** Why it failed or was cancelled. */
+  /** Why it failed, was cancelled or was interrupted. */
   readonly error?: SerializedError;
+  /**
+   * For an attempt a resumed durable run made again (an `interrupted` call): the `callId` of the attempt
+   * that took its place (`run/1#2` for `run/1`), once that one started. A view that shows the run as it
+   * stands now folds this node and everything under it: see {@link withoutSupersededAttempts}.
+   */
+  readonly supersededBy?: string;
+  /** For a second or later attempt of a call: the `callId` of the attempt before it, when the view has it. */
+  readonly supersedes?: string;
   /** Its children's ids, in start order. */
   readonly children: readonly string[];
   /** Tokens reported for it. */
@@ -241,8 +256,13 @@ function start(view: RunView, tree: Tree<RunNode>, event: RunEventOf<'run-start'
     return viewOf({ ...fieldsOf(view), at: event.at }, { ...tree, list });
   }
   const late = tree.index.lateChildren(event.callId, length).map((at) => (tree.list.at(at) as RunNode).callId);
-  const node: RunNode = { callId: event.callId, parentCallId: event.parentCallId, kind, name, input, text: '', status: 'running', startedAt: event.at, children: late, log: [] };
+  const fresh: RunNode = { callId: event.callId, parentCallId: event.parentCallId, kind, name, input, text: '', status: 'running', startedAt: event.at, children: late, log: [] };
+  // A later attempt of a call (a resumed durable run's): each of the two names the other.
+  const previous = previousAttemptOf(event.callId);
+  const previousIndex = previous === undefined ? -1 : tree.index.find(previous, length);
+  const node: RunNode = previousIndex < 0 ? fresh : { ...fresh, supersedes: previous as string };
   let list = tree.list.push(node);
+  if (previousIndex >= 0) list = list.set(previousIndex, { ...(tree.list.at(previousIndex) as RunNode), supersededBy: event.callId });
   const parentIndex = event.parentCallId === null ? -1 : tree.index.find(event.parentCallId, length);
   if (parentIndex >= 0) {
     const parent = tree.list.at(parentIndex) as RunNode;
@@ -284,6 +304,7 @@ function update(view: RunView, event: RunEvent, change: (node: RunNode) => RunNo
 }
 
 function statusOf(error: SerializedError | undefined): RunNodeStatus {
+  if (error?.code === 'CALL_INTERRUPTED') return 'interrupted';
   return error?.name === 'AbortError' ? 'cancelled' : 'failed';
 }
 

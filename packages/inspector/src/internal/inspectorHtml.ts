@@ -23,6 +23,10 @@ export const inspectorHtml = `<!doctype html>
   [data-status="running"] > .label .status, li[data-status="running"] .status { background: #ddf4ff; color: #0969da; }
   [data-status="failed"] > .label .status, li[data-status="failed"] .status { background: #ffebe9; color: #cf222e; }
   [data-status="completed"] > .label .status, li[data-status="succeeded"] .status { background: #dafbe1; color: #1a7f37; }
+  [data-status="interrupted"] > .label .status { background: #fff8c5; color: #7d4e00; }
+  [data-status="interrupted"] > .label { color: #656d76; }
+  #tree .attempt { font-size: 10px; color: #7d4e00; margin-left: 4px; }
+  #tree .fold { display: block; font-size: 11px; color: #656d76; margin-bottom: 4px; }
   #tree ul { padding-left: 14px; margin: 0; }
   #tree li { list-style: none; }
   #tree .label { cursor: pointer; border-radius: 3px; padding: 0 3px; }
@@ -32,6 +36,7 @@ export const inspectorHtml = `<!doctype html>
   #details dt { color: #656d76; font-size: 11px; }
   #details dd { margin: 0 0 4px; }
   .error { color: #cf222e; }
+  .interrupted { color: #7d4e00; }
   svg text { font: 11px system-ui, sans-serif; }
 </style>
 </head>

@@ -15,9 +15,11 @@ export function NodeDetails({ node, runStart }: { node: RunNode | undefined; run
   if (node.text !== '') rows.push(...row('text', h('pre', { className: 'text' }, node.text)));
   if (node.usage !== undefined) rows.push(...row('usage', `${node.usage.inputTokens} in, ${node.usage.outputTokens} out, ${node.usage.totalTokens} total tokens`));
   if (node.answer !== undefined) rows.push(...row('answer', h('pre', null, JSON.stringify(node.answer))));
+  if (node.supersedes !== undefined) rows.push(...row('attempt', `runs again in place of ${node.supersedes}, which a stopped process cut off`));
+  if (node.supersededBy !== undefined) rows.push(...row('attempt', `cut off by a stopped process; ${node.supersededBy} ran in its place`, 'interrupted'));
   if (node.error !== undefined) {
     const { name, code, message } = node.error;
-    rows.push(...row('error', `${name}${code === undefined ? '' : ` ${code}`}: ${message}`, 'error'));
+    rows.push(...row('error', `${name}${code === undefined ? '' : ` ${code}`}: ${message}`, node.status === 'interrupted' ? 'interrupted' : 'error'));
   }
   return h('section', { id: 'details', 'data-call-id': node.callId, 'data-status': node.status }, h('h2', null, 'Details'), h('dl', null, ...rows));
 }

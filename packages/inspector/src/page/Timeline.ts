@@ -5,11 +5,14 @@ import { timelineLayout } from './timelineLayout';
 const WIDTH = 1000;
 const LABEL = 110;
 const LANE = 26;
-const COLORS: Readonly<Record<string, string>> = { running: '#54aeff', completed: '#4ac26b', failed: '#ff8182', cancelled: '#afb8c1' };
+const COLORS: Readonly<Record<string, string>> = { running: '#54aeff', completed: '#4ac26b', failed: '#ff8182', cancelled: '#afb8c1', interrupted: '#d4a72c' };
 
-/** One lane per agent: a bar per call, handoffs as arrows between lanes, interrupts and errors as markers. */
-export function Timeline({ view, events, select }: { view: RunView; events: readonly RunEvent[]; select: (callId: string) => void }): ReactElement {
-  const layout = timelineLayout(view, events);
+/**
+ * One lane per agent: a bar per call, handoffs as arrows between lanes, interrupts, errors and calls a
+ * stopped process cut off as markers; with `fold`, without the attempts a resumed run made again.
+ */
+export function Timeline({ view, events, select, fold }: { view: RunView; events: readonly RunEvent[]; select: (callId: string) => void; fold: boolean }): ReactElement {
+  const layout = timelineLayout(view, events, fold);
   const x = (at: number): number => LABEL + ((at - layout.start) / (layout.end - layout.start)) * (WIDTH - LABEL - 10);
   const y = (lane: number): number => 18 + lane * LANE;
   const height = 24 + Math.max(1, layout.lanes.length) * LANE;
@@ -55,7 +58,9 @@ export function Timeline({ view, events, select }: { view: RunView; events: read
           { key: `marker-${marker.kind}-${marker.callId}`, className: `marker ${marker.kind}`, 'data-call-id': marker.callId, onClick: () => select(marker.callId) },
           marker.kind === 'error'
             ? h('text', { x: x(marker.at) - 5, y: y(marker.lane) + 14, fill: '#cf222e', fontWeight: 'bold' }, '✖')
-            : h('circle', { cx: x(marker.at), cy: y(marker.lane) + 9, r: 6, fill: '#bf8700' }),
+            : marker.kind === 'interrupted'
+              ? h('text', { x: x(marker.at) - 5, y: y(marker.lane) + 14, fill: '#7d4e00', fontWeight: 'bold' }, '↻')
+              : h('circle', { cx: x(marker.at), cy: y(marker.lane) + 9, r: 6, fill: '#bf8700' }),
         ),
       ),
     ),

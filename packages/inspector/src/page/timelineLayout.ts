@@ -1,4 +1,4 @@
-import type { RunEvent, RunNode, RunView } from '@rxagents/core';
+import { withoutSupersededAttempts, type RunEvent, type RunNode, type RunView } from '@rxagents/core';
 
 /** A call's bar on its agent's lane, from its start to its end (to `now` while it runs). */
 export interface Bar {
@@ -9,12 +9,12 @@ export interface Bar {
   readonly status: RunNode['status'];
 }
 
-/** A point on a lane: an interrupt (a question to a person) or an error. */
+/** A point on a lane: an interrupt (a question to a person), an error, or where a stopped process cut a call off. */
 export interface Marker {
   readonly callId: string;
   readonly lane: number;
   readonly at: number;
-  readonly kind: 'interrupt' | 'error';
+  readonly kind: 'interrupt' | 'error' | 'interrupted';
 }
 
 /** A handoff from one agent's lane to another's. */
@@ -34,8 +34,11 @@ export interface TimelineLayout {
   readonly end: number;
 }
 
-/** Lays out a run view (and the events it was folded from, for handoffs and the order of lanes) as agent lanes. */
-export function timelineLayout(view: RunView, events: readonly RunEvent[]): TimelineLayout {
+/**
+ * Lays out a run view (and the events it was folded from, for handoffs and the order of lanes) as agent
+ * lanes; with `fold`, without the attempts a resumed durable run made again (and what is under them).
+ */
+export function timelineLayout(view: RunView, events: readonly RunEvent[], fold = false): TimelineLayout {
   const lanes: string[] = [];
   const laneOf = (agent: string): number => {
     const known = lanes.indexOf(agent);
@@ -55,12 +58,14 @@ export function timelineLayout(view: RunView, events: readonly RunEvent[]): Time
   const start = view.nodes.reduce((earliest, node) => Math.min(earliest, node.startedAt), Infinity);
   const bars: Bar[] = [];
   const markers: Marker[] = [];
-  for (const node of view.nodes) {
+  for (const node of fold ? withoutSupersededAttempts(view) : view.nodes) {
     const end = node.durationMs === undefined ? now : node.startedAt + node.durationMs;
     if (node.kind === 'call') {
       const lane = laneOf(node.name);
       bars.push({ callId: node.callId, lane, start: node.startedAt, end, status: node.status });
       if (node.status === 'failed') markers.push({ callId: node.callId, lane, at: end, kind: 'error' });
+      // Its end is when the resumed run closed it: a mark of its own, not an error's.
+      if (node.status === 'interrupted') markers.push({ callId: node.callId, lane, at: end, kind: 'interrupted' });
     } else if (node.kind === 'interrupt') {
       markers.push({ callId: node.callId, lane: laneOf(askerOf(node, byId)), at: node.startedAt, kind: 'interrupt' });
     }

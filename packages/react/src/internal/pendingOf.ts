@@ -8,7 +8,7 @@ const NONE: readonly RunEventOf<'interrupt'>[] = Object.freeze([]);
 
 /** The open interrupts of a store's snapshots, the same object while they and the status stay the same. */
 export function pendingOf(store: RunViewStore): { getSnapshot(): PendingInterruptsState; getServerSnapshot(): PendingInterruptsState } {
-  const server: PendingInterruptsState = Object.freeze({ interrupts: NONE, error: undefined, status: store.getServerSnapshot().status });
+  const server: PendingInterruptsState = Object.freeze({ interrupts: NONE, error: undefined, status: store.getServerSnapshot().status, connection: undefined });
   let read: RunViewState | undefined;
   let last = server;
   return {
@@ -18,7 +18,9 @@ export function pendingOf(store: RunViewStore): { getSnapshot(): PendingInterrup
       read = state;
       const open = openInterrupts(state.view);
       const interrupts = sameInterrupts(last.interrupts, open) ? last.interrupts : Object.freeze(open);
-      if (interrupts !== last.interrupts || state.error !== last.error || state.status !== last.status) last = Object.freeze({ interrupts, error: state.error, status: state.status });
+      if (interrupts !== last.interrupts || state.error !== last.error || state.status !== last.status || state.connection !== last.connection) {
+        last = Object.freeze({ interrupts, error: state.error, status: state.status, connection: state.connection });
+      }
       return last;
     },
     getServerSnapshot: () => server,

@@ -89,7 +89,7 @@ export class TextParts {
       if (part.text !== undefined && part.text.length > 0) this.offerReply(part.start.parentCallId, part.text);
       if (relay) return [{ type: 'text-end', id: event.callId, providerMetadata: textMetadata(part.start, 'done', event.durationMs, true) }];
     }
-    const status = event.type === 'call-end' ? 'done' : event.error.name === 'AbortError' ? 'cancelled' : 'failed';
+    const status = event.type === 'call-end' ? 'done' : event.error.code === 'CALL_INTERRUPTED' ? 'interrupted' : event.error.name === 'AbortError' ? 'cancelled' : 'failed';
     return [...this.release(part), { type: 'text-end', id: event.callId, providerMetadata: textMetadata(part.start, status, event.durationMs) }];
   }
 

@@ -8,3 +8,17 @@ export function attemptOf(callId: string): number {
   const match = /#(\d+)$/.exec(callId);
   return match === null ? 1 : Number(match[1]);
 }
+
+/**
+ * The id of the attempt a call id follows at its place (`run/1#3` follows `run/1#2`, `run/1#2` follows
+ * `run/1`), or `undefined` for a first attempt. Only the last segment counts: `run/1#2/0` is a first
+ * attempt, of a call under a second attempt.
+ */
+export function previousAttemptOf(callId: string): string | undefined {
+  const match = /#(\d+)$/.exec(callId);
+  if (match === null) return undefined;
+  const attempt = Number(match[1]);
+  if (!(attempt >= 2)) return undefined;
+  const place = callId.slice(0, match.index);
+  return attempt === 2 ? place : `${place}#${attempt - 1}`;
+}
