@@ -13,12 +13,13 @@ import { parseConfig } from '../parseConfig';
 import { reportUnhandledError } from '../reportUnhandledError';
 import { errorCode, exists, openIfExists, storeFailure, unlinkIfExists, writeAtomically } from './file/fileOps';
 import { flatten } from './file/flatten';
+import { JournalOffsets } from './file/JournalOffsets';
 import { Journals } from './file/Journals';
-import { readJournal, type TornEnd } from './file/readJournal';
+import { type ReadCounts, readJournal, StalePositionError, type TornEnd } from './file/readJournal';
 import { filesOf, JOURNAL_FILE, type RunFiles, runFiles } from './file/runFiles';
 import { type LockSettings, withRunLock } from './file/runLock';
 import { expireText, type HeldLease, leaseText, readDeleteAt, readLease } from './file/sideFiles';
-import { type FileRunStoreOptions, FileRunStoreOptionsSchema, type TornRecordReport } from './FileRunStoreOptions';
+import { type FileRunStoreOptions, FileRunStoreOptionsSchema, type FileRunStoreReadStats, type TornRecordReport } from './FileRunStoreOptions';
 import type { RunLease, RunListOptions, RunRecord, RunStore, RunSummary } from './RunStore';
 
 /**
@@ -43,6 +44,12 @@ import type { RunLease, RunListOptions, RunRecord, RunStore, RunSummary } from '
  *   without its newline, or lines after the last complete append) is dropped and reported to
  *   `onTornRecord`; the next append cuts it off. A bad line followed by good ones is damage:
  *   `RunJournalCorruptError`, naming the file and the line.
+ * - **Reads from a position.** The store learns, as reads pass them, where appends end in each journal
+ *   (kept in memory, bounded: about a thousand places spread over a journal and the last few passed, for
+ *   128 journals). A read from `fromSeq` starts at the nearest such place before it, and a reader that
+ *   stopped (a page of a viewer, a follower at the end of a live run) goes on where it stopped: serving
+ *   a journal page by page costs one reading of it, not one per page. What such a read passes is checked
+ *   as above; a journal written anew (another file at the same path) is read from its first line again.
  * - **Summaries** (`summary`, `list`) read only the version line and the journal's end, never the
  *   records between.
  * - **Leases** are taken, renewed and released inside a lock file created exclusively (`wx`), so two
@@ -80,6 +87,8 @@ export class FileRunStore implements RunStore {
   readonly #lock: LockSettings;
   readonly #queues = new Map<string, Promise<unknown>>();
   readonly #journals: Journals;
+  readonly #offsets = new JournalOffsets();
+  readonly #counts: ReadCounts & { reads: number } = { reads: 0, lines: 0, bytes: 0 };
   /** The leases this store took or renewed, by the base name of their run's files. */
   readonly #held = new Map<string, HeldLease>();
   #ready: Promise<unknown> | undefined;
@@ -108,6 +117,29 @@ export class FileRunStore implements RunStore {
 
   read(runId: string, fromSeq = 0): AsyncIterable<RunRecord> {
     return flatten(this.#readBatches(runId, fromSeq));
+  }
+
+  /**
+   * What reading journals has cost this store so far: the reads begun, and the lines and bytes they
+   * parsed (summaries and appends, which read only a journal's ends, are not counted).
+   *
+   * @example
+   * ```ts
+   * import { mkdtempSync, rmSync } from 'node:fs';
+   * import { tmpdir } from 'node:os';
+   * import { join } from 'node:path';
+   * import { FileRunStore } from '@rxagents/core/file-store';
+   *
+   * const directory = mkdtempSync(join(tmpdir(), 'runs-'));
+   * const store = new FileRunStore({ directory });
+   * await store.append('r1', [{ type: 'run-start', runId: 'r1', callId: 'run', parentCallId: null, at: 0, name: 'story', input: 'go' }]);
+   * for await (const record of store.read('r1')) console.log(record.seq); // 0
+   * console.log(store.readStats().reads); // 1
+   * rmSync(directory, { recursive: true, force: true });
+   * ```
+   */
+  readStats(): FileRunStoreReadStats {
+    return { ...this.#counts };
   }
 
   async summary(runId: string): Promise<RunSummary | undefined> {
@@ -205,15 +237,27 @@ export class FileRunStore implements RunStore {
     const opened = await this.#exclusive(runId, 'read', async (files) => {
       if (!(await this.#live(files))) return undefined;
       const handle = await openIfExists(files.journal, 'r');
-      return handle === undefined ? undefined : { handle, size: (await handle.stat()).size, file: files.journal };
+      return handle === undefined ? undefined : { handle, stats: await handle.stat(), file: files.journal };
     });
     if (opened === undefined) return;
+    this.#counts.reads += 1;
+    const { handle, stats, file } = opened;
+    const onTorn = (torn: TornEnd): void => this.#reportTorn(runId, file, torn);
+    const options = { counts: this.#counts, onPosition: this.#offsets.add.bind(this.#offsets, file, stats) };
+    const from = this.#offsets.before(file, stats, fromSeq);
     try {
-      yield* readJournal(opened.handle, opened.size, opened.file, runId, fromSeq, (torn) => this.#reportTorn(runId, opened.file, torn));
+      try {
+        yield* readJournal(handle, stats.size, file, runId, fromSeq, onTorn, { ...options, from });
+      } catch (error) {
+        // Nothing was handed over yet: the file was written anew since the position was learnt.
+        if (!(error instanceof StalePositionError)) throw error;
+        this.#offsets.forget(file);
+        yield* readJournal(handle, stats.size, file, runId, fromSeq, onTorn, options);
+      }
     } catch (error) {
       throw storeFailure('read', runId, error);
     } finally {
-      await opened.handle.close();
+      await handle.close();
     }
   }
 
@@ -244,6 +288,7 @@ export class FileRunStore implements RunStore {
 
   async #deleteFiles(files: RunFiles): Promise<void> {
     this.#journals.forget(files);
+    this.#offsets.forget(files.journal);
     this.#held.delete(files.base);
     await unlinkIfExists(files.expire);
     await unlinkIfExists(files.journal);

@@ -49,6 +49,26 @@ export interface TornRecordReport {
 }
 
 /**
+ * What reading journals has cost a {@link FileRunStore} so far (see `FileRunStore.readStats`).
+ *
+ * @example
+ * ```ts
+ * import type { FileRunStoreReadStats } from '@rxagents/core/file-store';
+ *
+ * const stats: FileRunStoreReadStats = { reads: 3, lines: 1_200, bytes: 96_000 };
+ * console.log(stats.lines / stats.reads); // 400
+ * ```
+ */
+export interface FileRunStoreReadStats {
+  /** How many reads (`read` calls that found a journal) began. */
+  readonly reads: number;
+  /** How many complete lines they parsed. */
+  readonly lines: number;
+  /** How many bytes those lines hold. */
+  readonly bytes: number;
+}
+
+/**
  * Options of {@link FileRunStore}.
  *
  * @example

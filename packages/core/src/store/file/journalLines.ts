@@ -16,12 +16,12 @@ const CHUNK_BYTES = 64 * 1024;
 const TAIL_BYTES = 4 * 1024;
 
 /**
- * The lines of the first `size` bytes of a file, a chunk's worth at a time, so a long journal is never
- * held whole in memory: only one chunk and the line that crosses its end.
+ * The lines of the bytes `start` (the start of a line) to `size` of a file, a chunk's worth at a time, so
+ * a long journal is never held whole in memory: only one chunk and the line that crosses its end.
  */
-export async function* journalLines(handle: FileHandle, size: number): AsyncGenerator<readonly FileLine[]> {
+export async function* journalLines(handle: FileHandle, size: number, start = 0): AsyncGenerator<readonly FileLine[]> {
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  let position = 0;
+  let position = start;
   let pending: Buffer[] = [];
   while (position < size) {
     const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK_BYTES, size - position), position);
