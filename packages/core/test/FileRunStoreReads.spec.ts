@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
+import { appendFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunEvent } from '../src';
-import { FileRunStore } from '@rxagents/core/file-store';
+import { FileRunStore, type TornRecordReport } from '@rxagents/core/file-store';
 import { delta, readAll, start } from './support/runStoreContract';
 import { freshDirectories } from './support/freshDirectories';
 
@@ -111,4 +112,21 @@ describe('FileRunStore reads from a position', () => {
     expect(polls).toBeGreaterThan(20);
     expect(store.readStats().lines).toBeLessThanOrEqual(records * 1.1 + polls);
   }, 60_000);
+
+  it('reports no torn end while a lease of the run lasts (an append under way), and reports it once none does', async () => {
+    const directory = await freshDirectory();
+    const holder = new FileRunStore({ directory });
+    const lease = await holder.acquireLease('run', 60_000);
+    await holder.append('run', [start('run'), delta('run', 'a')], lease);
+    const [name] = (await readdir(directory)).filter((each) => each.endsWith('.jsonl'));
+    // Half an append, as a reader may find one the holder is writing.
+    await appendFile(join(directory, name as string), '{"seq":2,"event":{"type":"text-de');
+    const torn: TornRecordReport[] = [];
+    const reader = new FileRunStore({ directory, onTornRecord: (report) => torn.push(report) });
+    expect((await readAll(reader, 'run')).map((record) => record.seq)).toEqual([0, 1]);
+    expect(torn).toEqual([]);
+    await holder.releaseLease(lease);
+    expect((await readAll(reader, 'run')).map((record) => record.seq)).toEqual([0, 1]);
+    expect(torn).toEqual([{ runId: 'run', file: join(directory, name as string), line: 4, bytes: 33 }]);
+  });
 });

@@ -242,7 +242,8 @@ export class FileRunStore implements RunStore {
     if (opened === undefined) return;
     this.#counts.reads += 1;
     const { handle, stats, file } = opened;
-    const onTorn = (torn: TornEnd): void => this.#reportTorn(runId, file, torn);
+    let torn: TornEnd | undefined;
+    const onTorn = (found: TornEnd): void => void (torn = found);
     const options = { counts: this.#counts, onPosition: this.#offsets.add.bind(this.#offsets, file, stats) };
     const from = this.#offsets.before(file, stats, fromSeq);
     try {
@@ -254,6 +255,9 @@ export class FileRunStore implements RunStore {
         this.#offsets.forget(file);
         yield* readJournal(handle, stats.size, file, runId, fromSeq, onTorn, options);
       }
+      // While a lease lasts, an uncommitted end is an append its holder is writing: that holder cuts a
+      // torn end off (and reports it) at its next append, so a reader following a live run warns of nothing.
+      if (torn !== undefined && !(await this.#leased(runId))) this.#reportTorn(runId, file, torn);
     } catch (error) {
       throw storeFailure('read', runId, error);
     } finally {
@@ -277,6 +281,12 @@ export class FileRunStore implements RunStore {
       this.#held.delete(files.base);
       throw new RunLeaseLostError(runId);
     }
+  }
+
+  /** Whether some process holds a lease of the run that has not lapsed. */
+  async #leased(runId: string): Promise<boolean> {
+    const held = await readLease(runFiles(this.directory, runId).lease);
+    return held !== undefined && held.expiresAt > this.#scheduler.now();
   }
 
   /** Whether the run is not past its delete-at time; a run that is, is deleted now. */
