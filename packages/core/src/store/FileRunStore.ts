@@ -1,4 +1,4 @@
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, open, readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import * as z from 'zod';
@@ -14,11 +14,11 @@ import { reportUnhandledError } from '../reportUnhandledError';
 import { errorCode, exists, openIfExists, storeFailure, unlinkIfExists, writeAtomically } from './file/fileOps';
 import { flatten } from './file/flatten';
 import { Journals } from './file/Journals';
-import { readJournal, type TornEnd } from './file/readJournal';
+import { readJournal, type StaleAppend, type TornEnd } from './file/readJournal';
 import { filesOf, JOURNAL_FILE, type RunFiles, runFiles } from './file/runFiles';
 import { type LockSettings, withRunLock } from './file/runLock';
 import { expireText, type HeldLease, leaseText, readDeleteAt, readLease } from './file/sideFiles';
-import { type FileRunStoreOptions, FileRunStoreOptionsSchema, type TornRecordReport } from './FileRunStoreOptions';
+import { type FileRunStoreOptions, FileRunStoreOptionsSchema, type StaleRecordReport, type TornRecordReport } from './FileRunStoreOptions';
 import type { RunLease, RunListOptions, RunRecord, RunStore, RunSummary } from './RunStore';
 
 /**
@@ -77,6 +77,7 @@ export class FileRunStore implements RunStore {
   readonly #sync: boolean;
   readonly #scheduler: SchedulerLike;
   readonly #onTorn: ((report: TornRecordReport) => void) | undefined;
+  readonly #onStale: ((report: StaleRecordReport) => void) | undefined;
   readonly #lock: LockSettings;
   readonly #queues = new Map<string, Promise<unknown>>();
   readonly #journals: Journals;
@@ -90,6 +91,7 @@ export class FileRunStore implements RunStore {
     this.#sync = parsed.durability === 'fsync';
     this.#scheduler = parsed.scheduler ?? asyncScheduler;
     this.#onTorn = parsed.onTornRecord;
+    this.#onStale = parsed.onStaleRecord;
     this.#lock = { scheduler: this.#scheduler, staleLockMs: parsed.staleLockMs ?? 10_000 };
     this.#journals = new Journals({ directory: this.directory, sync: this.#sync, scheduler: this.#scheduler, reportTorn: (runId, file, torn) => this.#reportTorn(runId, file, torn) });
   }
@@ -102,7 +104,8 @@ export class FileRunStore implements RunStore {
       if (events.length === 0) return;
       await this.#ensureDirectory();
       await this.#live(files);
-      await this.#journals.append(runId, files, events);
+      const epoch = lease === undefined ? 0 : lease.epoch;
+      await this.#journals.append(runId, files, events, epoch, () => this.#leaseEpoch(files), (before, written) => this.#cutBack(files, lease, before, written));
     });
   }
 
@@ -112,7 +115,7 @@ export class FileRunStore implements RunStore {
 
   async summary(runId: string): Promise<RunSummary | undefined> {
     checkRunId(runId, 'summary');
-    return this.#exclusive(runId, 'summary', async (files) => ((await this.#live(files)) ? this.#journals.summary(files, runId) : undefined));
+    return this.#exclusive(runId, 'summary', async (files) => ((await this.#live(files)) ? this.#journals.summary(files, runId, () => this.#leaseEpoch(files)) : undefined));
   }
 
   async list(options: RunListOptions = {}): Promise<readonly RunSummary[]> {
@@ -128,7 +131,7 @@ export class FileRunStore implements RunStore {
     for (const name of names.filter((each) => JOURNAL_FILE.test(each)).sort()) {
       const files = filesOf(this.directory, name.slice(0, -'.jsonl'.length));
       try {
-        const summary = (await this.#live(files)) ? await this.#journals.summary(files, undefined) : undefined;
+        const summary = (await this.#live(files)) ? await this.#journals.summary(files, undefined, () => this.#leaseEpoch(files)) : undefined;
         if (summary !== undefined && (status === undefined || summary.status === status)) summaries.push(summary);
       } catch (error) {
         throw storeFailure('list', undefined, error);
@@ -145,9 +148,19 @@ export class FileRunStore implements RunStore {
       return withRunLock(files.lock, this.#lock, async () => {
         const now = this.#scheduler.now();
         const held = await readLease(files.lease);
-        if (held !== undefined && held.expiresAt > now) throw new RunLeasedError(runId, held.expiresAt);
-        const lease = { token: newRunId(), expiresAt: now + ttlMs };
+        if (held?.token !== undefined && held.expiresAt > now) throw new RunLeasedError(runId, held.expiresAt);
+        // Higher than every earlier lease's: the last one's (kept after release) and any the journal holds.
+        const epoch = Math.max(held?.epoch ?? 0, await this.#journals.highestEpoch(runId, files, held?.epoch)) + 1;
+        const lease = { token: newRunId(), epoch, expiresAt: now + ttlMs };
+        // The lease first, then its fence: a process whose lease lapsed cannot renew it once the fence exists.
         await writeAtomically(files.lease, leaseText(runId, lease), this.#sync);
+        try {
+          await this.#journals.fence(runId, files, epoch);
+        } catch (error) {
+          // No fence, no lease: the run is not left held by a lease nobody got.
+          await (held === undefined ? unlinkIfExists(files.lease) : writeAtomically(files.lease, leaseText(runId, held), this.#sync)).catch(() => undefined);
+          throw error;
+        }
         this.#held.set(files.base, lease);
         return { runId, ...lease };
       });
@@ -161,8 +174,8 @@ export class FileRunStore implements RunStore {
     return this.#exclusive(runId, 'renewLease', async (files) => {
       await this.#ensureDirectory();
       return withRunLock(files.lock, this.#lock, async () => {
-        await this.#checkLeaseFile(runId, files, lease);
-        const renewed = { token: lease.token, expiresAt: this.#scheduler.now() + ttlMs };
+        const held = await this.#checkLeaseFile(runId, files, lease);
+        const renewed = { token: lease.token, epoch: held.epoch, expiresAt: this.#scheduler.now() + ttlMs };
         await writeAtomically(files.lease, leaseText(runId, renewed), this.#sync);
         this.#held.set(files.base, renewed);
         return { runId, ...renewed };
@@ -175,9 +188,11 @@ export class FileRunStore implements RunStore {
     if (typeof runId !== 'string' || runId.trim() === '') return;
     await this.#exclusive(runId, 'releaseLease', async (files) => {
       if (this.#held.get(files.base)?.token === lease.token) this.#held.delete(files.base);
-      if ((await readLease(files.lease)) === undefined) return;
+      if ((await readLease(files.lease))?.token !== lease.token) return;
       await withRunLock(files.lock, this.#lock, async () => {
-        if ((await readLease(files.lease))?.token === lease.token) await unlinkIfExists(files.lease);
+        const held = await readLease(files.lease);
+        // The file stays, tokenless, so that the run's next lease has a higher epoch.
+        if (held?.token === lease.token) await writeAtomically(files.lease, leaseText(runId, { token: undefined, epoch: held.epoch, expiresAt: 0 }), this.#sync);
       });
     });
   }
@@ -209,7 +224,10 @@ export class FileRunStore implements RunStore {
     });
     if (opened === undefined) return;
     try {
-      yield* readJournal(opened.handle, opened.size, opened.file, runId, fromSeq, (torn) => this.#reportTorn(runId, opened.file, torn));
+      yield* readJournal(opened.handle, opened.size, opened.file, runId, fromSeq, {
+        torn: (torn) => this.#reportTorn(runId, opened.file, torn),
+        stale: (stale) => this.#reportStale(runId, opened.file, stale),
+      });
     } catch (error) {
       throw storeFailure('read', runId, error);
     } finally {
@@ -227,12 +245,38 @@ export class FileRunStore implements RunStore {
     await this.#checkLeaseFile(runId, files, lease);
   }
 
-  async #checkLeaseFile(runId: string, files: RunFiles, lease: RunLease): Promise<void> {
+  async #checkLeaseFile(runId: string, files: RunFiles, lease: RunLease): Promise<HeldLease> {
     const held = await readLease(files.lease);
-    if (held === undefined || held.token !== lease?.token || held.expiresAt <= this.#scheduler.now()) {
+    if (held === undefined || held.token === undefined || held.token !== lease?.token || held.expiresAt <= this.#scheduler.now()) {
       this.#held.delete(files.base);
       throw new RunLeaseLostError(runId);
     }
+    return held;
+  }
+
+  /** The epoch of the run's last lease (kept after release), or `undefined` when it never had one here. */
+  async #leaseEpoch(files: RunFiles): Promise<number | undefined> {
+    return this.#held.get(files.base)?.epoch ?? (await readLease(files.lease))?.epoch;
+  }
+
+  /**
+   * Cuts a failed append's `written` bytes back off the journal, when nothing can be lost but stale
+   * bytes: under the run's lock (no new lease, so no new holder, meanwhile), only while the append's
+   * lease is still the run's (or, without one, no lease is held), and only when the journal ends with
+   * them (nothing was appended after them).
+   */
+  async #cutBack(files: RunFiles, lease: RunLease | undefined, before: number, written: number): Promise<void> {
+    await withRunLock(files.lock, this.#lock, async () => {
+      const held = await readLease(files.lease);
+      const ours = lease === undefined ? held?.token === undefined || held.expiresAt <= this.#scheduler.now() : held?.token === lease.token;
+      if (!ours) return;
+      const handle = await open(files.journal, 'r+');
+      try {
+        if ((await handle.stat()).size === before + written) await handle.truncate(before);
+      } finally {
+        await handle.close();
+      }
+    });
   }
 
   /** Whether the run is not past its delete-at time; a run that is, is deleted now. */
@@ -262,7 +306,17 @@ export class FileRunStore implements RunStore {
     const report: TornRecordReport = { runId, file, line: torn.line, bytes: torn.bytes };
     try {
       if (this.#onTorn !== undefined) this.#onTorn(report);
-      else process.emitWarning(`Run journal ${file} ends with an append a crash cut short: ${torn.bytes} bytes from line ${torn.line} were dropped`, { code: 'RUN_JOURNAL_TORN' });
+      else process.emitWarning(`Run journal ${file} holds an append a crash or a failed write cut short: ${torn.bytes} bytes from line ${torn.line} were dropped`, { code: 'RUN_JOURNAL_TORN' });
+    } catch (error) {
+      reportUnhandledError(error);
+    }
+  }
+
+  #reportStale(runId: string, file: string, stale: StaleAppend): void {
+    const report: StaleRecordReport = { runId, file, line: stale.line, records: stale.records, epoch: stale.epoch, currentEpoch: stale.currentEpoch };
+    try {
+      if (this.#onStale !== undefined) this.#onStale(report);
+      else process.emitWarning(`Run journal ${file} holds ${stale.records} records from line ${stale.line} written under lease epoch ${stale.epoch} after epoch ${stale.currentEpoch} took the run over: skipped`, { code: 'RUN_JOURNAL_STALE' });
     } catch (error) {
       reportUnhandledError(error);
     }
