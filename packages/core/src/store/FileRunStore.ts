@@ -106,6 +106,16 @@ export class FileRunStore implements RunStore {
       await this.#live(files);
       const epoch = lease === undefined ? 0 : lease.epoch;
       await this.#journals.append(runId, files, events, epoch, () => this.#leaseEpoch(files), (before, written) => this.#cutBack(files, lease, before, written));
+      // A lease taken over while the write was under way (this process paused): the records landed
+      // after the new lease's fence, where every reader skips them, and the append is refused.
+      if (lease !== undefined) {
+        try {
+          await this.#checkLease(runId, files, lease);
+        } catch (error) {
+          this.#journals.forget(files);
+          throw error;
+        }
+      }
     });
   }
 

@@ -169,8 +169,8 @@ export class JournalScan {
     if (commit === undefined) return;
     const crc = crc32(chunk.bytes.subarray(open.crcFrom - chunk.start, end - 1 - CRC_SUFFIX_BYTES - chunk.start), open.crc);
     this.#open = undefined;
-    if (crc !== parsed.crc) this.#damaged(number, `fails its checksum (the append of lines ${open.line}-${number} was changed after it was written)`);
     if (open.problem !== undefined) throw new RunJournalCorruptError(this.file, open.problem.line, open.problem.reason);
+    if (crc !== parsed.crc) this.#damaged(number, `fails its checksum (the append of lines ${open.line}-${number} was changed after it was written)`);
     this.#completed(open.start, end, number);
     if (open.stale) {
       this.reports.stale({ line: open.line, records: open.count, epoch: open.epoch, currentEpoch: this.epoch });
