@@ -8,6 +8,13 @@ import { FileRunStore } from '@rxagents/core/file-store';
 import { createRunRegistry, type DurableRunRegistry } from '@rxagents/web';
 import { readerOf, watch } from './helpers/durable';
 
+/** How many lines one reading of the whole journal parses (version line, fences, blank lines and all). */
+async function linesOfOneReading(directory: string, runId: string): Promise<number> {
+  const store = new FileRunStore({ directory });
+  for await (const record of store.read(runId)) void record;
+  return store.readStats().lines;
+}
+
 const quiet = { heartbeatMs: Infinity, stallTimeoutMs: Infinity } as const;
 
 /** A body read to its end: how many bytes, and their SHA-256 (two viewers shown the same events have the same). */
@@ -105,8 +112,9 @@ describe('createRunRegistry with a file store: reads in linear time', () => {
     expect(new Set(digests.map((digest) => digest.sha256)).size).toBe(1);
     expect(digests[0]?.bytes).toBe(new TextEncoder().encode(shown.map((m) => `id: ${m.id}\nevent: ${m.event}\ndata: ${m.data}\n\n`).join('')).byteLength);
     const { reads, lines } = store.readStats();
-    // It was followed live (read again and again as it grew), yet each line was parsed about once in all.
+    // It was followed live (read again and again as it grew), yet each line was parsed about once in all
+    // (beside the follower's reads: the registry's attempts to take the run over read its first record).
     expect(reads).toBeGreaterThan(20);
-    expect(lines).toBeLessThanOrEqual(records * 1.5);
+    expect(lines).toBeLessThanOrEqual((await linesOfOneReading(directory, 'live')) * 1.5);
   }, 60_000);
 });

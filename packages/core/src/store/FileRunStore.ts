@@ -1,9 +1,10 @@
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, open, readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import * as z from 'zod';
 import * as configRules from '../configRules';
 import { ConfigError } from '../errors/ConfigError';
+import { RunJournalCorruptError } from '../errors/RunJournalCorruptError';
 import { RunLeasedError } from '../errors/RunLeasedError';
 import { RunLeaseLostError } from '../errors/RunLeaseLostError';
 import type { RunEvent } from '../events/RunEvent';
@@ -15,11 +16,11 @@ import { errorCode, exists, openIfExists, storeFailure, unlinkIfExists, writeAto
 import { flatten } from './file/flatten';
 import { JournalOffsets } from './file/JournalOffsets';
 import { Journals } from './file/Journals';
-import { type ReadCounts, readJournal, StalePositionError, type TornEnd } from './file/readJournal';
+import { type ReadCounts, readJournal, type StaleAppend, type TornEnd } from './file/readJournal';
 import { filesOf, JOURNAL_FILE, type RunFiles, runFiles } from './file/runFiles';
 import { type LockSettings, withRunLock } from './file/runLock';
 import { expireText, type HeldLease, leaseText, readDeleteAt, readLease } from './file/sideFiles';
-import { type FileRunStoreOptions, FileRunStoreOptionsSchema, type FileRunStoreReadStats, type TornRecordReport } from './FileRunStoreOptions';
+import { type FileRunStoreOptions, FileRunStoreOptionsSchema, type FileRunStoreReadStats, type StaleRecordReport, type TornRecordReport } from './FileRunStoreOptions';
 import type { RunLease, RunListOptions, RunRecord, RunStore, RunSummary } from './RunStore';
 
 /**
@@ -84,6 +85,7 @@ export class FileRunStore implements RunStore {
   readonly #sync: boolean;
   readonly #scheduler: SchedulerLike;
   readonly #onTorn: ((report: TornRecordReport) => void) | undefined;
+  readonly #onStale: ((report: StaleRecordReport) => void) | undefined;
   readonly #lock: LockSettings;
   readonly #queues = new Map<string, Promise<unknown>>();
   readonly #journals: Journals;
@@ -99,6 +101,7 @@ export class FileRunStore implements RunStore {
     this.#sync = parsed.durability === 'fsync';
     this.#scheduler = parsed.scheduler ?? asyncScheduler;
     this.#onTorn = parsed.onTornRecord;
+    this.#onStale = parsed.onStaleRecord;
     this.#lock = { scheduler: this.#scheduler, staleLockMs: parsed.staleLockMs ?? 10_000 };
     this.#journals = new Journals({ directory: this.directory, sync: this.#sync, scheduler: this.#scheduler, reportTorn: (runId, file, torn) => this.#reportTorn(runId, file, torn) });
   }
@@ -111,7 +114,18 @@ export class FileRunStore implements RunStore {
       if (events.length === 0) return;
       await this.#ensureDirectory();
       await this.#live(files);
-      await this.#journals.append(runId, files, events);
+      const epoch = lease === undefined ? 0 : lease.epoch;
+      await this.#journals.append(runId, files, events, epoch, () => this.#leaseEpoch(files), (before, written) => this.#cutBack(files, lease, before, written));
+      // A lease taken over while the write was under way (this process paused): the records landed
+      // after the new lease's fence, where every reader skips them, and the append is refused.
+      if (lease !== undefined) {
+        try {
+          await this.#checkLease(runId, files, lease);
+        } catch (error) {
+          this.#journals.forget(files);
+          throw error;
+        }
+      }
     });
   }
 
@@ -144,7 +158,7 @@ export class FileRunStore implements RunStore {
 
   async summary(runId: string): Promise<RunSummary | undefined> {
     checkRunId(runId, 'summary');
-    return this.#exclusive(runId, 'summary', async (files) => ((await this.#live(files)) ? this.#journals.summary(files, runId) : undefined));
+    return this.#exclusive(runId, 'summary', async (files) => ((await this.#live(files)) ? this.#journals.summary(files, runId, () => this.#leaseEpoch(files)) : undefined));
   }
 
   async list(options: RunListOptions = {}): Promise<readonly RunSummary[]> {
@@ -160,7 +174,7 @@ export class FileRunStore implements RunStore {
     for (const name of names.filter((each) => JOURNAL_FILE.test(each)).sort()) {
       const files = filesOf(this.directory, name.slice(0, -'.jsonl'.length));
       try {
-        const summary = (await this.#live(files)) ? await this.#journals.summary(files, undefined) : undefined;
+        const summary = (await this.#live(files)) ? await this.#journals.summary(files, undefined, () => this.#leaseEpoch(files)) : undefined;
         if (summary !== undefined && (status === undefined || summary.status === status)) summaries.push(summary);
       } catch (error) {
         throw storeFailure('list', undefined, error);
@@ -177,9 +191,19 @@ export class FileRunStore implements RunStore {
       return withRunLock(files.lock, this.#lock, async () => {
         const now = this.#scheduler.now();
         const held = await readLease(files.lease);
-        if (held !== undefined && held.expiresAt > now) throw new RunLeasedError(runId, held.expiresAt);
-        const lease = { token: newRunId(), expiresAt: now + ttlMs };
+        if (held?.token !== undefined && held.expiresAt > now) throw new RunLeasedError(runId, held.expiresAt);
+        // Higher than every earlier lease's: the last one's (kept after release) and any the journal holds.
+        const epoch = Math.max(held?.epoch ?? 0, await this.#journals.highestEpoch(runId, files, held?.epoch)) + 1;
+        const lease = { token: newRunId(), epoch, expiresAt: now + ttlMs };
+        // The lease first, then its fence: a process whose lease lapsed cannot renew it once the fence exists.
         await writeAtomically(files.lease, leaseText(runId, lease), this.#sync);
+        try {
+          await this.#journals.fence(runId, files, epoch);
+        } catch (error) {
+          // No fence, no lease: the run is not left held by a lease nobody got.
+          await (held === undefined ? unlinkIfExists(files.lease) : writeAtomically(files.lease, leaseText(runId, held), this.#sync)).catch(() => undefined);
+          throw error;
+        }
         this.#held.set(files.base, lease);
         return { runId, ...lease };
       });
@@ -193,8 +217,8 @@ export class FileRunStore implements RunStore {
     return this.#exclusive(runId, 'renewLease', async (files) => {
       await this.#ensureDirectory();
       return withRunLock(files.lock, this.#lock, async () => {
-        await this.#checkLeaseFile(runId, files, lease);
-        const renewed = { token: lease.token, expiresAt: this.#scheduler.now() + ttlMs };
+        const held = await this.#checkLeaseFile(runId, files, lease);
+        const renewed = { token: lease.token, epoch: held.epoch, expiresAt: this.#scheduler.now() + ttlMs };
         await writeAtomically(files.lease, leaseText(runId, renewed), this.#sync);
         this.#held.set(files.base, renewed);
         return { runId, ...renewed };
@@ -207,9 +231,11 @@ export class FileRunStore implements RunStore {
     if (typeof runId !== 'string' || runId.trim() === '') return;
     await this.#exclusive(runId, 'releaseLease', async (files) => {
       if (this.#held.get(files.base)?.token === lease.token) this.#held.delete(files.base);
-      if ((await readLease(files.lease)) === undefined) return;
+      if ((await readLease(files.lease))?.token !== lease.token) return;
       await withRunLock(files.lock, this.#lock, async () => {
-        if ((await readLease(files.lease))?.token === lease.token) await unlinkIfExists(files.lease);
+        const held = await readLease(files.lease);
+        // The file stays, tokenless, so that the run's next lease has a higher epoch.
+        if (held?.token === lease.token) await writeAtomically(files.lease, leaseText(runId, { token: undefined, epoch: held.epoch, expiresAt: 0 }), this.#sync);
       });
     });
   }
@@ -243,20 +269,26 @@ export class FileRunStore implements RunStore {
     this.#counts.reads += 1;
     const { handle, stats, file } = opened;
     let torn: TornEnd | undefined;
-    const onTorn = (found: TornEnd): void => void (torn = found);
-    const options = { counts: this.#counts, onPosition: this.#offsets.add.bind(this.#offsets, file, stats) };
+    const reports = { torn: (found: TornEnd) => this.#reportTorn(runId, file, found), stale: (stale: StaleAppend) => this.#reportStale(runId, file, stale) };
+    const options = { counts: this.#counts, onPosition: this.#offsets.add.bind(this.#offsets, file, stats), tornEnd: (found: TornEnd) => void (torn = found) };
     const from = this.#offsets.before(file, stats, fromSeq);
     try {
+      let handed = false;
       try {
-        yield* readJournal(handle, stats.size, file, runId, fromSeq, onTorn, { ...options, from });
+        for await (const records of readJournal(handle, stats.size, file, runId, fromSeq, reports, { ...options, from })) {
+          handed = true;
+          yield records;
+        }
       } catch (error) {
-        // Nothing was handed over yet: the file was written anew since the position was learnt.
-        if (!(error instanceof StalePositionError)) throw error;
+        // Damage where a learnt position says an append ended, before anything was handed over: the
+        // file was written anew (or cut back) since. It is read again from its first line, once.
+        if (from === undefined || handed || !(error instanceof RunJournalCorruptError)) throw error;
         this.#offsets.forget(file);
-        yield* readJournal(handle, stats.size, file, runId, fromSeq, onTorn, options);
+        yield* readJournal(handle, stats.size, file, runId, fromSeq, reports, options);
       }
-      // While a lease lasts, an uncommitted end is an append its holder is writing: that holder cuts a
-      // torn end off (and reports it) at its next append, so a reader following a live run warns of nothing.
+      // While a lease lasts, bytes after the last complete append are most likely an append its holder is
+      // writing: the holder cuts a torn end off (and reports it) at its next append, so a reader
+      // following a live run warns of nothing.
       if (torn !== undefined && !(await this.#leased(runId))) this.#reportTorn(runId, file, torn);
     } catch (error) {
       throw storeFailure('read', runId, error);
@@ -275,18 +307,44 @@ export class FileRunStore implements RunStore {
     await this.#checkLeaseFile(runId, files, lease);
   }
 
-  async #checkLeaseFile(runId: string, files: RunFiles, lease: RunLease): Promise<void> {
+  async #checkLeaseFile(runId: string, files: RunFiles, lease: RunLease): Promise<HeldLease> {
     const held = await readLease(files.lease);
-    if (held === undefined || held.token !== lease?.token || held.expiresAt <= this.#scheduler.now()) {
+    if (held === undefined || held.token === undefined || held.token !== lease?.token || held.expiresAt <= this.#scheduler.now()) {
       this.#held.delete(files.base);
       throw new RunLeaseLostError(runId);
     }
+    return held;
+  }
+
+  /** The epoch of the run's last lease (kept after release), or `undefined` when it never had one here. */
+  async #leaseEpoch(files: RunFiles): Promise<number | undefined> {
+    return this.#held.get(files.base)?.epoch ?? (await readLease(files.lease))?.epoch;
+  }
+
+  /**
+   * Cuts a failed append's `written` bytes back off the journal, when nothing can be lost but stale
+   * bytes: under the run's lock (no new lease, so no new holder, meanwhile), only while the append's
+   * lease is still the run's (or, without one, no lease is held), and only when the journal ends with
+   * them (nothing was appended after them).
+   */
+  async #cutBack(files: RunFiles, lease: RunLease | undefined, before: number, written: number): Promise<void> {
+    await withRunLock(files.lock, this.#lock, async () => {
+      const held = await readLease(files.lease);
+      const ours = lease === undefined ? held?.token === undefined || held.expiresAt <= this.#scheduler.now() : held?.token === lease.token;
+      if (!ours) return;
+      const handle = await open(files.journal, 'r+');
+      try {
+        if ((await handle.stat()).size === before + written) await handle.truncate(before);
+      } finally {
+        await handle.close();
+      }
+    });
   }
 
   /** Whether some process holds a lease of the run that has not lapsed. */
   async #leased(runId: string): Promise<boolean> {
     const held = await readLease(runFiles(this.directory, runId).lease);
-    return held !== undefined && held.expiresAt > this.#scheduler.now();
+    return held?.token !== undefined && held.expiresAt > this.#scheduler.now();
   }
 
   /** Whether the run is not past its delete-at time; a run that is, is deleted now. */
@@ -317,7 +375,17 @@ export class FileRunStore implements RunStore {
     const report: TornRecordReport = { runId, file, line: torn.line, bytes: torn.bytes };
     try {
       if (this.#onTorn !== undefined) this.#onTorn(report);
-      else process.emitWarning(`Run journal ${file} ends with an append a crash cut short: ${torn.bytes} bytes from line ${torn.line} were dropped`, { code: 'RUN_JOURNAL_TORN' });
+      else process.emitWarning(`Run journal ${file} holds an append a crash or a failed write cut short: ${torn.bytes} bytes from line ${torn.line} were dropped`, { code: 'RUN_JOURNAL_TORN' });
+    } catch (error) {
+      reportUnhandledError(error);
+    }
+  }
+
+  #reportStale(runId: string, file: string, stale: StaleAppend): void {
+    const report: StaleRecordReport = { runId, file, line: stale.line, records: stale.records, epoch: stale.epoch, currentEpoch: stale.currentEpoch };
+    try {
+      if (this.#onStale !== undefined) this.#onStale(report);
+      else process.emitWarning(`Run journal ${file} holds ${stale.records} records from line ${stale.line} written under lease epoch ${stale.epoch} after epoch ${stale.currentEpoch} took the run over: skipped`, { code: 'RUN_JOURNAL_STALE' });
     } catch (error) {
       reportUnhandledError(error);
     }

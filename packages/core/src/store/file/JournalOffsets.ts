@@ -1,4 +1,4 @@
-import type { JournalPosition } from './readJournal';
+import type { JournalPosition } from './JournalPosition';
 
 /** How many journals' positions are kept; the least recently read is dropped first. */
 const KEPT_JOURNALS = 128;
