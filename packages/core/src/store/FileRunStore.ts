@@ -278,7 +278,7 @@ export class FileRunStore implements RunStore {
 
   /** The epoch of the run's last lease (kept after release), or `undefined` when it never had one here. */
   async #leaseEpoch(files: RunFiles): Promise<number | undefined> {
-    return this.#held.get(files.base)?.epoch ?? (await readLease(files.lease))?.epoch;
+    return (await readLease(files.lease))?.epoch;
   }
 
   /** Whether the run is not past its delete-at time; a run that is, is deleted now. */
