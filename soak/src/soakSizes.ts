@@ -1,4 +1,4 @@
-/** Every size figure of the four scenarios; `pnpm soak` runs {@link FULL}, `pnpm soak --ci` (or `SOAK_SIZE=ci`) {@link CI}. */
+/** Every size figure of the scenarios; `pnpm soak` runs {@link FULL}, `pnpm soak --ci` (or `SOAK_SIZE=ci`) {@link CI}. */
 export interface SoakSize {
   readonly name: 'full' | 'ci';
   /** The longest a scenario's process may take before it is killed and counted as failed, in ms. */
@@ -51,6 +51,12 @@ export interface SoakSize {
     /** Allowed on top of 3 × claimIdleMs for an orphaned call to start again, in ms. */
     readonly slackMs: number;
   };
+  readonly takeover: {
+    /** Takeovers of a file-store run, each by a process of its own. */
+    readonly trials: number;
+    /** The paused process's lease, in ms: the new holder takes the run once it lapses. */
+    readonly ttlMs: number;
+  };
 }
 
 export const FULL: SoakSize = {
@@ -60,6 +66,7 @@ export const FULL: SoakSize = {
   late: { deltas: 24_000, deltaBytes: 1_024, viewers: 40, readPauseMs: 100, readMs: 8_000, slackMB: 48 },
   callerStall: { leaseMs: 1_000, blockMs: 3_000, watchMs: 15_000, slackMs: 1_000 },
   killedWorker: { workers: 3, concurrency: 2, claimIdleMs: 2_000, callMs: 800, inFlight: 12, loadAfterKillMs: 20_000, slackMs: 1_000 },
+  takeover: { trials: 10, ttlMs: 1_000 },
 };
 
 export const CI: SoakSize = {
@@ -69,6 +76,7 @@ export const CI: SoakSize = {
   late: { deltas: 4_000, deltaBytes: 1_024, viewers: 10, readPauseMs: 100, readMs: 2_500, slackMB: 16 },
   callerStall: { leaseMs: 500, blockMs: 1_500, watchMs: 3_000, slackMs: 1_000 },
   killedWorker: { workers: 3, concurrency: 2, claimIdleMs: 1_000, callMs: 500, inFlight: 12, loadAfterKillMs: 6_000, slackMs: 1_000 },
+  takeover: { trials: 4, ttlMs: 1_000 },
 };
 
 /** The size the command line (`--ci`, `--full`) or `SOAK_SIZE` (`ci`, `full`) asks for; full by default. */

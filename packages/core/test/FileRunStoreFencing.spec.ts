@@ -1,7 +1,7 @@
 import { appendFile, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { VirtualTimeScheduler } from 'rxjs';
-import { RunJournalCorruptError, RunLeaseLostError } from '../src';
+import { ConfigError, RunJournalCorruptError, RunLeaseLostError } from '../src';
 import { FileRunStore, type StaleRecordReport, type TornRecordReport } from '@rxagents/core/file-store';
 import { appendBytes } from '../src/store/file/journalFormat';
 import { takeover } from './support/fileTakeover';
@@ -86,6 +86,17 @@ describe('FileRunStore fencing', () => {
     await expect(zombie.append('r1', [start('r1')], old)).rejects.toBeInstanceOf(RunLeaseLostError);
     await holder.append('r1', [start('r1'), delta('r1', 'mine')], lease);
     expect((await readAll(holder, 'r1')).map((record) => record.seq)).toEqual([0, 1]);
+  });
+
+  it('creates a new run\'s journal with its first lease\'s fence, and still takes only the root run-start as its first record', async () => {
+    const directory = await freshDirectory();
+    const store = new FileRunStore({ directory });
+    const lease = await store.acquireLease('r1', 60_000);
+    expect(await store.summary('r1')).toBeUndefined();
+    expect((await store.list()).map((summary) => summary.runId)).toEqual([]);
+    await expect(store.append('r1', [delta('r1', 'x')], lease)).rejects.toBeInstanceOf(ConfigError);
+    await store.append('r1', [start('r1')], lease);
+    expect(await store.summary('r1')).toMatchObject({ name: 'story', records: 1 });
   });
 
   it('refuses a changed byte inside a recorded delta with a RunJournalCorruptError naming the line', async () => {

@@ -1,4 +1,4 @@
-import { mkdir, open, readdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import * as z from 'zod';
@@ -9,13 +9,14 @@ import { RunLeasedError } from '../errors/RunLeasedError';
 import { RunLeaseLostError } from '../errors/RunLeaseLostError';
 import type { RunEvent } from '../events/RunEvent';
 import { newRunId } from '../events/ids';
-import { safeParseRunEvent } from '../events/safeParseRunEvent';
 import { parseConfig } from '../parseConfig';
-import { reportUnhandledError } from '../reportUnhandledError';
 import { errorCode, exists, openIfExists, storeFailure, unlinkIfExists, writeAtomically } from './file/fileOps';
 import { flatten } from './file/flatten';
 import { JournalOffsets } from './file/JournalOffsets';
 import { Journals } from './file/Journals';
+import { checkEvents, checkRunId, checkTtl } from './file/checks';
+import { cutBack } from './file/cutBack';
+import { reportStale, reportTorn } from './file/journalReports';
 import { type ReadCounts, readJournal, type StaleAppend, type TornEnd } from './file/readJournal';
 import { filesOf, JOURNAL_FILE, type RunFiles, runFiles } from './file/runFiles';
 import { type LockSettings, withRunLock } from './file/runLock';
@@ -32,32 +33,45 @@ import type { RunLease, RunListOptions, RunRecord, RunStore, RunSummary } from '
  *   than `a-z`, `0-9` and `-` written as `_` and its UTF-8 bytes in hex) or, for an id too long for a
  *   file name, its SHA-256 (`h-...`): no id can reach outside the directory. Beside the journal
  *   (`.jsonl`) are the lease (`.lease`), the lease lock (`.lock`) and the delete-at time (`.expire`).
- * - **Journal.** Its first line is a version line (`{"rxagentsJournal":1,"runId":...,"name":...,"createdAt":...}`);
- *   a journal without it, or of another version, is refused with `RunJournalVersionError`. Then one line
- *   per record; the last line of each append also carries the append's time and the run's status.
- * - **Appends** are one write of all their lines, all or none: a write that fails part way (a full disk,
- *   `ENOSPC`) is cut back off the file before `append` rejects with `RunStoreError` (retryable for a
- *   full disk or an I/O error). When an append counts as done is `durability`. An event that breaks
+ * - **Journal.** Its first line is a version line (`{"rxagentsJournal":2,"runId":...}`); a journal
+ *   without it, or of another version, is refused with `RunJournalVersionError`. Then its appends, each a
+ *   newline and one line per record carrying its `seq` and the epoch of the lease it was written under
+ *   (0 without one); the last line of each append also carries the append's time, the run's status and
+ *   a CRC-32 of the append's bytes. Each new lease adds a fence line with its epoch.
+ * - **Appends** are one write of all their lines in append mode, at the file's end whatever another
+ *   process wrote meanwhile: no write lands over another's bytes. A write that fails part way (a full
+ *   disk, `ENOSPC`) leaves no record: its bytes lack their commit line, and are cut back off the file
+ *   when nothing else can be lost (under the run's lock, while the append's lease is still the run's, and
+ *   only when the file ends with them); `append` rejects with `RunStoreError` (retryable for a full disk
+ *   or an I/O error). When an append counts as done is `durability`. An event that breaks
  *   `RunEventSchema`'s rules is refused with `ConfigError` before anything is written: it could not be
  *   read back.
+ * - **Fencing.** Every lease's `epoch` is higher than every earlier lease's of the run. `acquireLease`
+ *   writes the lease, then cuts off a torn end and appends its fence (creating the journal with it when
+ *   the run has none yet), so a process paused past its lease whose write lands later is recognisable:
+ *   readers skip (and report to `onStaleRecord`) every append of an older epoch after a newer one, and
+ *   never count it. Such an append rejects with `RunLeaseLostError` once its writer sees the lease lapsed.
  * - **Reads** stream the file a 64 KiB chunk at a time, to its length when the read starts, and check
- *   every record against `RunEventSchema`'s rules (it comes from disk). An end a crash tore (a line
- *   without its newline, or lines after the last complete append) is dropped and reported to
- *   `onTornRecord`; the next append cuts it off. A bad line followed by good ones is damage:
- *   `RunJournalCorruptError`, naming the file and the line.
+ *   every append's checksum and every record against `RunEventSchema`'s rules (it comes from disk). Bytes
+ *   a write did not finish (a line without its newline, lines whose commit line never came) are torn:
+ *   dropped and reported to `onTornRecord`. Anything else wrong (a failing checksum, a whole line that
+ *   does not parse, the last one included) is damage: `RunJournalCorruptError`, naming the file and the line.
  * - **Reads from a position.** The store learns, as reads pass them, where appends end in each journal
  *   (kept in memory, bounded: about a thousand places spread over a journal and the last few passed, for
- *   128 journals). A read from `fromSeq` starts at the nearest such place before it, and a reader that
- *   stopped (a page of a viewer, a follower at the end of a live run) goes on where it stopped: serving
- *   a journal page by page costs one reading of it, not one per page. What such a read passes is checked
- *   as above; a journal written anew (another file at the same path) is read from its first line again.
- * - **Summaries** (`summary`, `list`) read only the version line and the journal's end, never the
- *   records between.
+ *   128 journals), with the reader's state there (next seq, highest epoch). A read from `fromSeq` starts
+ *   at the nearest such place before it, and a reader that stopped (a page of a viewer, a follower at the
+ *   end of a live run) goes on where it stopped: serving a journal page by page costs one reading of it,
+ *   not one per page. What such a read passes is checked as above; a journal written anew (another file
+ *   at the same path) is read from its first line again. While a lease of the run lasts, bytes after its
+ *   last complete append are taken for an append under way and not reported as torn.
+ * - **Summaries** (`summary`, `list`) read the version line, the first counted append and the journal's
+ *   end, never the records between (unless the end does not settle the current story: then the whole
+ *   journal, once).
  * - **Leases** are taken, renewed and released inside a lock file created exclusively (`wx`), so two
- *   processes never both get one; the lease file is replaced atomically (written aside, then renamed).
- *   An append under a lease reads the lease file first. Lease expiry, `expire` and `createdAt`/`updatedAt`
- *   are on the store's scheduler; processes sharing a directory need clocks that agree (the default,
- *   `asyncScheduler`, is the wall clock).
+ *   processes never both get one; the lease file is replaced atomically (written aside, then renamed) and
+ *   kept, without its token, after release (it holds the run's epoch). An append under a lease reads the
+ *   lease file first. Lease expiry, `expire` and `createdAt`/`updatedAt` are on the store's scheduler;
+ *   processes sharing a directory need clocks that agree (the default, `asyncScheduler`, is the wall clock).
  * - **Expiry.** `expire` writes a delete-at time that every later access (and `list`) honours.
  *
  * Node only (it uses `node:fs`): it is imported from `@rxagents/core/file-store`, so browser bundles of
@@ -103,7 +117,7 @@ export class FileRunStore implements RunStore {
     this.#onTorn = parsed.onTornRecord;
     this.#onStale = parsed.onStaleRecord;
     this.#lock = { scheduler: this.#scheduler, staleLockMs: parsed.staleLockMs ?? 10_000 };
-    this.#journals = new Journals({ directory: this.directory, sync: this.#sync, scheduler: this.#scheduler, reportTorn: (runId, file, torn) => this.#reportTorn(runId, file, torn) });
+    this.#journals = new Journals({ directory: this.directory, sync: this.#sync, scheduler: this.#scheduler, reportTorn: (runId, file, torn) => reportTorn(this.#onTorn, runId, file, torn) });
   }
 
   async append(runId: string, events: readonly RunEvent[], lease?: RunLease): Promise<void> {
@@ -115,7 +129,7 @@ export class FileRunStore implements RunStore {
       await this.#ensureDirectory();
       await this.#live(files);
       const epoch = lease === undefined ? 0 : lease.epoch;
-      await this.#journals.append(runId, files, events, epoch, () => this.#leaseEpoch(files), (before, written) => this.#cutBack(files, lease, before, written));
+      await this.#journals.append(runId, files, events, epoch, () => this.#leaseEpoch(files), (before, written) => cutBack(files, this.#lock, lease?.token, before, written));
       // A lease taken over while the write was under way (this process paused): the records landed
       // after the new lease's fence, where every reader skips them, and the append is refused.
       if (lease !== undefined) {
@@ -269,7 +283,7 @@ export class FileRunStore implements RunStore {
     this.#counts.reads += 1;
     const { handle, stats, file } = opened;
     let torn: TornEnd | undefined;
-    const reports = { torn: (found: TornEnd) => this.#reportTorn(runId, file, found), stale: (stale: StaleAppend) => this.#reportStale(runId, file, stale) };
+    const reports = { torn: (found: TornEnd) => reportTorn(this.#onTorn, runId, file, found), stale: (stale: StaleAppend) => reportStale(this.#onStale, runId, file, stale) };
     const options = { counts: this.#counts, onPosition: this.#offsets.add.bind(this.#offsets, file, stats), tornEnd: (found: TornEnd) => void (torn = found) };
     const from = this.#offsets.before(file, stats, fromSeq);
     try {
@@ -289,7 +303,7 @@ export class FileRunStore implements RunStore {
       // While a lease lasts, bytes after the last complete append are most likely an append its holder is
       // writing: the holder cuts a torn end off (and reports it) at its next append, so a reader
       // following a live run warns of nothing.
-      if (torn !== undefined && !(await this.#leased(runId))) this.#reportTorn(runId, file, torn);
+      if (torn !== undefined && !(await this.#leased(runId))) reportTorn(this.#onTorn, runId, file, torn);
     } catch (error) {
       throw storeFailure('read', runId, error);
     } finally {
@@ -318,27 +332,7 @@ export class FileRunStore implements RunStore {
 
   /** The epoch of the run's last lease (kept after release), or `undefined` when it never had one here. */
   async #leaseEpoch(files: RunFiles): Promise<number | undefined> {
-    return this.#held.get(files.base)?.epoch ?? (await readLease(files.lease))?.epoch;
-  }
-
-  /**
-   * Cuts a failed append's `written` bytes back off the journal, when nothing can be lost but stale
-   * bytes: under the run's lock (no new lease, so no new holder, meanwhile), only while the append's
-   * lease is still the run's (or, without one, no lease is held), and only when the journal ends with
-   * them (nothing was appended after them).
-   */
-  async #cutBack(files: RunFiles, lease: RunLease | undefined, before: number, written: number): Promise<void> {
-    await withRunLock(files.lock, this.#lock, async () => {
-      const held = await readLease(files.lease);
-      const ours = lease === undefined ? held?.token === undefined || held.expiresAt <= this.#scheduler.now() : held?.token === lease.token;
-      if (!ours) return;
-      const handle = await open(files.journal, 'r+');
-      try {
-        if ((await handle.stat()).size === before + written) await handle.truncate(before);
-      } finally {
-        await handle.close();
-      }
-    });
+    return (await readLease(files.lease))?.epoch;
   }
 
   /** Whether some process holds a lease of the run that has not lapsed. */
@@ -371,26 +365,6 @@ export class FileRunStore implements RunStore {
     return this.#ready;
   }
 
-  #reportTorn(runId: string, file: string, torn: TornEnd): void {
-    const report: TornRecordReport = { runId, file, line: torn.line, bytes: torn.bytes };
-    try {
-      if (this.#onTorn !== undefined) this.#onTorn(report);
-      else process.emitWarning(`Run journal ${file} holds an append a crash or a failed write cut short: ${torn.bytes} bytes from line ${torn.line} were dropped`, { code: 'RUN_JOURNAL_TORN' });
-    } catch (error) {
-      reportUnhandledError(error);
-    }
-  }
-
-  #reportStale(runId: string, file: string, stale: StaleAppend): void {
-    const report: StaleRecordReport = { runId, file, line: stale.line, records: stale.records, epoch: stale.epoch, currentEpoch: stale.currentEpoch };
-    try {
-      if (this.#onStale !== undefined) this.#onStale(report);
-      else process.emitWarning(`Run journal ${file} holds ${stale.records} records from line ${stale.line} written under lease epoch ${stale.epoch} after epoch ${stale.currentEpoch} took the run over: skipped`, { code: 'RUN_JOURNAL_STALE' });
-    } catch (error) {
-      reportUnhandledError(error);
-    }
-  }
-
   /** Runs `work` after every earlier operation of this store on the run, mapping failures to the store's errors. */
   #exclusive<T>(runId: string, operation: string, work: (files: RunFiles) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
@@ -414,22 +388,3 @@ export class FileRunStore implements RunStore {
 const RunListOptionsSchema = z.strictObject({ status: z.enum(['running', 'succeeded', 'failed']).optional() }, { error: 'must be an object' });
 
 const noop = (): void => undefined;
-
-function checkRunId(runId: unknown, operation: string): void {
-  if (typeof runId !== 'string' || runId.trim() === '') throw new ConfigError(`FileRunStore.${operation}`, [{ path: 'runId', rule: 'must be a non-blank string', received: runId }]);
-}
-
-function checkEvents(events: unknown): void {
-  if (!Array.isArray(events)) throw new ConfigError('FileRunStore.append', [{ path: 'events', rule: 'must be an array of run events', received: events }]);
-  events.forEach((event, index) => {
-    const checked = safeParseRunEvent(event);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      throw new ConfigError('FileRunStore.append', [{ path: [`events[${index}]`, ...(issue?.path ?? []).map(String)].join('.'), rule: issue?.message ?? 'must be a run event', received: event }]);
-    }
-  });
-}
-
-function checkTtl(ttlMs: unknown, operation: string): void {
-  parseConfig(configRules.timeoutMs(), ttlMs, `FileRunStore.${operation} ttlMs`);
-}

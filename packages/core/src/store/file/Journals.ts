@@ -8,7 +8,7 @@ import type { RunEvent } from '../../events/RunEvent';
 import { newRunId } from '../../events/ids';
 import type { RunSummary } from '../RunStore';
 import { errorCode, openIfExists, syncDirectory, unlinkIfExists } from './fileOps';
-import { inspectJournal, type JournalState, readOpening } from './inspectJournal';
+import { inspectJournal, type JournalState, readOpening, scanJournal } from './inspectJournal';
 import { appendBytes, fenceBytes, headerLine } from './journalFormat';
 import { countLines } from './journalLines';
 import type { TornEnd } from './JournalScan';
@@ -85,6 +85,8 @@ export class Journals {
         return;
       }
       if (epoch > 0 && state.epoch > epoch) throw new RunLeaseLostError(runId);
+      // A journal a lease created holds fences only until the run's first append: its root's run-start.
+      if (state.records === 0) opening(events);
       const status = statusAfter(state.status, events);
       const bytes = appendBytes(state.records, epoch, events, { appendedAt: now, status });
       await writeAppend({ handle, bytes, sync, directory: undefined, cutBack: (written) => cutBack(stats.size, written) });
@@ -110,8 +112,7 @@ export class Journals {
       if (state === undefined || state.exact) return state?.epoch ?? 0;
       this.forget(files);
       // Without a lease history the end cannot rule out a newer epoch further back: read it all.
-      const exact = await inspectJournal(handle, (await handle.stat()).size, files.journal, undefined);
-      return exact?.epoch ?? 0;
+      return (await scanJournal(handle, (await handle.stat()).size, files.journal))?.epoch ?? 0;
     } finally {
       await handle.close();
     }

@@ -108,6 +108,13 @@ async function fromStart(handle: FileHandle, from: number, size: number, file: s
   return { header, records: scan.records, status: scan.last?.status ?? 'running', updatedAt: scan.last?.appendedAt, epoch: scan.epoch, exact: true, end: scan.end };
 }
 
+/** The state of a journal read forward from its start (never only from its end): its epoch is exact. */
+export async function scanJournal(handle: FileHandle, size: number, file: string): Promise<JournalState | undefined> {
+  const first = await readFirstLine(handle, size);
+  if (first === undefined) return undefined;
+  return fromStart(handle, first.end, size, file, parseHeader(first.text, file));
+}
+
 /** The root's name and when the first counted append was made, read forward from the start until it. */
 export async function readOpening(handle: FileHandle, size: number, file: string): Promise<{ readonly name: string; readonly createdAt: number } | undefined> {
   const first = await readFirstLine(handle, size);
