@@ -6,12 +6,13 @@ import type { SoakResult, SoakScenario } from './SoakScenario';
 import { type SoakSize, soakSizeOf } from './soakSizes';
 import { redisServerMissing } from './soakRedis';
 import { callerStall } from './scenarios/callerStall';
+import { fileTakeover } from './scenarios/fileTakeover';
 import { killedWorker } from './scenarios/killedWorker';
 import { lateViewers } from './scenarios/lateViewers';
 import { registryStall } from './scenarios/registryStall';
 import { stalledViewers } from './scenarios/stalledViewers';
 
-const scenarios: readonly SoakScenario[] = [stalledViewers, lateViewers, callerStall, killedWorker, registryStall];
+const scenarios: readonly SoakScenario[] = [stalledViewers, lateViewers, callerStall, killedWorker, registryStall, fileTakeover];
 
 /** The line a scenario's process prints its result on, read by the parent process. */
 const RESULT_MARK = '@@rxagents-soak-result ';

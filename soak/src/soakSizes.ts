@@ -59,6 +59,12 @@ export interface SoakSize {
     /** How long a round's runs are given to complete after their answers, in ms. */
     readonly watchMs: number;
   };
+  readonly takeover: {
+    /** Takeovers of a file-store run, each by a process of its own. */
+    readonly trials: number;
+    /** The paused process's lease, in ms: the new holder takes the run once it lapses. */
+    readonly ttlMs: number;
+  };
 }
 
 export const FULL: SoakSize = {
@@ -69,6 +75,7 @@ export const FULL: SoakSize = {
   callerStall: { leaseMs: 1_000, blockMs: 3_000, watchMs: 15_000, slackMs: 1_000 },
   killedWorker: { workers: 3, concurrency: 2, claimIdleMs: 2_000, callMs: 800, inFlight: 12, loadAfterKillMs: 20_000, slackMs: 1_000 },
   registryStall: { runsPerTiming: 10, leaseTtlMs: 200, watchMs: 15_000 },
+  takeover: { trials: 10, ttlMs: 1_000 },
 };
 
 export const CI: SoakSize = {
@@ -79,6 +86,7 @@ export const CI: SoakSize = {
   callerStall: { leaseMs: 500, blockMs: 1_500, watchMs: 3_000, slackMs: 1_000 },
   killedWorker: { workers: 3, concurrency: 2, claimIdleMs: 1_000, callMs: 500, inFlight: 12, loadAfterKillMs: 6_000, slackMs: 1_000 },
   registryStall: { runsPerTiming: 4, leaseTtlMs: 150, watchMs: 10_000 },
+  takeover: { trials: 4, ttlMs: 1_000 },
 };
 
 /** The size the command line (`--ci`, `--full`) or `SOAK_SIZE` (`ci`, `full`) asks for; full by default. */

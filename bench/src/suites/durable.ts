@@ -12,6 +12,7 @@ import { EMPTY, expand, last, lastValueFrom, map, type Observable } from 'rxjs';
 import { findRedisServer, startRedisServer } from '../../../packages/redis/test/support/redisServer';
 import type { BenchFigure, BenchSuite } from '../BenchSuite';
 import { median } from '../median';
+import { storedRunReads } from '../storedRunReads';
 
 const CHAIN_STEPS = 1_000;
 /** Each call journals three records (call-start, one text-delta, call-end); the root adds two. */
@@ -161,6 +162,9 @@ export const suite: BenchSuite = {
       );
       log(`durableOverLangGraph: ours (memory store) ${peer.measured.toFixed(3)} s / LangGraph.js (MemorySaver) ${peer.baseline.toFixed(3)} s`);
       figures.durableOverLangGraph = { value: peer.ratio, label: 'time of a 1,000-step durable chain on the memory store over LangGraph.js with MemorySaver', bar: { op: '<=', limit: 0.5 } };
+
+      // storedViewerOverMemory and liveFollowers: serving stored and live runs to viewers of a registry.
+      Object.assign(figures, await storedRunReads(dir, ratioOf, log));
 
       // redisJournalOverhead: the 1 ms chain journaled to the Redis store / not journaled.
       const binary = findRedisServer();

@@ -53,10 +53,18 @@ describe('FileRunStore', () => {
     await reopened.append('r1', [end('r1')]);
     expect((await readAll(reopened, 'r1')).map((record) => record.event)).toEqual([start('r1'), delta('r1', 'Once '), end('r1')]);
     expect(await reopened.summary('r1')).toMatchObject({ runId: 'r1', name: 'story', status: 'succeeded', records: 3 });
+    // Each append starts with a newline (a blank line before it) and ends with its commit line, which carries its CRC-32.
     const lines = (await readFile(await journalOf(directory), 'utf8')).split('\n');
-    expect(JSON.parse(lines[0] as string)).toMatchObject({ rxagentsJournal: 1, runId: 'r1', name: 'story' });
-    expect(lines).toHaveLength(5);
-    expect(lines[4]).toBe('');
+    expect(JSON.parse(lines[0] as string)).toEqual({ rxagentsJournal: 2, runId: 'r1' });
+    expect(lines.map((line) => (line === '' ? '' : Object.keys(JSON.parse(line)).join(',')))).toEqual([
+      'rxagentsJournal,runId',
+      '',
+      'seq,epoch,event',
+      'seq,epoch,event,appendedAt,status,crc',
+      '',
+      'seq,epoch,event,appendedAt,status,crc',
+      '',
+    ]);
   });
 
   it('drops a torn end (a line without its newline, or an append without its last line) and reports it', async () => {
@@ -68,19 +76,26 @@ describe('FileRunStore', () => {
     const intact = (await stat(journal)).size;
     await appendFile(journal, '{"seq":2,"event":{"type":"text-del');
     expect((await readAll(store, 'r1')).map((record) => record.seq)).toEqual([0, 1]);
-    expect(torn).toEqual([{ runId: 'r1', file: journal, line: 4, bytes: (await stat(journal)).size - intact }]);
+    expect(torn).toEqual([{ runId: 'r1', file: journal, line: 5, bytes: (await stat(journal)).size - intact }]);
     expect(await store.summary('r1')).toMatchObject({ records: 2 });
 
-    // The next append cuts the torn end off and goes on from the last complete record.
+    // The next append goes after it (only a new lease cuts anything off): its leading newline ends the
+    // unfinished line, which stays dropped, and the append goes on from the last complete record.
+    const torn1 = (await stat(journal)).size - intact;
     await store.append('r1', [delta('r1', 'upon')]);
     expect((await readAll(store, 'r1')).map((record) => record.seq)).toEqual([0, 1, 2]);
-    expect(torn).toHaveLength(2);
+    expect(torn[1]).toEqual({ runId: 'r1', file: journal, line: 5, bytes: torn1 });
 
     // Complete lines of an append whose last line is missing are torn too: none of that append is a record.
     const before = (await stat(journal)).size;
-    await appendFile(journal, `${JSON.stringify({ seq: 3, event: delta('r1', ' a') })}\n${JSON.stringify({ seq: 4, event: delta('r1', ' time') })}\n`);
+    await appendFile(journal, `\n${JSON.stringify({ seq: 3, epoch: 0, event: delta('r1', ' a') })}\n${JSON.stringify({ seq: 4, epoch: 0, event: delta('r1', ' time') })}\n`);
     expect((await readAll(store, 'r1')).map((record) => record.seq)).toEqual([0, 1, 2]);
-    expect(torn[2]).toEqual({ runId: 'r1', file: journal, line: 5, bytes: (await stat(journal)).size - before });
+    expect(torn[3]).toEqual({ runId: 'r1', file: journal, line: 7, bytes: (await stat(journal)).size - before });
+
+    // A new lease cuts the torn end off before its fence.
+    await store.acquireLease('r1', 1_000);
+    expect((await readFile(journal, 'utf8')).includes(' time')).toBe(false);
+    expect((await readAll(store, 'r1')).map((record) => record.seq)).toEqual([0, 1, 2]);
   });
 
   it('reports a torn end as a Node process warning when no onTornRecord is given', async () => {
@@ -92,7 +107,7 @@ describe('FileRunStore', () => {
     try {
       expect(await readAll(store, 'r1')).toHaveLength(1);
       expect(emitWarning).toHaveBeenCalledTimes(1);
-      expect(emitWarning).toHaveBeenCalledWith(expect.stringContaining('line 3'), { code: 'RUN_JOURNAL_TORN' });
+      expect(emitWarning).toHaveBeenCalledWith(expect.stringContaining('line 4'), { code: 'RUN_JOURNAL_TORN' });
     } finally {
       emitWarning.mockRestore();
     }
@@ -105,7 +120,7 @@ describe('FileRunStore', () => {
     await store.append('r1', [delta('r1', 'x'.repeat(50_000)), end('r1', false)]);
     await store.append('r1', [delta('r1', 'y'.repeat(60_000))]);
     expect(await new FileRunStore({ directory }).summary('r1')).toMatchObject({ status: 'failed', records: 5 });
-    const torn = Array.from({ length: 500 }, (_, index) => `${JSON.stringify({ seq: 5 + index, event: delta('r1', 'z'.repeat(100)) })}\n`).join('');
+    const torn = `\n${Array.from({ length: 500 }, (_, index) => `${JSON.stringify({ seq: 5 + index, epoch: 0, event: delta('r1', 'z'.repeat(100)) })}\n`).join('')}`;
     await appendFile(await journalOf(directory), torn);
     const later = new FileRunStore({ directory, onTornRecord: () => undefined });
     expect(await later.summary('r1')).toMatchObject({ status: 'failed', records: 5 });
@@ -122,14 +137,15 @@ describe('FileRunStore', () => {
     await store.append('r1', [end('r1')]);
     const journal = await journalOf(directory);
     const lines = (await readFile(journal, 'utf8')).split('\n');
-    await writeFile(journal, [lines[0], lines[1], '{"seq":1,"event":{"type":"text-delta"', lines[3], ''].join('\n'));
+    expect(lines[4]).toContain('Once ');
+    await writeFile(journal, [...lines.slice(0, 4), '{"seq":1,"epoch":0,"event":{"type":"text-delta"', ...lines.slice(5)].join('\n'));
     const failure = await readAll(store, 'r1').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(RunJournalCorruptError);
-    expect(failure).toMatchObject({ code: 'RUN_JOURNAL_CORRUPT', file: journal, line: 3 });
+    expect(failure).toMatchObject({ code: 'RUN_JOURNAL_CORRUPT', file: journal, line: 5 });
 
     // A line that is JSON but not a valid run event is damage too.
-    await writeFile(journal, [lines[0], lines[1], lines[2]?.replace('"Once "', '42'), lines[3], ''].join('\n'));
-    await expect(readAll(store, 'r1')).rejects.toMatchObject({ code: 'RUN_JOURNAL_CORRUPT', line: 3, reason: expect.stringMatching(/event\.delta/) });
+    await writeFile(journal, [...lines.slice(0, 4), lines[4]?.replace('"Once "', '42'), ...lines.slice(5)].join('\n'));
+    await expect(readAll(store, 'r1')).rejects.toMatchObject({ code: 'RUN_JOURNAL_CORRUPT', line: 5, reason: expect.stringMatching(/event\.delta/) });
   });
 
   it('refuses a journal without a version line, or of another version, with a RunJournalVersionError naming the file', async () => {
@@ -145,8 +161,9 @@ describe('FileRunStore', () => {
     expect(missing).toMatchObject({ code: 'RUN_JOURNAL_VERSION', file: journal, found: undefined });
     expect(String((missing as Error).message)).toContain(journal);
 
-    await writeFile(journal, [header?.replace('"rxagentsJournal":1', '"rxagentsJournal":2'), ...records].join('\n'));
-    await expect(readAll(store, 'r1')).rejects.toMatchObject({ code: 'RUN_JOURNAL_VERSION', found: 2, expected: 1 });
+    // Journals of format 1 (no epochs, no checksums) are refused, not misread.
+    await writeFile(journal, [header?.replace('"rxagentsJournal":2', '"rxagentsJournal":1'), ...records].join('\n'));
+    await expect(readAll(store, 'r1')).rejects.toMatchObject({ code: 'RUN_JOURNAL_VERSION', found: 1, expected: 2 });
     // A process that finds the old journal later cannot summarise it, append to it or list it either.
     const later = new FileRunStore({ directory });
     await expect(later.summary('r1')).rejects.toBeInstanceOf(RunJournalVersionError);
@@ -270,9 +287,10 @@ describe('FileRunStore', () => {
       await store.releaseLease(await store.acquireLease(runId, 1_000));
     }
     expect(await readdir(parent)).toEqual(['runs']);
+    // A released lease's file stays (it keeps the run's epoch), beside the journal.
     const names = await readdir(directory);
-    expect(names).toHaveLength(ids.length);
-    for (const name of names) expect(name).toMatch(/^[rh]-[a-z0-9_-]+\.jsonl$/);
+    expect(names.filter((name) => name.endsWith('.jsonl'))).toHaveLength(ids.length);
+    for (const name of names) expect(name).toMatch(/^[rh]-[a-z0-9_-]+\.(jsonl|lease)$/);
     for (const runId of ids) expect((await readAll(store, runId)).map((record) => record.event)).toEqual([start(runId)]);
     expect((await store.list()).map((summary) => summary.runId).sort()).toEqual([...ids].sort());
   });

@@ -1,4 +1,4 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile, stat, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lastValueFrom, toArray } from 'rxjs';
@@ -212,11 +212,13 @@ describe('a torn last line', () => {
     // An append the kill cut off: a whole line saying a4's call ended, and half of the line that commits it.
     const seq = journal.length;
     const ended = { type: 'call-end', runId: RUN_ID, callId: a4.callId, parentCallId: 'run', at: a4.at + 1, agentId: 'a4', durationMs: 1 };
-    const commit = JSON.stringify({ seq: seq + 1, event: { type: 'call-start', runId: RUN_ID, callId: 'run/4', parentCallId: 'run', at: a4.at + 1, agentId: 'a5', input: 'x' }, appendedAt: a4.at + 1, status: 'running' });
-    const tornText = `${JSON.stringify({ seq, event: ended })}\n${commit.slice(0, commit.length >> 1)}`;
+    const commit = JSON.stringify({ seq: seq + 1, epoch: 1, event: { type: 'call-start', runId: RUN_ID, callId: 'run/4', parentCallId: 'run', at: a4.at + 1, agentId: 'a5', input: 'x' }, appendedAt: a4.at + 1, status: 'running', crc: '00000000' });
+    const tornText = `\n${JSON.stringify({ seq, epoch: 1, event: ended })}\n${commit.slice(0, commit.length >> 1)}`;
+    // The torn append starts on the line after the journal's last (its leading newline makes a blank line).
+    const line = readFileSync(journalFile(directory), 'utf8').split('\n').length;
     appendFileSync(journalFile(directory), tornText);
     const { torn, after, events } = await resumeAndCheck(directory);
-    expect(torn[0]).toEqual({ runId: RUN_ID, file: journalFile(directory), line: seq + 2, bytes: Buffer.byteLength(tornText) });
+    expect(torn[0]).toEqual({ runId: RUN_ID, file: journalFile(directory), line, bytes: Buffer.byteLength(tornText) });
     expect(after).toEqual(onceBut('a4'));
     expectRanAgain(events, 'a4');
     // The resume cut the torn end off: the journal reads back whole, with no report.
@@ -228,14 +230,15 @@ describe('a torn last line', () => {
 });
 
 describe('a full disk', () => {
-  it('a run whose journal is /dev/full ends with RunStoreError in its root run-end, and nothing is read back as a record', async () => {
+  it('a run whose journal is /dev/full fails to start with a retryable RunStoreError (its lease cannot write its fence), leaves the run unheld, and nothing is read back as a record', async () => {
     const directory = await freshDirectory();
     await symlink('/dev/full', journalFile(directory));
     const store = new FileRunStore({ directory });
-    const events = await lastValueFrom(chainRun$(store, RUN_ID, LEASE_TTL_MS, { countsDir: directory }).pipe(toArray()));
-    expect(events.at(-1)).toMatchObject({ type: 'run-end', parentCallId: null, success: false, error: { name: 'RunStoreError', code: 'RUN_STORE_FAILED', retryable: true } });
+    const failure = await lastValueFrom(chainRun$(store, RUN_ID, LEASE_TTL_MS, { countsDir: directory }).pipe(toArray())).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ name: 'RunStoreError', code: 'RUN_STORE_FAILED', operation: 'acquireLease', retryable: true });
     expect(await journalEvents(store, RUN_ID)).toEqual([]);
     expect(await store.summary(RUN_ID)).toBeUndefined();
+    await expect(new FileRunStore({ directory }).acquireLease(RUN_ID, LEASE_TTL_MS)).rejects.toMatchObject({ operation: 'acquireLease', cause: expect.objectContaining({ code: 'ENOSPC' }) });
   });
 
   it('a disk that fills mid-run (a file size limit: a real partial write) ends the run with RunStoreError; the journal is whole and resumes to the same result', async () => {

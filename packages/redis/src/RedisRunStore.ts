@@ -63,7 +63,7 @@ export type RedisRunStoreOptions = z.input<typeof RedisRunStoreOptionsSchema>;
 type Config = z.output<typeof RedisRunStoreOptionsSchema>;
 
 const AppendReplySchema = z.union([z.tuple([z.literal('ok'), z.number()]), z.tuple([z.literal('lease-lost')]), z.tuple([z.literal('not-started')]), z.tuple([z.literal('damaged'), z.string()])]);
-const AcquireReplySchema = z.union([z.tuple([z.literal(1), z.number()]), z.tuple([z.literal(0), z.number(), z.number()])]);
+const AcquireReplySchema = z.union([z.tuple([z.literal(1), z.number(), z.number().int().positive()]), z.tuple([z.literal(0), z.number(), z.number()])]);
 const RenewReplySchema = z.union([z.tuple([z.literal(1), z.number()]), z.tuple([z.literal(0)])]);
 const RunListOptionsSchema = z.strictObject({ status: z.enum(['running', 'succeeded', 'failed']).optional() }, { error: 'must be an object' });
 
@@ -216,10 +216,10 @@ export class RedisRunStore implements RunStore {
     checkRunId(runId, 'acquireLease');
     const ttl = ttlArgument(ttlMs, 'acquireLease');
     const token = newRunId();
-    const reply = await this.#command('acquireLease', runId, () => scripts.acquireLease.run(this.#redis, [this.#keys(runId).lease], [token, ttl]));
+    const reply = await this.#command('acquireLease', runId, () => scripts.acquireLease.run(this.#redis, [this.#keys(runId).lease, this.#keys(runId).epoch], [token, ttl]));
     const result = replyAs(AcquireReplySchema, reply, 'acquireLease', runId);
     if (result[0] === 0) throw new RunLeasedError(runId, result[2] < 0 ? Infinity : result[1] + result[2]);
-    return { runId, token, expiresAt: ttl === '' ? Infinity : result[1] + Number(ttl) };
+    return { runId, token, epoch: result[2], expiresAt: ttl === '' ? Infinity : result[1] + Number(ttl) };
   }
 
   async renewLease(lease: RunLease, ttlMs: number): Promise<RunLease> {
@@ -229,7 +229,7 @@ export class RedisRunStore implements RunStore {
     const reply = await this.#command('renewLease', runId, () => scripts.renewLease.run(this.#redis, [this.#keys(runId).lease], [token, ttl]));
     const result = replyAs(RenewReplySchema, reply, 'renewLease', runId);
     if (result[0] === 0) throw new RunLeaseLostError(runId);
-    return { runId, token, expiresAt: ttl === '' ? Infinity : result[1] + Number(ttl) };
+    return { runId, token, epoch: lease.epoch, expiresAt: ttl === '' ? Infinity : result[1] + Number(ttl) };
   }
 
   async releaseLease(lease: RunLease): Promise<void> {
@@ -242,14 +242,14 @@ export class RedisRunStore implements RunStore {
     checkRunId(runId, 'expire');
     const delay = delayArgument(afterMs, 'expire');
     const keys = this.#keys(runId);
-    await this.#command('expire', runId, () => scripts.expireRun.run(this.#redis, [keys.journal, keys.summary, keys.lease], [delay]));
+    await this.#command('expire', runId, () => scripts.expireRun.run(this.#redis, [keys.journal, keys.summary, keys.lease, keys.epoch], [delay]));
   }
 
   async delete(runId: string): Promise<void> {
     checkRunId(runId, 'delete');
     const keys = this.#keys(runId);
     await this.#command('delete', runId, async () => {
-      await this.#redis.del(keys.journal, keys.summary, keys.lease);
+      await this.#redis.del(keys.journal, keys.summary, keys.lease, keys.epoch);
       // After the run's keys: should this fail, list drops the id of a run that is gone.
       await this.#redis.zrem(runIndexKey(this.#config.prefix), runId);
     });

@@ -5,7 +5,7 @@ import { CoordinationError } from './CoordinationError';
  * another journal format version.
  *
  * @remarks
- * The file store writes `{"rxagentsJournal":1,...}` as the first line of every journal and reads no
+ * The file store writes `{"rxagentsJournal":2,...}` as the first line of every journal and reads no
  * journal whose first line says otherwise, so a journal written by another (older or newer) format is
  * refused with this error rather than misread. `found` is the version the line names, or `undefined`
  * when the line has no version at all (the file is not a journal of this store). Not retryable: move

@@ -4,21 +4,24 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import * as z from 'zod';
 import * as configRules from '../configRules';
 import { ConfigError } from '../errors/ConfigError';
+import { RunJournalCorruptError } from '../errors/RunJournalCorruptError';
 import { RunLeasedError } from '../errors/RunLeasedError';
 import { RunLeaseLostError } from '../errors/RunLeaseLostError';
 import type { RunEvent } from '../events/RunEvent';
 import { newRunId } from '../events/ids';
-import { safeParseRunEvent } from '../events/safeParseRunEvent';
 import { parseConfig } from '../parseConfig';
-import { reportUnhandledError } from '../reportUnhandledError';
 import { errorCode, exists, openIfExists, storeFailure, unlinkIfExists, writeAtomically } from './file/fileOps';
 import { flatten } from './file/flatten';
+import { JournalOffsets } from './file/JournalOffsets';
 import { Journals } from './file/Journals';
-import { readJournal, type TornEnd } from './file/readJournal';
+import { checkEvents, checkRunId, checkTtl } from './file/checks';
+import { cutBack } from './file/cutBack';
+import { reportStale, reportTorn } from './file/journalReports';
+import { type ReadCounts, readJournal, type StaleAppend, type TornEnd } from './file/readJournal';
 import { filesOf, JOURNAL_FILE, type RunFiles, runFiles } from './file/runFiles';
 import { type LockSettings, withRunLock } from './file/runLock';
 import { expireText, type HeldLease, leaseText, readDeleteAt, readLease } from './file/sideFiles';
-import { type FileRunStoreOptions, FileRunStoreOptionsSchema, type TornRecordReport } from './FileRunStoreOptions';
+import { type FileRunStoreOptions, FileRunStoreOptionsSchema, type FileRunStoreReadStats, type StaleRecordReport, type TornRecordReport } from './FileRunStoreOptions';
 import type { RunLease, RunListOptions, RunRecord, RunStore, RunSummary } from './RunStore';
 
 /**
@@ -30,26 +33,45 @@ import type { RunLease, RunListOptions, RunRecord, RunStore, RunSummary } from '
  *   than `a-z`, `0-9` and `-` written as `_` and its UTF-8 bytes in hex) or, for an id too long for a
  *   file name, its SHA-256 (`h-...`): no id can reach outside the directory. Beside the journal
  *   (`.jsonl`) are the lease (`.lease`), the lease lock (`.lock`) and the delete-at time (`.expire`).
- * - **Journal.** Its first line is a version line (`{"rxagentsJournal":1,"runId":...,"name":...,"createdAt":...}`);
- *   a journal without it, or of another version, is refused with `RunJournalVersionError`. Then one line
- *   per record; the last line of each append also carries the append's time and the run's status.
- * - **Appends** are one write of all their lines, all or none: a write that fails part way (a full disk,
- *   `ENOSPC`) is cut back off the file before `append` rejects with `RunStoreError` (retryable for a
- *   full disk or an I/O error). When an append counts as done is `durability`. An event that breaks
+ * - **Journal.** Its first line is a version line (`{"rxagentsJournal":2,"runId":...}`); a journal
+ *   without it, or of another version, is refused with `RunJournalVersionError`. Then its appends, each a
+ *   newline and one line per record carrying its `seq` and the epoch of the lease it was written under
+ *   (0 without one); the last line of each append also carries the append's time, the run's status and
+ *   a CRC-32 of the append's bytes. Each new lease adds a fence line with its epoch.
+ * - **Appends** are one write of all their lines in append mode, at the file's end whatever another
+ *   process wrote meanwhile: no write lands over another's bytes. A write that fails part way (a full
+ *   disk, `ENOSPC`) leaves no record: its bytes lack their commit line, and are cut back off the file
+ *   when nothing else can be lost (under the run's lock, while the append's lease is still the run's, and
+ *   only when the file ends with them); `append` rejects with `RunStoreError` (retryable for a full disk
+ *   or an I/O error). When an append counts as done is `durability`. An event that breaks
  *   `RunEventSchema`'s rules is refused with `ConfigError` before anything is written: it could not be
  *   read back.
+ * - **Fencing.** Every lease's `epoch` is higher than every earlier lease's of the run. `acquireLease`
+ *   writes the lease, then cuts off a torn end and appends its fence (creating the journal with it when
+ *   the run has none yet), so a process paused past its lease whose write lands later is recognisable:
+ *   readers skip (and report to `onStaleRecord`) every append of an older epoch after a newer one, and
+ *   never count it. Such an append rejects with `RunLeaseLostError` once its writer sees the lease lapsed.
  * - **Reads** stream the file a 64 KiB chunk at a time, to its length when the read starts, and check
- *   every record against `RunEventSchema`'s rules (it comes from disk). An end a crash tore (a line
- *   without its newline, or lines after the last complete append) is dropped and reported to
- *   `onTornRecord`; the next append cuts it off. A bad line followed by good ones is damage:
- *   `RunJournalCorruptError`, naming the file and the line.
- * - **Summaries** (`summary`, `list`) read only the version line and the journal's end, never the
- *   records between.
+ *   every append's checksum and every record against `RunEventSchema`'s rules (it comes from disk). Bytes
+ *   a write did not finish (a line without its newline, lines whose commit line never came) are torn:
+ *   dropped and reported to `onTornRecord`. Anything else wrong (a failing checksum, a whole line that
+ *   does not parse, the last one included) is damage: `RunJournalCorruptError`, naming the file and the line.
+ * - **Reads from a position.** The store learns, as reads pass them, where appends end in each journal
+ *   (kept in memory, bounded: about a thousand places spread over a journal and the last few passed, for
+ *   128 journals), with the reader's state there (next seq, highest epoch). A read from `fromSeq` starts
+ *   at the nearest such place before it, and a reader that stopped (a page of a viewer, a follower at the
+ *   end of a live run) goes on where it stopped: serving a journal page by page costs one reading of it,
+ *   not one per page. What such a read passes is checked as above; a journal written anew (another file
+ *   at the same path) is read from its first line again. While a lease of the run lasts, bytes after its
+ *   last complete append are taken for an append under way and not reported as torn.
+ * - **Summaries** (`summary`, `list`) read the version line, the first counted append and the journal's
+ *   end, never the records between (unless the end does not settle the current story: then the whole
+ *   journal, once).
  * - **Leases** are taken, renewed and released inside a lock file created exclusively (`wx`), so two
- *   processes never both get one; the lease file is replaced atomically (written aside, then renamed).
- *   An append under a lease reads the lease file first. Lease expiry, `expire` and `createdAt`/`updatedAt`
- *   are on the store's scheduler; processes sharing a directory need clocks that agree (the default,
- *   `asyncScheduler`, is the wall clock).
+ *   processes never both get one; the lease file is replaced atomically (written aside, then renamed) and
+ *   kept, without its token, after release (it holds the run's epoch). An append under a lease reads the
+ *   lease file first. Lease expiry, `expire` and `createdAt`/`updatedAt` are on the store's scheduler;
+ *   processes sharing a directory need clocks that agree (the default, `asyncScheduler`, is the wall clock).
  * - **Expiry.** `expire` writes a delete-at time that every later access (and `list`) honours.
  *
  * Node only (it uses `node:fs`): it is imported from `@rxagents/core/file-store`, so browser bundles of
@@ -77,9 +99,12 @@ export class FileRunStore implements RunStore {
   readonly #sync: boolean;
   readonly #scheduler: SchedulerLike;
   readonly #onTorn: ((report: TornRecordReport) => void) | undefined;
+  readonly #onStale: ((report: StaleRecordReport) => void) | undefined;
   readonly #lock: LockSettings;
   readonly #queues = new Map<string, Promise<unknown>>();
   readonly #journals: Journals;
+  readonly #offsets = new JournalOffsets();
+  readonly #counts: ReadCounts & { reads: number } = { reads: 0, lines: 0, bytes: 0 };
   /** The leases this store took or renewed, by the base name of their run's files. */
   readonly #held = new Map<string, HeldLease>();
   #ready: Promise<unknown> | undefined;
@@ -90,8 +115,9 @@ export class FileRunStore implements RunStore {
     this.#sync = parsed.durability === 'fsync';
     this.#scheduler = parsed.scheduler ?? asyncScheduler;
     this.#onTorn = parsed.onTornRecord;
+    this.#onStale = parsed.onStaleRecord;
     this.#lock = { scheduler: this.#scheduler, staleLockMs: parsed.staleLockMs ?? 10_000 };
-    this.#journals = new Journals({ directory: this.directory, sync: this.#sync, scheduler: this.#scheduler, reportTorn: (runId, file, torn) => this.#reportTorn(runId, file, torn) });
+    this.#journals = new Journals({ directory: this.directory, sync: this.#sync, scheduler: this.#scheduler, reportTorn: (runId, file, torn) => reportTorn(this.#onTorn, runId, file, torn) });
   }
 
   async append(runId: string, events: readonly RunEvent[], lease?: RunLease): Promise<void> {
@@ -102,7 +128,18 @@ export class FileRunStore implements RunStore {
       if (events.length === 0) return;
       await this.#ensureDirectory();
       await this.#live(files);
-      await this.#journals.append(runId, files, events);
+      const epoch = lease === undefined ? 0 : lease.epoch;
+      await this.#journals.append(runId, files, events, epoch, () => this.#leaseEpoch(files), (before, written) => cutBack(files, this.#lock, lease?.token, before, written));
+      // A lease taken over while the write was under way (this process paused): the records landed
+      // after the new lease's fence, where every reader skips them, and the append is refused.
+      if (lease !== undefined) {
+        try {
+          await this.#checkLease(runId, files, lease);
+        } catch (error) {
+          this.#journals.forget(files);
+          throw error;
+        }
+      }
     });
   }
 
@@ -110,9 +147,32 @@ export class FileRunStore implements RunStore {
     return flatten(this.#readBatches(runId, fromSeq));
   }
 
+  /**
+   * What reading journals has cost this store so far: the reads begun, and the lines and bytes they
+   * parsed (summaries and appends, which read only a journal's ends, are not counted).
+   *
+   * @example
+   * ```ts
+   * import { mkdtempSync, rmSync } from 'node:fs';
+   * import { tmpdir } from 'node:os';
+   * import { join } from 'node:path';
+   * import { FileRunStore } from '@rxagents/core/file-store';
+   *
+   * const directory = mkdtempSync(join(tmpdir(), 'runs-'));
+   * const store = new FileRunStore({ directory });
+   * await store.append('r1', [{ type: 'run-start', runId: 'r1', callId: 'run', parentCallId: null, at: 0, name: 'story', input: 'go' }]);
+   * for await (const record of store.read('r1')) console.log(record.seq); // 0
+   * console.log(store.readStats().reads); // 1
+   * rmSync(directory, { recursive: true, force: true });
+   * ```
+   */
+  readStats(): FileRunStoreReadStats {
+    return { ...this.#counts };
+  }
+
   async summary(runId: string): Promise<RunSummary | undefined> {
     checkRunId(runId, 'summary');
-    return this.#exclusive(runId, 'summary', async (files) => ((await this.#live(files)) ? this.#journals.summary(files, runId) : undefined));
+    return this.#exclusive(runId, 'summary', async (files) => ((await this.#live(files)) ? this.#journals.summary(files, runId, () => this.#leaseEpoch(files)) : undefined));
   }
 
   async list(options: RunListOptions = {}): Promise<readonly RunSummary[]> {
@@ -128,7 +188,7 @@ export class FileRunStore implements RunStore {
     for (const name of names.filter((each) => JOURNAL_FILE.test(each)).sort()) {
       const files = filesOf(this.directory, name.slice(0, -'.jsonl'.length));
       try {
-        const summary = (await this.#live(files)) ? await this.#journals.summary(files, undefined) : undefined;
+        const summary = (await this.#live(files)) ? await this.#journals.summary(files, undefined, () => this.#leaseEpoch(files)) : undefined;
         if (summary !== undefined && (status === undefined || summary.status === status)) summaries.push(summary);
       } catch (error) {
         throw storeFailure('list', undefined, error);
@@ -145,9 +205,19 @@ export class FileRunStore implements RunStore {
       return withRunLock(files.lock, this.#lock, async () => {
         const now = this.#scheduler.now();
         const held = await readLease(files.lease);
-        if (held !== undefined && held.expiresAt > now) throw new RunLeasedError(runId, held.expiresAt);
-        const lease = { token: newRunId(), expiresAt: now + ttlMs };
+        if (held?.token !== undefined && held.expiresAt > now) throw new RunLeasedError(runId, held.expiresAt);
+        // Higher than every earlier lease's: the last one's (kept after release) and any the journal holds.
+        const epoch = Math.max(held?.epoch ?? 0, await this.#journals.highestEpoch(runId, files, held?.epoch)) + 1;
+        const lease = { token: newRunId(), epoch, expiresAt: now + ttlMs };
+        // The lease first, then its fence: a process whose lease lapsed cannot renew it once the fence exists.
         await writeAtomically(files.lease, leaseText(runId, lease), this.#sync);
+        try {
+          await this.#journals.fence(runId, files, epoch);
+        } catch (error) {
+          // No fence, no lease: the run is not left held by a lease nobody got.
+          await (held === undefined ? unlinkIfExists(files.lease) : writeAtomically(files.lease, leaseText(runId, held), this.#sync)).catch(() => undefined);
+          throw error;
+        }
         this.#held.set(files.base, lease);
         return { runId, ...lease };
       });
@@ -161,8 +231,8 @@ export class FileRunStore implements RunStore {
     return this.#exclusive(runId, 'renewLease', async (files) => {
       await this.#ensureDirectory();
       return withRunLock(files.lock, this.#lock, async () => {
-        await this.#checkLeaseFile(runId, files, lease);
-        const renewed = { token: lease.token, expiresAt: this.#scheduler.now() + ttlMs };
+        const held = await this.#checkLeaseFile(runId, files, lease);
+        const renewed = { token: lease.token, epoch: held.epoch, expiresAt: this.#scheduler.now() + ttlMs };
         await writeAtomically(files.lease, leaseText(runId, renewed), this.#sync);
         this.#held.set(files.base, renewed);
         return { runId, ...renewed };
@@ -175,9 +245,11 @@ export class FileRunStore implements RunStore {
     if (typeof runId !== 'string' || runId.trim() === '') return;
     await this.#exclusive(runId, 'releaseLease', async (files) => {
       if (this.#held.get(files.base)?.token === lease.token) this.#held.delete(files.base);
-      if ((await readLease(files.lease)) === undefined) return;
+      if ((await readLease(files.lease))?.token !== lease.token) return;
       await withRunLock(files.lock, this.#lock, async () => {
-        if ((await readLease(files.lease))?.token === lease.token) await unlinkIfExists(files.lease);
+        const held = await readLease(files.lease);
+        // The file stays, tokenless, so that the run's next lease has a higher epoch.
+        if (held?.token === lease.token) await writeAtomically(files.lease, leaseText(runId, { token: undefined, epoch: held.epoch, expiresAt: 0 }), this.#sync);
       });
     });
   }
@@ -205,15 +277,37 @@ export class FileRunStore implements RunStore {
     const opened = await this.#exclusive(runId, 'read', async (files) => {
       if (!(await this.#live(files))) return undefined;
       const handle = await openIfExists(files.journal, 'r');
-      return handle === undefined ? undefined : { handle, size: (await handle.stat()).size, file: files.journal };
+      return handle === undefined ? undefined : { handle, stats: await handle.stat(), file: files.journal };
     });
     if (opened === undefined) return;
+    this.#counts.reads += 1;
+    const { handle, stats, file } = opened;
+    let torn: TornEnd | undefined;
+    const reports = { torn: (found: TornEnd) => reportTorn(this.#onTorn, runId, file, found), stale: (stale: StaleAppend) => reportStale(this.#onStale, runId, file, stale) };
+    const options = { counts: this.#counts, onPosition: this.#offsets.add.bind(this.#offsets, file, stats), tornEnd: (found: TornEnd) => void (torn = found) };
+    const from = this.#offsets.before(file, stats, fromSeq);
     try {
-      yield* readJournal(opened.handle, opened.size, opened.file, runId, fromSeq, (torn) => this.#reportTorn(runId, opened.file, torn));
+      let handed = false;
+      try {
+        for await (const records of readJournal(handle, stats.size, file, runId, fromSeq, reports, { ...options, from })) {
+          handed = true;
+          yield records;
+        }
+      } catch (error) {
+        // Damage where a learnt position says an append ended, before anything was handed over: the
+        // file was written anew (or cut back) since. It is read again from its first line, once.
+        if (from === undefined || handed || !(error instanceof RunJournalCorruptError)) throw error;
+        this.#offsets.forget(file);
+        yield* readJournal(handle, stats.size, file, runId, fromSeq, reports, options);
+      }
+      // While a lease lasts, bytes after the last complete append are most likely an append its holder is
+      // writing: the holder cuts a torn end off (and reports it) at its next append, so a reader
+      // following a live run warns of nothing.
+      if (torn !== undefined && !(await this.#leased(runId))) reportTorn(this.#onTorn, runId, file, torn);
     } catch (error) {
       throw storeFailure('read', runId, error);
     } finally {
-      await opened.handle.close();
+      await handle.close();
     }
   }
 
@@ -227,12 +321,24 @@ export class FileRunStore implements RunStore {
     await this.#checkLeaseFile(runId, files, lease);
   }
 
-  async #checkLeaseFile(runId: string, files: RunFiles, lease: RunLease): Promise<void> {
+  async #checkLeaseFile(runId: string, files: RunFiles, lease: RunLease): Promise<HeldLease> {
     const held = await readLease(files.lease);
-    if (held === undefined || held.token !== lease?.token || held.expiresAt <= this.#scheduler.now()) {
+    if (held === undefined || held.token === undefined || held.token !== lease?.token || held.expiresAt <= this.#scheduler.now()) {
       this.#held.delete(files.base);
       throw new RunLeaseLostError(runId);
     }
+    return held;
+  }
+
+  /** The epoch of the run's last lease (kept after release), or `undefined` when it never had one here. */
+  async #leaseEpoch(files: RunFiles): Promise<number | undefined> {
+    return (await readLease(files.lease))?.epoch;
+  }
+
+  /** Whether some process holds a lease of the run that has not lapsed. */
+  async #leased(runId: string): Promise<boolean> {
+    const held = await readLease(runFiles(this.directory, runId).lease);
+    return held?.token !== undefined && held.expiresAt > this.#scheduler.now();
   }
 
   /** Whether the run is not past its delete-at time; a run that is, is deleted now. */
@@ -244,6 +350,7 @@ export class FileRunStore implements RunStore {
 
   async #deleteFiles(files: RunFiles): Promise<void> {
     this.#journals.forget(files);
+    this.#offsets.forget(files.journal);
     this.#held.delete(files.base);
     await unlinkIfExists(files.expire);
     await unlinkIfExists(files.journal);
@@ -256,16 +363,6 @@ export class FileRunStore implements RunStore {
       throw error;
     });
     return this.#ready;
-  }
-
-  #reportTorn(runId: string, file: string, torn: TornEnd): void {
-    const report: TornRecordReport = { runId, file, line: torn.line, bytes: torn.bytes };
-    try {
-      if (this.#onTorn !== undefined) this.#onTorn(report);
-      else process.emitWarning(`Run journal ${file} ends with an append a crash cut short: ${torn.bytes} bytes from line ${torn.line} were dropped`, { code: 'RUN_JOURNAL_TORN' });
-    } catch (error) {
-      reportUnhandledError(error);
-    }
   }
 
   /** Runs `work` after every earlier operation of this store on the run, mapping failures to the store's errors. */
@@ -291,22 +388,3 @@ export class FileRunStore implements RunStore {
 const RunListOptionsSchema = z.strictObject({ status: z.enum(['running', 'succeeded', 'failed']).optional() }, { error: 'must be an object' });
 
 const noop = (): void => undefined;
-
-function checkRunId(runId: unknown, operation: string): void {
-  if (typeof runId !== 'string' || runId.trim() === '') throw new ConfigError(`FileRunStore.${operation}`, [{ path: 'runId', rule: 'must be a non-blank string', received: runId }]);
-}
-
-function checkEvents(events: unknown): void {
-  if (!Array.isArray(events)) throw new ConfigError('FileRunStore.append', [{ path: 'events', rule: 'must be an array of run events', received: events }]);
-  events.forEach((event, index) => {
-    const checked = safeParseRunEvent(event);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      throw new ConfigError('FileRunStore.append', [{ path: [`events[${index}]`, ...(issue?.path ?? []).map(String)].join('.'), rule: issue?.message ?? 'must be a run event', received: event }]);
-    }
-  });
-}
-
-function checkTtl(ttlMs: unknown, operation: string): void {
-  parseConfig(configRules.timeoutMs(), ttlMs, `FileRunStore.${operation} ttlMs`);
-}

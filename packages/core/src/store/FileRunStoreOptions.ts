@@ -27,7 +27,8 @@ import * as configRules from '../configRules';
 export type FileRunStoreDurability = 'process' | 'fsync';
 
 /**
- * A torn end the {@link FileRunStore} found in a journal and dropped: an append a crash cut short.
+ * Bytes the {@link FileRunStore} found in a journal and dropped: an append a crash or a failed write cut
+ * short (at the journal's end, or followed by later appends).
  *
  * @example
  * ```ts
@@ -42,10 +43,62 @@ export interface TornRecordReport {
   readonly runId: string;
   /** The journal file. */
   readonly file: string;
-  /** The 1-based line where the torn end starts. */
+  /** The 1-based line where the dropped bytes start. */
   readonly line: number;
   /** How many bytes were dropped. */
   readonly bytes: number;
+}
+
+/**
+ * What reading journals has cost a {@link FileRunStore} so far (see `FileRunStore.readStats`).
+ *
+ * @example
+ * ```ts
+ * import type { FileRunStoreReadStats } from '@rxagents/core/file-store';
+ *
+ * const stats: FileRunStoreReadStats = { reads: 3, lines: 1_200, bytes: 96_000 };
+ * console.log(stats.lines / stats.reads); // 400
+ * ```
+ */
+export interface FileRunStoreReadStats {
+  /** How many reads (`read` calls that found a journal) began. */
+  readonly reads: number;
+  /** How many complete lines they parsed. */
+  readonly lines: number;
+  /** How many bytes those lines hold. */
+  readonly bytes: number;
+}
+
+/**
+ * Records the {@link FileRunStore} found in a journal and skipped because a process that had lost the
+ * run's lease wrote them: one whole append of an epoch older than one the journal already held.
+ *
+ * @remarks
+ * A process paused past its lease (a GC pause, a frozen VM, `SIGSTOP`) may finish a write it had begun
+ * after another process took the run over. Its records are never replayed or counted; this report says
+ * they were there.
+ *
+ * @example
+ * ```ts
+ * import type { StaleRecordReport } from '@rxagents/core/file-store';
+ *
+ * const report: StaleRecordReport = { runId: 'r1', file: '/var/runs/r-r1.jsonl', line: 40, records: 3, epoch: 2, currentEpoch: 3 };
+ * console.log(`${report.file}: skipped ${report.records} records of epoch ${report.epoch} from line ${report.line}`);
+ * ```
+ */
+export interface StaleRecordReport {
+  /** The run whose journal it is. */
+  readonly runId: string;
+  /** The journal file. */
+  readonly file: string;
+  /** The 1-based line where the stale append starts. */
+  readonly line: number;
+  /** How many records it holds. */
+  readonly records: number;
+  /** The epoch of the lease it was written under. */
+  readonly epoch: number;
+  /** The newest epoch the journal held before it. */
+  readonly currentEpoch: number;
 }
 
 /**
@@ -77,6 +130,11 @@ export interface FileRunStoreOptions {
    */
   readonly onTornRecord?: (report: TornRecordReport) => void;
   /**
+   * Called when a read finds records written under a lease that another one had already replaced, and
+   * skips them. Defaults to a Node process warning (`process.emitWarning`, code `RUN_JOURNAL_STALE`).
+   */
+  readonly onStaleRecord?: (report: StaleRecordReport) => void;
+  /**
    * A lease lock another process has held unchanged for this long is taken to be left by a process that
    * stopped, and is broken (one whose holder is a process of this host that exited is broken at once).
    * Defaults to 10,000 ms.
@@ -100,6 +158,7 @@ export const FileRunStoreOptionsSchema = z.strictObject(
     durability: z.enum(['process', 'fsync'], { error: "must be 'process' or 'fsync'" }).optional(),
     scheduler: configRules.scheduler().optional(),
     onTornRecord: configRules.function<(report: TornRecordReport) => void>().optional(),
+    onStaleRecord: configRules.function<(report: StaleRecordReport) => void>().optional(),
     staleLockMs: configRules.timeoutMs().optional(),
   },
   { error: 'must be an object' },

@@ -50,6 +50,7 @@ interface StoredRun {
 
 interface HeldLease {
   readonly token: string;
+  readonly epoch: number;
   expiresAt: number;
 }
 
@@ -75,6 +76,7 @@ export class MemoryRunStore implements RunStore {
   readonly #scheduler: SchedulerLike;
   readonly #runs = new Map<string, StoredRun>();
   readonly #leases = new Map<string, HeldLease>();
+  #epochs = 0;
 
   constructor(options: MemoryRunStoreOptions = {}) {
     const { scheduler = asyncScheduler } = parseConfig(MemoryRunStoreOptionsSchema, options, 'MemoryRunStore');
@@ -134,16 +136,17 @@ export class MemoryRunStore implements RunStore {
     const now = this.#scheduler.now();
     const held = this.#leases.get(runId);
     if (held !== undefined && held.expiresAt > now) throw new RunLeasedError(runId, held.expiresAt);
-    const lease = { token: newRunId(), expiresAt: now + ttlMs };
+    // One counter for the whole store: higher than every earlier lease of any run, kept by nothing per run.
+    const lease = { token: newRunId(), epoch: ++this.#epochs, expiresAt: now + ttlMs };
     this.#leases.set(runId, lease);
-    return { runId, token: lease.token, expiresAt: lease.expiresAt };
+    return { runId, token: lease.token, epoch: lease.epoch, expiresAt: lease.expiresAt };
   }
 
   async renewLease(lease: RunLease, ttlMs: number): Promise<RunLease> {
     checkTtl(ttlMs, 'renewLease');
     const held = this.#checkLease(lease?.runId, lease);
     held.expiresAt = this.#scheduler.now() + ttlMs;
-    return { runId: lease.runId, token: held.token, expiresAt: held.expiresAt };
+    return { runId: lease.runId, token: held.token, epoch: held.epoch, expiresAt: held.expiresAt };
   }
 
   async releaseLease(lease: RunLease): Promise<void> {

@@ -73,11 +73,15 @@ export interface RunSummary {
  * not renewed in time can be taken by another process; the old holder's next renewal or append under it
  * fails with `RunLeaseLostError`.
  *
+ * Its `epoch` is a fencing token: each lease of a run in a store has a higher one than every earlier
+ * lease of that run, and records are written with it, so a store (or a reader of its journal) can tell
+ * a write of a process that lost the lease from the current holder's, whenever it lands.
+ *
  * @example
  * ```ts
  * import type { RunLease } from '@rxagents/core';
  *
- * const lease: RunLease = { runId: 'r1', token: '0f8c1c3e-3b1f-4a5e-9a55-2b8f0b8f6d11', expiresAt: 30_000 };
+ * const lease: RunLease = { runId: 'r1', token: '0f8c1c3e-3b1f-4a5e-9a55-2b8f0b8f6d11', epoch: 3, expiresAt: 30_000 };
  * console.log(lease.runId); // r1
  * ```
  */
@@ -86,6 +90,8 @@ export interface RunLease {
   readonly runId: string;
   /** The holder's secret. */
   readonly token: string;
+  /** The lease's fencing token: a positive integer, higher than that of any earlier lease of the run in its store. */
+  readonly epoch: number;
   /** When the lease lapses unless renewed, in ms on the store's clock. */
   readonly expiresAt: number;
 }

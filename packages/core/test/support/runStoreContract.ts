@@ -85,6 +85,20 @@ export function describeRunStore(kind: string, open: () => Promise<StoreUnderTes
       expect(renewed.token).toBe(third.token);
     });
 
+    it('gives each lease of a run a higher epoch (a positive integer) than every earlier one, across release and lapse, and keeps it on renewal', async () => {
+      const { store, advance } = subject;
+      const first = await store.acquireLease('r1', leaseTtlMs);
+      await store.releaseLease(first);
+      const second = await store.acquireLease('r1', leaseTtlMs);
+      await advance(leaseTtlMs + 50);
+      const third = await store.acquireLease('r1', leaseTtlMs);
+      const renewed = await store.renewLease(third, leaseTtlMs);
+      expect(Number.isSafeInteger(first.epoch) && first.epoch > 0).toBe(true);
+      expect(second.epoch).toBeGreaterThan(first.epoch);
+      expect(third.epoch).toBeGreaterThan(second.epoch);
+      expect(renewed.epoch).toBe(third.epoch);
+    });
+
     it('refuses an append under a lease that is no longer the run\'s, and writes none of it', async () => {
       const { store, advance } = subject;
       await store.append('r1', [start('r1')]);

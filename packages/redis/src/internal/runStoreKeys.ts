@@ -10,6 +10,8 @@ export interface RunStoreKeys {
   readonly summary: string;
   /** The lease: a string holding the holder's token, with the lease's expiry as its TTL. */
   readonly lease: string;
+  /** A counter: the epoch of the run's last lease (each acquisition increments it), kept after release. */
+  readonly epoch: string;
 }
 
 /** `%`, `{` and `}` as `%25`, `%7B`, `%7D`: the escape is one to one, and leaves no brace in a hash tag. */
@@ -19,7 +21,7 @@ export function escapeRunId(runId: string): string {
 
 export function runStoreKeys(prefix: string, runId: string): RunStoreKeys {
   const base = `${prefix}:runstore:run:{${escapeRunId(runId)}}`;
-  return { journal: `${base}:journal`, summary: `${base}:summary`, lease: `${base}:lease` };
+  return { journal: `${base}:journal`, summary: `${base}:summary`, lease: `${base}:lease`, epoch: `${base}:epoch` };
 }
 
 /**

@@ -58,7 +58,8 @@ return {'ok', createdAt}
 `);
 
 /**
- * Takes a lease when none is held (keys: lease; args: token, ttl ms or '' for none): `{1, now}`, or
+ * Takes a lease when none is held (keys: lease, epoch; args: token, ttl ms or '' for none): `{1, now,
+ * epoch}` (the run's epoch counter incremented: the lease's fencing token), or
  * `{0, now, pttl}` while another holder's lease lasts (pttl -1: it never lapses). A lease already held
  * under this token (a command that ioredis sent again after a lost reply; each acquisition has a new
  * token) is this acquisition's: it is given, its ttl counted from now.
@@ -72,7 +73,7 @@ if ARGV[2] == '' then
 else
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 end
-return {1, now}
+return {1, now, redis.call('INCR', KEYS[2])}
 `);
 
 /** Extends a lease still held by this token (keys: lease; args: token, ttl ms or ''): `{1, now}`, or `{0}` when it is not. */
@@ -90,7 +91,7 @@ return 0
 `);
 
 /**
- * Deletes a run after a while (keys: journal, summary, lease; args: ms, or '' to keep it after all): its
+ * Deletes a run after a while (keys: journal, summary, lease, epoch; args: ms, or '' to keep it after all): its
  * journal and summary expire then, and its lease then at the latest. Nothing happens to a run that does not exist.
  */
 export const expireRun = new LuaScript(`
@@ -98,10 +99,12 @@ if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
 if ARGV[1] == '' then
   redis.call('PERSIST', KEYS[1])
   redis.call('PERSIST', KEYS[2])
+  redis.call('PERSIST', KEYS[4])
   return 1
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
 redis.call('PEXPIRE', KEYS[3], ARGV[1], 'LT')
+redis.call('PEXPIRE', KEYS[4], ARGV[1])
 return 1
 `);

@@ -30,7 +30,7 @@ export class RunLog {
   /** The id of the oldest kept frame. */
   private firstKept = 0;
   /** The block being filled, and how much of it is. */
-  private block = new Uint8Array(FIRST_BLOCK_BYTES);
+  private block: Uint8Array;
   private filled = 0;
   private readonly encoder = new TextEncoder();
   /** The id the next frame gets. */
@@ -48,7 +48,13 @@ export class RunLog {
   /** Every viewer still reading, so that they can be ended when the run is let go of. */
   private readonly viewers = new Set<RunLogViewer>();
 
-  constructor(private readonly replayLimit: number) {}
+  /** `firstBlockBytes`: the size of the first block (each next one doubles, up to {@link MAX_READ_BYTES}). */
+  constructor(
+    private readonly replayLimit: number,
+    firstBlockBytes = FIRST_BLOCK_BYTES,
+  ) {
+    this.block = new Uint8Array(firstBlockBytes);
+  }
 
   append(frame: string): void {
     this.store(frame);

@@ -7,6 +7,7 @@ import { eventStreamBody, type Frame } from './eventStreamBody';
 import type { HeldRuns } from './HeldRuns';
 import type { RunLog } from './RunLog';
 import { closedByInterruption, RunQuestions } from './RunQuestions';
+import { JournalFollower } from './JournalFollower';
 import { StoredRunViewer } from './StoredRunViewer';
 import { TrackedRunStore } from './TrackedRunStore';
 
@@ -54,6 +55,8 @@ export class StoredRuns {
   private readonly viewers = new Set<StoredRunViewer>();
   /** The durable runs held here, by id. */
   private readonly durable = new Map<string, Durable>();
+  /** The journal follower of each run that viewers read from the store, shared by them. */
+  private readonly followers = new Map<string, JournalFollower>();
   /** Counts `close()`s: a resume that began before one does not join after it. */
   private generation = 0;
 
@@ -135,7 +138,8 @@ export class StoredRuns {
       {
         ...this.settings,
         held: (id) => this.held.held(id),
-        takeOver: (id) => this.resume(id),
+        follow: (id, from) => this.follow(id, from),
+        unfollow: (follower) => this.unfollow(follower),
         left: (gone) => this.viewers.delete(gone),
       },
       runId,
@@ -151,6 +155,24 @@ export class StoredRuns {
     this.durable.clear();
     for (const viewer of [...this.viewers]) viewer.interrupt(new RunForgottenError('closed'));
     this.viewers.clear();
+    for (const follower of this.followers.values()) follower.close();
+    this.followers.clear();
+  }
+
+  private follow(runId: string, from: number): JournalFollower {
+    let follower = this.followers.get(runId);
+    if (follower === undefined) {
+      follower = new JournalFollower({ ...this.settings, takeOver: (id) => this.resume(id) }, runId, from);
+      this.followers.set(runId, follower);
+    }
+    follower.users++;
+    return follower;
+  }
+
+  private unfollow(follower: JournalFollower): void {
+    if (--follower.users > 0) return;
+    follower.close();
+    if (this.followers.get(follower.runId) === follower) this.followers.delete(follower.runId);
   }
 
   /**

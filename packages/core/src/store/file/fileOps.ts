@@ -72,7 +72,7 @@ export async function syncDirectory(directory: string): Promise<void> {
 }
 
 /** The file opened with `flags`, or `undefined` when it does not exist. */
-export async function openIfExists(path: string, flags: string): Promise<FileHandle | undefined> {
+export async function openIfExists(path: string, flags: string | number): Promise<FileHandle | undefined> {
   try {
     return await open(path, flags);
   } catch (error) {

@@ -1,58 +1,129 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { RunStatus } from '../RunStore';
-import { type JournalHeader, parseHeader, parseRecordLine } from './journalFormat';
-import { walkLinesBackwards } from './journalLines';
+import { type JournalHeader, type JournalLine, parseHeader, parseJournalLine } from './journalFormat';
+import { journalLines, readFirstLine, walkLinesBackwards } from './journalLines';
+import { JournalScan } from './JournalScan';
 
-/** What a journal holds, read from its version line and its last committed line only. */
+/** What a journal holds, as an append or a summary needs it. */
 export interface JournalState {
   readonly header: JournalHeader;
-  /** How many records are committed. */
+  /** How many records the current story holds: the next append's first seq. */
   readonly records: number;
   readonly status: RunStatus;
-  /** When the last committed append was made. */
-  readonly updatedAt: number;
-  /** The byte offset just past the last committed line: what follows it is a torn append. */
+  /** When the last counted append was made (`undefined`: none yet). */
+  readonly updatedAt: number | undefined;
+  /** The highest epoch the journal holds (at least; exact when `exact`). */
+  readonly epoch: number;
+  /** Whether `epoch` is known to be the highest, not only a bound from below. */
+  readonly exact: boolean;
+  /** The offset past the last complete append or fence: what follows it is a torn end. */
   readonly end: number;
 }
 
-/** How much of the start of a file is read at once to find its version line. */
-const HEADER_CHUNK_BYTES = 4 * 1024;
+/** No scan reports: finding a state drops nothing; reads report what they drop. */
+const QUIET = { torn: () => undefined, stale: () => undefined };
 
 /**
- * Reads a journal's version line and walks back from its end to its last committed line, without
- * reading the records between. `undefined` when it holds no committed record (an empty file, or a first
- * append a crash cut short). Throws `RunJournalVersionError` for a journal of another version.
+ * A journal's state, read from its version line and its end when that is enough, or else from the
+ * whole journal. `undefined` when it has no version line yet. Throws `RunJournalVersionError` for a
+ * journal of another version and `RunJournalCorruptError` for damage the reading met.
+ *
+ * @remarks
+ * `hint` is an epoch no line of the journal exceeds (the run's lease's, read after the journal's size
+ * was taken: a lease is written before its fence). With it, the walk back from the end stops at the
+ * first append of that epoch (or of epoch 0), skipping older ones after its fence: the usual journal is
+ * read from its last append only. When the end does not settle it (no hint, a damaged or unfinished
+ * line, epochs the hint does not account for), the journal is read forward from its start.
  */
-export async function inspectJournal(handle: FileHandle, size: number, file: string): Promise<JournalState | undefined> {
+export async function inspectJournal(handle: FileHandle, size: number, file: string, hint: number | undefined): Promise<JournalState | undefined> {
   const first = await readFirstLine(handle, size);
   if (first === undefined) return undefined;
   const header = parseHeader(first.text, file);
-  let state: JournalState | undefined;
-  await walkLinesBackwards(handle, first.end, size, (text, end) => {
-    const parsed = parseRecordLine(text);
-    if (!parsed.ok || parsed.commit === undefined) return false;
-    state = { header, records: parsed.seq + 1, status: parsed.commit.status, updatedAt: parsed.commit.appendedAt, end };
-    return true;
-  });
-  return state;
+  return (await fromEnd(handle, first.end, size, header, hint)) ?? (await fromStart(handle, first.end, size, file, header));
 }
 
-/** The first line of the file with the offset after its newline, or `undefined` when it has no newline. */
-async function readFirstLine(handle: FileHandle, size: number): Promise<{ text: string; end: number } | undefined> {
-  const parts: Buffer[] = [];
-  let position = 0;
-  while (position < size) {
-    const buffer = Buffer.allocUnsafe(Math.min(HEADER_CHUNK_BYTES, size - position));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
-    if (bytesRead === 0) return undefined;
-    const view = buffer.subarray(0, bytesRead);
-    const newline = view.indexOf(10);
-    if (newline !== -1) {
-      parts.push(view.subarray(0, newline));
-      return { text: Buffer.concat(parts).toString('utf8'), end: position + newline + 1 };
+/** The state read back from the journal's end, or `undefined` when the end does not settle it. */
+async function fromEnd(handle: FileHandle, from: number, size: number, header: JournalHeader, hint: number | undefined): Promise<JournalState | undefined> {
+  let end: number | undefined;
+  let bound = hint;
+  let stalePending = false;
+  let highest = 0;
+  let settled: JournalState | undefined;
+  let unsettled = false;
+  const counted = (line: Extract<JournalLine, { kind: 'record' }>, commit: NonNullable<typeof line.commit>): JournalState => ({
+    header,
+    records: line.seq + 1,
+    status: commit.status,
+    updatedAt: commit.appendedAt,
+    epoch: Math.max(highest, hint ?? 0, line.epoch),
+    exact: hint !== undefined,
+    end: end ?? size,
+  });
+  await walkLinesBackwards(handle, from, size, (text, lineEnd) => {
+    const line = parseJournalLine(text);
+    if (line.kind === 'blank' || (line.kind === 'record' && line.commit === undefined)) return false;
+    if (line.kind === 'bad') {
+      unsettled = true;
+      return true;
     }
-    parts.push(view);
-    position += bytesRead;
+    end ??= lineEnd;
+    highest = Math.max(highest, line.epoch);
+    if (line.kind === 'fence') {
+      // A fence of the hint's epoch: its holder has counted nothing since; what follows it was stale.
+      if (bound !== undefined && line.epoch === bound) {
+        bound -= 1;
+        stalePending = false;
+        return false;
+      }
+      unsettled = true;
+      return true;
+    }
+    const commit = line.commit as NonNullable<typeof line.commit>;
+    if (line.epoch === 0 || line.epoch === bound) {
+      settled = counted(line, commit);
+      return true;
+    }
+    if (bound !== undefined && line.epoch < bound) {
+      stalePending = true;
+      return false;
+    }
+    unsettled = true;
+    return true;
+  });
+  if (settled !== undefined) return settled;
+  if (unsettled || stalePending) return undefined;
+  // Nothing counted yet: a journal of fences (and stale appends they settled) only.
+  return { header, records: 0, status: 'running', updatedAt: undefined, epoch: Math.max(highest, hint ?? 0), exact: hint !== undefined, end: end ?? from };
+}
+
+/** The state read forward from the journal's start, every append checked. */
+async function fromStart(handle: FileHandle, from: number, size: number, file: string, header: JournalHeader): Promise<JournalState> {
+  const scan = new JournalScan(file, from, QUIET, false);
+  let unfinished = 0;
+  for await (const chunk of journalLines(handle, from, size)) {
+    unfinished = chunk.unfinished;
+    scan.chunk(chunk);
+  }
+  scan.finish(size, unfinished);
+  return { header, records: scan.records, status: scan.last?.status ?? 'running', updatedAt: scan.last?.appendedAt, epoch: scan.epoch, exact: true, end: scan.end };
+}
+
+/** The state of a journal read forward from its start (never only from its end): its epoch is exact. */
+export async function scanJournal(handle: FileHandle, size: number, file: string): Promise<JournalState | undefined> {
+  const first = await readFirstLine(handle, size);
+  if (first === undefined) return undefined;
+  return fromStart(handle, first.end, size, file, parseHeader(first.text, file));
+}
+
+/** The root's name and when the first counted append was made, read forward from the start until it. */
+export async function readOpening(handle: FileHandle, size: number, file: string): Promise<{ readonly name: string; readonly createdAt: number } | undefined> {
+  const first = await readFirstLine(handle, size);
+  if (first === undefined) return undefined;
+  parseHeader(first.text, file);
+  const scan = new JournalScan(file, first.end, QUIET, false);
+  for await (const chunk of journalLines(handle, first.end, size, 4 * 1024)) {
+    scan.chunk(chunk);
+    if (scan.opening !== undefined) return scan.opening;
   }
   return undefined;
 }

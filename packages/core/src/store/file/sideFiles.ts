@@ -4,12 +4,20 @@ import { exists, readIfExists } from './fileOps';
 // The small files beside a journal: its lease and its delete-at time. Both are replaced atomically, and
 // read back through a schema: they come from disk. `null` stands for Infinity, which JSON cannot hold.
 
-const LeaseFileSchema = z.strictObject({ runId: z.string(), token: z.string(), expiresAt: z.number().nullable() });
+const LeaseFileSchema = z.strictObject({
+  runId: z.string(),
+  // null once released: the file stays, so the run's next lease has a higher epoch.
+  token: z.string().nullable(),
+  epoch: z.number().int().positive(),
+  expiresAt: z.number().nullable(),
+});
 const ExpireFileSchema = z.strictObject({ deleteAt: z.number().nullable() });
 
 /** A lease as its file holds it. */
 export interface HeldLease {
-  readonly token: string;
+  /** The holder's token; `undefined` once the lease was released. */
+  readonly token: string | undefined;
+  readonly epoch: number;
   readonly expiresAt: number;
 }
 
@@ -17,7 +25,7 @@ const finite = (value: number | null): number => (value === null ? Infinity : va
 
 /** The text of a lease file. */
 export function leaseText(runId: string, lease: HeldLease): string {
-  return JSON.stringify({ runId, token: lease.token, expiresAt: Number.isFinite(lease.expiresAt) ? lease.expiresAt : null });
+  return JSON.stringify({ runId, token: lease.token ?? null, epoch: lease.epoch, expiresAt: Number.isFinite(lease.expiresAt) ? lease.expiresAt : null });
 }
 
 /** The lease in `path`, or `undefined` when there is none. */
@@ -26,7 +34,7 @@ export async function readLease(path: string): Promise<HeldLease | undefined> {
   if (text === undefined) return undefined;
   const parsed = LeaseFileSchema.safeParse(parseJson(text));
   if (!parsed.success) throw new Error(`the lease file ${path} is not a lease`);
-  return { token: parsed.data.token, expiresAt: finite(parsed.data.expiresAt) };
+  return { token: parsed.data.token ?? undefined, epoch: parsed.data.epoch, expiresAt: finite(parsed.data.expiresAt) };
 }
 
 /** The text of an expire file. */

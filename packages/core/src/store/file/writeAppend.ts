@@ -3,31 +3,28 @@ import { syncDirectory } from './fileOps';
 
 /** How one append reaches the file. */
 export interface AppendWrite {
-  /** The journal, opened for writing. */
+  /** The journal, opened in append mode: each write lands at the file's end, never over other bytes. */
   readonly handle: FileHandle;
-  /** The file's length now. */
-  readonly size: number;
-  /** Where the append goes: the end of the last committed line (what follows it is a torn end, dropped first). */
-  readonly start: number;
   /** Every line of the append, as one buffer. */
   readonly bytes: Buffer;
   /** Whether to wait for the data (and, for a new file, its directory entry) to reach the disk. */
   readonly sync: boolean;
   /** The directory to sync when the file is new. */
   readonly directory: string | undefined;
+  /** Called when the append failed after `written` of its bytes reached the file: cuts them back if it safely can. */
+  readonly cutBack: (written: number) => Promise<void>;
 }
 
 /**
- * Writes one append, all or none: the file is cut back to `start` (dropping a torn end), the lines are
- * written as one buffer (in as many writes as the OS takes), and when a write fails part way (a full
- * disk) the file is cut back to `start` again before the error is thrown, so none of it stays.
+ * Writes one append at the file's end, as one buffer (in as many writes as the OS takes). When it fails
+ * part way (a full disk), its bytes are cut back where that is safe, and in any case end without their
+ * commit line, which readers drop.
  */
-export async function writeAppend({ handle, size, start, bytes, sync, directory }: AppendWrite): Promise<void> {
-  if (size > start) await handle.truncate(start);
+export async function writeAppend({ handle, bytes, sync, directory, cutBack }: AppendWrite): Promise<void> {
   let written = 0;
   try {
     while (written < bytes.length) {
-      const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, start + written);
+      const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, null);
       written += bytesWritten;
     }
     if (sync) {
@@ -35,8 +32,7 @@ export async function writeAppend({ handle, size, start, bytes, sync, directory 
       if (directory !== undefined) await syncDirectory(directory);
     }
   } catch (error) {
-    // Even if cutting back fails, the append's last line (its commit) is incomplete: readers drop it.
-    if (written > 0) await handle.truncate(start).catch(() => undefined);
+    if (written > 0) await cutBack(written).catch(() => undefined);
     throw error;
   }
 }
