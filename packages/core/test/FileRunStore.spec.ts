@@ -11,6 +11,21 @@ import { freshDirectories } from './support/freshDirectories';
 
 const freshDirectory = freshDirectories('rxagents-file-store-');
 
+/** A full disk needs a file system of its own: a small tmpfs (which only root may mount), unmounted after `use`. */
+async function onSmallDisk(use: (directory: string) => Promise<void>): Promise<void> {
+  const directory = join(await freshDirectory(), 'disk');
+  await mkdir(directory);
+  const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', directory], { encoding: 'utf8' });
+  if (mount.status !== 0) throw new Error(`cannot mount a tmpfs: ${mount.stderr}`);
+  try {
+    await use(directory);
+  } finally {
+    spawnSync('umount', [directory]);
+  }
+}
+const canMountTmpfs = process.getuid?.() === 0 && spawnSync('mount', ['--version']).status === 0;
+const itOnTmpfs = canMountTmpfs ? it : it.skip;
+
 describeRunStore('file', async () => {
   const scheduler = new VirtualTimeScheduler();
   const directory = await freshDirectory();
@@ -154,19 +169,18 @@ describe('FileRunStore', () => {
     await expect(later.list()).rejects.toBeInstanceOf(RunJournalVersionError);
   });
 
-  it('refuses an append to a full disk with a retryable RunStoreError and writes none of it', async () => {
-    const directory = await freshDirectory();
+  itOnTmpfs('refuses an append to a full disk with a retryable RunStoreError and writes none of it', () => onSmallDisk(async (directory) => {
     const store = new FileRunStore({ directory });
     await store.append('r1', [start('r1')]);
-    // The run's journal is /dev/full: every write fails with ENOSPC.
-    await symlink('/dev/full', join(directory, 'r-full.jsonl'));
+    // Fill the 64 KiB file system: every later write fails with ENOSPC.
+    await writeFile(join(directory, 'filler'), Buffer.alloc(256 * 1024)).catch(() => undefined);
     const failure = await store.append('full', [start('full'), delta('full', 'Once ')]).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(RunStoreError);
     expect(failure).toMatchObject({ code: 'RUN_STORE_FAILED', operation: 'append', runId: 'full', retryable: true, cause: expect.objectContaining({ code: 'ENOSPC' }) });
     expect(await readAll(store, 'full')).toEqual([]);
     expect(await store.summary('full')).toBeUndefined();
     expect((await store.list()).map((summary) => summary.runId)).toEqual(['r1']);
-  });
+  }));
 
   it('cuts an append that failed part way back off the file: the journal reads back exactly the earlier records', async () => {
     const directory = await freshDirectory();
@@ -191,6 +205,7 @@ describe('FileRunStore', () => {
     await Promise.all(racers.map((each) => each.ready));
     for (const each of racers) each.go();
     const [first, second] = await Promise.all(racers.map((each) => each.results));
+    for (const each of racers) each.end();
     for (let index = 0; index < runs; index++) {
       expect([first?.[index], second?.[index]].sort()).toEqual(['RUN_LEASED', 'leased']);
     }
@@ -271,8 +286,9 @@ describe('FileRunStore', () => {
     }
     expect(await readdir(parent)).toEqual(['runs']);
     const names = await readdir(directory);
-    expect(names).toHaveLength(ids.length);
-    for (const name of names) expect(name).toMatch(/^[rh]-[a-z0-9_-]+\.jsonl$/);
+    // A journal and a lease file (kept after the release: it holds the run's last epoch) per run.
+    expect(names).toHaveLength(ids.length * 2);
+    for (const name of names) expect(name).toMatch(/^[rh]-[a-z0-9_-]+\.(jsonl|lease)$/);
     for (const runId of ids) expect((await readAll(store, runId)).map((record) => record.event)).toEqual([start(runId)]);
     expect((await store.list()).map((summary) => summary.runId).sort()).toEqual([...ids].sort());
   });
@@ -311,5 +327,5 @@ function racer(directory: string, runs: number) {
   const nextLine = () => new Promise<string>((resolve) => lines.push(resolve));
   const ready = nextLine();
   const results = ready.then(nextLine).then((line) => JSON.parse(line) as string[]);
-  return { ready, results, go: () => child.stdin.write('go\n') };
+  return { ready, results, go: () => child.stdin.write('go\n'), end: () => child.stdin.end() };
 }
