@@ -141,10 +141,10 @@ describeRedis('RedisRunStore across an outage of Redis', (server) => {
     try {
       const store = new RedisRunStore(redis, { prefix });
       await store.acquireLease('warm-up', 10_000); // the script is known to Redis now: the next lease is one EVALSHA
-      const cut = proxy.cutAfter('EVALSHA', async () => (await observer.exists(runStoreKeys(prefix, 'cut').lease)) === 1);
+      const cut = proxy.cutAfter('EVALSHA', async () => (await observer.hexists(runStoreKeys(prefix, 'cut').lease, 'token')) === 1);
       const lease = await store.acquireLease('cut', 10_000);
       await cut;
-      expect(await observer.get(runStoreKeys(prefix, 'cut').lease)).toBe(lease.token);
+      expect(await observer.hget(runStoreKeys(prefix, 'cut').lease, 'token')).toBe(lease.token);
       expect((await store.renewLease(lease, 10_000)).token).toBe(lease.token);
     } finally {
       redis.disconnect();

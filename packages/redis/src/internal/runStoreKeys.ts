@@ -8,7 +8,11 @@ export interface RunStoreKeys {
   readonly journal: string;
   /** A hash: `name`, `status`, `records`, `createdAt`, `updatedAt`, and `append` (the id of the last append applied). */
   readonly summary: string;
-  /** The lease: a string holding the holder's token, with the lease's expiry as its TTL. */
+  /**
+   * The lease: a hash of the holder's `token`, the lease's `epoch`, `expiresAt` (ms on Redis's clock, '' for
+   * never) and the holder's `host`, `pid` and `owner`; without a TTL of its own (a lapsed lease is its
+   * holder's until taken), and without `token` once released (its `epoch` stays).
+   */
   readonly lease: string;
 }
 
