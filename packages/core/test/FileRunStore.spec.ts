@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { appendFile, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { appendFile, lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { VirtualTimeScheduler } from 'rxjs';
-import { ConfigError, RunJournalCorruptError, RunJournalVersionError, RunStoreError, type RunEvent } from '../src';
+import { ConfigError, RunJournalCorruptError, RunJournalVersionError, RunLeasedError, RunStoreError, type RunEvent } from '../src';
 import { FileRunStore, type TornRecordReport } from '@rxagents/core/file-store';
 import { delta, describeRunStore, end, readAll, start } from './support/runStoreContract';
 import { freshDirectories } from './support/freshDirectories';
@@ -239,6 +240,84 @@ describe('FileRunStore', () => {
     expect(scheduler.now()).toBeGreaterThanOrEqual(20);
   }, 60_000);
 
+  it('leaves no lock when a process fails between creating its lock and writing it: the next acquireLease takes the lease at once', async () => {
+    const directory = await freshDirectory();
+    // Under a zero file size limit every write fails (EFBIG), as on a full disk: the lock's text cannot be written.
+    const limited = racer(directory, 1, 'ulimit -f 0');
+    await limited.ready;
+    limited.go();
+    expect(await limited.results).toEqual(['RUN_STORE_FAILED']);
+    limited.end();
+    await limited.exited;
+    expect(await readdir(directory)).toEqual([]);
+    // On a clock that never moves: a lock left behind would be waited for forever.
+    const store = new FileRunStore({ directory, scheduler: new VirtualTimeScheduler() });
+    await expect(store.acquireLease('race-0', 60_000)).resolves.toMatchObject({ runId: 'race-0', epoch: 1 });
+  }, 60_000);
+
+  it('removes the temporary files an exited process left beside a lock, and keeps a live one\'s', async () => {
+    const directory = await freshDirectory();
+    const exited = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const hostTag = createHash('sha256').update(hostname()).digest('hex').slice(0, 12);
+    // What a process killed after writing its lock's text aside, before linking it, leaves: that file, and no lock.
+    const left = `r-r1.lock.${hostTag}-${Number(exited.stdout)}-${randomUUID()}.tmp`;
+    const live = `r-r2.lock.${hostTag}-${process.pid}-${randomUUID()}.tmp`;
+    await writeFile(join(directory, left), '');
+    await writeFile(join(directory, live), '');
+    const store = new FileRunStore({ directory, scheduler: new VirtualTimeScheduler() });
+    await expect(store.acquireLease('r1', 60_000)).resolves.toMatchObject({ runId: 'r1', epoch: 1 });
+    expect((await readdir(directory)).sort()).toEqual(['r-r1.lease', live]);
+  });
+
+  it('takes a lease whose holder exited at once, with a higher epoch', async () => {
+    const directory = await freshDirectory();
+    const holder = racer(directory, 1);
+    await holder.ready;
+    holder.go();
+    expect(await holder.results).toEqual(['leased']);
+    const store = new FileRunStore({ directory, scheduler: new VirtualTimeScheduler() });
+    await expect(store.acquireLease('race-0', 60_000)).rejects.toMatchObject({ code: 'RUN_LEASED', holder: { pid: holder.pid, host: hostname() } });
+    holder.end();
+    await holder.exited;
+    // Its 60 s lease has not lapsed on this clock, but no process holds it any more.
+    await expect(store.acquireLease('race-0', 60_000)).resolves.toMatchObject({ runId: 'race-0', epoch: 2 });
+  }, 60_000);
+
+  it('names the holding process, its host and when its lease lapses when it refuses a lease', async () => {
+    const scheduler = new VirtualTimeScheduler();
+    const directory = await freshDirectory();
+    const holder = new FileRunStore({ directory, scheduler });
+    const lease = await holder.acquireLease('r1', 27_000, { owner: 'registry-a' });
+    const refused = (await new FileRunStore({ directory, scheduler }).acquireLease('r1', 27_000).catch((error: unknown) => error)) as RunLeasedError;
+    expect(refused).toBeInstanceOf(RunLeasedError);
+    expect(refused).toMatchObject({ expiresAt: lease.expiresAt, lapsesInMs: 27_000, holder: { pid: process.pid, host: hostname(), owner: 'registry-a' } });
+    expect(refused.message).toBe(`Run "r1" is leased by process ${process.pid} on host ${hostname()} (owner registry-a) until ${new Date(lease.expiresAt).toISOString()} (in 27 s)`);
+  });
+
+  it('never reads or writes through a symlinked journal or lease file: it refuses it with a RunStoreError naming it and leaves its target untouched', async () => {
+    const directory = await freshDirectory();
+    const outside = join(await freshDirectory(), 'precious.txt');
+    await writeFile(outside, 'not a journal, and no newline at its end');
+    const journal = join(directory, 'r-r1.jsonl');
+    const lease = join(directory, 'r-r2.lease');
+    await symlink(outside, journal);
+    await symlink(outside, lease);
+    const store = new FileRunStore({ directory });
+    const refusals = [
+      await store.append('r1', [start('r1')]).catch((error: unknown) => error),
+      await readAll(store, 'r1').catch((error: unknown) => error),
+      await store.summary('r1').catch((error: unknown) => error),
+      await store.acquireLease('r2', 1_000).catch((error: unknown) => error),
+      await store.append('r2', [start('r2')], { runId: 'r2', token: 'guess', epoch: 1, expiresAt: Infinity }).catch((error: unknown) => error),
+    ];
+    for (const [index, refusal] of refusals.entries()) {
+      expect(refusal).toBeInstanceOf(RunStoreError);
+      expect((refusal as Error).message).toContain(`the run file ${index < 3 ? journal : lease} is a symbolic link`);
+    }
+    expect(await readFile(outside, 'utf8')).toBe('not a journal, and no newline at its end');
+    expect((await lstat(journal)).isSymbolicLink() && (await lstat(lease)).isSymbolicLink()).toBe(true);
+  });
+
   it('is not reachable from the main entry of @rxagents/core, which browsers bundle', () => {
     const seen = new Set<string>();
     const nodeImports: string[] = [];
@@ -307,8 +386,11 @@ describe('FileRunStore', () => {
   });
 });
 
-function racer(directory: string, runs: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'support', 'fileLeaseRacer.ts')], {
+/** A lease racer process (see `support/fileLeaseRacer.ts`), started after the shell commands `limits` (a `ulimit`) when given. */
+function racer(directory: string, runs: number, limits?: string) {
+  const script = join(__dirname, 'support', 'fileLeaseRacer.ts');
+  const command = limits === undefined ? [process.execPath, '--import', 'tsx', script] : ['bash', '-c', `${limits} && exec "${process.execPath}" --import tsx "${script}"`];
+  const child = spawn(command[0] as string, command.slice(1), {
     cwd: join(__dirname, '../../..'),
     env: { ...process.env, DIRECTORY: directory, RUNS: String(runs) },
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -327,5 +409,6 @@ function racer(directory: string, runs: number) {
   const nextLine = () => new Promise<string>((resolve) => lines.push(resolve));
   const ready = nextLine();
   const results = ready.then(nextLine).then((line) => JSON.parse(line) as string[]);
-  return { ready, results, go: () => child.stdin.write('go\n'), end: () => child.stdin.end() };
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { pid: child.pid as number, ready, results, exited, go: () => child.stdin.write('go\n'), end: () => child.stdin.end() };
 }
