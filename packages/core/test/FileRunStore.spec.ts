@@ -9,23 +9,10 @@ import { ConfigError, RunJournalCorruptError, RunJournalVersionError, RunLeasedE
 import { FileRunStore, type TornRecordReport } from '@rxagents/core/file-store';
 import { delta, describeRunStore, end, readAll, start } from './support/runStoreContract';
 import { freshDirectories } from './support/freshDirectories';
+import { itOnTmpfs, onSmallDisk } from './support/smallDisk';
 
 const freshDirectory = freshDirectories('rxagents-file-store-');
 
-/** A full disk needs a file system of its own: a small tmpfs (which only root may mount), unmounted after `use`. */
-async function onSmallDisk(use: (directory: string) => Promise<void>): Promise<void> {
-  const directory = join(await freshDirectory(), 'disk');
-  await mkdir(directory);
-  const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', directory], { encoding: 'utf8' });
-  if (mount.status !== 0) throw new Error(`cannot mount a tmpfs: ${mount.stderr}`);
-  try {
-    await use(directory);
-  } finally {
-    spawnSync('umount', [directory]);
-  }
-}
-const canMountTmpfs = process.getuid?.() === 0 && spawnSync('mount', ['--version']).status === 0;
-const itOnTmpfs = canMountTmpfs ? it : it.skip;
 
 describeRunStore('file', async () => {
   const scheduler = new VirtualTimeScheduler();
@@ -170,11 +157,10 @@ describe('FileRunStore', () => {
     await expect(later.list()).rejects.toBeInstanceOf(RunJournalVersionError);
   });
 
-  itOnTmpfs('refuses an append to a full disk with a retryable RunStoreError and writes none of it', () => onSmallDisk(async (directory) => {
+  itOnTmpfs('refuses an append to a full disk with a retryable RunStoreError and writes none of it', async () => onSmallDisk(await freshDirectory(), async (directory, fill) => {
     const store = new FileRunStore({ directory });
     await store.append('r1', [start('r1')]);
-    // Fill the 64 KiB file system: every later write fails with ENOSPC.
-    await writeFile(join(directory, 'filler'), Buffer.alloc(256 * 1024)).catch(() => undefined);
+    await fill();
     const failure = await store.append('full', [start('full'), delta('full', 'Once ')]).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(RunStoreError);
     expect(failure).toMatchObject({ code: 'RUN_STORE_FAILED', operation: 'append', runId: 'full', retryable: true, cause: expect.objectContaining({ code: 'ENOSPC' }) });
