@@ -280,28 +280,29 @@ describe('FileRunStore', () => {
     expect(refused.message).toBe(`Run "r1" is leased by process ${process.pid} on host ${hostname()} (owner registry-a) until ${new Date(lease.expiresAt).toISOString()} (in 27 s)`);
   });
 
-  it('never reads or writes through a symlinked journal or lease file: it refuses it with a RunStoreError naming it and leaves its target untouched', async () => {
+  it('never reads or writes through a symlinked run file (journal, lease, lock, expire time): it refuses it with a RunStoreError naming it and leaves its target untouched', async () => {
     const directory = await freshDirectory();
     const outside = join(await freshDirectory(), 'precious.txt');
     await writeFile(outside, 'not a journal, and no newline at its end');
-    const journal = join(directory, 'r-r1.jsonl');
-    const lease = join(directory, 'r-r2.lease');
-    await symlink(outside, journal);
-    await symlink(outside, lease);
+    const [journal, lease, lock, expire] = ['r-r1.jsonl', 'r-r2.lease', 'r-r3.lock', 'r-r4.expire'].map((name) => join(directory, name)) as [string, string, string, string];
+    for (const link of [journal, lease, lock, expire]) await symlink(outside, link);
     const store = new FileRunStore({ directory });
-    const refusals = [
-      await store.append('r1', [start('r1')]).catch((error: unknown) => error),
-      await readAll(store, 'r1').catch((error: unknown) => error),
-      await store.summary('r1').catch((error: unknown) => error),
-      await store.acquireLease('r2', 1_000).catch((error: unknown) => error),
-      await store.append('r2', [start('r2')], { runId: 'r2', token: 'guess', epoch: 1, expiresAt: Infinity }).catch((error: unknown) => error),
+    const refusal = (attempt: Promise<unknown>) => attempt.then(() => undefined, (error: unknown) => error);
+    const refusals: [unknown, string][] = [
+      [await refusal(store.append('r1', [start('r1')])), journal],
+      [await refusal(readAll(store, 'r1')), journal],
+      [await refusal(store.summary('r1')), journal],
+      [await refusal(store.acquireLease('r2', 1_000)), lease],
+      [await refusal(store.append('r2', [start('r2')], { runId: 'r2', token: 'guess', epoch: 1, expiresAt: Infinity })), lease],
+      [await refusal(store.acquireLease('r3', 1_000)), lock],
+      [await refusal(store.append('r4', [start('r4')])), expire],
     ];
-    for (const [index, refusal] of refusals.entries()) {
-      expect(refusal).toBeInstanceOf(RunStoreError);
-      expect((refusal as Error).message).toContain(`the run file ${index < 3 ? journal : lease} is a symbolic link`);
+    for (const [error, file] of refusals) {
+      expect(error).toBeInstanceOf(RunStoreError);
+      expect((error as Error).message).toContain(`the run file ${file} is a symbolic link`);
     }
     expect(await readFile(outside, 'utf8')).toBe('not a journal, and no newline at its end');
-    expect((await lstat(journal)).isSymbolicLink() && (await lstat(lease)).isSymbolicLink()).toBe(true);
+    for (const link of [journal, lease, lock, expire]) expect((await lstat(link)).isSymbolicLink()).toBe(true);
   });
 
   it('is not reachable from the main entry of @rxagents/core, which browsers bundle', () => {
