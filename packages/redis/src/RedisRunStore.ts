@@ -99,8 +99,9 @@ const RunListOptionsSchema = z.strictObject({ status: z.enum(['running', 'succee
  *   lost reply gets its lease (its token is from `newRunId`). A compare-and-set script renews it, lapsed
  *   or not, while its token is the run's; a compare-and-`HDEL` one releases it, keeping its epoch. A
  *   lease lapses on the Redis server's clock, which is also the clock of `createdAt`, `updatedAt` and
- *   `expiresAt` (on a Cluster, the clock of the node serving the run); the lease key has no TTL of its
- *   own (it goes with the run's, under `retainFinishedMs` or `expire`).
+ *   `expiresAt` (on a Cluster, the clock of the node serving the run); the lease key is kept as long as
+ *   its run (it goes with the run's keys, under `retainFinishedMs` or `expire`), and the lease of a run
+ *   that has no journal yet a day after it lapses.
  * - Retention: with `retainFinishedMs`, the root's `run-end` puts a TTL on the run's keys, in the same
  *   script; `expire` puts one on them; `delete` removes them.
  * - The index is another key (another slot on a Cluster), so it is written with commands of its own: a
@@ -226,9 +227,9 @@ export class RedisRunStore implements RunStore {
     const ttl = ttlArgument(ttlMs, 'acquireLease');
     const { owner = '' } = parseConfig(RunLeaseOptionsSchema, options, 'RedisRunStore.acquireLease options');
     const token = newRunId();
-    const key = this.#keys(runId).lease;
+    const keys = this.#keys(runId);
     const acquire = (exited: readonly [string, string] | readonly []) =>
-      this.#command('acquireLease', runId, () => scripts.acquireLease.run(this.#redis, [key], [token, ttl, HOST, String(process.pid), owner, ...(exited.length === 0 ? ['', ''] : exited)]));
+      this.#command('acquireLease', runId, () => scripts.acquireLease.run(this.#redis, [keys.lease, keys.summary], [token, ttl, HOST, String(process.pid), owner, ...(exited.length === 0 ? ['', ''] : exited)]));
     let result = replyAs(AcquireReplySchema, await acquire([]), 'acquireLease', runId);
     // Whether a holder's process exited can be asked only here, on its host: then the script takes the lease if that process still holds it.
     if (result[0] === 0 && processIsGone(result[3], Number(result[4]))) result = replyAs(AcquireReplySchema, await acquire([result[3], result[4]]), 'acquireLease', runId);
@@ -244,7 +245,7 @@ export class RedisRunStore implements RunStore {
     const ttl = ttlArgument(ttlMs, 'renewLease');
     const runId = checkRunId(lease?.runId, 'renewLease', 'lease.runId');
     const token = checkRunId(lease?.token, 'renewLease', 'lease.token');
-    const reply = await this.#command('renewLease', runId, () => scripts.renewLease.run(this.#redis, [this.#keys(runId).lease], [token, ttl]));
+    const reply = await this.#command('renewLease', runId, () => scripts.renewLease.run(this.#redis, [this.#keys(runId).lease, this.#keys(runId).summary], [token, ttl]));
     const result = replyAs(RenewReplySchema, reply, 'renewLease', runId);
     if (result[0] === 0) throw new RunLeaseLostError(runId);
     return { runId, token, epoch: result[2], expiresAt: ttl === '' ? Infinity : result[1] + Number(ttl) };

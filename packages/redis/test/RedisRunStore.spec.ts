@@ -145,6 +145,20 @@ describeRedis('RedisRunStore across an outage of Redis', (server) => {
     expect(refused.message).toContain(`Run "held" is leased by process ${process.pid} on host ${hostname()} (owner registry-a) until ${new Date(lease.expiresAt).toISOString()} (in `);
   });
 
+  it('keeps a run\'s lease as long as the run, and the lease of a run that never got a journal a day after it lapses', async () => {
+    const prefix = `rs-${randomUUID()}`;
+    const redis = server().client();
+    const store = new RedisRunStore(redis, { prefix });
+    const lease = await store.acquireLease('unstarted', 60_000);
+    const ttl = await redis.pttl(runStoreKeys(prefix, 'unstarted').lease);
+    expect(ttl).toBeGreaterThan(86_400_000);
+    expect(ttl).toBeLessThanOrEqual(86_400_000 + 60_000);
+    await store.append('unstarted', [start('unstarted')], await store.renewLease(lease, 60_000));
+    expect(await redis.pttl(runStoreKeys(prefix, 'unstarted').lease)).toBe(-1);
+    await store.renewLease(lease, 60_000);
+    expect(await redis.pttl(runStoreKeys(prefix, 'unstarted').lease)).toBe(-1);
+  });
+
   it('takes a lease whose holder, a process of this host, exited at once, with a higher epoch', async () => {
     const prefix = `rs-${randomUUID()}`;
     const store = new RedisRunStore(server().client(), { prefix });

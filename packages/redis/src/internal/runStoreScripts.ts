@@ -49,6 +49,8 @@ elseif records == 0 then
   table.insert(fields, 'status'); table.insert(fields, 'running')
 end
 redis.call('HSET', KEYS[2], unpack(fields))
+-- The run exists now: its lease is kept as long as the run is (see acquireLease).
+if records == 0 then redis.call('PERSIST', KEYS[3]) end
 if ARGV[5] ~= '' and ARGV[6] ~= '' then
   redis.call('PEXPIRE', KEYS[1], ARGV[6])
   redis.call('PEXPIRE', KEYS[2], ARGV[6])
@@ -61,7 +63,21 @@ return {'ok', createdAt}
 const MS = `local function ms(value) return string.format('%.0f', value) end`;
 
 /**
- * Takes a run's lease (keys: lease; args: token, ttl ms or '' for none, host, pid, owner or '', and the
+ * How long after it lapses the lease of a run that has no journal yet is kept, in ms: a day. A lease is
+ * kept as long as its run (its epoch must outlive it), but one taken for a run id that never gets a
+ * journal would otherwise stay for ever.
+ */
+const UNSTARTED_LEASE_GRACE_MS = 86_400_000;
+
+/** Puts the grace TTL on the lease (KEYS[1]) of a run without a summary (KEYS[2]), given the ttl argument. */
+const KEEP_UNSTARTED = `
+local function keepUnstarted(ttl)
+  if ttl ~= '' and redis.call('EXISTS', KEYS[2]) == 0 then redis.call('PEXPIRE', KEYS[1], tonumber(ttl) + ${UNSTARTED_LEASE_GRACE_MS}) end
+end
+`;
+
+/**
+ * Takes a run's lease (keys: lease, summary; args: token, ttl ms or '' for none, host, pid, owner or '', and the
  * host and pid of a holder known to have exited, or ''). The lease is a hash (`token`, `epoch`,
  * `expiresAt` or '' for never, `host`, `pid`, `owner`) without a TTL: a lapsed lease stays its holder's
  * until another acquisition takes it, and its `epoch` stays after a release (`token` removed), so each
@@ -70,16 +86,19 @@ const MS = `local function ms(value) return string.format('%.0f', value) end`;
  * `{1, now, epoch}`. Otherwise `{0, now, expiresAt, host, pid, owner}` ('' for what is unknown). A lease
  * already held under this token (a command that ioredis sent again after a lost reply; each acquisition
  * has a new token) is this acquisition's: it is given, its ttl counted from now, its epoch unchanged.
+ * The lease of a run without a journal yet expires a day after it lapses (the first append keeps it).
  */
 export const acquireLease = new LuaScript(`
 ${NOW}
 ${MS}
+${KEEP_UNSTARTED}
 local held = redis.call('HMGET', KEYS[1], 'token', 'epoch', 'expiresAt', 'host', 'pid', 'owner')
 local epoch = tonumber(held[2]) or 0
 local expires = ''
 if ARGV[2] ~= '' then expires = ms(now + tonumber(ARGV[2])) end
 if held[1] and held[1] == ARGV[1] then
   redis.call('HSET', KEYS[1], 'expiresAt', expires)
+  keepUnstarted(ARGV[2])
   return {1, now, epoch}
 end
 if held[1] then
@@ -90,11 +109,12 @@ if held[1] then
 end
 epoch = epoch + 1
 redis.call('HSET', KEYS[1], 'token', ARGV[1], 'epoch', epoch, 'expiresAt', expires, 'host', ARGV[3], 'pid', ARGV[4], 'owner', ARGV[5])
+keepUnstarted(ARGV[2])
 return {1, now, epoch}
 `);
 
 /**
- * Extends a lease still held by this token, lapsed or not (keys: lease; args: token, ttl ms or ''):
+ * Extends a lease still held by this token, lapsed or not (keys: lease, summary; args: token, ttl ms or ''):
  * `{1, now, epoch}`, or `{0}` when another acquisition took it, or it was released or deleted.
  */
 export const renewLease = new LuaScript(`
@@ -102,9 +122,11 @@ local held = redis.call('HMGET', KEYS[1], 'token', 'epoch')
 if held[1] ~= ARGV[1] then return {0} end
 ${NOW}
 ${MS}
+${KEEP_UNSTARTED}
 local expires = ''
 if ARGV[2] ~= '' then expires = ms(now + tonumber(ARGV[2])) end
 redis.call('HSET', KEYS[1], 'expiresAt', expires)
+keepUnstarted(ARGV[2])
 return {1, now, tonumber(held[2])}
 `);
 
