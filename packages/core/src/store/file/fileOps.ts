@@ -44,8 +44,8 @@ function notARegularFile(path: string, what: string): Error {
  * anywhere else, is refused with an error naming it, and its target is left untouched. Every run file
  * (journal, lease, expire time, lock) is opened through it.
  */
-export async function openRunFile(path: string, flags: string): Promise<FileHandle> {
-  const mode = FLAGS.get(flags);
+export async function openRunFile(path: string, flags: string | number): Promise<FileHandle> {
+  const mode = typeof flags === 'number' ? flags : FLAGS.get(flags);
   if (mode === undefined) throw new Error(`unknown open flags ${flags}`);
   let handle: FileHandle;
   try {
@@ -117,7 +117,7 @@ export async function syncDirectory(directory: string): Promise<void> {
 }
 
 /** The file opened with `flags` through {@link openRunFile}, or `undefined` when it does not exist. */
-export async function openIfExists(path: string, flags: string): Promise<FileHandle | undefined> {
+export async function openIfExists(path: string, flags: string | number): Promise<FileHandle | undefined> {
   try {
     return await openRunFile(path, flags);
   } catch (error) {
