@@ -117,6 +117,22 @@ export function isRunStore(value: unknown): value is RunStore {
   );
 }
 
+/** The longest lease owner a store records. */
+const MAX_LEASE_OWNER_LENGTH = 200;
+
+const ownerRule = `a non-blank string of at most ${MAX_LEASE_OWNER_LENGTH} characters without control characters`;
+
+/** A run lease's owner (`acquireLease`'s `owner`, `observeRun`'s `leaseOwner`): a stable identity, stored with the lease. */
+export const leaseOwner = () =>
+  z
+    .string({ error: `must be ${ownerRule}` })
+    .refine((owner) => owner.trim().length > 0 && owner.length <= MAX_LEASE_OWNER_LENGTH && !/[\u0000-\u001f\u007f]/.test(owner), `must be ${ownerRule}`);
+
+/** Whether `value` is what {@link leaseOwner} accepts. */
+export function isLeaseOwner(value: unknown): value is string {
+  return leaseOwner().safeParse(value).success;
+}
+
 const leaseRule = `a number of milliseconds from 3 to ${MAX_DELAY_MS} (about 24.8 days)`;
 
 /** A run lease's time to live in ms: at least 3 (it is renewed every third of it) and at most {@link MAX_DELAY_MS}; finite. */
@@ -128,8 +144,9 @@ export function isLeaseTtlMs(value: unknown): value is number {
 }
 
 /**
- * The durable-run options a runnable's `events$` passes on to `observeRun`: `store`, `runId` and
- * `leaseTtlMs` (spread its `shape` into the runnable's events options schema once it passes them on).
+ * The durable-run options a runnable's `events$` passes on to `observeRun`: `store`, `runId`,
+ * `leaseTtlMs` and `leaseOwner` (spread its `shape` into the runnable's events options schema once it
+ * passes them on).
  */
 export const durableRunOptions = () =>
-  z.strictObject({ store: runStore().optional(), runId: id().optional(), leaseTtlMs: leaseTtlMs().optional() });
+  z.strictObject({ store: runStore().optional(), runId: id().optional(), leaseTtlMs: leaseTtlMs().optional(), leaseOwner: leaseOwner().optional() });

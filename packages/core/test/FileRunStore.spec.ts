@@ -1,15 +1,18 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { appendFile, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { appendFile, lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { VirtualTimeScheduler } from 'rxjs';
-import { ConfigError, RunJournalCorruptError, RunJournalVersionError, RunStoreError, type RunEvent } from '../src';
+import { ConfigError, RunJournalCorruptError, RunJournalVersionError, RunLeasedError, RunStoreError, type RunEvent } from '../src';
 import { FileRunStore, type TornRecordReport } from '@rxagents/core/file-store';
 import { delta, describeRunStore, end, readAll, start } from './support/runStoreContract';
 import { freshDirectories } from './support/freshDirectories';
+import { itOnTmpfs, onSmallDisk } from './support/smallDisk';
 
 const freshDirectory = freshDirectories('rxagents-file-store-');
+
 
 describeRunStore('file', async () => {
   const scheduler = new VirtualTimeScheduler();
@@ -171,19 +174,17 @@ describe('FileRunStore', () => {
     await expect(later.list()).rejects.toBeInstanceOf(RunJournalVersionError);
   });
 
-  it('refuses an append to a full disk with a retryable RunStoreError and writes none of it', async () => {
-    const directory = await freshDirectory();
+  itOnTmpfs('refuses an append to a full disk with a retryable RunStoreError and writes none of it', async () => onSmallDisk(await freshDirectory(), async (directory, fill) => {
     const store = new FileRunStore({ directory });
     await store.append('r1', [start('r1')]);
-    // The run's journal is /dev/full: every write fails with ENOSPC.
-    await symlink('/dev/full', join(directory, 'r-full.jsonl'));
+    await fill();
     const failure = await store.append('full', [start('full'), delta('full', 'Once ')]).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(RunStoreError);
     expect(failure).toMatchObject({ code: 'RUN_STORE_FAILED', operation: 'append', runId: 'full', retryable: true, cause: expect.objectContaining({ code: 'ENOSPC' }) });
     expect(await readAll(store, 'full')).toEqual([]);
     expect(await store.summary('full')).toBeUndefined();
     expect((await store.list()).map((summary) => summary.runId)).toEqual(['r1']);
-  });
+  }));
 
   it('cuts an append that failed part way back off the file: the journal reads back exactly the earlier records', async () => {
     const directory = await freshDirectory();
@@ -208,6 +209,7 @@ describe('FileRunStore', () => {
     await Promise.all(racers.map((each) => each.ready));
     for (const each of racers) each.go();
     const [first, second] = await Promise.all(racers.map((each) => each.results));
+    for (const each of racers) each.end();
     for (let index = 0; index < runs; index++) {
       expect([first?.[index], second?.[index]].sort()).toEqual(['RUN_LEASED', 'leased']);
     }
@@ -240,6 +242,85 @@ describe('FileRunStore', () => {
     expect(lease).toMatchObject({ runId: 'r1' });
     expect(scheduler.now()).toBeGreaterThanOrEqual(20);
   }, 60_000);
+
+  it('leaves no lock when a process fails between creating its lock and writing it: the next acquireLease takes the lease at once', async () => {
+    const directory = await freshDirectory();
+    // Under a zero file size limit every write fails (EFBIG), as on a full disk: the lock's text cannot be written.
+    const limited = racer(directory, 1, 'ulimit -f 0');
+    await limited.ready;
+    limited.go();
+    expect(await limited.results).toEqual(['RUN_STORE_FAILED']);
+    limited.end();
+    await limited.exited;
+    expect(await readdir(directory)).toEqual([]);
+    // On a clock that never moves: a lock left behind would be waited for forever.
+    const store = new FileRunStore({ directory, scheduler: new VirtualTimeScheduler() });
+    await expect(store.acquireLease('race-0', 60_000)).resolves.toMatchObject({ runId: 'race-0', epoch: 1 });
+  }, 60_000);
+
+  it('removes the temporary files an exited process left beside a lock, and keeps a live one\'s', async () => {
+    const directory = await freshDirectory();
+    const exited = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const hostTag = createHash('sha256').update(hostname()).digest('hex').slice(0, 12);
+    // What a process killed after writing its lock's text aside, before linking it, leaves: that file, and no lock.
+    const left = `r-r1.lock.${hostTag}-${Number(exited.stdout)}-${randomUUID()}.tmp`;
+    const live = `r-r2.lock.${hostTag}-${process.pid}-${randomUUID()}.tmp`;
+    await writeFile(join(directory, left), '');
+    await writeFile(join(directory, live), '');
+    const store = new FileRunStore({ directory, scheduler: new VirtualTimeScheduler() });
+    await expect(store.acquireLease('r1', 60_000)).resolves.toMatchObject({ runId: 'r1', epoch: 1 });
+    expect((await readdir(directory)).sort()).toEqual(['r-r1.lease', live]);
+  });
+
+  it('takes a lease whose holder exited at once, with a higher epoch', async () => {
+    const directory = await freshDirectory();
+    const holder = racer(directory, 1);
+    await holder.ready;
+    holder.go();
+    expect(await holder.results).toEqual(['leased']);
+    const store = new FileRunStore({ directory, scheduler: new VirtualTimeScheduler() });
+    await expect(store.acquireLease('race-0', 60_000)).rejects.toMatchObject({ code: 'RUN_LEASED', holder: { pid: holder.pid, host: hostname() } });
+    holder.end();
+    await holder.exited;
+    // Its 60 s lease has not lapsed on this clock, but no process holds it any more.
+    await expect(store.acquireLease('race-0', 60_000)).resolves.toMatchObject({ runId: 'race-0', epoch: 2 });
+  }, 60_000);
+
+  it('names the holding process, its host and when its lease lapses when it refuses a lease', async () => {
+    const scheduler = new VirtualTimeScheduler();
+    const directory = await freshDirectory();
+    const holder = new FileRunStore({ directory, scheduler });
+    const lease = await holder.acquireLease('r1', 27_000, { owner: 'registry-a' });
+    const refused = (await new FileRunStore({ directory, scheduler }).acquireLease('r1', 27_000).catch((error: unknown) => error)) as RunLeasedError;
+    expect(refused).toBeInstanceOf(RunLeasedError);
+    expect(refused).toMatchObject({ expiresAt: lease.expiresAt, lapsesInMs: 27_000, holder: { pid: process.pid, host: hostname(), owner: 'registry-a' } });
+    expect(refused.message).toBe(`Run "r1" is leased by process ${process.pid} on host ${hostname()} (owner registry-a) until ${new Date(lease.expiresAt).toISOString()} (in 27 s)`);
+  });
+
+  it('never reads or writes through a symlinked run file (journal, lease, lock, expire time): it refuses it with a RunStoreError naming it and leaves its target untouched', async () => {
+    const directory = await freshDirectory();
+    const outside = join(await freshDirectory(), 'precious.txt');
+    await writeFile(outside, 'not a journal, and no newline at its end');
+    const [journal, lease, lock, expire] = ['r-r1.jsonl', 'r-r2.lease', 'r-r3.lock', 'r-r4.expire'].map((name) => join(directory, name)) as [string, string, string, string];
+    for (const link of [journal, lease, lock, expire]) await symlink(outside, link);
+    const store = new FileRunStore({ directory });
+    const refusal = (attempt: Promise<unknown>) => attempt.then(() => undefined, (error: unknown) => error);
+    const refusals: [unknown, string][] = [
+      [await refusal(store.append('r1', [start('r1')])), journal],
+      [await refusal(readAll(store, 'r1')), journal],
+      [await refusal(store.summary('r1')), journal],
+      [await refusal(store.acquireLease('r2', 1_000)), lease],
+      [await refusal(store.append('r2', [start('r2')], { runId: 'r2', token: 'guess', epoch: 1, expiresAt: Infinity })), lease],
+      [await refusal(store.acquireLease('r3', 1_000)), lock],
+      [await refusal(store.append('r4', [start('r4')])), expire],
+    ];
+    for (const [error, file] of refusals) {
+      expect(error).toBeInstanceOf(RunStoreError);
+      expect((error as Error).message).toContain(`the run file ${file} is a symbolic link`);
+    }
+    expect(await readFile(outside, 'utf8')).toBe('not a journal, and no newline at its end');
+    for (const link of [journal, lease, lock, expire]) expect((await lstat(link)).isSymbolicLink()).toBe(true);
+  });
 
   it('is not reachable from the main entry of @rxagents/core, which browsers bundle', () => {
     const seen = new Set<string>();
@@ -287,9 +368,9 @@ describe('FileRunStore', () => {
       await store.releaseLease(await store.acquireLease(runId, 1_000));
     }
     expect(await readdir(parent)).toEqual(['runs']);
-    // A released lease's file stays (it keeps the run's epoch), beside the journal.
     const names = await readdir(directory);
-    expect(names.filter((name) => name.endsWith('.jsonl'))).toHaveLength(ids.length);
+    // A journal and a lease file (kept after the release: it holds the run's last epoch) per run.
+    expect(names).toHaveLength(ids.length * 2);
     for (const name of names) expect(name).toMatch(/^[rh]-[a-z0-9_-]+\.(jsonl|lease)$/);
     for (const runId of ids) expect((await readAll(store, runId)).map((record) => record.event)).toEqual([start(runId)]);
     expect((await store.list()).map((summary) => summary.runId).sort()).toEqual([...ids].sort());
@@ -309,8 +390,11 @@ describe('FileRunStore', () => {
   });
 });
 
-function racer(directory: string, runs: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'support', 'fileLeaseRacer.ts')], {
+/** A lease racer process (see `support/fileLeaseRacer.ts`), started after the shell commands `limits` (a `ulimit`) when given. */
+function racer(directory: string, runs: number, limits?: string) {
+  const script = join(__dirname, 'support', 'fileLeaseRacer.ts');
+  const command = limits === undefined ? [process.execPath, '--import', 'tsx', script] : ['bash', '-c', `${limits} && exec "${process.execPath}" --import tsx "${script}"`];
+  const child = spawn(command[0] as string, command.slice(1), {
     cwd: join(__dirname, '../../..'),
     env: { ...process.env, DIRECTORY: directory, RUNS: String(runs) },
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -329,5 +413,6 @@ function racer(directory: string, runs: number) {
   const nextLine = () => new Promise<string>((resolve) => lines.push(resolve));
   const ready = nextLine();
   const results = ready.then(nextLine).then((line) => JSON.parse(line) as string[]);
-  return { ready, results, go: () => child.stdin.write('go\n') };
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { pid: child.pid as number, ready, results, exited, go: () => child.stdin.write('go\n'), end: () => child.stdin.end() };
 }

@@ -1,5 +1,5 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { readFile, stat, symlink } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lastValueFrom, toArray } from 'rxjs';
 import { MemoryRunStore, RunLeasedError, type RunEvent } from '../src';
@@ -8,6 +8,7 @@ import { type ChainChild, type ChildLine, startChainChild, waitUntil } from './s
 import { rootEnd, tree } from './support/durable';
 import { CHAIN, CHAIN_OUTPUT, callCounts, chainRun$, endedIn, expectedCounts, type Hold, journalEvents, resumeChain } from './support/durableChain';
 import { freshDirectories } from './support/freshDirectories';
+import { itOnTmpfs, onSmallDisk } from './support/smallDisk';
 
 jest.setTimeout(90_000);
 
@@ -230,16 +231,14 @@ describe('a torn last line', () => {
 });
 
 describe('a full disk', () => {
-  it('a run whose journal is /dev/full fails to start with a retryable RunStoreError (its lease cannot write its fence), leaves the run unheld, and nothing is read back as a record', async () => {
-    const directory = await freshDirectory();
-    await symlink('/dev/full', journalFile(directory));
+  itOnTmpfs('a run on a full disk is refused with a retryable RunStoreError before it starts, and nothing is read back as a record', async () => onSmallDisk(await freshDirectory(), async (directory, fill) => {
+    await fill();
     const store = new FileRunStore({ directory });
-    const failure = await lastValueFrom(chainRun$(store, RUN_ID, LEASE_TTL_MS, { countsDir: directory }).pipe(toArray())).catch((error: unknown) => error);
-    expect(failure).toMatchObject({ name: 'RunStoreError', code: 'RUN_STORE_FAILED', operation: 'acquireLease', retryable: true });
+    const failure = await lastValueFrom(chainRun$(store, RUN_ID, LEASE_TTL_MS, { countsDir: await freshDirectory() }).pipe(toArray())).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ name: 'RunStoreError', code: 'RUN_STORE_FAILED', retryable: true, cause: expect.objectContaining({ code: 'ENOSPC' }) });
     expect(await journalEvents(store, RUN_ID)).toEqual([]);
     expect(await store.summary(RUN_ID)).toBeUndefined();
-    await expect(new FileRunStore({ directory }).acquireLease(RUN_ID, LEASE_TTL_MS)).rejects.toMatchObject({ operation: 'acquireLease', cause: expect.objectContaining({ code: 'ENOSPC' }) });
-  });
+  }));
 
   it('a disk that fills mid-run (a file size limit: a real partial write) ends the run with RunStoreError; the journal is whole and resumes to the same result', async () => {
     const directory = await freshDirectory();

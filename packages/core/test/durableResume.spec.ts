@@ -11,6 +11,7 @@ import {
   observeRun,
   RunDivergenceError,
   RunLeasedError,
+  RunLeaseLostError,
   RunStoreError,
   traceRun,
   type RunContext,
@@ -249,6 +250,23 @@ describe('two resumers at once', () => {
     expect(rootEnd(ran[0]!.events)).toMatchObject({ success: true });
     expect(counts).toEqual(new Map([['b', 1], ['c', 1]]));
   });
+
+  it('a restarted runner under the lease owner takes the run back at once; another is refused, naming the owner', async () => {
+    const journal = await chainJournal();
+    const scheduler = virtualTime();
+    const cut = await cutJournal(journal, afterEndOf(journal, 'a'), RUN_ID, scheduler);
+    // The process that ran it stopped with its 30 s lease held, under its owner.
+    const crashed = await cut.acquireLease(RUN_ID, 30_000, { owner: 'registry-a' });
+    const counts: CallCounts = new Map();
+    const other = await drive(scheduler, observeRun('story', 'go', chain(scheduler, counts), { store: cut, runId: RUN_ID, scheduler, leaseOwner: 'registry-b' }));
+    expect(other.error).toBeInstanceOf(RunLeasedError);
+    expect(other.error).toMatchObject({ holder: { owner: 'registry-a' } });
+    const restarted = await drive(scheduler, observeRun('story', 'go', chain(scheduler, counts), { store: cut, runId: RUN_ID, scheduler, leaseOwner: 'registry-a' }));
+    expect(restarted.error).toBeUndefined();
+    expect(rootEnd(restarted.events)).toMatchObject({ success: true });
+    expect(counts).toEqual(new Map([['b', 1], ['c', 1]]));
+    await expect(cut.renewLease(crashed, 30_000)).rejects.toBeInstanceOf(RunLeaseLostError);
+  });
 });
 
 /** A store that forwards to a memory store, with switches to make it fail. */
@@ -325,6 +343,19 @@ describe('a failing store', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run-end', parentCallId: null, success: false, error: { name: 'RunLeaseLostError', code: 'RUN_LEASE_LOST' } });
     expect(signals[0]!.aborted).toBe(true);
     expect(scheduler.now()).toBeLessThan(10_000);
+  });
+
+  it('a run whose renewals came after its lease lapsed, while nobody took it (a stalled process), goes on and succeeds', async () => {
+    const scheduler = virtualTime();
+    const inner = new MemoryRunStore({ scheduler });
+    const store = new FaultyStore(inner);
+    const slow = slowAgent(scheduler, []);
+    // From 1.5 s to 8 s no renewal reaches the store: the 3 s lease lapses at about 4 s, and nobody takes it.
+    scheduler.schedule(() => (store.pretendRenewals = true), 1_500);
+    scheduler.schedule(() => (store.pretendRenewals = false), 8_000);
+    const { events, error } = await drive(scheduler, observeRun('story', 'go', (run) => invoke$(slow, 'go', { run }), { store, runId: RUN_ID, scheduler, leaseTtlMs: 3_000 }));
+    expect(error).toBeUndefined();
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', parentCallId: null, success: true, output: 'late' });
   });
 });
 

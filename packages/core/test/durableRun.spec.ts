@@ -112,6 +112,13 @@ describe('options', () => {
     expect(() => observeRun('story', 'go', body, { store: new MemoryRunStore(), leaseTtlMs: 1 })).toThrow(/leaseTtlMs must be a number of milliseconds from 3/);
     expect(() => observeRun('story', 'go', body, { store: new MemoryRunStore(), leaseTtlMs: 3 })).not.toThrow();
   });
+
+  it('refuses a blank lease owner, or one that is not a string, at once', () => {
+    const body = () => of('x');
+    expect(() => observeRun('story', 'go', body, { store: new MemoryRunStore(), leaseOwner: ' ' })).toThrow(/leaseOwner must be a non-blank string of at most 200 characters/);
+    expect(() => observeRun('story', 'go', body, { store: new MemoryRunStore(), leaseOwner: 7 as never })).toThrow(/leaseOwner/);
+    expect(() => observeRun('story', 'go', body, { store: new MemoryRunStore(), leaseOwner: 'registry-a' })).not.toThrow();
+  });
 });
 
 describe('a slow store', () => {

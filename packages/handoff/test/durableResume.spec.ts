@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { lastValueFrom, map, takeWhile, timer } from 'rxjs';
+import { lastValueFrom, map, takeWhile, timer, toArray } from 'rxjs';
 import { ConfigError, defineAgent, MemoryRunStore } from '@rxagents/core';
 import { scriptedAgent } from '@rxagents/testing';
 import { ConditionalHandoff, DefaultHandoff, handoff, HandoffChain, HandoffContext, parallelHandoffsEvents$, routingAgent, handoffFilters, type ToolCallingModel } from '@rxagents/handoff';
@@ -169,6 +169,16 @@ describe('durable handoffs resume from any cut of their journal', () => {
     expect(billed).toBe(1);
   });
 
+  it('takes the run\'s lease under leaseOwner: a lease its owner still holds is taken back at once', async () => {
+    const steps = HandoffChain.builder().add(scriptedAgent('a', 'x')).add(scriptedAgent('b', 'y')).build();
+    const store = new MemoryRunStore();
+    await store.acquireLease('r1', 60_000, { owner: 'registry-a' });
+    const start = (leaseOwner: string) => lastValueFrom(steps.events$(new DefaultHandoff(), HandoffContext.of('t'), { store, runId: 'r1', leaseOwner }).pipe(toArray()));
+    await expect(start('registry-b')).rejects.toMatchObject({ code: 'RUN_LEASED', holder: { owner: 'registry-a' } });
+    const events = await start('registry-a');
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', parentCallId: null, success: true });
+  });
+
   it('refuses a store, run id or lease that is not one, naming the option', () => {
     const steps = HandoffChain.builder().add(scriptedAgent('a', 'x')).add(scriptedAgent('b', 'y')).build();
     const start = (options: object) => () => steps.events$(new DefaultHandoff(), HandoffContext.of('t'), options);
@@ -176,6 +186,7 @@ describe('durable handoffs resume from any cut of their journal', () => {
     expect(start({ store: {} })).toThrow(/store must be a run store/);
     expect(start({ runId: ' ' })).toThrow(/runId must be a non-blank string/);
     expect(start({ store: new MemoryRunStore(), leaseTtlMs: 1 })).toThrow(/leaseTtlMs must be/);
+    expect(start({ store: new MemoryRunStore(), leaseOwner: ' ' })).toThrow(/leaseOwner must be/);
     expect(() => parallelHandoffsEvents$({ id: 's' }, [], { runId: '' })).toThrow(/runId/);
   });
 });

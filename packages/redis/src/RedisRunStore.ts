@@ -7,6 +7,9 @@ import {
   RunLeasedError,
   RunLeaseLostError,
   type RunLease,
+  type RunLeaseHolder,
+  type RunLeaseOptions,
+  RunLeaseOptionsSchema,
   type RunListOptions,
   type RunRecord,
   RunStoreError,
@@ -16,6 +19,7 @@ import {
 import { z } from 'zod';
 import { MalformedRunEntryError } from './errors/MalformedRunEntryError';
 import { checkClient } from './internal/checkClient';
+import { HOST, processIsGone } from './internal/processes';
 import { journalRecords } from './internal/journalRecords';
 import { runStoreFailure } from './internal/runStoreFailure';
 import { entryIdOf, runIndexKey, type RunStoreKeys, runStoreKeys } from './internal/runStoreKeys';
@@ -63,8 +67,8 @@ export type RedisRunStoreOptions = z.input<typeof RedisRunStoreOptionsSchema>;
 type Config = z.output<typeof RedisRunStoreOptionsSchema>;
 
 const AppendReplySchema = z.union([z.tuple([z.literal('ok'), z.number()]), z.tuple([z.literal('lease-lost')]), z.tuple([z.literal('not-started')]), z.tuple([z.literal('damaged'), z.string()])]);
-const AcquireReplySchema = z.union([z.tuple([z.literal(1), z.number(), z.number().int().positive()]), z.tuple([z.literal(0), z.number(), z.number()])]);
-const RenewReplySchema = z.union([z.tuple([z.literal(1), z.number()]), z.tuple([z.literal(0)])]);
+const AcquireReplySchema = z.union([z.tuple([z.literal(1), z.number(), z.number().int().positive()]), z.tuple([z.literal(0), z.number(), z.string(), z.string(), z.string(), z.string()])]);
+const RenewReplySchema = z.union([z.tuple([z.literal(1), z.number(), z.number().int().positive()]), z.tuple([z.literal(0)])]);
 const RunListOptionsSchema = z.strictObject({ status: z.enum(['running', 'succeeded', 'failed']).optional() }, { error: 'must be an object' });
 
 /**
@@ -87,11 +91,17 @@ const RunListOptionsSchema = z.strictObject({ status: z.enum(['running', 'succee
  * - `read` takes the journal in pages of `pageSize` entries (`XRANGE`), up to the record that was last
  *   when it started, and checks each entry (its id, then `RunEventSchema`) before yielding it: a
  *   malformed one is a {@link MalformedRunEntryError} naming the run and the entry.
- * - Leases: a script takes one when no other token holds it, as `SET NX PX` would, except that an
- *   acquisition ioredis sent again after a lost reply gets its lease (its token is from `newRunId`); a
- *   compare-and-`PEXPIRE` script renews it, a compare-and-`DEL` one releases it. A lease lapses on the
- *   Redis server's clock, which is also the clock of `createdAt`, `updatedAt` and `expiresAt` (on a
- *   Cluster, the clock of the node serving the run).
+ * - Leases: a run's lease is a hash (the holder's token, the lease's epoch, when it lapses, and the
+ *   holder's host, pid and owner) that one script takes and bumps the epoch of, so no two leases of a
+ *   run share an epoch. It is taken when no token holds it, when it lapsed, when it is held under the
+ *   same `owner`, or when its holder is a process of this host that exited (asked here, then taken by
+ *   a second script only if that process still holds it); an acquisition ioredis sent again after a
+ *   lost reply gets its lease (its token is from `newRunId`). A compare-and-set script renews it, lapsed
+ *   or not, while its token is the run's; a compare-and-`HDEL` one releases it, keeping its epoch. A
+ *   lease lapses on the Redis server's clock, which is also the clock of `createdAt`, `updatedAt` and
+ *   `expiresAt` (on a Cluster, the clock of the node serving the run); the lease key is kept as long as
+ *   its run (it goes with the run's keys, under `retainFinishedMs` or `expire`), and the lease of a run
+ *   that has no journal yet a day after it lapses.
  * - Retention: with `retainFinishedMs`, the root's `run-end` puts a TTL on the run's keys, in the same
  *   script; `expire` puts one on them; `delete` removes them.
  * - The index is another key (another slot on a Cluster), so it is written with commands of its own: a
@@ -132,7 +142,7 @@ export class RedisRunStore implements RunStore {
     const token = lease === undefined ? '' : checkRunId(lease?.token, 'append', 'lease.token');
     const keys = this.#keys(runId);
     if (checked.length === 0) {
-      if (lease !== undefined && (await this.#command('append', runId, () => this.#redis.get(keys.lease))) !== token) throw new RunLeaseLostError(runId);
+      if (lease !== undefined && (await this.#command('append', runId, () => this.#redis.hget(keys.lease, 'token'))) !== token) throw new RunLeaseLostError(runId);
       return;
     }
     const first = checked[0] as RunEvent;
@@ -212,13 +222,22 @@ export class RedisRunStore implements RunStore {
     return summaries.sort((a, b) => a.createdAt - b.createdAt);
   }
 
-  async acquireLease(runId: string, ttlMs: number): Promise<RunLease> {
+  async acquireLease(runId: string, ttlMs: number, options: RunLeaseOptions = {}): Promise<RunLease> {
     checkRunId(runId, 'acquireLease');
     const ttl = ttlArgument(ttlMs, 'acquireLease');
+    const { owner = '' } = parseConfig(RunLeaseOptionsSchema, options, 'RedisRunStore.acquireLease options');
     const token = newRunId();
-    const reply = await this.#command('acquireLease', runId, () => scripts.acquireLease.run(this.#redis, [this.#keys(runId).lease, this.#keys(runId).epoch], [token, ttl]));
-    const result = replyAs(AcquireReplySchema, reply, 'acquireLease', runId);
-    if (result[0] === 0) throw new RunLeasedError(runId, result[2] < 0 ? Infinity : result[1] + result[2]);
+    const keys = this.#keys(runId);
+    const acquire = (exited: readonly [string, string] | readonly []) =>
+      this.#command('acquireLease', runId, () => scripts.acquireLease.run(this.#redis, [keys.lease, keys.summary], [token, ttl, HOST, String(process.pid), owner, ...(exited.length === 0 ? ['', ''] : exited)]));
+    let result = replyAs(AcquireReplySchema, await acquire([]), 'acquireLease', runId);
+    // Whether a holder's process exited can be asked only here, on its host: then the script takes the lease if that process still holds it.
+    if (result[0] === 0 && processIsGone(result[3], Number(result[4]))) result = replyAs(AcquireReplySchema, await acquire([result[3], result[4]]), 'acquireLease', runId);
+    if (result[0] === 0) {
+      const [, now, expiresAt, host, pid, heldOwner] = result;
+      const holder: RunLeaseHolder = { ...(host === '' ? {} : { host }), ...(/^\d+$/.test(pid) ? { pid: Number(pid) } : {}), ...(heldOwner === '' ? {} : { owner: heldOwner }) };
+      throw new RunLeasedError(runId, expiresAt === '' ? Infinity : Number(expiresAt), { now, holder });
+    }
     return { runId, token, epoch: result[2], expiresAt: ttl === '' ? Infinity : result[1] + Number(ttl) };
   }
 
@@ -226,10 +245,10 @@ export class RedisRunStore implements RunStore {
     const ttl = ttlArgument(ttlMs, 'renewLease');
     const runId = checkRunId(lease?.runId, 'renewLease', 'lease.runId');
     const token = checkRunId(lease?.token, 'renewLease', 'lease.token');
-    const reply = await this.#command('renewLease', runId, () => scripts.renewLease.run(this.#redis, [this.#keys(runId).lease], [token, ttl]));
+    const reply = await this.#command('renewLease', runId, () => scripts.renewLease.run(this.#redis, [this.#keys(runId).lease, this.#keys(runId).summary], [token, ttl]));
     const result = replyAs(RenewReplySchema, reply, 'renewLease', runId);
     if (result[0] === 0) throw new RunLeaseLostError(runId);
-    return { runId, token, epoch: lease.epoch, expiresAt: ttl === '' ? Infinity : result[1] + Number(ttl) };
+    return { runId, token, epoch: result[2], expiresAt: ttl === '' ? Infinity : result[1] + Number(ttl) };
   }
 
   async releaseLease(lease: RunLease): Promise<void> {
@@ -242,14 +261,14 @@ export class RedisRunStore implements RunStore {
     checkRunId(runId, 'expire');
     const delay = delayArgument(afterMs, 'expire');
     const keys = this.#keys(runId);
-    await this.#command('expire', runId, () => scripts.expireRun.run(this.#redis, [keys.journal, keys.summary, keys.lease, keys.epoch], [delay]));
+    await this.#command('expire', runId, () => scripts.expireRun.run(this.#redis, [keys.journal, keys.summary, keys.lease], [delay]));
   }
 
   async delete(runId: string): Promise<void> {
     checkRunId(runId, 'delete');
     const keys = this.#keys(runId);
     await this.#command('delete', runId, async () => {
-      await this.#redis.del(keys.journal, keys.summary, keys.lease, keys.epoch);
+      await this.#redis.del(keys.journal, keys.summary, keys.lease);
       // After the run's keys: should this fail, list drops the id of a run that is gone.
       await this.#redis.zrem(runIndexKey(this.#config.prefix), runId);
     });

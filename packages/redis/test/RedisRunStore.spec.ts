@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, RunLeasedError, RunStoreError } from '@rxagents/core';
 import { MalformedRunEntryError, RedisRunStore } from '../src';
@@ -8,6 +9,7 @@ import { delta, describeRunStore, end, readAll, start } from '../../core/test/su
 import { startCuttingProxy } from './support/cuttingProxy';
 import { describeRedis } from './support/describeRedis';
 import { describeRedisCluster } from './support/describeRedisCluster';
+import { killProcess, spawnProcess } from './support/spawnProcess';
 import { waitUntil } from './support/waitUntil';
 
 jest.setTimeout(60_000);
@@ -132,6 +134,41 @@ describeRedis('RedisRunStore across an outage of Redis', (server) => {
     expect((await readAll(store, 'outage')).map((record) => record.seq)).toEqual([0, 1, 2]);
   });
 
+  it('names the holding process, its host and owner, and when its lease lapses on the Redis clock, when it refuses a lease', async () => {
+    const prefix = `rs-${randomUUID()}`;
+    const lease = await new RedisRunStore(server().client(), { prefix }).acquireLease('held', 60_000, { owner: 'registry-a' });
+    const refused = (await new RedisRunStore(server().client(), { prefix }).acquireLease('held', 60_000).catch((error: unknown) => error)) as RunLeasedError;
+    expect(refused).toBeInstanceOf(RunLeasedError);
+    expect(refused).toMatchObject({ expiresAt: lease.expiresAt, holder: { pid: process.pid, host: hostname(), owner: 'registry-a' } });
+    expect(refused.lapsesInMs).toBeGreaterThan(0);
+    expect(refused.lapsesInMs).toBeLessThanOrEqual(60_000);
+    expect(refused.message).toContain(`Run "held" is leased by process ${process.pid} on host ${hostname()} (owner registry-a) until ${new Date(lease.expiresAt).toISOString()} (in `);
+  });
+
+  it('keeps a run\'s lease as long as the run, and the lease of a run that never got a journal a day after it lapses', async () => {
+    const prefix = `rs-${randomUUID()}`;
+    const redis = server().client();
+    const store = new RedisRunStore(redis, { prefix });
+    const lease = await store.acquireLease('unstarted', 60_000);
+    const ttl = await redis.pttl(runStoreKeys(prefix, 'unstarted').lease);
+    expect(ttl).toBeGreaterThan(86_400_000);
+    expect(ttl).toBeLessThanOrEqual(86_400_000 + 60_000);
+    await store.append('unstarted', [start('unstarted')], await store.renewLease(lease, 60_000));
+    expect(await redis.pttl(runStoreKeys(prefix, 'unstarted').lease)).toBe(-1);
+    await store.renewLease(lease, 60_000);
+    expect(await redis.pttl(runStoreKeys(prefix, 'unstarted').lease)).toBe(-1);
+  });
+
+  it('takes a lease whose holder, a process of this host, exited at once, with a higher epoch', async () => {
+    const prefix = `rs-${randomUUID()}`;
+    const store = new RedisRunStore(server().client(), { prefix });
+    const holder = await spawnProcess('support/leaseHolder.ts', { REDIS_PORT: String(server().port), PREFIX: prefix, RUN_ID: 'orphan' });
+    await expect(store.acquireLease('orphan', 60_000)).rejects.toMatchObject({ code: 'RUN_LEASED', holder: { pid: holder.pid, host: hostname() } });
+    await killProcess(holder, 'SIGKILL');
+    // Its 600 s lease has not lapsed, but no process holds it any more.
+    await expect(store.acquireLease('orphan', 60_000)).resolves.toMatchObject({ runId: 'orphan', epoch: 2 });
+  });
+
   it('gives the lease to the client whose acquireLease reply was lost and sent again', async () => {
     const prefix = `rs-${randomUUID()}`;
     const proxy = await startCuttingProxy(server().port);
@@ -141,10 +178,10 @@ describeRedis('RedisRunStore across an outage of Redis', (server) => {
     try {
       const store = new RedisRunStore(redis, { prefix });
       await store.acquireLease('warm-up', 10_000); // the script is known to Redis now: the next lease is one EVALSHA
-      const cut = proxy.cutAfter('EVALSHA', async () => (await observer.exists(runStoreKeys(prefix, 'cut').lease)) === 1);
+      const cut = proxy.cutAfter('EVALSHA', async () => (await observer.hexists(runStoreKeys(prefix, 'cut').lease, 'token')) === 1);
       const lease = await store.acquireLease('cut', 10_000);
       await cut;
-      expect(await observer.get(runStoreKeys(prefix, 'cut').lease)).toBe(lease.token);
+      expect(await observer.hget(runStoreKeys(prefix, 'cut').lease, 'token')).toBe(lease.token);
       expect((await store.renewLease(lease, 10_000)).token).toBe(lease.token);
     } finally {
       redis.disconnect();

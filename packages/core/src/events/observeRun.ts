@@ -46,6 +46,14 @@ export interface ObserveRunOptions<T> {
    * `scheduler`. Defaults to 30,000. Used only with `store`.
    */
   readonly leaseTtlMs?: number;
+  /**
+   * The stable identity of the process running the run (a registry's or a service's name, the same
+   * across its restarts), recorded with the run's lease in `store`: a lease held under the same owner is
+   * taken back at once instead of after it lapses, so a restarted process resumes its own runs without
+   * waiting, and the process it replaced, should it still run, is fenced out. Give each process that runs
+   * at the same time an owner of its own. Used only with `store`.
+   */
+  readonly leaseOwner?: string;
 }
 
 /** The default of {@link ObserveRunOptions.leaseTtlMs}: 30 s. */
@@ -145,7 +153,7 @@ export function observeRun<T>(name: string, input: string, body: (run: RunContex
       return body(run).pipe(tap({ complete: warn, error: warn }));
     };
     if (store !== undefined) {
-      const settings = { name, input, describe, scheduler, runId, pace, store, leaseTtlMs: options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS };
+      const settings = { name, input, describe, scheduler, runId, pace, store, leaseTtlMs: options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS, leaseOwner: options.leaseOwner };
       const session = new DurableSession(subscriber, { ...settings, body: run$, reported: () => reported++ });
       session.start();
       return () => session.leave();
@@ -158,7 +166,7 @@ function unusedMessage(name: string): string {
   return `observeRun("${name}"): the body takes no run context and reported nothing, so agent calls it made are not part of the run. Take the context and pass it on: (run) => invoke$(agent, input, { run }).`;
 }
 
-const OPTION_KEYS = new Set(['scheduler', 'runId', 'describe', 'pace', 'store', 'leaseTtlMs']);
+const OPTION_KEYS = new Set(['scheduler', 'runId', 'describe', 'pace', 'store', 'leaseTtlMs', 'leaseOwner']);
 
 const ObserveRunArgumentsSchema = z.strictObject({
   name: z.string({ error: 'must be a string' }),
@@ -172,6 +180,7 @@ const ObserveRunArgumentsSchema = z.strictObject({
       pace: configRules.function().optional(),
       store: configRules.runStore().optional(),
       leaseTtlMs: configRules.leaseTtlMs().optional(),
+      leaseOwner: configRules.leaseOwner().optional(),
     },
     { error: 'must be an object' },
   ),
@@ -183,13 +192,14 @@ function checkRun(name: unknown, input: unknown, body: unknown, options: Observe
   let valid = typeof name === 'string' && typeof input === 'string' && typeof body === 'function' && typeof options === 'object' && options !== null;
   if (valid) {
     for (const key in options) if (!OPTION_KEYS.has(key)) valid = false;
-    const { scheduler, runId, describe, pace, store, leaseTtlMs } = options;
+    const { scheduler, runId, describe, pace, store, leaseTtlMs, leaseOwner } = options;
     if (scheduler !== undefined && !configRules.isScheduler(scheduler)) valid = false;
     if (runId !== undefined && !(typeof runId === 'string' && runId.trim() !== '')) valid = false;
     if (describe !== undefined && typeof describe !== 'function') valid = false;
     if (pace !== undefined && typeof pace !== 'function') valid = false;
     if (store !== undefined && !configRules.isRunStore(store)) valid = false;
     if (leaseTtlMs !== undefined && !configRules.isLeaseTtlMs(leaseTtlMs)) valid = false;
+    if (leaseOwner !== undefined && !configRules.isLeaseOwner(leaseOwner)) valid = false;
   }
   if (!valid) parseConfig(ObserveRunArgumentsSchema, { name, input, body, options }, 'observeRun');
 }
@@ -219,7 +229,8 @@ class EndOfRun extends Subscription implements Observer<unknown> {
  *
  * @remarks
  * A runnable passes these to `observeRun` as they are. A runnable whose options schema does not list
- * `store`, `runId` and `leaseTtlMs` yet refuses them with a `ConfigError` rather than ignoring them.
+ * `store`, `runId`, `leaseTtlMs` and `leaseOwner` yet refuses them with a `ConfigError` rather than
+ * ignoring them.
  *
  * @example
  * ```ts
@@ -239,4 +250,6 @@ export interface RunEventsOptions {
   readonly runId?: string;
   /** The lease's time to live with `store`, in ms (see {@link ObserveRunOptions.leaseTtlMs}). */
   readonly leaseTtlMs?: number;
+  /** The stable identity recorded with the lease with `store` (see {@link ObserveRunOptions.leaseOwner}). */
+  readonly leaseOwner?: string;
 }

@@ -19,10 +19,13 @@ import { cutBack } from './file/cutBack';
 import { reportStale, reportTorn } from './file/journalReports';
 import { type ReadCounts, readJournal, type StaleAppend, type TornEnd } from './file/readJournal';
 import { filesOf, JOURNAL_FILE, type RunFiles, runFiles } from './file/runFiles';
+import { HOST, processIsGone } from './file/processes';
 import { type LockSettings, withRunLock } from './file/runLock';
 import { expireText, type HeldLease, leaseText, readDeleteAt, readLease } from './file/sideFiles';
+import { sweepTemporaries } from './file/temporaryFiles';
 import { type FileRunStoreOptions, FileRunStoreOptionsSchema, type FileRunStoreReadStats, type StaleRecordReport, type TornRecordReport } from './FileRunStoreOptions';
-import type { RunLease, RunListOptions, RunRecord, RunStore, RunSummary } from './RunStore';
+import { RunLeaseOptionsSchema } from './RunLeaseOptionsSchema';
+import type { RunLease, RunLeaseHolder, RunLeaseOptions, RunListOptions, RunRecord, RunStore, RunSummary } from './RunStore';
 
 /**
  * A {@link RunStore} in a directory: one append-only JSON-lines journal per run, for a run that must
@@ -67,11 +70,19 @@ import type { RunLease, RunListOptions, RunRecord, RunStore, RunSummary } from '
  * - **Summaries** (`summary`, `list`) read the version line, the first counted append and the journal's
  *   end, never the records between (unless the end does not settle the current story: then the whole
  *   journal, once).
- * - **Leases** are taken, renewed and released inside a lock file created exclusively (`wx`), so two
- *   processes never both get one; the lease file is replaced atomically (written aside, then renamed) and
- *   kept, without its token, after release (it holds the run's epoch). An append under a lease reads the
- *   lease file first. Lease expiry, `expire` and `createdAt`/`updatedAt` are on the store's scheduler;
- *   processes sharing a directory need clocks that agree (the default, `asyncScheduler`, is the wall clock).
+ * - **Leases** are taken, renewed and released inside a lock file that appears whole or not at all
+ *   (written aside, then hard-linked to its name, which fails while another process holds it), so two
+ *   processes never both get one; the lease file (the holder's token, the lease's epoch, when it lapses,
+ *   and the holder's host, pid and owner) is replaced atomically (written aside, then renamed), and kept
+ *   after a release (without its token) so that the next lease's epoch is higher. A lease whose holder is a process of this
+ *   host that exited is free at once. An append under a lease reads the lease file first (unless this
+ *   store holds it, without an owner, and it has not lapsed). Lease expiry, `expire` and
+ *   `createdAt`/`updatedAt` are on the store's scheduler; processes sharing a directory need clocks that
+ *   agree (the default, `asyncScheduler`, is the wall clock).
+ * - **Links.** Every run file is opened without following a symbolic link (`O_NOFOLLOW`) and only when
+ *   it is a regular file: a link or anything else found where a run file belongs is refused with a
+ *   `RunStoreError` naming it, and left untouched. A temporary file an exited process of this host left
+ *   in the directory is removed when a store first writes there.
  * - **Expiry.** `expire` writes a delete-at time that every later access (and `list`) honours.
  *
  * Node only (it uses `node:fs`): it is imported from `@rxagents/core/file-store`, so browser bundles of
@@ -197,18 +208,20 @@ export class FileRunStore implements RunStore {
     return summaries.sort((a, b) => a.createdAt - b.createdAt);
   }
 
-  async acquireLease(runId: string, ttlMs: number): Promise<RunLease> {
+  async acquireLease(runId: string, ttlMs: number, options: RunLeaseOptions = {}): Promise<RunLease> {
     checkRunId(runId, 'acquireLease');
     checkTtl(ttlMs, 'acquireLease');
+    const { owner } = parseConfig(RunLeaseOptionsSchema, options, 'FileRunStore.acquireLease options');
     return this.#exclusive(runId, 'acquireLease', async (files) => {
       await this.#ensureDirectory();
       return withRunLock(files.lock, this.#lock, async () => {
         const now = this.#scheduler.now();
         const held = await readLease(files.lease);
-        if (held?.token !== undefined && held.expiresAt > now) throw new RunLeasedError(runId, held.expiresAt);
+        if (held?.token !== undefined && !takeable(held, now, owner)) throw new RunLeasedError(runId, held.expiresAt, { now, holder: held.holder });
+        const holder: RunLeaseHolder = owner === undefined ? { host: HOST, pid: process.pid } : { host: HOST, pid: process.pid, owner };
         // Higher than every earlier lease's: the last one's (kept after release) and any the journal holds.
         const epoch = Math.max(held?.epoch ?? 0, await this.#journals.highestEpoch(runId, files, held?.epoch)) + 1;
-        const lease = { token: newRunId(), epoch, expiresAt: now + ttlMs };
+        const lease: HeldLease = { token: newRunId(), epoch, expiresAt: now + ttlMs, holder };
         // The lease first, then its fence: a process whose lease lapsed cannot renew it once the fence exists.
         await writeAtomically(files.lease, leaseText(runId, lease), this.#sync);
         try {
@@ -219,7 +232,7 @@ export class FileRunStore implements RunStore {
           throw error;
         }
         this.#held.set(files.base, lease);
-        return { runId, ...lease };
+        return publicLease(runId, lease);
       });
     });
   }
@@ -232,10 +245,10 @@ export class FileRunStore implements RunStore {
       await this.#ensureDirectory();
       return withRunLock(files.lock, this.#lock, async () => {
         const held = await this.#checkLeaseFile(runId, files, lease);
-        const renewed = { token: lease.token, epoch: held.epoch, expiresAt: this.#scheduler.now() + ttlMs };
+        const renewed: HeldLease = { ...held, expiresAt: this.#scheduler.now() + ttlMs };
         await writeAtomically(files.lease, leaseText(runId, renewed), this.#sync);
         this.#held.set(files.base, renewed);
-        return { runId, ...renewed };
+        return publicLease(runId, renewed);
       });
     });
   }
@@ -248,8 +261,8 @@ export class FileRunStore implements RunStore {
       if ((await readLease(files.lease))?.token !== lease.token) return;
       await withRunLock(files.lock, this.#lock, async () => {
         const held = await readLease(files.lease);
-        // The file stays, tokenless, so that the run's next lease has a higher epoch.
-        if (held?.token === lease.token) await writeAtomically(files.lease, leaseText(runId, { token: undefined, epoch: held.epoch, expiresAt: 0 }), this.#sync);
+        // The file stays, without a holder: the run's next lease is of a higher epoch.
+        if (held !== undefined && held.token === lease.token) await writeAtomically(files.lease, leaseText(runId, { ...held, token: undefined, expiresAt: this.#scheduler.now() }), this.#sync);
       });
     });
   }
@@ -312,18 +325,21 @@ export class FileRunStore implements RunStore {
   }
 
   /**
-   * Refuses `lease` unless it is the run's and lasts. A lease this store took or renewed and that has not
-   * lapsed on its clock is the run's without reading the file: no other process can take it before then.
+   * Refuses `lease` unless it is the run's. A lease without an owner that this store took or renewed and
+   * that has not lapsed on its clock is the run's without reading the file: no other process can take it
+   * before then. One with an owner can be taken at once by another process under that owner, and one
+   * that lapsed by anyone, so for those the file says.
    */
   async #checkLease(runId: string, files: RunFiles, lease: RunLease): Promise<void> {
     const mine = this.#held.get(files.base);
-    if (mine !== undefined && mine.token === lease?.token && mine.expiresAt > this.#scheduler.now()) return;
+    if (mine !== undefined && mine.token === lease?.token && mine.holder.owner === undefined && mine.expiresAt > this.#scheduler.now()) return;
     await this.#checkLeaseFile(runId, files, lease);
   }
 
+  /** The lease file's lease when it is `lease` (lapsed or not: a lapsed lease nobody took is still its holder's). */
   async #checkLeaseFile(runId: string, files: RunFiles, lease: RunLease): Promise<HeldLease> {
     const held = await readLease(files.lease);
-    if (held === undefined || held.token === undefined || held.token !== lease?.token || held.expiresAt <= this.#scheduler.now()) {
+    if (held === undefined || held.token === undefined || held.token !== lease?.token) {
       this.#held.delete(files.base);
       throw new RunLeaseLostError(runId);
     }
@@ -357,11 +373,15 @@ export class FileRunStore implements RunStore {
     await unlinkIfExists(files.lease);
   }
 
+  /** Creates the directory once, then removes the temporary files that exited processes left in it. */
   #ensureDirectory(): Promise<unknown> {
-    this.#ready ??= mkdir(this.directory, { recursive: true }).catch((error: unknown) => {
-      this.#ready = undefined;
-      throw error;
-    });
+    this.#ready ??= mkdir(this.directory, { recursive: true }).then(
+      () => sweepTemporaries(this.directory, unlinkIfExists).catch(noop),
+      (error: unknown) => {
+        this.#ready = undefined;
+        throw error;
+      },
+    );
     return this.#ready;
   }
 
@@ -388,3 +408,12 @@ export class FileRunStore implements RunStore {
 const RunListOptionsSchema = z.strictObject({ status: z.enum(['running', 'succeeded', 'failed']).optional() }, { error: 'must be an object' });
 
 const noop = (): void => undefined;
+
+/** Whether a held lease may be taken now: it lapsed, its holder is a process of this host that exited, or it is held under `owner`. */
+function takeable(held: HeldLease, now: number, owner: string | undefined): boolean {
+  return held.expiresAt <= now || processIsGone(held.holder.host, held.holder.pid) || (owner !== undefined && held.holder.owner === owner);
+}
+
+function publicLease(runId: string, lease: HeldLease): RunLease {
+  return { runId, token: lease.token as string, epoch: lease.epoch, expiresAt: lease.expiresAt };
+}

@@ -7,7 +7,8 @@ import { RunLeaseLostError } from '../errors/RunLeaseLostError';
 import type { RunEvent } from '../events/RunEvent';
 import { newRunId } from '../events/ids';
 import { parseConfig } from '../parseConfig';
-import type { RunLease, RunListOptions, RunRecord, RunStatus, RunStore, RunSummary } from './RunStore';
+import { RunLeaseOptionsSchema } from './RunLeaseOptionsSchema';
+import type { RunLease, RunLeaseOptions, RunListOptions, RunRecord, RunStatus, RunStore, RunSummary } from './RunStore';
 
 /**
  * Options of {@link MemoryRunStore}.
@@ -51,6 +52,7 @@ interface StoredRun {
 interface HeldLease {
   readonly token: string;
   readonly epoch: number;
+  readonly owner: string | undefined;
   expiresAt: number;
 }
 
@@ -60,7 +62,8 @@ interface HeldLease {
  *
  * @remarks
  * Keeps the whole {@link RunStore} contract, on its scheduler's clock, so lease expiry and `expire` can be
- * tested on virtual time. Expired runs and leases are dropped when next touched; nothing runs in the
+ * tested on virtual time. Its leases all live in this process, so a lease records only its `owner` as
+ * its holder (no host or pid). Expired runs and leases are dropped when next touched; nothing runs in the
  * background. Records are kept as given (events are plain data: do not change one after appending it).
  *
  * @example
@@ -76,7 +79,8 @@ export class MemoryRunStore implements RunStore {
   readonly #scheduler: SchedulerLike;
   readonly #runs = new Map<string, StoredRun>();
   readonly #leases = new Map<string, HeldLease>();
-  #epochs = 0;
+  /** The epoch of each run's last lease, kept after the lease is released so the next one is higher. */
+  readonly #epochs = new Map<string, number>();
 
   constructor(options: MemoryRunStoreOptions = {}) {
     const { scheduler = asyncScheduler } = parseConfig(MemoryRunStoreOptionsSchema, options, 'MemoryRunStore');
@@ -130,16 +134,21 @@ export class MemoryRunStore implements RunStore {
     return summaries.sort((a, b) => a.createdAt - b.createdAt);
   }
 
-  async acquireLease(runId: string, ttlMs: number): Promise<RunLease> {
+  async acquireLease(runId: string, ttlMs: number, options: RunLeaseOptions = {}): Promise<RunLease> {
     checkRunId(runId, 'acquireLease');
     checkTtl(ttlMs, 'acquireLease');
+    const { owner } = parseConfig(RunLeaseOptionsSchema, options, 'MemoryRunStore.acquireLease options');
     const now = this.#scheduler.now();
+    this.#live(runId);
     const held = this.#leases.get(runId);
-    if (held !== undefined && held.expiresAt > now) throw new RunLeasedError(runId, held.expiresAt);
-    // One counter for the whole store: higher than every earlier lease of any run, kept by nothing per run.
-    const lease = { token: newRunId(), epoch: ++this.#epochs, expiresAt: now + ttlMs };
+    if (held !== undefined && held.expiresAt > now && (owner === undefined || held.owner !== owner)) {
+      throw new RunLeasedError(runId, held.expiresAt, { now, holder: held.owner === undefined ? {} : { owner: held.owner } });
+    }
+    const epoch = (this.#epochs.get(runId) ?? 0) + 1;
+    const lease: HeldLease = { token: newRunId(), epoch, owner, expiresAt: now + ttlMs };
+    this.#epochs.set(runId, epoch);
     this.#leases.set(runId, lease);
-    return { runId, token: lease.token, epoch: lease.epoch, expiresAt: lease.expiresAt };
+    return { runId, token: lease.token, epoch, expiresAt: lease.expiresAt };
   }
 
   async renewLease(lease: RunLease, ttlMs: number): Promise<RunLease> {
@@ -165,6 +174,7 @@ export class MemoryRunStore implements RunStore {
     checkRunId(runId, 'delete');
     this.#runs.delete(runId);
     this.#leases.delete(runId);
+    this.#epochs.delete(runId);
   }
 
   /** The run, unless it expired (then it is dropped). */
@@ -173,14 +183,17 @@ export class MemoryRunStore implements RunStore {
     if (run !== undefined && this.#scheduler.now() >= run.deleteAt) {
       this.#runs.delete(runId);
       this.#leases.delete(runId);
+      this.#epochs.delete(runId);
       return undefined;
     }
     return run;
   }
 
+  /** The run's lease when `lease` is it; lapsed or not, it is lost only once someone else took it or it was released. */
   #checkLease(runId: string, lease: RunLease): HeldLease {
+    this.#live(runId);
     const held = this.#leases.get(runId);
-    if (held === undefined || held.token !== lease?.token || held.expiresAt <= this.#scheduler.now()) throw new RunLeaseLostError(String(runId));
+    if (held === undefined || held.token !== lease?.token) throw new RunLeaseLostError(String(runId));
     return held;
   }
 }

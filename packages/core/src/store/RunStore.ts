@@ -66,23 +66,49 @@ export interface RunSummary {
 }
 
 /**
- * The right to run one run, held by one process at a time until it expires or is released.
+ * Who holds a run's lease, as the store recorded it when the lease was taken.
  *
  * @remarks
- * Its `token` is unguessable: only the holder can renew, release or append under it. A lease that was
- * not renewed in time can be taken by another process; the old holder's next renewal or append under it
- * fails with `RunLeaseLostError`.
+ * `host` and `pid` name the holding process where the store can know them (the file and Redis stores
+ * record both; the in-memory store, whose leases all live in this process, records neither). `owner` is
+ * the stable identity the holder gave `acquireLease` (see {@link RunLeaseOptions.owner}).
  *
- * Its `epoch` is a fencing token: each lease of a run in a store has a higher one than every earlier
- * lease of that run, and records are written with it, so a store (or a reader of its journal) can tell
- * a write of a process that lost the lease from the current holder's, whenever it lands.
+ * @example
+ * ```ts
+ * import type { RunLeaseHolder } from '@rxagents/core';
+ *
+ * const holder: RunLeaseHolder = { host: 'worker-7', pid: 4242, owner: 'registry-a' };
+ * console.log(holder.owner); // registry-a
+ * ```
+ */
+export interface RunLeaseHolder {
+  /** The host name of the holding process, where the store records it. */
+  readonly host?: string;
+  /** The process id of the holding process (on `host`), where the store records it. */
+  readonly pid?: number;
+  /** The stable identity the holder gave when it took the lease. */
+  readonly owner?: string;
+}
+
+/**
+ * The right to run one run, held by one process at a time until it is released or another process
+ * takes it after it lapsed.
+ *
+ * @remarks
+ * Its `token` is unguessable: only the holder can renew, release or append under it. Its `epoch` is a
+ * fencing token: every lease of a run has a higher epoch than every earlier lease of that run in the
+ * store, also across `releaseLease` (only `delete` lets a run start again from epoch 1), so a record or
+ * a write can say which lease made it. A lease that was not renewed in time is only *takeable*: until
+ * another process takes it, its holder's late renewal or append still succeeds. Once another process
+ * took it (or it was released, or the run deleted), the old holder's renewal or append fails with
+ * `RunLeaseLostError`.
  *
  * @example
  * ```ts
  * import type { RunLease } from '@rxagents/core';
  *
- * const lease: RunLease = { runId: 'r1', token: '0f8c1c3e-3b1f-4a5e-9a55-2b8f0b8f6d11', epoch: 3, expiresAt: 30_000 };
- * console.log(lease.runId); // r1
+ * const lease: RunLease = { runId: 'r1', token: '0f8c1c3e-3b1f-4a5e-9a55-2b8f0b8f6d11', epoch: 1, expiresAt: 30_000 };
+ * console.log(lease.epoch); // 1
  * ```
  */
 export interface RunLease {
@@ -90,10 +116,33 @@ export interface RunLease {
   readonly runId: string;
   /** The holder's secret. */
   readonly token: string;
-  /** The lease's fencing token: a positive integer, higher than that of any earlier lease of the run in its store. */
+  /** The lease's fencing token: a positive integer, higher than that of every earlier lease of the run. */
   readonly epoch: number;
-  /** When the lease lapses unless renewed, in ms on the store's clock. */
+  /** When the lease becomes takeable unless renewed, in ms on the store's clock. */
   readonly expiresAt: number;
+}
+
+/**
+ * Options of {@link RunStore.acquireLease}.
+ *
+ * @example
+ * ```ts
+ * import { MemoryRunStore, type RunLeaseOptions } from '@rxagents/core';
+ *
+ * const options: RunLeaseOptions = { owner: 'registry-a' };
+ * const lease = await new MemoryRunStore().acquireLease('r1', 30_000, options);
+ * console.log(lease.epoch); // 1
+ * ```
+ */
+export interface RunLeaseOptions {
+  /**
+   * The holder's stable identity (a registry's or a service's name, the same across its restarts and
+   * hosts): a lease held under the same `owner` is taken at once, with a higher epoch, instead of
+   * waiting for it to lapse, so a restarted process takes its runs back without delay and the process it
+   * replaced, should it still run somewhere, is fenced out. Give each concurrently running process its
+   * own owner: two live processes with one owner take each other's runs. Up to 200 characters, not blank.
+   */
+  readonly owner?: string;
 }
 
 /**
@@ -125,10 +174,14 @@ export interface RunListOptions {
  *   rejects with `RunStoreError` and leaves no part of its records in the journal. Appends to one run
  *   are made one after another by its runner; the store assigns `seq`.
  * - An append under a lease is refused with `RunLeaseLostError` once that lease is no longer the run's
- *   current one, so a process that lost its lease cannot write into a run another process took over.
+ *   current one (another process took it, or it was released, or the run deleted), so a process that
+ *   lost its lease cannot write into a run another process took over. A lease that merely lapsed is
+ *   still the run's until someone takes it: a holder whose event loop stalled past its lease goes on.
  * - `read` yields the records from `fromSeq` (default 0) to the end as it is when reading starts, in order.
- * - `acquireLease` gives a lease when none is held or the held one expired, and rejects with
- *   `RunLeasedError` otherwise; `renewLease` extends it, or rejects with `RunLeaseLostError`.
+ * - `acquireLease` gives a lease when none is held, the held one lapsed, its holder is a process of this
+ *   host that exited, or it is held under the same `owner`; it rejects with `RunLeasedError` otherwise.
+ *   Each lease's `epoch` is higher than every earlier one of the run (kept across releases, reset by
+ *   `delete`). `renewLease` extends it, or rejects with `RunLeaseLostError`.
  * - `expire` deletes a run `afterMs` from now; `delete` deletes it at once (journal and lease).
  *
  * Run ids, run names and every other string a store reads are data, never object keys or file paths
@@ -153,9 +206,16 @@ export interface RunStore {
   summary(runId: string): Promise<RunSummary | undefined>;
   /** Every run the store holds (optionally only those in one state), oldest first. */
   list(options?: RunListOptions): Promise<readonly RunSummary[]>;
-  /** Takes the run's lease for `ttlMs`, or rejects with `RunLeasedError` while another holder's lease lasts. */
-  acquireLease(runId: string, ttlMs: number): Promise<RunLease>;
-  /** Extends a lease for `ttlMs` from now, or rejects with `RunLeaseLostError` when it is no longer the run's. */
+  /**
+   * Takes the run's lease for `ttlMs`, with an epoch above every earlier lease of the run; rejects with
+   * `RunLeasedError` (naming the holder and when its lease lapses) while another holder's lease lasts,
+   * unless that holder is a process of this host that exited or holds it under `options.owner`.
+   */
+  acquireLease(runId: string, ttlMs: number, options?: RunLeaseOptions): Promise<RunLease>;
+  /**
+   * Extends a lease for `ttlMs` from now, also one that lapsed while nobody took it; rejects with
+   * `RunLeaseLostError` once it is no longer the run's (another acquisition, a release, a delete).
+   */
   renewLease(lease: RunLease, ttlMs: number): Promise<RunLease>;
   /** Gives the lease up (nothing happens when it is no longer the run's). */
   releaseLease(lease: RunLease): Promise<void>;

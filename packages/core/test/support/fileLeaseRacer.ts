@@ -1,5 +1,7 @@
 // A process that races another for the leases of RUNS runs in DIRECTORY: it prints "ready", waits for a
-// line on stdin, then tries to take each lease once and prints what it got, as one JSON line.
+// line on stdin, then tries to take each lease once and prints what it got, as one JSON line. It lives on
+// until its stdin ends: a lease whose holder exited is free at once, so a racer that finished first must
+// not exit while the other still races.
 import { FileRunStore } from '../../src/file-store';
 
 const directory = process.env['DIRECTORY'] ?? '';
@@ -19,6 +21,7 @@ process.stdin.once('data', () => {
       }
     }
     process.stdout.write(`${JSON.stringify(results)}\n`);
-    process.exit(0);
+    process.stdin.once('end', () => process.exit(0));
+    process.stdin.resume();
   })();
 });

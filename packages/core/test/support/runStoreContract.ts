@@ -110,6 +110,85 @@ export function describeRunStore(kind: string, open: () => Promise<StoreUnderTes
       expect((await readAll(store, 'r1')).length).toBe(2);
     });
 
+    it('gives each lease of a run a higher epoch than the last, across releases and lapses; renewing keeps it', async () => {
+      const { store, advance } = subject;
+      const first = await store.acquireLease('r1', leaseTtlMs);
+      expect(Number.isInteger(first.epoch) && first.epoch > 0).toBe(true);
+      const renewed = await store.renewLease(first, leaseTtlMs);
+      expect(renewed.epoch).toBe(first.epoch);
+      await store.releaseLease(renewed);
+      const second = await store.acquireLease('r1', leaseTtlMs);
+      expect(second.epoch).toBeGreaterThan(first.epoch);
+      await advance(leaseTtlMs + 50);
+      const third = await store.acquireLease('r1', leaseTtlMs);
+      expect(third.epoch).toBeGreaterThan(second.epoch);
+      expect((await store.acquireLease('r2', leaseTtlMs)).epoch).toBeGreaterThan(0);
+      await store.delete('r1');
+      expect((await store.acquireLease('r1', leaseTtlMs)).epoch).toBeGreaterThan(0);
+    });
+
+    it('renews late, and appends under, a lease that lapsed while nobody took it', async () => {
+      const { store, advance } = subject;
+      await store.append('r1', [start('r1')]);
+      const lease = await store.acquireLease('r1', leaseTtlMs);
+      // The holder's event loop was blocked past its lease: nobody took the run meanwhile, so it goes on.
+      await advance(leaseTtlMs + 50);
+      await store.append('r1', [delta('r1', 'late')], lease);
+      const renewed = await store.renewLease(lease, leaseTtlMs);
+      expect(renewed).toMatchObject({ runId: 'r1', token: lease.token, epoch: lease.epoch });
+      expect(renewed.expiresAt).toBeGreaterThan(lease.expiresAt);
+      await expect(store.acquireLease('r1', leaseTtlMs)).rejects.toBeInstanceOf(RunLeasedError);
+      expect((await readAll(store, 'r1')).map((record) => record.event)).toEqual([start('r1'), delta('r1', 'late')]);
+    });
+
+    it('loses a lease that was released or whose run was deleted', async () => {
+      const { store } = subject;
+      await store.append('r1', [start('r1')]);
+      const released = await store.acquireLease('r1', leaseTtlMs);
+      await store.releaseLease(released);
+      await expect(store.renewLease(released, leaseTtlMs)).rejects.toBeInstanceOf(RunLeaseLostError);
+      await expect(store.append('r1', [delta('r1', 'x')], released)).rejects.toBeInstanceOf(RunLeaseLostError);
+      const deleted = await store.acquireLease('r1', leaseTtlMs);
+      await store.delete('r1');
+      await expect(store.renewLease(deleted, leaseTtlMs)).rejects.toBeInstanceOf(RunLeaseLostError);
+    });
+
+    it('says who holds a lease and when it lapses when it refuses one', async () => {
+      const { store } = subject;
+      const held = await store.acquireLease('r1', leaseTtlMs, { owner: 'registry-a' });
+      const refused = await store.acquireLease('r1', leaseTtlMs).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(RunLeasedError);
+      const error = refused as RunLeasedError;
+      expect(error).toMatchObject({ runId: 'r1', expiresAt: held.expiresAt, holder: expect.objectContaining({ owner: 'registry-a' }) });
+      expect(error.lapsesInMs).toBeGreaterThan(0);
+      expect(error.lapsesInMs).toBeLessThanOrEqual(leaseTtlMs);
+      expect(error.message).toContain('(owner registry-a) until ');
+      expect(error.message).toContain(new Date(held.expiresAt).toISOString());
+    });
+
+    it('gives a lease held under an owner to that owner at once, with a higher epoch, and fences the old holder out', async () => {
+      const { store } = subject;
+      await store.append('r1', [start('r1')]);
+      const before = await store.acquireLease('r1', leaseTtlMs, { owner: 'registry-a' });
+      await expect(store.acquireLease('r1', leaseTtlMs, { owner: 'registry-b' })).rejects.toBeInstanceOf(RunLeasedError);
+      await expect(store.acquireLease('r1', leaseTtlMs)).rejects.toBeInstanceOf(RunLeasedError);
+      // The registry restarted under the same owner: it takes its run back without waiting for the lease to lapse.
+      const after = await store.acquireLease('r1', leaseTtlMs, { owner: 'registry-a' });
+      expect(after.epoch).toBeGreaterThan(before.epoch);
+      await expect(store.append('r1', [delta('r1', 'old')], before)).rejects.toBeInstanceOf(RunLeaseLostError);
+      await expect(store.renewLease(before, leaseTtlMs)).rejects.toBeInstanceOf(RunLeaseLostError);
+      await store.append('r1', [delta('r1', 'new')], after);
+      expect((await readAll(store, 'r1')).map((record) => record.event)).toEqual([start('r1'), delta('r1', 'new')]);
+    });
+
+    it('refuses a lease owner that is blank, too long or not a string, and an unknown option, with a ConfigError', async () => {
+      const { store } = subject;
+      for (const options of [{ owner: ' ' }, { owner: 'x'.repeat(201) }, { owner: 'a\nb' }, { owner: 7 }, { holder: 'a' }]) {
+        await expect(store.acquireLease('r1', leaseTtlMs, options as never)).rejects.toBeInstanceOf(ConfigError);
+      }
+      await expect(store.acquireLease('r1', leaseTtlMs, { owner: 'x'.repeat(200) })).resolves.toMatchObject({ runId: 'r1' });
+    });
+
     it('deletes a run now, or after a while', async () => {
       const { store, advance } = subject;
       await store.append('gone', [start('gone')]);

@@ -93,13 +93,13 @@ export function refuseRun(subject: string, options: unknown): void {
 
 const RunEventsOptionsSchema = configRules.runEventsOptions().extend(configRules.durableRunOptions().shape);
 
-const RUN_KEYS = ['pace', 'store', 'runId', 'leaseTtlMs'] as const;
+const RUN_KEYS = ['pace', 'store', 'runId', 'leaseTtlMs', 'leaseOwner'] as const;
 
 const NO_RUN_OPTIONS: RunEventsOptions = Object.freeze({});
 
 /**
  * Takes what `observeRun` is given (`pace`, what a slow reader gives, see `runEventStream`; `store`,
- * `runId` and `leaseTtlMs`, which make the run durable) out of the options of an `events$`, refusing a
+ * `runId`, `leaseTtlMs` and `leaseOwner`, which make the run durable) out of the options of an `events$`, refusing a
  * `run` there too; the rest go on to the handoff's own validation.
  */
 export function splitEventsOptions<O extends object>(subject: string, options: (O & RunEventsOptions) | undefined): { readonly run: RunEventsOptions; readonly options: O | undefined } {
@@ -108,12 +108,13 @@ export function splitEventsOptions<O extends object>(subject: string, options: (
   }
   refuseRun(subject, options);
   if (options === undefined || !RUN_KEYS.some((key) => key in options)) return { run: NO_RUN_OPTIONS, options };
-  const { pace, store, runId, leaseTtlMs, ...rest } = options;
+  const { pace, store, runId, leaseTtlMs, leaseOwner, ...rest } = options;
   const given: Record<string, unknown> = {};
   if ('pace' in options) given.pace = pace;
   if ('store' in options) given.store = store;
   if ('runId' in options) given.runId = runId;
   if ('leaseTtlMs' in options) given.leaseTtlMs = leaseTtlMs;
+  if ('leaseOwner' in options) given.leaseOwner = leaseOwner;
   return { run: parseConfig(RunEventsOptionsSchema, given, subject), options: rest as O };
 }
 

@@ -41,5 +41,5 @@ export interface RunOptions {
  */
 export const RunOptionsSchema = z.strictObject({ run: configRules.runContext().optional() });
 
-/** What every `events$` of the package takes besides its arguments: `pace`, and `store`, `runId`, `leaseTtlMs` of a durable run. @internal */
+/** What every `events$` of the package takes besides its arguments: `pace`, and `store`, `runId`, `leaseTtlMs`, `leaseOwner` of a durable run. @internal */
 export const EventsOptionsSchema = configRules.runEventsOptions().extend(configRules.durableRunOptions().shape);

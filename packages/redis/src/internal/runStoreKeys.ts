@@ -8,10 +8,12 @@ export interface RunStoreKeys {
   readonly journal: string;
   /** A hash: `name`, `status`, `records`, `createdAt`, `updatedAt`, and `append` (the id of the last append applied). */
   readonly summary: string;
-  /** The lease: a string holding the holder's token, with the lease's expiry as its TTL. */
+  /**
+   * The lease: a hash of the holder's `token`, the lease's `epoch`, `expiresAt` (ms on Redis's clock, '' for
+   * never) and the holder's `host`, `pid` and `owner`; without a TTL of its own (a lapsed lease is its
+   * holder's until taken), and without `token` once released (its `epoch` stays).
+   */
   readonly lease: string;
-  /** A counter: the epoch of the run's last lease (each acquisition increments it), kept after release. */
-  readonly epoch: string;
 }
 
 /** `%`, `{` and `}` as `%25`, `%7B`, `%7D`: the escape is one to one, and leaves no brace in a hash tag. */
@@ -21,7 +23,7 @@ export function escapeRunId(runId: string): string {
 
 export function runStoreKeys(prefix: string, runId: string): RunStoreKeys {
   const base = `${prefix}:runstore:run:{${escapeRunId(runId)}}`;
-  return { journal: `${base}:journal`, summary: `${base}:summary`, lease: `${base}:lease`, epoch: `${base}:epoch` };
+  return { journal: `${base}:journal`, summary: `${base}:summary`, lease: `${base}:lease` };
 }
 
 /**

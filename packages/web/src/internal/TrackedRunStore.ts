@@ -1,4 +1,4 @@
-import type { RunEvent, RunLease, RunListOptions, RunRecord, RunStore, RunSummary } from '@rxagents/core';
+import type { RunEvent, RunLease, RunLeaseOptions, RunListOptions, RunRecord, RunStore, RunSummary } from '@rxagents/core';
 
 /**
  * The store as one run of a registry sees it: every call goes to the registry's store, and the registry
@@ -52,8 +52,8 @@ export class TrackedRunStore implements RunStore {
     return this.store.list(options);
   }
 
-  acquireLease(runId: string, ttlMs: number): Promise<RunLease> {
-    return this.store.acquireLease(runId, ttlMs);
+  acquireLease(runId: string, ttlMs: number, options?: RunLeaseOptions): Promise<RunLease> {
+    return this.store.acquireLease(runId, ttlMs, options);
   }
 
   renewLease(lease: RunLease, ttlMs: number): Promise<RunLease> {

@@ -26,6 +26,8 @@ export interface DurableRunSettings<T> {
   readonly pace: RunContext['pace'];
   readonly store: RunStore;
   readonly leaseTtlMs: number;
+  /** The stable identity the lease is taken under (see `ObserveRunOptions.leaseOwner`). */
+  readonly leaseOwner: string | undefined;
   /** Counts one event the body reported (for the run-context-unused check). */
   readonly reported: () => void;
 }
@@ -81,10 +83,10 @@ export class DurableSession<T> {
   }
 
   async #open(): Promise<JournalIndex> {
-    const { store, runId, leaseTtlMs, name, input, scheduler } = this.settings;
+    const { store, runId, leaseTtlMs, leaseOwner, name, input, scheduler } = this.settings;
     const summary = await storeCall('summary', runId, () => store.summary(runId));
     const ended = summary !== undefined && summary.status !== 'running';
-    if (!ended) this.#lease = await storeCall('acquireLease', runId, () => store.acquireLease(runId, leaseTtlMs));
+    if (!ended) this.#lease = await storeCall('acquireLease', runId, () => store.acquireLease(runId, leaseTtlMs, leaseOwner === undefined ? undefined : { owner: leaseOwner }));
     const events: RunEvent[] = [];
     await storeCall('read', runId, async () => {
       for await (const record of store.read(runId)) events.push(record.event);

@@ -7,7 +7,7 @@ import { RunLeaseLostError } from '../../errors/RunLeaseLostError';
 import type { RunEvent } from '../../events/RunEvent';
 import { newRunId } from '../../events/ids';
 import type { RunSummary } from '../RunStore';
-import { errorCode, openIfExists, syncDirectory, unlinkIfExists } from './fileOps';
+import { errorCode, openIfExists, openRunFile, syncDirectory, unlinkIfExists } from './fileOps';
 import { inspectJournal, type JournalState, readOpening, scanJournal } from './inspectJournal';
 import { appendBytes, fenceBytes, headerLine } from './journalFormat';
 import { countLines } from './journalLines';
@@ -71,7 +71,7 @@ export class Journals {
       const status = statusAfter('running', events);
       const bytes = Buffer.concat([Buffer.from(headerLine({ runId }), 'utf8'), appendBytes(0, epoch, opening(events), { appendedAt: now, status })]);
       if (await this.#create(files, bytes)) return;
-      handle = await open(files.journal, APPENDING);
+      handle = await openRunFile(files.journal, APPENDING);
     }
     try {
       const stats = await handle.stat();
@@ -131,7 +131,7 @@ export class Journals {
     if (handle === undefined) {
       const bytes = Buffer.concat([Buffer.from(headerLine({ runId }), 'utf8'), fence]);
       if (await this.#create(files, bytes)) return;
-      handle = await open(files.journal, APPENDING);
+      handle = await openRunFile(files.journal, APPENDING);
     }
     try {
       const stats = await handle.stat();

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { openRunFile } from './fileOps';
 import { type LockSettings, withRunLock } from './runLock';
 import type { RunFiles } from './runFiles';
 import { readLease } from './sideFiles';
@@ -14,7 +14,7 @@ export async function cutBack(files: RunFiles, lock: LockSettings, token: string
     const held = await readLease(files.lease);
     const ours = token === undefined ? held?.token === undefined || held.expiresAt <= lock.scheduler.now() : held?.token === token;
     if (!ours) return;
-    const handle = await open(files.journal, 'r+');
+    const handle = await openRunFile(files.journal, 'r+');
     try {
       if ((await handle.stat()).size === before + written) await handle.truncate(before);
     } finally {

@@ -7,9 +7,9 @@ export interface RunFiles {
   readonly base: string;
   /** The JSON-lines journal. */
   readonly journal: string;
-  /** The lease (`{ token, expiresAt }`), replaced atomically. */
+  /** The lease (token, epoch, expiry, holder), replaced atomically, kept after a release for its epoch. */
   readonly lease: string;
-  /** The lock taken around a read-modify-write of the lease, created exclusively. */
+  /** The lock taken around a read-modify-write of the lease, linked into place whole. */
   readonly lock: string;
   /** When the run is deleted (`{ deleteAt }`), replaced atomically. */
   readonly expire: string;

@@ -1,9 +1,10 @@
-import { link, readFile, rename, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { link, rename, writeFile } from 'node:fs/promises';
 import type { SchedulerLike } from 'rxjs';
 import { scheduleDelay } from '../../delay';
 import { newRunId } from '../../events/ids';
 import { errorCode, readIfExists, unlinkIfExists } from './fileOps';
+import { HOST, processIsGone } from './processes';
+import { temporaryPath } from './temporaryFiles';
 
 /** How long to wait before trying a lock another process holds again, in ms on the store's clock. */
 const RETRY_MS = 5;
@@ -15,28 +16,26 @@ export interface LockSettings {
   readonly staleLockMs: number;
 }
 
-const host = hostname();
-
 /**
- * Runs `work` holding the lock file `path`, which one process at a time creates (`open` with `wx`).
+ * Runs `work` holding the lock file `path`, which one process at a time creates.
  *
  * @remarks
- * A lock whose holder is a process of this host that no longer exists is broken at once; any other lock
- * seen unchanged for `staleLockMs` is broken too (a holder keeps it only for a few file operations).
- * Breaking renames the lock away and checks it was the one judged stale, so a lock just taken by a
- * third process is put back.
+ * The lock appears whole or not at all: its text (this process's pid and host, and a token) is written
+ * to a temporary file first, which is then hard-linked to the lock's name (`link` fails with `EEXIST`
+ * while another process holds it) and removed. A process killed at any point leaves either no lock or a
+ * whole one naming it, never an empty lock that could only be judged stale after `staleLockMs`; what it
+ * may leave is its temporary file, which names it, and which the next store removes (see
+ * `sweepTemporaries`). A lock whose holder is a process of this host that no longer exists is broken at
+ * once; any other lock seen unchanged for `staleLockMs` is broken too (a holder keeps it only for a few
+ * file operations). Breaking renames the lock away and checks it was the one judged stale, so a lock
+ * just taken by a third process is put back.
  */
 export async function withRunLock<T>(path: string, settings: LockSettings, work: () => Promise<T>): Promise<T> {
-  const mine = JSON.stringify({ pid: process.pid, host, token: newRunId() });
+  const mine = JSON.stringify({ pid: process.pid, host: HOST, token: newRunId() });
   let seen: string | undefined;
   let seenSince = 0;
   for (;;) {
-    try {
-      await writeFile(path, mine, { flag: 'wx' });
-      break;
-    } catch (error) {
-      if (errorCode(error) !== 'EEXIST') throw error;
-    }
+    if (await linkLock(path, mine)) break;
     const held = await readIfExists(path);
     if (held === undefined) continue;
     const now = settings.scheduler.now();
@@ -54,6 +53,22 @@ export async function withRunLock<T>(path: string, settings: LockSettings, work:
   }
 }
 
+/** Puts the lock in place with its whole text, or answers `false` when another process holds it. */
+async function linkLock(path: string, text: string): Promise<boolean> {
+  const temporary = temporaryPath(path);
+  try {
+    // Written in full before it is linked: a kill before the link leaves only this file, never a lock.
+    await writeFile(temporary, text, { flag: 'wx' });
+    await link(temporary, path);
+    return true;
+  } catch (error) {
+    if (errorCode(error) === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await unlinkIfExists(temporary);
+  }
+}
+
 /** Whether the lock names a process of this host that has exited. */
 function holderIsGone(held: string): boolean {
   let holder: { pid?: unknown; host?: unknown };
@@ -62,17 +77,11 @@ function holderIsGone(held: string): boolean {
   } catch {
     return false;
   }
-  if (holder?.host !== host || typeof holder.pid !== 'number' || holder.pid === process.pid) return false;
-  try {
-    process.kill(holder.pid, 0);
-    return false;
-  } catch (error) {
-    return errorCode(error) === 'ESRCH';
-  }
+  return processIsGone(holder?.host, holder?.pid);
 }
 
 async function breakLock(path: string, stale: string): Promise<void> {
-  const moved = `${path}.${newRunId()}.stale`;
+  const moved = temporaryPath(path);
   try {
     await rename(path, moved);
   } catch (error) {
@@ -80,7 +89,7 @@ async function breakLock(path: string, stale: string): Promise<void> {
     throw error;
   }
   try {
-    if ((await readFile(moved, 'utf8')) !== stale) {
+    if ((await readIfExists(moved)) !== stale) {
       // Another process took the lock after it was judged stale: give it back.
       await link(moved, path).catch(() => undefined);
     }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { RunLeaseHolder } from '../RunStore';
 import { exists, readIfExists } from './fileOps';
 
 // The small files beside a journal: its lease and its delete-at time. Both are replaced atomically, and
@@ -10,6 +11,9 @@ const LeaseFileSchema = z.strictObject({
   token: z.string().nullable(),
   epoch: z.number().int().positive(),
   expiresAt: z.number().nullable(),
+  host: z.string().optional(),
+  pid: z.number().int().optional(),
+  owner: z.string().optional(),
 });
 const ExpireFileSchema = z.strictObject({ deleteAt: z.number().nullable() });
 
@@ -19,13 +23,15 @@ export interface HeldLease {
   readonly token: string | undefined;
   readonly epoch: number;
   readonly expiresAt: number;
+  readonly holder: RunLeaseHolder;
 }
 
 const finite = (value: number | null): number => (value === null ? Infinity : value);
 
 /** The text of a lease file. */
 export function leaseText(runId: string, lease: HeldLease): string {
-  return JSON.stringify({ runId, token: lease.token ?? null, epoch: lease.epoch, expiresAt: Number.isFinite(lease.expiresAt) ? lease.expiresAt : null });
+  const { host, pid, owner } = lease.holder;
+  return JSON.stringify({ runId, token: lease.token ?? null, epoch: lease.epoch, expiresAt: Number.isFinite(lease.expiresAt) ? lease.expiresAt : null, host, pid, owner });
 }
 
 /** The lease in `path`, or `undefined` when there is none. */
@@ -34,7 +40,9 @@ export async function readLease(path: string): Promise<HeldLease | undefined> {
   if (text === undefined) return undefined;
   const parsed = LeaseFileSchema.safeParse(parseJson(text));
   if (!parsed.success) throw new Error(`the lease file ${path} is not a lease`);
-  return { token: parsed.data.token ?? undefined, epoch: parsed.data.epoch, expiresAt: finite(parsed.data.expiresAt) };
+  const { token, epoch, expiresAt, host, pid, owner } = parsed.data;
+  const holder: RunLeaseHolder = { ...(host === undefined ? {} : { host }), ...(pid === undefined ? {} : { pid }), ...(owner === undefined ? {} : { owner }) };
+  return { token: token ?? undefined, epoch, expiresAt: finite(expiresAt), holder };
 }
 
 /** The text of an expire file. */
