@@ -269,7 +269,7 @@ describe('FileRunStore', () => {
     await writeFile(join(directory, live), '');
     const store = new FileRunStore({ directory, scheduler: new VirtualTimeScheduler() });
     await expect(store.acquireLease('r1', 60_000)).resolves.toMatchObject({ runId: 'r1', epoch: 1 });
-    expect((await readdir(directory)).sort()).toEqual(['r-r1.lease', live]);
+    expect((await readdir(directory)).sort()).toEqual(['r-r1.jsonl', 'r-r1.lease', live]);
   });
 
   it('takes a lease whose holder exited at once, with a higher epoch', async () => {
