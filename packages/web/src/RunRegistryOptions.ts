@@ -51,6 +51,16 @@ export interface RunRegistryOptions {
   /** With `store`: how long a run's lease lasts unless renewed, in ms (`observeRun`'s `leaseTtlMs`). Default 30,000. */
   readonly leaseTtlMs?: number;
   /**
+   * With `store`: the stable identity this registry takes its runs' leases under (`observeRun`'s
+   * `leaseOwner`), such as the name of the deployment instance it serves. A registry started again
+   * under the same owner (a restart, a replacement pod on another host) takes back at once the runs its
+   * previous process held, without waiting for their leases to lapse; `resumeAll()` and the answer route
+   * then go on with them. Without it, only a holder that exited on this host is recognised at once.
+   * Never give two registries that run at the same time one owner: each would take the other's runs.
+   * Default: none.
+   */
+  readonly leaseOwner?: string;
+  /**
    * With `store`: milliseconds between reads of the journal of a run that another process runs (or
    * none does), for a viewer that has read all of it so far. Default 1,000; `Infinity` serves such a run
    * up to what its journal holds and then ends the stream.
@@ -79,6 +89,7 @@ export const RunRegistryOptionsSchema = z.strictObject({
   store: configRules.runStore().optional(),
   runs: runsRule.default(() => new Map()),
   leaseTtlMs: configRules.leaseTtlMs().optional(),
+  leaseOwner: configRules.leaseOwner().optional(),
   pollMs: configRules.timeoutMs().default(1_000),
   replayLimit: configRules.positiveInt().default(10_000),
   ttlMs: configRules.delayMs().default(300_000),

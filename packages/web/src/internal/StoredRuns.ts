@@ -32,6 +32,7 @@ export interface StoredRunsSettings {
   readonly store: RunStore;
   readonly runs: ReadonlyMap<string, (input: string) => RunBody>;
   readonly leaseTtlMs?: number | undefined;
+  readonly leaseOwner?: string | undefined;
   readonly pollMs: number;
   readonly heartbeatMs: number;
   readonly stallTimeoutMs: number;
@@ -281,9 +282,9 @@ export class StoredRuns {
 
   /** The run's events under `store`, watched by its questions; the run is let go of once it ends, or stops here for good. */
   private observe(runId: string, durable: Durable, store: TrackedRunStore): Observable<RunEvent> {
-    const { scheduler, leaseTtlMs } = this.settings;
+    const { scheduler, leaseTtlMs, leaseOwner } = this.settings;
     const { code, questions } = durable;
-    return observeRun(code.name, code.input, code.body, { runId, scheduler, store, ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }) }).pipe(
+    return observeRun(code.name, code.input, code.body, { runId, scheduler, store, ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }), ...(leaseOwner === undefined ? {} : { leaseOwner }) }).pipe(
       questions.watch(store),
       finalize(() => {
         if (!questions.stopped && this.durable.get(runId) === durable) this.durable.delete(runId);
