@@ -34,6 +34,11 @@ describe('a durable run registry under a stable leaseOwner', () => {
     expect(await stranger.resumeAll()).toEqual([]);
     const refused = await stranger.handleAnswer(runId, new Request(`http://localhost/runs/${runId}/answers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ interruptId: asked.interruptId, answer: 4 }) }));
     expect(refused.status).toBe(409);
+    // The page is told when to try again: the lost process's lease lapses within the default 30 s.
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(30);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/its lease lapses in \d+ s/);
     stranger.close();
 
     const again = createRunRegistry({ store, runs: tripRuns().runs, leaseOwner: 'web-1' });

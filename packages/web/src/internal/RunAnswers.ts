@@ -43,7 +43,8 @@ export class RunAnswers {
     if (questions?.asks(current) !== true && !(await stored.isOpenInJournal(runId, current))) throw new InterruptNotFoundError(runId, interruptId);
     // Being resumed (it stopped here short of its end, or a viewer asked for it), or to be resumed now.
     const resuming = stored.resumingNow(runId) ?? (held.runs.has(runId) ? undefined : stored.resumeWithOutcome(runId));
-    if (resuming !== undefined && (await resuming) === 'leased') throw new RunHeldElsewhereError(runId);
+    const outcome = resuming === undefined ? undefined : await resuming;
+    if (typeof outcome === 'object') throw new RunHeldElsewhereError(runId, outcome.leased.lapsesInMs);
     if (!held.runs.has(runId)) throw new InterruptNotFoundError(runId, interruptId);
     return this.whenOpen(runId, interruptId, answer);
   }

@@ -42,7 +42,8 @@ export interface StoredRunsSettings {
 }
 
 /** How a resume went: the run runs here now, another process holds its lease, or it was not resumed (finished, unknown, not one of `runs`, held here already). */
-export type ResumeOutcome = 'joined' | 'leased' | 'not-resumed';
+/** How a resume went: joined, not resumed, or refused because another holder's lease lasts (for `lapsesInMs`, when the store said). */
+export type ResumeOutcome = 'joined' | 'not-resumed' | { readonly leased: { readonly lapsesInMs: number | undefined } };
 
 /** A plain-text answer with a fixed body. */
 const text = (status: number, body: string): Response => new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
@@ -260,7 +261,7 @@ export class StoredRuns {
           }
           // Cancelled between its stop and this resume: the cancellation is journaled now.
           if (joined && replaces?.ending !== undefined) this.held.cancel(runId);
-          resolve(joined ? 'joined' : isLeased(error) ? 'leased' : 'not-resumed');
+          resolve(joined ? 'joined' : isLeased(error) ? { leased: { lapsesInMs: (error as { lapsesInMs?: number }).lapsesInMs } } : 'not-resumed');
         },
       });
     });

@@ -53,7 +53,10 @@ export function answerRoute(
       if (error instanceof InterruptAnswerError) {
         return jsonResponse(422, { error: { code: error.code, message: 'The answer does not fit the question', issues: error.issues.map(({ path, rule }) => ({ path, rule })) } });
       }
-      if (error instanceof RunHeldElsewhereError) return jsonResponse(409, { error: { code: error.code, message: error.message } });
+      if (error instanceof RunHeldElsewhereError) {
+        const retryAfter: Record<string, string> = error.retryAfterMs === undefined ? {} : { 'retry-after': String(Math.ceil(error.retryAfterMs / 1_000)) };
+        return jsonResponse(409, { error: { code: error.code, message: error.message } }, retryAfter);
+      }
       throw error;
     }
   };
