@@ -89,7 +89,8 @@ function langGraphChain(steps: number) {
 async function readLines(file: string, parse = false): Promise<number> {
   let lines = 0;
   for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
-    if (parse) JSON.parse(line);
+    // Blank lines separate appends: they hold nothing to parse.
+    if (parse && line !== '') JSON.parse(line);
     lines += 1;
   }
   return lines;

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { appendFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunEvent } from '../src';
-import { FileRunStore, type TornRecordReport } from '@rxagents/core/file-store';
-import { delta, readAll, start } from './support/runStoreContract';
+import { FileRunStore, type StaleRecordReport, type TornRecordReport } from '@rxagents/core/file-store';
+import { appendBytes } from '../src/store/file/journalFormat';
+import { delta, end, readAll, start } from './support/runStoreContract';
 import { freshDirectories } from './support/freshDirectories';
 
 const freshDirectory = freshDirectories('rxagents-file-reads-');
@@ -138,5 +139,32 @@ describe('FileRunStore reads from a position', () => {
     await holder.releaseLease(lease);
     expect((await readAll(reader, 'run')).map((record) => record.seq)).toEqual([0, 1]);
     expect(torn).toEqual([{ runId: 'run', file: journal, line, bytes: 33 }]);
+  });
+
+  it('carries the highest epoch across a read from a position: an append of an older epoch after it is still skipped and reported at its line', async () => {
+    const directory = await freshDirectory();
+    const writer = new FileRunStore({ directory });
+    const old = await writer.acquireLease('r1', 60_000);
+    await writer.append('r1', [start('r1'), delta('r1', 'Once ')], old);
+    await writer.releaseLease(old);
+    const current = await writer.acquireLease('r1', 60_000);
+    const stale: StaleRecordReport[] = [];
+    const reader = new FileRunStore({ directory, onStaleRecord: (report) => stale.push(report) });
+    // The reader learns the place after fence 2, where the highest epoch is 2.
+    expect(await readAll(reader, 'r1')).toHaveLength(2);
+    const [name] = (await readdir(directory)).filter((each) => each.endsWith('.jsonl'));
+    const journal = join(directory, name as string);
+    // A process paused past lease 1 goes on: its append lands after fence 2.
+    await appendFile(journal, appendBytes(2, old.epoch, [delta('r1', 'zombie ')], { appendedAt: 5, status: 'running' }));
+    await writer.append('r1', [delta('r1', 'upon'), end('r1')], current);
+    const before = reader.readStats().lines;
+    const read = await readAll(reader, 'r1', 2);
+    expect(read.map((record) => (record.event.type === 'text-delta' ? record.event.delta : record.event.type))).toEqual(['upon', 'run-end']);
+    // It started after fence 2: only the two appends after it were parsed (each a blank line and its records).
+    expect(reader.readStats().lines - before).toBe(2 + 3);
+    const fromFirstLine: StaleRecordReport[] = [];
+    await readAll(new FileRunStore({ directory, onStaleRecord: (report) => fromFirstLine.push(report) }), 'r1');
+    expect(stale).toEqual(fromFirstLine);
+    expect(stale).toMatchObject([{ records: 1, epoch: 1, currentEpoch: 2 }]);
   });
 });

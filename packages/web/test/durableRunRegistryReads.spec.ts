@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunEvent } from '@rxagents/core';
+import { MemoryRunStore, type RunEvent, type RunRecord, type RunStore } from '@rxagents/core';
 import { FileRunStore } from '@rxagents/core/file-store';
 import { createRunRegistry, type DurableRunRegistry } from '@rxagents/web';
 import { readerOf, watch } from './helpers/durable';
@@ -117,4 +117,43 @@ describe('createRunRegistry with a file store: reads in linear time', () => {
     expect(reads).toBeGreaterThan(20);
     expect(lines).toBeLessThanOrEqual((await linesOfOneReading(directory, 'live')) * 1.5);
   }, 60_000);
+
+  it('a store read that fails while several viewers wait on their shared follower ends each of their streams with the error; a later viewer reads afresh', async () => {
+    const memory = new MemoryRunStore();
+    const runId = 'r1';
+    await memory.append(runId, [
+      { type: 'run-start', runId, callId: 'run', parentCallId: null, at: 0, name: 'story', input: 'go' },
+      { type: 'run-end', runId, callId: 'run', parentCallId: null, at: 1, success: true, durationMs: 1 },
+    ]);
+    let failing = true;
+    let reads = 0;
+    const store: RunStore = {
+      ...memory,
+      append: (id, events, lease) => memory.append(id, events, lease),
+      summary: (id) => memory.summary(id),
+      list: (options) => memory.list(options),
+      acquireLease: (id, ttlMs) => memory.acquireLease(id, ttlMs),
+      renewLease: (lease, ttlMs) => memory.renewLease(lease, ttlMs),
+      releaseLease: (lease) => memory.releaseLease(lease),
+      expire: (id, afterMs) => memory.expire(id, afterMs),
+      delete: (id) => memory.delete(id),
+      read: (id, fromSeq) => ({
+        async *[Symbol.asyncIterator](): AsyncIterator<RunRecord> {
+          reads++;
+          if (failing) throw new Error('disk gone');
+          yield* memory.read(id, fromSeq);
+        },
+      }),
+    };
+    const registry = createRunRegistry({ store, ...quiet });
+    registries.push(registry);
+    const viewers = await Promise.all([0, 1, 2].map(async () => readerOf((await registry.response(runId, watch())).body)));
+    const shown = await Promise.all(viewers.map((viewer) => viewer.rest()));
+    expect(shown.map((messages) => messages.map((message) => message.event))).toEqual([['error'], ['error'], ['error']]);
+    // One read for the three of them.
+    expect(reads).toBe(1);
+    failing = false;
+    const later = await readerOf((await registry.response(runId, watch())).body).rest();
+    expect(later.map((message) => message.id)).toEqual(['0', '1']);
+  });
 });

@@ -4,7 +4,6 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import * as z from 'zod';
 import * as configRules from '../configRules';
 import { ConfigError } from '../errors/ConfigError';
-import { RunJournalCorruptError } from '../errors/RunJournalCorruptError';
 import { RunLeasedError } from '../errors/RunLeasedError';
 import { RunLeaseLostError } from '../errors/RunLeaseLostError';
 import type { RunEvent } from '../events/RunEvent';
@@ -12,12 +11,12 @@ import { newRunId } from '../events/ids';
 import { parseConfig } from '../parseConfig';
 import { errorCode, exists, openIfExists, storeFailure, unlinkIfExists, writeAtomically } from './file/fileOps';
 import { flatten } from './file/flatten';
-import { JournalOffsets } from './file/JournalOffsets';
+import { JournalReads } from './file/JournalReads';
 import { Journals } from './file/Journals';
 import { checkEvents, checkRunId, checkTtl } from './file/checks';
 import { cutBack } from './file/cutBack';
 import { reportStale, reportTorn } from './file/journalReports';
-import { type ReadCounts, readJournal, type StaleAppend, type TornEnd } from './file/readJournal';
+import type { StaleAppend, TornEnd } from './file/readJournal';
 import { filesOf, JOURNAL_FILE, type RunFiles, runFiles } from './file/runFiles';
 import { HOST, processIsGone } from './file/processes';
 import { type LockSettings, withRunLock } from './file/runLock';
@@ -114,8 +113,7 @@ export class FileRunStore implements RunStore {
   readonly #lock: LockSettings;
   readonly #queues = new Map<string, Promise<unknown>>();
   readonly #journals: Journals;
-  readonly #offsets = new JournalOffsets();
-  readonly #counts: ReadCounts & { reads: number } = { reads: 0, lines: 0, bytes: 0 };
+  readonly #reads = new JournalReads();
   /** The leases this store took or renewed, by the base name of their run's files. */
   readonly #held = new Map<string, HeldLease>();
   #ready: Promise<unknown> | undefined;
@@ -178,7 +176,7 @@ export class FileRunStore implements RunStore {
    * ```
    */
   readStats(): FileRunStoreReadStats {
-    return { ...this.#counts };
+    return this.#reads.stats();
   }
 
   async summary(runId: string): Promise<RunSummary | undefined> {
@@ -293,34 +291,14 @@ export class FileRunStore implements RunStore {
       return handle === undefined ? undefined : { handle, stats: await handle.stat(), file: files.journal };
     });
     if (opened === undefined) return;
-    this.#counts.reads += 1;
-    const { handle, stats, file } = opened;
-    let torn: TornEnd | undefined;
+    const { file } = opened;
     const reports = { torn: (found: TornEnd) => reportTorn(this.#onTorn, runId, file, found), stale: (stale: StaleAppend) => reportStale(this.#onStale, runId, file, stale) };
-    const options = { counts: this.#counts, onPosition: this.#offsets.add.bind(this.#offsets, file, stats), tornEnd: (found: TornEnd) => void (torn = found) };
-    const from = this.#offsets.before(file, stats, fromSeq);
     try {
-      let handed = false;
-      try {
-        for await (const records of readJournal(handle, stats.size, file, runId, fromSeq, reports, { ...options, from })) {
-          handed = true;
-          yield records;
-        }
-      } catch (error) {
-        // Damage where a learnt position says an append ended, before anything was handed over: the
-        // file was written anew (or cut back) since. It is read again from its first line, once.
-        if (from === undefined || handed || !(error instanceof RunJournalCorruptError)) throw error;
-        this.#offsets.forget(file);
-        yield* readJournal(handle, stats.size, file, runId, fromSeq, reports, options);
-      }
-      // While a lease lasts, bytes after the last complete append are most likely an append its holder is
-      // writing: the holder cuts a torn end off (and reports it) at its next append, so a reader
-      // following a live run warns of nothing.
-      if (torn !== undefined && !(await this.#leased(runId))) reportTorn(this.#onTorn, runId, file, torn);
+      yield* this.#reads.read(opened, runId, fromSeq, reports, () => this.#leased(runId));
     } catch (error) {
       throw storeFailure('read', runId, error);
     } finally {
-      await handle.close();
+      await opened.handle.close();
     }
   }
 
@@ -366,7 +344,7 @@ export class FileRunStore implements RunStore {
 
   async #deleteFiles(files: RunFiles): Promise<void> {
     this.#journals.forget(files);
-    this.#offsets.forget(files.journal);
+    this.#reads.forget(files.journal);
     this.#held.delete(files.base);
     await unlinkIfExists(files.expire);
     await unlinkIfExists(files.journal);

@@ -39,6 +39,8 @@ class Positions {
     this.next = (this.next + 1) % RECENT_POSITIONS;
     if (position.offset > this.furthest) this.furthest = position.offset;
     const last = this.spread.at(-1);
+    // A later place before the same record (after a fence, or a stale append) is the better start.
+    if (last !== undefined && position.seq === last.seq && position.offset > last.offset) this.spread[this.spread.length - 1] = position;
     if (last !== undefined && position.seq < last.seq + this.spacing) return;
     this.spread.push(position);
     if (this.spread.length > SPREAD_POSITIONS) {
@@ -59,7 +61,8 @@ class Positions {
       else high = middle;
     }
     let best = low === 0 ? undefined : this.spread[low - 1];
-    for (const position of this.recent) if (position !== undefined && position.seq <= seq && (best === undefined || position.seq > best.seq)) best = position;
+    // Of the places before `seq`, the furthest into the file: offsets grow with seqs.
+    for (const position of this.recent) if (position !== undefined && position.seq <= seq && (best === undefined || position.offset > best.offset)) best = position;
     return best;
   }
 }
