@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { appendFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunEvent } from '../src';
@@ -6,6 +5,7 @@ import { FileRunStore, type StaleRecordReport, type TornRecordReport } from '@rx
 import { appendBytes } from '../src/store/file/journalFormat';
 import { delta, end, readAll, start } from './support/runStoreContract';
 import { freshDirectories } from './support/freshDirectories';
+import { startJournalWriter } from './support/journalWriterProcess';
 
 const freshDirectory = freshDirectories('rxagents-file-reads-');
 
@@ -33,26 +33,6 @@ async function readInPages(store: FileRunStore, runId: string, page: number): Pr
   }
 }
 
-/** The process that writes a live journal (see support/journalWriter.ts); resolves when it printed `line`. */
-function writer(directory: string, runId: string, records: number, perAppend: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'support', 'journalWriter.ts')], {
-    cwd: join(__dirname, '../../..'),
-    env: { ...process.env, DIRECTORY: directory, RUN_ID: runId, RECORDS: String(records), PER_APPEND: String(perAppend) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.on('data', (data: Buffer) => (output += data.toString()));
-  const printed = (line: string) =>
-    new Promise<void>((resolve, reject) => {
-      const check = (): void => {
-        if (output.includes(`${line}\n`)) resolve();
-        else if (child.exitCode !== null) reject(new Error(`the writer exited before printing ${line}`));
-        else setTimeout(check, 5);
-      };
-      check();
-    });
-  return { started: printed('started'), done: printed('done') };
-}
 
 describe('FileRunStore reads from a position', () => {
   it('serves a 100,000-record journal in pages of 256 from a cursor by parsing each line about once', async () => {
@@ -103,7 +83,7 @@ describe('FileRunStore reads from a position', () => {
   it('follows a live journal that another process writes: each read goes on where the last one ended', async () => {
     const directory = await freshDirectory();
     const records = 5_000;
-    const live = writer(directory, 'live', records, 5);
+    const live = startJournalWriter(directory, 'live', records, 5);
     await live.started;
     const store = new FileRunStore({ directory });
     const seqs: number[] = [];

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,6 +6,7 @@ import { MemoryRunStore, type RunEvent, type RunRecord, type RunStore } from '@r
 import { FileRunStore } from '@rxagents/core/file-store';
 import { createRunRegistry, type DurableRunRegistry } from '@rxagents/web';
 import { readerOf, watch } from './helpers/durable';
+import { startJournalWriter } from '../../core/test/support/journalWriterProcess';
 
 /** How many lines one reading of the whole journal parses (version line, fences, blank lines and all). */
 async function linesOfOneReading(directory: string, runId: string): Promise<number> {
@@ -41,26 +41,6 @@ async function finishedRun(store: FileRunStore, runId: string, records: number):
   }
 }
 
-/** The process that writes a live run's journal under its lease (packages/core/test/support/journalWriter.ts). */
-function writer(directory: string, runId: string, records: number, perAppend: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '../../core/test/support/journalWriter.ts')], {
-    cwd: join(__dirname, '../../..'),
-    env: { ...process.env, DIRECTORY: directory, RUN_ID: runId, RECORDS: String(records), PER_APPEND: String(perAppend) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.on('data', (data: Buffer) => (output += data.toString()));
-  const printed = (line: string) =>
-    new Promise<void>((resolve, reject) => {
-      const check = (): void => {
-        if (output.includes(`${line}\n`)) resolve();
-        else if (child.exitCode !== null) reject(new Error(`the writer exited before printing ${line}`));
-        else setTimeout(check, 5);
-      };
-      check();
-    });
-  return { started: printed('started'), done: printed('done') };
-}
 
 describe('createRunRegistry with a file store: reads in linear time', () => {
   const directories: string[] = [];
@@ -99,7 +79,7 @@ describe('createRunRegistry with a file store: reads in linear time', () => {
   it('serves a live run that another process writes to 50 viewers for about the cost of one follower', async () => {
     const directory = await freshDirectory();
     const records = 10_000;
-    const live = writer(directory, 'live', records, 10);
+    const live = startJournalWriter(directory, 'live', records, 10);
     await live.started;
     const store = new FileRunStore({ directory });
     const registry = createRunRegistry({ store, pollMs: 5, ...quiet });
