@@ -4,11 +4,18 @@ import { join } from 'node:path';
 /**
  * Starts the process that writes a live run's journal under its lease (see journalWriter.ts):
  * `started` resolves once it holds the lease and wrote its first append, `done` once it wrote them all.
+ * With `pause`, it stops once it wrote `pause.at` records (`paused`) until `pause.file` exists.
  */
-export function startJournalWriter(directory: string, runId: string, records: number, perAppend: number): { started: Promise<void>; done: Promise<void> } {
+export function startJournalWriter(
+  directory: string,
+  runId: string,
+  records: number,
+  perAppend: number,
+  pause?: { readonly at: number; readonly file: string },
+): { started: Promise<void>; paused: Promise<void>; done: Promise<void> } {
   const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'journalWriter.ts')], {
     cwd: join(__dirname, '../../../..'),
-    env: { ...process.env, DIRECTORY: directory, RUN_ID: runId, RECORDS: String(records), PER_APPEND: String(perAppend) },
+    env: { ...process.env, DIRECTORY: directory, RUN_ID: runId, RECORDS: String(records), PER_APPEND: String(perAppend), ...(pause === undefined ? {} : { PAUSE_AT: String(pause.at), PAUSE_FILE: pause.file }) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
@@ -22,5 +29,5 @@ export function startJournalWriter(directory: string, runId: string, records: nu
       };
       check();
     });
-  return { started: printed('started'), done: printed('done') };
+  return { started: printed('started'), paused: pause === undefined ? Promise.resolve() : printed('paused'), done: printed('done') };
 }
