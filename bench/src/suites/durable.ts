@@ -133,7 +133,7 @@ export const suite: BenchSuite = {
         return seconds(start);
       });
       log(`resumeOverRead: resume from 100,000 records ${overRead.measured.toFixed(3)} s / readline over its file ${overRead.baseline.toFixed(3)} s`);
-      figures.resumeOverRead = { value: overRead.ratio, label: 'time to resume from a 100,000-record journal over reading its file with readline', bar: { op: '<=', limit: 3 } };
+      figures.resumeOverRead = { value: overRead.ratio, label: 'time to resume from a 100,000-record journal over reading its file with readline (read against parseFloor: resumeOverParseFloor)' };
       // What reading a journal back cannot go below: every line parsed as JSON (records are JSON lines).
       const parseFloor = await ratioOf(
         async () => {
@@ -149,6 +149,8 @@ export const suite: BenchSuite = {
       );
       log(`parseFloor: readline + JSON.parse of each line ${parseFloor.measured.toFixed(3)} s / readline alone ${parseFloor.baseline.toFixed(3)} s`);
       figures.parseFloor = { value: parseFloor.ratio, label: 'time to read a 100,000-record journal with readline and JSON.parse each line over readline alone (no bar: the floor under resumeOverRead)' };
+      // A resume parses every line as JSON: what it costs beyond that floor is the toolkit's own.
+      figures.resumeOverParseFloor = { value: overRead.ratio / parseFloor.ratio, label: 'resumeOverRead over parseFloor: resuming a 100,000-record journal over reading it with readline and JSON.parse', bar: { op: '<=', limit: 2 } };
 
       // durableOverLangGraph: 1,000 instant steps on our in-memory store / LangGraph.js with its MemorySaver.
       const graph = langGraphChain(CHAIN_STEPS);
