@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunEventOf, RunLease } from '@rxagents/core';
+import type { RunLease } from '@rxagents/core';
 import { FileRunStore } from '@rxagents/core/file-store';
 import { createRunRegistry, type DurableRunRegistry } from '@rxagents/web';
-import { bodyOf, nextInterrupt, post } from './helpers/answers';
-import { callsIn, clockAhead, eventually, journal, rootEnd, tripRuns } from './helpers/stall';
+import { bodyOf, post } from './helpers/answers';
+import { askingTrip, callsIn, clockAhead, eventually, rootEnd, tripRuns } from './helpers/stall';
 
 /** Renewed every third of it: long enough for another process to take the lease and give it back in between. */
 const LEASE_TTL_MS = 1_500;
@@ -31,12 +31,8 @@ describe('a durable run registry whose run lost its lease while a question waits
     await rm(directory, { recursive: true, force: true });
   });
 
-  async function asking(): Promise<{ runId: string; asked: RunEventOf<'interrupt'> }> {
-    const { runId } = registry.start('trip', 'Lisbon');
-    const asked = await nextInterrupt(runId);
-    await eventually(async () => (await journal(store, runId)).some((event) => event.type === 'interrupt'));
-    return { runId, asked };
-  }
+  /** A run of `trip` that asked its question, the question journaled. */
+  const asking = () => askingTrip(registry, store);
 
   it('taken by another process and given back: resumed at once, by nobody’s request, the question asked again under its id, and answered', async () => {
     const { runId, asked } = await asking();

@@ -7,10 +7,10 @@ import { filter, first } from 'rxjs';
 import { pendingInterrupts$, type RunEvent, type RunEventOf } from '@rxagents/core';
 import { FileRunStore } from '@rxagents/core/file-store';
 import { createRunRegistry, type DurableRunRegistry } from '@rxagents/web';
-import { nextInterrupt, post } from './helpers/answers';
+import { post } from './helpers/answers';
 import { readerOf, watch } from './helpers/durable';
 import { serve } from './helpers/serve';
-import { answersFromAnotherProcess, blockEventLoop, eventually, journal, rootEnd, tripRuns } from './helpers/stall';
+import { askingTrip, answersFromAnotherProcess, blockEventLoop, eventually, journal, rootEnd, tripRuns } from './helpers/stall';
 
 /** A lease short enough that a busy loop of a few times it outlasts it (real time: the stall is real). */
 const LEASE_TTL_MS = 100;
@@ -37,12 +37,7 @@ describe('a durable run registry whose event loop is blocked longer than the lea
   });
 
   /** A run of `trip` that asked its question, the question journaled. */
-  async function asking(): Promise<{ runId: string; asked: RunEventOf<'interrupt'> }> {
-    const { runId } = registry.start('trip', 'Lisbon');
-    const asked = await nextInterrupt(runId);
-    await eventually(async () => (await journal(store, runId)).some((event) => event.type === 'interrupt'));
-    return { runId, asked };
-  }
+  const asking = () => askingTrip(registry, store);
 
   async function completedWith(runId: string, output: string): Promise<void> {
     await eventually(async () => (await store.summary(runId))?.status !== 'running');

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { asyncScheduler, map, Subject, switchMap, take, of, type Observable, type SchedulerLike } from 'rxjs';
 import { z } from 'zod';
-import { askForInput, defineAgent, invoke$, type RunContext, type RunEvent, type RunStore } from '@rxagents/core';
+import { askForInput, defineAgent, invoke$, type RunContext, type RunEvent, type RunEventOf, type RunStore } from '@rxagents/core';
+import type { DurableRunRegistry } from '@rxagents/web';
+import { nextInterrupt } from './answers';
 
 /** The runs of a registry, by name. */
 export type Runs = ReadonlyMap<string, (input: string) => (run: RunContext) => Observable<unknown>>;
@@ -115,4 +117,12 @@ export function answersFromAnotherProcess(
     }),
   );
   return { ready, go: () => void child.stdin.write('go\n'), statuses };
+}
+
+/** Starts a run of `trip` (see {@link tripRuns}) in `registry` and resolves once it asked its question and `store` journaled it. */
+export async function askingTrip(registry: DurableRunRegistry, store: RunStore): Promise<{ runId: string; asked: RunEventOf<'interrupt'> }> {
+  const { runId } = registry.start('trip', 'Lisbon');
+  const asked = await nextInterrupt(runId);
+  await eventually(async () => (await journal(store, runId)).some((event) => event.type === 'interrupt'));
+  return { runId, asked };
 }
